@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -13,6 +14,34 @@ export default defineConfig({
           root,
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: `${root}/wrangler.toml` },
+            miniflare: {
+              bindings: { ADMIN_TOKEN: 'workers-test-token', COMPACT_RETAIN_EVENTS: '5', COMPACT_RETAIN_SECONDS: '0' },
+            },
+          }),
+        ],
+        test: {
+          name: 'workers',
+          root,
+          include: ['test/workers/**/*.test.ts'],
+        },
+      },
+      {
+        // Real launcher + real kubectl. Files run one at a time: each starts its own server (workerd)
+        // and the machine has few cores.
+        test: {
+          name: 'e2e',
+          root,
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

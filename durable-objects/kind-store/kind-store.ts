@@ -1,0 +1,151 @@
+import { DurableObject } from 'cloudflare:workers'
+import type { Env } from '../../src/env'
+import type { KubeObject } from '../../src/apimachinery/types'
+import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
+import { bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds } from '../../src/config'
+import { ensureSchema } from './schema'
+import { Log } from './log'
+import { Writer, type WriteResult } from './writes'
+import { listObjects } from './reads'
+import { WatchHub, type WatchSpec } from './watch-hub'
+import { replay } from './replay'
+import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
+import type { PatchType } from '../../src/apis/patching'
+
+/**
+ * The consistent store of one API resource (all namespaces): current objects, the change log with
+ * strictly increasing resourceVersions, and the watchers fed from it.
+ */
+export class KindStore extends DurableObject<Env> {
+  private readonly log: Log
+  private readonly hub: WatchHub
+  private readonly writer: Writer
+  private alarmArmed: boolean | undefined
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    ensureSchema(ctx.storage.sql)
+    this.log = new Log(ctx.storage.sql)
+    this.hub = new WatchHub(ctx)
+    this.writer = new Writer(this.log, (fn) => ctx.storage.transactionSync(fn), (change) => {
+      this.hub.broadcast(change)
+      this.armAlarm()
+    })
+  }
+
+  get(t: Target): StoreResult<string> {
+    const row = this.log.get(objectKey(t.def.namespaced ? t.namespace : undefined, t.name))
+    if (!row) return { ok: false, status: notFound(t.def.group, t.def.plural, t.name) }
+    return { ok: true, value: row.value }
+  }
+
+  list(resource: string, opts: ListOptions): StoreResult<ListResult> {
+    return listObjects(this.log, resource, opts)
+  }
+
+  create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
+    return this.writer.create(t, body, opts)
+  }
+
+  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    return this.writer.update(t, body, subresource, opts)
+  }
+
+  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    return this.writer.patch(t, type, patch, subresource, opts)
+  }
+
+  delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
+    return this.writer.delete(t, opts)
+  }
+
+  /** Deletes every object the list options select, each as a single delete would. */
+  deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult> {
+    const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined, continue: undefined })
+    if (!listed.ok) return listed
+    const items: string[] = []
+    for (const text of listed.value.items) {
+      const obj = JSON.parse(text) as KubeObject
+      const res = this.writer.delete({ ...t, namespace: obj.metadata.namespace, name: obj.metadata.name! }, opts)
+      if (res.ok) items.push(res.value.object)
+    }
+    return { ok: true, value: { items, resourceVersion: String(this.log.currentRv) } }
+  }
+
+  /** Store state for tests and benchmarks. */
+  info(): { currentRv: number; compactedRv: number; events: number; watchers: number } {
+    return { currentRv: this.log.currentRv, compactedRv: this.log.compactedRv, events: this.log.eventCount(), watchers: this.hub.count() }
+  }
+
+  /** Watch over WebSocket: `?resource=&kind=&apiVersion=&namespace=&labelSelector=&fieldSelector=&resourceVersion=&allowWatchBookmarks=`. */
+  override async fetch(req: Request): Promise<Response> {
+    if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return new Response('expected a WebSocket upgrade', { status: 426 })
+    const q = new URL(req.url).searchParams
+    const spec: WatchSpec = {
+      resource: q.get('resource') ?? '',
+      kind: q.get('kind') ?? '',
+      apiVersion: q.get('apiVersion') ?? '',
+      namespace: q.get('namespace') || undefined,
+      labelSelector: q.get('labelSelector') || undefined,
+      fieldSelector: q.get('fieldSelector') || undefined,
+      bookmarks: q.get('allowWatchBookmarks') === 'true',
+    }
+    const pair = new WebSocketPair()
+    const [client, server] = [pair[0], pair[1]]
+    const from = q.get('resourceVersion') ?? ''
+    const fromRv = from === '' || from === '0' ? undefined : Number(from)
+    if (fromRv !== undefined && (!Number.isInteger(fromRv) || fromRv < this.log.compactedRv)) {
+      this.ctx.acceptWebSocket(server)
+      const status = expired(`too old resource version: ${from} (${this.log.compactedRv})`)
+      server.send(JSON.stringify({ type: 'ERROR', object: status }))
+      server.close(1000, 'expired')
+      return new Response(null, { status: 101, webSocket: client })
+    }
+    this.hub.accept(server, spec)
+    const watcher = this.hub.watcher(server)!
+    for (const frame of replay(this.log, watcher.spec, watcher.matches, fromRv)) this.hub.send(server, frame)
+    this.armAlarm()
+    return new Response(null, { status: 101, webSocket: client })
+  }
+
+  override async webSocketMessage(): Promise<void> {}
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    this.hub.forget(ws)
+    try {
+      ws.close(code === 1005 ? 1000 : code, 'closed')
+    } catch {
+      /* already closed */
+    }
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.hub.forget(ws)
+  }
+
+  /** Compaction and bookmarks; re-armed only while there is history to compact or watchers to serve. */
+  override async alarm(): Promise<void> {
+    this.alarmArmed = false
+    const retainEvents = Number(this.env.COMPACT_RETAIN_EVENTS ?? defaultCompactRetainEvents)
+    const retainMs = Number(this.env.COMPACT_RETAIN_SECONDS ?? defaultCompactRetainSeconds) * 1000
+    const target = this.log.compactionTarget(retainEvents, Date.now(), retainMs)
+    let removed = compactionBatchRows
+    while (removed === compactionBatchRows) removed = this.ctx.storage.transactionSync(() => this.log.compact(target, compactionBatchRows))
+    const watchers = this.ctx.getWebSockets()
+    if (watchers.length) {
+      const spec = this.hub.watcher(watchers[0]!)?.spec
+      if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
+    }
+    if (watchers.length || this.log.currentRv - this.log.compactedRv > retainEvents) this.armAlarm()
+  }
+
+  private armAlarm(): void {
+    if (this.alarmArmed) return
+    this.alarmArmed = true
+    const interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
+    void this.ctx.storage.getAlarm().then((at) => {
+      if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
+    })
+  }
+}
+

@@ -1,0 +1,46 @@
+import type { ResourceDef } from '../../src/apis/registry'
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
+
+/** Options every write carries from the request. */
+export interface WriteOptions {
+  dryRun?: boolean
+  fieldValidation?: FieldValidation
+  fieldManager?: string
+}
+
+export interface ListOptions {
+  namespace?: string
+  labelSelector?: string
+  fieldSelector?: string
+  limit?: number
+  continue?: string
+  resourceVersion?: string
+  resourceVersionMatch?: string
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string }
+  gracePeriodSeconds?: number
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'
+}
+
+export type { PatchType } from '../../src/apis/patching'
+
+export interface Target {
+  def: ResourceDef
+  namespace?: string
+  name: string
+}
+
+/** The store's key: `namespace/name` for namespaced kinds, `name` otherwise (upstream's key order). */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name
+}
+
+export interface ListResult {
+  items: string[]
+  resourceVersion: string
+  continue?: string
+  remainingItemCount?: number
+}

@@ -1,0 +1,62 @@
+import type { KubeObject } from '../../src/apimachinery/types'
+import { badRequest, expired, failure, type StoreResult } from '../../src/apimachinery/status'
+import { compileFilter } from '../../src/apimachinery/object-filter'
+import { SelectorError } from '../../src/apimachinery/labels'
+import { decodeContinue, encodeContinue } from '../../src/apimachinery/continue-token'
+import type { Log, StoredRow } from './log'
+import type { ListOptions, ListResult } from './options'
+
+const continueExpired =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
+
+/** LIST with selectors, pagination from one snapshot, and resourceVersion semantics. */
+export function listObjects(log: Log, resource: string, opts: ListOptions): StoreResult<ListResult> {
+  let matches: ((o: KubeObject) => boolean) | undefined
+  try {
+    matches = compileFilter(resource, opts)
+  } catch (e) {
+    if (e instanceof SelectorError) return { ok: false, status: badRequest(e.message) }
+    throw e
+  }
+  let snapshotRv = log.currentRv
+  let start = ''
+  if (opts.continue) {
+    const token = decodeContinue(opts.continue)
+    if (!token) return { ok: false, status: badRequest('invalid continue token') }
+    if (token.rv < log.compactedRv) return { ok: false, status: expired(continueExpired) }
+    snapshotRv = token.rv
+    start = token.start
+  } else if (opts.resourceVersion && opts.resourceVersion !== '0') {
+    const rv = Number(opts.resourceVersion)
+    if (!Number.isInteger(rv) || rv < 0) return { ok: false, status: badRequest(`invalid resource version: ${opts.resourceVersion}`) }
+    if (opts.resourceVersionMatch === 'Exact') {
+      if (rv < log.compactedRv) return { ok: false, status: expired(`too old resource version: ${rv} (${log.compactedRv})`) }
+      if (rv > log.currentRv) return { ok: false, status: failure(504, 'Timeout', `Too large resource version: ${rv}, current: ${log.currentRv}`, { retryAfterSeconds: 1 }) }
+      snapshotRv = rv
+    } else if (rv > log.currentRv) {
+      return { ok: false, status: failure(504, 'Timeout', `Too large resource version: ${rv}, current: ${log.currentRv}`, { retryAfterSeconds: 1 }) }
+    }
+  } else if (opts.resourceVersionMatch && opts.resourceVersionMatch !== 'NotOlderThan') {
+    return { ok: false, status: badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`) }
+  }
+  const rows: Iterable<StoredRow> = snapshotRv === log.currentRv ? log.scanCurrent(opts.namespace, start) : log.scanAt(snapshotRv, opts.namespace, start)
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity
+  const items: string[] = []
+  let lastKey = ''
+  let more = false
+  for (const row of rows) {
+    if (matches && !matches(JSON.parse(row.value) as KubeObject)) continue
+    if (items.length >= limit) {
+      more = true
+      break
+    }
+    items.push(row.value)
+    lastKey = row.key
+  }
+  const result: ListResult = { items, resourceVersion: String(snapshotRv) }
+  if (more) {
+    result.continue = encodeContinue({ rv: snapshotRv, start: lastKey })
+    if (!matches && snapshotRv === log.currentRv) result.remainingItemCount = log.countCurrent(opts.namespace, lastKey)
+  }
+  return { ok: true, value: result }
+}

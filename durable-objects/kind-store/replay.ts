@@ -1,0 +1,44 @@
+import type { KubeObject } from '../../src/apimachinery/types'
+import type { ObjectPredicate } from '../../src/apimachinery/object-filter'
+import { watchFrameBytes } from '../../src/config'
+import type { Log } from './log'
+import { eventFor, eventLine, type WatchSpec } from './watch-hub'
+
+/**
+ * What a new watcher is sent before live events, as newline-joined frames: the current objects as
+ * ADDED (no resourceVersion, or "0"), or every change after the given resourceVersion. Runs
+ * synchronously, so no write can slip between the replay and the live fan-out.
+ */
+export function* replay(log: Log, spec: WatchSpec, matches: ObjectPredicate | undefined, fromRv: number | undefined): Generator<string> {
+  let frame: string[] = []
+  let size = 0
+  const push = function* (line: string): Generator<string> {
+    frame.push(line)
+    size += line.length
+    if (size >= watchFrameBytes) {
+      yield frame.join('\n')
+      frame = []
+      size = 0
+    }
+  }
+  if (fromRv === undefined) {
+    for (const row of log.scanCurrent(spec.namespace, '')) {
+      if (matches && !matches(JSON.parse(row.value) as KubeObject)) continue
+      yield* push(eventLine('ADDED', row.value))
+    }
+  } else {
+    const filtered = spec.namespace !== undefined || matches !== undefined
+    for (const change of log.changesAfter(fromRv)) {
+      if (!filtered) {
+        yield* push(eventLine(change.type, change.value))
+        continue
+      }
+      const object = JSON.parse(change.value) as KubeObject
+      const prevText = change.type === 'MODIFIED' && change.prevRv ? log.valueAt(change.prevRv) : undefined
+      const previous = prevText ? (JSON.parse(prevText) as KubeObject) : undefined
+      const type = eventFor(spec, matches, { type: change.type, object, previous })
+      if (type) yield* push(eventLine(type, change.value))
+    }
+  }
+  if (frame.length) yield frame.join('\n')
+}

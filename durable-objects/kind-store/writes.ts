@@ -1,0 +1,171 @@
+import type { KubeObject, Status } from '../../src/apimachinery/types'
+import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
+import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timestamp, unchanged, validateUpdate } from '../../src/apis/strategy'
+import { admit } from '../../src/apis/admission'
+import { fromScale, toScale } from '../../src/apis/scale'
+import { applyPatch } from '../../src/apis/patching'
+import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
+import type { Change, Log, StoredRow } from './log'
+import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from './options'
+
+/** A write's outcome: the object to return, and whether it was created / still exists. */
+export interface WriteResult {
+  object: string
+  created?: boolean
+  /** false when a delete removed the object; true when it waits for finalizers or graceful termination */
+  pending?: boolean
+}
+
+/** Applies writes to the log; every method is synchronous so one write never interleaves with another. */
+export class Writer {
+  constructor(
+    private readonly log: Log,
+    private readonly transact: <T>(fn: () => T) => T,
+    private readonly publish: (change: Change) => void,
+  ) {}
+
+  create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
+    const { def } = t
+    const nowMs = Date.now()
+    const prepared = prepareForCreate(def, body, nowMs)
+    const namespace = def.namespaced ? t.namespace : undefined
+    if (namespace) prepared.metadata.namespace = namespace
+    if (!prepared.metadata.name && prepared.metadata.generateName) {
+      // A generated name that collides is drawn again, as kube-apiserver retries generateName.
+      for (let attempt = 0; attempt < generateNameAttempts; attempt++) {
+        prepared.metadata.name = `${prepared.metadata.generateName}${nameSuffix()}`
+        if (!this.log.get(objectKey(namespace, prepared.metadata.name))) break
+      }
+    }
+    const admitted = admit(def, prepared, opts.fieldValidation, body)
+    if (!admitted.ok) return admitted
+    const obj = admitted.value
+    const name = obj.metadata.name!
+    const key = objectKey(namespace, name)
+    if (this.log.get(key)) return { ok: false, status: alreadyExists(def.group, def.plural, name) }
+    const tooBig = sizeCheck(obj)
+    if (tooBig) return { ok: false, status: tooBig }
+    if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(obj), created: true }, warnings: admitted.warnings }
+    const text = this.commit('ADDED', key, namespace ?? '', obj, undefined, nowMs)
+    return { ok: true, value: { object: text, created: true }, warnings: admitted.warnings }
+  }
+
+  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    const { def } = t
+    const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
+    const row = this.log.get(key)
+    if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
+    const old = JSON.parse(row.value) as KubeObject
+    const wantRv = body.metadata?.resourceVersion
+    if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    if (subresource === 'scale') {
+      const scaled = fromScale(old, body)
+      if (!scaled.ok) return scaled
+      return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
+    }
+    return this.replace(t, key, row, old, body, subresource, opts)
+  }
+
+  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    const { def } = t
+    const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
+    const row = this.log.get(key)
+    if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
+    const old = JSON.parse(row.value) as KubeObject
+    if (subresource === 'scale') {
+      const patched = applyPatch(def, type, toScale(def, old), patch, 'scale')
+      if (!patched.ok) return patched
+      const wantRv = patched.value.metadata?.resourceVersion
+      if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+      const scaled = fromScale(old, patched.value)
+      if (!scaled.ok) return scaled
+      return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
+    }
+    const patched = applyPatch(def, type, old, patch, subresource)
+    if (!patched.ok) return patched
+    const wantRv = patched.value.metadata?.resourceVersion
+    if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    return this.replace(t, key, row, old, patched.value, subresource, opts)
+  }
+
+  private replace(
+    t: Target,
+    key: string,
+    row: StoredRow,
+    old: KubeObject,
+    incoming: KubeObject,
+    subresource: 'status' | undefined,
+    opts: WriteOptions,
+    render: (o: KubeObject) => string = (o) => JSON.stringify(o),
+  ): StoreResult<WriteResult> {
+    const { def } = t
+    if (incoming.metadata?.name !== undefined && incoming.metadata.name !== t.name) {
+      return { ok: false, status: failure(400, 'BadRequest', `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`) }
+    }
+    const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
+    const admitted = admit(def, next, opts.fieldValidation, incoming)
+    if (!admitted.ok) return admitted
+    const obj = admitted.value
+    const causes = validateUpdate(def, old, obj)
+    if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
+    obj.metadata.resourceVersion = String(row.rv)
+    if (unchanged(old, obj)) return { ok: true, value: { object: render(old) }, warnings: admitted.warnings }
+    const tooBig = sizeCheck(obj)
+    if (tooBig) return { ok: false, status: tooBig }
+    const finishing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers ?? []).length && !obj.metadata.deletionGracePeriodSeconds
+    if (opts.dryRun) return { ok: true, value: { object: render(obj) }, warnings: admitted.warnings }
+    const text = this.commit(finishing ? 'DELETED' : 'MODIFIED', key, old.metadata.namespace ?? '', obj, row, Date.now(), old)
+    return { ok: true, value: { object: render(JSON.parse(text) as KubeObject) }, warnings: admitted.warnings }
+  }
+
+  delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
+    const { def } = t
+    const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
+    const row = this.log.get(key)
+    if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
+    const old = JSON.parse(row.value) as KubeObject
+    const pre = opts.preconditions ?? {}
+    if (pre.uid && pre.uid !== old.metadata.uid) {
+      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`) }
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== String(row.rv)) {
+      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${row.rv}`) }
+    }
+    const nowMs = Date.now()
+    const grace = gracePeriodFor(def, old, opts.gracePeriodSeconds)
+    const finalizers = [...(old.metadata.finalizers ?? [])]
+    const policyFinalizer = opts.propagationPolicy === 'Orphan' ? 'orphan' : opts.propagationPolicy === 'Foreground' ? 'foregroundDeletion' : undefined
+    if (policyFinalizer && finalizers.length && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer)
+    const stays = finalizers.length > 0 || grace > 0
+    if (!stays) {
+      if (opts.dryRun) return { ok: true, value: { object: row.value, pending: false } }
+      const text = this.commit('DELETED', key, old.metadata.namespace ?? '', old, row, nowMs)
+      return { ok: true, value: { object: text, pending: false } }
+    }
+    const meta = { ...old.metadata, finalizers: finalizers.length ? finalizers : undefined }
+    const already = old.metadata.deletionTimestamp
+    const previousGrace = Number(old.metadata.deletionGracePeriodSeconds ?? 0)
+    if (!already || grace < previousGrace) {
+      meta.deletionTimestamp = timestamp(nowMs + grace * 1000)
+      meta.deletionGracePeriodSeconds = grace
+    }
+    if (meta.finalizers === undefined) delete meta.finalizers
+    const next: KubeObject = { ...old, metadata: meta }
+    if (unchanged(old, next)) return { ok: true, value: { object: row.value, pending: true } }
+    if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(next), pending: true } }
+    const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', next, row, nowMs, old)
+    return { ok: true, value: { object: text, pending: true } }
+  }
+
+  private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
+    const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
+    this.publish({ type, rv, key, object: obj, text, previous: previousObject })
+    return text
+  }
+}
+
+function sizeCheck(obj: KubeObject): Status | undefined {
+  const size = JSON.stringify(obj).length
+  if (size <= maxStoredObjectBytes) return undefined
+  return failure(413, 'RequestEntityTooLarge', `Request entity too large: the object is ${size} bytes; the limit is ${maxStoredObjectBytes}`)
+}

@@ -1,0 +1,39 @@
+import { parse as parseYaml } from 'yaml'
+import { ApiError, badRequest, failure } from '../apimachinery/status'
+import { maxRequestBodyBytes } from '../config'
+
+/** Reads a request body within kube-apiserver's 3 MiB limit (413 beyond it). */
+export async function readBodyText(req: Request): Promise<string> {
+  const declared = Number(req.headers.get('Content-Length') ?? 0)
+  if (declared > maxRequestBodyBytes) throw tooLarge()
+  const buf = await req.arrayBuffer()
+  if (buf.byteLength > maxRequestBodyBytes) throw tooLarge()
+  return new TextDecoder().decode(buf)
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`))
+}
+
+const unsupported = (media: string) =>
+  new ApiError(
+    failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${media})`),
+  )
+
+/** Decodes a JSON or YAML body (YAML as the apiserver accepts it, and for apply patches). */
+export async function readBody(req: Request, allowed: 'object' | 'any' = 'object'): Promise<unknown> {
+  const media = (req.headers.get('Content-Type') ?? 'application/json').split(';')[0]!.trim().toLowerCase()
+  const yaml = media === 'application/yaml' || media === 'application/apply-patch+yaml'
+  if (!yaml && media !== 'application/json' && !media.endsWith('+json') && media !== '') throw unsupported(media)
+  const text = await readBodyText(req)
+  let value: unknown
+  try {
+    value = yaml ? parseYaml(text) : JSON.parse(text)
+  } catch (e) {
+    throw new ApiError(badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`))
+  }
+  if (allowed === 'object' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw new ApiError(badRequest('the body of the request must be a JSON object'))
+  }
+  return value
+}

@@ -1,0 +1,37 @@
+import type { Env } from '../env'
+import type { KubeObject } from '../apimachinery/types'
+import { ApiError, failure, notFound } from '../apimachinery/status'
+import { findResource } from '../apis/registry'
+import { storeFor } from '../client/stores'
+
+const namespacesDef = findResource('', 'v1', 'namespaces')!
+
+/** The namespaces every cluster starts with. */
+export const initialNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease']
+
+let bootstrapped: Promise<void> | undefined
+
+/** Creates the initial namespaces once per isolate (idempotent: existing ones are left alone). */
+export function ensureBootstrap(env: Env): Promise<void> {
+  bootstrapped ??= (async () => {
+    const store = storeFor(env, namespacesDef)
+    for (const name of initialNamespaces) {
+      const existing = await store.get({ def: namespacesDef, name })
+      if (!existing.ok) await store.create({ def: namespacesDef, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {})
+    }
+  })().catch((e) => {
+    bootstrapped = undefined
+    throw e
+  })
+  return bootstrapped
+}
+
+/** As the NamespaceLifecycle admission plugin: no writes into a missing or terminating namespace. */
+export async function ensureNamespaceWritable(env: Env, namespace: string): Promise<void> {
+  const res = await storeFor(env, namespacesDef).get({ def: namespacesDef, name: namespace })
+  if (!res.ok) throw new ApiError(notFound('', 'namespaces', namespace))
+  const ns = JSON.parse(res.value) as KubeObject
+  if ((ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {
+    throw new ApiError(failure(403, 'Forbidden', `unable to create new content in namespace ${namespace} because it is being terminated`, { name: namespace, kind: 'namespaces' }))
+  }
+}

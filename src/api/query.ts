@@ -1,0 +1,56 @@
+import { ApiError, badRequest } from '../apimachinery/status'
+import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../durable-objects/kind-store/options'
+
+/** Write options from the query string (`dryRun`, `fieldValidation`, `fieldManager`). */
+export function writeOptions(q: URLSearchParams): WriteOptions {
+  const dryRun = q.getAll('dryRun')
+  for (const d of dryRun) if (d !== 'All') throw new ApiError(badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`))
+  const fv = q.get('fieldValidation')
+  if (fv !== null && fv !== '' && !['Strict', 'Warn', 'Ignore'].includes(fv)) {
+    throw new ApiError(badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`))
+  }
+  return { dryRun: dryRun.length > 0, fieldValidation: (fv || 'Warn') as FieldValidation, fieldManager: q.get('fieldManager') ?? undefined }
+}
+
+export function listOptions(q: URLSearchParams, namespace: string | undefined): ListOptions {
+  const limitText = q.get('limit')
+  const limit = limitText ? Number(limitText) : undefined
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new ApiError(badRequest(`invalid limit: ${limitText}`))
+  return {
+    namespace,
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    limit,
+    continue: q.get('continue') || undefined,
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+  }
+}
+
+const policies = ['Orphan', 'Background', 'Foreground']
+
+/** DeleteOptions from the body (if any) and the query string, the query winning as upstream. */
+export function deleteOptions(q: URLSearchParams, body: Record<string, unknown> | undefined): DeleteOptions {
+  const opts: DeleteOptions = { ...writeOptions(q) }
+  if (body) {
+    if (Array.isArray(body.dryRun) && body.dryRun.length) {
+      for (const d of body.dryRun) if (d !== 'All') throw new ApiError(badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`))
+      opts.dryRun = true
+    }
+    if (typeof body.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = body.gracePeriodSeconds
+    if (typeof body.propagationPolicy === 'string') opts.propagationPolicy = body.propagationPolicy as DeleteOptions['propagationPolicy']
+    if (body.orphanDependents === true && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
+    if (body.preconditions && typeof body.preconditions === 'object') opts.preconditions = body.preconditions as DeleteOptions['preconditions']
+  }
+  const grace = q.get('gracePeriodSeconds')
+  if (grace !== null) opts.gracePeriodSeconds = Number(grace)
+  const policy = q.get('propagationPolicy')
+  if (policy !== null) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy']
+  if (opts.propagationPolicy && !policies.includes(opts.propagationPolicy)) {
+    throw new ApiError(badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`))
+  }
+  if (opts.gracePeriodSeconds !== undefined && (!Number.isInteger(opts.gracePeriodSeconds) || opts.gracePeriodSeconds < 0)) {
+    throw new ApiError(badRequest(`gracePeriodSeconds: Invalid value: ${opts.gracePeriodSeconds}: must be greater than or equal to 0`))
+  }
+  return opts
+}

@@ -1,0 +1,116 @@
+import type { Env } from '../env'
+import type { KubeObject } from '../apimachinery/types'
+import { ApiError, badRequest, failure, methodNotAllowed } from '../apimachinery/status'
+import { apiVersionOf, findResource, type ResourceDef } from '../apis/registry'
+import { toScale } from '../apis/scale'
+import { patchTypeOf } from '../apis/patching'
+import { storeFor } from '../client/stores'
+import type { RequestInfo } from './request-info'
+import { readBody } from './body'
+import { deleteOptions, listOptions, writeOptions } from './query'
+import { jsonBody, jsonText, unwrap } from './respond'
+import { tableOf, wantsTable } from './table-negotiation'
+import { serveWatch } from './watch-http'
+import { ensureNamespaceWritable } from './namespaces'
+
+const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
+
+/** The generic handler for every served resource: all verbs, the status and scale subresources. */
+export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {
+  const def = findResource(info.group, info.version, info.resource)
+  if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
+  const sub = info.subresource
+  if (sub !== undefined && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
+  const subresource = sub as 'status' | 'scale' | undefined
+  const q = new URL(req.url).searchParams
+  const namespace = def.namespaced ? info.namespace : undefined
+  const store = storeFor(env, def)
+  const target = { def, namespace, name: info.name ?? '' }
+
+  switch (req.method) {
+    case 'GET': {
+      if (!info.name) {
+        if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, env, def, namespace, q)
+        return listResponse(def, unwrap(await store.list(def.plural, listOptions(q, namespace))), req, q)
+      }
+      const text = unwrap(await store.get(target))
+      if (subresource === 'scale') return jsonBody(toScale(def, JSON.parse(text) as KubeObject))
+      if (wantsTable(req.headers.get('Accept'))) return jsonBody(tableOf(def, [JSON.parse(text) as KubeObject], q))
+      return jsonText(text)
+    }
+    case 'POST': {
+      if (info.name) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+      const body = checkTypeMeta(def, (await readBody(req)) as KubeObject)
+      matchNamespace(body, namespace)
+      if (namespace) await ensureNamespaceWritable(env, namespace)
+      const res = await store.create(target, body, writeOptions(q))
+      return jsonText(unwrap(res).object, 201, res.ok ? res.warnings : undefined)
+    }
+    case 'PUT': {
+      if (!info.name) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+      const raw = (await readBody(req)) as KubeObject
+      const body = subresource === 'scale' ? raw : checkTypeMeta(def, raw)
+      if (subresource !== 'scale') matchNamespace(body, namespace)
+      const res = await store.update(target, body, subresource, writeOptions(q))
+      return jsonText(unwrap(res).object, 200, res.ok ? res.warnings : undefined)
+    }
+    case 'PATCH': {
+      if (!info.name) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+      const type = patchTypeOf(req.headers.get('Content-Type'))
+      if (!type) {
+        throw new ApiError(
+          failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`),
+        )
+      }
+      const patch = await readBody(req, type === 'json' ? 'any' : 'object')
+      const res = await store.patch(target, type, patch, subresource, writeOptions(q))
+      return jsonText(unwrap(res).object, 200, res.ok ? res.warnings : undefined)
+    }
+    case 'DELETE': {
+      const hasBody = Number(req.headers.get('Content-Length') ?? 0) > 0 || req.headers.has('Transfer-Encoding')
+      const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
+      const opts = deleteOptions(q, body)
+      if (!info.name) {
+        const list = unwrap(await store.deleteCollection({ def, namespace }, listOptions(q, namespace), opts))
+        return listResponse(def, list, req, q)
+      }
+      if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+      const res = unwrap(await store.delete(target, opts))
+      return jsonText(res.object, res.pending ? 202 : 200)
+    }
+    default:
+      throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+  }
+}
+
+function listResponse(def: ResourceDef, list: { items: string[]; resourceVersion: string; continue?: string; remainingItemCount?: number }, req: Request, q: URLSearchParams): Response {
+  if (wantsTable(req.headers.get('Accept'))) {
+    const objects = list.items.map((t) => JSON.parse(t) as KubeObject)
+    return jsonBody(tableOf(def, objects, q, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount }))
+  }
+  const meta: Record<string, unknown> = { resourceVersion: list.resourceVersion }
+  if (list.continue) meta.continue = list.continue
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount
+  return jsonText(`{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[${list.items.join(',')}]}`)
+}
+
+/** The body's apiVersion and kind, when given, must name the resource of the URL. */
+function checkTypeMeta(def: ResourceDef, body: KubeObject): KubeObject {
+  const want = apiVersionOf(def)
+  if (body.apiVersion !== undefined && body.apiVersion !== want) {
+    throw new ApiError(badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${want})`))
+  }
+  if (body.kind !== undefined && body.kind !== def.kind) {
+    throw new ApiError(badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${def.kind})`))
+  }
+  if (!body.metadata || typeof body.metadata !== 'object') body.metadata = {}
+  return body
+}
+
+function matchNamespace(body: KubeObject, namespace: string | undefined): void {
+  const ns = body.metadata.namespace
+  if (namespace && ns && ns !== namespace) {
+    throw new ApiError(badRequest('the namespace of the provided object does not match the namespace sent on the request'))
+  }
+}
+

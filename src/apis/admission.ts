@@ -1,0 +1,42 @@
+import type { KubeObject } from '../apimachinery/types'
+import { failure, invalid, type StoreResult } from '../apimachinery/status'
+import { findUnknownFields, strictDecodingMessage } from './schema/unknown-fields'
+import { kindStruct, schemas } from './schema'
+import { validateObject } from './validate'
+import type { ResourceDef } from './registry'
+import type { FieldValidation } from '../../durable-objects/kind-store/options'
+
+/**
+ * The checks every write passes before it is stored: unknown fields handled per the request's
+ * fieldValidation (Strict rejects, Warn and Ignore drop them, Warn also warns), then validation.
+ */
+export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation = 'Warn', incoming: unknown = obj): StoreResult<KubeObject> {
+  const struct = kindStruct(def.group, def.version, def.kind)
+  let warnings: string[] | undefined
+  if (struct) {
+    const unknown = findUnknownFields(incoming, struct, schemas)
+    if (unknown.length) {
+      if (mode === 'Strict') {
+        return { ok: false, status: failure(400, 'BadRequest', `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingMessage(unknown)}`) }
+      }
+      for (const path of unknown) removePath(obj, path)
+      if (mode === 'Warn') warnings = unknown.map((p) => `unknown field "${p}"`)
+    }
+  }
+  const causes = validateObject(def, obj)
+  if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
+  return { ok: true, value: obj, warnings }
+}
+
+/** Removes `a.b[2].c` from an object (the unknown-field paths strict decoding reports). */
+function removePath(obj: unknown, path: string): void {
+  const steps = path.match(/[^.[\]]+|\[\d+\]/g) ?? []
+  let node: unknown = obj
+  for (let i = 0; i < steps.length - 1; i++) {
+    const step = steps[i]!
+    if (node === null || typeof node !== 'object') return
+    node = step.startsWith('[') ? (node as unknown[])[Number(step.slice(1, -1))] : (node as Record<string, unknown>)[step]
+  }
+  const last = steps[steps.length - 1]
+  if (last && node && typeof node === 'object' && !Array.isArray(node)) delete (node as Record<string, unknown>)[last]
+}

@@ -1,0 +1,129 @@
+import type { KubeObject } from '../apimachinery/types'
+import type { ResourceDef } from './registry'
+
+type Json = Record<string, unknown>
+
+const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+
+/** The pod's quality-of-service class, computed on create as kube-apiserver does. */
+export function podQosClass(pod: KubeObject): string {
+  const spec = asRecord(pod.spec)
+  const containers = [...((spec.containers as Json[]) ?? []), ...((spec.initContainers as Json[]) ?? [])]
+  let any = false
+  let guaranteed = true
+  for (const c of containers) {
+    const resources = asRecord(c.resources)
+    const requests = asRecord(resources.requests)
+    const limits = asRecord(resources.limits)
+    if (Object.keys(requests).length || Object.keys(limits).length) any = true
+    for (const r of ['cpu', 'memory']) {
+      if (limits[r] === undefined) guaranteed = false
+      else if (requests[r] !== undefined && String(requests[r]) !== String(limits[r])) guaranteed = false
+    }
+  }
+  if (!any) return 'BestEffort'
+  return guaranteed ? 'Guaranteed' : 'Burstable'
+}
+
+/** The status a new object starts with: kinds with a status subresource ignore a status sent on create. */
+export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
+  if (!def.subresources.includes('status')) return obj.status
+  if (def.group === '' && def.kind === 'Node') return obj.status
+  if (def.group === '' && def.kind === 'Pod') return { phase: 'Pending', qosClass: podQosClass(obj) }
+  if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
+  return {}
+}
+
+/** Field defaults applied on create and update, as upstream's defaulting for the fields we act on. */
+export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
+  for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
+  if (def.group === '' && def.kind === 'Service') defaultService(obj)
+  if (def.group === 'batch' && def.kind === 'Job') defaultJobSelector(obj)
+  if (def.group === '' && def.kind === 'Namespace') {
+    const spec = asRecord(obj.spec)
+    const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : []
+    if (!finalizers.includes('kubernetes')) finalizers.push('kubernetes')
+    obj.spec = { ...spec, finalizers }
+  }
+  if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
+    const spec = asRecord(obj.spec)
+    if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
+  }
+  if (def.group === 'apps' && def.kind === 'Deployment') {
+    const spec = asRecord(obj.spec)
+    const strategy = asRecord(spec.strategy)
+    if (!strategy.type) strategy.type = 'RollingUpdate'
+    if (strategy.type === 'RollingUpdate') {
+      const ru = asRecord(strategy.rollingUpdate)
+      strategy.rollingUpdate = { maxUnavailable: ru.maxUnavailable ?? '25%', maxSurge: ru.maxSurge ?? '25%' }
+    }
+    spec.strategy = strategy
+    spec.revisionHistoryLimit ??= 10
+    spec.progressDeadlineSeconds ??= 600
+  }
+}
+
+/** PodSpec defaults users see in `-o yaml` and controllers rely on. */
+export function defaultPodSpec(spec: Json): void {
+  spec.restartPolicy ??= 'Always'
+  spec.terminationGracePeriodSeconds ??= 30
+  spec.dnsPolicy ??= 'ClusterFirst'
+  spec.schedulerName ??= 'default-scheduler'
+  for (const list of ['containers', 'initContainers']) {
+    for (const c of (spec[list] as Json[] | undefined) ?? []) {
+      if (!c || typeof c !== 'object') continue
+      c.terminationMessagePath ??= '/dev/termination-log'
+      c.terminationMessagePolicy ??= 'File'
+      if (c.imagePullPolicy === undefined && typeof c.image === 'string') c.imagePullPolicy = /:latest$|^[^:@]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent'
+      for (const p of (c.ports as Json[] | undefined) ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP'
+    }
+  }
+}
+
+/** Where each kind keeps its pod template's spec. */
+export function podSpecsOf(def: ResourceDef, obj: KubeObject): Json[] {
+  const spec = asRecord(obj.spec)
+  if (def.group === '' && def.kind === 'Pod') return obj.spec ? [spec] : []
+  if (def.group === 'apps' && def.kind !== 'ControllerRevision') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
+  if (def.group === 'batch' && def.kind === 'Job') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
+  if (def.group === 'batch' && def.kind === 'CronJob') {
+    const jobSpec = asRecord(asRecord(spec.jobTemplate).spec)
+    return jobSpec.template ? [asRecord(asRecord(jobSpec.template).spec)] : []
+  }
+  return []
+}
+
+export function defaultService(obj: KubeObject): void {
+  const spec = asRecord(obj.spec)
+  if (!obj.spec) return
+  spec.type ??= 'ClusterIP'
+  spec.sessionAffinity ??= 'None'
+  for (const p of (spec.ports as Json[] | undefined) ?? []) {
+    if (!p || typeof p !== 'object') continue
+    p.protocol ??= 'TCP'
+    p.targetPort ??= p.port
+  }
+}
+
+/**
+ * As the Job strategy on create: unless `manualSelector` is set, the Job selects its pods by its
+ * own uid, and the template carries the matching labels.
+ */
+export function defaultJobSelector(obj: KubeObject): void {
+  const spec = asRecord(obj.spec)
+  const uid = obj.metadata.uid
+  if (!obj.spec || spec.manualSelector === true || spec.selector || !uid) return
+  const template = asRecord(spec.template)
+  const meta = asRecord(template.metadata)
+  const name = obj.metadata.name ?? ''
+  meta.labels = {
+    ...asRecord(meta.labels),
+    'batch.kubernetes.io/controller-uid': uid,
+    'batch.kubernetes.io/job-name': name,
+    'controller-uid': uid,
+    'job-name': name,
+  }
+  template.metadata = meta
+  spec.template = template
+  spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } }
+}

@@ -1,0 +1,84 @@
+/** One served resource: what discovery publishes and what the store and handlers need to know. */
+export interface ResourceDef {
+  group: string
+  version: string
+  kind: string
+  /** the URL segment, e.g. `deployments` */
+  plural: string
+  singular: string
+  namespaced: boolean
+  shortNames?: string[]
+  categories?: string[]
+  /** `status` splits spec and status writes; `scale` serves autoscaling/v1 Scale */
+  subresources: Subresource[]
+  /** metadata.generation is tracked and bumped on spec changes */
+  generation?: boolean
+  /** subresources listed in discovery for fidelity but not served by the generic handlers */
+  extraSubresources?: { name: string; kind: string; group?: string; version?: string; verbs: string[] }[]
+}
+
+export type Subresource = 'status' | 'scale'
+
+const apps = (kind: string, plural: string, shortNames: string[], subresources: Subresource[]): ResourceDef => ({
+  group: 'apps',
+  version: 'v1',
+  kind,
+  plural,
+  singular: kind.toLowerCase(),
+  namespaced: true,
+  shortNames,
+  categories: ['all'],
+  subresources,
+  generation: true,
+})
+
+const podSubresources = [
+  { name: 'binding', kind: 'Binding', verbs: ['create'] },
+  { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+  { name: 'log', kind: 'Pod', verbs: ['get'] },
+  { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+]
+
+/** Every built-in resource, in discovery order (kubectl resolves names in this order). */
+export const builtinResources: ResourceDef[] = [
+  { group: '', version: 'v1', kind: 'Pod', plural: 'pods', singular: 'pod', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status'], extraSubresources: podSubresources },
+  { group: '', version: 'v1', kind: 'Service', plural: 'services', singular: 'service', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'] },
+  { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', singular: 'endpoints', namespaced: true, shortNames: ['ep'], subresources: [] },
+  { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true, shortNames: ['cm'], subresources: [] },
+  { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', singular: 'secret', namespaced: true, subresources: [] },
+  { group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', namespaced: true, shortNames: ['ev'], subresources: [] },
+  { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true, shortNames: ['sa'], subresources: [] },
+  { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'] },
+  { group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
+  apps('Deployment', 'deployments', ['deploy'], ['status', 'scale']),
+  apps('ReplicaSet', 'replicasets', ['rs'], ['status', 'scale']),
+  apps('StatefulSet', 'statefulsets', ['sts'], ['status', 'scale']),
+  apps('DaemonSet', 'daemonsets', ['ds'], ['status']),
+  { group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', singular: 'controllerrevision', namespaced: true, subresources: [] },
+  { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, categories: ['all'], subresources: ['status'], generation: true },
+  { group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', singular: 'cronjob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'], generation: true },
+  { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true, subresources: [] },
+  { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', singular: 'endpointslice', namespaced: true, subresources: [] },
+]
+
+/** `apps/v1` or `v1` */
+export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version
+}
+
+/** The name of the store instance holding a resource: one Durable Object per group/resource. */
+export function storeName(def: Pick<ResourceDef, 'group' | 'plural'>): string {
+  return `${def.group || 'core'}/${def.plural}`
+}
+
+const byPath = new Map(builtinResources.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]))
+
+export function findResource(group: string, version: string, plural: string): ResourceDef | undefined {
+  return byPath.get(`${group}/${version}/${plural}`)
+}
+
+export function groupVersions(): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>()
+  for (const d of builtinResources) seen.set(`${d.group}/${d.version}`, { group: d.group, version: d.version })
+  return [...seen.values()]
+}

@@ -1,0 +1,47 @@
+/**
+ * The structural schema of every served group/version, merged into one set, and the lookup from a
+ * kind to the struct that describes it.
+ */
+import type { SchemaSet } from './types'
+import { appsV1 } from './apps-v1'
+import { autoscalingV1 } from './autoscaling-v1'
+import { batchV1 } from './batch-v1'
+import { coordinationV1 } from './coordination-v1'
+import { coreV1 } from './core-v1'
+import { discoveryV1 } from './discovery-v1'
+import { metaV1 } from './meta-v1'
+import { policyV1 } from './policy-v1'
+
+export const schemas: SchemaSet = {
+  ...metaV1,
+  ...coreV1,
+  ...appsV1,
+  ...batchV1,
+  ...coordinationV1,
+  ...discoveryV1,
+  ...autoscalingV1,
+  ...policyV1,
+}
+
+/**
+ * The package a group's types live in, as it appears in upstream definition names: the core group
+ * is "core", "*.k8s.io" groups drop that suffix, meta.k8s.io lives in apimachinery.
+ */
+function definitionPrefix(group: string, version: string): string {
+  if (group === '') return `io.k8s.api.core.${version}.`
+  if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
+  const pkg = group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : group
+  return `io.k8s.api.${pkg}.${version}.`
+}
+
+/**
+ * The struct name of a top-level kind, e.g. ('apps', 'v1', 'Deployment') →
+ * 'io.k8s.api.apps.v1.Deployment', ('', 'v1', 'Pod') → 'io.k8s.api.core.v1.Pod'; undefined for
+ * kinds without a schema and for structs that are not kinds (e.g. 'PodSpec').
+ */
+export function kindStruct(group: string, version: string, kind: string): string | undefined {
+  const name = definitionPrefix(group, version) + kind
+  const def = Object.hasOwn(schemas, name) ? schemas[name] : undefined
+  if (def === undefined || !('kind' in def.fields) || !('apiVersion' in def.fields)) return undefined
+  return name
+}

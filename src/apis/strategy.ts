@@ -1,0 +1,109 @@
+import type { KubeObject, StatusCause } from '../apimachinery/types'
+import { apiVersionOf, type ResourceDef } from './registry'
+import { applyDefaults, initialStatus } from './defaults'
+
+/** kube-apiserver's timestamps: RFC 3339, second precision. */
+export function timestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+}
+
+const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
+
+/** generateName's suffix: five characters from the alphabet upstream uses (no vowels, no look-alikes). */
+export function nameSuffix(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(5))
+  return [...bytes].map((b) => generateNameAlphabet[b % generateNameAlphabet.length]).join('')
+}
+
+/** Everything but metadata and status: a change here bumps metadata.generation. */
+export function specOf(obj: KubeObject): string {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj
+  return JSON.stringify(rest)
+}
+
+/** Sets the system-owned fields of a new object. */
+export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: number): KubeObject {
+  const meta = { ...obj.metadata }
+  for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const) delete meta[f]
+  meta.uid = crypto.randomUUID()
+  meta.creationTimestamp = timestamp(nowMs)
+  if (def.generation) meta.generation = 1
+  else delete meta.generation
+  if (!def.namespaced) delete meta.namespace
+  const out: KubeObject = { ...obj, apiVersion: apiVersionOf(def), kind: def.kind, metadata: meta }
+  const status = initialStatus(def, obj)
+  if (status === undefined) delete out.status
+  else out.status = status
+  applyDefaults(def, out)
+  return out
+}
+
+/**
+ * Merges an incoming full object over the stored one: system fields stay, a main-resource write
+ * keeps the stored status and a status write changes only status, as with a status subresource.
+ */
+export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status'): KubeObject {
+  if (subresource === 'status') return { ...old, status: incoming.status, metadata: { ...old.metadata } }
+  const meta = { ...incoming.metadata }
+  for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'name', 'namespace'] as const) {
+    if (old.metadata[f] === undefined) delete meta[f]
+    else (meta as Record<string, unknown>)[f] = old.metadata[f]
+  }
+  if (meta.managedFields === undefined && old.metadata.managedFields !== undefined) meta.managedFields = old.metadata.managedFields
+  const out: KubeObject = { ...incoming, apiVersion: apiVersionOf(def), kind: def.kind, metadata: meta }
+  if (def.subresources.includes('status')) {
+    if (old.status === undefined) delete out.status
+    else out.status = old.status
+  }
+  applyDefaults(def, out)
+  if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
+  return out
+}
+
+/** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
+export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject): StatusCause[] {
+  const causes: StatusCause[] = []
+  if (old.metadata.deletionTimestamp) {
+    const before = new Set(old.metadata.finalizers ?? [])
+    const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f))
+    if (added.length) {
+      causes.push({
+        field: 'metadata.finalizers',
+        reason: 'FieldValueForbidden',
+        message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+      })
+    }
+  }
+  if ((def.kind === 'ConfigMap' || def.kind === 'Secret') && def.group === '' && old.immutable === true) {
+    for (const f of ['data', 'binaryData', 'stringData']) {
+      if (JSON.stringify(old[f] ?? null) !== JSON.stringify(next[f] ?? null)) {
+        causes.push({ field: f, reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
+      }
+    }
+    if (next.immutable !== true) causes.push({ field: 'immutable', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
+  }
+  if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
+    const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
+    const newSel = (next.spec as { selector?: unknown } | undefined)?.selector
+    if (oldSel !== undefined && JSON.stringify(oldSel) !== JSON.stringify(newSel)) {
+      causes.push({ field: 'spec.selector', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(newSel ?? null)}: field is immutable` })
+    }
+  }
+  return causes
+}
+
+/** True when the stored bytes would not change (then the write keeps its resourceVersion). */
+export function unchanged(old: KubeObject, next: KubeObject): boolean {
+  const strip = (o: KubeObject) => JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
+  return strip(old) === strip(next)
+}
+
+/** Pods bound to a node are deleted gracefully: the node's agent finishes the deletion. */
+export function gracePeriodFor(def: ResourceDef, obj: KubeObject, requested: number | undefined): number {
+  if (def.group !== '' || def.kind !== 'Pod') return 0
+  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number }
+  const phase = (obj.status as { phase?: string } | undefined)?.phase
+  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0
+  const grace = requested ?? spec.terminationGracePeriodSeconds ?? 30
+  return Math.max(0, grace)
+}

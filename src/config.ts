@@ -1,0 +1,34 @@
+/** Tuning constants, each with the reason for its value. */
+
+/** kube-apiserver's MaxRequestBodyBytes: twice etcd's 1.5 MB request limit, since JSON shrinks when stored. */
+export const maxRequestBodyBytes = 3 * 1024 * 1024
+
+/** A stored object is one SQLite row in two tables; a Durable Object row holds at most 2 MB. */
+export const maxStoredObjectBytes = 1_900_000
+
+/** Compaction never forgets the most recent 1000 changes (kine's compactMinRetain)... */
+export const defaultCompactRetainEvents = 1000
+
+/** ...nor the last 5 minutes (kube-apiserver compacts etcd every 5 minutes). */
+export const defaultCompactRetainSeconds = 300
+
+/** How often compaction looks at the log while it is growing. */
+export const compactionIntervalMs = 60_000
+
+/** Rows removed per compaction statement, so no transaction holds the store for long. */
+export const compactionBatchRows = 5000
+
+/** The apiserver's watch cache sends a bookmark about once a minute. */
+export const bookmarkIntervalMs = 60_000
+
+/** Replayed watch events are packed into frames of about this size. */
+export const watchFrameBytes = 256 * 1024
+
+/** A chunked HTTP watcher further behind than this is closed; it resumes from its last resourceVersion. */
+export const watchMaxBufferedBytes = 16 * 1024 * 1024
+
+/** Watches without timeoutSeconds end after 30 to 60 minutes, as kube-apiserver's min-request-timeout does. */
+export const watchDefaultTimeoutSeconds = [1800, 3600] as const
+
+/** A generated name that collides is drawn again, a few times, before AlreadyExists. */
+export const generateNameAttempts = 8

@@ -1,0 +1,136 @@
+/**
+ * meta.k8s.io/v1 Table responses: what `kubectl get` asks for and prints as is. Every row carries
+ * all columns, wide ones included; kubectl hides priority > 0 columns itself unless `-o wide`.
+ */
+import type { KubeObject } from '../apimachinery/types'
+import { cronJobPrinter, jobPrinter } from './batch'
+import { genericPrinter, type ColumnDefinition, type Printer } from './columns'
+import {
+  configMapPrinter,
+  leasePrinter,
+  namespacePrinter,
+  secretPrinter,
+  serviceAccountPrinter,
+} from './config'
+import { eventPrinter } from './event'
+import { nodePrinter } from './node'
+import { podPrinter } from './pod'
+import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
+import {
+  controllerRevisionPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  replicaSetPrinter,
+  statefulSetPrinter,
+} from './workloads'
+
+/** Printers by `group/resource`, the core group being the empty string. */
+const printers = new Map<string, Printer>([
+  ['/pods', podPrinter],
+  ['/nodes', nodePrinter],
+  ['/services', servicePrinter],
+  ['/endpoints', endpointsPrinter],
+  ['/namespaces', namespacePrinter],
+  ['/configmaps', configMapPrinter],
+  ['/secrets', secretPrinter],
+  ['/serviceaccounts', serviceAccountPrinter],
+  ['/events', eventPrinter],
+  ['apps/deployments', deploymentPrinter],
+  ['apps/replicasets', replicaSetPrinter],
+  ['apps/statefulsets', statefulSetPrinter],
+  ['apps/daemonsets', daemonSetPrinter],
+  ['apps/controllerrevisions', controllerRevisionPrinter],
+  ['batch/jobs', jobPrinter],
+  ['batch/cronjobs', cronJobPrinter],
+  ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
+  ['coordination.k8s.io/leases', leasePrinter],
+  ['events.k8s.io/events', eventPrinter],
+])
+
+/** The printer for a resource (plural name), or the Name/Age printer for any other. */
+export function printerFor(group: string, resource: string): Printer {
+  return printers.get(`${group}/${resource}`) ?? genericPrinter
+}
+
+/** Whether the resource has columns of its own rather than the generic Name/Age pair. */
+export function hasOwnPrinter(group: string, resource: string): boolean {
+  return printers.has(`${group}/${resource}`)
+}
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object'
+
+export interface TableOptions {
+  group: string
+  resource: string
+  /** what each row's `object` holds; `Metadata` when the request does not say */
+  includeObject?: IncludeObject
+  /** milliseconds since the epoch, the reference point for ages and durations */
+  now: number
+  resourceVersion?: string
+  continue?: string
+  remainingItemCount?: number
+  /** leave out columnDefinitions, as in watch events after the first */
+  omitColumns?: boolean
+}
+
+export interface PartialObjectMetadata {
+  kind: 'PartialObjectMetadata'
+  apiVersion: 'meta.k8s.io/v1'
+  metadata: KubeObject['metadata']
+}
+
+export interface TableRow {
+  cells: unknown[]
+  object?: KubeObject | PartialObjectMetadata
+}
+
+export interface TableListMeta {
+  resourceVersion?: string
+  continue?: string
+  remainingItemCount?: number
+}
+
+export interface Table {
+  kind: 'Table'
+  apiVersion: 'meta.k8s.io/v1'
+  metadata: TableListMeta
+  columnDefinitions?: ColumnDefinition[]
+  rows: TableRow[]
+}
+
+function rowObject(obj: KubeObject, include: IncludeObject): TableRow['object'] {
+  switch (include) {
+    case 'None':
+      return undefined
+    case 'Object':
+      return obj
+    case 'Metadata':
+      return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }
+  }
+}
+
+export function buildTable(objects: KubeObject[], opts: TableOptions): Table {
+  const printer = printerFor(opts.group, opts.resource)
+  const include = opts.includeObject ?? 'Metadata'
+
+  const metadata: TableListMeta = {}
+  if (opts.resourceVersion !== undefined) metadata.resourceVersion = opts.resourceVersion
+  if (opts.continue) metadata.continue = opts.continue
+  if (opts.remainingItemCount !== undefined) metadata.remainingItemCount = opts.remainingItemCount
+
+  const rows = objects.map((obj): TableRow => {
+    const row: TableRow = { cells: printer.cells(obj, opts.now) }
+    const object = rowObject(obj, include)
+    if (object !== undefined) row.object = object
+    return row
+  })
+
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    // Copies, so a caller editing one response cannot change the shared definitions.
+    ...(opts.omitColumns ? {} : { columnDefinitions: printer.columns.map((c) => ({ ...c })) }),
+    rows,
+  }
+}

@@ -1,0 +1,4 @@
+declare namespace Cloudflare {
+  interface Env extends EdgeplaneEnv {}
+}
+type EdgeplaneEnv = import('../../src/env').Env

@@ -1,0 +1,56 @@
+import { SELF } from 'cloudflare:test'
+
+export const token = 'workers-test-token'
+
+/** A request to the API server as a client with the admin token. */
+export async function api(method: string, path: string, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
+  const res = await SELF.fetch(`https://edgeplane.test${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { 'Content-Type': contentType } : {}), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await res.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = text
+  }
+  return { status: res.status, json, headers: res.headers }
+}
+
+export function configMap(name: string, data: Record<string, string> = { k: 'v' }, labels?: Record<string, string>) {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data }
+}
+
+/** Opens a WebSocket watch and collects its events. */
+export async function openWatch(path: string) {
+  const res = await SELF.fetch(`https://edgeplane.test${path}`, { headers: { Authorization: `Bearer ${token}`, Upgrade: 'websocket' } })
+  const ws = res.webSocket
+  if (!ws) throw new Error(`watch upgrade failed with ${res.status}: ${await res.text()}`)
+  const events: { type: string; object: any }[] = []
+  let closed = false
+  ws.accept()
+  ws.addEventListener('message', (e) => {
+    for (const line of String(e.data).split('\n')) if (line) events.push(JSON.parse(line))
+  })
+  ws.addEventListener('close', () => {
+    closed = true
+  })
+  return {
+    events,
+    get closed() {
+      return closed
+    },
+    close: () => ws.close(1000, 'done'),
+    /** Waits (bounded) until at least `n` events arrived. */
+    async waitFor(n: number, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs
+      while (events.length < n) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} watch events; got ${events.length}`)
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      return events
+    },
+  }
+}
