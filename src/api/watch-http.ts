@@ -61,8 +61,11 @@ export async function serveWatch(req: Request, env: Env, def: ResourceDef, names
   })
   ws.addEventListener('close', finish)
   ws.addEventListener('error', finish)
-  return new Response(readable, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' } })
+  return new Response(readable, { status: 200, headers: streamingHeaders })
 }
+
+/** A compressed stream would hold events back until a compression block fills, so watches go out uncompressed. */
+const streamingHeaders = { 'Content-Type': 'application/json', 'Content-Encoding': 'identity', 'Cache-Control': 'no-cache, no-transform, private' }
 
 function randomTimeout(): number {
   const [min, max] = watchDefaultTimeoutSeconds

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+
+export interface AgentHandle {
+  pid: number | undefined
+  stop(): Promise<void>
+}
+
+const STOP_GRACE_MS = 5_000
+
+/**
+ * Starts the node agent next to the server when its source exists. Runs it as
+ * `node --import tsx src/agent/cli.ts ...` (what `tsx src/agent/cli.ts` does, minus tsx's extra
+ * wrapper process) so the PID we hold is the agent itself.
+ */
+export function startAgent(repoRoot: string, kubeconfig: string): AgentHandle | undefined {
+  const cli = join(repoRoot, 'src', 'agent', 'cli.ts')
+  if (!existsSync(cli)) return undefined
+  const args = ['--import', 'tsx', cli, '--kubeconfig', kubeconfig, '--name', hostname(), '--runtime', 'process']
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
+  let stopping = false
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`edgeplane: node agent exited (${signal ?? `code ${code}`}); the server keeps running`)
+  })
+  child.on('error', (err) => console.error(`edgeplane: node agent failed to start: ${err.message}`))
+  // Last resort when the launcher dies without its shutdown path.
+  process.on('exit', () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
+  return {
+    pid: child.pid,
+    stop: () => {
+      stopping = true
+      return stopChild(child)
+    },
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    child.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}

@@ -1,0 +1,19 @@
+export function printBanner(info: { url: string; stateDir: string; kubeconfig: string; startupMs: number; agentPid?: number }): void {
+  const lines = [
+    '',
+    `edgeplane is listening on ${info.url} (ready ${info.startupMs} ms after process start)`,
+    `  state:      ${info.stateDir}`,
+    `  kubeconfig: ${info.kubeconfig}`,
+    info.agentPid === undefined ? undefined : `  node agent: pid ${info.agentPid}`,
+    '',
+    'Use it with:',
+    `  export KUBECONFIG=${info.kubeconfig}`,
+    '  kubectl get ns',
+    'or:',
+    `  kubectl --kubeconfig ${info.kubeconfig} get ns`,
+    '',
+    'Press Ctrl-C to stop.',
+    '',
+  ]
+  console.log(lines.filter((l) => l !== undefined).join('\n'))
+}

@@ -1,0 +1,2 @@
+/** The only address the local server listens on. */
+export const HOST = '127.0.0.1'

@@ -1,0 +1,100 @@
+// Runs edgeplane locally: the Worker in workerd (via Miniflare) over https on 127.0.0.1, with its
+// Durable Objects, certificate, admin token and kubeconfig kept in the state dir.
+//
+//   --agent                               also run the node agent (src/agent/cli.ts) once it exists
+//   EDGEPLANE_STATE=.edgeplane            state dir (relative to cwd)
+//   EDGEPLANE_PORT=8787                   https port
+//   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD   passed to the Worker as a binding of that name when set
+//   EDGEPLANE_DEBUG=1                     print the full error when startup fails
+//
+// Cron triggers from wrangler.toml are fired by the launcher; cron.ts lists what it understands.
+import { mkdir } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Miniflare } from 'miniflare'
+import { startAgent, type AgentHandle } from './agent'
+import { printBanner } from './banner'
+import { bundleWorker } from './bundle'
+import { parseCron, startCron, type CronSchedule } from './cron'
+import { writeKubeconfig } from './kubeconfig'
+import { assertPortFree } from './port'
+import { HOST } from './host'
+import { readSettings, UsageError } from './settings'
+import { ensureTls } from './tls'
+import { ensureAdminToken } from './token'
+import { loadWorkerConfig } from './worker-config'
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+let mf: Miniflare | undefined
+let agent: AgentHandle | undefined
+let stopCron = () => {}
+let shuttingDown = false
+
+async function main(): Promise<void> {
+  const settings = readSettings(process.argv.slice(2), process.env)
+  // Checked first so a taken port is the error reported, whatever else might fail later.
+  await assertPortFree(HOST, settings.port)
+  await mkdir(settings.stateDir, { recursive: true })
+
+  // Independent steps run together; esbuild works in its own process while Miniflare's large
+  // module graph loads here.
+  const [worker, scriptPath, tls, admin, { startRuntime }] = await Promise.all([
+    loadWorkerConfig(join(repoRoot, 'wrangler.toml')),
+    bundleWorker(join(repoRoot, 'src', 'index.ts'), join(settings.stateDir, 'build')),
+    ensureTls(settings.stateDir),
+    ensureAdminToken(settings.stateDir),
+    import('./runtime'),
+  ])
+  if (worker.fallbackReason) console.log(`edgeplane: bindings derived by wrangler (${worker.fallbackReason})`)
+
+  mf = startRuntime({
+    scriptPath,
+    worker,
+    vars: { ...settings.passThroughVars, ADMIN_TOKEN: admin.token },
+    stateDir: settings.stateDir,
+    port: settings.port,
+    tls,
+  })
+  const url = (await mf.ready).origin
+
+  const kubeconfig = await writeKubeconfig(settings.stateDir, { server: url, caPem: tls.cert, token: admin.token })
+  stopCron = startCron(cronSchedules(worker.crons), async (cron, scheduledTime) => {
+    if (!mf || shuttingDown) return
+    const result = await (await mf.getWorker()).scheduled({ cron, scheduledTime })
+    if (result.outcome !== 'ok') console.error(`edgeplane: scheduled handler for '${cron}' ended with '${result.outcome}'`)
+  })
+  if (settings.agent) {
+    agent = startAgent(repoRoot, kubeconfig)
+    if (!agent) console.log('edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only')
+  }
+  printBanner({ url, stateDir: settings.stateDir, kubeconfig, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid })
+}
+
+function cronSchedules(crons: string[]): CronSchedule[] {
+  const out: CronSchedule[] = []
+  for (const c of crons) {
+    const s = parseCron(c)
+    if (s) out.push(s)
+    else console.warn(`edgeplane: cron '${c}' is not supported locally and will not fire (supported: '* * * * *', '*/N * * * *', 'M * * * *')`)
+  }
+  return out
+}
+
+async function shutdown(code: number): Promise<never> {
+  if (!shuttingDown) {
+    shuttingDown = true
+    stopCron()
+    await Promise.allSettled([agent?.stop(), mf?.dispose()])
+  }
+  process.exit(code)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0))
+
+main().catch(async (err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err)
+  console.error(`edgeplane: failed to start: ${message.split('\n')[0]}`)
+  if (!(err instanceof UsageError) && process.env.EDGEPLANE_DEBUG) console.error(err)
+  await shutdown(1)
+})

@@ -1,0 +1,32 @@
+import { resolve } from 'node:path'
+
+export interface LauncherSettings {
+  stateDir: string
+  port: number
+  /** Also run the node agent (when it exists). */
+  agent: boolean
+  /** Extra string bindings handed to the Worker as they are. */
+  passThroughVars: Record<string, string>
+}
+
+// Environment variables forwarded to the Worker under the same name when set.
+const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD']
+
+export class UsageError extends Error {}
+
+export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSettings {
+  let agent = false
+  for (const arg of argv) {
+    if (arg === '--agent') agent = true
+    else throw new UsageError(`unknown argument '${arg}' (supported: --agent)`)
+  }
+  const rawPort = env.EDGEPLANE_PORT ?? '8787'
+  const port = Number(rawPort)
+  if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`EDGEPLANE_PORT must be a port number, got '${rawPort}'`)
+  const passThroughVars: Record<string, string> = {}
+  for (const name of PASS_THROUGH) {
+    const value = env[name]
+    if (value !== undefined && value !== '') passThroughVars[name] = value
+  }
+  return { stateDir: resolve(env.EDGEPLANE_STATE || '.edgeplane'), port, agent, passThroughVars }
+}
