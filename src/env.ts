@@ -1,12 +1,23 @@
 import type { KindStore } from '../durable-objects/kind-store/kind-store'
+import type { ControllerHost } from '../durable-objects/controller-host/controller-host'
+import type { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
 
 /** Bindings of the Worker, as declared in wrangler.toml. */
 export interface Env {
   KIND_STORE: DurableObjectNamespace<KindStore>
+  CONTROLLER_HOST: DurableObjectNamespace<ControllerHost>
+  /** One per node (`node/<name>`): where the node agent's tunnel ends. */
+  NODE_GATEWAY: DurableObjectNamespace<NodeGateway>
   /** Bearer token granting full access; empty means no admin token is configured. */
   ADMIN_TOKEN?: string
   /** Compaction keeps at least this many recent changes (default 1000). */
   COMPACT_RETAIN_EVENTS?: string
   /** Compaction keeps at least this many seconds of history (default 300). */
   COMPACT_RETAIN_SECONDS?: string
+  /** Every controller reconciles every key at least this often, in seconds (default 30). */
+  CONTROLLER_RESYNC_SECONDS?: string
+  /** "false" turns off change notifications to controllers: they then act on their periodic passes only. */
+  CONTROLLER_NOTIFICATIONS?: string
+  /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
+  EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
 }

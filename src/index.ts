@@ -1,11 +1,17 @@
 import type { Env } from './env'
 import { buildApp } from './api/app'
+import { resyncControllers } from './controllers/cron'
 
 export { KindStore } from '../durable-objects/kind-store/kind-store'
+export { ControllerHost } from '../durable-objects/controller-host/controller-host'
+export { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
 
 const app = buildApp()
 
 export default {
   fetch: app.fetch,
-  async scheduled(): Promise<void> {},
+  /** Cron: the safety net that re-arms every controller whose alarm was lost. */
+  async scheduled(_controller, env): Promise<void> {
+    await resyncControllers(env)
+  },
 } satisfies ExportedHandler<Env>

@@ -4,6 +4,21 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
+/** Tests inside workerd, against the Worker and Durable Objects of wrangler.toml. */
+function workersProject(name: string, include: string[], exclude: string[], bindings: Record<string, string>) {
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: `${root}/wrangler.toml` },
+        miniflare: {
+          bindings: { ADMIN_TOKEN: 'workers-test-token', COMPACT_RETAIN_EVENTS: '5', COMPACT_RETAIN_SECONDS: '0', ...bindings },
+        },
+      }),
+    ],
+    test: { name, root, include, exclude },
+  }
+}
+
 export default defineConfig({
   test: {
     root,
@@ -16,21 +31,9 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: `${root}/wrangler.toml` },
-            miniflare: {
-              bindings: { ADMIN_TOKEN: 'workers-test-token', COMPACT_RETAIN_EVENTS: '5', COMPACT_RETAIN_SECONDS: '0' },
-            },
-          }),
-        ],
-        test: {
-          name: 'workers',
-          root,
-          include: ['test/workers/**/*.test.ts'],
-        },
-      },
+      workersProject('workers', ['test/workers/**/*.test.ts'], ['test/workers/controllers-resync.test.ts'], {}),
+      // Controllers here hear of nothing: every change reaches them through periodic passes only.
+      workersProject('workers-resync', ['test/workers/controllers-resync.test.ts'], [], { CONTROLLER_NOTIFICATIONS: 'false' }),
       {
         // Real launcher + real kubectl. Files run one at a time: each starts its own server (workerd)
         // and the machine has few cores.

@@ -9,8 +9,18 @@ import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
 import { WatchHub, type WatchSpec } from './watch-hub'
 import { replay } from './replay'
+import { Notifier } from './notifier'
+import { storeName } from '../../src/apis/registry'
 import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
 import type { PatchType } from '../../src/apis/patching'
+
+/** A slice of the change log. */
+export interface ChangeBatch {
+  changes: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; value: string }[]
+  /** the resourceVersion the batch brings a reader up to */
+  rv: number
+  more: boolean
+}
 
 /**
  * The consistent store of one API resource (all namespaces): current objects, the change log with
@@ -21,14 +31,19 @@ export class KindStore extends DurableObject<Env> {
   private readonly hub: WatchHub
   private readonly writer: Writer
   private alarmArmed: boolean | undefined
+  private readonly notifier: Notifier
+  /** this store's `group/plural`, learnt from the requests it serves */
+  private resource = ''
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
     this.log = new Log(ctx.storage.sql)
     this.hub = new WatchHub(ctx)
+    this.notifier = new Notifier(env)
     this.writer = new Writer(this.log, (fn) => ctx.storage.transactionSync(fn), (change) => {
       this.hub.broadcast(change)
+      this.notifier.notify(this.resource)
       this.armAlarm()
     })
   }
@@ -44,23 +59,49 @@ export class KindStore extends DurableObject<Env> {
   }
 
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
+    this.resource = storeName(t.def)
     return this.writer.create(t, body, opts)
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    this.resource = storeName(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
   patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    this.resource = storeName(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }
 
   delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
+    this.resource = storeName(t.def)
     return this.writer.delete(t, opts)
+  }
+
+  bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    this.resource = storeName(t.def)
+    return this.writer.bind(t, nodeName, uid, opts)
+  }
+
+  /**
+   * Changes after `rv`, oldest first, at most `limit`: how controller caches stay current without
+   * holding a watch open. 410 Expired once the log was compacted past `rv`.
+   */
+  changesSince(rv: number, limit: number): StoreResult<ChangeBatch> {
+    if (rv < this.log.compactedRv) return { ok: false, status: expired(`too old resource version: ${rv} (${this.log.compactedRv})`) }
+    const changes: ChangeBatch['changes'] = []
+    let last = rv
+    for (const change of this.log.changesAfter(rv)) {
+      if (changes.length >= limit) return { ok: true, value: { changes, rv: last, more: true } }
+      changes.push({ type: change.type, value: change.value })
+      last = change.rv
+    }
+    return { ok: true, value: { changes, rv: Math.max(last, this.log.currentRv), more: false } }
   }
 
   /** Deletes every object the list options select, each as a single delete would. */
   deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult> {
+    this.resource = storeName(t.def)
     const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined, continue: undefined })
     if (!listed.ok) return listed
     const items: string[] = []

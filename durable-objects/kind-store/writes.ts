@@ -5,6 +5,7 @@ import { admit } from '../../src/apis/admission'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
+import { pendingFinalizers } from '../../src/apis/defaults'
 import type { Change, Log, StoredRow } from './log'
 import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from './options'
 
@@ -14,6 +15,8 @@ export interface WriteResult {
   created?: boolean
   /** false when a delete removed the object; true when it waits for finalizers or graceful termination */
   pending?: boolean
+  /** an update that removed the last finalizer of an object being deleted removed the object */
+  deleted?: boolean
 }
 
 /** Applies writes to the log; every method is synchronous so one write never interleaves with another. */
@@ -50,7 +53,7 @@ export class Writer {
     return { ok: true, value: { object: text, created: true }, warnings: admitted.warnings }
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
@@ -62,6 +65,11 @@ export class Writer {
       const scaled = fromScale(old, body)
       if (!scaled.ok) return scaled
       return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
+    }
+    if (subresource === 'finalize') {
+      // PUT namespaces/{name}/finalize changes spec.finalizers only.
+      const finalizers = ((body.spec ?? {}) as { finalizers?: unknown }).finalizers
+      return this.replace(t, key, row, old, { ...old, spec: { ...(old.spec as object), finalizers: Array.isArray(finalizers) ? finalizers : [] } }, undefined, opts)
     }
     return this.replace(t, key, row, old, body, subresource, opts)
   }
@@ -112,10 +120,32 @@ export class Writer {
     if (unchanged(old, obj)) return { ok: true, value: { object: render(old) }, warnings: admitted.warnings }
     const tooBig = sizeCheck(obj)
     if (tooBig) return { ok: false, status: tooBig }
-    const finishing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers ?? []).length && !obj.metadata.deletionGracePeriodSeconds
+    const finishing = !!obj.metadata.deletionTimestamp && !pendingFinalizers(def, obj).length && !obj.metadata.deletionGracePeriodSeconds
     if (opts.dryRun) return { ok: true, value: { object: render(obj) }, warnings: admitted.warnings }
     const text = this.commit(finishing ? 'DELETED' : 'MODIFIED', key, old.metadata.namespace ?? '', obj, row, Date.now(), old)
-    return { ok: true, value: { object: render(JSON.parse(text) as KubeObject) }, warnings: admitted.warnings }
+    return { ok: true, value: { object: render(JSON.parse(text) as KubeObject), deleted: finishing || undefined }, warnings: admitted.warnings }
+  }
+
+  /** POST pods/binding: sets spec.nodeName of an unbound pod and records PodScheduled=True. */
+  bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+    const { def } = t
+    const key = objectKey(t.namespace, t.name)
+    const row = this.log.get(key)
+    if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
+    const old = JSON.parse(row.value) as KubeObject
+    if (uid && old.metadata.uid !== uid) {
+      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`) }
+    }
+    const spec = (old.spec ?? {}) as { nodeName?: string }
+    if (spec.nodeName) return { ok: false, status: conflict(def.group, def.plural, t.name, `pod ${t.name} is already assigned to node "${spec.nodeName}"`) }
+    if (old.metadata.deletionTimestamp) return { ok: false, status: conflict(def.group, def.plural, t.name, `pod ${t.name} is being deleted, cannot be assigned to a host`) }
+    const status = { ...((old.status ?? {}) as Record<string, unknown>) }
+    const conditions = ((status.conditions as { type: string }[] | undefined) ?? []).filter((c) => c.type !== 'PodScheduled')
+    status.conditions = [...conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(Date.now()) }]
+    const next: KubeObject = { ...old, spec: { ...spec, nodeName }, status, metadata: { ...old.metadata } }
+    if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(next) } }
+    const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', next, row, Date.now(), old)
+    return { ok: true, value: { object: text } }
   }
 
   delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
@@ -135,8 +165,9 @@ export class Writer {
     const grace = gracePeriodFor(def, old, opts.gracePeriodSeconds)
     const finalizers = [...(old.metadata.finalizers ?? [])]
     const policyFinalizer = opts.propagationPolicy === 'Orphan' ? 'orphan' : opts.propagationPolicy === 'Foreground' ? 'foregroundDeletion' : undefined
-    if (policyFinalizer && finalizers.length && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer)
-    const stays = finalizers.length > 0 || grace > 0
+    // As kube-apiserver: Orphan and Foreground are recorded as finalizers the garbage collector acts on.
+    if (policyFinalizer && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer)
+    const stays = finalizers.length > 0 || grace > 0 || pendingFinalizers(def, old).length > 0
     if (!stays) {
       if (opts.dryRun) return { ok: true, value: { object: row.value, pending: false } }
       const text = this.commit('DELETED', key, old.metadata.namespace ?? '', old, row, nowMs)
@@ -151,6 +182,8 @@ export class Writer {
     }
     if (meta.finalizers === undefined) delete meta.finalizers
     const next: KubeObject = { ...old, metadata: meta }
+    // As kube-apiserver: a namespace being deleted is Terminating until its content is gone.
+    if (def.group === '' && def.kind === 'Namespace') next.status = { ...((old.status ?? {}) as object), phase: 'Terminating' }
     if (unchanged(old, next)) return { ok: true, value: { object: row.value, pending: true } }
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(next), pending: true } }
     const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', next, row, nowMs, old)

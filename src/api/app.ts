@@ -4,10 +4,13 @@ import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './auth'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
+import { servePodExec } from './pod-exec'
+import { servePodLogs } from './pod-logs'
 import { parseResourcePath } from './request-info'
 import { handleResource } from './resources'
 import { ensureBootstrap } from './namespaces'
 import { jsonBody, statusResponse } from './respond'
+import { serveTunnel } from './tunnel'
 import { versionInfo } from './version'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource')
@@ -16,9 +19,10 @@ const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>()
 
+  // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
+  app.use('*', bearerAuth())
   app.get('/version', (c) => c.json(versionInfo))
   for (const p of ['/healthz', '/readyz', '/livez']) app.get(p, (c) => c.text('ok'))
-  app.use('*', bearerAuth())
 
   app.get('/api', (c) => {
     if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(true)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
@@ -43,6 +47,9 @@ export function buildApp() {
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
 
+  app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, c.req.param('name')))
+  app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
+  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.all('/api/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))

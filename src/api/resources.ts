@@ -1,6 +1,6 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
-import { ApiError, badRequest, failure, methodNotAllowed } from '../apimachinery/status'
+import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } from '../apimachinery/status'
 import { apiVersionOf, findResource, type ResourceDef } from '../apis/registry'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
@@ -20,8 +20,10 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   const def = findResource(info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
   const sub = info.subresource
-  if (sub !== undefined && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
-  const subresource = sub as 'status' | 'scale' | undefined
+  if (def.group === '' && def.plural === 'pods' && info.name && (sub === 'binding' || sub === 'eviction')) return podAction(req, env, def, info.namespace, info.name, sub)
+  const finalize = def.group === '' && def.plural === 'namespaces' && sub === 'finalize' && req.method === 'PUT'
+  if (sub !== undefined && !finalize && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
+  const subresource = sub as 'status' | 'scale' | 'finalize' | undefined
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)
@@ -63,6 +65,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
         )
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
+      if (subresource === 'finalize') throw notServed()
       const res = await store.patch(target, type, patch, subresource, writeOptions(q))
       return jsonText(unwrap(res).object, 200, res.ok ? res.warnings : undefined)
     }
@@ -114,3 +117,24 @@ function matchNamespace(body: KubeObject, namespace: string | undefined): void {
   }
 }
 
+
+/** POST pods/{name}/binding (the scheduler's write) and pods/{name}/eviction (kubectl drain). */
+async function podAction(req: Request, env: Env, def: ResourceDef, namespace: string | undefined, name: string, sub: 'binding' | 'eviction'): Promise<Response> {
+  if (req.method !== 'POST') throw new ApiError(methodNotAllowed('the server does not allow this method on the requested resource'))
+  const q = new URL(req.url).searchParams
+  const body = (await readBody(req)) as Record<string, unknown>
+  const store = storeFor(env, def)
+  const target = { def, namespace, name }
+  if (sub === 'binding') {
+    const node = (body.target as { name?: unknown } | undefined)?.name
+    if (typeof node !== 'string' || !node) {
+      throw new ApiError(invalid('', 'Binding', name, [{ field: 'target.name', reason: 'FieldValueRequired', message: 'Required value' }]))
+    }
+    const uid = (body.metadata as { uid?: string } | undefined)?.uid
+    unwrap(await store.bind(target, node, uid, writeOptions(q)))
+    return jsonBody(success(undefined, 201), 201)
+  }
+  const deleteBody = (body.deleteOptions ?? undefined) as Record<string, unknown> | undefined
+  unwrap(await store.delete(target, deleteOptions(q, deleteBody)))
+  return jsonBody(success(undefined, 201), 201)
+}

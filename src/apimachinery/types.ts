@@ -63,6 +63,7 @@ export type StatusReason =
   | 'InternalError'
   | 'Timeout'
   | 'TooManyRequests'
+  | 'ServiceUnavailable'
 
 export interface StatusCause {
   reason?: string

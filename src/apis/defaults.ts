@@ -39,12 +39,6 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') defaultJobSelector(obj)
-  if (def.group === '' && def.kind === 'Namespace') {
-    const spec = asRecord(obj.spec)
-    const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : []
-    if (!finalizers.includes('kubernetes')) finalizers.push('kubernetes')
-    obj.spec = { ...spec, finalizers }
-  }
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -126,4 +120,38 @@ export function defaultJobSelector(obj: KubeObject): void {
   template.metadata = meta
   spec.template = template
   spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } }
+}
+
+/** The DefaultTolerationSeconds admission plugin's tolerations, with kube-apiserver's 300 s defaults. */
+const defaultTolerations = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'].map((key) => ({
+  key,
+  operator: 'Exists',
+  effect: 'NoExecute',
+  tolerationSeconds: 300,
+}))
+
+/** Create-time admission defaults: a new pod tolerates unready and unreachable nodes for 5 minutes. */
+export function admitNewPod(obj: KubeObject): void {
+  const spec = asRecord(obj.spec)
+  if (!obj.spec) return
+  const tolerations = Array.isArray(spec.tolerations) ? (spec.tolerations as Json[]) : []
+  const covers = (key: string) =>
+    tolerations.some((t) => (t.operator === 'Exists' && !t.key) || (t.key === key && (!t.effect || t.effect === 'NoExecute')))
+  const added = defaultTolerations.filter((t) => !covers(t.key))
+  if (added.length) spec.tolerations = [...tolerations, ...added]
+}
+
+/** A new namespace carries the `kubernetes` finalizer: the namespace controller empties it before it goes. */
+export function admitNewNamespace(obj: KubeObject): void {
+  const spec = asRecord(obj.spec)
+  const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : []
+  if (!finalizers.includes('kubernetes')) finalizers.push('kubernetes')
+  obj.spec = { ...spec, finalizers }
+}
+
+/** Finalizers that hold a deletion: metadata.finalizers, and for a Namespace its spec.finalizers. */
+export function pendingFinalizers(def: ResourceDef, obj: KubeObject): string[] {
+  const meta = obj.metadata.finalizers ?? []
+  if (def.group !== '' || def.kind !== 'Namespace') return meta
+  return [...meta, ...((asRecord(obj.spec).finalizers as string[] | undefined) ?? [])]
 }

@@ -1,6 +1,6 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { apiVersionOf, type ResourceDef } from './registry'
-import { applyDefaults, initialStatus } from './defaults'
+import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './defaults'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -35,6 +35,8 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
   if (status === undefined) delete out.status
   else out.status = status
   applyDefaults(def, out)
+  if (def.group === '' && def.kind === 'Pod') admitNewPod(out)
+  if (def.group === '' && def.kind === 'Namespace') admitNewNamespace(out)
   return out
 }
 

@@ -15,7 +15,7 @@ const deployment = (name: string, labels = { app: name }, extra: Record<string, 
 })
 
 describe('authentication', () => {
-  it('answers 401 Unauthorized without a token or with a wrong one, but serves /version to anyone', async () => {
+  it('answers 401 Unauthorized without a token or with a wrong one, but serves /version to anyone without one', async () => {
     const none = await SELF.fetch('https://edgeplane.test/api/v1/namespaces')
     expect(none.status).toBe(401)
     expect(((await none.json()) as any).reason).toBe('Unauthorized')
@@ -23,6 +23,12 @@ describe('authentication', () => {
     expect(wrong.status).toBe(401)
     const version = await SELF.fetch('https://edgeplane.test/version')
     expect(((await version.json()) as any).minor).toBe('32')
+    // A wrong token is not taken for anonymous, not even on the public paths.
+    for (const path of ['/version', '/readyz']) {
+      const res = await SELF.fetch(`https://edgeplane.test${path}`, { headers: { Authorization: 'Bearer nope' } })
+      expect(res.status).toBe(401)
+      expect(((await res.json()) as any).reason).toBe('Unauthorized')
+    }
   })
 })
 

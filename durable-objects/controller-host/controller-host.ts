@@ -1,0 +1,67 @@
+import { DurableObject } from 'cloudflare:workers'
+import type { Env } from '../../src/env'
+import { controllerDefinition } from '../../src/controllers/registry'
+import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../src/controllers/runtime/runner'
+
+/**
+ * Hosts one controller. Its alarm drives passes: the next due key, or the periodic resync, sets
+ * the next alarm; a store's change notification only brings the next pass forward. Caches and the
+ * queue live in memory: after an eviction the first pass relists and resyncs every key, which is
+ * exactly what a level-triggered controller needs.
+ */
+export class ControllerHost extends DurableObject<Env> {
+  private runner: ControllerRunner | undefined
+  private name: string | undefined
+
+  /** A store committed a change this controller watches: run a pass soon. */
+  async poke(name: string): Promise<void> {
+    await this.remember(name)
+    await this.ctx.storage.setAlarm(Date.now())
+  }
+
+  /** The cron safety net: re-arms a controller whose alarm was lost. */
+  async ensureAlarm(name: string): Promise<void> {
+    await this.remember(name)
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now())
+  }
+
+  /** Runs one pass now (tests and diagnostics). */
+  async runPass(name: string): Promise<PassReport> {
+    await this.remember(name)
+    return this.passAndRearm()
+  }
+
+  override async alarm(): Promise<void> {
+    this.name ??= await this.ctx.storage.get<string>('controller')
+    if (!this.name) return
+    await this.passAndRearm()
+  }
+
+  private async passAndRearm(): Promise<PassReport> {
+    const runner = this.runnerFor(this.name!)
+    let report: PassReport
+    try {
+      report = await runner.pass()
+    } catch (e) {
+      // A store that cannot be read now is retried on the next resync, never in a tight loop.
+      console.error(`controller ${this.name}: pass failed`, e)
+      report = { reconciled: 0, failed: 1, actions: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
+    }
+    if (report.nextAt !== undefined && Number.isFinite(report.nextAt)) await this.ctx.storage.setAlarm(Math.max(report.nextAt, Date.now()))
+    return report
+  }
+
+  private async remember(name: string): Promise<void> {
+    if (this.name === name) return
+    this.name = name
+    await this.ctx.storage.put('controller', name)
+  }
+
+  private runnerFor(name: string): ControllerRunner {
+    if (!this.runner) {
+      const resyncSeconds = Number(this.env.CONTROLLER_RESYNC_SECONDS ?? 30)
+      this.runner = new ControllerRunner(this.env, controllerDefinition(name, this.env), { ...defaultRunnerOptions, resyncMs: resyncSeconds * 1000 })
+    }
+    return this.runner
+  }
+}

@@ -1,0 +1,27 @@
+import type { Env } from '../../src/env'
+import type { StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+
+/** The only exec subprotocol served (kubectl 1.30+ offers it first and alone). */
+export const execSubprotocol = 'v5.channel.k8s.io'
+
+/** The gateway of one node: where its agent's tunnel ends and its log and exec streams meet it. */
+export function gatewayFor(env: Env, node: string) {
+  return env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`))
+}
+
+/** A stream to open through a node's tunnel; the gateway assigns the id. */
+export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'>) & {
+  /** exec: which output channels the client asked for */
+  stdout?: boolean
+  stderr?: boolean
+}
+
+/** The gateway URL that hands the agent's tunnel (a WebSocket upgrade) to the gateway. */
+export function agentUrl(node: string): string {
+  return `https://gateway/agent?node=${encodeURIComponent(node)}`
+}
+
+/** The gateway URL that opens a stream (a WebSocket upgrade): log bytes, or exec's v5 channels. */
+export function streamUrl(node: string, request: StreamRequest): string {
+  return `https://gateway/stream?node=${encodeURIComponent(node)}&open=${encodeURIComponent(JSON.stringify(request))}`
+}

@@ -1,0 +1,260 @@
+import { DurableObject } from 'cloudflare:workers'
+import type { Env } from '../../src/env'
+import { failure } from '../../src/apimachinery/status'
+import { Channel, decodeFrame, encodeFrame } from '../../src/agent-protocol/data-frames'
+import { execOpenSchema, logsOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { channelFrame, execStatus } from './exec-status'
+import { execSubprotocol } from './client'
+
+/** Kept on each socket so every relay decision survives hibernation. */
+type Attachment = AgentAttachment | ClientAttachment
+
+interface AgentAttachment {
+  role: 'agent'
+  /** identifies this connection; streams opened over it end with it */
+  conn: string
+  node: string
+  since: number
+}
+
+interface ClientAttachment {
+  role: 'client'
+  id: number
+  kind: 'logs' | 'exec'
+  conn: string
+  node: string
+  stdout: boolean
+  stderr: boolean
+  command: string[]
+}
+
+const streamTag = (id: number) => `s:${id}`
+/** The agent pings every 20 s; a tunnel silent for longer than this died without a close (NAT, power). */
+const agentSilentAfterMs = 65_000
+const statusChannel = 3
+
+/**
+ * One node's end of its agent's outbound tunnel. The agent's WebSocket and every client stream
+ * (a log reader in the Worker, or kubectl's exec socket) are hibernatable sockets of this object;
+ * it relays between them: control messages as JSON text, data as `[id][channel][payload]` frames.
+ */
+export class NodeGateway extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    // The agent's keepalives are answered without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingText, pongText))
+  }
+
+  /** `/agent` (the agent's tunnel) or `/stream?open=` (a client stream); both WebSocket upgrades. */
+  override async fetch(req: Request): Promise<Response> {
+    if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return new Response('expected a WebSocket upgrade', { status: 426 })
+    const url = new URL(req.url)
+    const node = url.searchParams.get('node') ?? ''
+    if (url.pathname === '/agent') return this.acceptAgent(node)
+    if (url.pathname === '/stream') return this.openStream(node, url.searchParams.get('open') ?? '')
+    return new Response('not found', { status: 404 })
+  }
+
+  /** Whether the node's agent has a tunnel open (for tests and diagnostics). */
+  connected(): boolean {
+    return this.agent() !== undefined
+  }
+
+  private acceptAgent(node: string): Response {
+    // A new tunnel replaces the old one, which is usually a connection that died without a close.
+    for (const old of this.ctx.getWebSockets('agent')) {
+      const att = old.deserializeAttachment() as AgentAttachment
+      this.endStreams(att.conn, `node "${node}" agent reconnected`)
+      safeClose(old, tunnelReplacedCode, 'replaced by a newer connection')
+    }
+    const pair = new WebSocketPair()
+    const server = pair[1]
+    this.ctx.acceptWebSocket(server, ['agent'])
+    server.serializeAttachment({ role: 'agent', conn: crypto.randomUUID(), node, since: Date.now() } satisfies AgentAttachment)
+    return new Response(null, { status: 101, webSocket: pair[0] })
+  }
+
+  private openStream(node: string, openText: string): Response {
+    const agent = this.agent()
+    if (!agent) {
+      const status = failure(503, 'ServiceUnavailable', `error dialing backend: node "${node}" has no connected agent`)
+      return new Response(JSON.stringify(status), { status: 503, headers: { 'Content-Type': 'application/json' } })
+    }
+    const request = parseOpen(openText)
+    if (!request) return new Response('invalid stream request', { status: 400 })
+    const id = this.newStreamId()
+    const pair = new WebSocketPair()
+    const server = pair[1]
+    this.ctx.acceptWebSocket(server, [streamTag(id)])
+    const { open } = request
+    const exec = open.op === 'exec'
+    server.serializeAttachment({
+      role: 'client',
+      id,
+      kind: open.op,
+      conn: agent.att.conn,
+      node,
+      stdout: exec ? request.stdout : true,
+      stderr: exec ? request.stderr : false,
+      command: exec ? open.command : [],
+    } satisfies ClientAttachment)
+    this.sendToAgent(agent.ws, { ...open, id })
+    const headers = exec ? { 'Sec-WebSocket-Protocol': execSubprotocol } : undefined
+    return new Response(null, { status: 101, webSocket: pair[0], headers })
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const att = ws.deserializeAttachment() as Attachment | null
+    if (!att) return
+    if (att.role === 'agent') this.fromAgent(ws, att, message)
+    else this.fromClient(att, message)
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    safeClose(ws, code === 1005 || code === 1006 ? 1000 : code, 'closed')
+    this.gone(ws)
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.gone(ws)
+  }
+
+  private fromAgent(ws: WebSocket, att: AgentAttachment, message: string | ArrayBuffer): void {
+    if (typeof message === 'string') {
+      if (message === pingText) return ws.send(pongText)
+      const msg = parseAgentMessage(message)
+      if (!msg) return
+      const client = this.client(msg.id)
+      if (client) this.finish(client.ws, client.att, msg)
+      return
+    }
+    const frame = decodeFrame(message)
+    if (!frame) return
+    const client = this.client(frame.id)
+    if (!client || client.att.conn !== att.conn) {
+      // Its client left before the cancel reached the agent; say it again.
+      this.sendToAgent(ws, { op: 'cancel', id: frame.id })
+      return
+    }
+    if (client.att.kind === 'logs') {
+      if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
+      return
+    }
+    const wanted = frame.channel === Channel.stdout ? client.att.stdout : frame.channel === Channel.stderr ? client.att.stderr : false
+    if (wanted) client.ws.send(channelFrame(frame.channel, frame.payload))
+  }
+
+  /** kubectl's v5 frames: stdin (0), resize (4) and close (255) go on to the agent as they are. */
+  private fromClient(att: ClientAttachment, message: string | ArrayBuffer): void {
+    if (att.kind !== 'exec' || typeof message === 'string') return
+    const bytes = new Uint8Array(message)
+    if (bytes.byteLength === 0) return
+    const channel = bytes[0]!
+    if (channel !== Channel.stdin && channel !== Channel.resize && channel !== Channel.close) return
+    const agent = this.agent()
+    if (!agent || agent.att.conn !== att.conn) return
+    agent.ws.send(encodeFrame(att.id, channel, bytes.subarray(1)))
+  }
+
+  /** Ends a client stream: exec gets its Status on channel 3; a log reader gets the end message. */
+  private finish(ws: WebSocket, att: ClientAttachment, end: Pick<End, 'exitCode' | 'error'>): void {
+    try {
+      if (att.kind === 'exec') ws.send(channelFrame(statusChannel, new TextEncoder().encode(JSON.stringify(execStatus(end, att.command)))))
+      else ws.send(JSON.stringify({ op: 'end', id: att.id, ...end }))
+    } catch {
+      /* the client already left */
+    }
+    // A finished stream is no longer found by id, so late frames for it are dropped.
+    ws.serializeAttachment({ ...att, conn: '' })
+    safeClose(ws, 1000, 'stream ended')
+  }
+
+  private gone(ws: WebSocket): void {
+    const att = ws.deserializeAttachment() as Attachment | null
+    if (!att) return
+    if (att.role === 'agent') {
+      this.endStreams(att.conn, `node "${att.node}" agent disconnected`)
+      return
+    }
+    // The client went away: the agent stops the stream.
+    const agent = this.agent()
+    if (att.conn && agent && agent.att.conn === att.conn) this.sendToAgent(agent.ws, { op: 'cancel', id: att.id })
+  }
+
+  private endStreams(conn: string, error: string): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      const att = ws.deserializeAttachment() as Attachment | null
+      if (att?.role === 'client' && att.conn === conn) this.finish(ws, att, { error })
+    }
+  }
+
+  /** The newest open agent connection; one whose keepalives stopped is closed rather than used. */
+  private agent(): { ws: WebSocket; att: AgentAttachment } | undefined {
+    let best: { ws: WebSocket; att: AgentAttachment } | undefined
+    for (const ws of this.ctx.getWebSockets('agent')) {
+      if (ws.readyState !== WebSocket.OPEN) continue
+      const att = ws.deserializeAttachment() as AgentAttachment
+      const lastPing = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0
+      if (Date.now() - Math.max(lastPing, att.since) > agentSilentAfterMs) {
+        this.endStreams(att.conn, `node "${att.node}" agent stopped answering`)
+        safeClose(ws, 1011, 'no keepalive')
+        continue
+      }
+      if (!best || att.since > best.att.since) best = { ws, att }
+    }
+    return best
+  }
+
+  private client(id: number): { ws: WebSocket; att: ClientAttachment } | undefined {
+    for (const ws of this.ctx.getWebSockets(streamTag(id))) {
+      const att = ws.deserializeAttachment() as ClientAttachment | null
+      if (att?.conn) return { ws, att }
+    }
+    return undefined
+  }
+
+  private newStreamId(): number {
+    for (;;) {
+      const id = crypto.getRandomValues(new Uint32Array(1))[0]!
+      if (this.ctx.getWebSockets(streamTag(id)).length === 0) return id
+    }
+  }
+
+  private sendToAgent(ws: WebSocket, msg: GatewayMessage): void {
+    try {
+      ws.send(JSON.stringify(msg))
+    } catch {
+      /* closing; its close handler ends the streams */
+    }
+  }
+}
+
+/** A stream request from the Worker (see client.ts): the open message without its id, and exec's output channels. */
+interface OpenRequest {
+  open: StreamOpen
+  stdout: boolean
+  stderr: boolean
+}
+
+function parseOpen(text: string): OpenRequest | undefined {
+  let value: Record<string, unknown>
+  try {
+    value = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  const { stdout, stderr, ...rest } = value
+  const schema = rest.op === 'exec' ? execOpenSchema : logsOpenSchema
+  const res = schema.safeParse({ ...rest, id: 0 })
+  if (!res.success) return undefined
+  return { open: res.data, stdout: stdout !== false, stderr: stderr === true }
+}
+
+function safeClose(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason)
+  } catch {
+    /* already closed */
+  }
+}

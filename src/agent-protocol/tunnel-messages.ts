@@ -1,0 +1,94 @@
+import { z } from 'zod'
+
+/**
+ * Control messages of the node tunnel: JSON text frames between a node's gateway (the API server
+ * side) and its agent. The gateway opens streams (`logs`, `exec`) and may `cancel` them; the agent
+ * answers each stream with data frames (see data-frames.ts) and exactly one final `end`.
+ */
+
+/** Stream ids travel as u32 in data frames. */
+const streamId = z.number().int().min(0).max(0xffffffff)
+
+export const logOptionsSchema = z.object({
+  container: z.string().min(1),
+  follow: z.boolean().optional(),
+  tailLines: z.number().int().min(0).optional(),
+  previous: z.boolean().optional(),
+  sinceSeconds: z.number().int().min(1).optional(),
+  timestamps: z.boolean().optional(),
+  limitBytes: z.number().int().min(1).optional(),
+})
+
+export const logsOpenSchema = z.object({
+  op: z.literal('logs'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string(),
+  pod: z.string(),
+  opts: logOptionsSchema,
+})
+
+export const execOpenSchema = z.object({
+  op: z.literal('exec'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string().optional(),
+  pod: z.string().optional(),
+  container: z.string().min(1),
+  command: z.array(z.string()).min(1),
+  /** the client sends stdin (data frames on channel 0, then channel 255 at its EOF) */
+  stdin: z.boolean(),
+  /** a terminal was asked for: stderr is merged into stdout, resize frames may come on channel 4 */
+  tty: z.boolean(),
+})
+
+export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
+
+export const endSchema = z.object({
+  op: z.literal('end'),
+  id: streamId,
+  /** exec: the command's exit code */
+  exitCode: z.number().int().optional(),
+  /** the stream could not be served, or failed; for logs before any data it becomes a 400 */
+  error: z.string().optional(),
+})
+
+/** gateway → agent */
+export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, cancelSchema])
+/** agent → gateway */
+export const agentMessageSchema = z.discriminatedUnion('op', [endSchema])
+
+export type LogsOpen = z.infer<typeof logsOpenSchema>
+export type ExecOpen = z.infer<typeof execOpenSchema>
+export type StreamOpen = LogsOpen | ExecOpen
+export type Cancel = z.infer<typeof cancelSchema>
+export type End = z.infer<typeof endSchema>
+export type GatewayMessage = z.infer<typeof gatewayMessageSchema>
+export type AgentMessage = z.infer<typeof agentMessageSchema>
+
+/** The close code of a tunnel that a newer connection for the same node replaced. */
+export const tunnelReplacedCode = 4000
+
+/** Keepalive: the agent sends this text frame; the gateway answers `pong` without waking up. */
+export const pingText = 'ping'
+export const pongText = 'pong'
+
+/** Parses a text frame; undefined when it is not valid JSON or not a known message. */
+export function parseGatewayMessage(text: string): GatewayMessage | undefined {
+  return parseWith(gatewayMessageSchema, text)
+}
+
+export function parseAgentMessage(text: string): AgentMessage | undefined {
+  return parseWith(agentMessageSchema, text)
+}
+
+function parseWith<T>(schema: z.ZodType<T>, text: string): T | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const res = schema.safeParse(value)
+  return res.success ? res.data : undefined
+}

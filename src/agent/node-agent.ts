@@ -1,0 +1,412 @@
+/**
+ * One node: registers its Node, keeps its Lease fresh, watches the pods bound to it, drives them
+ * through the runtime and reports their status. Decisions come from the pure modules
+ * (sync-pods, pod-status, node-status); this file only wires them to the API and the runtime.
+ */
+import type { KubeObject } from '../apimachinery/types'
+import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient } from './api-client'
+import { resolvePodEnv, type EnvSources } from './env'
+import { LeaseRenewer } from './lease'
+import type { Logger } from './log'
+import { labelPatch, nodeLabels, nodeObject, nodeStatus, shouldPostNodeStatus, type NodeIdentity, type NodeStatus } from './node-status'
+import { computePodStatus, statusPatch, type PodStatus } from './pod-status'
+import { ListWatch } from './pod-watch'
+import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
+import type { ManagedRuntime } from './runtime/types'
+import { admitPods, decidePod, isTerminal, type SyncAction } from './sync-pods'
+
+export interface NodeAgentOptions {
+  api: ApiClient
+  identity: NodeIdentity
+  runtime: ManagedRuntime
+  log: Logger
+  /** how often the Lease is renewed (and the node status checked); kubelet's default is 10 s */
+  leaseSeconds: number
+  /** how often every pod is looked at again even without an event */
+  resyncMs?: number
+  /** pods handled at once */
+  concurrency?: number
+}
+
+const DEFAULT_RESYNC_MS = 10_000
+const RETRY_AFTER_ERROR_MS = 1_000
+const RETRY_MAX_MS = 30_000
+
+/** A set of keys to work on, each handled by one worker at a time; a key marked again while busy runs again after. */
+class WorkQueue {
+  private readonly dirty = new Set<string>()
+  private readonly busy = new Set<string>()
+  private running = 0
+  private closed = false
+
+  constructor(
+    private readonly work: (key: string) => Promise<void>,
+    private readonly concurrency: number,
+  ) {}
+
+  add(key: string): void {
+    if (this.closed) return
+    this.dirty.add(key)
+    this.pump()
+  }
+
+  close(): void {
+    this.closed = true
+    this.dirty.clear()
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && !this.closed) {
+      let next: string | undefined
+      for (const k of this.dirty) {
+        if (!this.busy.has(k)) {
+          next = k
+          break
+        }
+      }
+      if (next === undefined) return
+      const key = next
+      this.dirty.delete(key)
+      this.busy.add(key)
+      this.running++
+      void this.work(key).finally(() => {
+        this.busy.delete(key)
+        this.running--
+        this.pump()
+      })
+    }
+  }
+}
+
+/** resourceVersions are opaque, but this server's are integers: a response older than the cache must not replace it. */
+function isNewer(candidate: KubeObject, cached: KubeObject | undefined): boolean {
+  if (!cached) return true
+  const a = Number(candidate.metadata.resourceVersion)
+  const b = Number(cached.metadata.resourceVersion)
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return true
+  return a > b
+}
+
+export class NodeAgent {
+  readonly name: string
+  readonly runtime: ManagedRuntime
+  private readonly api: ApiClient
+  private readonly log: Logger
+  private readonly identity: NodeIdentity
+  private readonly pods = new Map<string, KubeObject>()
+  /** namespace/name of every pod seen, kept after its deletion for the log lines that follow */
+  private readonly podNames = new Map<string, string>()
+  private readonly queue: WorkQueue
+  private readonly watch: ListWatch
+  private readonly lease: LeaseRenewer
+  private readonly stopping = new Map<string, number>()
+  private readonly stopped = new Set<string>()
+  private readonly retry = new Set<string>()
+  private readonly deleting = new Set<string>()
+  private readonly failures = new Map<string, { count: number; timer: NodeJS.Timeout | undefined }>()
+  private nodeStatusFailing = false
+  private readonly timers: NodeJS.Timeout[] = []
+  private nodeUid: string | undefined
+  private lastNodePostMs: number | undefined
+  private closed = false
+
+  constructor(private readonly opts: NodeAgentOptions) {
+    this.name = opts.identity.name
+    this.runtime = opts.runtime
+    this.api = opts.api
+    this.log = opts.log
+    this.identity = opts.identity
+    this.queue = new WorkQueue((uid) => this.reconcile(uid), opts.concurrency ?? 8)
+    this.watch = new ListWatch(
+      this.api,
+      { path: '/api/v1/pods', params: { fieldSelector: `spec.nodeName=${this.name}` } },
+      {
+        replace: (items) => this.replacePods(items),
+        event: (type, pod) => this.podEvent(type, pod),
+      },
+      this.log,
+    )
+    this.lease = new LeaseRenewer(this.api, this.name, opts.leaseSeconds * 1000, this.log, () => this.nodeUid)
+    this.runtime.onChange((uid) => this.queue.add(uid))
+  }
+
+  /** Registers the Node (retrying until the API answers), then starts the heartbeat and the pod watch. */
+  async start(): Promise<void> {
+    const backoff = new RetryBackoff(WATCH_RECONNECT)
+    for (;;) {
+      if (this.closed) return
+      try {
+        await this.registerNode()
+        break
+      } catch (err) {
+        const delay = backoff.next()
+        this.log.warn(`registering node ${this.name} failed (retrying in ${delay} ms): ${(err as Error).message}`)
+        await new Promise((r) => setTimeout(r, delay))
+      }
+    }
+    if (this.closed) return
+    this.lease.start()
+    this.watch.start()
+    const statusTimer = setInterval(() => void this.updateNodeStatus(), this.opts.leaseSeconds * 1000)
+    const resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs ?? DEFAULT_RESYNC_MS)
+    this.timers.push(statusTimer, resyncTimer)
+  }
+
+  /** Resolves once the pods bound to the node have been listed. */
+  whenSynced(): Promise<void> {
+    return this.watch.whenSynced()
+  }
+
+  /** Stops watching and heartbeating; containers are the caller's business (runtime.shutdown). */
+  stop(): void {
+    this.closed = true
+    for (const t of this.timers) clearInterval(t)
+    for (const f of this.failures.values()) clearTimeout(f.timer)
+    this.queue.close()
+    this.watch.stop()
+    this.lease.stop()
+  }
+
+  /** The uid of a pod on this node by namespace and name, for the logs/exec tunnel. */
+  podUid(namespace: string, name: string): string | undefined {
+    for (const [uid, pod] of this.pods) if (pod.metadata.namespace === namespace && pod.metadata.name === name) return uid
+    return undefined
+  }
+
+  // ---- node ----
+
+  private get nodePath(): string {
+    return resourcePath({ resource: 'nodes', name: this.name })
+  }
+
+  private async registerNode(): Promise<void> {
+    const existing = await this.api.getOptional(this.nodePath)
+    if (!existing) {
+      try {
+        const created = await this.api.create(resourcePath({ resource: 'nodes' }), nodeObject(this.identity, Date.now()))
+        this.nodeUid = created.metadata.uid
+        this.lastNodePostMs = Date.now()
+        this.log.info(`registered node ${this.name}`)
+        return
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err
+        return this.registerNode()
+      }
+    }
+    this.nodeUid = existing.metadata.uid
+    const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
+    if (labels) await this.api.mergePatch(this.nodePath, { metadata: { labels } })
+    await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
+    this.log.info(`node ${this.name} already registered; status updated`)
+  }
+
+  private async postNodeStatus(current: NodeStatus | undefined, force = false): Promise<void> {
+    const now = Date.now()
+    const next = nodeStatus(this.identity, now, current)
+    if (!force && !shouldPostNodeStatus(current, next, this.lastNodePostMs, now)) return
+    await this.api.mergePatch(`${this.nodePath}/status`, { status: next })
+    this.lastNodePostMs = now
+  }
+
+  private async updateNodeStatus(): Promise<void> {
+    if (this.closed) return
+    try {
+      const node = await this.api.getOptional(this.nodePath)
+      if (!node) {
+        this.log.warn(`node ${this.name} was deleted from the API; registering it again`)
+        await this.registerNode()
+        return
+      }
+      this.nodeUid = node.metadata.uid
+      await this.postNodeStatus(node.status as NodeStatus | undefined)
+      if (this.nodeStatusFailing) this.log.info(`node ${this.name} status updates work again`)
+      this.nodeStatusFailing = false
+    } catch (err) {
+      if (!this.nodeStatusFailing) this.log.warn(`updating node ${this.name} status failed (retrying every ${this.opts.leaseSeconds}s): ${(err as Error).message}`)
+      this.nodeStatusFailing = true
+    }
+  }
+
+  // ---- pods ----
+
+  private replacePods(items: KubeObject[]): void {
+    const fresh = new Set<string>()
+    for (const pod of items) {
+      const uid = pod.metadata.uid ?? ''
+      fresh.add(uid)
+      this.pods.set(uid, pod)
+      this.podNames.set(uid, `${pod.metadata.namespace}/${pod.metadata.name}`)
+    }
+    for (const uid of [...this.pods.keys()]) if (!fresh.has(uid)) this.pods.delete(uid)
+    this.resync()
+  }
+
+  private podEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: KubeObject): void {
+    const uid = pod.metadata.uid ?? ''
+    this.podNames.set(uid, `${pod.metadata.namespace}/${pod.metadata.name}`)
+    if (type === 'DELETED') this.pods.delete(uid)
+    else if (isNewer(pod, this.pods.get(uid))) this.pods.set(uid, pod)
+    this.queue.add(uid)
+  }
+
+  private resync(): void {
+    for (const uid of this.pods.keys()) this.queue.add(uid)
+    for (const uid of this.runtime.podUids()) this.queue.add(uid)
+  }
+
+  private async reconcile(uid: string): Promise<void> {
+    if (this.closed) return
+    const pod = this.pods.get(uid)
+    const held = this.runtime.status(uid) !== undefined
+    if (!pod && !held) this.podNames.delete(uid)
+    const view = held ? { stoppingGrace: this.stopping.get(uid), stopped: this.stopped.has(uid) } : undefined
+    let admission
+    if (pod && !held && !isTerminal(pod) && !pod.metadata.deletionTimestamp) {
+      const heldUids = new Set(this.runtime.podUids())
+      admission = admitPods([...this.pods.values()], heldUids, this.identity.capacity).get(uid)
+    }
+    const actions = decidePod({ uid, pod, runtime: view, admission, retry: this.retry.has(uid) })
+    const what = pod ? `pod ${pod.metadata.namespace}/${pod.metadata.name}` : `pod ${uid}`
+    try {
+      for (const action of actions) await this.execute(uid, action)
+      const failed = this.failures.get(uid)
+      if (failed) {
+        clearTimeout(failed.timer)
+        this.failures.delete(uid)
+        this.log.debug(`syncing ${what} works again`)
+      }
+    } catch (err) {
+      if (this.closed) return
+      // One pending retry per pod, further apart after each failure. An answer from the API is
+      // logged (first time, then every tenth); an unreachable API is already reported by the
+      // lease and the watch, once for the node rather than once per pod.
+      const failed = this.failures.get(uid) ?? { count: 0, timer: undefined }
+      failed.count++
+      const delay = Math.min(RETRY_MAX_MS, RETRY_AFTER_ERROR_MS * 2 ** Math.min(failed.count - 1, 10))
+      const message = `syncing ${what} failed (attempt ${failed.count}, retrying in ${delay} ms): ${(err as Error).message}`
+      if (err instanceof ApiStatusError && (failed.count === 1 || failed.count % 10 === 0)) this.log.warn(message)
+      else this.log.debug(message)
+      if (failed.timer) clearTimeout(failed.timer)
+      failed.timer = setTimeout(() => {
+        failed.timer = undefined
+        this.queue.add(uid)
+      }, delay)
+      failed.timer.unref()
+      this.failures.set(uid, failed)
+    }
+  }
+
+  private podPath(pod: KubeObject, subresource?: string): string {
+    return resourcePath({ namespace: pod.metadata.namespace ?? 'default', resource: 'pods', name: pod.metadata.name ?? '', subresource })
+  }
+
+  private async execute(uid: string, action: SyncAction): Promise<void> {
+    switch (action.type) {
+      case 'reject': {
+        const { pod } = action
+        this.log.warn(`rejecting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${action.message}`)
+        await this.patchPodStatus(pod, { phase: 'Failed', reason: action.reason, message: action.message })
+        return
+      }
+      case 'start':
+        return this.startPod(action.pod)
+      case 'report':
+        return this.reportPod(action.pod)
+      case 'stop': {
+        const { pod, gracePeriodSeconds } = action
+        this.stopping.set(uid, gracePeriodSeconds)
+        const running = (this.runtime.status(uid) ?? []).some((c) => 'running' in c.state)
+        if (running) this.log.info(`stopping pod ${pod.metadata.namespace}/${pod.metadata.name} (grace period ${gracePeriodSeconds}s)`)
+        void this.runtime.stop(uid, gracePeriodSeconds).then(
+          () => {
+            this.stopping.delete(uid)
+            // A force deletion may have removed the pod meanwhile; then there is nothing to record.
+            if (this.runtime.status(uid) === undefined) return
+            this.stopped.add(uid)
+            this.queue.add(uid)
+          },
+          (err: Error) => this.log.error(`stopping pod ${pod.metadata.namespace}/${pod.metadata.name} failed: ${err.message}`),
+        )
+        return
+      }
+      case 'delete': {
+        const { pod } = action
+        if (this.deleting.has(uid)) return
+        this.deleting.add(uid)
+        try {
+          await this.api.delete(this.podPath(pod), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } })
+          this.log.info(`pod ${pod.metadata.namespace}/${pod.metadata.name} terminated and deleted`)
+        } catch (err) {
+          // Gone already, or a new pod took the name: either way this one is finished.
+          if (!isNotFound(err) && !isConflict(err)) {
+            this.deleting.delete(uid)
+            throw err
+          }
+        }
+        return
+      }
+      case 'remove': {
+        const running = (this.runtime.status(uid) ?? []).some((c) => 'running' in c.state)
+        if (running) this.log.info(`pod ${this.podNames.get(uid) ?? uid} is gone from the API while running; stopping it (grace period ${action.gracePeriodSeconds}s)`)
+        this.stopping.set(uid, action.gracePeriodSeconds)
+        await this.runtime.stop(uid, action.gracePeriodSeconds)
+        this.runtime.forget(uid)
+        this.stopping.delete(uid)
+        this.stopped.delete(uid)
+        this.retry.delete(uid)
+        this.deleting.delete(uid)
+        this.podNames.delete(uid)
+        return
+      }
+    }
+  }
+
+  private envSources(): EnvSources {
+    const get = (resource: string) => (ns: string, name: string) => this.api.getOptional(resourcePath({ namespace: ns, resource, name }))
+    return { configMap: get('configmaps'), secret: get('secrets') }
+  }
+
+  private async startPod(pod: KubeObject): Promise<void> {
+    const uid = pod.metadata.uid ?? ''
+    const first = this.runtime.status(uid) === undefined
+    const podIP = this.runtime.podIP(pod)
+    const { env, errors } = await resolvePodEnv(pod, this.envSources(), { podIP, hostIP: this.identity.internalIP, allocatable: this.identity.capacity })
+    if (this.closed) return
+    await this.runtime.sync(pod, env, errors)
+    const names = Object.keys(errors)
+    if (names.length) {
+      if (!this.retry.has(uid)) this.log.warn(`pod ${pod.metadata.namespace}/${pod.metadata.name}: ${names.map((n) => `container ${n}: ${errors[n]}`).join('; ')}`)
+      this.retry.add(uid)
+    } else this.retry.delete(uid)
+    if (first) this.log.info(`started pod ${pod.metadata.namespace}/${pod.metadata.name}`)
+  }
+
+  private async reportPod(pod: KubeObject): Promise<void> {
+    const uid = pod.metadata.uid ?? ''
+    const containers = this.runtime.status(uid)
+    const status = computePodStatus({
+      pod,
+      containers,
+      hostIP: this.identity.internalIP,
+      podIP: containers ? this.runtime.podIP(pod) : undefined,
+      terminated: !!pod.metadata.deletionTimestamp && this.stopped.has(uid),
+      now: Date.now(),
+    })
+    const patch = statusPatch(pod.status as PodStatus | undefined, status)
+    if (!patch) return
+    await this.patchPodStatus(pod, patch)
+  }
+
+  private async patchPodStatus(pod: KubeObject, patch: Partial<PodStatus>): Promise<void> {
+    const uid = pod.metadata.uid ?? ''
+    try {
+      const updated = await this.api.mergePatch(this.podPath(pod, 'status'), { metadata: { uid }, status: patch })
+      const phase = (patch as { phase?: string }).phase
+      if (phase && phase !== (pod.status as { phase?: string } | undefined)?.phase) this.log.info(`pod ${pod.metadata.namespace}/${pod.metadata.name} is ${phase}`)
+      if (updated.metadata.uid === uid && this.pods.has(uid) && isNewer(updated, this.pods.get(uid))) this.pods.set(uid, updated)
+    } catch (err) {
+      if (isNotFound(err)) return
+      throw err
+    }
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * Simulated containers (as kwok does): no processes at all. A container is Running after a short
+ * delay and Ready right after; pod annotations script exits; logs are a few synthetic lines; exec
+ * succeeds with no output. Cheap enough for hundreds of nodes and thousands of pods in one process.
+ */
+import { randomBytes } from 'node:crypto'
+import type { KubeObject } from '../../apimachinery/types'
+import { podContainers, type ContainerSpec } from '../env'
+import { kubeTime } from '../pod-status'
+import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
+import { LogBuffer } from './log-buffer'
+import { crashLoopState, shouldRestart } from './restart'
+import type { ContainerState, ExecStreams, LogOptions, ManagedRuntime } from './types'
+
+type State = ContainerState['state']
+
+export const EXIT_AFTER_ANNOTATION = 'sim.edgeplane.dev/exit-after-seconds'
+export const EXIT_CODE_ANNOTATION = 'sim.edgeplane.dev/exit-code'
+export const DEFAULT_SIM_START_DELAY_MS = 200
+const SIM_LOG_LIMIT_BYTES = 16 * 1024
+
+/**
+ * Fake pod IPs from 10.244.0.0/16, unique among the pods of one process (every simulated node of
+ * an agent shares one allocator). Released when the pod is forgotten.
+ */
+export class PodIPAllocator {
+  private readonly byUid = new Map<string, string>()
+  private readonly taken = new Set<string>()
+  private cursor = 0
+  /** host parts .2 to .254 of each 10.244.x.0/24 (.1 is where a bridge would sit) */
+  private static readonly SIZE = 256 * 253
+
+  /** The pod's IP: its current one, else `preferred` when free and in range, else the next free one. */
+  allocate(uid: string, preferred?: string): string {
+    const have = this.byUid.get(uid)
+    if (have) return have
+    let ip = preferred && /^10\.244\.\d{1,3}\.\d{1,3}$/.test(preferred) && !this.taken.has(preferred) ? preferred : undefined
+    for (let i = 0; !ip && i < PodIPAllocator.SIZE; i++) {
+      const n = this.cursor
+      this.cursor = (this.cursor + 1) % PodIPAllocator.SIZE
+      const candidate = `10.244.${Math.floor(n / 253)}.${(n % 253) + 2}`
+      if (!this.taken.has(candidate)) ip = candidate
+    }
+    if (!ip) throw new Error('the simulated pod network 10.244.0.0/16 is full')
+    this.byUid.set(uid, ip)
+    this.taken.add(ip)
+    return ip
+  }
+
+  release(uid: string): void {
+    const ip = this.byUid.get(uid)
+    if (!ip) return
+    this.byUid.delete(uid)
+    this.taken.delete(ip)
+  }
+}
+
+export interface SimRuntimeOptions {
+  nodeName: string
+  startDelayMs?: number
+  backoff?: CrashBackoffConfig
+  ips?: PodIPAllocator
+}
+
+interface Container {
+  name: string
+  init: boolean
+  state: State
+  lastState: State | undefined
+  restartCount: number
+  ready: boolean
+  containerID: string | undefined
+  startedAtMs: number | undefined
+  everStarted: boolean
+  timer: NodeJS.Timeout | undefined
+  crash: CrashLoopState
+  logs: LogBuffer | undefined
+  previousLogs: LogBuffer | undefined
+  configError: string | undefined
+  finished: boolean
+}
+
+interface Pod {
+  uid: string
+  pod: KubeObject
+  containers: Container[]
+  stopped: boolean
+}
+
+const sharedIPs = new PodIPAllocator()
+
+export class SimRuntime implements ManagedRuntime {
+  private readonly pods = new Map<string, Pod>()
+  private readonly listeners: ((uid: string) => void)[] = []
+  private readonly startDelayMs: number
+  private readonly backoff: CrashBackoffConfig
+  private readonly ips: PodIPAllocator
+  private closed = false
+
+  constructor(private readonly opts: SimRuntimeOptions) {
+    this.startDelayMs = opts.startDelayMs ?? DEFAULT_SIM_START_DELAY_MS
+    this.backoff = opts.backoff ?? crashBackoffFromEnv()
+    this.ips = opts.ips ?? sharedIPs
+  }
+
+  onChange(listener: (podUid: string) => void): void {
+    this.listeners.push(listener)
+  }
+
+  private changed(uid: string): void {
+    for (const l of this.listeners) l(uid)
+  }
+
+  podIP(pod: KubeObject): string {
+    const current = (pod.status as { podIP?: string } | undefined)?.podIP
+    return this.ips.allocate(pod.metadata.uid ?? '', current)
+  }
+
+  podUids(): string[] {
+    return [...this.pods.keys()]
+  }
+
+  status(podUid: string): ContainerState[] | undefined {
+    const rec = this.pods.get(podUid)
+    if (!rec) return undefined
+    return rec.containers.map((c) => {
+      const s: ContainerState = { name: c.name, state: c.state, ready: c.ready && 'running' in c.state, restartCount: c.restartCount, started: 'running' in c.state }
+      if (c.lastState) s.lastState = c.lastState
+      if (c.containerID) s.containerID = c.containerID
+      if (c.init) s.init = true
+      return s
+    })
+  }
+
+  async sync(pod: KubeObject, _env: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
+    if (this.closed) return
+    const uid = pod.metadata.uid ?? ''
+    let rec = this.pods.get(uid)
+    if (!rec) {
+      rec = this.adopt(pod)
+      this.pods.set(uid, rec)
+    }
+    rec.pod = pod
+    if (rec.stopped) return
+    for (const c of rec.containers) {
+      if (c.timer || c.finished || c.startedAtMs !== undefined) continue
+      c.configError = configErrors[c.name]
+    }
+    this.advance(rec)
+    this.changed(uid)
+  }
+
+  private adopt(pod: KubeObject): Pod {
+    const status = (pod.status ?? {}) as { containerStatuses?: PrevStatus[]; initContainerStatuses?: PrevStatus[] }
+    const initNames = new Set(((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map((c) => c.name))
+    const rec: Pod = { uid: pod.metadata.uid ?? '', pod, containers: [], stopped: false }
+    rec.containers = podContainers(pod).map((spec): Container => {
+      const init = initNames.has(spec.name)
+      const c: Container = {
+        name: spec.name,
+        init,
+        state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
+        lastState: undefined,
+        restartCount: 0,
+        ready: false,
+        containerID: undefined,
+        startedAtMs: undefined,
+        everStarted: false,
+        timer: undefined,
+        crash: { streak: 0 },
+        logs: undefined,
+        previousLogs: undefined,
+        configError: undefined,
+        finished: false,
+      }
+      // A simulated container survives an agent restart: it keeps running as the status says.
+      const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
+      if (prev) {
+        c.restartCount = prev.restartCount ?? 0
+        if (prev.lastState && Object.keys(prev.lastState).length) c.lastState = prev.lastState as State
+        c.containerID = prev.containerID
+        if (prev.state?.running) {
+          const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
+          c.everStarted = true
+          c.startedAtMs = startedAtMs
+          c.state = { running: { startedAt: kubeTime(startedAtMs) } }
+          c.ready = !init
+          c.logs = this.newLogs(rec, c)
+          this.scheduleExit(rec, c)
+        } else if (prev.state?.terminated) {
+          c.everStarted = true
+          c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? kubeTime(Date.now()) } }
+          c.finished = true
+        } else if (c.restartCount > 0) c.everStarted = true
+      }
+      return c
+    })
+    return rec
+  }
+
+  private advance(rec: Pod): void {
+    if (rec.stopped || this.closed) return
+    for (const c of rec.containers.filter((x) => x.init)) {
+      const t = 'terminated' in c.state ? c.state.terminated : undefined
+      if (t && t.exitCode === 0) continue
+      if (c.timer || c.startedAtMs !== undefined || c.finished) return
+      if (c.configError) {
+        c.state = { waiting: { reason: 'CreateContainerConfigError', message: c.configError } }
+        return
+      }
+      this.create(rec, c)
+      return
+    }
+    for (const c of rec.containers.filter((x) => !x.init)) {
+      if (c.timer || c.startedAtMs !== undefined || c.finished) continue
+      if (c.configError) {
+        c.state = { waiting: { reason: 'CreateContainerConfigError', message: c.configError } }
+        continue
+      }
+      this.create(rec, c)
+    }
+  }
+
+  /** ContainerCreating for the start delay, then Running (and Ready), or done at once for an init container. */
+  private create(rec: Pod, c: Container): void {
+    c.state = { waiting: { reason: c.init ? 'PodInitializing' : 'ContainerCreating' } }
+    c.timer = setTimeout(() => {
+      c.timer = undefined
+      if (rec.stopped || this.closed) return
+      this.run(rec, c)
+    }, this.startDelayMs)
+  }
+
+  private run(rec: Pod, c: Container): void {
+    const now = Date.now()
+    if (c.everStarted) c.restartCount++
+    c.everStarted = true
+    c.containerID = `sim://${randomBytes(16).toString('hex')}`
+    c.startedAtMs = now
+    c.state = { running: { startedAt: kubeTime(now) } }
+    c.ready = !c.init
+    if (c.logs) c.previousLogs = c.logs
+    c.logs = this.newLogs(rec, c)
+    if (c.init) this.exit(rec, c, 0)
+    else this.scheduleExit(rec, c)
+    this.advance(rec)
+    this.changed(rec.uid)
+  }
+
+  private newLogs(rec: Pod, c: Container): LogBuffer {
+    const logs = new LogBuffer(SIM_LOG_LIMIT_BYTES)
+    const pod = rec.pod.metadata
+    logs.write('stdout', `simulated container ${c.name} of pod ${pod.namespace}/${pod.name} started on node ${this.opts.nodeName}\n`)
+    logs.write('stdout', `container id ${c.containerID ?? 'unknown'}, restart ${c.restartCount}\n`)
+    logs.write('stdout', 'no process runs here: this node is simulated\n')
+    return logs
+  }
+
+  private scheduleExit(rec: Pod, c: Container): void {
+    const annotations = rec.pod.metadata.annotations ?? {}
+    const after = Number(annotations[EXIT_AFTER_ANNOTATION])
+    if (annotations[EXIT_AFTER_ANNOTATION] === undefined || !Number.isFinite(after) || after < 0) return
+    const code = Number(annotations[EXIT_CODE_ANNOTATION] ?? 0)
+    const due = (c.startedAtMs ?? Date.now()) + after * 1000
+    c.timer = setTimeout(() => {
+      c.timer = undefined
+      this.exit(rec, c, Number.isInteger(code) ? code : 1)
+    }, Math.max(0, due - Date.now()))
+  }
+
+  private exit(rec: Pod, c: Container, exitCode: number): void {
+    if (rec.stopped && c.startedAtMs === undefined) return
+    const now = Date.now()
+    c.logs?.write('stdout', `exiting with code ${exitCode}\n`)
+    c.logs?.close()
+    const terminated: Extract<State, { terminated: unknown }>['terminated'] = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: kubeTime(c.startedAtMs ?? now), finishedAt: kubeTime(now) }
+    if (c.containerID) terminated.containerID = c.containerID
+    c.state = { terminated }
+    c.ready = false
+    const ranFor = now - (c.startedAtMs ?? now)
+    c.startedAtMs = undefined
+    if (!rec.stopped && !this.closed && shouldRestart(restartPolicyOf(rec.pod), exitCode, c.init)) {
+      const next = nextCrashDelay(c.crash, ranFor, this.backoff)
+      c.crash = next.state
+      c.lastState = c.state
+      if (next.delayMs > 0) c.state = crashLoopState(next.delayMs, c.name, rec.pod.metadata)
+      c.timer = setTimeout(() => {
+        c.timer = undefined
+        if (!rec.stopped && !this.closed) this.create(rec, c)
+      }, next.delayMs)
+    } else c.finished = true
+    if (!c.init) this.changed(rec.uid)
+    else {
+      this.advance(rec)
+      this.changed(rec.uid)
+    }
+  }
+
+  async stop(podUid: string): Promise<void> {
+    const rec = this.pods.get(podUid)
+    if (!rec || rec.stopped) return
+    rec.stopped = true
+    for (const c of rec.containers) {
+      if (c.timer) clearTimeout(c.timer)
+      c.timer = undefined
+      // A simulated process honours SIGTERM at once.
+      if ('running' in c.state) this.exit(rec, c, 0)
+    }
+    this.changed(podUid)
+  }
+
+  forget(podUid: string): void {
+    const rec = this.pods.get(podUid)
+    if (rec) {
+      rec.stopped = true
+      for (const c of rec.containers) {
+        if (c.timer) clearTimeout(c.timer)
+        c.logs?.close()
+      }
+      this.pods.delete(podUid)
+    }
+    this.ips.release(podUid)
+  }
+
+  /** Simulated containers are left as they are: the next agent adopts them from the pods' status. */
+  async shutdown(): Promise<void> {
+    this.closed = true
+    for (const rec of this.pods.values()) for (const c of rec.containers) if (c.timer) clearTimeout(c.timer)
+  }
+
+  logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
+    const self = this
+    return (async function* () {
+      const rec = self.pods.get(podUid)
+      if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
+      const c = rec.containers.find((x) => x.name === opts.container)
+      if (!c) throw new Error(`container ${opts.container} is not valid for pod ${rec.pod.metadata.name}`)
+      const buffer = opts.previous ? c.previousLogs : c.logs
+      if (!buffer) {
+        if (opts.previous) throw new Error(`previous terminated container "${c.name}" in pod "${rec.pod.metadata.name}" not found`)
+        throw new Error(`container "${c.name}" in pod "${rec.pod.metadata.name}" is waiting to start: ContainerCreating`)
+      }
+      yield* buffer.read(opts)
+    })()
+  }
+
+  async exec(podUid: string, container: string, _command: string[], streams: ExecStreams): Promise<number> {
+    const rec = this.pods.get(podUid)
+    const c = rec?.containers.find((x) => x.name === container)
+    if (!rec || !c) throw new Error(`container ${container} not found in pod ${podUid}`)
+    if (!('running' in c.state)) throw new Error(`container ${container} is not running`)
+    // Input is read and dropped so the caller's stream completes.
+    if (streams.stdin) for await (const _ of streams.stdin) void _
+    return 0
+  }
+}
+
+interface PrevStatus {
+  name: string
+  containerID?: string
+  state?: { running?: { startedAt?: string }; terminated?: { exitCode?: number; reason?: string; startedAt?: string; finishedAt?: string } }
+  lastState?: State | Record<string, never>
+  restartCount?: number
+}
+
+function restartPolicyOf(pod: KubeObject): string {
+  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
+}

@@ -1,0 +1,70 @@
+import type { KubeObject } from '../../apimachinery/types'
+
+/** One container's state as the agent reports it in pod status. */
+export interface ContainerState {
+  name: string
+  state:
+    | { waiting: { reason: string; message?: string } }
+    | { running: { startedAt: string } }
+    | { terminated: { exitCode: number; reason: string; startedAt?: string; finishedAt: string; signal?: number; message?: string; containerID?: string } }
+  lastState?: ContainerState['state']
+  ready: boolean
+  restartCount: number
+  started?: boolean
+  /** `<runtime>://<id>` of the current (or last) instance, once one was created */
+  containerID?: string
+  /** true for an init container (reported in `initContainerStatuses`) */
+  init?: boolean
+}
+
+/** Options of `kubectl logs`, as the pods/log subresource receives them. */
+export interface LogOptions {
+  container: string
+  follow?: boolean
+  tailLines?: number
+  previous?: boolean
+  sinceSeconds?: number
+  timestamps?: boolean
+  limitBytes?: number
+}
+
+/** The streams of `kubectl exec`. */
+export interface ExecStreams {
+  stdin?: AsyncIterable<Uint8Array>
+  stdout(chunk: Uint8Array): void
+  stderr(chunk: Uint8Array): void
+}
+
+/**
+ * What runs containers on a node: child processes (`process`) or nothing at all (`sim`, for
+ * large simulated clusters). The agent's only side-effect module besides its API client.
+ */
+export interface ContainerRuntime {
+  /**
+   * starts (or keeps running) the pod's containers; idempotent per pod uid. `configErrors` names
+   * containers that cannot be created yet (e.g. a missing ConfigMap) with the reason's message;
+   * they wait with `CreateContainerConfigError` until a later sync no longer lists them.
+   */
+  sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors?: Record<string, string>): Promise<void>
+  /** stops the pod's containers: SIGTERM, then SIGKILL after the grace period */
+  stop(podUid: string, gracePeriodSeconds: number): Promise<void>
+  /** current container states of a pod (by uid), for pod status */
+  status(podUid: string): ContainerState[] | undefined
+  /** the container's output; with `follow`, an open stream that ends when the container does */
+  logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array>
+  /** runs a command in the container's environment; resolves with its exit code */
+  exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number>
+  /** called when any container changes state, so the agent posts status promptly */
+  onChange(listener: (podUid: string) => void): void
+  /** the pod's IP (the node's for processes, a fake one per pod when simulated); also before sync, for env */
+  podIP?(pod: KubeObject): string | undefined
+  /** uids of every pod the runtime holds (running or kept for its logs) */
+  podUids?(): string[]
+  /** drops a stopped pod and its logs; the pod is gone from the API */
+  forget?(podUid: string): void
+  /** the agent is exiting: stop whatever must not outlive it */
+  shutdown?(): Promise<void>
+}
+
+/** What the node agent drives: a runtime with the optional lifecycle methods present. */
+export type ManagedRuntime = ContainerRuntime & Required<Pick<ContainerRuntime, 'podIP' | 'podUids' | 'forget' | 'shutdown'>>

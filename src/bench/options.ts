@@ -1,0 +1,78 @@
+import { isAbsolute, join, resolve } from 'node:path'
+import { REPO_ROOT } from './repo'
+
+export type Mode = 'full' | 'quick' | 'smoke'
+
+export interface BenchOptions {
+  mode: Mode
+  /** Repetitions of every series; each figure is the median over them. */
+  reps: number
+  /** Objects created per repetition (and then read back, and listed). */
+  objects: number
+  /** Requests in flight in every throughput series. */
+  concurrency: number
+  /** Requests before each measured series, not counted. */
+  warmup: number
+  /** LIST calls per repetition; the repetition's figure is their median. */
+  listCalls: number
+  /** Concurrent WebSocket watchers, and the sequential writes they all observe. */
+  watchers: number
+  watchWrites: number
+  /** Bound on every load loop, whatever its count. */
+  timeLimitMs: number
+  etcd: 'use' | 'skip'
+  /** Install etcd with apt-get when it is missing and we are root. */
+  installEtcd: boolean
+  outDir: string
+}
+
+export const USAGE = `Usage: npm run bench [-- options]
+
+  (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers
+  --quick         under 3 minutes: 1,000 objects, 3 repetitions, 20 watchers
+  --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; etcd only if installed
+  --reps N        repetitions (default 3; smoke 1)
+  --objects N     objects per repetition
+  --watchers N    concurrent watchers
+  --no-etcd       skip the etcd comparison (its figures are reported as null)
+  --out DIR       where report.json, report.md and chart.svg go (default: bench/)
+  --help`
+
+export class UsageError extends Error {}
+
+export function parseOptions(argv: string[]): BenchOptions | 'help' {
+  const flags = new Set<string>()
+  const values = new Map<string, string>()
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--help' || arg === '-h') return 'help'
+    if (['--quick', '--smoke', '--no-etcd'].includes(arg)) flags.add(arg)
+    else if (['--reps', '--objects', '--watchers', '--out'].includes(arg)) {
+      const v = argv[++i]
+      if (v === undefined) throw new UsageError(`${arg} needs a value`)
+      values.set(arg, v)
+    } else throw new UsageError(`unknown argument '${arg}'\n\n${USAGE}`)
+  }
+  const mode: Mode = flags.has('--smoke') ? 'smoke' : flags.has('--quick') ? 'quick' : 'full'
+  const base: Omit<BenchOptions, 'outDir' | 'etcd'> =
+    mode === 'full'
+      ? { mode, reps: 3, objects: 10_000, concurrency: 16, warmup: 200, listCalls: 5, watchers: 100, watchWrites: 200, timeLimitMs: 120_000, installEtcd: true }
+      : mode === 'quick'
+        ? { mode, reps: 3, objects: 1_000, concurrency: 16, warmup: 100, listCalls: 5, watchers: 20, watchWrites: 200, timeLimitMs: 60_000, installEtcd: true }
+        : { mode, reps: 1, objects: 50, concurrency: 16, warmup: 16, listCalls: 3, watchers: 5, watchWrites: 20, timeLimitMs: 20_000, installEtcd: false }
+  const int = (flag: string, fallback: number) => {
+    const v = values.get(flag)
+    if (v === undefined) return fallback
+    if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} must be a positive integer, got '${v}'`)
+    return Number(v)
+  }
+  const out = values.get('--out')
+  return {
+    ...base,
+    reps: int('--reps', base.reps),
+    objects: int('--objects', base.objects),
+    watchers: int('--watchers', base.watchers),
+    etcd: flags.has('--no-etcd') ? 'skip' : 'use',
+    outDir: out === undefined ? join(REPO_ROOT, 'bench') : isAbsolute(out) ? out : resolve(out),
+  }
+}

@@ -1,0 +1,77 @@
+import { startControlPlane } from '../control-plane'
+import { HttpClient } from '../http-client'
+import type { BenchOptions } from '../options'
+import { configMapJson, objectName } from '../payload'
+import { RssSampler } from '../proc-stats'
+import { progress } from '../progress'
+import { bundleSize, type BundleSize } from '../bundle-size'
+import { listAll, type ListResult } from './list'
+import { expectStatus, measuredSeries, type SeriesResult } from './series'
+import { watchLatency, type WatchResult } from './watch'
+
+export interface ControlPlaneRep {
+  create: SeriesResult
+  get: SeriesResult
+  list: ListResult
+  watch: WatchResult
+  /** Peak RSS of the workerd process(es) over the whole repetition, MiB. */
+  rssPeakMb?: number
+  bundle?: BundleSize
+}
+
+const NS = 'bench'
+const WARM_NS = 'bench-warm'
+const WATCH_NS = 'bench-watch'
+
+/**
+ * One repetition against a fresh control plane: creates, single-object GETs over what was created,
+ * LIST across all namespaces, then the watch fan-out; workerd's RSS is followed throughout.
+ */
+export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundle: boolean): Promise<ControlPlaneRep> {
+  progress(`rep ${rep}: control plane: starting`)
+  const cp = await startControlPlane()
+  // workerd is up once the server answers; looked up once so sampling does not scan /proc each time.
+  const servers = cp.workerdPids()
+  const rss = new RssSampler(() => servers)
+  const client = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: o.concurrency })
+  try {
+    const bundle = measureBundle ? await bundleSize(cp.stateDir) : undefined
+    for (const ns of [NS, WARM_NS, WATCH_NS]) {
+      await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))
+    }
+    const create = (ns: string, prefix: string) => async (i: number) => {
+      const name = objectName(prefix, i)
+      expectStatus(await client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, configMapJson(name, ns)), 201)
+    }
+    const series = { concurrency: o.concurrency, timeLimitMs: o.timeLimitMs }
+
+    // Warm-up objects are removed again, so the LIST below sees exactly the measured ones.
+    await measuredSeries('create warm-up', [], { ...series, count: o.warmup, request: create(WARM_NS, 'warm') })
+    await client.expectOk('DELETE', `/api/v1/namespaces/${WARM_NS}/configmaps`)
+    const created = await measuredSeries(`create c=${o.concurrency}`, servers, { ...series, count: o.objects, request: create(NS, 'cm') })
+
+    // Only the objects that were created: a create series cut short by its time bound made fewer.
+    const names = await createdNames(client, created.ok)
+    const get = (i: number) => client.request('GET', `/api/v1/namespaces/${NS}/configmaps/${names[i % names.length]}`).then((res) => expectStatus(res, 200))
+    await measuredSeries('get warm-up', [], { ...series, count: o.warmup, request: get })
+    const got = await measuredSeries(`get c=${o.concurrency}`, servers, { ...series, count: names.length, request: get })
+
+    const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length)
+    const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
+    const rssPeakMb = rss.stop()
+    if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)
+    return { create: created, get: got, list, watch, rssPeakMb, bundle }
+  } finally {
+    rss.stop()
+    client.close()
+    await cp.stop()
+  }
+}
+
+async function createdNames(client: HttpClient, expected: number): Promise<string[]> {
+  const res = await client.expectOk('GET', `/api/v1/namespaces/${NS}/configmaps`)
+  const names = (JSON.parse(res.body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)
+  // A create that timed out on the client may still have been stored; the listed ones are the truth.
+  if (names.length !== expected) progress(`  note: ${expected} creates succeeded on the client, ${names.length} objects are stored`)
+  return names
+}

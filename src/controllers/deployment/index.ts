@@ -1,0 +1,24 @@
+import { pods } from '../resources'
+import type { ControllerDefinition } from '../runtime/types'
+import { deployments, replicaSets } from '../shared/resources'
+import { allDeploymentKeys, deploymentKeysFor } from './keys'
+import { reconcileDeployment } from './reconcile'
+
+/**
+ * The Deployment controller: owns one ReplicaSet per pod template (`<name>-<pod-template-hash>`),
+ * rolls from the old ones to the new one with the Deployment's strategy, keeps revision history
+ * for `kubectl rollout history/undo`, and reports the status `kubectl rollout status` reads.
+ * Watches deployments, replicasets and pods; keys are the Deployments' `namespace/name`.
+ */
+export function deploymentController(): ControllerDefinition {
+  return {
+    name: 'deployment',
+    watches: [deployments, replicaSets, pods],
+    keysFor: deploymentKeysFor,
+    allKeys: allDeploymentKeys,
+    reconcile: reconcileDeployment,
+  }
+}
+
+export { reconcileDeployment } from './reconcile'
+export { podTemplateHash, replicaSetName } from './hash'

@@ -1,0 +1,48 @@
+import type { KubeObject, OwnerReference } from '../../apimachinery/types'
+import type { Action } from '../runtime/types'
+import type { WatchedKind } from './kinds'
+
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan'
+
+/**
+ * A delete that names its propagation policy, as DeleteOptions.propagationPolicy does. The store
+ * honours the policy (Foreground and Orphan are recorded as finalizers); the runner's delete action
+ * is expected to pass it through, and without it a delete behaves as Background.
+ */
+export type DeleteAction = Extract<Action, { type: 'delete' }> & { propagationPolicy?: PropagationPolicy }
+
+/** Deletes exactly the object observed: a uid precondition keeps a same-named successor safe. */
+export function deleteObject(kind: WatchedKind, object: KubeObject, propagationPolicy: PropagationPolicy): Action {
+  const action: DeleteAction = {
+    type: 'delete',
+    resource: kind.ref,
+    namespace: object.metadata.namespace,
+    name: object.metadata.name ?? '',
+    preconditions: { uid: object.metadata.uid },
+    propagationPolicy,
+  }
+  return action
+}
+
+/**
+ * Replaces a dependent's ownerReferences with `remaining`. A JSON merge patch replaces lists whole,
+ * so it carries the resourceVersion it was computed from: a reference added concurrently fails the
+ * patch with a conflict instead of being dropped.
+ */
+export function setOwnerReferences(kind: WatchedKind, object: KubeObject, remaining: OwnerReference[]): Action {
+  return {
+    type: 'patch',
+    resource: kind.ref,
+    namespace: object.metadata.namespace,
+    name: object.metadata.name ?? '',
+    patch: { metadata: { ownerReferences: remaining.length ? remaining : null, resourceVersion: object.metadata.resourceVersion } },
+  }
+}
+
+/** Drops one finalizer with a full update carrying the observed resourceVersion. */
+export function removeFinalizer(kind: WatchedKind, object: KubeObject, finalizer: string): Action {
+  const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer)
+  const metadata: KubeObject['metadata'] = { ...object.metadata, finalizers }
+  if (!finalizers.length) delete metadata.finalizers
+  return { type: 'update', resource: kind.ref, object: { ...object, metadata } }
+}

@@ -1,0 +1,5 @@
+export { garbageCollector } from './controller'
+export { garbageCollectedResources } from './resources'
+export { objectKey, parseKey } from './keys'
+export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './graph'
+export type { DeleteAction, PropagationPolicy } from './actions'

@@ -1,0 +1,18 @@
+import { builtinResources, findResource } from '../../apis/registry'
+import type { ResourceRef } from '../runtime/types'
+
+export const namespaces: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'namespaces' })
+
+/** Every namespaced kind the registry serves: what a namespace's deletion has to empty. */
+export function namespacedResources(): ResourceRef[] {
+  return builtinResources.filter((d) => d.namespaced).map((d) => Object.freeze({ group: d.group, version: d.version, plural: d.plural }))
+}
+
+/** The content kinds, keeping only namespaced ones (a cluster-scoped kind has nothing in a namespace). */
+export function contentKinds(resources: readonly ResourceRef[]): ResourceRef[] {
+  return resources.filter((r) => {
+    const def = findResource(r.group, r.version, r.plural)
+    if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
+    return def.namespaced
+  })
+}

@@ -1,0 +1,78 @@
+import type { KubeObject } from '../../apimachinery/types'
+import type { Action, Cache, Outcome } from '../runtime/types'
+import { leases, nodes, pods } from '../resources'
+import { markConditionsUnknown } from './conditions'
+import { planEviction } from './eviction'
+import { NODE_LEASE_NAMESPACE, assessHealth, formatTime, nodeConditions, type GracePeriods } from './heartbeat'
+import { markPodNotReady } from './pod-readiness'
+import { nodeTaints, reconcileTaints, type Taint } from './taints'
+
+type Json = Record<string, unknown>
+
+const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+
+const readyOf = (conditions: readonly Json[]) => conditions.find((c) => c.type === 'Ready')?.status
+
+function podsOn(cache: Cache, nodeName: string): KubeObject[] {
+  return cache.list(pods).filter((p) => asRecord(p.spec).nodeName === nodeName)
+}
+
+/**
+ * One pass over node `nodeName`: health from its heartbeat, the condition-derived taints, and
+ * eviction of pods that do not tolerate its NoExecute taints.
+ *
+ * The taint update is emitted before the status patch: the update carries the resourceVersion seen
+ * in the cache and must reach the server before anything else bumps it, while the patch needs none.
+ * Eviction acts on the taints the node carries now, not on those this pass adds; those take effect
+ * when the updated node comes back through the watch, as they do for upstream's taint manager.
+ */
+export function reconcileNode(nodeName: string, cache: Cache, now: number, periods: GracePeriods): Outcome {
+  const node = cache.get(nodes, undefined, nodeName)
+  if (!node) return { actions: [] }
+  const lease = cache.get(leases, NODE_LEASE_NAMESPACE, nodeName)
+  const nowTime = formatTime(now)
+  const actions: Action[] = []
+  const waits: number[] = []
+
+  const health = assessHealth(node, lease, now, periods)
+  if (health.recheckInMs !== undefined) waits.push(health.recheckInMs)
+
+  const before = nodeConditions(node)
+  const marked = health.stale ? markConditionsUnknown(node, nowTime) : { conditions: before, changed: false }
+
+  const spec = asRecord(node.spec)
+  const taints = reconcileTaints(nodeTaints(node), marked.conditions as { type: string; status: string }[], spec.unschedulable === true, nowTime)
+  if (taints.changed) {
+    const updated = structuredClone(node)
+    const updatedSpec: Json = { ...spec, taints: taints.taints }
+    if (taints.taints.length === 0) delete updatedSpec.taints
+    updated.spec = updatedSpec
+    actions.push({ type: 'update', resource: nodes, object: updated })
+  }
+  if (marked.changed) {
+    actions.push({ type: 'patch', resource: nodes, name: nodeName, subresource: 'status', patch: { status: { conditions: marked.conditions } } })
+  }
+  if (readyOf(before) === 'True' && readyOf(marked.conditions) !== 'True') {
+    actions.push({ type: 'event', involved: node, eventType: 'Normal', reason: 'NodeNotReady', message: `Node ${nodeName} status is now: NodeNotReady` })
+  }
+
+  const noExecute: Taint[] = nodeTaints(node).filter((t) => t.effect === 'NoExecute')
+  const unreachable = readyOf(marked.conditions) === 'Unknown'
+  if (noExecute.length || unreachable) {
+    for (const pod of podsOn(cache, nodeName)) {
+      if (unreachable) {
+        const notReady = markPodNotReady(pod, nowTime)
+        if (notReady) actions.push({ type: 'updateStatus', resource: pods, object: notReady })
+      }
+      if (!noExecute.length || pod.metadata.deletionTimestamp) continue
+      const plan = planEviction(pod, noExecute, now)
+      if (plan.kind === 'wait') waits.push(plan.at - now)
+      if (plan.kind !== 'evict') continue
+      const { namespace, name = '', uid } = pod.metadata
+      actions.push({ type: 'delete', resource: pods, namespace, name, preconditions: { uid } })
+      actions.push({ type: 'event', involved: pod, eventType: 'Normal', reason: 'TaintManagerEviction', message: `Marking for deletion Pod ${namespace}/${name}` })
+    }
+  }
+
+  return waits.length ? { actions, requeueAfterMs: Math.min(...waits) } : { actions }
+}

@@ -1,0 +1,36 @@
+import type { Env } from '../env'
+import type { ControllerDefinition } from './runtime/types'
+import { schedulerController } from './scheduler'
+import { nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
+
+/** Every controller, by name. */
+const controllers: Record<string, (env: Env) => ControllerDefinition> = {
+  scheduler: () => schedulerController(),
+  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
+}
+
+export function controllerNames(): string[] {
+  return Object.keys(controllers)
+}
+
+export function controllerDefinition(name: string, env: Env): ControllerDefinition {
+  const build = controllers[name]
+  if (!build) throw new Error(`unknown controller ${name}`)
+  return build(env)
+}
+
+let watchers: Map<string, string[]> | undefined
+
+/** The controllers to notify when the store named `group/plural` (e.g. `core/pods`) changes. */
+export function watchersOf(storeName: string): string[] {
+  if (!watchers) {
+    watchers = new Map()
+    for (const [name, build] of Object.entries(controllers)) {
+      for (const r of build({} as Env).watches) {
+        const key = `${r.group || 'core'}/${r.plural}`
+        watchers.set(key, [...(watchers.get(key) ?? []), name])
+      }
+    }
+  }
+  return watchers.get(storeName) ?? []
+}

@@ -1,0 +1,26 @@
+import { pods } from '../resources'
+import type { ControllerDefinition } from '../runtime/types'
+import { replicaSets } from '../shared/resources'
+import { Expectations } from './expectations'
+import { allReplicaSetKeys, replicaSetKeysFor } from './keys'
+import { reconcileReplicaSet } from './reconcile'
+
+/**
+ * The ReplicaSet controller: keeps spec.replicas active pods for every ReplicaSet, adopting and
+ * releasing pods by selector, and reports their counts in status. Watches replicasets and pods;
+ * keys are the ReplicaSets' `namespace/name`.
+ */
+export function replicaSetController(): ControllerDefinition {
+  const expectations = new Expectations()
+  return {
+    name: 'replicaset',
+    watches: [replicaSets, pods],
+    keysFor: replicaSetKeysFor,
+    allKeys: allReplicaSetKeys,
+    reconcile: (key, cache, now) => reconcileReplicaSet(key, cache, now, expectations),
+  }
+}
+
+export { reconcileReplicaSet } from './reconcile'
+export { calculateStatus } from './status'
+export { podsToDelete } from './pods-to-delete'

@@ -1,0 +1,45 @@
+import type { KubeObject } from '../../apimachinery/types'
+import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
+import { pods, sameResource } from '../resources'
+import type { Cache, ResourceRef } from '../runtime/types'
+import { objectKey } from '../shared/keys'
+import { controllerRefOf } from '../shared/owner-refs'
+import { replicaSets } from '../shared/resources'
+import type { ReplicaSet } from '../shared/workloads'
+
+/** The ReplicaSets in the pod's namespace whose selector matches its labels (getPodReplicaSets). */
+export function matchingReplicaSets(pod: KubeObject, cache: Cache): KubeObject[] {
+  return cache.list(replicaSets, pod.metadata.namespace ?? '').filter((rs) => {
+    try {
+      return matchesLabels(selectorFromLabelSelector((rs as ReplicaSet).spec?.selector), pod.metadata.labels)
+    } catch {
+      return false
+    }
+  })
+}
+
+/**
+ * The ReplicaSet keys a pod change concerns, as the upstream pod handlers map them: the controller
+ * that owns it (when that ReplicaSet is the one the reference names, by uid), or for an orphan
+ * every ReplicaSet that could adopt it. An orphan being deleted concerns nobody.
+ */
+export function keysForPod(pod: KubeObject, cache: Cache): string[] {
+  const ref = controllerRefOf(pod)
+  if (ref) {
+    if (ref.kind !== 'ReplicaSet') return []
+    const rs = cache.get(replicaSets, pod.metadata.namespace, ref.name)
+    return rs && rs.metadata.uid === ref.uid ? [objectKey(rs)] : []
+  }
+  if (pod.metadata.deletionTimestamp) return []
+  return matchingReplicaSets(pod, cache).map(objectKey)
+}
+
+export function replicaSetKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+  if (sameResource(resource, replicaSets)) return [objectKey(object)]
+  if (sameResource(resource, pods)) return keysForPod(object, cache)
+  return []
+}
+
+export function allReplicaSetKeys(cache: Cache): string[] {
+  return cache.list(replicaSets).map(objectKey)
+}

@@ -1,0 +1,77 @@
+import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
+import { pods } from '../resources'
+import type { Action, Cache, Outcome } from '../runtime/types'
+import { splitKey } from '../shared/keys'
+import { controllerRefOf } from '../shared/owner-refs'
+import { isPodActive } from '../shared/pods'
+import { replicaSets } from '../shared/resources'
+import { toReplicaSet, type ReplicaSet } from '../shared/workloads'
+import { claimPods } from './claim'
+import type { Expectations, Outcomes } from './expectations'
+import { relatedPods } from './pods-to-delete'
+import { createAction, deleteAction, manageReplicas } from './replicas'
+import { availabilityRequeueMs, calculateStatus, statusChanged, type ReplicaFailure } from './status'
+
+function failureOf(o: Outcomes): ReplicaFailure | undefined {
+  if (o.missingCreates > 0) return { reason: 'FailedCreate', message: `${o.missingCreates} of ${o.requestedCreates} pod creations did not succeed` }
+  if (o.failedDeletes > 0) return { reason: 'FailedDelete', message: `${o.failedDeletes} of ${o.requestedDeletes} pod deletions did not succeed` }
+  return undefined
+}
+
+function event(rs: ReplicaSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
+  return { type: 'event', involved: rs, eventType, reason, message }
+}
+
+/**
+ * syncReplicaSet, as a checklist: read the ReplicaSet (gone → nothing to do); claim the active pods
+ * in its namespace (adopting and releasing by selector); unless it is being deleted, create or
+ * delete pods to reach spec.replicas; compute the status and write it only when it changed; come
+ * back when a ready pod is due to become available.
+ *
+ * The actions are ordered so that a failing write stops the least: ownership patches, then the
+ * status (so ReplicaFailure is reported even while creates keep failing), then the events for what
+ * the previous pass achieved, the creates in one run (the runner batches them), and each delete
+ * followed by its event.
+ */
+export function reconcileReplicaSet(key: string, cache: Cache, now: number, expectations: Expectations): Outcome {
+  const { namespace, name } = splitKey(key)
+  const stored = cache.get(replicaSets, namespace, name)
+  if (!stored) {
+    expectations.forget(key)
+    return { actions: [] }
+  }
+  const rs = toReplicaSet(stored)
+  let selector: LabelSelector
+  try {
+    selector = selectorFromLabelSelector(rs.spec.selector)
+  } catch {
+    // An invalid selector cannot select pods; validation keeps it from being stored.
+    return { actions: [] }
+  }
+  const all = cache.list(pods, namespace)
+  const previous = expectations.observe(key, rs, all)
+  const claim = claimPods(rs, selector, all.filter(isPodActive))
+  const actions: Action[] = [...claim.actions]
+
+  const changes = rs.metadata.deletionTimestamp ? { creates: [], deletes: [] } : manageReplicas(rs, claim.owned, relatedPods(rs, cache), now)
+
+  const failure = failureOf(previous)
+  const status = calculateStatus(rs, claim.owned, failure, now)
+  if (statusChanged(rs, status)) {
+    // Status is this controller's alone, so it is written without a resourceVersion: a spec change
+    // racing with it is observed, and its generation reported, on the next pass.
+    const { resourceVersion: _rv, ...metadata } = stored.metadata
+    actions.push({ type: 'updateStatus', resource: replicaSets, object: { ...stored, metadata, status } })
+  }
+
+  for (const pod of previous.created) actions.push(event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`))
+  if (failure) actions.push(event(rs, 'Warning', failure.reason, `${failure.reason === 'FailedCreate' ? 'Error creating' : 'Error deleting'}: ${failure.message}`))
+  for (const pod of changes.creates) actions.push(createAction(pod))
+  for (const pod of changes.deletes) actions.push(deleteAction(pod), event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
+
+  const known = all.filter((p) => controllerRefOf(p)?.uid === rs.metadata.uid).map((p) => p.metadata.uid ?? '')
+  expectations.expect(key, rs, [...known, ...claim.adoptedUids], changes.creates.length, changes.deletes)
+
+  const requeueAfterMs = availabilityRequeueMs(rs, claim.owned, now)
+  return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
+}

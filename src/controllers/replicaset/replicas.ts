@@ -1,0 +1,43 @@
+import type { KubeObject } from '../../apimachinery/types'
+import { pods as podsRef } from '../resources'
+import type { Action } from '../runtime/types'
+import { newControllerRef } from '../shared/owner-refs'
+import { podFromTemplate } from '../shared/pod-template'
+import type { ReplicaSet } from '../shared/workloads'
+import { podsToDelete } from './pods-to-delete'
+import { replicaDiff } from './status'
+
+/**
+ * BurstReplicas: at most this many creates or deletes per pass, so one sync cannot flood the API
+ * (the next pass, triggered by the new pods, continues).
+ */
+export const BURST_REPLICAS = 500
+
+export interface ReplicaChanges {
+  creates: KubeObject[]
+  deletes: KubeObject[]
+}
+
+/**
+ * manageReplicas: the pods to create (from spec.template, with the controller reference) when
+ * fewer are active than desired, or the pods to delete, ranked as upstream ranks victims, when more.
+ */
+export function manageReplicas(rs: ReplicaSet, active: readonly KubeObject[], related: readonly KubeObject[], now: number): ReplicaChanges {
+  const diff = replicaDiff(rs, active)
+  if (diff < 0) {
+    const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet')
+    const count = Math.min(-diff, BURST_REPLICAS)
+    return { creates: Array.from({ length: count }, () => podFromTemplate(rs.spec.template, rs, ref)), deletes: [] }
+  }
+  if (diff > 0) return { creates: [], deletes: podsToDelete(active, related, Math.min(diff, BURST_REPLICAS), now) }
+  return { creates: [], deletes: [] }
+}
+
+export function createAction(pod: KubeObject): Action {
+  return { type: 'create', resource: podsRef, object: pod }
+}
+
+/** A delete guarded by the pod's uid, so a same-named replacement is never the one removed. */
+export function deleteAction(pod: KubeObject): Action {
+  return { type: 'delete', resource: podsRef, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', preconditions: { uid: pod.metadata.uid } }
+}

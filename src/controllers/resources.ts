@@ -1,0 +1,13 @@
+import type { ResourceRef } from './runtime/types'
+
+/** The resources controllers watch and act on, spelled the way the registry serves them. */
+
+export const pods: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'pods' })
+export const nodes: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'nodes' })
+export const events: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'events' })
+export const leases: ResourceRef = Object.freeze({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' })
+
+/** Compares by value: the runner may hand back copies of the refs a definition declared. */
+export function sameResource(a: ResourceRef, b: ResourceRef): boolean {
+  return a.group === b.group && a.version === b.version && a.plural === b.plural
+}

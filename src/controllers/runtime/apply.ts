@@ -1,0 +1,119 @@
+import type { Env } from '../../env'
+import type { KubeObject } from '../../apimachinery/types'
+import { ApiError } from '../../apimachinery/status'
+import { findResource, type ResourceDef } from '../../apis/registry'
+import { timestamp } from '../../apis/strategy'
+import { storeFor } from '../../client/stores'
+import type { InformerCaches } from './cache'
+import type { Action, ResourceRef } from './types'
+
+const eventsRef: ResourceRef = { group: '', version: 'v1', plural: 'events' }
+
+function defOf(r: ResourceRef): ResourceDef {
+  const def = findResource(r.group, r.version, r.plural)
+  if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
+  return def
+}
+
+function unwrapText(res: { ok: true; value: { object: string; pending?: boolean; deleted?: boolean } } | { ok: false; status: import('../../apimachinery/types').Status }) {
+  if (!res.ok) throw new ApiError(res.status)
+  return { object: JSON.parse(res.value.object) as KubeObject, pending: res.value.pending, deleted: res.value.deleted }
+}
+
+/** Writes a result into the cache: a write that finished a deletion removes the object. */
+function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeObject; deleted?: boolean }): void {
+  const o = result.object
+  if (result.deleted) caches.of(r).remove(o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : `${o.metadata.name}`, Number(o.metadata.resourceVersion))
+  else caches.of(r).put(o)
+}
+
+/**
+ * Performs one action against the stores and records its result in the caches at once, so the
+ * rest of the pass (and the next one) never acts on a state older than its own writes.
+ */
+export async function applyAction(env: Env, caches: InformerCaches, controller: string, action: Action, now: number): Promise<void> {
+  switch (action.type) {
+    case 'create': {
+      const def = defOf(action.resource)
+      const o = action.object
+      const res = await storeFor(env, def).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
+      caches.of(action.resource).put(unwrapText(res).object)
+      return
+    }
+    case 'update':
+    case 'updateStatus': {
+      const def = defOf(action.resource)
+      const o = action.object
+      const res = await storeFor(env, def).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
+      record(caches, action.resource, unwrapText(res))
+      return
+    }
+    case 'patch': {
+      const def = defOf(action.resource)
+      const res = await storeFor(env, def).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
+      record(caches, action.resource, unwrapText(res))
+      return
+    }
+    case 'delete': {
+      const def = defOf(action.resource)
+      const res = await storeFor(env, def).delete(
+        { def, namespace: action.namespace, name: action.name },
+        { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds },
+      )
+      const { object, pending } = unwrapText(res)
+      if (pending) caches.of(action.resource).put(object)
+      else caches.of(action.resource).remove(action.namespace ? `${action.namespace}/${action.name}` : action.name, Number(object.metadata.resourceVersion))
+      return
+    }
+    case 'bind': {
+      const pods: ResourceRef = { group: '', version: 'v1', plural: 'pods' }
+      const def = defOf(pods)
+      const res = await storeFor(env, def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
+      caches.of(pods).put(unwrapText(res).object)
+      return
+    }
+    case 'finalize': {
+      const namespaces: ResourceRef = { group: '', version: 'v1', plural: 'namespaces' }
+      const def = defOf(namespaces)
+      const res = await storeFor(env, def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
+      record(caches, namespaces, unwrapText(res))
+      return
+    }
+    case 'event': {
+      const def = defOf(eventsRef)
+      const event = newEvent(action, controller, now)
+      unwrapText(await storeFor(env, def).create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
+      return
+    }
+  }
+}
+
+/** A core/v1 Event as kube-controller-manager's event recorder writes it. */
+export function newEvent(action: Extract<Action, { type: 'event' }>, controller: string, now: number): KubeObject {
+  const o = action.involved
+  const namespace = o.metadata.namespace || 'default'
+  const at = timestamp(now)
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${o.metadata.name}.${(now * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`, namespace },
+    involvedObject: {
+      kind: o.kind,
+      namespace: o.metadata.namespace,
+      name: o.metadata.name,
+      uid: o.metadata.uid,
+      apiVersion: o.apiVersion,
+      resourceVersion: o.metadata.resourceVersion,
+    },
+    reason: action.reason,
+    message: action.message,
+    source: { component: controller },
+    firstTimestamp: at,
+    lastTimestamp: at,
+    count: 1,
+    type: action.eventType,
+    eventTime: null,
+    reportingComponent: controller,
+    reportingInstance: '',
+  }
+}

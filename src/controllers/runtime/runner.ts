@@ -1,0 +1,131 @@
+import type { Env } from '../../env'
+import type { KubeObject, Status } from '../../apimachinery/types'
+import { ApiError } from '../../apimachinery/status'
+import { findResource } from '../../apis/registry'
+import { storeFor } from '../../client/stores'
+import { applyAction } from './apply'
+import { InformerCaches } from './cache'
+import { WorkQueue } from './queue'
+import type { Action, ControllerDefinition, ResourceRef } from './types'
+import { slowStart } from './slow-start'
+
+export interface RunnerOptions {
+  /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
+  resyncMs: number
+  /** one pass stops taking new keys after this long and asks to run again at once */
+  passBudgetMs: number
+  /** changes read from a store per request */
+  changesPerRead: number
+}
+
+export const defaultRunnerOptions: RunnerOptions = { resyncMs: 30_000, passBudgetMs: 20_000, changesPerRead: 2000 }
+
+/** What a pass did, for tests and diagnostics. */
+export interface PassReport {
+  reconciled: number
+  failed: number
+  actions: number
+  /** when the next pass is due (epoch ms), or undefined when nothing is scheduled */
+  nextAt: number | undefined
+}
+
+/**
+ * Runs one controller: keeps its caches current from the stores' change logs, queues the keys
+ * that changes concern (plus every key at each resync), and reconciles due keys one at a time,
+ * applying the actions each pure reconcile returns.
+ */
+export class ControllerRunner {
+  readonly caches = new InformerCaches()
+  readonly queue = new WorkQueue()
+  private nextResyncAt = 0
+
+  constructor(
+    private readonly env: Env,
+    readonly def: ControllerDefinition,
+    private readonly opts: RunnerOptions = defaultRunnerOptions,
+  ) {}
+
+  async pass(clock: () => number = Date.now): Promise<PassReport> {
+    const start = clock()
+    for (const r of this.def.watches) await this.syncResource(r, clock)
+    if (start >= this.nextResyncAt) {
+      for (const key of this.def.allKeys(this.caches)) this.queue.add(key, start)
+      this.nextResyncAt = start + this.opts.resyncMs
+    }
+    const report: PassReport = { reconciled: 0, failed: 0, actions: 0, nextAt: undefined }
+    let budgetLeft = true
+    for (const key of this.queue.takeDue(clock())) {
+      if (!budgetLeft) {
+        this.queue.add(key, clock())
+        continue
+      }
+      const now = clock()
+      try {
+        const outcome = this.def.reconcile(key, this.caches, now)
+        report.actions += await this.apply(outcome.actions, now)
+        this.queue.forget(key)
+        if (outcome.requeueAfterMs !== undefined) this.queue.add(key, now + outcome.requeueAfterMs)
+        report.reconciled++
+      } catch (e) {
+        if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
+        this.queue.addRateLimited(key, clock())
+        report.failed++
+      }
+      if (clock() - start > this.opts.passBudgetMs) budgetLeft = false
+    }
+    const due = this.queue.nextDue()
+    report.nextAt = Math.min(due ?? Infinity, this.nextResyncAt)
+    return report
+  }
+
+  /** Applies actions in order; a run of creates goes in slow-start batches. */
+  private async apply(actions: Action[], now: number): Promise<number> {
+    const run = (a: Action) => applyAction(this.env, this.caches, this.def.name, a, now)
+    let i = 0
+    while (i < actions.length) {
+      if (actions[i]!.type !== 'create') {
+        await run(actions[i++]!)
+        continue
+      }
+      let j = i
+      while (j < actions.length && actions[j]!.type === 'create') j++
+      await slowStart(actions.slice(i, j), run)
+      i = j
+    }
+    return actions.length
+  }
+
+  /** Lists a resource once, then follows its change log; a 410 (compacted past us) relists. */
+  private async syncResource(r: ResourceRef, clock: () => number): Promise<void> {
+    const def = findResource(r.group, r.version, r.plural)
+    if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
+    const store = storeFor(this.env, def)
+    const cache = this.caches.of(r)
+    for (;;) {
+      if (!cache.synced) {
+        const listed = await store.list(def.plural, {})
+        if (!listed.ok) throw new ApiError((listed as unknown as { status: Status }).status)
+        const objects = listed.value.items.map((t) => JSON.parse(t) as KubeObject)
+        cache.reset(objects, Number(listed.value.resourceVersion))
+        const now = clock()
+        for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
+        return
+      }
+      const batch = await store.changesSince(cache.rv, this.opts.changesPerRead)
+      if (!batch.ok) {
+        cache.synced = false
+        continue
+      }
+      const now = clock()
+      for (const change of batch.value.changes) {
+        const obj = JSON.parse(change.value) as KubeObject
+        const { previous, applied } = cache.apply(change.type, obj)
+        if (!applied) continue
+        for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
+        if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
+      }
+      cache.rv = batch.value.rv
+      if (!batch.value.more) return
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { KubeObject } from '../../apimachinery/types'
+
+/** Identifies a resource the way the registry does: core group is ''. */
+export interface ResourceRef {
+  group: string
+  version: string
+  plural: string
+}
+
+/** A side effect the runner performs; preconditions make it safe to repeat. */
+export type Action =
+  | { type: 'create'; resource: ResourceRef; object: KubeObject }
+  | { type: 'delete'; resource: ResourceRef; namespace?: string; name: string; preconditions?: { uid?: string; resourceVersion?: string }; gracePeriodSeconds?: number }
+  /** a full update carrying metadata.resourceVersion (409 if stale) */
+  | { type: 'update'; resource: ResourceRef; object: KubeObject }
+  /** replaces only status; skipped when equal to what is stored */
+  | { type: 'updateStatus'; resource: ResourceRef; object: KubeObject }
+  /** a JSON merge patch of the named object (or of its status with `subresource: 'status'`) */
+  | { type: 'patch'; resource: ResourceRef; namespace?: string; name: string; patch: unknown; subresource?: 'status' }
+  /** binds a pending pod to a node, as POST pods/binding (409 if it is already bound) */
+  | { type: 'bind'; namespace: string; name: string; uid: string; nodeName: string }
+  /** empties a terminating namespace's spec.finalizers, as PUT namespaces/{name}/finalize */
+  | { type: 'finalize'; name: string }
+  /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
+  | { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
+
+/** What one reconcile pass decided. */
+export interface Outcome {
+  actions: Action[]
+  /** come back to this key after this long even if nothing changes (e.g. a timeout to observe) */
+  requeueAfterMs?: number
+}
+
+/** A read-only view of the informer caches a controller observes from. */
+export interface Cache {
+  get(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined
+  list(resource: ResourceRef, namespace?: string): KubeObject[]
+}
+
+/**
+ * A controller: which kinds it watches, how a change maps to work-queue keys, and a pure
+ * reconcile function from observed state to actions. Keys are `namespace/name` or `name`.
+ */
+export interface ControllerDefinition {
+  name: string
+  /** kinds whose caches this controller reads; changes to them are mapped to keys by `keysFor` */
+  watches: ResourceRef[]
+  /** the keys a changed object concerns (its own key, its owner's, …) */
+  keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[]
+  /** every key a full resync visits */
+  allKeys(cache: Cache): string[]
+  /** pure: no I/O, no clock (time is `now`) */
+  reconcile(key: string, cache: Cache, now: number): Outcome
+}

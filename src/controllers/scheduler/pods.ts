@@ -1,0 +1,54 @@
+import type { KubeObject } from '../../apimachinery/types'
+
+type Json = Record<string, unknown>
+
+const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler'
+
+export function podSpec(pod: KubeObject): Json {
+  return asRecord(pod.spec)
+}
+
+export function podStatus(pod: KubeObject): Json {
+  return asRecord(pod.status)
+}
+
+export function podKey(pod: KubeObject): string {
+  return `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`
+}
+
+export function splitKey(key: string): { namespace: string; name: string } {
+  const slash = key.indexOf('/')
+  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) }
+}
+
+export function nodeNameOf(pod: KubeObject): string {
+  const n = podSpec(pod).nodeName
+  return typeof n === 'string' ? n : ''
+}
+
+/** Succeeded and Failed pods hold no resources: the scheduler's informer does not even see them. */
+export function isTerminal(pod: KubeObject): boolean {
+  const phase = podStatus(pod).phase
+  return phase === 'Succeeded' || phase === 'Failed'
+}
+
+/**
+ * A pod this scheduler should place: unbound, not being deleted, not finished, addressed to it,
+ * and without scheduling gates (gated pods wait in the queue upstream until the gates are removed).
+ */
+export function isPendingFor(pod: KubeObject, schedulerName: string): boolean {
+  const spec = podSpec(pod)
+  if (nodeNameOf(pod) !== '') return false
+  if (pod.metadata.deletionTimestamp) return false
+  if (isTerminal(pod)) return false
+  const name = typeof spec.schedulerName === 'string' && spec.schedulerName !== '' ? spec.schedulerName : DEFAULT_SCHEDULER_NAME
+  if (name !== schedulerName) return false
+  return !(Array.isArray(spec.schedulingGates) && spec.schedulingGates.length > 0)
+}
+
+/** The uid of the pod's managing controller (the ownerReference with controller: true). */
+export function controllerUid(pod: KubeObject): string | undefined {
+  return pod.metadata.ownerReferences?.find((r) => r.controller === true)?.uid
+}

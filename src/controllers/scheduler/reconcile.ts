@@ -1,0 +1,48 @@
+import type { Cache, Outcome } from '../runtime/types'
+import { nodes, pods } from '../resources'
+import { unschedulableMessage } from './fit-error'
+import { filterNode, type Rejection } from './filter'
+import { emptyUsage, nodeUsagesOf } from './node-load'
+import { controllerUid, isPendingFor, splitKey } from './pods'
+import { nodeAllocatable, podRequests } from './requests'
+import { scoreNodes, selectNode, type FeasibleNode } from './score'
+import { unschedulableActions } from './unschedulable'
+
+/**
+ * One scheduling attempt for the pod `namespace/name`: filter every node, score the feasible ones,
+ * and bind to the best, or record why none fits.
+ *
+ * Capacity is read from the cache alone. This relies on the runner's contract that the result of
+ * each action (here: the bind) is applied to its cache before the next key is reconciled, so a pod
+ * bound earlier in the same pass already counts against its node and a batch of pending pods cannot
+ * overcommit a node between two watch events.
+ */
+export function reconcilePod(key: string, cache: Cache, now: number, schedulerName: string): Outcome {
+  const { namespace, name } = splitKey(key)
+  const pod = cache.get(pods, namespace, name)
+  if (!pod || !isPendingFor(pod, schedulerName)) return { actions: [] }
+
+  const usages = nodeUsagesOf(cache)
+  const request = podRequests(pod)
+  const feasible: FeasibleNode[] = []
+  const rejections: Rejection[] = []
+  for (const node of cache.list(nodes)) {
+    const nodeName = node.metadata.name ?? ''
+    const allocatable = nodeAllocatable(node)
+    const usage = usages.get(nodeName) ?? emptyUsage()
+    const rejection = filterNode(pod, node, request, allocatable, usage)
+    if (rejection) rejections.push(rejection)
+    else feasible.push({ name: nodeName, allocatable, usage })
+  }
+
+  // No requeue when nothing fits: node changes and freed capacity bring the pod back.
+  if (feasible.length === 0) return { actions: unschedulableActions(pod, unschedulableMessage(pod, rejections), now) }
+
+  const nodeName = selectNode(scoreNodes(feasible, podRequests(pod, { nonMissing: true }), controllerUid(pod)))!
+  return {
+    actions: [
+      { type: 'bind', namespace, name, uid: pod.metadata.uid ?? '', nodeName },
+      { type: 'event', involved: pod, eventType: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${namespace}/${name} to ${nodeName}` },
+    ],
+  }
+}

@@ -1,0 +1,44 @@
+import type { KubeObject } from '../../apimachinery/types'
+import type { Action } from '../runtime/types'
+import { pods } from '../resources'
+import { podStatus } from './pods'
+
+type Json = Record<string, unknown>
+
+/** metav1.Time: RFC 3339 with whole seconds. */
+const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+
+function conditionsOf(pod: KubeObject): Json[] {
+  const conditions = podStatus(pod).conditions
+  return Array.isArray(conditions) ? (conditions as Json[]) : []
+}
+
+export function podScheduledCondition(pod: KubeObject): Json | undefined {
+  return conditionsOf(pod).find((c) => c.type === 'PodScheduled')
+}
+
+/**
+ * Records a failed attempt: PodScheduled=False/Unschedulable with the message, and a
+ * FailedScheduling event. Nothing is written when the pod already carries this exact message, so
+ * the retries that every node change triggers cannot turn into a stream of identical writes.
+ */
+export function unschedulableActions(pod: KubeObject, message: string, now: number): Action[] {
+  const current = podScheduledCondition(pod)
+  if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return []
+  const condition: Json = {
+    type: 'PodScheduled',
+    status: 'False',
+    lastProbeTime: null,
+    // the transition time moves only when the status does
+    lastTransitionTime: current?.status === 'False' && typeof current.lastTransitionTime === 'string' ? current.lastTransitionTime : metaTime(now),
+    reason: 'Unschedulable',
+    message,
+  }
+  const updated = structuredClone(pod)
+  const others = conditionsOf(pod).filter((c) => c.type !== 'PodScheduled')
+  updated.status = { ...podStatus(pod), conditions: current ? conditionsOf(pod).map((c) => (c.type === 'PodScheduled' ? condition : c)) : [...others, condition] }
+  return [
+    { type: 'updateStatus', resource: pods, object: updated },
+    { type: 'event', involved: pod, eventType: 'Warning', reason: 'FailedScheduling', message },
+  ]
+}

@@ -1,0 +1,110 @@
+import type { KubeObject } from '../../apimachinery/types'
+import type { MetaLabelSelector } from '../../apimachinery/labels'
+import { intOr, type Json } from './json'
+
+/**
+ * The apps/v1 ReplicaSet and Deployment fields the controllers read and write. Objects come from the
+ * caches as plain JSON, so these are views: every field may be missing.
+ */
+
+export interface PodTemplate {
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; [field: string]: unknown }
+  spec?: Json
+  [field: string]: unknown
+}
+
+export interface Condition {
+  type: string
+  status: 'True' | 'False' | 'Unknown' | string
+  reason?: string
+  message?: string
+  lastTransitionTime?: string
+  /** Deployment conditions only */
+  lastUpdateTime?: string
+}
+
+export interface ReplicaSetSpec {
+  replicas?: number
+  minReadySeconds?: number
+  selector?: MetaLabelSelector | null
+  template?: PodTemplate
+  [field: string]: unknown
+}
+
+export interface ReplicaSetStatus {
+  replicas?: number
+  fullyLabeledReplicas?: number
+  readyReplicas?: number
+  availableReplicas?: number
+  observedGeneration?: number
+  conditions?: Condition[]
+  [field: string]: unknown
+}
+
+export interface ReplicaSet extends KubeObject {
+  spec: ReplicaSetSpec
+  status?: ReplicaSetStatus
+}
+
+export interface RollingUpdate {
+  maxSurge?: number | string | null
+  maxUnavailable?: number | string | null
+}
+
+export interface DeploymentSpec {
+  replicas?: number
+  selector?: MetaLabelSelector | null
+  template?: PodTemplate
+  strategy?: { type?: string; rollingUpdate?: RollingUpdate | null }
+  minReadySeconds?: number
+  revisionHistoryLimit?: number | null
+  paused?: boolean | null
+  progressDeadlineSeconds?: number | null
+  [field: string]: unknown
+}
+
+export interface DeploymentStatus {
+  observedGeneration?: number
+  replicas?: number
+  updatedReplicas?: number
+  readyReplicas?: number
+  availableReplicas?: number
+  unavailableReplicas?: number
+  conditions?: Condition[]
+  collisionCount?: number
+  [field: string]: unknown
+}
+
+export interface Deployment extends KubeObject {
+  spec: DeploymentSpec
+  status: DeploymentStatus
+}
+
+/** spec.replicas with the API default of 1 (a nil *int32 upstream is defaulted to 1 before any controller sees it). */
+export function specReplicas(o: { spec: { replicas?: number } }): number {
+  return intOr(o.spec.replicas, 1)
+}
+
+/** A ReplicaSet view over a deep copy of a cached object. */
+export function toReplicaSet(o: KubeObject): ReplicaSet {
+  const copy = structuredClone(o) as ReplicaSet
+  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
+  copy.metadata = { ...copy.metadata }
+  return copy
+}
+
+/** A Deployment view over a deep copy of a cached object; status is always present so steps can set it. */
+export function toDeployment(o: KubeObject): Deployment {
+  const copy = structuredClone(o) as Deployment
+  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
+  if (!copy.status || typeof copy.status !== 'object') copy.status = {}
+  return copy
+}
+
+export function rsStatus(rs: ReplicaSet): ReplicaSetStatus {
+  return rs.status && typeof rs.status === 'object' ? rs.status : {}
+}
+
+export function generationOf(o: KubeObject): number {
+  return intOr(o.metadata.generation, 0)
+}

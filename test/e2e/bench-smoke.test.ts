@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const RUN_TIMEOUT_MS = 90_000
+
+const MEASURED = [
+  'create_per_s_c16',
+  'floor_do_insert_per_s_c16',
+  'create_vs_floor',
+  'etcd_put_per_s_c16',
+  'create_vs_etcd',
+  'create_p99_ms',
+  'get_p99_ms',
+  'list_10k_ms',
+  'watch_p99_ms_100',
+  'bundle_gzip_bytes',
+  'rss_mb_peak',
+]
+const PENDING = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min']
+// Only etcd may be missing on a machine; anything else unmeasured means the harness broke.
+const MAY_BE_SKIPPED = new Set(['etcd_put_per_s_c16', 'create_vs_etcd', 'rss_mb_peak'])
+// The event usually reaches the watcher before the write's own response: 0 is a real figure there.
+const MAY_BE_ZERO = new Set(['watch_p99_ms_100'])
+
+interface Figure {
+  value: number | null
+  min: number | null
+  max: number | null
+  verdict: string
+  pending?: string
+  skipped?: string
+}
+
+/** Runs the bench in its tiny mode the way `npm run bench -- --quick --smoke` does, into `out`. */
+function runBench(out: string): Promise<{ code: number | null; output: string; ms: number }> {
+  const t0 = Date.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bench/run.ts', '--quick', '--smoke', '--out', out], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')))
+  child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')))
+  return new Promise((resolve) => {
+    // SIGTERM lets the bench stop the servers it started; SIGKILL only if it does not exit.
+    const term = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS)
+    const kill = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS + 10_000)
+    child.on('exit', (code) => {
+      clearTimeout(term)
+      clearTimeout(kill)
+      resolve({ code, output, ms: Date.now() - t0 })
+    })
+  })
+}
+
+describe('npm run bench (smoke)', () => {
+  let out: string | undefined
+
+  afterAll(async () => {
+    if (out) await rm(out, { recursive: true, force: true })
+  })
+
+  it('runs end to end and writes a complete report, a table and a chart', async () => {
+    out = await mkdtemp(join(tmpdir(), 'edgeplane-bench-smoke-'))
+    const run = await runBench(out)
+    expect(run.code, run.output).toBe(0)
+
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { meta: Record<string, unknown>; results: Record<string, Figure> }
+    expect(report.meta.mode).toBe('smoke')
+    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...PENDING].sort())
+    for (const key of MEASURED) {
+      const f = report.results[key]!
+      if (f.value === null) {
+        expect(MAY_BE_SKIPPED.has(key), `${key} was not measured: ${f.skipped}`).toBe(true)
+        expect(f.skipped).toBeTruthy()
+        continue
+      }
+      expect(Number.isFinite(f.value), key).toBe(true)
+      if (MAY_BE_ZERO.has(key)) expect(f.value, key).toBeGreaterThanOrEqual(0)
+      else expect(f.value, key).toBeGreaterThan(0)
+    }
+    for (const key of PENDING) {
+      expect(report.results[key]).toMatchObject({ value: null, verdict: 'pending', pending: 'needs the node agent / workload controllers' })
+    }
+
+    const md = await readFile(join(out, 'report.md'), 'utf8')
+    expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
+    for (const key of [...MEASURED, ...PENDING]) expect(md).toContain(`| \`${key}\` |`)
+    const svg = await readFile(join(out, 'chart.svg'), 'utf8')
+    expect(svg.startsWith('<svg')).toBe(true)
+    expect(svg.trim().endsWith('</svg>')).toBe(true)
+    expect(svg).toContain('<rect')
+  })
+})

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../src/apimachinery/types'
+import { EnvError, expandVars, fieldRefValue, parseQuantity, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
+
+const b64 = (s: string) => Buffer.from(s).toString('base64')
+
+const objects: Record<string, KubeObject> = {
+  'cm/ns1/app': { metadata: { name: 'app', namespace: 'ns1' }, data: { greeting: 'world', 'log.level': 'debug', 'bad key': 'x' }, binaryData: { bin: b64('bytes') } },
+  'secret/ns1/creds': { metadata: { name: 'creds', namespace: 'ns1' }, data: { password: b64('s3cret'), user: b64('admin') } },
+  'secret/ns1/plain': { metadata: { name: 'plain', namespace: 'ns1' }, stringData: { token: 'abc' } },
+}
+
+function sources(calls: string[] = []): EnvSources {
+  const get = (kind: string) => async (ns: string, name: string) => {
+    calls.push(`${kind}/${ns}/${name}`)
+    return objects[`${kind}/${ns}/${name}`]
+  }
+  return { configMap: get('cm'), secret: get('secret') }
+}
+
+function pod(containers: ContainerSpec[]): KubeObject {
+  return {
+    metadata: { name: 'web-1', namespace: 'ns1', uid: 'uid-1', labels: { app: 'web', tier: 'front' }, annotations: { 'example.com/owner': 'team-a' } },
+    spec: { nodeName: 'node-a', serviceAccountName: 'builder', containers },
+  }
+}
+
+const ctx = { podIP: '10.244.0.7', hostIP: '192.168.1.5', allocatable: { cpu: '4', memory: '16Gi' } }
+
+async function envOf(container: Partial<ContainerSpec>): Promise<Record<string, string>> {
+  const c = { name: 'c', image: 'x', ...container } as ContainerSpec
+  return resolveContainerEnv(pod([c]), c, sources(), ctx)
+}
+
+async function errorOf(container: Partial<ContainerSpec>): Promise<string> {
+  try {
+    await envOf(container)
+  } catch (err) {
+    expect(err).toBeInstanceOf(EnvError)
+    return (err as Error).message
+  }
+  throw new Error('expected an EnvError')
+}
+
+describe('resolveContainerEnv', () => {
+  const cases: { name: string; container: Partial<ContainerSpec>; want: Record<string, string> }[] = [
+    { name: 'plain values', container: { env: [{ name: 'A', value: '1' }, { name: 'B', value: '' }] }, want: { A: '1', B: '' } },
+    { name: 'configMapKeyRef', container: { env: [{ name: 'G', valueFrom: { configMapKeyRef: { name: 'app', key: 'greeting' } } }] }, want: { G: 'world' } },
+    { name: 'configMapKeyRef reads binaryData', container: { env: [{ name: 'B', valueFrom: { configMapKeyRef: { name: 'app', key: 'bin' } } }] }, want: { B: 'bytes' } },
+    { name: 'secretKeyRef is base64-decoded', container: { env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } }] }, want: { P: 's3cret' } },
+    { name: 'secretKeyRef honours a stored stringData', container: { env: [{ name: 'T', valueFrom: { secretKeyRef: { name: 'plain', key: 'token' } } }] }, want: { T: 'abc' } },
+    { name: 'optional missing configmap is skipped', container: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'nope', key: 'k', optional: true } } }] }, want: {} },
+    { name: 'optional missing key is skipped', container: { env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'creds', key: 'nope', optional: true } } }] }, want: {} },
+    {
+      name: 'fieldRef paths',
+      container: {
+        env: [
+          { name: 'NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+          { name: 'UID', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } },
+          { name: 'APP', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } },
+          { name: 'OWNER', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['example.com/owner']" } } },
+          { name: 'MISSING', valueFrom: { fieldRef: { fieldPath: "metadata.labels['missing']" } } },
+          { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+          { name: 'SA', valueFrom: { fieldRef: { fieldPath: 'spec.serviceAccountName' } } },
+          { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+          { name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+        ],
+      },
+      want: { NAME: 'web-1', NS: 'ns1', UID: 'uid-1', APP: 'web', OWNER: 'team-a', MISSING: '', NODE: 'node-a', SA: 'builder', POD_IP: '10.244.0.7', HOST_IP: '192.168.1.5' },
+    },
+    {
+      name: 'envFrom configMap skips keys that are not variable names',
+      container: { envFrom: [{ configMapRef: { name: 'app' } }] },
+      want: { greeting: 'world', 'log.level': 'debug', bin: 'bytes' },
+    },
+    { name: 'envFrom secret with a prefix', container: { envFrom: [{ secretRef: { name: 'creds' }, prefix: 'DB_' }] }, want: { DB_password: 's3cret', DB_user: 'admin' } },
+    { name: 'envFrom optional missing source', container: { envFrom: [{ configMapRef: { name: 'nope', optional: true } }] }, want: {} },
+    {
+      name: 'env overrides envFrom',
+      container: { envFrom: [{ configMapRef: { name: 'app' } }], env: [{ name: 'greeting', value: 'override' }] },
+      want: { greeting: 'override', 'log.level': 'debug', bin: 'bytes' },
+    },
+    {
+      name: '$(VAR) refers to earlier variables only',
+      container: {
+        env: [
+          { name: 'A', value: 'x' },
+          { name: 'B', value: '$(A)-$(C)-$$(A)' },
+          { name: 'C', value: 'later' },
+        ],
+      },
+      want: { A: 'x', B: 'x-$(C)-$(A)', C: 'later' },
+    },
+    {
+      name: 'resourceFieldRef reads limits, else node allocatable',
+      container: {
+        resources: { limits: { memory: '256Mi' }, requests: { cpu: '250m' } },
+        env: [
+          { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+          { name: 'CPU_REQ_M', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
+          { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+        ],
+      },
+      want: { MEM: '256', CPU_REQ_M: '250', CPU_LIMIT: '4' },
+    },
+  ]
+  for (const c of cases) {
+    it(c.name, async () => {
+      expect(await envOf(c.container)).toEqual(c.want)
+    })
+  }
+
+  const errors: { name: string; container: Partial<ContainerSpec>; message: string }[] = [
+    { name: 'missing configmap', container: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'nope', key: 'k' } } }] }, message: 'configmap "nope" not found' },
+    { name: 'missing configmap key', container: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'app', key: 'nope' } } }] }, message: "couldn't find key nope in ConfigMap ns1/app" },
+    { name: 'missing secret', container: { env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'nope', key: 'k' } } }] }, message: 'secret "nope" not found' },
+    { name: 'missing secret key', container: { env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'creds', key: 'nope' } } }] }, message: "couldn't find key nope in Secret ns1/creds" },
+    { name: 'missing envFrom configmap', container: { envFrom: [{ configMapRef: { name: 'nope' } }] }, message: 'configmap "nope" not found' },
+    { name: 'missing envFrom secret', container: { envFrom: [{ secretRef: { name: 'nope' } }] }, message: 'secret "nope" not found' },
+    { name: 'unsupported fieldPath', container: { env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'spec.hostname' } } }] }, message: 'unsupported fieldPath: spec.hostname' },
+  ]
+  for (const c of errors) {
+    it(`fails: ${c.name}`, async () => {
+      expect(await errorOf(c.container)).toBe(c.message)
+    })
+  }
+})
+
+describe('resolvePodEnv', () => {
+  it('resolves every container, reports failing ones, and fetches each source once', async () => {
+    const calls: string[] = []
+    const p = pod([
+      { name: 'a', env: [{ name: 'G', valueFrom: { configMapKeyRef: { name: 'app', key: 'greeting' } } }] },
+      { name: 'b', envFrom: [{ configMapRef: { name: 'app' } }] },
+      { name: 'c', env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'nope', key: 'k' } } }] },
+    ])
+    ;(p.spec as { initContainers: ContainerSpec[] }).initContainers = [{ name: 'init', env: [{ name: 'I', value: '1' }] }]
+    const { env, errors } = await resolvePodEnv(p, sources(calls), ctx)
+    expect(env).toEqual({ init: { I: '1' }, a: { G: 'world' }, b: { greeting: 'world', 'log.level': 'debug', bin: 'bytes' } })
+    expect(errors).toEqual({ c: 'secret "nope" not found' })
+    expect(calls).toEqual(['cm/ns1/app', 'secret/ns1/nope'])
+  })
+})
+
+describe('expandVars', () => {
+  const vars = { A: 'x', EMPTY: '' }
+  const cases: [string, string][] = [
+    ['$(A)', 'x'],
+    ['pre-$(A)-post', 'pre-x-post'],
+    ['$(EMPTY)|', '|'],
+    ['$(UNDEFINED)', '$(UNDEFINED)'],
+    ['$$(A)', '$(A)'],
+    ['$$', '$'],
+    ['$A', '$A'],
+    ['$(A', '$(A'],
+    ['cost: 5$', 'cost: 5$'],
+  ]
+  for (const [input, want] of cases) {
+    it(`${JSON.stringify(input)} → ${JSON.stringify(want)}`, () => {
+      expect(expandVars(input, vars)).toBe(want)
+    })
+  }
+})
+
+describe('fieldRefValue and parseQuantity', () => {
+  it('renders whole label maps as sorted key="value" lines', () => {
+    expect(fieldRefValue(pod([]), 'metadata.labels', ctx)).toBe('app="web"\ntier="front"')
+  })
+
+  const quantities: [string, number][] = [
+    ['1', 1],
+    ['250m', 0.25],
+    ['1Ki', 1024],
+    ['16Gi', 16 * 2 ** 30],
+    ['1k', 1000],
+    ['1e3', 1000],
+    ['0.5', 0.5],
+  ]
+  for (const [q, n] of quantities) {
+    it(`parses ${q}`, () => {
+      expect(parseQuantity(q)).toBeCloseTo(n)
+    })
+  }
+  it('rejects nonsense', () => {
+    expect(() => parseQuantity('lots')).toThrow(EnvError)
+  })
+})

@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../src/apimachinery/types'
+import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, PodIPAllocator, SimRuntime } from '../../src/agent/runtime/sim'
+import type { ContainerState } from '../../src/agent/runtime/types'
+
+const runtimes: SimRuntime[] = []
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((r) => r.shutdown()))
+})
+
+let seq = 0
+function runtime(ips = new PodIPAllocator()): SimRuntime {
+  const r = new SimRuntime({ nodeName: 'sim-0', startDelayMs: 50, backoff: { baseMs: 100, maxMs: 400, resetAfterMs: 600_000 }, ips })
+  runtimes.push(r)
+  return r
+}
+
+function pod(opts: { annotations?: Record<string, string>; restartPolicy?: string; init?: boolean; status?: unknown } = {}): KubeObject {
+  const spec: Record<string, unknown> = { restartPolicy: opts.restartPolicy ?? 'Always', containers: [{ name: 'main', image: 'nginx' }] }
+  if (opts.init) spec.initContainers = [{ name: 'init', image: 'busybox' }]
+  return { metadata: { name: `s${++seq}`, namespace: 'default', uid: `sim-uid-${seq}`, annotations: opts.annotations }, spec, status: opts.status ?? { phase: 'Pending' } }
+}
+
+async function until<T>(what: string, fn: () => T | undefined | false, timeoutMs = 3_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = fn()
+    if (v !== undefined && v !== false) return v
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const main = (r: SimRuntime, p: KubeObject): ContainerState => r.status(p.metadata.uid!)!.find((c) => c.name === 'main')!
+
+describe('SimRuntime', () => {
+  it('creates, then runs ready containers after the start delay', async () => {
+    const r = runtime()
+    const p = pod()
+    await r.sync(p, {})
+    expect(main(r, p).state).toEqual({ waiting: { reason: 'ContainerCreating' } })
+    const s = await until('running', () => ('running' in main(r, p).state ? main(r, p) : undefined))
+    expect(s).toMatchObject({ ready: true, started: true, restartCount: 0 })
+    expect(s.containerID).toMatch(/^sim:\/\//)
+  })
+
+  it('completes init containers before the app starts', async () => {
+    const r = runtime()
+    const p = pod({ init: true })
+    await r.sync(p, {})
+    await until('running', () => 'running' in main(r, p).state)
+    expect(r.status(p.metadata.uid!)!.find((c) => c.init)!.state).toMatchObject({ terminated: { exitCode: 0, reason: 'Completed' } })
+  })
+
+  const exits: { name: string; restartPolicy: string; code: string; want: (s: ContainerState) => boolean }[] = [
+    { name: 'exit 0 under Never: Completed', restartPolicy: 'Never', code: '0', want: (s) => 'terminated' in s.state && s.state.terminated.reason === 'Completed' },
+    { name: 'exit 7 under Never: Error with the code', restartPolicy: 'Never', code: '7', want: (s) => 'terminated' in s.state && s.state.terminated.exitCode === 7 },
+    { name: 'exit 1 under Always: restarted', restartPolicy: 'Always', code: '1', want: (s) => s.restartCount >= 1 },
+  ]
+  for (const c of exits) {
+    it(`scripts exits by annotation: ${c.name}`, async () => {
+      const r = runtime()
+      const p = pod({ restartPolicy: c.restartPolicy, annotations: { [EXIT_AFTER_ANNOTATION]: '0.1', [EXIT_CODE_ANNOTATION]: c.code } })
+      await r.sync(p, {})
+      await until(c.name, () => c.want(main(r, p)))
+    })
+  }
+
+  it('gives each pod its own 10.244 address and frees it when forgotten', async () => {
+    const ips = new PodIPAllocator()
+    const a = runtime(ips)
+    const b = runtime(ips)
+    const p1 = pod()
+    const p2 = pod()
+    const ip1 = a.podIP(p1)
+    const ip2 = b.podIP(p2)
+    expect(ip1).toMatch(/^10\.244\.\d+\.\d+$/)
+    expect(ip2).not.toBe(ip1)
+    expect(a.podIP(p1)).toBe(ip1)
+    a.forget(p1.metadata.uid!)
+    const p3 = pod({ status: { phase: 'Running', podIP: ip1 } })
+    expect(b.podIP(p3)).toBe(ip1)
+  })
+
+  it('adopts containers already running after an agent restart', async () => {
+    const r = runtime()
+    const p = pod({ status: { phase: 'Running', podIP: '10.244.9.9', containerStatuses: [{ name: 'main', state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, lastState: {}, restartCount: 4, ready: true, containerID: 'sim://old' }] } })
+    await r.sync(p, {})
+    expect(main(r, p)).toMatchObject({ state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, restartCount: 4, ready: true, containerID: 'sim://old' })
+    expect(r.podIP(p)).toBe('10.244.9.9')
+  })
+
+  it('serves synthetic logs and succeeds every exec', async () => {
+    const r = runtime()
+    const p = pod()
+    await r.sync(p, {})
+    await until('running', () => 'running' in main(r, p).state)
+    let text = ''
+    for await (const c of r.logs(p.metadata.uid!, { container: 'main', tailLines: 1 })) text += Buffer.from(c).toString()
+    expect(text).toBe('no process runs here: this node is simulated\n')
+    expect(await r.exec(p.metadata.uid!, 'main', ['anything'], { stdout: () => {}, stderr: () => {} })).toBe(0)
+  })
+
+  it('stops at once and never restarts a stopped pod', async () => {
+    const r = runtime()
+    const p = pod()
+    await r.sync(p, {})
+    await until('running', () => 'running' in main(r, p).state)
+    await r.stop(p.metadata.uid!)
+    expect(main(r, p).state).toMatchObject({ terminated: { exitCode: 0 } })
+    await new Promise((res) => setTimeout(res, 200))
+    expect(main(r, p).restartCount).toBe(0)
+  })
+})

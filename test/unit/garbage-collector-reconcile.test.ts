@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../src/apimachinery/types'
+import { garbageCollectedResources, garbageCollector, objectKey } from '../../src/controllers/garbage-collector'
+import { drive, MemoryStore, newObject, ownerRef, res } from '../../src/controllers/garbage-collector/fixtures'
+import type { Action, ResourceRef } from '../../src/controllers/runtime/types'
+
+const gc = garbageCollector(garbageCollectedResources)
+const now = Date.parse('2025-06-01T12:00:00Z')
+const deleting = { deletionTimestamp: '2025-06-01T11:59:00Z' }
+
+const deployment = (f: Parameters<typeof newObject>[2] = {}) => newObject(res.deployments, 'web', f)
+const replicaSet = (owner: KubeObject | undefined, f: Parameters<typeof newObject>[2] = {}) =>
+  newObject(res.replicasets, 'web-5d8f', { owners: owner ? [ownerRef(owner)] : undefined, ...f })
+const pod = (name: string, owners: KubeObject['metadata']['ownerReferences'], f: Parameters<typeof newObject>[2] = {}) => newObject(res.pods, name, { owners, ...f })
+
+const keyOf = (r: ResourceRef, o: KubeObject) => objectKey(r, o.metadata.namespace, o.metadata.name ?? '')
+
+function describeAction(a: Action): string {
+  switch (a.type) {
+    case 'delete':
+      return `delete ${a.resource.plural}/${a.name} ${(a as { propagationPolicy?: string }).propagationPolicy} uid=${a.preconditions?.uid}`
+    case 'patch':
+      return `patch ${a.resource.plural}/${a.name} ${JSON.stringify(a.patch)}`
+    case 'update':
+      return `update ${a.resource.plural}/${a.object.metadata.name} finalizers=${JSON.stringify(a.object.metadata.finalizers ?? [])} rv=${a.object.metadata.resourceVersion}`
+    default:
+      return a.type
+  }
+}
+
+describe('garbage collector: dependents of owners that are gone (background)', () => {
+  const rs = replicaSet(undefined)
+  const cases: { name: string; objects: [ResourceRef, KubeObject][]; key: [ResourceRef, KubeObject]; want: string[] }[] = [
+    {
+      name: 'keeps a pod whose owner exists',
+      objects: [[res.replicasets, rs]],
+      key: [res.pods, pod('p1', [ownerRef(rs)])],
+      want: [],
+    },
+    {
+      name: 'deletes a pod whose only owner is gone',
+      objects: [],
+      key: [res.pods, pod('p1', [ownerRef(rs)])],
+      want: ['delete pods/p1 Background uid=uid-p1'],
+    },
+    {
+      name: 'takes an owner of the same name but another uid for gone',
+      objects: [[res.replicasets, replicaSet(undefined, { uid: 'uid-successor' })]],
+      key: [res.pods, pod('p1', [ownerRef(rs)])],
+      want: ['delete pods/p1 Background uid=uid-p1'],
+    },
+    {
+      name: 'looks for a namespaced owner in the dependent’s namespace only',
+      objects: [[res.replicasets, replicaSet(undefined, { namespace: 'other' })]],
+      key: [res.pods, pod('p1', [ownerRef(rs)])],
+      want: ['delete pods/p1 Background uid=uid-p1'],
+    },
+    {
+      name: 'drops the reference to a gone owner while another owner stands',
+      objects: [[res.configmaps, newObject(res.configmaps, 'keeper')]],
+      key: [res.pods, pod('p1', [ownerRef(rs), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false })])],
+      want: [
+        `patch pods/p1 ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper', blockOwnerDeletion: true }], resourceVersion: '1' } })}`,
+      ],
+    },
+    {
+      name: 'never takes an owner of a kind it does not watch for gone',
+      objects: [],
+      key: [res.pods, pod('p1', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'uid-w' }])],
+      want: [],
+    },
+    {
+      name: 'resolves a cluster-scoped owner without a namespace (kind not watched: kept)',
+      objects: [],
+      key: [res.pods, pod('mirror', [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-n1' }])],
+      want: [],
+    },
+    {
+      name: 'leaves an object that is already being deleted alone',
+      objects: [],
+      key: [res.pods, pod('p1', [ownerRef(rs)], { ...deleting, finalizers: ['example.com/hold'] })],
+      want: [],
+    },
+    {
+      name: 'keeps the policy an object already records when collecting it',
+      objects: [],
+      key: [res.replicasets, newObject(res.replicasets, 'child', { owners: [ownerRef(deployment())], finalizers: ['orphan'] })],
+      want: ['delete replicasets/child Orphan uid=uid-child'],
+    },
+    {
+      name: 'ignores objects without owners',
+      objects: [],
+      key: [res.configmaps, newObject(res.configmaps, 'plain')],
+      want: [],
+    },
+  ]
+
+  it.each(cases)('$name', ({ objects, key: [r, o], want }) => {
+    const store = new MemoryStore([...objects, [r, o]])
+    expect(gc.reconcile(keyOf(r, o), store, now).actions.map(describeAction)).toEqual(want)
+  })
+
+  it('does nothing for a key whose object is gone or whose kind is not watched', () => {
+    const store = new MemoryStore()
+    expect(gc.reconcile('core/pods/default/missing', store, now)).toEqual({ actions: [] })
+    expect(gc.reconcile('core/nodes//n1', store, now)).toEqual({ actions: [] })
+    expect(gc.reconcile('not-a-key', store, now)).toEqual({ actions: [] })
+  })
+
+  it('keeps dependents whose owner kind is outside the watched list', () => {
+    const podsOnly = garbageCollector([res.pods])
+    const store = new MemoryStore([[res.pods, pod('p1', [ownerRef(replicaSet(undefined))])]])
+    expect(podsOnly.reconcile('core/pods/default/p1', store, now).actions).toEqual([])
+  })
+
+  it('cascades a background deletion down the ownership chain', () => {
+    const d = deployment()
+    const rs = replicaSet(d)
+    const store = new MemoryStore([
+      [res.replicasets, rs],
+      [res.pods, pod('p1', [ownerRef(rs)])],
+      [res.pods, pod('p2', [ownerRef(rs)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })],
+      [res.pods, pod('unrelated', undefined)],
+    ])
+    expect(drive(gc, store, now)).toBe(2)
+    expect(store.log).toEqual([
+      'delete replicasets default/web-5d8f (Background)',
+      'gone replicasets default/web-5d8f',
+      'delete pods default/p1 (Background)',
+      'gone pods default/p1',
+      'delete pods default/p2 (Background)',
+    ])
+    // the bound pod terminates gracefully on its node; the unrelated pod stays
+    expect(store.names(res.pods)).toEqual(['p2', 'unrelated'])
+    expect(store.get(res.pods, 'default', 'p2')!.metadata.deletionTimestamp).toBe('2025-06-01T12:00:30Z')
+  })
+})
+
+describe('garbage collector: foreground deletion', () => {
+  it('deletes dependents first and removes the finalizer once no blocking dependent is left', () => {
+    const d = deployment({ ...deleting, finalizers: ['foregroundDeletion'] })
+    const rs = replicaSet(d)
+    const store = new MemoryStore([
+      [res.deployments, d],
+      [res.replicasets, rs],
+      [res.pods, pod('p1', [ownerRef(rs)])],
+      [res.pods, pod('p2', [ownerRef(rs)])],
+    ])
+    // the owner's own pass: the replicaset has dependents, so it goes in the foreground too
+    expect(gc.reconcile(keyOf(res.deployments, d), store, now).actions.map(describeAction)).toEqual(['delete replicasets/web-5d8f Foreground uid=uid-web-5d8f'])
+
+    drive(gc, store, now)
+    expect(store.list(res.deployments)).toEqual([])
+    expect(store.list(res.replicasets)).toEqual([])
+    expect(store.list(res.pods)).toEqual([])
+    const gone = (what: string) => store.log.indexOf(`gone ${what}`)
+    expect(gone('pods default/p1')).toBeGreaterThan(-1)
+    expect(gone('pods default/p1')).toBeLessThan(gone('replicasets default/web-5d8f'))
+    expect(gone('pods default/p2')).toBeLessThan(gone('replicasets default/web-5d8f'))
+    expect(gone('replicasets default/web-5d8f')).toBeLessThan(gone('deployments default/web'))
+    expect(store.log.filter((l) => l.startsWith('update'))).toEqual(['update replicasets default/web-5d8f', 'update deployments default/web'])
+  })
+
+  const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'], spec: { template: {} } })
+  const cases: { name: string; dependents: [ResourceRef, KubeObject][]; want: string[] }[] = [
+    {
+      name: 'removes the finalizer at once without dependents',
+      dependents: [],
+      want: ['update jobs/job finalizers=[] rv=1'],
+    },
+    {
+      name: 'deletes a non-blocking dependent without waiting for it',
+      dependents: [[res.configmaps, newObject(res.configmaps, 'cfg', { owners: [ownerRef(owner, { block: false })] })]],
+      want: ['delete configmaps/cfg Background uid=uid-cfg', 'update jobs/job finalizers=[] rv=1'],
+    },
+    {
+      name: 'deletes a blocking dependent and keeps waiting',
+      dependents: [[res.pods, pod('p1', [ownerRef(owner)])]],
+      want: ['delete pods/p1 Background uid=uid-p1'],
+    },
+    {
+      name: 'waits for a blocking dependent that is still terminating',
+      dependents: [[res.pods, pod('p1', [ownerRef(owner)], { ...deleting, spec: { nodeName: 'n1' } })]],
+      want: [],
+    },
+    {
+      name: 'releases a dependent that another owner keeps',
+      dependents: [
+        [res.configmaps, newObject(res.configmaps, 'keeper')],
+        [res.pods, pod('shared', [ownerRef(owner), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false, block: false })])],
+      ],
+      want: [
+        `patch pods/shared ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper' }], resourceVersion: '1' } })}`,
+      ],
+    },
+  ]
+
+  it.each(cases)('$name', ({ dependents, want }) => {
+    const store = new MemoryStore([[res.jobs, owner], ...dependents])
+    expect(gc.reconcile(keyOf(res.jobs, owner), store, now).actions.map(describeAction)).toEqual(want)
+  })
+
+  it('removes only its own finalizer', () => {
+    const job = { ...owner, metadata: { ...owner.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] } }
+    const store = new MemoryStore([[res.jobs, job]])
+    const actions = gc.reconcile(keyOf(res.jobs, job), store, now).actions
+    expect(actions.map(describeAction)).toEqual(['update jobs/job finalizers=["example.com/hold"] rv=1'])
+    store.applyAll(actions)
+    expect(store.get(res.jobs, 'default', 'job')!.metadata.finalizers).toEqual(['example.com/hold'])
+  })
+
+  it('lets the owner go once the last blocking pod has terminated', () => {
+    const p = pod('p1', [ownerRef(owner)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })
+    const store = new MemoryStore([
+      [res.jobs, owner],
+      [res.pods, p],
+    ])
+    drive(gc, store, now)
+    expect(store.names(res.jobs)).toEqual(['job'])
+    expect(store.get(res.pods, 'default', 'p1')!.metadata.deletionTimestamp).toBeDefined()
+    store.finishPod('default', 'p1')
+    drive(gc, store, now)
+    expect(store.names(res.jobs)).toEqual([])
+  })
+})
+
+describe('garbage collector: orphan deletion', () => {
+  it('removes the owner’s reference from every dependent, then the orphan finalizer', () => {
+    const rs = replicaSet(undefined, { ...deleting, finalizers: ['orphan'] })
+    const other = newObject(res.configmaps, 'other')
+    const store = new MemoryStore([
+      [res.replicasets, rs],
+      [res.configmaps, other],
+      [res.pods, pod('p1', [ownerRef(rs)])],
+      [res.pods, pod('p2', [ownerRef(rs), ownerRef(other, { controller: false })])],
+      [res.pods, pod('elsewhere', [ownerRef(rs)], { namespace: 'other' })],
+    ])
+    const actions = gc.reconcile(keyOf(res.replicasets, rs), store, now).actions
+    expect(actions.map(describeAction)).toEqual([
+      `patch pods/p1 ${JSON.stringify({ metadata: { ownerReferences: null, resourceVersion: '1' } })}`,
+      `patch pods/p2 ${JSON.stringify({ metadata: { ownerReferences: [ownerRef(other, { controller: false })], resourceVersion: '1' } })}`,
+      'update replicasets/web-5d8f finalizers=[] rv=1',
+    ])
+    store.applyAll(actions)
+    expect(store.list(res.replicasets)).toEqual([])
+    expect(store.get(res.pods, 'default', 'p1')!.metadata.ownerReferences).toBeUndefined()
+    expect(store.get(res.pods, 'default', 'p2')!.metadata.ownerReferences).toEqual([ownerRef(other, { controller: false })])
+
+    // the orphans stay; only the pod in another namespace (which the owner never owned) is collected
+    drive(gc, store, now)
+    expect(store.names(res.pods)).toEqual(['p1', 'p2'])
+  })
+
+  it('leaves an owner deleted with the orphan policy alone while orphaning and keeps its dependents', () => {
+    const rs = replicaSet(undefined, { ...deleting, finalizers: ['orphan'] })
+    const store = new MemoryStore([
+      [res.replicasets, rs],
+      [res.pods, pod('p1', [ownerRef(rs)])],
+    ])
+    // the pod's own key sees a standing owner: nothing to do until the owner has released it
+    expect(gc.reconcile('core/pods/default/p1', store, now).actions).toEqual([])
+  })
+})

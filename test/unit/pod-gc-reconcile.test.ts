@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../src/apimachinery/types'
+import { MemoryStore, newNode, newObject, res } from '../../src/controllers/garbage-collector/fixtures'
+import { OUT_OF_SERVICE_TAINT, podGcController, TERMINATED_KEY } from '../../src/controllers/pod-gc'
+import type { Action } from '../../src/controllers/runtime/types'
+
+const t0 = Date.parse('2025-06-01T12:00:00Z')
+
+function pod(name: string, f: { node?: string; phase?: string; reason?: string; created?: string; deleting?: boolean; finalizers?: string[]; grace?: number; namespace?: string } = {}): KubeObject {
+  const p = newObject(res.pods, name, {
+    namespace: f.namespace,
+    creationTimestamp: f.created,
+    finalizers: f.finalizers,
+    spec: f.node ? { nodeName: f.node, containers: [] } : { containers: [] },
+    status: { phase: f.phase ?? (f.node ? 'Running' : 'Pending'), ...(f.reason ? { reason: f.reason } : {}), conditions: [{ type: 'Ready', status: 'True' }] },
+  })
+  if (f.deleting) {
+    p.metadata.deletionTimestamp = '2025-06-01T11:59:00Z'
+    p.metadata.deletionGracePeriodSeconds = f.grace ?? 30
+  }
+  return p
+}
+
+function describeAction(a: Action): string {
+  if (a.type === 'delete') return `delete ${a.namespace}/${a.name} grace=${a.gracePeriodSeconds} uid=${a.preconditions?.uid}`
+  if (a.type === 'patch') return `patch ${a.namespace}/${a.name}/${a.subresource} ${JSON.stringify(a.patch)}`
+  return a.type
+}
+
+const storeOf = (...objects: KubeObject[]) => new MemoryStore(objects.map((o) => [o.kind === 'Node' ? res.nodes : res.pods, o]))
+
+describe('pod GC: terminated pods over the threshold', () => {
+  const gc = podGcController({ terminatedThreshold: 3 })
+  const cluster = () =>
+    storeOf(
+      newNode('n1'),
+      pod('running-old', { node: 'n1', created: '2025-01-01T00:00:00Z' }),
+      pod('done-1', { node: 'n1', phase: 'Succeeded', created: '2025-01-02T00:00:00Z' }),
+      pod('held', { node: 'n1', phase: 'Failed', created: '2025-01-03T00:00:00Z', deleting: true, grace: 0, finalizers: ['example.com/hold'] }),
+      pod('done-4', { node: 'n1', phase: 'Succeeded', created: '2025-01-04T00:00:00Z' }),
+      pod('done-5', { node: 'n1', phase: 'Succeeded', created: '2025-01-05T00:00:00Z' }),
+      pod('evicted', { node: 'n1', phase: 'Failed', reason: 'Evicted', created: '2025-01-06T00:00:00Z' }),
+      pod('b-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
+      pod('a-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
+    )
+
+  it('deletes the excess, evicted first, then oldest, skipping pods already being deleted', () => {
+    // 7 terminated, threshold 3: the 4 first in order are evicted, done-1, held (already going), done-4
+    expect(gc.reconcile(TERMINATED_KEY, cluster(), t0).actions.map(describeAction)).toEqual([
+      'delete default/evicted grace=0 uid=uid-evicted',
+      'delete default/done-1 grace=0 uid=uid-done-1',
+      'delete default/done-4 grace=0 uid=uid-done-4',
+    ])
+  })
+
+  it('converges to the threshold and breaks age ties by name', () => {
+    const store = cluster()
+    store.applyAll(gc.reconcile(TERMINATED_KEY, store, t0).actions)
+    expect(store.names(res.pods)).toEqual(['a-same-age', 'b-same-age', 'done-5', 'held', 'running-old'])
+    // still 4 terminated (held counts until its finalizer goes): the oldest deletable one goes
+    expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual([])
+    const held = store.get(res.pods, 'default', 'held')!
+    store.applyAll([{ type: 'update', resource: res.pods, object: { ...held, metadata: { ...held.metadata, finalizers: [] } } }])
+    store.put(res.pods, pod('c-new', { node: 'n1', phase: 'Failed', created: '2025-02-01T00:00:00Z' }))
+    expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete default/done-5 grace=0 uid=uid-done-5'])
+  })
+
+  it.each([
+    ['under the threshold', podGcController({ terminatedThreshold: 10 })],
+    ['with the sweep turned off', podGcController({ terminatedThreshold: 0 })],
+  ])('does nothing %s', (_, controller) => {
+    expect(controller.reconcile(TERMINATED_KEY, cluster(), t0).actions).toEqual([])
+  })
+
+  it('uses upstream’s default threshold', () => {
+    const store = storeOf(...Array.from({ length: 12_501 }, (_, i) => pod(`p${String(i).padStart(5, '0')}`, { phase: 'Succeeded', node: 'n1' })), newNode('n1'))
+    expect(podGcController().reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete default/p00000 grace=0 uid=uid-p00000'])
+  })
+})
+
+describe('pod GC: pods whose node is gone', () => {
+  const failedPatch = (name: string) =>
+    `patch default/${name}/status ${JSON.stringify({
+      status: {
+        phase: 'Failed',
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: '2025-06-01T12:00:40Z' },
+        ],
+      },
+    })}`
+
+  it('waits out the quarantine, then marks the pod Failed and force-deletes it', () => {
+    const gc = podGcController({ quarantineMs: 40_000 })
+    const store = storeOf(pod('p', { node: 'gone' }), pod('q', { node: 'gone' }))
+    expect(gc.reconcile('default/p', store, t0)).toEqual({ actions: [], requeueAfterMs: 40_000 })
+    // the quarantine is per node: a second pod on it waits only for what is left
+    expect(gc.reconcile('default/q', store, t0 + 30_000)).toEqual({ actions: [], requeueAfterMs: 10_000 })
+    const out = gc.reconcile('default/p', store, t0 + 40_000)
+    expect(out.actions.map(describeAction)).toEqual([failedPatch('p'), 'delete default/p grace=0 uid=uid-p'])
+    store.applyAll(out.actions)
+    expect(store.names(res.pods)).toEqual(['q'])
+  })
+
+  it('force-deletes a terminating pod on a missing node, and deletes a finished one without marking it', () => {
+    const gc = podGcController({ quarantineMs: 40_000 })
+    const store = storeOf(pod('terminating', { node: 'gone', deleting: true }), pod('finished', { node: 'gone', phase: 'Succeeded' }))
+    gc.reconcile('default/terminating', store, t0)
+    expect(gc.reconcile('default/terminating', store, t0 + 40_000).actions.map(describeAction)).toEqual([failedPatch('terminating'), 'delete default/terminating grace=0 uid=uid-terminating'])
+    expect(gc.reconcile('default/finished', store, t0 + 40_000).actions.map(describeAction)).toEqual(['delete default/finished grace=0 uid=uid-finished'])
+    store.applyAll(gc.reconcile('default/terminating', store, t0 + 40_000).actions)
+    expect(store.names(res.pods)).toEqual(['finished'])
+  })
+
+  it('restarts the quarantine when the node comes back in between', () => {
+    const gc = podGcController({ quarantineMs: 40_000 })
+    const store = storeOf(pod('p', { node: 'flaky' }))
+    gc.reconcile('default/p', store, t0)
+    store.put(res.nodes, newNode('flaky'))
+    expect(gc.reconcile('default/p', store, t0 + 20_000)).toEqual({ actions: [] })
+    store.remove(res.nodes, undefined, 'flaky')
+    expect(gc.reconcile('default/p', store, t0 + 45_000)).toEqual({ actions: [], requeueAfterMs: 40_000 })
+  })
+
+  const cases: { name: string; objects: KubeObject[]; want: string[] }[] = [
+    { name: 'a running pod on a live node', objects: [newNode('n1'), pod('p', { node: 'n1' })], want: [] },
+    { name: 'a terminating pod on a live node', objects: [newNode('n1'), pod('p', { node: 'n1', deleting: true })], want: [] },
+    { name: 'a pending pod', objects: [pod('p')], want: [] },
+    {
+      name: 'a terminating pod that was never scheduled',
+      objects: [pod('p', { deleting: true, finalizers: ['x'] })],
+      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete default/p grace=0 uid=uid-p'],
+    },
+    {
+      name: 'a terminating pod on an out-of-service node',
+      objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, value: 'nodeshutdown', effect: 'NoExecute' }] }), pod('p', { node: 'n1', deleting: true })],
+      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete default/p grace=0 uid=uid-p'],
+    },
+    {
+      name: 'a running pod on an out-of-service node',
+      objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, effect: 'NoExecute' }] }), pod('p', { node: 'n1' })],
+      want: [],
+    },
+    { name: 'a pod already force-deleted, held by finalizers', objects: [pod('p', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] })], want: [] },
+  ]
+
+  it.each(cases)('handles $name', ({ objects, want }) => {
+    const gc = podGcController({ quarantineMs: 0 })
+    expect(gc.reconcile('default/p', storeOf(...objects), t0).actions.map(describeAction)).toEqual(want)
+  })
+})
+
+describe('pod GC keys', () => {
+  const store = () =>
+    storeOf(
+      newNode('n1'),
+      pod('running', { node: 'n1' }),
+      pod('done', { node: 'n1', phase: 'Succeeded' }),
+      pod('orphan', { node: 'gone' }),
+      pod('stuck', { deleting: true }),
+      pod('forced', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] }),
+    )
+
+  it('maps pod changes to the sweep and to pods that need a look', () => {
+    const gc = podGcController()
+    const s = store()
+    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'running')!, s)).toEqual([])
+    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([TERMINATED_KEY])
+    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'orphan')!, s)).toEqual(['default/orphan'])
+    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'stuck')!, s)).toEqual(['default/stuck'])
+    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'forced')!, s)).toEqual([])
+    expect(podGcController({ terminatedThreshold: 0 }).keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([])
+  })
+
+  it('maps a node that went away to every pod bound to it', () => {
+    const gc = podGcController()
+    const s = store()
+    expect(gc.keysFor(res.nodes, s.get(res.nodes, undefined, 'n1')!, s)).toEqual([])
+    const n1 = s.get(res.nodes, undefined, 'n1')!
+    s.remove(res.nodes, undefined, 'n1')
+    expect(gc.keysFor(res.nodes, n1, s)).toEqual(['default/running', 'default/done'])
+  })
+
+  it('resyncs the sweep and every pod that needs a look', () => {
+    expect(podGcController().allKeys(store())).toEqual([TERMINATED_KEY, 'default/orphan', 'default/stuck'])
+    expect(podGcController().watches.map((r) => r.plural)).toEqual(['pods', 'nodes'])
+  })
+})

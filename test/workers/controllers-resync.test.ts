@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { createScheduledController, env, runDurableObjectAlarm } from 'cloudflare:test'
+import worker from '../../src/index'
+import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
+import type { ControllerDefinition } from '../../src/controllers/runtime/types'
+import { api } from './helpers'
+
+const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+
+/** Polls (bounded) until the pod satisfies `ok`. */
+async function waitForPod(name: string, ok: (pod: any) => boolean, timeoutMs = 10_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const pod = (await api('GET', `/api/v1/namespaces/default/pods/${name}`)).json
+    if (ok(pod)) return pod
+    if (Date.now() > deadline) throw new Error(`timed out waiting for pod ${name}: ${JSON.stringify(pod.spec)}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const readyNode = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+  status: {
+    capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+    allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z/, 'Z') }],
+  },
+})
+
+describe('controller passes without notifications', () => {
+  it('heals a lost notification on the next periodic pass re-armed by cron', async () => {
+    await api('POST', '/api/v1/nodes', readyNode('n1'))
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'n1' }, spec: { holderIdentity: 'n1', leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') } }
+    await api('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease)
+    const created = await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pending' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })
+    expect(created.status).toBe(201)
+    // Notifications are off in this project: nothing has told the scheduler about the pod.
+    expect(await runDurableObjectAlarm(host('scheduler'))).toBe(false)
+    expect((await api('GET', '/api/v1/namespaces/default/pods/pending')).json.spec.nodeName).toBeUndefined()
+
+    await worker.scheduled!(createScheduledController({ cron: '* * * * *' }), env)
+    await runDurableObjectAlarm(host('scheduler'))
+    const pod = await waitForPod('pending', (p) => !!p.spec.nodeName)
+    expect(pod.spec.nodeName).toBe('n1')
+    expect(pod.status.conditions.find((c: any) => c.type === 'PodScheduled').status).toBe('True')
+    const events = (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dpending')).json.items
+    expect(events.map((e: any) => e.reason)).toContain('Scheduled')
+  })
+
+  it('backs a failing key off instead of hot-looping, and an idle controller sleeps until its resync', async () => {
+    let calls = 0
+    const failing: ControllerDefinition = {
+      name: 'always-fails',
+      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
+      keysFor: (_r, o) => [`${o.metadata.namespace}/${o.metadata.name}`],
+      allKeys: () => ['default/broken'],
+      reconcile: () => {
+        calls++
+        throw new Error('cannot converge')
+      },
+    }
+    let now = 1_000_000
+    const runner = new ControllerRunner(env, failing, { ...defaultRunnerOptions, resyncMs: 30_000 })
+    const waits: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const report = await runner.pass(() => now)
+      waits.push(report.nextAt! - now)
+      now = report.nextAt!
+    }
+    expect(calls).toBe(6)
+    for (let i = 1; i < 5; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!)
+
+    const idle: ControllerDefinition = { ...failing, name: 'idle', allKeys: () => [], reconcile: () => ({ actions: [] }) }
+    const idleRunner = new ControllerRunner(env, idle, { ...defaultRunnerOptions, resyncMs: 30_000 })
+    const report = await idleRunner.pass(() => now)
+    expect(report.nextAt! - now).toBe(30_000)
+  })
+})
