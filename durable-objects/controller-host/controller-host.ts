@@ -12,11 +12,14 @@ import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../s
 export class ControllerHost extends DurableObject<Env> {
   private runner: ControllerRunner | undefined
   private name: string | undefined
+  /** when the last notification arrived: one that lands during a pass must not be overwritten by the pass's own re-arm */
+  private pokedAt = 0
 
   /** A store committed a change this controller watches: run a pass soon. */
   async poke(name: string): Promise<void> {
     await this.remember(name)
-    await this.ctx.storage.setAlarm(Date.now())
+    this.pokedAt = Date.now()
+    await this.ctx.storage.setAlarm(this.pokedAt)
   }
 
   /** The cron safety net: re-arms a controller whose alarm was lost. */
@@ -39,6 +42,7 @@ export class ControllerHost extends DurableObject<Env> {
 
   private async passAndRearm(): Promise<PassReport> {
     const runner = this.runnerFor(this.name!)
+    const startedAt = Date.now()
     let report: PassReport
     try {
       report = await runner.pass()
@@ -47,6 +51,7 @@ export class ControllerHost extends DurableObject<Env> {
       console.error(`controller ${this.name}: pass failed`, e)
       report = { reconciled: 0, failed: 1, actions: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
+    if (this.pokedAt >= startedAt) report.nextAt = Date.now()
     if (report.nextAt !== undefined && Number.isFinite(report.nextAt)) await this.ctx.storage.setAlarm(Math.max(report.nextAt, Date.now()))
     return report
   }

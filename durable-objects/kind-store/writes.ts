@@ -107,6 +107,10 @@ export class Writer {
     render: (o: KubeObject) => string = (o) => JSON.stringify(o),
   ): StoreResult<WriteResult> {
     const { def } = t
+    const wantUid = incoming.metadata?.uid
+    if (wantUid && wantUid !== old.metadata.uid) {
+      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: UID in precondition: ${wantUid}, UID in object meta: ${old.metadata.uid}`) }
+    }
     if (incoming.metadata?.name !== undefined && incoming.metadata.name !== t.name) {
       return { ok: false, status: failure(400, 'BadRequest', `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`) }
     }

@@ -4,13 +4,15 @@
  * SIGINT/SIGTERM: watches and heartbeats end; processes are stopped, simulated pods are left as
  * they are for the next agent to adopt.
  */
+import { connectTunnel } from './tunnel'
+import { nodeCredentials } from '../apimachinery/node-token'
 import { hostname } from 'node:os'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
 import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
-import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig } from './kubeconfig'
+import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
@@ -182,7 +184,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE + '\n')
     return
   }
-  let access
+  let access: ClusterAccess
   try {
     access = loadKubeconfig(args.kubeconfig, args.context)
   } catch (err) {
@@ -195,18 +197,31 @@ async function main(argv: string[]): Promise<void> {
 
   const log = createLogger({ prefix: 'edgeplane-agent', verbose: args.verbose })
   const names = nodeNames(args)
+  // A single node acts with its own node credentials (NodeRestriction); one process simulating
+  // many nodes shares one client and keeps the kubeconfig's credentials for it.
+  const credentials = await Promise.all(names.map((name) => nodeCredentials(access.token, name)))
+  if (names.length === 1) access = { ...access, token: credentials[0]!.token }
   const api = new ApiClient(access, { maxSockets: Math.min(64, 8 + names.length * 2), userAgent: `edgeplane-agent/${args.runtime}` })
   const capacity = capacityFor(args)
   const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
   const closers: (() => Promise<unknown> | void)[] = []
-  const agents = names.map((name) => {
+  const agents = names.map((name, i) => {
     const nodeLog = log.child(`[${name}]`)
     const runtime: ManagedRuntime =
       args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
     const identity = args.runtime === 'sim' ? simNodeIdentity(name, args.labels, capacity) : processNodeIdentity(name, args.labels, capacity)
-    // The logs/exec tunnel of this node attaches here, e.g.
-    //   closers.push(connectTunnel({ server: access.server, ca: access.ca, token: access.token, nodeName: name, runtime }).close)
+    const tunnel = connectTunnel({
+      server: access.server,
+      ca: access.ca,
+      insecureSkipTLSVerify: access.insecureSkipTlsVerify,
+      token: credentials[i]!.token,
+      nodeName: name,
+      runtime,
+      log: (m) => nodeLog.info(m),
+      debug: (m) => nodeLog.debug(m),
+    })
+    closers.push(() => tunnel.close())
     return new NodeAgent({ api, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds })
   })
 

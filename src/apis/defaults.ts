@@ -39,6 +39,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') defaultJobSelector(obj)
+  if (def.group === '' && def.kind === 'Secret') mergeStringData(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -154,4 +155,17 @@ export function pendingFinalizers(def: ResourceDef, obj: KubeObject): string[] {
   const meta = obj.metadata.finalizers ?? []
   if (def.group !== '' || def.kind !== 'Namespace') return meta
   return [...meta, ...((asRecord(obj.spec).finalizers as string[] | undefined) ?? [])]
+}
+
+/** As the Secret conversion upstream: `stringData` is a write-only convenience merged into `data`. */
+export function mergeStringData(obj: KubeObject): void {
+  const stringData = asRecord(obj.stringData)
+  if (obj.stringData === undefined) return
+  const data = { ...asRecord(obj.data) }
+  for (const [k, v] of Object.entries(stringData)) {
+    const bytes = new TextEncoder().encode(String(v))
+    data[k] = btoa(String.fromCharCode(...bytes))
+  }
+  obj.data = data
+  delete obj.stringData
 }

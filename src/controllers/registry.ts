@@ -2,11 +2,21 @@ import type { Env } from '../env'
 import type { ControllerDefinition } from './runtime/types'
 import { schedulerController } from './scheduler'
 import { nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
+import { garbageCollectedResources, garbageCollector } from './garbage-collector'
+import { namespaceController, namespacedResources } from './namespace'
+import { podGcController } from './pod-gc'
+import { replicaSetController } from './replicaset'
+import { deploymentController } from './deployment'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   scheduler: () => schedulerController(),
   'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
+  'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
+  namespace: () => namespaceController(namespacedResources()),
+  'pod-gc': () => podGcController(),
+  replicaset: () => replicaSetController(),
+  deployment: () => deploymentController(),
 }
 
 export function controllerNames(): string[] {

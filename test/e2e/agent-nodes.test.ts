@@ -1,83 +1,35 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { startServer, type TestServer } from './helpers/server'
 import { parseTable } from './helpers/table'
 import { sleep, waitFor } from './helpers/wait'
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const OUTPUT_LIMIT = 64 * 1024
-
-/** A node agent started as `npm run agent` starts it, in its own process group. */
-interface AgentProcess {
-  child: ChildProcess
-  output(): string
-  stop(): Promise<void>
-}
-
-const agents: AgentProcess[] = []
-process.on('exit', () => {
-  for (const a of agents) killGroup(a.child, 'SIGKILL')
-})
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    // already gone
-  }
-}
+import { startAgent as spawnAgent, type AgentProcess } from './helpers/node-agent'
 
 function startAgent(kubeconfig: string, args: string[], env: Record<string, string> = {}): AgentProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  let out = ''
-  const collect = (c: Buffer) => {
-    out = (out + c.toString('utf8')).slice(-OUTPUT_LIMIT)
-    if (process.env.EDGEPLANE_E2E_VERBOSE) process.stderr.write(c)
-  }
-  child.stdout!.on('data', collect)
-  child.stderr!.on('data', collect)
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const agent: AgentProcess = {
-    child,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM')
-        const inTime = await Promise.race([exited.then(() => true), sleep(6_000).then(() => false)])
-        if (!inTime) killGroup(child, 'SIGKILL')
-      }
-      // Anything the agent left in its group goes too.
-      killGroup(child, 'SIGKILL')
-    },
-  }
+  const agent = spawnAgent(kubeconfig, args, env)
   agents.push(agent)
   return agent
 }
 
-/** Processes whose command line contains `needle` (ours only, from /proc). */
+const agents: AgentProcess[] = []
+
+/** Processes whose command line contains `needle`, read from /proc. */
 function processesMatching(needle: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', needle], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number)
-      .filter((pid) => pid !== process.pid)
-  } catch {
-    return []
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(needle)) pids.push(Number(entry))
+    } catch {
+      // the process ended meanwhile
+    }
   }
+  return pids
 }
 
 const suffix = randomBytes(3).toString('hex')

@@ -18,10 +18,17 @@ describe.concurrent('kubectl writes', () => {
   }
   const get = (kind: string, name: string) => kubectlJson(['get', kind, name], { kubeconfig: server.kubeconfig })
   /**
-   * What users write to a Deployment. Its controllers may update status (and so resourceVersion)
-   * at any time, so "nothing changed" is judged on these.
+   * What users write to a Deployment. Its controller may update status (and so resourceVersion)
+   * and its own `deployment.kubernetes.io/` annotations at any time, so "nothing changed" is
+   * judged on the rest.
    */
-  const written = (o: any) => ({ uid: o.metadata.uid, generation: o.metadata.generation, labels: o.metadata.labels, annotations: o.metadata.annotations, spec: o.spec })
+  const written = (o: any) => ({
+    uid: o.metadata.uid,
+    generation: o.metadata.generation,
+    labels: o.metadata.labels,
+    annotations: Object.fromEntries(Object.entries(o.metadata.annotations ?? {}).filter(([k]) => !k.startsWith('deployment.kubernetes.io/'))),
+    spec: o.spec,
+  })
   const notFound = async (kind: string, name: string, shown = `${kind}s`) => {
     const res = await run(['get', kind, name])
     expect(res.code).toBe(1)

@@ -251,7 +251,7 @@ describe('garbage collector: orphan deletion', () => {
     expect(store.names(res.pods)).toEqual(['p1', 'p2'])
   })
 
-  it('leaves an owner deleted with the orphan policy alone while orphaning and keeps its dependents', () => {
+  it('keeps a dependent whose owner is still orphaning it', () => {
     const rs = replicaSet(undefined, { ...deleting, finalizers: ['orphan'] })
     const store = new MemoryStore([
       [res.replicasets, rs],

@@ -22,6 +22,7 @@ function describeAction(a: Action): string {
   if (a.type === 'delete') return `delete ${a.resource.plural} ${a.namespace}/${a.name} uid=${a.preconditions?.uid}`
   if (a.type === 'update') return `update ${a.resource.plural} ${a.object.metadata.name} spec=${JSON.stringify(a.object.spec)} rv=${a.object.metadata.resourceVersion}`
   if (a.type === 'updateStatus') return `updateStatus ${a.resource.plural} ${a.object.metadata.name}`
+  if (a.type === 'finalize') return `finalize ${a.name}`
   return a.type
 }
 
@@ -87,7 +88,7 @@ describe('namespace controller', () => {
     expect(store.list(res.pods, 'doomed')).toEqual([])
 
     const done = controller.reconcile('doomed', store, now + 6000)
-    expect(done.actions.map(describeAction)).toEqual([`update namespaces doomed spec={"finalizers":[]} rv=${store.get(res.namespaces, undefined, 'doomed')!.metadata.resourceVersion}`])
+    expect(done.actions.map(describeAction)).toEqual(['finalize doomed'])
     expect(done.requeueAfterMs).toBeUndefined()
     store.applyAll(done.actions)
     expect(store.names(res.namespaces)).toEqual(['kept'])

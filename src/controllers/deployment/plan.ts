@@ -75,8 +75,9 @@ export class Plan {
     const actions: Action[] = [...this.releases]
     const eventsOf = (rs: ReplicaSet) => this.events.get(rs) ?? []
     for (const rs of this.created) actions.push({ type: 'create', resource: replicaSets, object: rs }, ...eventsOf(rs))
-    const adoptedOnly = [...this.originals.keys()].filter((rs) => !this.changed.includes(rs))
-    for (const rs of [...this.changed, ...adoptedOnly]) {
+    // Untouched ones may still differ from the cache by an adoption.
+    const untouched = [...this.originals.keys()].filter((rs) => !this.changed.includes(rs))
+    for (const rs of [...this.changed, ...untouched]) {
       if (this.deleted.has(rs)) continue
       const write = writeOf(this.originals.get(rs)!, rs)
       if (write) actions.push(write)

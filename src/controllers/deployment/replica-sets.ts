@@ -122,10 +122,9 @@ export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: num
 /** copyDeploymentAnnotationsToReplicaSet: e.g. kubernetes.io/change-cause, which `rollout history` prints. */
 function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {
   let changed = false
-  const a = annotationsOf(rs)
   for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
-    if (annotationsToSkip.has(k) || a[k] === v) continue
-    a[k] = v
+    if (annotationsToSkip.has(k) || rs.metadata.annotations?.[k] === v) continue
+    annotationsOf(rs)[k] = v
     changed = true
   }
   return changed
@@ -139,15 +138,14 @@ function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {
  */
 export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number, exists: boolean): boolean {
   let changed = copyDeploymentAnnotations(d, rs)
-  const a = annotationsOf(rs)
-  const oldText = a[REVISION_ANNOTATION]
-  const hadRevision = oldText !== undefined
+  const oldText = rs.metadata.annotations?.[REVISION_ANNOTATION]
   const old = oldText === undefined || oldText === '' ? 0 : parseInt64(oldText)
   if (old === undefined) return changed
   if (old < newRevision) {
+    const a = annotationsOf(rs)
     a[REVISION_ANNOTATION] = String(newRevision)
     changed = true
-    if (hadRevision) appendRevisionHistory(a, oldText!)
+    if (oldText !== undefined) appendRevisionHistory(a, oldText)
   }
   if (!exists && setReplicasAnnotations(rs, specReplicas(d), specReplicas(d) + maxSurge(d))) changed = true
   return changed

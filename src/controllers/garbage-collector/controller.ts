@@ -30,12 +30,13 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
     index.track(kind, object, cache)
     const current = cache.get(kind.ref, kind.namespaced ? object.metadata.namespace : undefined, object.metadata.name ?? '')
     const keys: string[] = []
-    if (current && needsCollector(current)) keys.push(keyOf(kind.ref, current))
-    // An owner in foreground deletion waits on this object.
+    // An owner in foreground deletion waits on this object. It goes first: its pass settles all
+    // its dependents with one scan, which their own passes would each repeat.
     for (const ref of ownerRefsOf(object)) {
       const owner = ownerKeyIfWaiting(cache, kinds, object, ref)
       if (owner) keys.push(owner)
     }
+    if (current && needsCollector(current)) keys.push(keyOf(kind.ref, current))
     // Dependents of an object that went away, was replaced by a namesake or is being deleted.
     const present = current !== undefined && current.metadata.uid === object.metadata.uid
     if (!present || isBeingDeleted(object)) keys.push(...index.dependentsOf(object.metadata.uid))
@@ -48,9 +49,16 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
     keysFor,
     allKeys(cache: Cache): string[] {
       index.rebuild(cache, kinds)
-      const keys: string[] = []
-      for (const kind of kinds.all) for (const o of cache.list(kind.ref)) if (needsCollector(o)) keys.push(keyOf(kind.ref, o))
-      return keys
+      // Owners being deleted with a policy first, for the same reason as in keysFor.
+      const owners: string[] = []
+      const dependents: string[] = []
+      for (const kind of kinds.all) {
+        for (const o of cache.list(kind.ref)) {
+          if (isOrphaningDependents(o) || isDeletingDependents(o)) owners.push(keyOf(kind.ref, o))
+          else if (ownerRefsOf(o).length) dependents.push(keyOf(kind.ref, o))
+        }
+      }
+      return [...owners, ...dependents]
     },
     reconcile: (key, cache) => reconcileObject(key, cache, kinds),
   }

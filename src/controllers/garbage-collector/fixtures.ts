@@ -249,6 +249,13 @@ export class MemoryStore implements Cache {
         this.log.push(`create ${this.where(action.resource, action.object.metadata.namespace, action.object.metadata.name ?? '')}`)
         this.store(action.resource, action.object)
         return
+      case 'finalize': {
+        const current = this.get(res.namespaces, undefined, action.name)
+        if (!current) throw new Error(`finalize: namespace ${action.name} not found`)
+        this.log.push(`finalize namespaces ${action.name}`)
+        this.store(res.namespaces, { ...current, spec: { ...asRecord(current.spec), finalizers: [] } })
+        return
+      }
       case 'bind':
         throw new Error('bind is not modelled here')
       case 'event':

@@ -87,3 +87,13 @@ export function hasDependents(cache: Cache, kinds: WatchedKinds, owner: KubeObje
   }
   return false
 }
+
+/** The uids that some watched object in `namespace` (every namespace when undefined) names as its owner. */
+export function ownerUidsIn(cache: Cache, kinds: WatchedKinds, namespace: string | undefined): Set<string> {
+  const uids = new Set<string>()
+  for (const kind of kinds.all) {
+    if (namespace !== undefined && !kind.namespaced) continue
+    for (const o of cache.list(kind.ref, namespace)) for (const r of ownerRefsOf(o)) uids.add(r.uid)
+  }
+  return uids
+}

@@ -10,6 +10,7 @@ import {
   ORPHAN_FINALIZER,
   ownerRefsOf,
   ownerState,
+  ownerUidsIn,
 } from './graph'
 import { parseKey } from './keys'
 import type { WatchedKind, WatchedKinds } from './kinds'
@@ -19,7 +20,13 @@ import type { WatchedKind, WatchedKinds } from './kinds'
  * attemptToDeleteItem): nothing while every owner stands; drop the references to owners that are gone
  * or waiting in foreground deletion while another owner stands; otherwise delete the object.
  */
-export function collectItem(cache: Cache, kinds: WatchedKinds, kind: WatchedKind, item: KubeObject): Action[] {
+export function collectItem(
+  cache: Cache,
+  kinds: WatchedKinds,
+  kind: WatchedKind,
+  item: KubeObject,
+  hasOwnDependents: (item: KubeObject) => boolean = (o) => hasDependents(cache, kinds, o, kind),
+): Action[] {
   const refs = ownerRefsOf(item)
   if (!refs.length) return []
   const states = refs.map((ref) => ownerState(cache, kinds, item, ref))
@@ -29,7 +36,7 @@ export function collectItem(cache: Cache, kinds: WatchedKinds, kind: WatchedKind
   }
   // An owner waits for this object, which has dependents of its own: delete in the foreground too,
   // so that the wait covers the whole subtree.
-  if (states.includes('waiting') && hasDependents(cache, kinds, item, kind)) return [deleteObject(kind, item, 'Foreground')]
+  if (states.includes('waiting') && hasOwnDependents(item)) return [deleteObject(kind, item, 'Foreground')]
   return [deleteObject(kind, item, policyRecordedOn(item))]
 }
 
@@ -58,9 +65,12 @@ export function orphanDependents(cache: Cache, kinds: WatchedKinds, kind: Watche
  */
 export function deleteDependents(cache: Cache, kinds: WatchedKinds, kind: WatchedKind, owner: KubeObject): Action[] {
   const dependents = dependentsOf(cache, kinds, owner, kind)
+  // One scan answers for every dependent whether it owns anything in turn.
+  let owners: Set<string> | undefined
+  const hasOwnDependents = (o: KubeObject) => (owners ??= ownerUidsIn(cache, kinds, kind.namespaced ? owner.metadata.namespace : undefined)).has(o.metadata.uid ?? '')
   const actions: Action[] = []
   for (const d of dependents) {
-    if (!isBeingDeleted(d.object)) actions.push(...collectItem(cache, kinds, d.kind, d.object))
+    if (!isBeingDeleted(d.object)) actions.push(...collectItem(cache, kinds, d.kind, d.object, hasOwnDependents))
   }
   if (!dependents.some((d) => d.ref.blockOwnerDeletion === true)) actions.push(removeFinalizer(kind, owner, FOREGROUND_FINALIZER))
   return actions

@@ -58,12 +58,16 @@ function deleteContent(live: Remaining[]): Action[] {
 }
 
 /**
- * Removes this controller's token from spec.finalizers, keeping any other. This stands for
- * PUT namespaces/{name}/finalize, the only write that changes spec.finalizers.
+ * Removes this controller's token from spec.finalizers (PUT namespaces/{name}/finalize). The
+ * finalize action empties the list, which is exact when the token is the only one, as it is unless
+ * another party registered its own; then an update writes the list without the token, keeping the
+ * other party's, as upstream does.
  */
 export function finalizeNamespace(ns: KubeObject): Action {
-  const spec = { ...asRecord(ns.spec), finalizers: specFinalizers(ns).filter((f) => f !== KUBERNETES_FINALIZER) }
-  return { type: 'update', resource: namespaces, object: { ...ns, metadata: { ...ns.metadata }, spec } }
+  const name = ns.metadata.name ?? ''
+  const remaining = specFinalizers(ns).filter((f) => f !== KUBERNETES_FINALIZER)
+  if (!remaining.length) return { type: 'finalize', name }
+  return { type: 'update', resource: namespaces, object: { ...ns, metadata: { ...ns.metadata }, spec: { ...asRecord(ns.spec), finalizers: remaining } } }
 }
 
 /**

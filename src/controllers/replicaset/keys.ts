@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
+import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
 import { objectKey } from '../shared/keys'
@@ -7,11 +7,15 @@ import { controllerRefOf } from '../shared/owner-refs'
 import { replicaSets } from '../shared/resources'
 import type { ReplicaSet } from '../shared/workloads'
 
-/** The ReplicaSets in the pod's namespace whose selector matches its labels (getPodReplicaSets). */
+/**
+ * The ReplicaSets in the pod's namespace whose selector matches its labels (GetPodReplicaSets). An
+ * empty selector matches nothing here, not everything, as upstream guards against one creeping in.
+ */
 export function matchingReplicaSets(pod: KubeObject, cache: Cache): KubeObject[] {
   return cache.list(replicaSets, pod.metadata.namespace ?? '').filter((rs) => {
     try {
-      return matchesLabels(selectorFromLabelSelector((rs as ReplicaSet).spec?.selector), pod.metadata.labels)
+      const selector = selectorFromLabelSelector((rs as ReplicaSet).spec?.selector)
+      return !isEverything(selector) && matchesLabels(selector, pod.metadata.labels)
     } catch {
       return false
     }

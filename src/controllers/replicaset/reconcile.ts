@@ -53,7 +53,7 @@ export function reconcileReplicaSet(key: string, cache: Cache, now: number, expe
   const claim = claimPods(rs, selector, all.filter(isPodActive))
   const actions: Action[] = [...claim.actions]
 
-  const changes = rs.metadata.deletionTimestamp ? { creates: [], deletes: [] } : manageReplicas(rs, claim.owned, relatedPods(rs, cache), now)
+  const changes = rs.metadata.deletionTimestamp ? { creates: [], deletes: [] } : manageReplicas(rs, selector, claim.owned, relatedPods(rs, cache), now)
 
   const failure = failureOf(previous)
   const status = calculateStatus(rs, claim.owned, failure, now)

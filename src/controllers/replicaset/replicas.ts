@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
+import { matchesLabels, type LabelSelector } from '../../apimachinery/labels'
 import { pods as podsRef } from '../resources'
 import type { Action } from '../runtime/types'
 import { newControllerRef } from '../shared/owner-refs'
@@ -21,10 +22,13 @@ export interface ReplicaChanges {
 /**
  * manageReplicas: the pods to create (from spec.template, with the controller reference) when
  * fewer are active than desired, or the pods to delete, ranked as upstream ranks victims, when more.
+ * Pods whose labels the selector would not match are never created: they would not count, and
+ * every pass would create more (upstream's validation and its "no labels" check prevent this).
  */
-export function manageReplicas(rs: ReplicaSet, active: readonly KubeObject[], related: readonly KubeObject[], now: number): ReplicaChanges {
+export function manageReplicas(rs: ReplicaSet, selector: LabelSelector, active: readonly KubeObject[], related: readonly KubeObject[], now: number): ReplicaChanges {
   const diff = replicaDiff(rs, active)
   if (diff < 0) {
+    if (!matchesLabels(selector, rs.spec.template?.metadata?.labels)) return { creates: [], deletes: [] }
     const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet')
     const count = Math.min(-diff, BURST_REPLICAS)
     return { creates: Array.from({ length: count }, () => podFromTemplate(rs.spec.template, rs, ref)), deletes: [] }

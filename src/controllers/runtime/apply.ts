@@ -1,5 +1,5 @@
 import type { Env } from '../../env'
-import type { KubeObject } from '../../apimachinery/types'
+import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { findResource, type ResourceDef } from '../../apis/registry'
 import { timestamp } from '../../apis/strategy'
@@ -58,8 +58,14 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       const def = defOf(action.resource)
       const res = await storeFor(env, def).delete(
         { def, namespace: action.namespace, name: action.name },
-        { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds },
+        { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
       )
+      // As upstream controllers: an object already gone (or replaced under the same name) needs no delete.
+      const failed = res.ok ? undefined : (res as unknown as { status: Status }).status
+      if (failed && (failed.code === 404 || (failed.code === 409 && action.preconditions?.uid))) {
+        caches.of(action.resource).remove(action.namespace ? `${action.namespace}/${action.name}` : action.name, 0)
+        return
+      }
       const { object, pending } = unwrapText(res)
       if (pending) caches.of(action.resource).put(object)
       else caches.of(action.resource).remove(action.namespace ? `${action.namespace}/${action.name}` : action.name, Number(object.metadata.resourceVersion))

@@ -10,7 +10,15 @@ export interface ResourceRef {
 /** A side effect the runner performs; preconditions make it safe to repeat. */
 export type Action =
   | { type: 'create'; resource: ResourceRef; object: KubeObject }
-  | { type: 'delete'; resource: ResourceRef; namespace?: string; name: string; preconditions?: { uid?: string; resourceVersion?: string }; gracePeriodSeconds?: number }
+  | {
+      type: 'delete'
+      resource: ResourceRef
+      namespace?: string
+      name: string
+      preconditions?: { uid?: string; resourceVersion?: string }
+      gracePeriodSeconds?: number
+      propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'
+    }
   /** a full update carrying metadata.resourceVersion (409 if stale) */
   | { type: 'update'; resource: ResourceRef; object: KubeObject }
   /** replaces only status; skipped when equal to what is stored */

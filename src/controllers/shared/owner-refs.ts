@@ -27,10 +27,10 @@ export interface Claim {
 }
 
 /**
- * BaseControllerRefManager.ClaimObject over a list: an object owned by someone else is ignored; one
- * we own stays claimed while the selector matches and is released otherwise (not while the owner is
- * being deleted); a matching orphan that is not being deleted is adopted (not while the owner is
- * being deleted either).
+ * BaseControllerRefManager.ClaimObject over a list: an object controlled by someone else is ignored;
+ * one the owner controls stays claimed while the selector matches and is released otherwise (not
+ * while the owner is being deleted); a matching orphan that is not being deleted is adopted (not
+ * while the owner is being deleted either).
  */
 export function claimObjects(owner: KubeObject, selector: LabelSelector, candidates: readonly KubeObject[]): Claim {
   const out: Claim = { claimed: [], adopt: [], release: [] }
