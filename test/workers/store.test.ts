@@ -157,6 +157,32 @@ describe('deletion', () => {
   })
 })
 
+describe('collections and bookmarks', () => {
+  it('deletes every selected object with deletecollection and leaves the rest', async () => {
+    await makeNamespace('dc')
+    await api('POST', cms('dc'), configMap('keep', {}, { tier: 'db' }))
+    await api('POST', cms('dc'), configMap('drop-1', {}, { tier: 'web' }))
+    await api('POST', cms('dc'), configMap('drop-2', {}, { tier: 'web' }))
+    const res = await api('DELETE', `${cms('dc')}?labelSelector=tier%3Dweb`)
+    expect(res.status).toBe(200)
+    expect(res.json.items.map((i: any) => i.metadata.name)).toEqual(['drop-1', 'drop-2'])
+    expect((await api('GET', cms('dc'))).json.items.map((i: any) => i.metadata.name)).toEqual(['keep'])
+  })
+
+  it('sends a BOOKMARK with the current resourceVersion to watchers that asked for bookmarks', async () => {
+    await makeNamespace('bm')
+    const created = await api('POST', cms('bm'), configMap('b'))
+    const watch = await openWatch(`${cms('bm')}?watch=true&allowWatchBookmarks=true&resourceVersion=${created.json.metadata.resourceVersion}`)
+    const stub = env.KIND_STORE.get(env.KIND_STORE.idFromName('core/configmaps'))
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    const [event] = await watch.waitFor(1)
+    watch.close()
+    expect(event!.type).toBe('BOOKMARK')
+    expect(event!.object.kind).toBe('ConfigMap')
+    expect(Number(event!.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(created.json.metadata.resourceVersion))
+  })
+})
+
 describe('persistence', () => {
   it('keeps objects and resourceVersions across a store restart', async () => {
     await makeNamespace('persist')

@@ -15,7 +15,7 @@ import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type Cras
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { ProbeWorker, type Probe, type ProbeKind } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import type { ContainerState, ExecStreams, LogOptions, ManagedRuntime } from './types'
+import { reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -135,13 +135,7 @@ export class ProcessRuntime implements ManagedRuntime {
   status(podUid: string): ContainerState[] | undefined {
     const pod = this.pods.get(podUid)
     if (!pod) return undefined
-    return pod.containers.map((c) => {
-      const s: ContainerState = { name: c.name, state: c.state, ready: c.ready && 'running' in c.state, restartCount: c.restartCount, started: c.started }
-      if (c.lastState) s.lastState = c.lastState
-      if (c.containerID) s.containerID = c.containerID
-      if (c.init) s.init = true
-      return s
-    })
+    return pod.containers.map((c) => reportContainer(c, c.started))
   }
 
   async sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {

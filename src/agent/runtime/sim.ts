@@ -10,7 +10,7 @@ import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { LogBuffer } from './log-buffer'
 import { crashLoopState, shouldRestart } from './restart'
-import type { ContainerState, ExecStreams, LogOptions, ManagedRuntime } from './types'
+import { reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -123,13 +123,7 @@ export class SimRuntime implements ManagedRuntime {
   status(podUid: string): ContainerState[] | undefined {
     const rec = this.pods.get(podUid)
     if (!rec) return undefined
-    return rec.containers.map((c) => {
-      const s: ContainerState = { name: c.name, state: c.state, ready: c.ready && 'running' in c.state, restartCount: c.restartCount, started: 'running' in c.state }
-      if (c.lastState) s.lastState = c.lastState
-      if (c.containerID) s.containerID = c.containerID
-      if (c.init) s.init = true
-      return s
-    })
+    return rec.containers.map((c) => reportContainer(c, 'running' in c.state))
   }
 
   async sync(pod: KubeObject, _env: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {

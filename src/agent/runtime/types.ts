@@ -68,3 +68,23 @@ export interface ContainerRuntime {
 
 /** What the node agent drives: a runtime with the optional lifecycle methods present. */
 export type ManagedRuntime = ContainerRuntime & Required<Pick<ContainerRuntime, 'podIP' | 'podUids' | 'forget' | 'shutdown'>>
+
+/** What both runtimes keep of a container to report it. */
+export interface ReportedContainer {
+  name: string
+  state: ContainerState['state']
+  lastState?: ContainerState['state']
+  ready: boolean
+  restartCount: number
+  containerID?: string
+  init?: boolean
+}
+
+/** A container's status entry; `ready` only while it runs. */
+export function reportContainer(c: ReportedContainer, started: boolean): ContainerState {
+  const s: ContainerState = { name: c.name, state: c.state, ready: c.ready && 'running' in c.state, restartCount: c.restartCount, started }
+  if (c.lastState) s.lastState = c.lastState
+  if (c.containerID) s.containerID = c.containerID
+  if (c.init) s.init = true
+  return s
+}
