@@ -4,6 +4,10 @@ import { startServer, type TestServer } from './helpers/server'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
 import { stream, type Manifest } from './helpers/manifests'
 import { waitFor } from './helpers/wait'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+import { mintNodeToken } from '../../src/apimachinery/node-token'
 
 // Nodes are marked Unknown 4 s after their last heartbeat here, so a stopped agent shows quickly.
 const gracePeriodSeconds = 4
@@ -11,6 +15,15 @@ const gracePeriodSeconds = 4
 let server: TestServer
 const agents: AgentProcess[] = []
 const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
+
+/** A kubeconfig like the admin one, holding the node token of `name`. */
+async function nodeKubeconfig(name: string): Promise<string> {
+  const config = parseYaml(await readFile(server.kubeconfig, 'utf8'))
+  for (const u of config.users) u.user = { token: await mintNodeToken(server.token, name) }
+  const path = join(server.stateDir, `kubeconfig-${name}`)
+  await writeFile(path, stringifyYaml(config))
+  return path
+}
 
 function simPod(name: string, spec: Record<string, unknown> = {}): Manifest {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox' }], ...spec } }
@@ -95,6 +108,21 @@ describe('scheduler', () => {
     const later = await waitFor(async () => (await podOf('nowhere')).spec.nodeName, { what: 'nowhere bound after uncordon', timeoutMs: 20_000 })
     expect(later).toBe('east')
     await run(['taint', 'nodes', 'west', 'dedicated-'])
+  })
+})
+
+describe('node credentials', () => {
+  it('lets a node write the status of its own pods but not of pods bound elsewhere', async () => {
+    const west = await nodeKubeconfig('west')
+    const asWest = (args: string[]) => kubectl(args, { kubeconfig: west })
+    const own = await asWest(['patch', 'pod', 'in-west', '--subresource=status', '--type=merge', '-p', '{"status":{"message":"seen by west"}}'])
+    expect(own.code).toBe(0)
+    const eastPod = (await kubectlJson(['get', 'pods', '-o', 'json'], { kubeconfig: server.kubeconfig })).items.find((p: any) => p.spec.nodeName === 'east')
+    const other = await asWest(['patch', 'pod', eastPod.metadata.name, '--subresource=status', '--type=merge', '-p', '{"status":{"message":"not mine"}}'])
+    expect(other.code).not.toBe(0)
+    expect(other.stderr).toContain('Error from server (Forbidden)')
+    expect((await asWest(['delete', 'pod', eastPod.metadata.name, '--wait=false'])).stderr).toContain('Forbidden')
+    expect((await asWest(['delete', 'node', 'east', '--wait=false'])).stderr).toContain('Forbidden')
   })
 })
 
