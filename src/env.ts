@@ -18,6 +18,8 @@ export interface Env {
   CONTROLLER_RESYNC_SECONDS?: string
   /** "false" turns off change notifications to controllers: they then act on their periodic passes only. */
   CONTROLLER_NOTIFICATIONS?: string
+  /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */
+  SERVICE_CLUSTER_IP_RANGE?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
 }

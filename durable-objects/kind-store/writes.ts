@@ -4,8 +4,13 @@ import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timesta
 import { admit } from '../../src/apis/admission'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
+import { checkConfig, objectToCreate, type ApplyOptions } from '../../src/apis/ssa/apply'
+import type { ApplyWriteOptions } from '../../src/apis/ssa/request'
+import { recordUpdate } from '../../src/apis/ssa/track'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { pendingFinalizers } from '../../src/apis/defaults'
+import { serviceAddressesFor } from '../../src/apis/service-ips'
+import { env } from 'cloudflare:workers'
 import type { Change, Log, StoredRow } from './log'
 import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from './options'
 
@@ -42,10 +47,12 @@ export class Writer {
     }
     const admitted = admit(def, prepared, opts.fieldValidation, body)
     if (!admitted.ok) return admitted
-    const obj = admitted.value
+    const obj = recordUpdate(def, undefined, admitted.value, opts.fieldManager, undefined, nowMs)
     const name = obj.metadata.name!
     const key = objectKey(namespace, name)
     if (this.log.get(key)) return { ok: false, status: alreadyExists(def.group, def.plural, name) }
+    const unallocated = this.serviceAddresses(t, obj, undefined)
+    if (unallocated) return { ok: false, status: unallocated }
     const tooBig = sizeCheck(obj)
     if (tooBig) return { ok: false, status: tooBig }
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(obj), created: true }, warnings: admitted.warnings }
@@ -78,6 +85,9 @@ export class Writer {
     const { def } = t
     const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
+    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource) : undefined
+    if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
+    if (!row && apply && !subresource) return this.createOnApply(t, patch, apply, opts)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
     if (subresource === 'scale') {
@@ -89,11 +99,20 @@ export class Writer {
       if (!scaled.ok) return scaled
       return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
     }
-    const patched = applyPatch(def, type, old, patch, subresource)
+    const patched = applyPatch(def, type, old, patch, subresource, apply)
     if (!patched.ok) return patched
     const wantRv = patched.value.metadata?.resourceVersion
     if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
-    return this.replace(t, key, row, old, patched.value, subresource, opts)
+    // An apply has already recorded its ownership; the write must not record it again as an update.
+    return this.replace(t, key, row, old, patched.value, subresource, apply ? { ...opts, fieldManager: undefined } : opts)
+  }
+
+  /** An apply to a missing object creates it from the configuration (validated and admitted as a create). */
+  private createOnApply(t: Target, patch: unknown, apply: ApplyOptions, opts: WriteOptions): StoreResult<WriteResult> {
+    const config = checkConfig(t.def, t.name, patch)
+    if (!config.ok) return config
+    config.value.metadata.name = t.name
+    return this.create(t, objectToCreate(t.def, config.value, apply), { ...opts, fieldManager: undefined })
   }
 
   private replace(
@@ -117,9 +136,11 @@ export class Writer {
     const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
     const admitted = admit(def, next, opts.fieldValidation, incoming)
     if (!admitted.ok) return admitted
-    const obj = admitted.value
+    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource, Date.now())
     const causes = validateUpdate(def, old, obj)
     if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
+    const unallocated = this.serviceAddresses(t, obj, old)
+    if (unallocated) return { ok: false, status: unallocated }
     obj.metadata.resourceVersion = String(row.rv)
     if (unchanged(old, obj)) return { ok: true, value: { object: render(old) }, warnings: admitted.warnings }
     const tooBig = sizeCheck(obj)
@@ -194,11 +215,21 @@ export class Writer {
     return { ok: true, value: { object: text, pending: true } }
   }
 
+  /** ClusterIPs and node ports of a Service, checked against the services stored here (this store is their only writer). */
+  private serviceAddresses(t: Target, obj: KubeObject, old: KubeObject | undefined): Status | undefined {
+    const range = (env as unknown as { SERVICE_CLUSTER_IP_RANGE?: string }).SERVICE_CLUSTER_IP_RANGE
+    return serviceAddressesFor(t.def, obj, old, () => this.log.scanCurrent(undefined, ''), range)
+  }
+
   private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
     const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
     this.publish({ type, rv, key, object: obj, text, previous: previousObject })
     return text
   }
+}
+
+function applyOptionsOf(opts: WriteOptions, subresource: 'status' | undefined): ApplyOptions {
+  return { manager: opts.fieldManager ?? '', force: (opts as ApplyWriteOptions).force === true, subresource, nowMs: Date.now() }
 }
 
 function sizeCheck(obj: KubeObject): Status | undefined {

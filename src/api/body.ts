@@ -1,14 +1,37 @@
 import { parse as parseYaml } from 'yaml'
 import { ApiError, badRequest, failure } from '../apimachinery/status'
 import { maxRequestBodyBytes } from '../config'
+import { decodeProtobufBody, UnsupportedProtobufKind } from '../apimachinery/protobuf'
 
 /** Reads a request body within kube-apiserver's 3 MiB limit (413 beyond it). */
 export async function readBodyText(req: Request): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(req))
+}
+
+async function readBodyBytes(req: Request): Promise<Uint8Array> {
   const declared = Number(req.headers.get('Content-Length') ?? 0)
   if (declared > maxRequestBodyBytes) throw tooLarge()
   const buf = await req.arrayBuffer()
   if (buf.byteLength > maxRequestBodyBytes) throw tooLarge()
-  return new TextDecoder().decode(buf)
+  return new Uint8Array(buf)
+}
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf'
+
+/**
+ * kubectl's create generators, `create token` and `auth can-i|whoami` send protobuf with no JSON
+ * fallback, so those kinds are decoded into the objects their JSON form would give.
+ */
+async function readProtobuf(req: Request): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(req)
+  try {
+    return decodeProtobufBody(bytes)
+  } catch (e) {
+    if (e instanceof UnsupportedProtobufKind) {
+      throw new ApiError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - ${e.message}`))
+    }
+    throw new ApiError(badRequest(`couldn't decode the protobuf body: ${(e as Error).message}`))
+  }
 }
 
 function tooLarge(): ApiError {
@@ -23,6 +46,7 @@ const unsupported = (media: string) =>
 /** Decodes a JSON or YAML body (YAML as the apiserver accepts it, and for apply patches). */
 export async function readBody(req: Request, allowed: 'object' | 'any' = 'object'): Promise<unknown> {
   const media = (req.headers.get('Content-Type') ?? 'application/json').split(';')[0]!.trim().toLowerCase()
+  if (media === PROTOBUF) return readProtobuf(req)
   const yaml = media === 'application/yaml' || media === 'application/apply-patch+yaml'
   if (!yaml && media !== 'application/json' && !media.endsWith('+json') && media !== '') throw unsupported(media)
   const text = await readBodyText(req)

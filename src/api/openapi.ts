@@ -1,36 +1,44 @@
 import { builtinResources, groupVersions } from '../apis/registry'
+import { kindStruct, schemas } from '../apis/schema'
+import { groupVersionDocument, groupVersionPath, kindSchemas, type OpenAPIDocument } from './openapi/document'
+import { hashText } from './openapi/hash'
 
-const openapiHash = 'edgeplane-v1'
+interface Published {
+  /** GET /openapi/v3 */
+  index: { paths: Record<string, { serverRelativeURL: string }> }
+  /** the document of each group/version, by its path (`api/v1`, `apis/apps/v1`) */
+  documents: Map<string, OpenAPIDocument>
+}
+
+let published: Published | undefined
+
+/**
+ * Built on the first request and kept for the isolate's life: the documents only change with the
+ * code, so each `hash` (of the document's JSON) changes exactly when its document does, and
+ * kubectl, which caches documents by URL, refetches only then. Building lazily keeps the schema
+ * generation off the Worker's startup path.
+ */
+function publish(): Published {
+  if (published) return published
+  const kinds = kindSchemas(builtinResources, schemas, kindStruct)
+  const index: Published['index'] = { paths: {} }
+  const documents = new Map<string, OpenAPIDocument>()
+  for (const gv of groupVersions()) {
+    const path = groupVersionPath(gv)
+    const doc = groupVersionDocument(gv, builtinResources, schemas, kinds)
+    documents.set(path, doc)
+    index.paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hashText(JSON.stringify(doc))}` }
+  }
+  published = { index, documents }
+  return published
+}
 
 /** GET /openapi/v3: one entry per served group/version. */
 export function openapiIndex() {
-  const paths: Record<string, { serverRelativeURL: string }> = {}
-  for (const { group, version } of groupVersions()) {
-    const p = group ? `apis/${group}/${version}` : `api/${version}`
-    paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${openapiHash}` }
-  }
-  return { paths }
+  return publish().index
 }
 
-/**
- * GET /openapi/v3/{api/v1 | apis/g/v}: a PATCH operation per kind that accepts `fieldValidation`,
- * which tells kubectl the server validates fields itself (so it sends fieldValidation=Strict and
- * skips client-side validation).
- */
-export function openapiGroupVersion(path: string) {
-  const gv = groupVersions().find(({ group, version }) => (group ? `apis/${group}/${version}` : `api/${version}`) === path)
-  if (!gv) return undefined
-  const paths: Record<string, unknown> = {}
-  for (const d of builtinResources.filter((r) => r.group === gv.group && r.version === gv.version)) {
-    const prefix = gv.group ? `/apis/${gv.group}/${gv.version}` : `/api/${gv.version}`
-    const item = d.namespaced ? `${prefix}/namespaces/{namespace}/${d.plural}/{name}` : `${prefix}/${d.plural}/{name}`
-    paths[item] = {
-      patch: {
-        'x-kubernetes-group-version-kind': { group: d.group, version: d.version, kind: d.kind },
-        parameters: [{ name: 'fieldValidation', in: 'query', schema: { type: 'string' } }],
-        responses: { '200': { description: 'OK' } },
-      },
-    }
-  }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: {} } }
+/** GET /openapi/v3/{api/v1 | apis/g/v}: see ./openapi/document for what kubectl reads in it. */
+export function openapiGroupVersion(path: string): OpenAPIDocument | undefined {
+  return publish().documents.get(path)
 }

@@ -4,6 +4,7 @@ import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } fro
 import { apiVersionOf, findResource, type ResourceDef } from '../apis/registry'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
+import { withApplyOptions } from '../apis/ssa/request'
 import { storeFor } from '../client/stores'
 import type { RequestInfo } from './request-info'
 import { readBody } from './body'
@@ -45,7 +46,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       const body = checkTypeMeta(def, (await readBody(req)) as KubeObject)
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
-      const res = await store.create(target, body, writeOptions(q))
+      const res = await store.create(target, body, withApplyOptions(writeOptions(q), req, q))
       return jsonText(unwrap(res).object, 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -53,7 +54,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       const raw = (await readBody(req)) as KubeObject
       const body = subresource === 'scale' ? raw : checkTypeMeta(def, raw)
       if (subresource !== 'scale') matchNamespace(body, namespace)
-      const res = await store.update(target, body, subresource, writeOptions(q))
+      const res = await store.update(target, body, subresource, withApplyOptions(writeOptions(q), req, q))
       return jsonText(unwrap(res).object, 200, res.ok ? res.warnings : undefined)
     }
     case 'PATCH': {
@@ -66,8 +67,9 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
-      const res = await store.patch(target, type, patch, subresource, writeOptions(q))
-      return jsonText(unwrap(res).object, 200, res.ok ? res.warnings : undefined)
+      const res = await store.patch(target, type, patch, subresource, withApplyOptions(writeOptions(q), req, q))
+      const written = unwrap(res)
+      return jsonText(written.object, written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
     case 'DELETE': {
       const hasBody = Number(req.headers.get('Content-Length') ?? 0) > 0 || req.headers.has('Transfer-Encoding')

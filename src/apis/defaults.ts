@@ -38,8 +38,17 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
-  if (def.group === 'batch' && def.kind === 'Job') defaultJobSelector(obj)
-  if (def.group === '' && def.kind === 'Secret') mergeStringData(obj)
+  if (def.group === 'batch' && def.kind === 'Job') {
+    defaultJobSelector(obj)
+    defaultJobSpec(asRecord(obj.spec))
+  }
+  if (def.group === 'batch' && def.kind === 'CronJob') defaultCronJobSpec(asRecord(obj.spec))
+  if (def.group === 'apps' && def.kind === 'StatefulSet') defaultStatefulSetSpec(asRecord(obj.spec))
+  if (def.group === 'apps' && def.kind === 'DaemonSet') defaultDaemonSetSpec(asRecord(obj.spec))
+  if (def.group === '' && def.kind === 'Secret') {
+    mergeStringData(obj)
+    obj.type ??= 'Opaque'
+  }
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -168,4 +177,44 @@ export function mergeStringData(obj: KubeObject): void {
   }
   obj.data = data
   delete obj.stringData
+}
+
+/** apps/v1 StatefulSet defaults, as upstream's SetDefaults_StatefulSet. */
+export function defaultStatefulSetSpec(spec: Json): void {
+  spec.podManagementPolicy ??= 'OrderedReady'
+  const strategy = asRecord(spec.updateStrategy)
+  strategy.type ??= 'RollingUpdate'
+  if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { partition: 0, ...asRecord(strategy.rollingUpdate) }
+  spec.updateStrategy = strategy
+  spec.revisionHistoryLimit ??= 10
+  spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Retain', ...asRecord(spec.persistentVolumeClaimRetentionPolicy) }
+}
+
+/** apps/v1 DaemonSet defaults, as upstream's SetDefaults_DaemonSet. */
+export function defaultDaemonSetSpec(spec: Json): void {
+  const strategy = asRecord(spec.updateStrategy)
+  strategy.type ??= 'RollingUpdate'
+  if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...asRecord(strategy.rollingUpdate) }
+  spec.updateStrategy = strategy
+  spec.revisionHistoryLimit ??= 10
+}
+
+/** batch/v1 Job defaults, as upstream's SetDefaults_Job. */
+export function defaultJobSpec(spec: Json): void {
+  // A Job with neither completions nor parallelism runs one pod to completion; with parallelism
+  // alone it is a work queue and completions stays unset.
+  if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1
+  spec.parallelism ??= 1
+  spec.backoffLimit ??= 6
+  spec.completionMode ??= 'NonIndexed'
+  spec.suspend ??= false
+  spec.podReplacementPolicy ??= 'TerminatingOrFailed'
+}
+
+/** batch/v1 CronJob defaults, as upstream's SetDefaults_CronJob. */
+export function defaultCronJobSpec(spec: Json): void {
+  spec.concurrencyPolicy ??= 'Allow'
+  spec.suspend ??= false
+  spec.successfulJobsHistoryLimit ??= 3
+  spec.failedJobsHistoryLimit ??= 1
 }

@@ -3,6 +3,7 @@ import { badRequest, failure, type StoreResult } from '../apimachinery/status'
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../apimachinery/patch'
 import { kindStruct, schemas } from './schema'
 import type { ResourceDef } from './registry'
+import { applyToLive, checkConfig, type ApplyOptions } from './ssa/apply'
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply'
 
@@ -16,8 +17,12 @@ export function patchTypeOf(contentType: string | null): PatchType | undefined {
   return undefined
 }
 
-/** Applies a patch to the stored object (or to its Scale view). */
-export function applyPatch(def: ResourceDef, type: PatchType, original: KubeObject, patch: unknown, view?: 'status' | 'scale'): StoreResult<KubeObject> {
+/** Applies a patch to the stored object (or to its Scale view); an apply patch needs its manager's options. */
+export function applyPatch(def: ResourceDef, type: PatchType, original: KubeObject, patch: unknown, view?: 'status' | 'scale', apply?: ApplyOptions): StoreResult<KubeObject> {
+  if (type === 'apply' && apply && view !== 'scale') {
+    const config = checkConfig(def, original.metadata.name ?? '', patch)
+    return config.ok ? applyToLive(def, original, config.value, apply) : config
+  }
   let result: unknown
   try {
     if (type === 'json') result = applyJsonPatch(original, patch)

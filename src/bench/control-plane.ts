@@ -24,15 +24,16 @@ const READY_TIMEOUT_MS = 90_000
 
 /**
  * Starts the control plane exactly as `npm run server` does (the launcher under tsx) on a free
- * loopback port with a fresh state dir, in its own process group, and waits for /readyz.
+ * loopback port with a fresh state dir, in its own process group, and waits for /readyz. `env`
+ * adds launcher settings such as EDGEPLANE_NODE_MONITOR_GRACE_PERIOD.
  */
-export async function startControlPlane(): Promise<ControlPlane> {
+export async function startControlPlane(env: Record<string, string> = {}): Promise<ControlPlane> {
   const stateDir = await scratchDir('edgeplane-bench-')
   const port = await freePort()
   const url = `https://${HOST}:${port}`
   const proc = spawnGroup('control plane', process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
+    env: { ...process.env, ...env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
   })
   const stop = async () => {
     await proc.stop()

@@ -3,6 +3,33 @@ import { REPO_ROOT } from './repo'
 
 export type Mode = 'full' | 'quick' | 'smoke'
 
+/** Sizes of the workload scenarios (simulated nodes, pods, trials) and their time bounds. */
+export interface WorkloadSizes {
+  nodes: number
+  schedulePods: number
+  deployReplicas: number
+  replaceReplicas: number
+  replaceTrials: number
+  /** Replicas on the node that is lost, and the nodes left to take them. */
+  lossPods: number
+  lossSpareNodes: number
+  /** Bound on each wait of a scenario (creates, binding, Running, availability). */
+  waitMs: number
+  replaceTimeoutMs: number
+  readyTimeoutMs: number
+  /**
+   * Run every scenario on the node-loss cluster (short grace period, 1 s leases) instead of two
+   * control planes: saves a start-up where the sizes are too small for lease traffic to matter.
+   */
+  oneCluster: boolean
+}
+
+export const WORKLOAD_SIZES: Record<Mode, WorkloadSizes> = {
+  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, oneCluster: false },
+  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, oneCluster: false },
+  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, oneCluster: true },
+}
+
 export interface BenchOptions {
   mode: Mode
   /** Repetitions of every series; each figure is the median over them. */
@@ -21,6 +48,8 @@ export interface BenchOptions {
   /** Bound on every load loop, whatever its count. */
   timeLimitMs: number
   etcd: 'use' | 'skip'
+  /** The scenarios with simulated nodes, run once after the repetitions. */
+  workload: WorkloadSizes | null
   /** Install etcd with apt-get when it is missing and we are root. */
   installEtcd: boolean
   outDir: string
@@ -28,13 +57,15 @@ export interface BenchOptions {
 
 export const USAGE = `Usage: npm run bench [-- options]
 
-  (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers
-  --quick         under 3 minutes: 1,000 objects, 3 repetitions, 20 watchers
-  --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; etcd only if installed
+  (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers; 100 sim nodes, 1,000 pods
+  --quick         1,000 objects, 3 repetitions, 20 watchers; 20 sim nodes, 200 pods
+  --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; 3 sim nodes, 10 pods;
+                  etcd only if installed
   --reps N        repetitions (default 3; smoke 1)
   --objects N     objects per repetition
   --watchers N    concurrent watchers
   --no-etcd       skip the etcd comparison (its figures are reported as null)
+  --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, node loss)
   --out DIR       where report.json, report.md and chart.svg go (default: bench/)
   --help`
 
@@ -46,7 +77,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') return 'help'
-    if (['--quick', '--smoke', '--no-etcd'].includes(arg)) flags.add(arg)
+    if (['--quick', '--smoke', '--no-etcd', '--no-workload'].includes(arg)) flags.add(arg)
     else if (['--reps', '--objects', '--watchers', '--out'].includes(arg)) {
       const v = argv[++i]
       if (v === undefined) throw new UsageError(`${arg} needs a value`)
@@ -54,7 +85,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     } else throw new UsageError(`unknown argument '${arg}'\n\n${USAGE}`)
   }
   const mode: Mode = flags.has('--smoke') ? 'smoke' : flags.has('--quick') ? 'quick' : 'full'
-  const base: Omit<BenchOptions, 'outDir' | 'etcd'> =
+  const base: Omit<BenchOptions, 'outDir' | 'etcd' | 'workload'> =
     mode === 'full'
       ? { mode, reps: 3, objects: 10_000, concurrency: 16, warmup: 200, listCalls: 5, watchers: 100, watchWrites: 200, timeLimitMs: 120_000, installEtcd: true }
       : mode === 'quick'
@@ -73,6 +104,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     objects: int('--objects', base.objects),
     watchers: int('--watchers', base.watchers),
     etcd: flags.has('--no-etcd') ? 'skip' : 'use',
+    workload: flags.has('--no-workload') ? null : WORKLOAD_SIZES[mode],
     outDir: out === undefined ? join(REPO_ROOT, 'bench') : isAbsolute(out) ? out : resolve(out),
   }
 }

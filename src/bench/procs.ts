@@ -74,7 +74,7 @@ export async function stopAll(): Promise<void> {
   await Promise.allSettled([...live].map((p) => p.stop()))
 }
 
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
+export function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal)
   } catch {

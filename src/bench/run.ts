@@ -2,7 +2,7 @@
 // Worker → Durable Object insert) and against etcd, all on 127.0.0.1, and writes
 // bench/report.json, bench/report.md and bench/chart.svg. Options: `npm run bench -- --help`.
 //
-// Everything it starts (control plane, floor Worker, etcd) runs in its own process group and is
+// Everything it starts (control plane, floor Worker, etcd, simulated node agents) runs in its own process group and is
 // stopped when a repetition ends, on failure and on Ctrl-C.
 import { cpus, loadavg } from 'node:os'
 import { relative } from 'node:path'
@@ -17,6 +17,7 @@ import { REPO_ROOT } from './repo'
 import { controlPlaneRep } from './scenarios/control-plane'
 import { etcdRep } from './scenarios/etcd'
 import { floorRep } from './scenarios/floor'
+import { workloadRun, type WorkloadResult } from './scenarios/workload'
 
 let interrupted = false
 
@@ -55,8 +56,10 @@ async function main(): Promise<void> {
     const cp = await controlPlaneRep(o, rep, rep === 1)
     reps.push({ etcd: etcdResult, floor, cp })
   }
+  // Once, not per repetition: each scenario is itself a count of pods or trials, and slow.
+  const workload: WorkloadResult | undefined = o.workload ? await workloadRun(o, o.workload) : undefined
 
-  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps)
+  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps, workload)
   const paths = await writeReport(o.outDir, report)
   const table = renderMarkdown(report).split('\n## ')[0]!
   console.log(`\n${table.trim()}\n`)

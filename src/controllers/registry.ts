@@ -7,6 +7,12 @@ import { namespaceController, namespacedResources } from './namespace'
 import { podGcController } from './pod-gc'
 import { replicaSetController } from './replicaset'
 import { deploymentController } from './deployment'
+import { statefulSetController } from './statefulset'
+import { daemonSetController } from './daemonset'
+import { jobController } from './job'
+import { cronJobController } from './cronjob'
+import { endpointsController } from './endpoints'
+import { endpointSliceController } from './endpointslice'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -17,6 +23,12 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   'pod-gc': () => podGcController(),
   replicaset: () => replicaSetController(),
   deployment: () => deploymentController(),
+  statefulset: () => statefulSetController(),
+  daemonset: () => daemonSetController(),
+  job: () => jobController(),
+  cronjob: () => cronJobController(),
+  endpoints: () => endpointsController(),
+  endpointslice: () => endpointSliceController(),
 }
 
 export function controllerNames(): string[] {

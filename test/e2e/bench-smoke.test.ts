@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const RUN_TIMEOUT_MS = 90_000
+// The workload scenarios start another control plane and sim agents; on a loaded machine both start slowly.
+const RUN_TIMEOUT_MS = 150_000
 
 const MEASURED = [
   'create_per_s_c16',
@@ -21,7 +22,9 @@ const MEASURED = [
   'bundle_gzip_bytes',
   'rss_mb_peak',
 ]
-const PENDING = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min']
+const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s']
+// No read-only pass counter exists on the controller hosts, so this one is reported as null with why.
+const UNMEASURED = ['idle_alarms_per_min']
 // Only etcd may be missing on a machine; anything else unmeasured means the harness broke.
 const MAY_BE_SKIPPED = new Set(['etcd_put_per_s_c16', 'create_vs_etcd', 'rss_mb_peak'])
 // The event usually reaches the watcher before the write's own response: 0 is a real figure there.
@@ -72,7 +75,7 @@ describe('npm run bench (smoke)', () => {
 
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { meta: Record<string, unknown>; results: Record<string, Figure> }
     expect(report.meta.mode).toBe('smoke')
-    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...PENDING].sort())
+    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...WORKLOAD, ...UNMEASURED].sort())
     for (const key of MEASURED) {
       const f = report.results[key]!
       if (f.value === null) {
@@ -84,16 +87,20 @@ describe('npm run bench (smoke)', () => {
       if (MAY_BE_ZERO.has(key)) expect(f.value, key).toBeGreaterThanOrEqual(0)
       else expect(f.value, key).toBeGreaterThan(0)
     }
-    for (const key of PENDING) {
-      expect(report.results[key]).toMatchObject({ value: null, verdict: 'pending', pending: 'needs the node agent / workload controllers' })
+    for (const key of WORKLOAD) {
+      const f = report.results[key]!
+      expect(f.value, `${key}: ${f.skipped}`).not.toBeNull()
+      expect(f.value!, key).toBeGreaterThan(0)
+      expect(['meets', 'misses']).toContain(f.verdict)
     }
+    for (const key of UNMEASURED) expect(report.results[key]).toMatchObject({ value: null, verdict: 'not measured' })
 
     const md = await readFile(join(out, 'report.md'), 'utf8')
     expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
-    for (const key of [...MEASURED, ...PENDING]) expect(md).toContain(`| \`${key}\` |`)
+    for (const key of [...MEASURED, ...WORKLOAD, ...UNMEASURED]) expect(md).toContain(`| \`${key}\` |`)
     const svg = await readFile(join(out, 'chart.svg'), 'utf8')
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.trim().endsWith('</svg>')).toBe(true)
     expect(svg).toContain('<rect')
-  })
+  }, RUN_TIMEOUT_MS + 20_000)
 })

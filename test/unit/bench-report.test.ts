@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { ALL_KEYS, buildReport, PENDING_KEYS, PENDING_REASON, type RepResult } from '../../src/bench/report/model'
+import { ALL_KEYS, buildReport, WORKLOAD_KEYS, type RepResult } from '../../src/bench/report/model'
 import { renderMarkdown } from '../../src/bench/report/markdown'
 import { renderSvg } from '../../src/bench/report/svg'
 import { parseOptions, type BenchOptions } from '../../src/bench/options'
 import type { SeriesResult } from '../../src/bench/scenarios/series'
+import type { WorkloadResult } from '../../src/bench/scenarios/workload'
 import { percentiles } from '../../src/bench/stats'
 
 const options = parseOptions(['--quick', '--out', '/tmp/unused']) as BenchOptions
@@ -37,6 +38,15 @@ function rep(scale: number, withEtcd: boolean): RepResult {
   }
 }
 
+const workload: WorkloadResult = {
+  sizes: options.workload!,
+  schedule: { pods: 200, nodes: 20, seconds: 1.6, podsPerSecond: 125, createSeconds: 1, createErrors: 0 },
+  deploy: { replicas: 200, nodes: 20, seconds: 25, podsRunningSeconds: 24 },
+  replace: { replicas: 10, trials: 20, failed: 0, latency: percentiles([300, 400, 1200]) },
+  nodeLoss: { error: 'timed out after 120 s waiting for 10 replicas Running on other nodes' },
+  idle: { controllers: 7, note: 'no pass counter' },
+}
+
 const run = (etcd: boolean) => ({
   options,
   startedAt: new Date('2026-01-01T00:00:00Z'),
@@ -56,7 +66,20 @@ describe('bench report', () => {
     expect(r.results.bundle_gzip_bytes).toMatchObject({ value: 200_000, verdict: 'meets', aggregate: 'single' })
     expect(r.results.rss_mb_peak).toMatchObject({ value: 225, aggregate: 'max', verdict: 'reported' })
     expect(r.results.list_10k_ms!.at).toBe('1,000 objects')
-    for (const key of PENDING_KEYS) expect(r.results[key]).toMatchObject({ value: null, verdict: 'pending', pending: PENDING_REASON })
+    for (const key of WORKLOAD_KEYS) expect(r.results[key]).toMatchObject({ value: null, verdict: 'not measured', skipped: 'workload scenarios skipped with --no-workload' })
+  })
+
+  it('reports each workload key once, at its size, with a goal verdict or the reason it has none', () => {
+    const r = buildReport(run(true), [rep(1, true)], workload)
+    expect(r.results.schedule_pods_per_s).toMatchObject({ value: 125, verdict: 'meets', goal: '>= 100', aggregate: 'single', at: '200 pods, 20 nodes' })
+    expect(r.results.deploy_1000_over_100_nodes_s).toMatchObject({ value: 25, verdict: 'misses', goal: '<= 20', at: '200 replicas, 20 nodes' })
+    expect(r.results.pod_replace_p99_ms).toMatchObject({ value: 1200, verdict: 'misses', at: '20 trials' })
+    expect(r.results.node_loss_recover_s).toMatchObject({ value: null, verdict: 'not measured', goal: '<= 20', skipped: expect.stringContaining('timed out') })
+    expect(r.results.idle_alarms_per_min).toMatchObject({ value: null, verdict: 'not measured', goal: '<= 14', skipped: 'no pass counter' })
+    expect(r.meta.workload).toMatchObject({ nodes: 20, schedule_pods: 200 })
+    const md = renderMarkdown(r)
+    expect(md).toMatch(/\| `schedule_pods_per_s` \| ≥ 100 \| 125 pods\/s at 200 pods, 20 nodes \| meets \(1\.25× goal\) \|/)
+    expect(md).toContain('Workload keys are measured once per run')
   })
 
   it('reports etcd figures as null with the reason when etcd was not run', () => {
@@ -72,7 +95,7 @@ describe('bench report', () => {
     expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
     for (const key of ALL_KEYS) expect(md).toContain(`| \`${key}\` |`)
     expect(md).toMatch(/\| `create_per_s_c16` \| ≥ 400 \| 450 req\/s at 1,000 objects \| meets \(1\.13× goal\) \|/)
-    expect(md).toContain('pending: needs the node agent / workload controllers')
+    expect(md).toContain('not measured: workload scenarios skipped with --no-workload')
     const svg = renderSvg(r)
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true)
     expect(svg.trim().endsWith('</svg>')).toBe(true)
@@ -87,6 +110,10 @@ describe('bench options', () => {
     expect(parseOptions(['--quick'])).toMatchObject({ mode: 'quick', objects: 1_000, reps: 3, watchers: 20 })
     expect(parseOptions(['--quick', '--smoke'])).toMatchObject({ mode: 'smoke', objects: 50, reps: 1, watchers: 5, installEtcd: false })
     expect(parseOptions(['--no-etcd', '--reps', '5'])).toMatchObject({ etcd: 'skip', reps: 5 })
+    expect(parseOptions([])).toMatchObject({ workload: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceTrials: 100, lossPods: 10 } })
+    expect(parseOptions(['--quick'])).toMatchObject({ workload: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceTrials: 20 } })
+    expect(parseOptions(['--quick', '--smoke'])).toMatchObject({ workload: { nodes: 3, schedulePods: 10, replaceTrials: 3, oneCluster: true } })
+    expect(parseOptions(['--no-workload'])).toMatchObject({ workload: null })
     expect(() => parseOptions(['--reps', 'x'])).toThrow(/positive integer/)
     expect(() => parseOptions(['--bogus'])).toThrow(/unknown argument/)
   })

@@ -14,6 +14,7 @@ export function renderMarkdown(r: Report): string {
       ` · ${String(m.cpus)} CPUs · load average ${String(m.loadavg_at_start)} at start, ${String(m.loadavg_at_end)} at end · node ${String(m.node)} · ${num(m.duration_s as number)} s`,
     '',
     'Every figure is timed by the client. Results are the median over repetitions with [min–max]; ratios are taken within each repetition.',
+    ...workloadLine(m.workload),
     '',
     '| key | goal | result (median [min–max]) | ratio/verdict |',
     '|---|---|---|---|',
@@ -50,4 +51,14 @@ export function verdictText(key: string, f: Figure): string {
   const goal = goalOf(key)
   if (goal && f.value !== null) return `${f.verdict} (${num(f.value / goal.target)}× goal)`
   return f.verdict
+}
+
+function workloadLine(w: unknown): string[] {
+  if (typeof w !== 'object' || w === null) return []
+  const s = w as Record<string, number>
+  return [
+    '',
+    `Workload keys are measured once per run on simulated nodes (\`src/agent/cli.ts --runtime sim\`): ${num(s.nodes)} nodes, ${num(s.schedule_pods)} pods to schedule, ` +
+      `a ${num(s.deploy_replicas)}-replica Deployment, ${num(s.replace_trials)} replace trials, ${num(s.node_loss_pods)} pods on the lost node; "at …" marks sizes below the key's nominal one.`,
+  ]
 }

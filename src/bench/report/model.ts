@@ -1,5 +1,6 @@
 import type { BenchOptions } from '../options'
 import type { ControlPlaneRep } from '../scenarios/control-plane'
+import type { Outcome, WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
 import { round, spread, type Percentiles } from '../stats'
 
@@ -58,13 +59,17 @@ export const MEASURED_KEYS = [
   'rss_mb_peak',
 ] as const
 
-export const PENDING_KEYS = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min'] as const
+/** Measured once per run, with simulated node agents, at the sizes of `WorkloadSizes`. */
+export const WORKLOAD_KEYS = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min'] as const
 
-export const PENDING_REASON = 'needs the node agent / workload controllers'
+export const ALL_KEYS = [...MEASURED_KEYS, ...WORKLOAD_KEYS]
 
-export const ALL_KEYS = [...MEASURED_KEYS, ...PENDING_KEYS]
+type Key = (typeof ALL_KEYS)[number]
 
-const GOALS: Partial<Record<(typeof MEASURED_KEYS)[number], Goal>> = {
+/** Each controller host may wake for its periodic resync every 30 s, and no more when nothing changes. */
+const IDLE_PASSES_PER_CONTROLLER_PER_MIN = 60 / 30
+
+const GOALS: Partial<Record<Key, Goal>> = {
   create_per_s_c16: { op: '>=', target: 400 },
   create_vs_floor: { op: '>=', target: 0.6 },
   create_p99_ms: { op: '<=', target: 100 },
@@ -72,6 +77,10 @@ const GOALS: Partial<Record<(typeof MEASURED_KEYS)[number], Goal>> = {
   list_10k_ms: { op: '<=', target: 600 },
   watch_p99_ms_100: { op: '<=', target: 100 },
   bundle_gzip_bytes: { op: '<', target: 1024 * 1024 },
+  schedule_pods_per_s: { op: '>=', target: 100 },
+  deploy_1000_over_100_nodes_s: { op: '<=', target: 20 },
+  pod_replace_p99_ms: { op: '<=', target: 1000 },
+  node_loss_recover_s: { op: '<=', target: 20 },
 }
 
 /** What one repetition measured; etcd is absent when it was skipped. */
@@ -89,7 +98,7 @@ export interface RunInfo {
   environment: Record<string, unknown>
 }
 
-export function buildReport(run: RunInfo, reps: RepResult[]): Report {
+export function buildReport(run: RunInfo, reps: RepResult[], workload?: WorkloadResult): Report {
   const o = run.options
   const etcdSkipped = 'skipped' in run.etcd ? run.etcd.skipped : undefined
   const cp = reps.map((r) => r.cp)
@@ -158,7 +167,7 @@ export function buildReport(run: RunInfo, reps: RepResult[]): Report {
     }
   }
   if (o.watchers !== 100 && results.watch_p99_ms_100!.value !== null) results.watch_p99_ms_100!.at = `${o.watchers} watchers`
-  for (const key of PENDING_KEYS) results[key] = { value: null, min: null, max: null, reps: [], aggregate: 'median', unit: '', goal: null, verdict: 'pending', pending: PENDING_REASON }
+  Object.assign(results, workloadFigures(workload))
 
   const latency: LatencyRow[] = [
     latencyRow(`create, API (c=${o.concurrency})`, cp.map((r) => r.create.latency)),
@@ -183,6 +192,7 @@ export function buildReport(run: RunInfo, reps: RepResult[]): Report {
       watch_writes: o.watchWrites,
       time_limit_per_series_s: o.timeLimitMs / 1000,
       payload_bytes: 1024,
+      workload: o.workload ? { nodes: o.workload.nodes, schedule_pods: o.workload.schedulePods, deploy_replicas: o.workload.deployReplicas, replace_trials: o.workload.replaceTrials, node_loss_pods: o.workload.lossPods } : 'skipped',
       etcd: run.etcd,
       ...run.environment,
     },
@@ -191,7 +201,7 @@ export function buildReport(run: RunInfo, reps: RepResult[]): Report {
   }
 }
 
-function figure(key: (typeof MEASURED_KEYS)[number], unit: string, values: number[], aggregate: Figure['aggregate'], details?: Record<string, unknown>): Figure {
+function figure(key: Key, unit: string, values: number[], aggregate: Figure['aggregate'], details?: Record<string, unknown>): Figure {
   const s = spread(values)
   const value = s === undefined ? null : aggregate === 'max' ? s.max : s.median
   const goal = GOALS[key]
@@ -211,8 +221,92 @@ function figure(key: (typeof MEASURED_KEYS)[number], unit: string, values: numbe
   }
 }
 
-function skipped(unit: string, reason: string): Figure {
-  return { value: null, min: null, max: null, reps: [], aggregate: 'median', unit, goal: null, verdict: 'not measured', skipped: reason }
+function skipped(unit: string, reason: string, goal?: Goal): Figure {
+  return { value: null, min: null, max: null, reps: [], aggregate: 'median', unit, goal: goal ? `${goal.op} ${goal.target}` : null, verdict: 'not measured', skipped: reason }
+}
+
+/** One figure per workload key: measured once, so its value is the single run's. */
+function workloadFigures(w: WorkloadResult | undefined): Record<(typeof WORKLOAD_KEYS)[number], Figure> {
+  const none = (unit: string, key: Key) => skipped(unit, 'workload scenarios skipped with --no-workload', GOALS[key])
+  if (!w) {
+    return {
+      schedule_pods_per_s: none('pods/s', 'schedule_pods_per_s'),
+      deploy_1000_over_100_nodes_s: none('s', 'deploy_1000_over_100_nodes_s'),
+      pod_replace_p99_ms: none('ms', 'pod_replace_p99_ms'),
+      node_loss_recover_s: none('s', 'node_loss_recover_s'),
+      idle_alarms_per_min: none('alarms/min', 'idle_alarms_per_min'),
+    }
+  }
+  const s = w.sizes
+  const one = <T extends object>(key: Key, unit: string, o: Outcome<T>, value: (r: T) => number, details: (r: T) => Record<string, unknown>, at?: string): Figure => {
+    if ('error' in o) return skipped(unit, o.error, GOALS[key])
+    const f = figure(key, unit, [value(o)], 'single', details(o))
+    if (at) f.at = at
+    return f
+  }
+  const idleGoal: Goal = { op: '<=', target: w.idle.controllers * IDLE_PASSES_PER_CONTROLLER_PER_MIN }
+  return {
+    schedule_pods_per_s: one(
+      'schedule_pods_per_s',
+      'pods/s',
+      w.schedule,
+      (r) => r.podsPerSecond,
+      (r) => ({
+        pods: r.pods,
+        nodes: r.nodes,
+        seconds: r.seconds,
+        create_seconds: r.createSeconds,
+        create_errors: r.createErrors,
+        what: 'pods created through the API at c=16 onto Ready sim nodes; first create sent → last pod seen bound (watch), pods ÷ that time',
+      }),
+      s.schedulePods === 1_000 && s.nodes === 100 ? undefined : `${s.schedulePods} pods, ${s.nodes} nodes`,
+    ),
+    deploy_1000_over_100_nodes_s: one(
+      'deploy_1000_over_100_nodes_s',
+      's',
+      w.deploy,
+      (r) => r.seconds,
+      (r) => ({
+        replicas: r.replicas,
+        nodes: r.nodes,
+        pods_running_s: r.podsRunningSeconds,
+        what: 'Deployment created → every pod Running (watch) and status.availableReplicas = replicas at its generation (polled)',
+      }),
+      s.deployReplicas === 1_000 && s.nodes === 100 ? undefined : `${s.deployReplicas} replicas, ${s.nodes} nodes`,
+    ),
+    pod_replace_p99_ms: one(
+      'pod_replace_p99_ms',
+      'ms',
+      w.replace,
+      (r) => r.latency.p99,
+      (r) => ({
+        trials: r.trials,
+        timed_out: r.failed,
+        replicas: r.replicas,
+        p50_ms: r.latency.p50,
+        p90_ms: r.latency.p90,
+        max_ms: r.latency.max,
+        what: 'DELETE of one Running pod of a Deployment → a new pod of it seen Running (watch), sequential trials',
+      }),
+      s.replaceTrials === 100 ? undefined : `${s.replaceTrials} trials`,
+    ),
+    node_loss_recover_s: one(
+      'node_loss_recover_s',
+      's',
+      w.nodeLoss,
+      (r) => r.seconds,
+      (r) => ({
+        pods: r.pods,
+        spare_nodes: r.spareNodes,
+        grace_period_s: r.gracePeriodSeconds,
+        toleration_s: r.tolerationSeconds,
+        first_eviction_s: r.firstEvictionSeconds,
+        what: 'sim agent hosting every replica killed with its process group → all replicas Running on other nodes (watch)',
+      }),
+      s.lossPods === 10 ? undefined : `${s.lossPods} pods`,
+    ),
+    idle_alarms_per_min: { ...skipped('alarms/min', w.idle.note, idleGoal), details: { controllers: w.idle.controllers, goal_basis: `${w.idle.controllers} controllers × (60 / 30 s resync)` } },
+  }
 }
 
 export function meets(value: number, goal: Goal): boolean {
@@ -222,7 +316,7 @@ export function meets(value: number, goal: Goal): boolean {
 }
 
 export function goalOf(key: string): Goal | undefined {
-  return GOALS[key as (typeof MEASURED_KEYS)[number]]
+  return GOALS[key as Key]
 }
 
 function seriesDetails(series: SeriesResult[]): Record<string, unknown> {

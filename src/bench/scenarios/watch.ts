@@ -117,7 +117,7 @@ export async function watchLatency(client: HttpClient, o: WatchOptions): Promise
   }
 }
 
-function openWatch(url: string, o: { ca: string; token: string }): Promise<WebSocket> {
+export function openWatch(url: string, o: { ca: string; token: string }): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { ca: o.ca, headers: { Authorization: `Bearer ${o.token}` }, perMessageDeflate: false, handshakeTimeout: OPEN_TIMEOUT_MS })
     ws.once('open', () => {

@@ -1,0 +1,1 @@
+export { decodeProtobufBody, ProtobufError, UnsupportedProtobufKind } from './envelope'

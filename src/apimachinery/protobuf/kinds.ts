@@ -1,0 +1,34 @@
+import { SelfSubjectAccessReview, SelfSubjectReview, TokenRequest } from './auth'
+import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
+import { DeleteOptions, ObjectMeta } from './meta'
+import { msg, type Table } from './schema'
+import { CronJob, Deployment, Job } from './workloads'
+
+const Eviction: Table = {
+  1: msg('metadata', () => ObjectMeta),
+  2: msg('deleteOptions', () => DeleteOptions),
+}
+
+/** The message for each group and kind a protobuf body may carry, keyed `group/Kind` ('' is core). */
+const byGroupKind: Record<string, Table> = {
+  '/Namespace': Namespace,
+  '/ConfigMap': ConfigMap,
+  '/Secret': Secret,
+  '/ServiceAccount': ServiceAccount,
+  '/Service': Service,
+  'apps/Deployment': Deployment,
+  'batch/Job': Job,
+  'batch/CronJob': CronJob,
+  'authentication.k8s.io/TokenRequest': TokenRequest,
+  'authentication.k8s.io/SelfSubjectReview': SelfSubjectReview,
+  'authorization.k8s.io/SelfSubjectAccessReview': SelfSubjectAccessReview,
+  'policy/Eviction': Eviction,
+}
+
+/** The message table for a body's apiVersion and kind, if it is one decoded here. */
+export function messageFor(apiVersion: string, kind: string): Table | undefined {
+  // DeleteOptions is registered in every group version, so any apiVersion may label it.
+  if (kind === 'DeleteOptions') return DeleteOptions
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : ''
+  return byGroupKind[`${group}/${kind}`]
+}

@@ -1,0 +1,24 @@
+/** The apply-related options a write request carries. */
+import type { WriteOptions } from '../../../durable-objects/kind-store/options'
+
+/** Write options plus `force`, which only applies read. */
+export interface ApplyWriteOptions extends WriteOptions {
+  force?: boolean
+}
+
+/**
+ * The manager a write is recorded under: `fieldManager` when given, otherwise the User-Agent's
+ * product name (`kubectl/v1.32.0 (linux/amd64) …` → `kubectl`), as kube-apiserver derives it.
+ */
+export function fieldManagerOf(req: Request, q: URLSearchParams): string | undefined {
+  const given = q.get('fieldManager')
+  if (given) return given
+  const agent = req.headers.get('User-Agent')
+  if (!agent) return undefined
+  return agent.split('/')[0]!.slice(0, 128) || undefined
+}
+
+/** Adds the manager and `force=true` to the options parsed from the query. */
+export function withApplyOptions(opts: WriteOptions, req: Request, q: URLSearchParams): ApplyWriteOptions {
+  return { ...opts, fieldManager: fieldManagerOf(req, q), force: q.get('force') === 'true' }
+}

@@ -1,0 +1,93 @@
+import type { KubeObject } from '../../apimachinery/types'
+import type { Action, Cache, Outcome } from '../runtime/types'
+import { sameJson } from '../shared/json'
+import { splitKey } from '../shared/keys'
+import { isControlledBy } from '../shared/owner-refs'
+import { timestamp } from '../shared/time'
+import { cronJobs, jobs } from '../job/resources'
+import { trackActive } from './active'
+import { nextAfter } from './cron/next'
+import { concurrencyPolicyOf, toCronJob, type CronJob, type CronJobStatus } from './cronjob'
+import { historyCleanup } from './history'
+import { jobFromTemplate, jobNameFor } from './job-from-template'
+import { dueActivation, MANY_MISSED, scheduleOf } from './schedule'
+
+/** Come back just after the next activation, as upstream's nextScheduleTimeDuration pads it. */
+const REQUEUE_PAD_MS = 100
+
+function event(cj: CronJob, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
+  return { type: 'event', involved: cj, eventType, reason, message }
+}
+
+function statusWrite(stored: KubeObject, status: CronJobStatus): Action {
+  // Status is this controller's alone, so it is written without a resourceVersion.
+  const { resourceVersion: _rv, ...metadata } = stored.metadata
+  return { type: 'updateStatus', resource: cronJobs, object: { ...stored, metadata, status } }
+}
+
+/**
+ * syncCronJob, as a checklist: track the owned Jobs in status.active and drop the oldest finished
+ * ones beyond the history limits; then, unless the CronJob is deleted, suspended or its schedule
+ * unusable, find the most recent activation not yet started. Too late for startingDeadlineSeconds
+ * → MissSchedule; already created → nothing; Forbid with a Job running → JobAlreadyActive;
+ * Replace → delete the running Jobs first; then create the Job and record lastScheduleTime. The
+ * pass comes back just after the next activation.
+ */
+export function reconcileCronJob(key: string, cache: Cache, now: number): Outcome {
+  const { namespace, name } = splitKey(key)
+  const stored = cache.get(cronJobs, namespace, name)
+  if (!stored) return { actions: [] }
+  const cj = toCronJob(stored)
+  if (cj.metadata.deletionTimestamp) return { actions: [] }
+
+  const owned = cache.list(jobs, namespace).filter((j) => isControlledBy(j, cj))
+  const tracked = trackActive(cj, owned)
+  const status = tracked.status
+  const actions: Action[] = [...tracked.events]
+  const cleanup = historyCleanup(cj, owned)
+  const creates: Action[] = []
+  const after: Action[] = []
+  let requeueAfterMs: number | undefined
+
+  const parsed = scheduleOf(cj)
+  if (!parsed.ok) {
+    after.push(event(cj, 'Warning', parsed.reason, parsed.message))
+  } else if (cj.spec.suspend !== true) {
+    const { schedule, zone } = parsed
+    const due = dueActivation(cj, schedule, zone, now)
+    if (due.missed > MANY_MISSED) after.push(event(cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew'))
+    const scheduled = due.scheduled
+    const sds = cj.spec.startingDeadlineSeconds
+    const jobName = scheduled === undefined ? '' : jobNameFor(cj, scheduled)
+    if (scheduled === undefined) {
+      // nothing is due yet
+    } else if (typeof sds === 'number' && scheduled + sds * 1000 < now) {
+      after.push(event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${timestamp(scheduled)}`))
+    } else if (cache.get(jobs, namespace, jobName) || status.active?.some((r) => r.name === jobName)) {
+      // Created before (perhaps by a pass whose status write was lost): record it as scheduled.
+      status.lastScheduleTime = timestamp(scheduled)
+    } else if (concurrencyPolicyOf(cj) === 'Forbid' && status.active?.length) {
+      after.push(event(cj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid'))
+    } else {
+      if (concurrencyPolicyOf(cj) === 'Replace') {
+        for (const ref of status.active ?? []) {
+          creates.push(
+            { type: 'delete', resource: jobs, namespace, name: ref.name ?? '', preconditions: { uid: ref.uid }, propagationPolicy: 'Background' },
+            event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${ref.name}`),
+          )
+        }
+        delete status.active
+      }
+      creates.push({ type: 'create', resource: jobs, object: jobFromTemplate(cj, scheduled, zone) })
+      after.push(event(cj, 'Normal', 'SuccessfulCreate', `Created job ${jobName}`))
+      status.lastScheduleTime = timestamp(scheduled)
+    }
+    const next = nextAfter(schedule, now, zone)
+    if (next !== undefined) requeueAfterMs = next - now + REQUEUE_PAD_MS
+  }
+
+  actions.push(...cleanup.actions, ...creates)
+  if (!sameJson(cj.status, status)) actions.push(statusWrite(stored, status))
+  actions.push(...after)
+  return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
+}

@@ -1,0 +1,30 @@
+import { controllerRevisions } from '../history/resources'
+import { nodes, pods } from '../resources'
+import type { ControllerDefinition } from '../runtime/types'
+import { allDaemonSetKeys, daemonSetKeysFor } from './keys'
+import { reconcileDaemonSet } from './reconcile'
+import { daemonSets } from './types'
+
+/**
+ * The DaemonSet controller: one pod per eligible node (selector, required affinity, taints against
+ * the daemon tolerations), each pinned to its node by affinity for the scheduler to bind, replaced
+ * within maxUnavailable on a template change, with the ControllerRevisions `kubectl rollout`
+ * reads. Watches daemonsets, pods, nodes and controllerrevisions; keys are `namespace/name`.
+ */
+export function daemonSetController(): ControllerDefinition {
+  return {
+    name: 'daemonset',
+    watches: [daemonSets, pods, nodes, controllerRevisions],
+    keysFor: daemonSetKeysFor,
+    allKeys: allDaemonSetKeys,
+    reconcile: reconcileDaemonSet,
+  }
+}
+
+export { reconcileDaemonSet } from './reconcile'
+export { nodeShouldRunDaemonPod, targetNodeName } from './placement'
+export { manageDaemonPods, podsByNode } from './manage'
+export { rollingUpdateDeletes, maxUnavailableCount } from './rolling'
+export { newDaemonPod, pinnedAffinity } from './pod'
+export { computeStatus } from './status'
+export { daemonSets } from './types'

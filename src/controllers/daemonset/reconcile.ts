@@ -1,0 +1,99 @@
+import type { KubeObject } from '../../apimachinery/types'
+import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
+import { claimByRef } from '../history/claim'
+import { controllerRevisions } from '../history/resources'
+import { templatePatch } from '../history/revision'
+import { syncHistory } from '../history/sync'
+import { revisionsToTruncate } from '../history/truncate'
+import { nodes, pods } from '../resources'
+import type { Action, Cache, Outcome } from '../runtime/types'
+import { intOr } from '../shared/json'
+import { splitKey } from '../shared/keys'
+import { availableInMs } from '../shared/pods'
+import { manageDaemonPods, podsByNode } from './manage'
+import { DAEMON_REVISION_LABEL, newDaemonPod } from './pod'
+import { rollingUpdateDeletes } from './rolling'
+import { computeStatus, statusChanged } from './status'
+import { daemonSets, historyLimitOf, minReadySecondsOf, statusOf, strategyOf, toDaemonSet, type DaemonSet } from './types'
+
+function event(ds: DaemonSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
+  return { type: 'event', involved: ds, eventType, reason, message }
+}
+
+function deletePod(pod: KubeObject): Action {
+  return { type: 'delete', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', preconditions: { uid: pod.metadata.uid } }
+}
+
+/**
+ * syncDaemonSet, as a checklist: read the DaemonSet (gone → nothing to do); claim its pods and
+ * revisions; find or make the revision of its template, whose hash labels current pods; unless it
+ * is being deleted, create a pod for every eligible node without one and delete pods that must go
+ * (manage); when manage had nothing to do, let a rolling update delete old pods within
+ * maxUnavailable; drop history past revisionHistoryLimit; write the status when it changed.
+ */
+export function reconcileDaemonSet(key: string, cache: Cache, now: number): Outcome {
+  const { namespace, name } = splitKey(key)
+  const stored = cache.get(daemonSets, namespace, name)
+  if (!stored) return { actions: [] }
+  const ds = toDaemonSet(stored)
+  let selector: LabelSelector
+  try {
+    selector = selectorFromLabelSelector(ds.spec.selector)
+  } catch {
+    return { actions: [] }
+  }
+  const actions: Action[] = []
+  const podClaim = claimByRef(pods, ds, 'apps/v1', 'DaemonSet', selector, cache.list(pods, namespace))
+  const revisionClaim = claimByRef(controllerRevisions, ds, 'apps/v1', 'DaemonSet', selector, cache.list(controllerRevisions, namespace))
+  actions.push(...podClaim.actions, ...revisionClaim.actions)
+
+  const history = syncHistory({
+    owner: {
+      owner: ds,
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      templateLabels: ds.spec.template?.metadata?.labels,
+      labels: (hash) => ({ [DAEMON_REVISION_LABEL]: hash }),
+    },
+    owned: revisionClaim.owned,
+    lookup: (n) => cache.get(controllerRevisions, namespace, n),
+    data: templatePatch(ds.spec.template),
+    collisionCount: intOr(statusOf(ds).collisionCount, 0),
+  })
+  actions.push(...history.actions)
+  const cur = history.update
+  // Revisions made before the hash label existed are known by their name (constructHistory).
+  const hashOf = (r: KubeObject) => r.metadata.labels?.[DAEMON_REVISION_LABEL] ?? r.metadata.name ?? ''
+  const hash = hashOf(cur)
+
+  const allNodes = cache.list(nodes)
+  const owned = podClaim.owned
+  const byNode = podsByNode(owned)
+  if (!ds.metadata.deletionTimestamp) {
+    const changes = manageDaemonPods(ds, allNodes, byNode)
+    const deletes = changes.create.length || changes.delete.length || strategyOf(ds) !== 'RollingUpdate' ? changes.delete : rollingUpdateDeletes(ds, allNodes, byNode, hash, now)
+    for (const node of changes.create) actions.push({ type: 'create', resource: pods, object: newDaemonPod(ds, node, hash) })
+    if (changes.create.length) actions.push(event(ds, 'Normal', 'SuccessfulCreate', `Created ${changes.create.length} daemon pod(s) for nodes: ${changes.create.join(', ')}`))
+    for (const pod of deletes) actions.push(deletePod(pod), event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
+  }
+
+  const live = new Set([hash, ...owned.map((p) => p.metadata.labels?.[DAEMON_REVISION_LABEL] ?? '')])
+  for (const r of revisionsToTruncate(history.sorted, (r) => live.has(hashOf(r)) || r === cur, historyLimitOf(ds))) {
+    actions.push({ type: 'delete', resource: controllerRevisions, namespace, name: r.metadata.name ?? '', preconditions: { uid: r.metadata.uid } })
+  }
+
+  const status = computeStatus(ds, allNodes, byNode, hash, history.collisionCount, now)
+  if (statusChanged(ds, status)) {
+    const { resourceVersion: _rv, ...metadata } = stored.metadata
+    actions.push({ type: 'updateStatus', resource: daemonSets, object: { ...stored, metadata, status } })
+  }
+
+  const minReady = minReadySecondsOf(ds)
+  let requeueAfterMs: number | undefined
+  for (const p of owned) {
+    const wait = availableInMs(p, minReady, now)
+    if (wait !== undefined && (requeueAfterMs === undefined || wait < requeueAfterMs)) requeueAfterMs = wait
+  }
+  return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
+}
+

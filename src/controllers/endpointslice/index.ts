@@ -1,0 +1,25 @@
+import { services } from '../endpoints/resources'
+import { pods } from '../resources'
+import type { ControllerDefinition } from '../runtime/types'
+import { allEndpointSliceKeys, endpointSliceKeysFor } from './keys'
+import { reconcileEndpointSlices } from './reconcile'
+import { endpointSlices } from './resources'
+
+/**
+ * The EndpointSlice controller: keeps discovery.k8s.io/v1 EndpointSlices, owned by and labelled
+ * for each selector-bearing Service, listing its pods as endpoints with ready, serving and
+ * terminating conditions. Watches services, pods and endpointslices; keys are the services'
+ * `namespace/name`.
+ */
+export function endpointSliceController(): ControllerDefinition {
+  return {
+    name: 'endpointslice',
+    watches: [services, pods, endpointSlices],
+    keysFor: endpointSliceKeysFor,
+    allKeys: allEndpointSliceKeys,
+    reconcile: (key, cache) => reconcileEndpointSlices(key, cache),
+  }
+}
+
+export { reconcileEndpointSlices } from './reconcile'
+export { desiredSlices, podToEndpoint } from './desired'

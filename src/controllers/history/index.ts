@@ -1,0 +1,6 @@
+export { fnv32, hashControllerRevision } from './hash'
+export { controllerRevisions } from './resources'
+export * from './revision'
+export { revisionsToTruncate } from './truncate'
+export { syncHistory, type HistoryInput, type HistoryResult } from './sync'
+export { claimByRef, type Claimed } from './claim'

@@ -1,0 +1,26 @@
+import { pods } from '../resources'
+import type { ControllerDefinition } from '../runtime/types'
+import { CreatedPods } from './created-pods'
+import { allJobKeys, jobKeysFor } from './keys'
+import { reconcileJob } from './reconcile'
+import { jobs } from './resources'
+
+/**
+ * The Job controller: runs a Job's pods to the wanted number of completions, within its backoff
+ * limit and deadline, reports their counts and the Complete or Failed condition in status, and
+ * deletes finished Jobs whose ttlSecondsAfterFinished has passed. Watches jobs and pods; keys are
+ * the Jobs' `namespace/name`.
+ */
+export function jobController(): ControllerDefinition {
+  const created = new CreatedPods()
+  return {
+    name: 'job',
+    watches: [jobs, pods],
+    keysFor: jobKeysFor,
+    allKeys: allJobKeys,
+    reconcile: (key, cache, now) => reconcileJob(key, cache, now, created),
+  }
+}
+
+export { reconcileJob } from './reconcile'
+export { jobs, cronJobs } from './resources'

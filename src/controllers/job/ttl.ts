@@ -1,0 +1,31 @@
+import type { Outcome } from '../runtime/types'
+import type { Condition } from '../shared/workloads'
+import { parseTime } from '../shared/time'
+import type { Job } from './job'
+import { jobs } from './resources'
+
+/**
+ * The TTL-after-finished controller's decision for a finished Job: once ttlSecondsAfterFinished
+ * has passed since it finished (completionTime, or the Failed condition's transition), delete it
+ * in the background so the garbage collector takes its pods; until then, come back at expiry.
+ */
+export function ttlOutcome(job: Job, finished: Condition, now: number): Outcome {
+  const ttl = job.spec.ttlSecondsAfterFinished
+  if (typeof ttl !== 'number' || ttl < 0) return { actions: [] }
+  const finishedAt = parseTime(job.status.completionTime) ?? parseTime(finished.lastTransitionTime)
+  if (finishedAt === undefined) return { actions: [] }
+  const expireAt = finishedAt + ttl * 1000
+  if (now < expireAt) return { actions: [], requeueAfterMs: expireAt - now }
+  return {
+    actions: [
+      {
+        type: 'delete',
+        resource: jobs,
+        namespace: job.metadata.namespace,
+        name: job.metadata.name ?? '',
+        preconditions: { uid: job.metadata.uid },
+        propagationPolicy: 'Background',
+      },
+    ],
+  }
+}

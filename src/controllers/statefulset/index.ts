@@ -1,0 +1,27 @@
+import { controllerRevisions } from '../history/resources'
+import { pods } from '../resources'
+import type { ControllerDefinition } from '../runtime/types'
+import { allStatefulSetKeys, statefulSetKeysFor } from './keys'
+import { reconcileStatefulSet } from './reconcile'
+import { statefulSets } from './types'
+
+/**
+ * The StatefulSet controller: pods with stable names `<set>-<ordinal>`, created and removed in
+ * order (or in parallel), rolled to new revisions from the highest ordinal down, with the
+ * ControllerRevisions `kubectl rollout history|undo` read. Watches statefulsets, pods and
+ * controllerrevisions; keys are the sets' `namespace/name`.
+ */
+export function statefulSetController(): ControllerDefinition {
+  return {
+    name: 'statefulset',
+    watches: [statefulSets, pods, controllerRevisions],
+    keysFor: statefulSetKeysFor,
+    allKeys: allStatefulSetKeys,
+    reconcile: reconcileStatefulSet,
+  }
+}
+
+export { reconcileStatefulSet } from './reconcile'
+export { planOrdinals, type Step, type PlanInput } from './plan'
+export { computeStatus } from './status'
+export { statefulSets } from './types'
