@@ -1,3 +1,4 @@
+import { applyMergePatch } from '../../apimachinery/patch'
 import type { KubeObject, OwnerReference } from '../../apimachinery/types'
 import { apiVersionOf, builtinResources, findResource, type ResourceDef } from '../../apis/registry'
 import { timestamp } from '../../apis/strategy'
@@ -89,15 +90,6 @@ export function ownerRef(owner: KubeObject, opts: { block?: boolean; controller?
 const keyOf = (r: ResourceRef) => `${r.group}/${r.plural}`
 const objKey = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`
 
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch
-  const out: Json = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Json) } : {}
-  for (const [k, v] of Object.entries(patch as Json)) {
-    if (v === null) delete out[k]
-    else out[k] = mergePatch(out[k], v)
-  }
-  return out
-}
 
 const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
@@ -239,7 +231,7 @@ export class MemoryStore implements Cache {
         const current = this.get(r, namespace, name)
         if (!current) throw new Error(`patch: ${this.where(r, namespace, name)} not found`)
         const patch = action.subresource === 'status' ? { status: asRecord(action.patch).status } : action.patch
-        const next = mergePatch(current, patch) as KubeObject
+        const next = applyMergePatch(current, patch) as KubeObject
         if (next.metadata.resourceVersion !== current.metadata.resourceVersion) throw new Error(`patch: ${this.where(r, namespace, name)} conflict`)
         this.log.push(`patch ${this.where(r, namespace, name)}${action.subresource ? '/status' : ''}`)
         this.store(r, next)

@@ -1,3 +1,4 @@
+import { applyMergePatch } from '../../apimachinery/patch'
 import type { KubeObject } from '../../apimachinery/types'
 import type { Taint, Toleration } from '../node-lifecycle/taints'
 import type { Action, Cache, ResourceRef } from '../runtime/types'
@@ -94,15 +95,6 @@ const refsByKind: Record<string, ResourceRef> = { Pod: pods, Node: nodes, Lease:
 
 const keyOf = (r: ResourceRef) => `${r.group}/${r.version}/${r.plural}`
 
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch
-  const out: Json = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Json) } : {}
-  for (const [k, v] of Object.entries(patch as Json)) {
-    if (v === null) delete out[k]
-    else out[k] = mergePatch(out[k], v)
-  }
-  return out
-}
 
 export interface RecordedEvent {
   involved: string
@@ -185,7 +177,7 @@ export class MemoryCache implements Cache {
         const current = this.get(action.resource, action.namespace, action.name)
         if (!current) throw new Error(`patch: ${action.name} not found`)
         const patch = action.subresource === 'status' ? { status: (action.patch as Json).status } : action.patch
-        this.store(action.resource, mergePatch(current, patch) as KubeObject)
+        this.store(action.resource, applyMergePatch(current, patch) as KubeObject)
         return
       }
       case 'delete': {

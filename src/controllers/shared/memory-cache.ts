@@ -1,3 +1,4 @@
+import { applyMergePatch } from '../../apimachinery/patch'
 import type { KubeObject } from '../../apimachinery/types'
 import { pods, sameResource } from '../resources'
 import type { Action, Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
@@ -20,15 +21,6 @@ const keyOf = (r: ResourceRef) => `${r.group}/${r.version}/${r.plural}`
 const suffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
 
 /** RFC 7386 JSON merge patch. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isRecord(patch)) return patch
-  const out: Json = isRecord(target) ? { ...target } : {}
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k]
-    else out[k] = mergePatch(out[k], v)
-  }
-  return out
-}
 
 export interface RecordedEvent {
   involved: string
@@ -150,7 +142,7 @@ export class MemoryCache implements Cache {
         const patch = (action.subresource === 'status' ? { status: (action.patch as Json).status } : action.patch) as Json
         const rv = isRecord(patch.metadata) ? patch.metadata.resourceVersion : undefined
         if (rv && rv !== current.metadata.resourceVersion) throw new Error(`patch: ${action.name} conflict`)
-        const next = mergePatch(current, patch) as KubeObject
+        const next = applyMergePatch(current, patch) as KubeObject
         next.metadata.uid = current.metadata.uid
         this.write(action.resource, next)
         return
