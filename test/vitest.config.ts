@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /** Tests inside workerd, against the Worker and Durable Objects of wrangler.toml. */
-function workersProject(name: string, include: string[], exclude: string[], bindings: Record<string, string>) {
+function workersProject(name: string, include: string[], bindings: Record<string, string>) {
   return {
     plugins: [
       cloudflareTest({
@@ -15,7 +15,7 @@ function workersProject(name: string, include: string[], exclude: string[], bind
         },
       }),
     ],
-    test: { name, root, include, exclude },
+    test: { name, root, include },
   }
 }
 
@@ -31,9 +31,9 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      workersProject('workers', ['test/workers/**/*.test.ts'], ['test/workers/controllers-resync.test.ts'], {}),
-      // Controllers here hear of nothing: every change reaches them through periodic passes only.
-      workersProject('workers-resync', ['test/workers/controllers-resync.test.ts'], [], { CONTROLLER_NOTIFICATIONS: 'false' }),
+      // Controllers hear of no change here: the tests that need them drive their passes, and no
+      // background pass outlives a test file.
+      workersProject('workers', ['test/workers/**/*.test.ts'], { CONTROLLER_NOTIFICATIONS: 'false' }),
       {
         // Real launcher + real kubectl. Files run one at a time: each starts its own server (workerd)
         // and the machine has few cores.

@@ -28,12 +28,6 @@ export class ControllerHost extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now())
   }
 
-  /** Runs one pass now (tests and diagnostics). */
-  async runPass(name: string): Promise<PassReport> {
-    await this.remember(name)
-    return this.passAndRearm()
-  }
-
   override async alarm(): Promise<void> {
     this.name ??= await this.ctx.storage.get<string>('controller')
     if (!this.name) return

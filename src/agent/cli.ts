@@ -169,7 +169,7 @@ export function capacityFor(args: Pick<AgentArgs, 'runtime' | 'cpu' | 'memory' |
   return base
 }
 
-async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[]): Promise<void> {
   let args: AgentArgs
   try {
     args = parseArgs(argv)

@@ -5,6 +5,7 @@ import type { ResourceRef } from './runtime/types'
 export const pods: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'pods' })
 export const nodes: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'nodes' })
 export const events: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'events' })
+export const persistentVolumeClaims: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'persistentvolumeclaims' })
 export const leases: ResourceRef = Object.freeze({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' })
 
 /** Compares by value: the runner may hand back copies of the refs a definition declared. */

@@ -42,6 +42,7 @@ describe('statefulset', () => {
         selector: { matchLabels: { app: 'db' } },
         updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
         template: template('db'),
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
       },
     }
     expect((await run(['apply', '-f', '-'], stream(sts))).code).toBe(0)
@@ -68,6 +69,9 @@ describe('statefulset', () => {
       { what: 'db scaled to 1', timeoutMs: 60_000, intervalMs: 100 },
     )
     expect(gone).toEqual(['db-2', 'db-1'])
+    // Claims outlive the pods that used them, as upstream's default retention policy keeps them.
+    const claims = (await json(['get', 'pvc', '-o', 'json'])).items.map((c: any) => c.metadata.name).sort()
+    expect(claims).toEqual(['data-db-0', 'data-db-1', 'data-db-2'])
 
     const history = await run(['rollout', 'history', 'sts/db'])
     expect(history.code).toBe(0)

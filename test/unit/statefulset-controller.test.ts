@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { controllerRevisions, fnv32, hashControllerRevision, newControllerRevision, syncHistory, templatePatch } from '../../src/controllers/history'
-import { pods } from '../../src/controllers/resources'
+import { pods, persistentVolumeClaims } from '../../src/controllers/resources'
 import { MemoryCache, markPendingPodsReady, runPass, T0, finishTerminatingPods } from '../../src/controllers/shared/fixtures'
 import { statefulSetController, statefulSets } from '../../src/controllers/statefulset'
 
@@ -54,6 +54,9 @@ describe('statefulset controller', () => {
     expect((pod.spec as any).hostname).toBe('db-1')
     expect((pod.spec as any).subdomain).toBe('db')
     expect((pod.spec as any).volumes).toEqual([{ name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } }])
+    const claims = cache.list(persistentVolumeClaims, 'default')
+    expect(claims.map((c) => c.metadata.name).sort()).toEqual(['data-db-0', 'data-db-1', 'data-db-2'])
+    expect(claims[0]!.spec).toEqual({ accessModes: ['ReadWriteOnce'] })
     const status = cache.get(statefulSets, 'default', 'db')!.status as any
     expect(status).toMatchObject({ replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3, observedGeneration: 1 })
     expect(status.currentRevision).toBe(revision.metadata.name)

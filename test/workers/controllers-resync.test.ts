@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest'
-import { createScheduledController, env, runDurableObjectAlarm } from 'cloudflare:test'
+import { createScheduledController, env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { controllerNames } from '../../src/controllers/registry'
 import worker from '../../src/index'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { api } from './helpers'
 
 const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+
+/**
+ * Waits (bounded) until every controller the cron trigger woke has finished its pass and re-armed
+ * for its next resync, so no pass is still running when the test file ends.
+ */
+async function untilControllersRest(timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (const name of controllerNames()) {
+    for (;;) {
+      const at = await runInDurableObject(host(name), (_instance, state) => state.storage.getAlarm())
+      if (at !== null && at > Date.now() + 5_000) break
+      if (Date.now() > deadline) throw new Error(`timed out waiting for controller ${name} to finish its pass`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
 
 /** Polls (bounded) until the pod satisfies `ok`. */
 async function waitForPod(name: string, ok: (pod: any) => boolean, timeoutMs = 10_000): Promise<any> {
@@ -47,6 +64,7 @@ describe('controller passes without notifications', () => {
     expect(pod.status.conditions.find((c: any) => c.type === 'PodScheduled').status).toBe('True')
     const events = (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dpending')).json.items
     expect(events.map((e: any) => e.reason)).toContain('Scheduled')
+    await untilControllersRest()
   })
 
   it('backs a failing key off instead of hot-looping, and an idle controller sleeps until its resync', async () => {

@@ -1,5 +1,5 @@
 import { controllerRevisions } from '../history/resources'
-import { pods } from '../resources'
+import { persistentVolumeClaims, pods } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { allStatefulSetKeys, statefulSetKeysFor } from './keys'
 import { reconcileStatefulSet } from './reconcile'
@@ -14,7 +14,7 @@ import { statefulSets } from './types'
 export function statefulSetController(): ControllerDefinition {
   return {
     name: 'statefulset',
-    watches: [statefulSets, pods, controllerRevisions],
+    watches: [statefulSets, pods, controllerRevisions, persistentVolumeClaims],
     keysFor: statefulSetKeysFor,
     allKeys: allStatefulSetKeys,
     reconcile: reconcileStatefulSet,

@@ -5,7 +5,7 @@ import { controllerRevisions } from '../history/resources'
 import { templateOf, templatePatch } from '../history/revision'
 import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
-import { pods } from '../resources'
+import { persistentVolumeClaims, pods } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { intOr } from '../shared/json'
 import { splitKey } from '../shared/keys'
@@ -13,6 +13,7 @@ import { availableInMs } from '../shared/pods'
 import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevision } from './identity'
 import { planOrdinals, type Step } from './plan'
 import { computeStatus, statusChanged } from './status'
+import { volumeClaimsFor } from './volume-claims'
 import {
   historyLimitOf,
   isParallel,
@@ -91,6 +92,10 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number): Ou
   for (const step of steps) {
     if (step.type === 'create') {
       const pod = newStatefulSetPod(set, templates[step.revision], step.revision === 'current' ? currentName : updateName, step.ordinal)
+      // As createPersistentVolumeClaims: the ordinal's claims exist before its pod.
+      for (const claim of volumeClaimsFor(set, step.ordinal)) {
+        if (!cache.get(persistentVolumeClaims, namespace, claim.metadata.name ?? '')) creates.push({ type: 'create', resource: persistentVolumeClaims, object: claim })
+      }
       creates.push({ type: 'create', resource: pods, object: pod })
       after.push(event(set, 'Normal', 'SuccessfulCreate', `create Pod ${pod.metadata.name} in StatefulSet ${name} successful`))
     } else if (step.type === 'delete') {

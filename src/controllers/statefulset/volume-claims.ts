@@ -12,10 +12,6 @@ export function claimName(set: KubeObject, claim: KubeObject, ordinal: number): 
  * getPersistentVolumeClaims: the claims one ordinal's pod needs, named per ordinal and labelled
  * with the set's selector labels. They are kept when the set scales down, as upstream's default
  * retention policy (Retain) keeps them.
- *
- * PersistentVolumeClaims are not a resource this API server serves yet, so the controller cannot
- * create them: it only builds them (for the day it can) and mounts them into pods by name, as
- * upstream does. A node agent that needs the volume will find no claim behind it.
  */
 export function volumeClaimsFor(set: StatefulSet, ordinal: number): KubeObject[] {
   const selectorLabels = set.spec.selector?.matchLabels ?? {}
