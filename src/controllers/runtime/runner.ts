@@ -18,6 +18,14 @@ export interface RunnerOptions {
   changesPerRead: number
 }
 
+/** Bindings written concurrently by one pass: enough to hide a store round trip, few enough to bound a burst. */
+const maxBindingsInFlight = 32
+
+const podsRef: ResourceRef = { group: '', version: 'v1', plural: 'pods' }
+
+/** A reconcile that only binds a pod (and records events): the next key need not wait for it. */
+const isBinding = (actions: Action[]) => actions.some((a) => a.type === 'bind') && actions.every((a) => a.type === 'bind' || a.type === 'event')
+
 export const defaultRunnerOptions: RunnerOptions = { resyncMs: 30_000, passBudgetMs: 20_000, changesPerRead: 2000 }
 
 /** What a pass did, for tests and diagnostics. */
@@ -53,6 +61,16 @@ export class ControllerRunner {
       this.nextResyncAt = start + this.opts.resyncMs
     }
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, nextAt: undefined }
+    const failed = (key: string, e: unknown) => {
+      if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
+      this.queue.addRateLimited(key, clock())
+      report.failed++
+    }
+    const done = (key: string, requeueAfterMs: number | undefined, now: number) => {
+      this.queue.forget(key)
+      if (requeueAfterMs !== undefined) this.queue.add(key, now + requeueAfterMs)
+    }
+    const binding = new Set<Promise<void>>()
     let budgetLeft = true
     for (const key of this.queue.takeDue(clock())) {
       if (!budgetLeft) {
@@ -62,20 +80,53 @@ export class ControllerRunner {
       const now = clock()
       try {
         const outcome = this.def.reconcile(key, this.caches, now)
-        report.actions += await this.apply(outcome.actions, now)
-        this.queue.forget(key)
-        if (outcome.requeueAfterMs !== undefined) this.queue.add(key, now + outcome.requeueAfterMs)
+        report.actions += outcome.actions.length
         report.reconciled++
+        if (isBinding(outcome.actions)) {
+          // As kube-scheduler's assume: the pod counts as bound in the cache at once, so the next
+          // key sees the capacity it takes, while the binding itself completes in the background.
+          const undo = this.assume(outcome.actions)
+          const p: Promise<void> = this.apply(outcome.actions, now).then(
+            () => done(key, outcome.requeueAfterMs, now),
+            (e) => {
+              undo()
+              failed(key, e)
+            },
+          )
+          binding.add(p)
+          void p.finally(() => binding.delete(p))
+          if (binding.size >= maxBindingsInFlight) await Promise.race(binding)
+        } else {
+          await this.apply(outcome.actions, now)
+          done(key, outcome.requeueAfterMs, now)
+        }
       } catch (e) {
-        if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
-        this.queue.addRateLimited(key, clock())
-        report.failed++
+        failed(key, e)
       }
       if (clock() - start > this.opts.passBudgetMs) budgetLeft = false
     }
+    await Promise.all(binding)
     const due = this.queue.nextDue()
     report.nextAt = Math.min(due ?? Infinity, this.nextResyncAt)
     return report
+  }
+
+  /** Records bindings in the cache before they are written; returns how to take them back. */
+  private assume(actions: Action[]): () => void {
+    const undo: (() => void)[] = []
+    for (const a of actions) {
+      if (a.type !== 'bind') continue
+      const cache = this.caches.of(podsRef)
+      const key = `${a.namespace}/${a.name}`
+      const current = cache.objects.get(key)
+      if (!current) continue
+      const assumed: KubeObject = { ...current, spec: { ...(current.spec as object), nodeName: a.nodeName } }
+      cache.objects.set(key, assumed)
+      undo.push(() => {
+        if (cache.objects.get(key) === assumed) cache.objects.set(key, current)
+      })
+    }
+    return () => undo.forEach((u) => u())
   }
 
   /** Applies actions in order; a run of creates goes in slow-start batches. */
