@@ -40,6 +40,18 @@ describe('namespaces', () => {
     expect(list.json.items[0].status.phase).toBe('Active')
   })
 
+  it('marks a deleted namespace Terminating and refuses new objects in it', async () => {
+    expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'leaving' } })).status).toBe(201)
+    const deleted = await api('DELETE', '/api/v1/namespaces/leaving')
+    expect(deleted.status).toBe(202)
+    expect(deleted.json.status.phase).toBe('Terminating')
+    expect(deleted.json.spec.finalizers).toEqual(['kubernetes'])
+    const res = await api('POST', '/api/v1/namespaces/leaving/configmaps', configMap('late'))
+    expect(res.status).toBe(403)
+    expect(res.json.reason).toBe('Forbidden')
+    expect(res.json.message).toBe('unable to create new content in namespace leaving because it is being terminated')
+  })
+
   it('rejects an object in a missing namespace with NotFound and stores nothing', async () => {
     const res = await api('POST', '/api/v1/namespaces/nowhere/configmaps', configMap('x'))
     expect(res.status).toBe(404)
