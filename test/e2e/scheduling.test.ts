@@ -57,7 +57,7 @@ describe('scheduler', () => {
     const pod = await waitFor(async () => {
       const p = await podOf('in-west')
       return p.status.phase === 'Running' && p
-    }, { what: 'pod in-west Running', timeoutMs: 20_000 })
+    }, { what: 'pod in-west Running', timeoutMs: 40_000 })
     expect(pod.spec.nodeName).toBe('west')
     const events = await run(['get', 'events', '--field-selector', 'involvedObject.name=in-west,reason=Scheduled', '-o', 'jsonpath={.items[*].message}'])
     expect(events.stdout).toContain('Successfully assigned default/in-west to west')
@@ -74,7 +74,7 @@ describe('scheduler', () => {
       const list = await kubectlJson(['get', 'pods', '-o', 'json'], { kubeconfig: server.kubeconfig })
       const placed = list.items.filter((p: any) => p.metadata.name.startsWith('spread-') && p.spec.nodeName).map((p: any) => p.spec.nodeName)
       return placed.length === 4 && placed
-    }, { what: 'four spread pods bound', timeoutMs: 20_000 })
+    }, { what: 'four spread pods bound', timeoutMs: 40_000 })
     expect(nodes.filter((n: string) => n === 'east').length).toBe(2)
   })
 
@@ -84,7 +84,7 @@ describe('scheduler', () => {
     const pod = await waitFor(async () => {
       const p = await podOf('too-big')
       return p.status.conditions?.some((c: any) => c.type === 'PodScheduled' && c.status === 'False') && p
-    }, { what: 'PodScheduled=False on too-big', timeoutMs: 20_000 })
+    }, { what: 'PodScheduled=False on too-big', timeoutMs: 40_000 })
     expect(pod.status.phase).toBe('Pending')
     const condition = pod.status.conditions.find((c: any) => c.type === 'PodScheduled')
     expect(condition.reason).toBe('Unschedulable')
@@ -97,15 +97,15 @@ describe('scheduler', () => {
     expect((await run(['cordon', 'east'])).code).toBe(0)
     expect((await run(['taint', 'nodes', 'west', 'dedicated=gpu:NoSchedule'])).code).toBe(0)
     expect((await run(['apply', '-f', '-'], stream(simPod('nowhere')))).code).toBe(0)
-    await waitFor(async () => (await podOf('nowhere')).status.conditions?.some((c: any) => c.reason === 'Unschedulable'), { what: 'nowhere Unschedulable', timeoutMs: 20_000 })
+    await waitFor(async () => (await podOf('nowhere')).status.conditions?.some((c: any) => c.reason === 'Unschedulable'), { what: 'nowhere Unschedulable', timeoutMs: 40_000 })
     const tolerant = simPod('tolerant', { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] })
     expect((await run(['apply', '-f', '-'], stream(tolerant))).code).toBe(0)
-    const placed = await waitFor(async () => (await podOf('tolerant')).spec.nodeName, { what: 'tolerant bound', timeoutMs: 20_000 })
+    const placed = await waitFor(async () => (await podOf('tolerant')).spec.nodeName, { what: 'tolerant bound', timeoutMs: 40_000 })
     expect(placed).toBe('west')
     expect((await podOf('nowhere')).spec.nodeName).toBeUndefined()
     // Uncordoning is a node change: the pending pod is retried and lands on east.
     expect((await run(['uncordon', 'east'])).code).toBe(0)
-    const later = await waitFor(async () => (await podOf('nowhere')).spec.nodeName, { what: 'nowhere bound after uncordon', timeoutMs: 20_000 })
+    const later = await waitFor(async () => (await podOf('nowhere')).spec.nodeName, { what: 'nowhere bound after uncordon', timeoutMs: 40_000 })
     expect(later).toBe('east')
     await run(['taint', 'nodes', 'west', 'dedicated-'])
   })
@@ -133,7 +133,7 @@ describe('node lifecycle', () => {
       tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 2 }],
     })
     expect((await run(['apply', '-f', '-'], stream(short))).code).toBe(0)
-    await waitFor(async () => (await podOf('short-toleration')).status.phase === 'Running', { what: 'short-toleration Running', timeoutMs: 20_000 })
+    await waitFor(async () => (await podOf('short-toleration')).status.phase === 'Running', { what: 'short-toleration Running', timeoutMs: 40_000 })
     const stoppedAt = Date.now()
     await agents[0]!.stop()
     const node = await waitFor(async () => {
@@ -146,7 +146,7 @@ describe('node lifecycle', () => {
     const table = await run(['get', 'node', 'east'])
     expect(table.stdout).toMatch(/east\s+NotReady/)
     // Evicted as upstream: deleted gracefully, so it is Terminating until its node confirms or goes.
-    const evicted = await waitFor(async () => (await podOf('short-toleration')).metadata.deletionTimestamp, { what: 'short-toleration evicted', timeoutMs: 20_000 })
+    const evicted = await waitFor(async () => (await podOf('short-toleration')).metadata.deletionTimestamp, { what: 'short-toleration evicted', timeoutMs: 40_000 })
     expect(evicted).toBeTruthy()
     const events = await run(['get', 'events', '--field-selector', 'involvedObject.name=short-toleration', '-o', 'jsonpath={.items[*].reason}'])
     expect(events.stdout).toContain('TaintManagerEviction')

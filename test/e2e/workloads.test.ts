@@ -51,11 +51,11 @@ async function waitRunning(selector: string, count: number, opts: { ns?: string;
     // Thrown rather than returned, so a timeout names what the pods looked like last.
     if (running.length !== count || others.length > 0 || !placed) throw new Error(rows.map((r) => `${r.NAME} ${r.STATUS} ${r.READY} ${r.NODE}`).join('; ') || 'no pods')
     return running
-  }, { what: `${count} Running pods for ${selector}`, timeoutMs: opts.timeoutMs ?? 20_000, intervalMs: 250 })
+  }, { what: `${count} Running pods for ${selector}`, timeoutMs: opts.timeoutMs ?? 45_000, intervalMs: 250 })
 }
 
 async function rolloutStatus(name: string, ns = 'default'): Promise<void> {
-  const res = await run(['rollout', 'status', `deployment/${name}`, '-n', ns, '--timeout=25s'], undefined, 30_000)
+  const res = await run(['rollout', 'status', `deployment/${name}`, '-n', ns, '--timeout=45s'], undefined, 50_000)
   expect(res.code, `rollout status: ${res.stdout}\n${res.stderr}`).toBe(0)
   expect(res.stdout).toContain(`deployment "${name}" successfully rolled out`)
 }
@@ -164,7 +164,7 @@ describe('deployments', () => {
 
   it('moves the pods of a stopped node to the remaining nodes', async () => {
     const gamma = sim('gamma')
-    await waitFor(async () => (await readyNodes()).includes('gamma'), { what: 'gamma Ready', timeoutMs: 20_000 })
+    await waitFor(async () => (await readyNodes()).includes('gamma'), { what: 'gamma Ready', timeoutMs: 40_000 })
     // A short toleration makes the eviction follow the unreachable taint within seconds.
     const mover = deployment('mover', { replicas: 6, containers: [{ name: 'main', image: 'busybox' }] })
     const template = (mover.spec as any).template
@@ -182,11 +182,11 @@ describe('deployments', () => {
     await waitFor(async () => {
       const n = await json(['get', 'node', 'gamma'])
       return n.status.conditions.find((c: any) => c.type === 'Ready')?.status === 'Unknown'
-    }, { what: 'gamma Ready=Unknown', timeoutMs: 20_000, intervalMs: 250 })
+    }, { what: 'gamma Ready=Unknown', timeoutMs: 40_000, intervalMs: 250 })
     expect(Date.now() - stoppedAt).toBeLessThan((gracePeriodSeconds + 10) * 1000)
     expect((await run(['get', 'node', 'gamma'])).stdout).toMatch(/gamma\s+NotReady/)
 
-    const moved = await waitRunning('app=mover', 6, { allowTerminating: true, nodes: LIVE_NODES, timeoutMs: 30_000 })
+    const moved = await waitRunning('app=mover', 6, { allowTerminating: true, nodes: LIVE_NODES, timeoutMs: 60_000 })
     for (const name of onGamma) expect(moved.map((r) => r.NAME)).not.toContain(name)
     // Whatever still shows for gamma is on its way out, as upstream leaves it until the node returns.
     const stragglers = (await podRows('app=mover')).filter((r) => r.NODE === 'gamma')
@@ -198,15 +198,15 @@ describe('deployments', () => {
     const events = await waitFor(async () => {
       const res = await run(['get', 'events'])
       return res.stdout.includes('ScalingReplicaSet') && res.stdout.includes('SuccessfulCreate') && res.stdout
-    }, { what: 'ScalingReplicaSet and SuccessfulCreate events', timeoutMs: 10_000 })
+    }, { what: 'ScalingReplicaSet and SuccessfulCreate events', timeoutMs: 30_000 })
     expect(events).toMatch(/ScalingReplicaSet\s+deployment\/web\s+Scaled up replica set web-\w+ (to|from)/)
     expect(events).toMatch(/SuccessfulCreate\s+replicaset\/web-\w+\s+Created pod: web-\w+-\w+/)
   })
 
   it('removes the ReplicaSets and pods of a deleted deployment', async () => {
     expect((await run(['delete', 'deployment', 'web'])).stdout).toContain('deployment.apps "web" deleted')
-    await waitFor(async () => (await replicaSets('app=web')).length === 0, { what: 'web ReplicaSets gone', timeoutMs: 20_000, intervalMs: 250 })
-    await waitFor(async () => (await podRows('app=web')).length === 0, { what: 'web pods gone', timeoutMs: 20_000, intervalMs: 250 })
+    await waitFor(async () => (await replicaSets('app=web')).length === 0, { what: 'web ReplicaSets gone', timeoutMs: 40_000, intervalMs: 250 })
+    await waitFor(async () => (await podRows('app=web')).length === 0, { what: 'web pods gone', timeoutMs: 40_000, intervalMs: 250 })
   })
 
   it('keeps the ReplicaSet and its pods with --cascade=orphan', async () => {
@@ -234,7 +234,7 @@ describe('deployments', () => {
     const res = await run(['delete', 'namespace', 'scratch', '--timeout=30s'], undefined, 40_000)
     expect(res.code, res.stderr).toBe(0)
     expect(res.stdout).toContain('namespace "scratch" deleted')
-    await waitFor(async () => (await run(['get', 'namespace', 'scratch'])).stderr.includes('NotFound'), { what: 'namespace scratch gone', timeoutMs: 10_000 })
+    await waitFor(async () => (await run(['get', 'namespace', 'scratch'])).stderr.includes('NotFound'), { what: 'namespace scratch gone', timeoutMs: 30_000 })
     const left = await run(['get', 'deployments,replicasets,pods', '-n', 'scratch', '-o', 'name'])
     expect(left.stdout.trim()).toBe('')
   })
