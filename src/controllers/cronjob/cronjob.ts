@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { intOr } from '../shared/json'
-import type { Condition } from '../shared/workloads'
+import { workingCopy, type Condition } from '../shared/workloads'
 import type { JobSpec } from '../job/job'
 
 /** The batch/v1 CronJob fields the controller reads and writes; every field may be missing. */
@@ -41,10 +41,7 @@ export interface CronJob extends KubeObject {
 export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp'
 
 export function toCronJob(o: KubeObject): CronJob {
-  const copy = structuredClone(o) as CronJob
-  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
-  if (!copy.status || typeof copy.status !== 'object') copy.status = {}
-  return copy
+  return workingCopy<CronJob>(o, true)
 }
 
 /** The history limits with the API defaults (3 successful, 1 failed). */

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { asRecord, intOr } from '../shared/json'
-import type { PodTemplate } from '../shared/workloads'
+import { workingCopy, type PodTemplate } from '../shared/workloads'
 
 export const daemonSets = Object.freeze({ group: 'apps', version: 'v1', plural: 'daemonsets' })
 
@@ -32,9 +32,7 @@ export interface DaemonSetStatus {
 }
 
 export function toDaemonSet(o: KubeObject): DaemonSet {
-  const copy = structuredClone(o) as DaemonSet
-  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
-  return copy
+  return workingCopy<DaemonSet>(o)
 }
 
 export function statusOf(ds: DaemonSet): DaemonSetStatus {

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { intOr } from '../shared/json'
-import type { Condition, PodTemplate } from '../shared/workloads'
+import { workingCopy, type Condition, type PodTemplate } from '../shared/workloads'
 
 /** The batch/v1 Job fields the controller reads and writes; objects are plain JSON, so every field may be missing. */
 
@@ -41,10 +41,7 @@ export const JOB_API_VERSION = 'batch/v1'
 
 /** A Job view over a deep copy of a cached object; spec and status are always objects. */
 export function toJob(o: KubeObject): Job {
-  const copy = structuredClone(o) as Job
-  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
-  if (!copy.status || typeof copy.status !== 'object') copy.status = {}
-  return copy
+  return workingCopy<Job>(o, true)
 }
 
 /** spec.parallelism, defaulted to 1 as the API server does. */

@@ -93,12 +93,20 @@ export function toReplicaSet(o: KubeObject): ReplicaSet {
   return copy
 }
 
+/**
+ * A typed view over a deep copy of a cached object, so a reconcile may change it freely: spec is
+ * always an object, and status too when `withStatus` (steps that set status fields).
+ */
+export function workingCopy<T extends KubeObject>(o: KubeObject, withStatus = false): T {
+  const copy = structuredClone(o) as KubeObject
+  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
+  if (withStatus && (!copy.status || typeof copy.status !== 'object')) copy.status = {}
+  return copy as T
+}
+
 /** A Deployment view over a deep copy of a cached object; status is always present so steps can set it. */
 export function toDeployment(o: KubeObject): Deployment {
-  const copy = structuredClone(o) as Deployment
-  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
-  if (!copy.status || typeof copy.status !== 'object') copy.status = {}
-  return copy
+  return workingCopy<Deployment>(o, true)
 }
 
 export function rsStatus(rs: ReplicaSet): ReplicaSetStatus {

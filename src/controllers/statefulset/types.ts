@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { asRecord, intOr, type Json } from '../shared/json'
-import type { PodTemplate } from '../shared/workloads'
+import { workingCopy, type PodTemplate } from '../shared/workloads'
 
 export const statefulSets = Object.freeze({ group: 'apps', version: 'v1', plural: 'statefulsets' })
 
@@ -37,9 +37,7 @@ export interface StatefulSetStatus {
 }
 
 export function toStatefulSet(o: KubeObject): StatefulSet {
-  const copy = structuredClone(o) as StatefulSet
-  if (!copy.spec || typeof copy.spec !== 'object') copy.spec = {}
-  return copy
+  return workingCopy<StatefulSet>(o)
 }
 
 export function statusOf(set: StatefulSet): StatefulSetStatus {
