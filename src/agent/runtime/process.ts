@@ -15,7 +15,7 @@ import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type Cras
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { ProbeWorker, type Probe, type ProbeKind } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -140,13 +140,7 @@ export class ProcessRuntime implements ManagedRuntime {
 
   async sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
     if (this.shuttingDown) return
-    const uid = pod.metadata.uid ?? ''
-    let rec = this.pods.get(uid)
-    if (!rec) {
-      rec = this.adopt(pod)
-      this.pods.set(uid, rec)
-    }
-    rec.pod = pod
+    const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopping) return
     for (const c of rec.containers) {
       if (c.instance || c.restartTimer || c.finished) continue
@@ -154,7 +148,7 @@ export class ProcessRuntime implements ManagedRuntime {
       c.configError = configErrors[c.name] ?? (c.env ? undefined : `no environment resolved for container "${c.name}"`)
     }
     this.advance(rec)
-    this.changed(uid)
+    this.changed(pod.metadata.uid ?? '')
   }
 
   /** A new record; containers that ran under a previous agent continue their history. */

@@ -10,7 +10,7 @@ import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { LogBuffer } from './log-buffer'
 import { crashLoopState, shouldRestart } from './restart'
-import { reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -128,20 +128,14 @@ export class SimRuntime implements ManagedRuntime {
 
   async sync(pod: KubeObject, _env: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
     if (this.closed) return
-    const uid = pod.metadata.uid ?? ''
-    let rec = this.pods.get(uid)
-    if (!rec) {
-      rec = this.adopt(pod)
-      this.pods.set(uid, rec)
-    }
-    rec.pod = pod
+    const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopped) return
     for (const c of rec.containers) {
       if (c.timer || c.finished || c.startedAtMs !== undefined) continue
       c.configError = configErrors[c.name]
     }
     this.advance(rec)
-    this.changed(uid)
+    this.changed(pod.metadata.uid ?? '')
   }
 
   private adopt(pod: KubeObject): Pod {

@@ -88,3 +88,15 @@ export function reportContainer(c: ReportedContainer, started: boolean): Contain
   if (c.init) s.init = true
   return s
 }
+
+/** The runtime's record of a pod (by uid), made on first sight, holding the pod as last given. */
+export function podRecord<R extends { pod: KubeObject }>(pods: Map<string, R>, pod: KubeObject, adopt: (pod: KubeObject) => R): R {
+  const uid = pod.metadata.uid ?? ''
+  let rec = pods.get(uid)
+  if (!rec) {
+    rec = adopt(pod)
+    pods.set(uid, rec)
+  }
+  rec.pod = pod
+  return rec
+}
