@@ -2,22 +2,27 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../src/controllers/runtime/runner'
+import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 
 /**
  * Hosts one controller. Its alarm drives passes: the next due key, or the periodic resync, sets
  * the next alarm; a store's change notification only brings the next pass forward. Caches and the
  * queue live in memory: after an eviction the first pass relists and resyncs every key, which is
- * exactly what a level-triggered controller needs.
+ * exactly what a level-triggered controller needs. It counts its alarms and passes in storage
+ * (see `ControllerCounters`), read by `GET /metrics`.
  */
 export class ControllerHost extends DurableObject<Env> {
   private runner: ControllerRunner | undefined
   private name: string | undefined
   /** when the last notification arrived: one that lands during a pass must not be overwritten by the pass's own re-arm */
   private pokedAt = 0
+  private counters: Promise<ControllerCounters> | undefined
 
   /** A store committed a change this controller watches: run a pass soon. */
   async poke(name: string): Promise<void> {
     await this.remember(name)
+    const counters = await this.loadedCounters()
+    counters.notifications++
     this.pokedAt = Date.now()
     await this.ctx.storage.setAlarm(this.pokedAt)
   }
@@ -28,13 +33,25 @@ export class ControllerHost extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now())
   }
 
-  override async alarm(): Promise<void> {
-    this.name ??= await this.ctx.storage.get<string>('controller')
-    if (!this.name) return
-    await this.passAndRearm()
+  /** The alarms fired and passes run so far. */
+  async readCounters(): Promise<ControllerCounters> {
+    return { ...(await this.loadedCounters()) }
   }
 
-  private async passAndRearm(): Promise<PassReport> {
+  override async alarm(): Promise<void> {
+    const counters = await this.loadedCounters()
+    counters.alarms++
+    this.name ??= await this.ctx.storage.get<string>('controller')
+    if (this.name) await this.passAndRearm(counters)
+    await saveCounters(this.ctx.storage, counters)
+  }
+
+  private loadedCounters(): Promise<ControllerCounters> {
+    this.counters ??= loadCounters(this.ctx.storage)
+    return this.counters
+  }
+
+  private async passAndRearm(counters: ControllerCounters): Promise<void> {
     const runner = this.runnerFor(this.name!)
     const startedAt = Date.now()
     let report: PassReport
@@ -43,11 +60,13 @@ export class ControllerHost extends DurableObject<Env> {
     } catch (e) {
       // A store that cannot be read now is retried on the next resync, never in a tight loop.
       console.error(`controller ${this.name}: pass failed`, e)
+      counters.failedPasses++
       report = { reconciled: 0, failed: 1, actions: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
+    counters.passes++
+    counters.reconciles += report.reconciled
     if (this.pokedAt >= startedAt) report.nextAt = Date.now()
     if (report.nextAt !== undefined && Number.isFinite(report.nextAt)) await this.ctx.storage.setAlarm(Math.max(report.nextAt, Date.now()))
-    return report
   }
 
   private async remember(name: string): Promise<void> {

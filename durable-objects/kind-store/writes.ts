@@ -69,7 +69,7 @@ export class Writer {
     const wantRv = body.metadata?.resourceVersion
     if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (subresource === 'scale') {
-      const scaled = fromScale(old, body)
+      const scaled = fromScale(def, old, body)
       if (!scaled.ok) return scaled
       return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
     }
@@ -95,7 +95,7 @@ export class Writer {
       if (!patched.ok) return patched
       const wantRv = patched.value.metadata?.resourceVersion
       if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
-      const scaled = fromScale(old, patched.value)
+      const scaled = fromScale(def, old, patched.value)
       if (!scaled.ok) return scaled
       return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
     }

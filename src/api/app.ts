@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { Env } from '../env'
 import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './auth'
+import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
 import { servePodExec } from './pod-exec'
@@ -12,6 +13,8 @@ import { ensureBootstrap } from './namespaces'
 import { jsonBody, statusResponse } from './respond'
 import { serveTunnel } from './tunnel'
 import { versionInfo } from './version'
+import { customResources, servedResources } from './custom-resources'
+import { serveMetrics } from '../../durable-objects/controller-host/metrics'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource')
 
@@ -21,29 +24,34 @@ export function buildApp() {
 
   // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   app.use('*', bearerAuth())
+  registerAuthRoutes(app)
   app.get('/version', (c) => c.json(versionInfo))
   for (const p of ['/healthz', '/readyz', '/livez']) app.get(p, (c) => c.text('ok'))
+  // Not public: as upstream, only a user granted the nonResourceURL /metrics (here: the admin) reads it.
+  app.get('/metrics', (c) => serveMetrics(c.env))
 
-  app.get('/api', (c) => {
-    if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(true)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
+  app.get('/api', async (c) => {
+    const served = await servedResources(c.env)
+    if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(served, true)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
     return c.json(apiVersions(new URL(c.req.url).host))
   })
-  app.get('/apis', (c) => {
-    if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(false)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
-    return c.json(apiGroupList())
+  app.get('/apis', async (c) => {
+    const served = await servedResources(c.env)
+    if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(served, false)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
+    return c.json(apiGroupList(served))
   })
-  app.get('/api/v1', (c) => c.json(resourceList('', 'v1')))
-  app.get('/apis/:group', (c) => {
-    const doc = apiGroup(c.req.param('group'))
+  app.get('/api/v1', async (c) => c.json(resourceList(await servedResources(c.env), '', 'v1')))
+  app.get('/apis/:group', async (c) => {
+    const doc = apiGroup(await servedResources(c.env), c.req.param('group'))
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
-  app.get('/apis/:group/:version', (c) => {
-    const doc = resourceList(c.req.param('group'), c.req.param('version'))
+  app.get('/apis/:group/:version', async (c) => {
+    const doc = resourceList(await servedResources(c.env), c.req.param('group'), c.req.param('version'))
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
-  app.get('/openapi/v3', (c) => c.json(openapiIndex()))
-  app.get('/openapi/v3/*', (c) => {
-    const doc = openapiGroupVersion(c.req.path.slice('/openapi/v3/'.length))
+  app.get('/openapi/v3', async (c) => c.json(openapiIndex(await customResources(c.env))))
+  app.get('/openapi/v3/*', async (c) => {
+    const doc = openapiGroupVersion(await customResources(c.env), c.req.path.slice('/openapi/v3/'.length))
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
 

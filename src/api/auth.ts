@@ -1,36 +1,83 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env'
+import type { KubeObject } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { isNodeToken, verifyNodeToken } from '../apimachinery/node-token'
-import { authorizeNode } from './node-authorizer'
+import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachinery/service-account-token'
+import { findResource } from '../apis/registry'
+import { storeFor } from '../client/stores'
+import { attributesOf, isResourceRequest } from './authorizer-attributes'
+import { authorize, forbiddenStatus } from './authorize'
+import { admitNode } from './node-authorizer'
 import { statusResponse } from './respond'
+import { adminUser, anonymousUser, nodeOf, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
 
 /** Paths kube-apiserver serves to anyone (system:public-info-viewer). */
 const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])
 
 /**
- * Bearer-token authentication: with ADMIN_TOKEN configured, every other request must carry it
- * (full access) or a node token minted from it (`system:node:<name>`, authorized as the Node
- * authorizer and NodeRestriction would).
+ * Bearer-token authentication and authorization. With ADMIN_TOKEN configured, every other request
+ * must carry it (`kubernetes-admin`, full access), a node token minted from it
+ * (`system:node:<name>`, authorized as the Node authorizer and NodeRestriction would), or a
+ * service-account token from `serviceaccounts/<name>/token` (authorized as RBAC would with no
+ * bindings of its own). Without ADMIN_TOKEN every request is the admin's. The user is recorded
+ * for the handlers (`requestUser`).
  */
 export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
   return async function bearerAuth(c, next) {
+    const req = c.req.raw
     const expected = c.env.ADMIN_TOKEN
-    if (!expected) return next()
+    if (!expected) {
+      setRequestUser(req, adminUser)
+      return next()
+    }
     const isPublic = publicPaths.has(c.req.path)
     const header = c.req.header('Authorization') ?? ''
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : ''
-    if (!token && isPublic) return next()
-    if (token && timingSafeEqual(token, expected)) return next()
-    const node = token && isNodeToken(token) ? await verifyNodeToken(expected, token) : undefined
+    if (!token && isPublic) {
+      setRequestUser(req, anonymousUser)
+      return next()
+    }
     // A token that fails is refused on every path, public ones included: as upstream, bad
     // credentials are never taken for an anonymous request.
-    if (node === undefined) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
+    const user = token ? await authenticate(c.env, expected, token) : undefined
+    if (!user) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
+    setRequestUser(req, user)
     if (isPublic) return next()
-    const denied = await authorizeNode(c.req.raw, c.env, node)
-    if (denied) return statusResponse(denied)
+    const attrs = attributesOf(req)
+    const decision = authorize(user, attrs)
+    if (!decision.allowed) return statusResponse(forbiddenStatus(user, attrs, decision.reason))
+    const node = nodeOf(user)
+    if (node !== undefined && isResourceRequest(attrs)) {
+      const denied = await admitNode(req, c.env, node, attrs)
+      if (denied) return statusResponse(denied)
+    }
     return next()
   }
+}
+
+/** The user a bearer token stands for, or undefined when it is not valid (now). */
+async function authenticate(env: Env, adminToken: string, token: string): Promise<UserInfo | undefined> {
+  if (timingSafeEqual(token, adminToken)) return adminUser
+  if (isNodeToken(token)) {
+    const node = await verifyNodeToken(adminToken, token)
+    return node === undefined ? undefined : nodeUserInfo(node)
+  }
+  if (isServiceAccountToken(token)) {
+    const claims = await verifyServiceAccountToken(adminToken, token)
+    // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
+    if (!claims || (await serviceAccountUid(env, claims.namespace, claims.name)) !== claims.uid) return undefined
+    return serviceAccountUserInfo(claims)
+  }
+  return undefined
+}
+
+async function serviceAccountUid(env: Env, namespace: string, name: string): Promise<string | undefined> {
+  const def = findResource('', 'v1', 'serviceaccounts')!
+  const res = await storeFor(env, def).get({ def, namespace, name })
+  if (!res.ok) return undefined
+  const sa = JSON.parse(res.value) as KubeObject
+  return sa.metadata.deletionTimestamp ? undefined : sa.metadata.uid
 }
 
 function timingSafeEqual(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-import { builtinResources, groupVersions, type ResourceDef } from '../apis/registry'
+import { groupVersions, type ResourceDef } from '../apis/registry'
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
 const subresourceVerbs = ['get', 'patch', 'update']
@@ -20,10 +20,10 @@ function subresourcesOf(d: ResourceDef) {
 }
 
 /** GET /api/v1 and /apis/{group}/{version}: the legacy APIResourceList. */
-export function resourceList(group: string, version: string) {
+export function resourceList(served: readonly ResourceDef[], group: string, version: string) {
   const resources: Record<string, unknown>[] = []
-  for (const d of builtinResources.filter((r) => r.group === group && r.version === version)) {
-    const entry: Record<string, unknown> = { name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs }
+  for (const d of served.filter((r) => r.group === group && r.version === version)) {
+    const entry: Record<string, unknown> = { name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: d.verbs ?? verbs }
     if (d.shortNames) entry.shortNames = d.shortNames
     if (d.categories) entry.categories = d.categories
     resources.push(entry)
@@ -37,8 +37,8 @@ export function resourceList(group: string, version: string) {
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources }
 }
 
-function groupEntry(group: string) {
-  const versions = groupVersions()
+function groupEntry(served: readonly ResourceDef[], group: string) {
+  const versions = groupVersions(served)
     .filter((gv) => gv.group === group)
     .map((gv) => ({ groupVersion: `${group}/${gv.version}`, version: gv.version }))
   return { name: group, versions, preferredVersion: versions[0] }
@@ -48,34 +48,34 @@ export function apiVersions(host: string) {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: host }] }
 }
 
-export function apiGroupList() {
-  const groups = [...new Set(groupVersions().map((gv) => gv.group).filter(Boolean))]
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(groupEntry) }
+export function apiGroupList(served: readonly ResourceDef[]) {
+  const groups = [...new Set(groupVersions(served).map((gv) => gv.group).filter(Boolean))]
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((g) => groupEntry(served, g)) }
 }
 
-export function apiGroup(group: string) {
-  if (!groupVersions().some((gv) => gv.group === group)) return undefined
-  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(group) }
+export function apiGroup(served: readonly ResourceDef[], group: string) {
+  if (!groupVersions(served).some((gv) => gv.group === group)) return undefined
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(served, group) }
 }
 
 /** The aggregated (apidiscovery.k8s.io/v2) document for the core group (`/api`) or the named groups (`/apis`). */
-export function aggregatedDiscovery(core: boolean) {
-  const groups = [...new Set(groupVersions().map((gv) => gv.group))].filter((g) => (core ? g === '' : g !== ''))
+export function aggregatedDiscovery(served: readonly ResourceDef[], core: boolean) {
+  const groups = [...new Set(groupVersions(served).map((gv) => gv.group))].filter((g) => (core ? g === '' : g !== ''))
   const items = groups.map((group) => ({
     metadata: group ? { name: group } : {},
-    versions: groupVersions()
+    versions: groupVersions(served)
       .filter((gv) => gv.group === group)
       .map((gv) => ({
         version: gv.version,
         freshness: 'Current',
-        resources: builtinResources
+        resources: served
           .filter((d) => d.group === group && d.version === gv.version)
           .map((d) => ({
             resource: d.plural,
             responseKind: { group: d.group, version: d.version, kind: d.kind },
             scope: d.namespaced ? 'Namespaced' : 'Cluster',
             singularResource: d.singular,
-            verbs,
+            verbs: d.verbs ?? verbs,
             ...(d.shortNames ? { shortNames: d.shortNames } : {}),
             ...(d.categories ? { categories: d.categories } : {}),
             subresources: subresourcesOf(d).map((s) => ({

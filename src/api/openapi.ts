@@ -1,5 +1,6 @@
-import { builtinResources, groupVersions } from '../apis/registry'
+import { groupVersions, storedResources, type ResourceDef } from '../apis/registry'
 import { kindStruct, schemas } from '../apis/schema'
+import { customKindSchemas } from './openapi/custom'
 import { groupVersionDocument, groupVersionPath, kindSchemas, type OpenAPIDocument } from './openapi/document'
 import { hashText } from './openapi/hash'
 
@@ -10,35 +11,44 @@ interface Published {
   documents: Map<string, OpenAPIDocument>
 }
 
-let published: Published | undefined
+let builtin: Published | undefined
+let custom: { from: readonly ResourceDef[]; published: Published } | undefined
 
-/**
- * Built on the first request and kept for the isolate's life: the documents only change with the
- * code, so each `hash` (of the document's JSON) changes exactly when its document does, and
- * kubectl, which caches documents by URL, refetches only then. Building lazily keeps the schema
- * generation off the Worker's startup path.
- */
-function publish(): Published {
-  if (published) return published
-  const kinds = kindSchemas(builtinResources, schemas, kindStruct)
+/** Documents keyed by path, each listed in the index with the hash of its JSON. */
+function publish(documents: Map<string, OpenAPIDocument>): Published {
   const index: Published['index'] = { paths: {} }
-  const documents = new Map<string, OpenAPIDocument>()
-  for (const gv of groupVersions()) {
-    const path = groupVersionPath(gv)
-    const doc = groupVersionDocument(gv, builtinResources, schemas, kinds)
-    documents.set(path, doc)
-    index.paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hashText(JSON.stringify(doc))}` }
-  }
-  published = { index, documents }
-  return published
+  for (const [path, doc] of documents) index.paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hashText(JSON.stringify(doc))}` }
+  return { index, documents }
 }
 
-/** GET /openapi/v3: one entry per served group/version. */
-export function openapiIndex() {
-  return publish().index
+/**
+ * The built-in documents are built on the first request and kept for the isolate's life: they
+ * only change with the code, so each `hash` changes exactly when its document does, and kubectl,
+ * which caches documents by URL, refetches only then. Building lazily keeps the schema generation
+ * off the Worker's startup path.
+ */
+function builtinDocuments(): Published {
+  if (builtin) return builtin
+  const kinds = kindSchemas(storedResources, schemas, kindStruct)
+  builtin = publish(new Map(groupVersions(storedResources).map((gv) => [groupVersionPath(gv), groupVersionDocument(gv, storedResources, schemas, kinds)])))
+  return builtin
+}
+
+/** The documents of the custom resources, rebuilt when the set of CRDs read changes. */
+function customDocuments(defs: readonly ResourceDef[]): Published {
+  if (custom?.from === defs) return custom.published
+  const { kinds, extra } = customKindSchemas(defs)
+  const docs = new Map(groupVersions(defs).map((gv) => [groupVersionPath(gv), groupVersionDocument(gv, defs, schemas, kinds, extra)]))
+  custom = { from: defs, published: publish(docs) }
+  return custom.published
+}
+
+/** GET /openapi/v3: one entry per served group/version, custom ones included. */
+export function openapiIndex(customDefs: readonly ResourceDef[]) {
+  return { paths: { ...builtinDocuments().index.paths, ...customDocuments(customDefs).index.paths } }
 }
 
 /** GET /openapi/v3/{api/v1 | apis/g/v}: see ./openapi/document for what kubectl reads in it. */
-export function openapiGroupVersion(path: string): OpenAPIDocument | undefined {
-  return publish().documents.get(path)
+export function openapiGroupVersion(customDefs: readonly ResourceDef[], path: string): OpenAPIDocument | undefined {
+  return builtinDocuments().documents.get(path) ?? customDocuments(customDefs).documents.get(path)
 }

@@ -1,7 +1,7 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } from '../apimachinery/status'
-import { apiVersionOf, findResource, type ResourceDef } from '../apis/registry'
+import { apiVersionOf, isCrd, type ResourceDef } from '../apis/registry'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
 import { withApplyOptions } from '../apis/ssa/request'
@@ -13,13 +13,23 @@ import { jsonBody, jsonText, unwrap } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
 import { ensureNamespaceWritable } from './namespaces'
+import { forgetCustomResources, resolveResource } from './custom-resources'
 
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
 
 /** The generic handler for every served resource: all verbs, the status and scale subresources. */
 export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {
-  const def = findResource(info.group, info.version, info.resource)
+  const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
+  if (!isCrd(def) || req.method === 'GET') return serveResource(req, env, def, info)
+  try {
+    return await serveResource(req, env, def, info)
+  } finally {
+    forgetCustomResources()
+  }
+}
+
+async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo): Promise<Response> {
   const sub = info.subresource
   if (def.group === '' && def.plural === 'pods' && info.name && (sub === 'binding' || sub === 'eviction')) return podAction(req, env, def, info.namespace, info.name, sub)
   const finalize = def.group === '' && def.plural === 'namespaces' && sub === 'finalize' && req.method === 'PUT'
@@ -43,6 +53,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
     }
     case 'POST': {
       if (info.name) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+      if (def.custom?.terminating) throw new ApiError(methodNotAllowed('create not allowed while custom resource definition is terminating'))
       const body = checkTypeMeta(def, (await readBody(req)) as KubeObject)
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)

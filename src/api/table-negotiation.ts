@@ -1,6 +1,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { buildTable, type IncludeObject } from '../printers/table'
 import type { ResourceDef } from '../apis/registry'
+import { customResourcePrinter } from '../printers/custom-resource'
 
 /** kubectl asks for server-side printing with `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`. */
 export function wantsTable(accept: string | null): boolean {
@@ -13,5 +14,6 @@ export function includeObjectOf(q: URLSearchParams): IncludeObject {
 }
 
 export function tableOf(def: ResourceDef, objects: KubeObject[], q: URLSearchParams, meta: { resourceVersion?: string; continue?: string; remainingItemCount?: number; omitColumns?: boolean } = {}) {
-  return buildTable(objects, { group: def.group, resource: def.plural, includeObject: includeObjectOf(q), now: Date.now(), ...meta })
+  const printer = def.custom ? customResourcePrinter(def.custom.columns) : undefined
+  return buildTable(objects, { group: def.group, resource: def.plural, printer, includeObject: includeObjectOf(q), now: Date.now(), ...meta })
 }

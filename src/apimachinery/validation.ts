@@ -9,6 +9,7 @@ import type { ObjectMeta, StatusCause } from './types'
 /** metav1.CauseType values a validation cause can carry (the `reason` of a StatusCause). */
 export type CauseReason =
   | 'FieldValueInvalid'
+  | 'FieldValueTypeInvalid'
   | 'FieldValueRequired'
   | 'FieldValueNotSupported'
   | 'FieldValueTooLong'
@@ -32,6 +33,7 @@ export interface FieldCause {
 
 const typeTexts: Record<CauseReason, string> = {
   FieldValueInvalid: 'Invalid value',
+  FieldValueTypeInvalid: 'Invalid value',
   FieldValueRequired: 'Required value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueTooLong: 'Too long',
@@ -50,6 +52,11 @@ const valueless = new Set<CauseReason>(['FieldValueRequired', 'FieldValueForbidd
 
 export function invalid(field: string, value: unknown, message: string, display?: string): FieldCause {
   return withDisplay({ field, reason: 'FieldValueInvalid', message, value }, display)
+}
+
+/** A value of the wrong JSON type (field.TypeInvalid). */
+export function typeInvalid(field: string, value: unknown, message: string, display?: string): FieldCause {
+  return withDisplay({ field, reason: 'FieldValueTypeInvalid', message, value }, display)
 }
 
 export function required(field: string, message = ''): FieldCause {

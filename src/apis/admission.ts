@@ -3,6 +3,7 @@ import { failure, invalid, type StoreResult } from '../apimachinery/status'
 import { findUnknownFields, strictDecodingMessage } from './schema/unknown-fields'
 import { kindStruct, schemas } from './schema'
 import { validateObject } from './validate'
+import { applySchemaDefaults, pruneUnknownFields } from './crd/schema'
 import type { ResourceDef } from './registry'
 import type { FieldValidation } from '../../durable-objects/kind-store/options'
 
@@ -12,16 +13,20 @@ import type { FieldValidation } from '../../durable-objects/kind-store/options'
  */
 export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation = 'Warn', incoming: unknown = obj): StoreResult<KubeObject> {
   const struct = kindStruct(def.group, def.version, def.kind)
+  const schema = def.custom?.schema
+  let unknown: string[] = []
+  if (schema) {
+    // A custom resource is pruned to its structural schema, then defaulted from it.
+    unknown = pruneUnknownFields(schema, obj)
+    applySchemaDefaults(schema, obj)
+  } else if (struct) unknown = findUnknownFields(incoming, struct, schemas)
   let warnings: string[] | undefined
-  if (struct) {
-    const unknown = findUnknownFields(incoming, struct, schemas)
-    if (unknown.length) {
-      if (mode === 'Strict') {
-        return { ok: false, status: failure(400, 'BadRequest', `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingMessage(unknown)}`) }
-      }
-      for (const path of unknown) removePath(obj, path)
-      if (mode === 'Warn') warnings = unknown.map((p) => `unknown field "${p}"`)
+  if (unknown.length) {
+    if (mode === 'Strict') {
+      return { ok: false, status: failure(400, 'BadRequest', `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingMessage(unknown)}`) }
     }
+    if (!schema) for (const path of unknown) removePath(obj, path)
+    if (mode === 'Warn') warnings = unknown.map((p) => `unknown field "${p}"`)
   }
   const causes = validateObject(def, obj)
   if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }

@@ -28,6 +28,8 @@ export function podQosClass(pod: KubeObject): string {
 /** The status a new object starts with: kinds with a status subresource ignore a status sent on create. */
 export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (!def.subresources.includes('status')) return obj.status
+  // A custom resource's status is written through its status subresource only.
+  if (def.custom) return undefined
   if (def.group === '' && def.kind === 'Node') return obj.status
   if (def.group === '' && def.kind === 'Pod') return { phase: 'Pending', qosClass: podQosClass(obj) }
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }

@@ -1,3 +1,4 @@
+import type { JSONSchemaProps } from './crd/schema'
 /** One served resource: what discovery publishes and what the store and handlers need to know. */
 export interface ResourceDef {
   group: string
@@ -15,9 +16,38 @@ export interface ResourceDef {
   generation?: boolean
   /** subresources listed in discovery for fidelity but not served by the generic handlers */
   extraSubresources?: { name: string; kind: string; group?: string; version?: string; verbs: string[] }[]
+  /** set when a CustomResourceDefinition serves the resource */
+  custom?: CustomResource
+  /** the verbs discovery lists; every verb when unset */
+  verbs?: string[]
+  /** create-only and never stored: a dedicated handler answers it from the request (the review kinds) */
+  virtual?: true
 }
 
 export type Subresource = 'status' | 'scale'
+
+/** What a CustomResourceDefinition adds to a served version of its resource. */
+export interface CustomResource {
+  /** the CRD's name, `<plural>.<group>` */
+  crd: string
+  /** the version's openAPIV3Schema */
+  schema?: JSONSchemaProps
+  /** the version's additionalPrinterColumns */
+  columns: PrinterColumn[]
+  /** the version's scale subresource paths */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
+  /** the CRD is being deleted: no new objects */
+  terminating: boolean
+}
+
+export interface PrinterColumn {
+  name: string
+  type: string
+  format?: string
+  description?: string
+  priority?: number
+  jsonPath: string
+}
 
 const apps = (kind: string, plural: string, shortNames: string[], subresources: Subresource[]): ResourceDef => ({
   group: 'apps',
@@ -47,7 +77,7 @@ export const builtinResources: ResourceDef[] = [
   { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true, shortNames: ['cm'], subresources: [] },
   { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', singular: 'secret', namespaced: true, subresources: [] },
   { group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', namespaced: true, shortNames: ['ev'], subresources: [] },
-  { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true, shortNames: ['sa'], subresources: [] },
+  { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true, shortNames: ['sa'], subresources: [], extraSubresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }] },
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
   { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'], extraSubresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] },
   { group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
@@ -60,7 +90,20 @@ export const builtinResources: ResourceDef[] = [
   { group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', singular: 'cronjob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'], generation: true },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true, subresources: [] },
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', singular: 'endpointslice', namespaced: true, subresources: [] },
+  { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  review('authentication.k8s.io', 'SelfSubjectReview'),
+  review('authorization.k8s.io', 'SelfSubjectAccessReview'),
+  review('authorization.k8s.io', 'SelfSubjectRulesReview'),
 ]
+
+/** A create-only review kind (`kubectl auth whoami|can-i`), answered from the request alone. */
+function review(group: string, kind: string): ResourceDef {
+  const singular = kind.toLowerCase()
+  return { group, version: 'v1', kind, plural: `${singular}s`, singular, namespaced: false, subresources: [], verbs: ['create'], virtual: true }
+}
+
+/** The resources kept in stores: every built-in one but the virtual review kinds. */
+export const storedResources: ResourceDef[] = builtinResources.filter((d) => !d.virtual)
 
 /** `apps/v1` or `v1` */
 export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
@@ -72,14 +115,20 @@ export function storeName(def: Pick<ResourceDef, 'group' | 'plural'>): string {
   return `${def.group || 'core'}/${def.plural}`
 }
 
-const byPath = new Map(builtinResources.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]))
+const byPath = new Map(storedResources.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]))
 
+/** A stored resource by group, version and plural (never a virtual one). */
 export function findResource(group: string, version: string, plural: string): ResourceDef | undefined {
   return byPath.get(`${group}/${version}/${plural}`)
 }
 
-export function groupVersions(): { group: string; version: string }[] {
+export function groupVersions(resources: readonly ResourceDef[] = builtinResources): { group: string; version: string }[] {
   const seen = new Map<string, { group: string; version: string }>()
-  for (const d of builtinResources) seen.set(`${d.group}/${d.version}`, { group: d.group, version: d.version })
+  for (const d of resources) seen.set(`${d.group}/${d.version}`, { group: d.group, version: d.version })
   return [...seen.values()]
 }
+
+/** The CustomResourceDefinition resource, which serves the custom ones. */
+export const crdResource = builtinResources.find((d) => d.kind === 'CustomResourceDefinition')!
+
+export const isCrd = (def: Pick<ResourceDef, 'group' | 'kind'>): boolean => def.group === crdResource.group && def.kind === crdResource.kind

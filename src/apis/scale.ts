@@ -3,27 +3,63 @@ import { invalid, type StoreResult } from '../apimachinery/status'
 import { formatLabelSelector } from '../apimachinery/labels'
 import type { ResourceDef } from './registry'
 
-interface ScaleSpec {
-  replicas?: number
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] }
+interface ScalePaths {
+  specReplicasPath: string
+  statusReplicasPath: string
+  labelSelectorPath?: string
 }
 
+/** Built-in workloads keep replicas in spec and status and a structured selector in spec. */
+const builtinPaths: ScalePaths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }
+
+const steps = (path: string): string[] => path.split('.').filter(Boolean)
+
+function read(obj: unknown, path: string): unknown {
+  let node = obj
+  for (const step of steps(path)) {
+    if (!node || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[step]
+  }
+  return node
+}
+
+/** A copy of `obj` with the value at `path` set, objects along the way copied or created. */
+function write(obj: KubeObject, path: string, value: unknown): KubeObject {
+  const [head, ...rest] = steps(path)
+  const set = (node: unknown, keys: string[]): unknown => {
+    const record = node && typeof node === 'object' && !Array.isArray(node) ? { ...(node as Record<string, unknown>) } : {}
+    const [key, ...more] = keys
+    record[key!] = more.length ? set(record[key!], more) : value
+    return record
+  }
+  return set(obj, [head!, ...rest]) as KubeObject
+}
+
+const pathsOf = (def: ResourceDef): ScalePaths => def.custom?.scale ?? builtinPaths
+
 /** The autoscaling/v1 Scale view of a workload, as `kubectl scale` reads and writes it. */
-export function toScale(_def: ResourceDef, obj: KubeObject): KubeObject {
-  const spec = (obj.spec ?? {}) as ScaleSpec
-  const status = (obj.status ?? {}) as { replicas?: number }
+export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
+  const paths = pathsOf(def)
   const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata
+  let selector = ''
+  if (def.custom) {
+    const s = paths.labelSelectorPath ? read(obj, paths.labelSelectorPath) : undefined
+    selector = typeof s === 'string' ? s : ''
+  } else {
+    const s = read(obj, '.spec.selector')
+    if (s) selector = formatLabelSelector(s as never)
+  }
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
-    spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector: spec.selector ? formatLabelSelector(spec.selector as never) : '' },
+    spec: { replicas: Number(read(obj, paths.specReplicasPath) ?? 0) },
+    status: { replicas: Number(read(obj, paths.statusReplicasPath) ?? 0), selector },
   }
 }
 
 /** Carries a Scale's spec.replicas onto the workload. */
-export function fromScale(obj: KubeObject, scale: KubeObject): StoreResult<KubeObject> {
+export function fromScale(def: ResourceDef, obj: KubeObject, scale: KubeObject): StoreResult<KubeObject> {
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     return {
@@ -33,5 +69,5 @@ export function fromScale(obj: KubeObject, scale: KubeObject): StoreResult<KubeO
       ]),
     }
   }
-  return { ok: true, value: { ...obj, spec: { ...(obj.spec as object), replicas } } }
+  return { ok: true, value: write(obj, pathsOf(def).specReplicasPath, replicas) }
 }

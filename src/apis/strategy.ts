@@ -1,6 +1,9 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { apiVersionOf, type ResourceDef } from './registry'
+import { apiVersionOf, isCrd, type ResourceDef } from './registry'
 import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './defaults'
+import { toStatusCause } from '../apimachinery/validation'
+import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
+import { validateCrdUpdate } from './crd/validate-crd'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -37,6 +40,10 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
   applyDefaults(def, out)
   if (def.group === '' && def.kind === 'Pod') admitNewPod(out)
   if (def.group === '' && def.kind === 'Namespace') admitNewNamespace(out)
+  if (isCrd(def)) {
+    if (!(meta.finalizers ?? []).includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER]
+    out.status = establishedStatus(out, timestamp(nowMs))
+  }
   return out
 }
 
@@ -59,6 +66,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
   }
   applyDefaults(def, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
+  if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
   return out
 }
 
@@ -84,6 +92,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
     }
     if (next.immutable !== true) causes.push({ field: 'immutable', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
   }
+  if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

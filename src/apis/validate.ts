@@ -1,10 +1,18 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
 import { validateWorkload } from '../apimachinery/workload-validation'
-import type { ResourceDef } from './registry'
+import { isCrd, type ResourceDef } from './registry'
+import { validateCrd } from './crd/validate-crd'
+import { validateAgainstSchema } from './crd/schema'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
-  const causes = [...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }), ...validateWorkload(def.kind, obj)]
+  const causes = [...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }), ...specCauses(def, obj)]
   return causes.map(toStatusCause)
+}
+
+function specCauses(def: ResourceDef, obj: KubeObject) {
+  if (def.custom) return def.custom.schema ? validateAgainstSchema(def.custom.schema, obj) : []
+  if (isCrd(def)) return validateCrd(obj)
+  return validateWorkload(def.kind, obj)
 }

@@ -18,6 +18,13 @@ export interface WorkloadSizes {
   replaceTimeoutMs: number
   readyTimeoutMs: number
   /**
+   * Replicas of the Deployment left to converge before the idle window, and that window. The
+   * controllers' resyncs (every 30 s) run in step, so a window of a whole number of resync
+   * periods counts each controller's resync alarms exactly; a shorter one (smoke) may count none.
+   */
+  idlePods: number
+  idleWindowMs: number
+  /**
    * Run every scenario on the node-loss cluster (short grace period, 1 s leases) instead of two
    * control planes: saves a start-up where the sizes are too small for lease traffic to matter.
    */
@@ -25,9 +32,9 @@ export interface WorkloadSizes {
 }
 
 export const WORKLOAD_SIZES: Record<Mode, WorkloadSizes> = {
-  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, oneCluster: false },
-  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, oneCluster: false },
-  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, oneCluster: true },
+  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, idlePods: 100, idleWindowMs: 60_000, oneCluster: false },
+  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, idlePods: 100, idleWindowMs: 30_000, oneCluster: false },
+  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, idlePods: 10, idleWindowMs: 5_000, oneCluster: true },
 }
 
 export interface BenchOptions {
@@ -57,15 +64,16 @@ export interface BenchOptions {
 
 export const USAGE = `Usage: npm run bench [-- options]
 
-  (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers; 100 sim nodes, 1,000 pods
-  --quick         1,000 objects, 3 repetitions, 20 watchers; 20 sim nodes, 200 pods
-  --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; 3 sim nodes, 10 pods;
+  (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers; 100 sim nodes, 1,000 pods,
+                  controller alarms over 60 s idle
+  --quick         1,000 objects, 3 repetitions, 20 watchers; 20 sim nodes, 200 pods, 30 s idle
+  --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; 3 sim nodes, 10 pods, 5 s idle;
                   etcd only if installed
   --reps N        repetitions (default 3; smoke 1)
   --objects N     objects per repetition
   --watchers N    concurrent watchers
   --no-etcd       skip the etcd comparison (its figures are reported as null)
-  --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, node loss)
+  --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, idle, node loss)
   --out DIR       where report.json, report.md and chart.svg go (default: bench/)
   --help`
 

@@ -13,6 +13,7 @@ import { jobController } from './job'
 import { cronJobController } from './cronjob'
 import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
+import { crdCleanupController } from './crd-cleanup'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -29,6 +30,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   cronjob: () => cronJobController(),
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
+  'crd-cleanup': () => crdCleanupController(),
 }
 
 export function controllerNames(): string[] {

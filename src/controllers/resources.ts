@@ -7,6 +7,7 @@ export const nodes: ResourceRef = Object.freeze({ group: '', version: 'v1', plur
 export const events: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'events' })
 export const persistentVolumeClaims: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'persistentvolumeclaims' })
 export const leases: ResourceRef = Object.freeze({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' })
+export const customResourceDefinitions: ResourceRef = Object.freeze({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' })
 
 /** Compares by value: the runner may hand back copies of the refs a definition declared. */
 export function sameResource(a: ResourceRef, b: ResourceRef): boolean {

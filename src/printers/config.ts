@@ -77,3 +77,9 @@ export const leasePrinter: Printer = {
     return [objectName(lease), lease.spec?.holderIdentity ?? '', objectAge(lease, now)]
   },
 }
+
+/** CustomResourceDefinitions print their creation time itself, not an age. */
+export const crdPrinter: Printer = {
+  columns: [nameColumn, column('Created At', 'date', 'Time the object was created.')],
+  cells: (obj) => [objectName(obj), obj.metadata?.creationTimestamp ?? ''],
+}

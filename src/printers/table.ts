@@ -7,6 +7,7 @@ import { cronJobPrinter, jobPrinter } from './batch'
 import { genericPrinter, type ColumnDefinition, type Printer } from './columns'
 import {
   configMapPrinter,
+  crdPrinter,
   leasePrinter,
   namespacePrinter,
   secretPrinter,
@@ -45,6 +46,7 @@ const printers = new Map<string, Printer>([
   ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['coordination.k8s.io/leases', leasePrinter],
   ['events.k8s.io/events', eventPrinter],
+  ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */
@@ -62,6 +64,8 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object'
 export interface TableOptions {
   group: string
   resource: string
+  /** the columns to print instead of the resource's own (a custom resource's) */
+  printer?: Printer
   /** what each row's `object` holds; `Metadata` when the request does not say */
   includeObject?: IncludeObject
   /** milliseconds since the epoch, the reference point for ages and durations */
@@ -110,7 +114,7 @@ function rowObject(obj: KubeObject, include: IncludeObject): TableRow['object'] 
 }
 
 export function buildTable(objects: KubeObject[], opts: TableOptions): Table {
-  const printer = printerFor(opts.group, opts.resource)
+  const printer = opts.printer ?? printerFor(opts.group, opts.resource)
   const include = opts.includeObject ?? 'Metadata'
 
   const metadata: TableListMeta = {}

@@ -22,13 +22,12 @@ const MEASURED = [
   'bundle_gzip_bytes',
   'rss_mb_peak',
 ]
-const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s']
-// No read-only pass counter exists on the controller hosts, so this one is reported as null with why.
-const UNMEASURED = ['idle_alarms_per_min']
+const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min']
 // Only etcd may be missing on a machine; anything else unmeasured means the harness broke.
 const MAY_BE_SKIPPED = new Set(['etcd_put_per_s_c16', 'create_vs_etcd', 'rss_mb_peak'])
-// The event usually reaches the watcher before the write's own response: 0 is a real figure there.
-const MAY_BE_ZERO = new Set(['watch_p99_ms_100'])
+// The event usually reaches the watcher before the write's own response: 0 is a real figure there,
+// as is no alarm at all in a short idle window.
+const MAY_BE_ZERO = new Set(['watch_p99_ms_100', 'idle_alarms_per_min'])
 
 interface Figure {
   value: number | null
@@ -37,6 +36,7 @@ interface Figure {
   verdict: string
   pending?: string
   skipped?: string
+  details?: Record<string, unknown>
 }
 
 /** Runs the bench in its tiny mode the way `npm run bench -- --quick --smoke` does, into `out`. */
@@ -75,7 +75,7 @@ describe('npm run bench (smoke)', () => {
 
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { meta: Record<string, unknown>; results: Record<string, Figure> }
     expect(report.meta.mode).toBe('smoke')
-    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...WORKLOAD, ...UNMEASURED].sort())
+    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...WORKLOAD].sort())
     for (const key of MEASURED) {
       const f = report.results[key]!
       if (f.value === null) {
@@ -90,14 +90,15 @@ describe('npm run bench (smoke)', () => {
     for (const key of WORKLOAD) {
       const f = report.results[key]!
       expect(f.value, `${key}: ${f.skipped}`).not.toBeNull()
-      expect(f.value!, key).toBeGreaterThan(0)
+      if (MAY_BE_ZERO.has(key)) expect(f.value!, key).toBeGreaterThanOrEqual(0)
+      else expect(f.value!, key).toBeGreaterThan(0)
       expect(['meets', 'misses']).toContain(f.verdict)
     }
-    for (const key of UNMEASURED) expect(report.results[key]).toMatchObject({ value: null, verdict: 'not measured' })
+    expect(Object.keys(report.results.idle_alarms_per_min!.details?.alarms_per_min_by_controller as object)).toContain('replicaset')
 
     const md = await readFile(join(out, 'report.md'), 'utf8')
     expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
-    for (const key of [...MEASURED, ...WORKLOAD, ...UNMEASURED]) expect(md).toContain(`| \`${key}\` |`)
+    for (const key of [...MEASURED, ...WORKLOAD]) expect(md).toContain(`| \`${key}\` |`)
     const svg = await readFile(join(out, 'chart.svg'), 'utf8')
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.trim().endsWith('</svg>')).toBe(true)

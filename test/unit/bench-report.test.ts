@@ -6,6 +6,7 @@ import { parseOptions, type BenchOptions } from '../../src/bench/options'
 import type { SeriesResult } from '../../src/bench/scenarios/series'
 import type { WorkloadResult } from '../../src/bench/scenarios/workload'
 import { percentiles } from '../../src/bench/stats'
+import { growth, parseControllerMetrics } from '../../src/bench/metrics'
 
 const options = parseOptions(['--quick', '--out', '/tmp/unused']) as BenchOptions
 
@@ -44,7 +45,17 @@ const workload: WorkloadResult = {
   deploy: { replicas: 200, nodes: 20, seconds: 25, podsRunningSeconds: 24 },
   replace: { replicas: 10, trials: 20, failed: 0, latency: percentiles([300, 400, 1200]) },
   nodeLoss: { error: 'timed out after 120 s waiting for 10 replicas Running on other nodes' },
-  idle: { controllers: 7, note: 'no pass counter' },
+  idle: {
+    pods: 100,
+    clusterPods: 410,
+    nodes: 20,
+    windowSeconds: 20,
+    alarmsPerMinute: 12,
+    alarms: { replicaset: 0, 'node-lifecycle': 3, scheduler: 1 },
+    notifications: { replicaset: 0, 'node-lifecycle': 40, scheduler: 2 },
+    reconciles: { replicaset: 0, 'node-lifecycle': 60, scheduler: 0 },
+  },
+  controllers: 7,
 }
 
 const run = (etcd: boolean) => ({
@@ -75,11 +86,17 @@ describe('bench report', () => {
     expect(r.results.deploy_1000_over_100_nodes_s).toMatchObject({ value: 25, verdict: 'misses', goal: '<= 20', at: '200 replicas, 20 nodes' })
     expect(r.results.pod_replace_p99_ms).toMatchObject({ value: 1200, verdict: 'misses', at: '20 trials' })
     expect(r.results.node_loss_recover_s).toMatchObject({ value: null, verdict: 'not measured', goal: '<= 20', skipped: expect.stringContaining('timed out') })
-    expect(r.results.idle_alarms_per_min).toMatchObject({ value: null, verdict: 'not measured', goal: '<= 14', skipped: 'no pass counter' })
+    expect(r.results.idle_alarms_per_min).toMatchObject({ value: 12, verdict: 'meets', goal: '<= 14', unit: 'alarms/min', at: '100 pods, 20 nodes, 20 s' })
+    expect(r.results.idle_alarms_per_min!.details).toMatchObject({ controllers: 7, alarms_per_min_by_controller: { replicaset: 0, 'node-lifecycle': 9, scheduler: 3 }, cluster_pods: 410 })
+    const busy = buildReport(run(true), [rep(1, true)], { ...workload, idle: { ...(workload.idle as object), alarmsPerMinute: 30 } as WorkloadResult['idle'] })
+    expect(busy.results.idle_alarms_per_min).toMatchObject({ value: 30, verdict: 'misses' })
+    const failed = buildReport(run(true), [rep(1, true)], { ...workload, idle: { error: 'GET /metrics answered 403' } })
+    expect(failed.results.idle_alarms_per_min).toMatchObject({ value: null, verdict: 'not measured', goal: '<= 14', skipped: 'GET /metrics answered 403' })
     expect(r.meta.workload).toMatchObject({ nodes: 20, schedule_pods: 200 })
     const md = renderMarkdown(r)
     expect(md).toMatch(/\| `schedule_pods_per_s` \| ≥ 100 \| 125 pods\/s at 200 pods, 20 nodes \| meets \(1\.25× goal\) \|/)
     expect(md).toContain('Workload keys are measured once per run')
+    expect(md).toMatch(/\| `idle_alarms_per_min` \| ≤ 14 \| 12 alarms\/min at 100 pods, 20 nodes, 20 s \| meets \|/)
   })
 
   it('reports etcd figures as null with the reason when etcd was not run', () => {
@@ -87,6 +104,20 @@ describe('bench report', () => {
     expect(r.results.etcd_put_per_s_c16).toMatchObject({ value: null, verdict: 'not measured', skipped: 'etcd is not on PATH' })
     expect(r.results.create_vs_etcd!.value).toBeNull()
     expect(r.latency.map((l) => l.scenario).some((s) => s.includes('etcd'))).toBe(false)
+  })
+
+  it('reads the controller series of a Prometheus text page and their growth', () => {
+    const text = [
+      '# HELP edgeplane_controller_alarms_total Alarms fired by the controller host (every wake-up).',
+      '# TYPE edgeplane_controller_alarms_total counter',
+      'edgeplane_controller_alarms_total{controller="replicaset"} 12',
+      'edgeplane_controller_alarms_total{controller="node-lifecycle"} 40',
+      'edgeplane_controller_reconcile_passes_total{controller="replicaset"} 11',
+    ].join('\n')
+    const before = parseControllerMetrics(text)
+    expect(before.get('replicaset')).toEqual({ edgeplane_controller_alarms_total: 12, edgeplane_controller_reconcile_passes_total: 11 })
+    const after = parseControllerMetrics(text.replace('} 12', '} 15').replace('} 40', '} 41'))
+    expect(growth(before, after, 'edgeplane_controller_alarms_total')).toEqual({ replicaset: 3, 'node-lifecycle': 1 })
   })
 
   it('renders a Markdown table row per key and an SVG bar per percentile', () => {
@@ -111,8 +142,9 @@ describe('bench options', () => {
     expect(parseOptions(['--quick', '--smoke'])).toMatchObject({ mode: 'smoke', objects: 50, reps: 1, watchers: 5, installEtcd: false })
     expect(parseOptions(['--no-etcd', '--reps', '5'])).toMatchObject({ etcd: 'skip', reps: 5 })
     expect(parseOptions([])).toMatchObject({ workload: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceTrials: 100, lossPods: 10 } })
-    expect(parseOptions(['--quick'])).toMatchObject({ workload: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceTrials: 20 } })
-    expect(parseOptions(['--quick', '--smoke'])).toMatchObject({ workload: { nodes: 3, schedulePods: 10, replaceTrials: 3, oneCluster: true } })
+    expect(parseOptions([])).toMatchObject({ workload: { idlePods: 100, idleWindowMs: 60_000 } })
+    expect(parseOptions(['--quick'])).toMatchObject({ workload: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceTrials: 20, idlePods: 100, idleWindowMs: 30_000 } })
+    expect(parseOptions(['--quick', '--smoke'])).toMatchObject({ workload: { nodes: 3, schedulePods: 10, replaceTrials: 3, idleWindowMs: 5_000, oneCluster: true } })
     expect(parseOptions(['--no-workload'])).toMatchObject({ workload: null })
     expect(() => parseOptions(['--reps', 'x'])).toThrow(/positive integer/)
     expect(() => parseOptions(['--bogus'])).toThrow(/unknown argument/)

@@ -88,7 +88,7 @@ describe('namespace controller', () => {
     expect(store.list(res.pods, 'doomed')).toEqual([])
 
     const done = controller.reconcile('doomed', store, now + 6000)
-    expect(done.actions.map(describeAction)).toEqual(['finalize doomed'])
+    expect(done.actions.map(describeAction)).toEqual(['purgeNamespaceCustomResources', 'finalize doomed'])
     expect(done.requeueAfterMs).toBeUndefined()
     store.applyAll(done.actions)
     expect(store.names(res.namespaces)).toEqual(['kept'])
@@ -113,7 +113,7 @@ describe('namespace controller', () => {
   it('keeps other spec finalizers when finalizing', () => {
     const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true, specFinalizers: ['example.com/cleanup', 'kubernetes'] })]])
     const out = controller.reconcile('doomed', store, now)
-    expect(out.actions.map(describeAction)).toEqual(['update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
+    expect(out.actions.map(describeAction)).toEqual(['purgeNamespaceCustomResources', 'update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
     store.applyAll(out.actions)
     expect(store.get(res.namespaces, undefined, 'doomed')!.spec).toEqual({ finalizers: ['example.com/cleanup'] })
     expect(controller.reconcile('doomed', store, now)).toEqual({ actions: [] })

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { isNodeToken, mintNodeToken, nodeCredentials, nodeNameOf, nodeUser, verifyNodeToken } from '../../src/apimachinery/node-token'
-import { attributesOf, forbiddenByRbac, tunnelNodeName } from '../../src/api/node-authorizer'
+import { attributesOf } from '../../src/api/authorizer-attributes'
+import { forbiddenStatus } from '../../src/api/authorize'
+import { tunnelNodeName } from '../../src/api/node-authorizer'
+import { nodeUserInfo } from '../../src/api/user'
 
 const admin = 'admin-token-for-tests'
 
@@ -48,14 +51,16 @@ describe('node authorization attributes', () => {
     expect(attrs('GET', '/api/v1/namespaces/a/pods/p').verb).toBe('get')
     expect(attrs('POST', '/api/v1/nodes').verb).toBe('create')
     expect(attrs('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1').verb).toBe('update')
-    expect(attrs('PATCH', '/api/v1/namespaces/a/pods/p/status')).toMatchObject({ verb: 'patch', info: { resource: 'pods', name: 'p', subresource: 'status', namespace: 'a' } })
+    expect(attrs('PATCH', '/api/v1/namespaces/a/pods/p/status')).toEqual({ verb: 'patch', group: '', version: 'v1', resource: 'pods', name: 'p', subresource: 'status', namespace: 'a' })
+    expect(attrs('GET', '/api/v1/namespaces/a')).toMatchObject({ resource: 'namespaces', name: 'a', namespace: 'a' })
     expect(attrs('DELETE', '/api/v1/namespaces/a/pods').verb).toBe('deletecollection')
-    expect(attrs('GET', '/agent/v1/nodes/n1/tunnel').info).toBeUndefined()
+    expect(attrs('GET', '/agent/v1/nodes/n1/tunnel')).toEqual({ verb: 'get', path: '/agent/v1/nodes/n1/tunnel' })
     expect(tunnelNodeName('/agent/v1/nodes/n1.example/tunnel')).toBe('n1.example')
     expect(tunnelNodeName('/agent/v1/nodes/n1/other')).toBeUndefined()
   })
 
   it('word refusals as kube-apiserver does', () => {
+    const forbiddenByRbac = (node: string, a: ReturnType<typeof attrs>) => forbiddenStatus(nodeUserInfo(node), a)
     expect(forbiddenByRbac('n1', attrs('PATCH', '/api/v1/namespaces/default/pods/x')).message).toBe(
       'pods "x" is forbidden: User "system:node:n1" cannot patch resource "pods" in API group "" in the namespace "default"',
     )

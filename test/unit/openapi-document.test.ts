@@ -8,7 +8,7 @@ const CORE = 'io.k8s.api.core.v1.'
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.'
 
 const doc = (path: string) => {
-  const d = openapiGroupVersion(path)
+  const d = openapiGroupVersion([], path)
   if (!d) throw new Error(`no document for ${path}`)
   return d
 }
@@ -21,7 +21,7 @@ const prop = (schema: Schema, name: string): Schema => (schema.properties as Rec
 
 describe('OpenAPI v3 index', () => {
   it('lists every served group/version with a hash of its document', () => {
-    const { paths } = openapiIndex()
+    const { paths } = openapiIndex([])
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['api/v1', 'apis/apps/v1', 'apis/batch/v1']))
     for (const [path, { serverRelativeURL }] of Object.entries(paths)) {
       expect(serverRelativeURL).toBe(`/openapi/v3/${path}?hash=${hashText(JSON.stringify(doc(path)))}`)
@@ -29,11 +29,11 @@ describe('OpenAPI v3 index', () => {
   })
 
   it('gives different documents different hashes and is memoised', () => {
-    const hashes = Object.values(openapiIndex().paths).map((p) => p.serverRelativeURL.split('hash=')[1])
+    const hashes = Object.values(openapiIndex([]).paths).map((p) => p.serverRelativeURL.split('hash=')[1])
     expect(new Set(hashes).size).toBe(hashes.length)
     expect(hashes.every((h) => /^[0-9A-F]{16}$/.test(h!))).toBe(true)
-    expect(openapiGroupVersion('apis/apps/v1')).toBe(openapiGroupVersion('apis/apps/v1'))
-    expect(openapiGroupVersion('apis/nope/v1')).toBeUndefined()
+    expect(openapiGroupVersion([], 'apis/apps/v1')).toBe(openapiGroupVersion([], 'apis/apps/v1'))
+    expect(openapiGroupVersion([], 'apis/nope/v1')).toBeUndefined()
   })
 
   it('hashes text stably and sensitively', () => {
@@ -68,7 +68,7 @@ describe('OpenAPI v3 group/version document', () => {
       allOf: [{ $ref: `#/components/schemas/${APPS}DeploymentSpec` }],
       description: 'Specification of the desired behavior of the Deployment.',
     })
-    for (const path of Object.keys(openapiIndex().paths)) {
+    for (const path of Object.keys(openapiIndex([]).paths)) {
       const d = doc(path)
       const missing = [...refsOf(d)].filter((name) => !(name in d.components.schemas))
       expect(missing, path).toEqual([])
@@ -122,7 +122,7 @@ describe('OpenAPI v3 group/version document', () => {
       responses: { '200': { content: { 'application/json': { schema: { $ref: `#/components/schemas/${APPS}Deployment` } } } } },
     })
     expect(doc('api/v1').paths).toHaveProperty(['/api/v1/namespaces/{name}'])
-    for (const d of Object.keys(openapiIndex().paths).map(doc)) {
+    for (const d of Object.keys(openapiIndex([]).paths).map(doc)) {
       for (const pathItem of Object.values(d.paths) as Record<string, Schema>[]) expect(pathItem.patch).not.toHaveProperty('requestBody')
     }
   })

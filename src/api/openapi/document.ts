@@ -76,7 +76,7 @@ export function kindSchemas(
 
 const META_PREFIX = 'io.k8s.apimachinery.pkg.apis.meta.v1.'
 
-function listSchema(r: ResourceDef, itemName: string): Schema {
+export function listSchema(r: ResourceDef, itemName: string): Schema {
   return {
     description: `${r.kind}List is a list of ${r.kind} objects.`,
     type: 'object',
@@ -114,43 +114,55 @@ export function groupVersionDocument(
   resources: readonly ResourceDef[],
   schemas: SchemaSet,
   kinds: KindSchemas,
+  extra: Record<string, Schema> = {},
 ): OpenAPIDocument {
-  const prefix = '/' + groupVersionPath(gv)
   const paths: Record<string, unknown> = {}
   const roots: string[] = []
   for (const r of resources.filter((d) => d.group === gv.group && d.version === gv.version)) {
-    const item = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}/{name}` : `${prefix}/${r.plural}/{name}`
     const name = kinds.byResource.get(`${r.group}/${r.version}/${r.plural}`)
-    const pathItem: Record<string, unknown> = {}
-    if (name !== undefined) {
-      roots.push(name, `${name}List`)
-      pathItem.get = {
-        'x-kubernetes-action': 'get',
-        'x-kubernetes-group-version-kind': gvkOf(r),
-        responses: { '200': { description: 'OK', content: { 'application/json': { schema: refTo(name) } } } },
-      }
-    }
-    pathItem.patch = {
-      'x-kubernetes-action': 'patch',
-      'x-kubernetes-group-version-kind': gvkOf(r),
-      parameters: [{ name: 'fieldValidation', in: 'query', schema: { type: 'string' } }],
-      responses: { '200': { description: 'OK' } },
-    }
-    paths[item] = pathItem
+    if (name !== undefined) roots.push(name, `${name}List`)
+    paths[resourcePath(r)] = pathItem(r, name)
   }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: componentClosure(roots, schemas, kinds, extra) } }
+}
 
+function resourcePath(r: ResourceDef): string {
+  const prefix = '/' + groupVersionPath(r)
+  return r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}/{name}` : `${prefix}/${r.plural}/{name}`
+}
+
+/** GET (when the kind has a schema) and PATCH of one object, each naming the kind. */
+function pathItem(r: ResourceDef, component: string | undefined): Record<string, unknown> {
+  const item: Record<string, unknown> = {}
+  if (component !== undefined) {
+    item.get = {
+      'x-kubernetes-action': 'get',
+      'x-kubernetes-group-version-kind': gvkOf(r),
+      responses: { '200': { description: 'OK', content: { 'application/json': { schema: refTo(component) } } } },
+    }
+  }
+  item.patch = {
+    'x-kubernetes-action': 'patch',
+    'x-kubernetes-group-version-kind': gvkOf(r),
+    parameters: [{ name: 'fieldValidation', in: 'query', schema: { type: 'string' } }],
+    responses: { '200': { description: 'OK' } },
+  }
+  return item
+}
+
+/** The named components and every component they reference, sorted by name. */
+export function componentClosure(roots: readonly string[], schemas: SchemaSet, kinds: KindSchemas, extra: Record<string, Schema> = {}): Record<string, Schema> {
   const found: Record<string, Schema> = {}
   const pending = [...roots]
   while (pending.length > 0) {
     const name = pending.pop()!
     if (Object.hasOwn(found, name)) continue
-    const schema = component(name, schemas, kinds)
+    const schema = Object.hasOwn(extra, name) ? extra[name] : component(name, schemas, kinds)
     if (schema === undefined) continue
     found[name] = schema
     for (const ref of refsOf(schema)) if (!Object.hasOwn(found, ref)) pending.push(ref)
   }
-  const componentSchemas: Record<string, Schema> = {}
-  for (const name of Object.keys(found).sort()) componentSchemas[name] = found[name]!
-
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: componentSchemas } }
+  const out: Record<string, Schema> = {}
+  for (const name of Object.keys(found).sort()) out[name] = found[name]!
+  return out
 }

@@ -1,7 +1,7 @@
 import { FieldSelectorRequirement, LabelSelectorRequirement, ObjectMeta } from './meta'
 import { bool, int, list, msg, str, strs, type Table } from './schema'
 
-/** authentication/v1 and authorization/v1 requests: `create token`, `auth whoami`, `auth can-i`. */
+/** authentication/v1 and authorization/v1 requests: `create token`, `auth whoami`, `auth can-i [--list]`. */
 
 export const TokenRequest: Table = {
   1: msg('metadata', () => ObjectMeta),
@@ -39,4 +39,10 @@ export const SelfSubjectAccessReview: Table = {
   })),
   // `allowed` has no omitempty upstream, so the protobuf form always carries it.
   3: msg('status', () => ({ 1: bool('allowed', { keep: true }), 4: bool('denied'), 2: str('reason'), 3: str('evaluationError') })),
+}
+
+export const SelfSubjectRulesReview: Table = {
+  1: msg('metadata', () => ObjectMeta),
+  2: msg('spec', () => ({ 1: str('namespace') })),
+  3: msg('status', () => ({})),
 }

@@ -1,4 +1,4 @@
-import { SelfSubjectAccessReview, SelfSubjectReview, TokenRequest } from './auth'
+import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, TokenRequest } from './auth'
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
 import { msg, type Table } from './schema'
@@ -22,6 +22,7 @@ const byGroupKind: Record<string, Table> = {
   'authentication.k8s.io/TokenRequest': TokenRequest,
   'authentication.k8s.io/SelfSubjectReview': SelfSubjectReview,
   'authorization.k8s.io/SelfSubjectAccessReview': SelfSubjectAccessReview,
+  'authorization.k8s.io/SelfSubjectRulesReview': SelfSubjectRulesReview,
   'policy/Eviction': Eviction,
 }
 

@@ -59,6 +59,8 @@ function workloadLine(w: unknown): string[] {
   return [
     '',
     `Workload keys are measured once per run on simulated nodes (\`src/agent/cli.ts --runtime sim\`): ${num(s.nodes)} nodes, ${num(s.schedule_pods)} pods to schedule, ` +
-      `a ${num(s.deploy_replicas)}-replica Deployment, ${num(s.replace_trials)} replace trials, ${num(s.node_loss_pods)} pods on the lost node; "at …" marks sizes below the key's nominal one.`,
+      `a ${num(s.deploy_replicas)}-replica Deployment, ${num(s.replace_trials)} replace trials, ` +
+      (s.idle_pods ? `a ${num(s.idle_pods)}-replica Deployment then ${num(s.idle_window_s)} s idle, ` : '') +
+      `${num(s.node_loss_pods)} pods on the lost node; "at …" marks sizes below the key's nominal one.`,
   ]
 }

@@ -1,12 +1,13 @@
 import { controllerNames } from '../../controllers/registry'
-import { PodTracker, startSimAgent, waitForReadyNodes, type PodView, type SimAgent } from '../cluster'
+import { PodTracker, startSimAgent, waitForReadyNodes, type SimAgent } from '../cluster'
 import { startControlPlane, type ControlPlane } from '../control-plane'
 import { HttpClient } from '../http-client'
 import { runLoad } from '../load'
 import type { BenchOptions, WorkloadSizes } from '../options'
 import { errorText, progress } from '../progress'
 import { percentiles, type Percentiles } from '../stats'
-import { sleep } from '../wait'
+import { idleScenario, type IdleResult } from './idle'
+import { create, createNamespace, deploymentJson, podJson, running, waitForAvailable } from './objects'
 import { expectStatus } from './series'
 
 /** A scenario's figures, or why it has none. */
@@ -51,18 +52,15 @@ export interface NodeLossResult {
   firstEvictionSeconds?: number
 }
 
-export interface IdleResult {
-  controllers: number
-  note: string
-}
-
 export interface WorkloadResult {
   sizes: WorkloadSizes
   schedule: Outcome<ScheduleResult>
   deploy: Outcome<DeployResult>
   replace: Outcome<ReplaceResult>
   nodeLoss: Outcome<NodeLossResult>
-  idle: IdleResult
+  idle: Outcome<IdleResult>
+  /** Controllers run by every control plane: the idle goal is per controller. */
+  controllers: number
 }
 
 const GRACE_PERIOD_SECONDS = 4
@@ -72,18 +70,16 @@ const LOSS_LEASE_SECONDS = 1
 const LOSS_NODE = 'doomed'
 
 /**
- * The workload scenarios, once per run: scheduling, a large Deployment, pod replacement and a
- * node loss, each against simulated node agents on their own control plane. Each scenario that
- * fails or times out is reported with its reason; the others still run.
+ * The workload scenarios, once per run: scheduling, a large Deployment, pod replacement, the
+ * controllers' alarms in an idle converged cluster and a node loss, each against simulated node
+ * agents on their own control plane. Each scenario that fails or times out is reported with its
+ * reason; the others still run.
  */
 export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<WorkloadResult> {
-  const idle: IdleResult = {
-    controllers: controllerNames().length,
-    note: 'the controller hosts expose no read-only pass counter and the launcher does not log passes',
-  }
   let schedule: Outcome<ScheduleResult> = { error: 'not run' }
   let deploy: Outcome<DeployResult> = { error: 'not run' }
   let replace: Outcome<ReplaceResult> = { error: 'not run' }
+  let idle: Outcome<IdleResult> = { error: 'not run' }
 
   let nodeLoss: Outcome<NodeLossResult> = { error: 'not run' }
   const lossEnv = { EDGEPLANE_NODE_MONITOR_GRACE_PERIOD: String(GRACE_PERIOD_SECONDS) }
@@ -94,7 +90,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
   const failed = (err: unknown) => {
     const error = `cluster failed: ${errorText(err).split('\n')[0]}`
     progress(`  workload: ${error}`)
-    for (const r of [schedule, deploy, replace, nodeLoss]) if ('error' in r && r.error === 'not run') r.error = error
+    for (const r of [schedule, deploy, replace, idle, nodeLoss]) if ('error' in r && r.error === 'not run') r.error = error
   }
 
   if (s.oneCluster) {
@@ -103,6 +99,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
       schedule = await attempt('schedule', () => scheduleScenario(cp, client, s))
       deploy = await attempt('deploy', () => deployScenario(cp, client, s))
       replace = await attempt('pod replace', () => replaceScenario(cp, client, s))
+      idle = await attempt('idle', () => idleScenario(cp, client, s))
       nodeLoss = await attempt('node loss', () => nodeLossScenario(client, cp, agents, s))
     }).catch(failed)
   } else {
@@ -111,6 +108,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
       schedule = await attempt('schedule', () => scheduleScenario(cp, client, s))
       deploy = await attempt('deploy', () => deployScenario(cp, client, s))
       replace = await attempt('pod replace', () => replaceScenario(cp, client, s))
+      idle = await attempt('idle', () => idleScenario(cp, client, s))
     }).catch(failed)
     // Its own control plane: a 4 s grace period needs 1 s leases, which at 100 nodes would load the others.
     progress(`workload: node loss: control plane (grace period ${GRACE_PERIOD_SECONDS} s) and ${s.lossSpareNodes + 1} simulated nodes: starting`)
@@ -119,8 +117,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
     }).catch(failed)
   }
 
-  progress(`workload: idle alarms not measured: ${idle.note}`)
-  return { sizes: s, schedule, deploy, replace, nodeLoss, idle }
+  return { sizes: s, schedule, deploy, replace, nodeLoss, idle, controllers: controllerNames().length }
 }
 
 /** A fresh control plane with sim agents whose nodes are all Ready; everything is stopped afterwards. */
@@ -157,41 +154,6 @@ async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome
     return { error }
   }
 }
-
-async function createNamespace(client: HttpClient, name: string): Promise<void> {
-  await create(client, '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }))
-}
-
-const CONTAINERS = [{ name: 'main', image: 'busybox' }]
-
-/** POST that survives a dropped keep-alive connection: resent once, and 409 then means the first one landed. */
-async function create(client: HttpClient, path: string, body: string): Promise<void> {
-  try {
-    await client.expectOk('POST', path, body)
-  } catch (err) {
-    if (/ answered \d+/.test(errorText(err))) throw err
-    expectStatus(await client.request('POST', path, body), 201, 409)
-  }
-}
-
-function podJson(name: string, namespace: string): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: CONTAINERS } })
-}
-
-function deploymentJson(name: string, namespace: string, replicas: number, podSpec: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: CONTAINERS, ...podSpec } },
-    },
-  })
-}
-
-const running = (p: PodView) => !p.deleting && p.nodeName !== undefined && p.phase === 'Running'
 
 /** Pending pods created through the API at c=16 onto Ready nodes; the rate at which they get bound. */
 async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<ScheduleResult> {
@@ -232,24 +194,6 @@ async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: Workloa
     return result
   } finally {
     pods.close()
-  }
-}
-
-/** Polls the Deployment until its status reports every replica available for its current generation. */
-async function waitForAvailable(client: HttpClient, ns: string, name: string, replicas: number, deadline: number): Promise<void> {
-  let last = 'no answer'
-  for (;;) {
-    try {
-      const res = await client.expectOk('GET', `/apis/apps/v1/namespaces/${ns}/deployments/${name}`)
-      const d = JSON.parse(res.body) as { metadata: { generation?: number }; status?: { observedGeneration?: number; availableReplicas?: number } }
-      if ((d.status?.observedGeneration ?? 0) >= (d.metadata.generation ?? 1) && d.status?.availableReplicas === replicas) return
-      last = `availableReplicas ${d.status?.availableReplicas ?? 0} of ${replicas}`
-    } catch (err) {
-      // A keep-alive connection the loaded server dropped is no answer about the Deployment: poll again.
-      last = errorText(err)
-    }
-    if (performance.now() > deadline) throw new Error(`deployment ${name}: ${last} at the deadline`)
-    await sleep(200)
   }
 }
 

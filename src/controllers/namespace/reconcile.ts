@@ -80,7 +80,8 @@ export function reconcileNamespace(name: string, cache: Cache, now: number, kind
   const ns = cache.get(namespaces, undefined, name)
   if (!isTerminating(ns)) return { actions: [] }
   const content = contentOf(cache, kinds, name)
-  if (!content.length) return { actions: [finalizeNamespace(ns)] }
+  // Custom resources are not in the caches: their purge fails, and so holds the finalize back, while any remain.
+  if (!content.length) return { actions: [{ type: 'purgeNamespaceCustomResources', namespace: name }, finalizeNamespace(ns)] }
   const requeueAfterMs = retryDelay(ns, now, opts)
   const live = content.filter((c) => !c.object.metadata.deletionTimestamp)
   if (live.length) {

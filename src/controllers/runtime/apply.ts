@@ -6,6 +6,8 @@ import { timestamp } from '../../apis/strategy'
 import { storeFor } from '../../client/stores'
 import type { InformerCaches } from './cache'
 import type { Action, ResourceRef } from './types'
+import { purgeCustomResources, purgeNamespaceCustomResources } from './purge'
+import { customResourceDefinitions } from '../resources'
 
 const eventsRef: ResourceRef = { group: '', version: 'v1', plural: 'events' }
 
@@ -85,6 +87,13 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       record(caches, namespaces, unwrapText(res))
       return
     }
+    case 'purgeCustomResources': {
+      const written = await purgeCustomResources(env, action.crd)
+      if (written) record(caches, customResourceDefinitions, written)
+      return
+    }
+    case 'purgeNamespaceCustomResources':
+      return purgeNamespaceCustomResources(env, action.namespace)
     case 'event': {
       const def = defOf(eventsRef)
       const event = newEvent(action, controller, now)
@@ -94,8 +103,25 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
   }
 }
 
+/** The component names upstream's schedulers and controllers sign their events with. */
+const eventSources: Record<string, string> = {
+  scheduler: 'default-scheduler',
+  'node-lifecycle': 'node-controller',
+  replicaset: 'replicaset-controller',
+  deployment: 'deployment-controller',
+  statefulset: 'statefulset-controller',
+  daemonset: 'daemonset-controller',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  endpoints: 'endpoint-controller',
+  endpointslice: 'endpoint-slice-controller',
+  'garbage-collector': 'garbage-collector-controller',
+  namespace: 'namespace-controller',
+}
+
 /** A core/v1 Event as kube-controller-manager's event recorder writes it. */
-export function newEvent(action: Extract<Action, { type: 'event' }>, controller: string, now: number): KubeObject {
+export function newEvent(action: Extract<Action, { type: 'event' }>, controllerName: string, now: number): KubeObject {
+  const controller = eventSources[controllerName] ?? controllerName
   const o = action.involved
   const namespace = o.metadata.namespace || 'default'
   const at = timestamp(now)

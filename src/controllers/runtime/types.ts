@@ -29,6 +29,10 @@ export type Action =
   | { type: 'bind'; namespace: string; name: string; uid: string; nodeName: string }
   /** empties a terminating namespace's spec.finalizers, as PUT namespaces/{name}/finalize */
   | { type: 'finalize'; name: string }
+  /** deletes every object of a terminating CRD's kind, then releases the CRD's cleanup finalizer */
+  | { type: 'purgeCustomResources'; crd: KubeObject }
+  /** deletes the custom resources in a namespace; fails while any remain */
+  | { type: 'purgeNamespaceCustomResources'; namespace: string }
   /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
   | { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
 

@@ -1,0 +1,30 @@
+/**
+ * What one controller host has done since its Durable Object was created. The counters live in the
+ * object's storage, so they survive eviction and restarts of the process and only ever grow;
+ * `since` is when counting began (epoch ms).
+ */
+export interface ControllerCounters {
+  /** alarms fired: every wake-up, whatever it led to */
+  alarms: number
+  /** change notifications received (each brings the next alarm forward); stored with the next alarm's counts */
+  notifications: number
+  /** reconcile passes run, failed ones included */
+  passes: number
+  /** passes that failed as a whole (a store could not be read) */
+  failedPasses: number
+  /** keys reconciled over all passes */
+  reconciles: number
+  since: number
+}
+
+const storageKey = 'counters'
+
+/** The counters kept in `storage`, created at zero on first use. */
+export async function loadCounters(storage: DurableObjectStorage): Promise<ControllerCounters> {
+  const zero: ControllerCounters = { alarms: 0, notifications: 0, passes: 0, failedPasses: 0, reconciles: 0, since: Date.now() }
+  return { ...zero, ...(await storage.get<Partial<ControllerCounters>>(storageKey)) }
+}
+
+export function saveCounters(storage: DurableObjectStorage, counters: ControllerCounters): Promise<void> {
+  return storage.put(storageKey, counters)
+}

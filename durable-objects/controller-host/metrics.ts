@@ -1,0 +1,51 @@
+import type { Env } from '../../src/env'
+import { hostFor } from '../../src/controllers/cron'
+import { controllerNames } from '../../src/controllers/registry'
+import type { ControllerCounters } from './counters'
+
+interface Metric {
+  name: string
+  help: string
+  value: (c: ControllerCounters) => number
+}
+
+const metrics: Metric[] = [
+  { name: 'edgeplane_controller_alarms_total', help: 'Alarms fired by the controller host (every wake-up).', value: (c) => c.alarms },
+  { name: 'edgeplane_controller_notifications_total', help: 'Store change notifications received by the controller host.', value: (c) => c.notifications },
+  { name: 'edgeplane_controller_reconcile_passes_total', help: 'Reconcile passes run by the controller host.', value: (c) => c.passes },
+  { name: 'edgeplane_controller_reconcile_pass_failures_total', help: 'Reconcile passes that failed as a whole.', value: (c) => c.failedPasses },
+  { name: 'edgeplane_controller_reconciles_total', help: 'Keys reconciled over all passes.', value: (c) => c.reconciles },
+  { name: 'edgeplane_controller_counting_since_seconds', help: 'When the controller host began counting, in seconds since the epoch.', value: (c) => c.since / 1000 },
+]
+
+/** Every controller's counters, read from its host; a host that does not answer is left out. */
+export async function gatherControllerCounters(env: Env): Promise<Map<string, ControllerCounters>> {
+  const names = controllerNames()
+  const read = await Promise.allSettled(names.map((name) => hostFor(env, name).readCounters()))
+  const out = new Map<string, ControllerCounters>()
+  read.forEach((r, i) => {
+    if (r.status === 'fulfilled') out.set(names[i]!, r.value)
+    else console.error(`metrics: controller ${names[i]} did not answer`, r.reason)
+  })
+  return out
+}
+
+/** The counters in Prometheus text exposition format (0.0.4), one series per controller. */
+export function renderControllerMetrics(counters: Map<string, ControllerCounters>): string {
+  const lines: string[] = []
+  for (const m of metrics) {
+    lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.name.endsWith('_total') ? 'counter' : 'gauge'}`)
+    for (const [name, c] of counters) lines.push(`${m.name}{controller="${escapeLabel(name)}"} ${m.value(c)}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** `GET /metrics`, as kube-controller-manager serves it: the controllers' counters as Prometheus text. */
+export async function serveMetrics(env: Env): Promise<Response> {
+  const body = renderControllerMetrics(await gatherControllerCounters(env))
+  return new Response(body, { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } })
+}
+
+function escapeLabel(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
+}

@@ -1,0 +1,36 @@
+import type { Status } from '../apimachinery/types'
+import { failure } from '../apimachinery/status'
+import { combinedResource, isResourceRequest, type Attributes } from './authorizer-attributes'
+import { forbidden, nodeAllows, nodeRules } from './node-authorizer'
+import { rbacAuthorize, rbacRules, type Decision, type PolicyRule } from './rbac'
+import { mastersGroup, nodeOf, type UserInfo } from './user'
+
+export type { Decision } from './rbac'
+
+/**
+ * kube-apiserver's authorizer chain for a user: the system:masters group is allowed everything
+ * (with no reason, as upstream), then the Node authorizer for node credentials, then RBAC.
+ */
+export function authorize(user: UserInfo, attrs: Attributes): Decision {
+  if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
+  const node = nodeOf(user)
+  if (node !== undefined && nodeAllows(node, attrs)) return { allowed: true, reason: '' }
+  return rbacAuthorize(user, attrs)
+}
+
+/** The rules a user holds, as SelfSubjectRulesReview lists them. */
+export function rulesFor(user: UserInfo): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
+  const rules: PolicyRule[] = []
+  if (user.groups.includes(mastersGroup)) rules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] })
+  if (nodeOf(user) !== undefined) rules.push(...nodeRules)
+  rules.push(...rbacRules(user))
+  return { resourceRules: rules.filter((r) => r.resources), nonResourceRules: rules.filter((r) => r.nonResourceURLs) }
+}
+
+/** The 403 for a refused request, worded as kube-apiserver's forbiddenMessage (plus the reason, if any). */
+export function forbiddenStatus(user: UserInfo, attrs: Attributes, reason = ''): Status {
+  const why = reason ? `: ${reason}` : ''
+  if (!isResourceRequest(attrs)) return failure(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${attrs.verb} path "${attrs.path}"${why}`)
+  const scope = attrs.namespace ? `in the namespace "${attrs.namespace}"` : 'at the cluster scope'
+  return forbidden(attrs, attrs.name ?? '', `User "${user.username}" cannot ${attrs.verb} resource "${combinedResource(attrs)}" in API group "${attrs.group}" ${scope}${why}`)
+}

@@ -1,0 +1,71 @@
+import { parseResourcePath } from './request-info'
+
+/** A resource request as kube-apiserver's authorizers see it. */
+export interface ResourceAttributes {
+  verb: string
+  group: string
+  version?: string
+  resource: string
+  subresource?: string
+  namespace?: string
+  name?: string
+}
+
+/** A request for any other path (discovery, health, the agent tunnel). */
+export interface NonResourceAttributes {
+  verb: string
+  path: string
+}
+
+export type Attributes = ResourceAttributes | NonResourceAttributes
+
+export function isResourceRequest(attrs: Attributes): attrs is ResourceAttributes {
+  return 'resource' in attrs
+}
+
+/** `pods` or `pods/status`, as RBAC rules name a resource. */
+export function combinedResource(attrs: ResourceAttributes): string {
+  return attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource
+}
+
+/** The attributes of a request, with kube-apiserver's RequestInfo verb. */
+export function attributesOf(req: Request): Attributes {
+  const url = new URL(req.url)
+  const path = url.pathname
+  const method = req.method.toUpperCase()
+  let info = path.startsWith('/api/v1/') ? parseResourcePath('', 'v1', path.slice('/api/v1/'.length)) : undefined
+  if (!info) {
+    const m = /^\/apis\/([^/]+)\/([^/]+)\/(.+)$/.exec(path)
+    if (m) info = parseResourcePath(m[1]!, m[2]!, m[3]!)
+  }
+  if (!info) return { verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path }
+  const watch = url.searchParams.get('watch')
+  let verb: string
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      verb = info.name ? 'get' : watch === 'true' || watch === '1' ? 'watch' : 'list'
+      break
+    case 'POST':
+      verb = 'create'
+      break
+    case 'PUT':
+      verb = 'update'
+      break
+    case 'PATCH':
+      verb = 'patch'
+      break
+    case 'DELETE':
+      verb = info.name ? 'delete' : 'deletecollection'
+      break
+    default:
+      verb = method.toLowerCase()
+  }
+  const attrs: ResourceAttributes = { verb, group: info.group, version: info.version, resource: info.resource }
+  if (info.subresource) attrs.subresource = info.subresource
+  // As upstream, a Namespace is in its own namespace.
+  const namespace = info.namespace ?? (info.group === '' && info.resource === 'namespaces' ? info.name : undefined)
+  if (namespace) attrs.namespace = namespace
+  if (info.name) attrs.name = info.name
+  return attrs
+}

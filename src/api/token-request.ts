@@ -1,0 +1,86 @@
+import type { Env } from '../env'
+import type { KubeObject } from '../apimachinery/types'
+import { ApiError, failure, invalid } from '../apimachinery/status'
+import { invalid as invalidCause, toStatusCause, type FieldCause } from '../apimachinery/validation'
+import { apiAudiences, mintServiceAccountToken } from '../apimachinery/service-account-token'
+import { findResource } from '../apis/registry'
+import { storeFor } from '../client/stores'
+import { jsonBody, unwrap } from './respond'
+import { readCreateBody } from './review-body'
+
+const group = 'authentication.k8s.io'
+const apiVersion = `${group}/v1`
+const defaultExpirationSeconds = 3600
+const minExpirationSeconds = 10 * 60
+const maxExpirationSeconds = 2 ** 32
+
+const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+
+interface TokenRequestSpec {
+  audiences?: string[]
+  expirationSeconds?: number
+  boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string }
+}
+
+/**
+ * POST serviceaccounts/{name}/token (`kubectl create token`): a signed, stateless token for the
+ * service account, valid until `spec.expirationSeconds` (default an hour, at least ten minutes)
+ * from now and while the account exists with the same uid. Binding to a pod, secret or node
+ * (`boundObjectRef`) is not supported and refused.
+ */
+export async function serveTokenRequest(req: Request, env: Env, namespace: string, name: string): Promise<Response> {
+  // No admin token, no signing key: as a server without one, the subresource is not served.
+  if (!env.ADMIN_TOKEN) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
+  const body = await readCreateBody(req, apiVersion, 'TokenRequest')
+  const meta = body.metadata
+  if (meta.name && meta.name !== name) throw tokenInvalid(name, invalidCause('metadata.name', meta.name, 'must match the service account name if specified'))
+  if (meta.namespace && meta.namespace !== namespace) throw tokenInvalid(name, invalidCause('metadata.namespace', meta.namespace, 'must match the service account namespace if specified'))
+  const def = findResource('', 'v1', 'serviceaccounts')!
+  const sa = JSON.parse(unwrap(await storeFor(env, def).get({ def, namespace, name }))) as KubeObject
+  const uid = sa.metadata.uid ?? ''
+  if (meta.uid && meta.uid !== uid) {
+    throw new ApiError(
+      failure(409, 'Conflict', `Operation cannot be fulfilled on TokenRequest.${group} "${name}": the UID in the token request (${meta.uid}) does not match the UID of the service account (${uid})`, {
+        name,
+        group,
+        kind: 'TokenRequest',
+      }),
+    )
+  }
+  const spec = { ...((body.spec ?? {}) as TokenRequestSpec) }
+  if (!spec.audiences?.length) spec.audiences = [...apiAudiences]
+  spec.expirationSeconds ??= defaultExpirationSeconds
+  const seconds = Number(spec.expirationSeconds)
+  const causes: FieldCause[] = []
+  if (seconds < minExpirationSeconds) causes.push(invalidCause('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes'))
+  if (seconds > maxExpirationSeconds) causes.push(invalidCause('spec.expirationSeconds', seconds, 'may not specify a duration larger than 2^32 seconds'))
+  if (causes.length) throw new ApiError(invalid(group, 'TokenRequest', '', causes.map(toStatusCause)))
+  if (spec.boundObjectRef) {
+    const { apiVersion: refVersion = '', kind = '' } = spec.boundObjectRef
+    const gv = refVersion.includes('/') ? refVersion : `/${refVersion}`
+    throw new ApiError(failure(400, 'BadRequest', `cannot bind token to object of type ${gv}, Kind=${kind}`))
+  }
+  const now = Date.now()
+  const issuedAt = Math.floor(now / 1000)
+  const token = await mintServiceAccountToken(env.ADMIN_TOKEN, {
+    namespace,
+    name,
+    uid,
+    id: crypto.randomUUID(),
+    audiences: spec.audiences,
+    issuedAt,
+    expiresAt: issuedAt + seconds,
+  })
+  const out = {
+    kind: 'TokenRequest',
+    apiVersion,
+    metadata: { ...meta, name, namespace, creationTimestamp: metaTime(now) },
+    spec: { ...spec, boundObjectRef: spec.boundObjectRef ?? null },
+    status: { token, expirationTimestamp: metaTime((issuedAt + seconds) * 1000) },
+  }
+  return jsonBody(out, 201)
+}
+
+function tokenInvalid(name: string, cause: FieldCause): ApiError {
+  return new ApiError(invalid(group, 'TokenRequest', name, [toStatusCause(cause)]))
+}

@@ -1,0 +1,98 @@
+import type { KubeObject } from '../../apimachinery/types'
+import { duplicate, invalid, notSupported, required, validateDns1035Label, validateDns1123Label, validateDns1123Subdomain, type FieldCause } from '../../apimachinery/validation'
+import { crdSpecOf, type CrdVersion } from './crd-object'
+import { checkStructural, type JSONSchemaProps } from './schema'
+
+const scopes = ['Cluster', 'Namespaced']
+const columnTypes = ['integer', 'number', 'string', 'boolean', 'date']
+
+/** apiextensions' create/update validation of a CustomResourceDefinition, for what the server acts on. */
+export function validateCrd(crd: KubeObject): FieldCause[] {
+  const spec = crdSpecOf(crd)
+  const names = spec.names ?? {}
+  const causes: FieldCause[] = []
+  const name = crd.metadata.name ?? ''
+  if (name && name !== `${names.plural ?? ''}.${spec.group ?? ''}`) causes.push(invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'))
+
+  if (!spec.group) causes.push(required('spec.group'))
+  else {
+    causes.push(...validateDns1123Subdomain(spec.group, 'spec.group'))
+    if (spec.group.split('.').length < 2) causes.push(invalid('spec.group', spec.group, 'should be a domain with at least one dot'))
+  }
+  if (!spec.scope) causes.push(required('spec.scope'))
+  else if (!scopes.includes(spec.scope)) causes.push(notSupported('spec.scope', spec.scope, scopes))
+
+  causes.push(...validateNames(names))
+  causes.push(...validateVersions(spec.versions ?? []))
+  return causes
+}
+
+function validateNames(names: NonNullable<ReturnType<typeof crdSpecOf>['names']>): FieldCause[] {
+  const causes: FieldCause[] = []
+  const label = (value: string | undefined, field: string, needed: boolean) => {
+    if (!value) {
+      if (needed) causes.push(required(field))
+      return
+    }
+    causes.push(...validateDns1123Label(value, field))
+  }
+  label(names.plural, 'spec.names.plural', true)
+  label(names.singular, 'spec.names.singular', false)
+  if (!names.kind) causes.push(required('spec.names.kind'))
+  else causes.push(...kindName(names.kind, 'spec.names.kind'))
+  if (names.listKind) causes.push(...kindName(names.listKind, 'spec.names.listKind'))
+  if (names.kind && names.listKind && names.kind === names.listKind) causes.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'))
+  ;(names.shortNames ?? []).forEach((s, i) => label(s, `spec.names.shortNames[${i}]`, true))
+  ;(names.categories ?? []).forEach((c, i) => label(c, `spec.names.categories[${i}]`, true))
+  return causes
+}
+
+/** A kind is a DNS-1035 label once lowercased, as upstream checks it. */
+function kindName(kind: string, field: string): FieldCause[] {
+  return validateDns1035Label(kind.toLowerCase(), field).map((c) => ({ ...c, value: kind }))
+}
+
+function validateVersions(versions: CrdVersion[]): FieldCause[] {
+  const causes: FieldCause[] = []
+  if (versions.length === 0) return [required('spec.versions', 'must have exactly one version marked as storage version')]
+  const seen = new Set<string>()
+  versions.forEach((v, i) => {
+    const path = `spec.versions[${i}]`
+    if (!v.name) causes.push(required(`${path}.name`))
+    else {
+      causes.push(...validateDns1035Label(v.name, `${path}.name`))
+      if (seen.has(v.name)) causes.push(duplicate(`${path}.name`, v.name))
+      seen.add(v.name)
+    }
+    const schema = v.schema?.openAPIV3Schema
+    if (!schema) causes.push(required(`${path}.schema.openAPIV3Schema`, 'schemas are required'))
+    else causes.push(...checkStructural(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`))
+    ;(v.additionalPrinterColumns ?? []).forEach((c, j) => {
+      const col = `${path}.additionalPrinterColumns[${j}]`
+      if (!c.name) causes.push(required(`${col}.name`))
+      if (!c.jsonPath) causes.push(required(`${col}.jsonPath`))
+      if (!c.type) causes.push(required(`${col}.type`))
+      else if (!columnTypes.includes(String(c.type))) causes.push(notSupported(`${col}.type`, c.type, columnTypes))
+    })
+    const scale = v.subresources?.scale
+    if (scale) {
+      if (!scale.specReplicasPath) causes.push(required(`${path}.subresources.scale.specReplicasPath`))
+      if (!scale.statusReplicasPath) causes.push(required(`${path}.subresources.scale.statusReplicasPath`))
+    }
+  })
+  const storage = versions.filter((v) => v.storage).length
+  if (storage !== 1) causes.push(invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'))
+  if (!versions.some((v) => v.served)) causes.push(invalid('spec.versions', versions.map((v) => v.name), 'must have at least one version marked as served'))
+  return causes
+}
+
+/** Fields a CRD may not change once created. */
+export function validateCrdUpdate(old: KubeObject, next: KubeObject): FieldCause[] {
+  const a = crdSpecOf(old)
+  const b = crdSpecOf(next)
+  const causes: FieldCause[] = []
+  if (a.group !== b.group) causes.push(invalid('spec.group', b.group ?? '', 'field is immutable'))
+  if (a.scope !== b.scope) causes.push(invalid('spec.scope', b.scope ?? '', 'field is immutable'))
+  if (a.names?.plural !== b.names?.plural) causes.push(invalid('spec.names.plural', b.names?.plural ?? '', 'field is immutable'))
+  return causes
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test'
+import { mintNodeToken } from '../../src/apimachinery/node-token'
+import { token } from './helpers'
+
+const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+
+async function metrics(bearer = token): Promise<{ status: number; type: string | null; text: string }> {
+  const res = await SELF.fetch('https://edgeplane.test/metrics', { headers: bearer ? { Authorization: `Bearer ${bearer}` } : {} })
+  return { status: res.status, type: res.headers.get('Content-Type'), text: await res.text() }
+}
+
+/** The value of one series, e.g. `edgeplane_controller_alarms_total{controller="replicaset"}`. */
+function sample(text: string, metric: string, controller: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${metric}{controller="${controller}"} `))
+  if (!line) throw new Error(`no ${metric} for ${controller} in:\n${text}`)
+  return Number(line.slice(line.lastIndexOf(' ') + 1))
+}
+
+describe('GET /metrics', () => {
+  it('serves every controller host counter as Prometheus text, to the admin only', async () => {
+    const res = await metrics()
+    expect(res.status).toBe(200)
+    expect(res.type).toMatch(/^text\/plain; version=0\.0\.4/)
+    expect(res.text).toContain('# TYPE edgeplane_controller_alarms_total counter')
+    expect(res.text).toMatch(/^edgeplane_controller_alarms_total\{controller="replicaset"\} \d+$/m)
+    expect(res.text).toMatch(/^edgeplane_controller_reconcile_passes_total\{controller="scheduler"\} \d+$/m)
+
+    expect((await metrics('')).status).toBe(401)
+    const asNode = await metrics(await mintNodeToken(token, 'n1'))
+    expect(asNode.status).toBe(403)
+    expect(asNode.text).toContain('cannot get path \\"/metrics\\"')
+  })
+
+  it('counts an alarm and a pass of a controller', async () => {
+    const before = (await metrics()).text
+    const alarms = sample(before, 'edgeplane_controller_alarms_total', 'replicaset')
+    const passes = sample(before, 'edgeplane_controller_reconcile_passes_total', 'replicaset')
+    const notifications = sample(before, 'edgeplane_controller_notifications_total', 'replicaset')
+
+    await host('replicaset').poke('replicaset')
+    await runDurableObjectAlarm(host('replicaset'))
+    // The alarm may have fired by itself before runDurableObjectAlarm: wait for its counts either way.
+    let after = ''
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      after = (await metrics()).text
+      if (sample(after, 'edgeplane_controller_reconcile_passes_total', 'replicaset') > passes) break
+    }
+    expect(sample(after, 'edgeplane_controller_alarms_total', 'replicaset')).toBe(alarms + 1)
+    expect(sample(after, 'edgeplane_controller_reconcile_passes_total', 'replicaset')).toBe(passes + 1)
+    expect(sample(after, 'edgeplane_controller_notifications_total', 'replicaset')).toBe(notifications + 1)
+
+    // Kept in storage: a new instance of the object (after eviction) reads the same counts.
+    const stored = await runInDurableObject(host('replicaset'), (_instance, state) => state.storage.get<{ alarms: number }>('counters'))
+    expect(stored?.alarms).toBe(alarms + 1)
+    // The pass re-armed the periodic resync, not another immediate pass.
+    const next = await runInDurableObject(host('replicaset'), (_instance, state) => state.storage.getAlarm())
+    expect(next).toBeGreaterThan(Date.now() + 5_000)
+  })
+})
