@@ -16,6 +16,8 @@ export interface Env {
   COMPACT_RETAIN_SECONDS?: string
   /** Every controller reconciles every key at least this often, in seconds (default 30). */
   CONTROLLER_RESYNC_SECONDS?: string
+  /** the least time between notification-driven passes of one controller (default 100 ms) */
+  CONTROLLER_PASS_GAP_MS?: string
   /** "false" turns off change notifications to controllers: they then act on their periodic passes only. */
   CONTROLLER_NOTIFICATIONS?: string
   /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */

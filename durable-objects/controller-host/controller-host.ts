@@ -4,6 +4,8 @@ import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../src/controllers/runtime/runner'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 
+const defaultPassGapMs = 100
+
 /**
  * Hosts one controller. Its alarm drives passes: the next due key, or the periodic resync, sets
  * the next alarm; a store's change notification only brings the next pass forward. Caches and the
@@ -16,6 +18,8 @@ export class ControllerHost extends DurableObject<Env> {
   private name: string | undefined
   /** when the last notification arrived: one that lands during a pass must not be overwritten by the pass's own re-arm */
   private pokedAt = 0
+  /** when the last pass ended: notifications bring the next one no sooner than `passGapMs` after it */
+  private passEndedAt = 0
   private counters: Promise<ControllerCounters> | undefined
 
   /** A store committed a change this controller watches: run a pass soon. */
@@ -24,7 +28,16 @@ export class ControllerHost extends DurableObject<Env> {
     const counters = await this.loadedCounters()
     counters.notifications++
     this.pokedAt = Date.now()
-    await this.ctx.storage.setAlarm(this.pokedAt)
+    await this.ctx.storage.setAlarm(Math.max(this.pokedAt, this.passEndedAt + this.passGapMs()))
+  }
+
+  /**
+   * A burst of changes is taken in passes at most this far apart: the first change after a quiet
+   * spell is acted on at once, the rest of the burst in batches, so a controller's reads never
+   * crowd out the writes it follows.
+   */
+  private passGapMs(): number {
+    return Number(this.env.CONTROLLER_PASS_GAP_MS ?? defaultPassGapMs)
   }
 
   /** The cron safety net: re-arms a controller whose alarm was lost. */
@@ -65,7 +78,8 @@ export class ControllerHost extends DurableObject<Env> {
     }
     counters.passes++
     counters.reconciles += report.reconciled
-    if (this.pokedAt >= startedAt) report.nextAt = Date.now()
+    this.passEndedAt = Date.now()
+    if (this.pokedAt >= startedAt) report.nextAt = Math.min(report.nextAt ?? Infinity, this.passEndedAt + this.passGapMs())
     if (report.nextAt !== undefined && Number.isFinite(report.nextAt)) await this.ctx.storage.setAlarm(Math.max(report.nextAt, Date.now()))
   }
 

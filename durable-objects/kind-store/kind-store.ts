@@ -43,7 +43,7 @@ export class KindStore extends DurableObject<Env> {
     this.notifier = new Notifier(env)
     this.writer = new Writer(this.log, (fn) => ctx.storage.transactionSync(fn), (change) => {
       this.hub.broadcast(change)
-      this.notifier.notify(this.resource)
+      this.notifier.notify(this.resource, change)
       this.armAlarm()
     })
   }

@@ -1,7 +1,7 @@
-import type { KubeObject } from '../../src/apimachinery/types'
+import type { ChangeType, KubeObject } from '../../src/apimachinery/types'
 import { readMeta, writeMeta } from './schema'
 
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
+export type { ChangeType }
 
 /** A committed change, as fanned out to watchers. */
 export interface Change {

@@ -1,6 +1,7 @@
 import type { Env } from '../../src/env'
 import { watchersOf } from '../../src/controllers/registry'
 import { hostFor } from '../../src/controllers/cron'
+import type { Change } from './log'
 
 /**
  * Tells the controllers watching this store that it changed. At most one notification per
@@ -14,9 +15,9 @@ export class Notifier {
 
   constructor(private readonly env: Env) {}
 
-  notify(storeName: string): void {
+  notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
     if (this.env.CONTROLLER_NOTIFICATIONS === 'false') return
-    for (const name of watchersOf(storeName)) this.poke(name)
+    for (const name of watchersOf(storeName, change.type, change.object, change.previous)) this.poke(name)
   }
 
   private poke(name: string): void {

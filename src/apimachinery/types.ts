@@ -80,6 +80,9 @@ export interface StatusDetails {
   retryAfterSeconds?: number
 }
 
+/** What a stored change did to its object. */
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
+
 /** A watch event as sent on the wire. */
 export interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'

@@ -1,5 +1,6 @@
 import type { Env } from '../env'
-import type { ControllerDefinition } from './runtime/types'
+import type { ChangeType, KubeObject } from '../apimachinery/types'
+import type { ControllerDefinition, ResourceRef } from './runtime/types'
 import { schedulerController } from './scheduler'
 import { nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
@@ -43,18 +44,22 @@ export function controllerDefinition(name: string, env: Env): ControllerDefiniti
   return build(env)
 }
 
-let watchers: Map<string, string[]> | undefined
+let watchers: Map<string, { name: string; ref: ResourceRef; def: ControllerDefinition }[]> | undefined
 
-/** The controllers to notify when the store named `group/plural` (e.g. `core/pods`) changes. */
-export function watchersOf(storeName: string): string[] {
+/**
+ * The controllers to notify of a change to the store named `group/plural` (e.g. `core/pods`):
+ * those watching it whose `wakesOn` (if any) wants this change.
+ */
+export function watchersOf(storeName: string, type: ChangeType, object: KubeObject, previous?: KubeObject): string[] {
   if (!watchers) {
     watchers = new Map()
     for (const [name, build] of Object.entries(controllers)) {
-      for (const r of build({} as Env).watches) {
-        const key = `${r.group || 'core'}/${r.plural}`
-        watchers.set(key, [...(watchers.get(key) ?? []), name])
+      const def = build({} as Env)
+      for (const ref of def.watches) {
+        const key = `${ref.group || 'core'}/${ref.plural}`
+        watchers.set(key, [...(watchers.get(key) ?? []), { name, ref, def }])
       }
     }
   }
-  return watchers.get(storeName) ?? []
+  return (watchers.get(storeName) ?? []).filter((w) => w.def.wakesOn?.(w.ref, type, object, previous) ?? true).map((w) => w.name)
 }

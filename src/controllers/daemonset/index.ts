@@ -4,6 +4,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allDaemonSetKeys, daemonSetKeysFor } from './keys'
 import { reconcileDaemonSet } from './reconcile'
 import { daemonSets } from './types'
+import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
  * The DaemonSet controller: one pod per eligible node (selector, required affinity, taints against
@@ -15,6 +16,7 @@ export function daemonSetController(): ControllerDefinition {
   return {
     name: 'daemonset',
     watches: [daemonSets, pods, nodes, controllerRevisions],
+    wakesOn: wakesOnPodsOf('DaemonSet'),
     keysFor: daemonSetKeysFor,
     allKeys: allDaemonSetKeys,
     reconcile: reconcileDaemonSet,

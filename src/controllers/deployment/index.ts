@@ -1,8 +1,10 @@
-import { pods } from '../resources'
+import { pods, sameResource } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { deployments, replicaSets } from '../shared/resources'
 import { allDeploymentKeys, deploymentKeysFor } from './keys'
 import { reconcileDeployment } from './reconcile'
+import { podLeaving } from '../shared/wakes'
+import { controllerRefOf } from '../shared/owner-refs'
 
 /**
  * The Deployment controller: owns one ReplicaSet per pod template (`<name>-<pod-template-hash>`),
@@ -14,6 +16,8 @@ export function deploymentController(): ControllerDefinition {
   return {
     name: 'deployment',
     watches: [deployments, replicaSets, pods],
+    // Only Recreate looks at pods, and only for old ones going away (see keysForPod).
+    wakesOn: (resource, type, object) => !sameResource(resource, pods) || (controllerRefOf(object)?.kind === 'ReplicaSet' && podLeaving(type, object)),
     keysFor: deploymentKeysFor,
     allKeys: allDeploymentKeys,
     reconcile: reconcileDeployment,

@@ -3,6 +3,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allEndpointsKeys, endpointsKeysFor } from './keys'
 import { reconcileEndpoints } from './reconcile'
 import { endpoints, services } from './resources'
+import { wakesOnLabelledPods } from '../shared/wakes'
 
 /**
  * The Endpoints controller: keeps an Endpoints object, named as the service, listing the ready and
@@ -13,6 +14,7 @@ export function endpointsController(): ControllerDefinition {
   return {
     name: 'endpoints',
     watches: [services, pods, endpoints],
+    wakesOn: wakesOnLabelledPods,
     keysFor: endpointsKeysFor,
     allKeys: allEndpointsKeys,
     reconcile: (key, cache) => reconcileEndpoints(key, cache),

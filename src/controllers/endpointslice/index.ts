@@ -4,6 +4,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allEndpointSliceKeys, endpointSliceKeysFor } from './keys'
 import { reconcileEndpointSlices } from './reconcile'
 import { endpointSlices } from './resources'
+import { wakesOnLabelledPods } from '../shared/wakes'
 
 /**
  * The EndpointSlice controller: keeps discovery.k8s.io/v1 EndpointSlices, owned by and labelled
@@ -15,6 +16,7 @@ export function endpointSliceController(): ControllerDefinition {
   return {
     name: 'endpointslice',
     watches: [services, pods, endpointSlices],
+    wakesOn: wakesOnLabelledPods,
     keysFor: endpointSliceKeysFor,
     allKeys: allEndpointSliceKeys,
     reconcile: (key, cache) => reconcileEndpointSlices(key, cache),

@@ -46,6 +46,9 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
   return {
     name: 'garbage-collector',
     watches: kinds.all.map((k) => k.ref),
+    // Objects nobody owns that are not going away give the collector nothing to do: most writes
+    // (config, leases, status) need no pass; the next one still indexes them.
+    wakesOn: (_resource, type, object) => type === 'DELETED' || !!object.metadata.deletionTimestamp || needsCollector(object),
     keysFor,
     allKeys(cache: Cache): string[] {
       index.rebuild(cache, kinds)

@@ -4,6 +4,7 @@ import { CreatedPods } from './created-pods'
 import { allJobKeys, jobKeysFor } from './keys'
 import { reconcileJob } from './reconcile'
 import { jobs } from './resources'
+import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
  * The Job controller: runs a Job's pods to the wanted number of completions, within its backoff
@@ -16,6 +17,7 @@ export function jobController(): ControllerDefinition {
   return {
     name: 'job',
     watches: [jobs, pods],
+    wakesOn: wakesOnPodsOf('Job'),
     keysFor: jobKeysFor,
     allKeys: allJobKeys,
     reconcile: (key, cache, now) => reconcileJob(key, cache, now, created),

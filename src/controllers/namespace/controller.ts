@@ -36,6 +36,9 @@ export function namespaceController(resources: readonly ResourceRef[], options: 
   return {
     name: 'namespace',
     watches: [namespaces, ...kinds],
+    // Content only matters while it goes away: its creation and updates (leases renewing, pods
+    // reporting) need no pass, and a terminating namespace rechecks on its own schedule anyway.
+    wakesOn: (resource, type, object) => sameResource(resource, namespaces) || type === 'DELETED' || !!object.metadata.deletionTimestamp,
     keysFor,
     allKeys: (cache) =>
       cache

@@ -42,6 +42,14 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
   return {
     name: 'node-lifecycle',
     watches: [nodes, leases, pods],
+    // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
+    // reads the leases and finds it. A node coming back reports its status, which does wake it.
+    // Pods matter only on their node (podNeedsNode): a pending one is on none.
+    wakesOn: (resource, _type, object, previous) => {
+      if (sameResource(resource, leases)) return false
+      if (!sameResource(resource, pods)) return true
+      return [object, previous].some((p) => typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '')
+    },
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
       const name = object.metadata.name ?? ''
       if (sameResource(resource, nodes)) return name ? [name] : []

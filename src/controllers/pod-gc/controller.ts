@@ -56,6 +56,9 @@ export function podGcController(options: PodGcOptions = {}): ControllerDefinitio
   return {
     name: 'pod-gc',
     watches: [pods, nodes],
+    // As upstream's pod GC, a periodic sweep: every case it collects is about time (quarantine,
+    // thresholds, nodes gone for a while), which its resync covers; changes alone never need it at once.
+    wakesOn: () => false,
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
       if (sameResource(resource, pods)) return podChanged(object, cache)
       if (sameResource(resource, nodes)) return nodeChanged(object, cache)

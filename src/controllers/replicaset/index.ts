@@ -4,6 +4,7 @@ import { replicaSets } from '../shared/resources'
 import { Expectations } from './expectations'
 import { allReplicaSetKeys, replicaSetKeysFor } from './keys'
 import { reconcileReplicaSet } from './reconcile'
+import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
  * The ReplicaSet controller: keeps spec.replicas active pods for every ReplicaSet, adopting and
@@ -15,6 +16,7 @@ export function replicaSetController(): ControllerDefinition {
   return {
     name: 'replicaset',
     watches: [replicaSets, pods],
+    wakesOn: wakesOnPodsOf('ReplicaSet'),
     keysFor: replicaSetKeysFor,
     allKeys: allReplicaSetKeys,
     reconcile: (key, cache, now) => reconcileReplicaSet(key, cache, now, expectations),

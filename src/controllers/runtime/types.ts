@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../apimachinery/types'
+import type { ChangeType, KubeObject } from '../../apimachinery/types'
 
 /** Identifies a resource the way the registry does: core group is ''. */
 export interface ResourceRef {
@@ -36,6 +36,9 @@ export type Action =
   /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
   | { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
 
+/** Whether a stored change (the object after it, and before it when it had a before) should bring a pass forward. */
+export type WakesOn = (resource: ResourceRef, type: ChangeType, object: KubeObject, previous?: KubeObject) => boolean
+
 /** What one reconcile pass decided. */
 export interface Outcome {
   actions: Action[]
@@ -59,6 +62,11 @@ export interface ControllerDefinition {
   watches: ResourceRef[]
   /** the keys a changed object concerns (its own key, its owner's, …) */
   keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[]
+  /**
+   * Which changes bring a pass forward (every change when unset). Changes that do not wake the
+   * controller still reach its caches on its next pass. Runs in the store: pure and cheap.
+   */
+  wakesOn?: WakesOn
   /** every key a full resync visits */
   allKeys(cache: Cache): string[]
   /** pure: no I/O, no clock (time is `now`) */

@@ -4,6 +4,7 @@ import { nodes, pods, sameResource } from '../resources'
 import { pendingKeys, schedulingFingerprint } from './keys'
 import { DEFAULT_SCHEDULER_NAME, isPendingFor, isTerminal, nodeNameOf, podKey } from './pods'
 import { reconcilePod } from './reconcile'
+import { podLeaving } from '../shared/wakes'
 
 export interface SchedulerOptions {
   /** pods whose spec.schedulerName names this scheduler (an empty name means the default) */
@@ -50,6 +51,8 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
   return {
     name: 'scheduler',
     watches: [pods, nodes],
+    // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
+    wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
       if (sameResource(resource, pods)) return podChanged(object, cache)
       if (sameResource(resource, nodes)) return nodeChanged(object, cache)

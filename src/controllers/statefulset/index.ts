@@ -4,6 +4,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allStatefulSetKeys, statefulSetKeysFor } from './keys'
 import { reconcileStatefulSet } from './reconcile'
 import { statefulSets } from './types'
+import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
  * The StatefulSet controller: pods with stable names `<set>-<ordinal>`, created and removed in
@@ -15,6 +16,7 @@ export function statefulSetController(): ControllerDefinition {
   return {
     name: 'statefulset',
     watches: [statefulSets, pods, controllerRevisions, persistentVolumeClaims],
+    wakesOn: wakesOnPodsOf('StatefulSet'),
     keysFor: statefulSetKeysFor,
     allKeys: allStatefulSetKeys,
     reconcile: reconcileStatefulSet,
