@@ -130,6 +130,7 @@ export class KindStore extends DurableObject<Env> {
       labelSelector: q.get('labelSelector') || undefined,
       fieldSelector: q.get('fieldSelector') || undefined,
       bookmarks: q.get('allowWatchBookmarks') === 'true',
+      convert: q.get('convert') === 'true',
     }
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import type { ObjectPredicate } from '../../src/apimachinery/object-filter'
 import { watchFrameBytes } from '../../src/config'
 import type { Log } from './log'
-import { eventFor, eventLine, type WatchSpec } from './watch-hub'
+import { eventFor, eventLine, shownTo, type WatchSpec } from './watch-hub'
 
 /**
  * What a new watcher is sent before live events, as newline-joined frames: the current objects as
@@ -24,20 +24,20 @@ export function* replay(log: Log, spec: WatchSpec, matches: ObjectPredicate | un
   if (fromRv === undefined) {
     for (const row of log.scanCurrent(spec.namespace, '')) {
       if (matches && !matches(JSON.parse(row.value) as KubeObject)) continue
-      yield* push(eventLine('ADDED', row.value))
+      yield* push(eventLine('ADDED', shownTo(spec, row.value)))
     }
   } else {
     const filtered = spec.namespace !== undefined || matches !== undefined
     for (const change of log.changesAfter(fromRv)) {
       if (!filtered) {
-        yield* push(eventLine(change.type, change.value))
+        yield* push(eventLine(change.type, shownTo(spec, change.value)))
         continue
       }
       const object = JSON.parse(change.value) as KubeObject
       const prevText = change.type === 'MODIFIED' && change.prevRv ? log.valueAt(change.prevRv) : undefined
       const previous = prevText ? (JSON.parse(prevText) as KubeObject) : undefined
       const type = eventFor(spec, matches, { type: change.type, object, previous })
-      if (type) yield* push(eventLine(type, change.value))
+      if (type) yield* push(eventLine(type, shownTo(spec, change.value)))
     }
   }
   if (frame.length) yield frame.join('\n')

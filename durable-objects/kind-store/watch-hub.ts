@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../src/apimachinery/types'
 import { compileFilter, type FilterSpec, type ObjectPredicate } from '../../src/apimachinery/object-filter'
 import type { Change } from './log'
+import { withApiVersion } from '../../src/apis/crd/version-view'
 
 /** What a watcher asked for; kept as the socket's attachment so it survives hibernation. */
 export interface WatchSpec extends FilterSpec {
@@ -8,6 +9,13 @@ export interface WatchSpec extends FilterSpec {
   kind: string
   apiVersion: string
   bookmarks: boolean
+  /** objects are sent in `apiVersion` whatever version stored them (a multi-version custom resource) */
+  convert?: boolean
+}
+
+/** An object's text as this watcher is sent it. */
+export function shownTo(spec: WatchSpec, text: string): string {
+  return spec.convert ? withApiVersion(text, spec.apiVersion) : text
 }
 
 interface Watcher {
@@ -74,7 +82,7 @@ export class WatchHub {
       const w = this.watcher(ws)
       if (!w) continue
       const type = eventFor(w.spec, w.matches, change)
-      if (type) this.send(ws, eventLine(type, change.text))
+      if (type) this.send(ws, eventLine(type, shownTo(w.spec, change.text)))
     }
   }
 

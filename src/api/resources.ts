@@ -14,6 +14,7 @@ import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
+import { asRequestedVersion } from '../apis/crd/version-view'
 
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
 
@@ -46,7 +47,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
         if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, env, def, namespace, q)
         return listResponse(def, unwrap(await store.list(def.plural, listOptions(q, namespace))), req, q)
       }
-      const text = unwrap(await store.get(target))
+      const text = asRequestedVersion(def, unwrap(await store.get(target)))
       if (subresource === 'scale') return jsonBody(toScale(def, JSON.parse(text) as KubeObject))
       if (wantsTable(req.headers.get('Accept'))) return jsonBody(tableOf(def, [JSON.parse(text) as KubeObject], q))
       return jsonText(text)
@@ -58,7 +59,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       const res = await store.create(target, body, withApplyOptions(writeOptions(q), req, q))
-      return jsonText(unwrap(res).object, 201, res.ok ? res.warnings : undefined)
+      return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
       if (!info.name) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
@@ -66,7 +67,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = subresource === 'scale' ? raw : checkTypeMeta(def, raw)
       if (subresource !== 'scale') matchNamespace(body, namespace)
       const res = await store.update(target, body, subresource, withApplyOptions(writeOptions(q), req, q))
-      return jsonText(unwrap(res).object, 200, res.ok ? res.warnings : undefined)
+      return jsonText(subresource === 'scale' ? unwrap(res).object : asRequestedVersion(def, unwrap(res).object), 200, res.ok ? res.warnings : undefined)
     }
     case 'PATCH': {
       if (!info.name) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
@@ -80,7 +81,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       if (subresource === 'finalize') throw notServed()
       const res = await store.patch(target, type, patch, subresource, withApplyOptions(writeOptions(q), req, q))
       const written = unwrap(res)
-      return jsonText(written.object, written.created ? 201 : 200, res.ok ? res.warnings : undefined)
+      return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
     case 'DELETE': {
       const hasBody = Number(req.headers.get('Content-Length') ?? 0) > 0 || req.headers.has('Transfer-Encoding')
@@ -92,14 +93,15 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
       const res = unwrap(await store.delete(target, opts))
-      return jsonText(res.object, res.pending ? 202 : 200)
+      return jsonText(asRequestedVersion(def, res.object), res.pending ? 202 : 200)
     }
     default:
       throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
   }
 }
 
-function listResponse(def: ResourceDef, list: { items: string[]; resourceVersion: string; continue?: string; remainingItemCount?: number }, req: Request, q: URLSearchParams): Response {
+function listResponse(def: ResourceDef, stored: { items: string[]; resourceVersion: string; continue?: string; remainingItemCount?: number }, req: Request, q: URLSearchParams): Response {
+  const list = def.custom?.multiVersion ? { ...stored, items: stored.items.map((t) => asRequestedVersion(def, t)) } : stored
   if (wantsTable(req.headers.get('Accept'))) {
     const objects = list.items.map((t) => JSON.parse(t) as KubeObject)
     return jsonBody(tableOf(def, objects, q, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount }))

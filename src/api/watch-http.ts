@@ -10,6 +10,7 @@ import { tableOf, wantsTable } from './table-negotiation'
 function storeWatchUrl(def: ResourceDef, namespace: string | undefined, q: URLSearchParams): string {
   const params = new URLSearchParams({ resource: def.plural, kind: def.kind, apiVersion: apiVersionOf(def) })
   if (namespace) params.set('namespace', namespace)
+  if (def.custom?.multiVersion) params.set('convert', 'true')
   for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'allowWatchBookmarks']) {
     const v = q.get(k)
     if (v !== null) params.set(k, v)

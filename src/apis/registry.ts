@@ -38,6 +38,8 @@ export interface CustomResource {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
   /** the CRD is being deleted: no new objects */
   terminating: boolean
+  /** the CRD has more than one version: objects are shown in the version asked for */
+  multiVersion: boolean
 }
 
 export interface PrinterColumn {

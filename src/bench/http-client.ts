@@ -37,7 +37,19 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 30_000
   }
 
+  /**
+   * One request. A kept-alive connection the server closed just as it was reused fails before any
+   * response with ECONNRESET; that request never reached the server, so it is sent again once on a
+   * new connection (the retry Node's documentation prescribes for `reusedSocket`).
+   */
   request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
+    return this.send(method, path, body, headers).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      if (err.reusedSocket && err.code === 'ECONNRESET') return this.send(method, path, body, headers)
+      throw err
+    })
+  }
+
+  private send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<HttpResponse> {
     const h: Record<string, string> = { accept: 'application/json', ...headers }
     if (this.opts.token !== undefined) h.authorization = `Bearer ${this.opts.token}`
     if (body !== undefined) {
@@ -60,7 +72,7 @@ export class HttpClient {
         clearTimeout(timer)
         reject(err)
       }
-      req.on('error', fail)
+      req.on('error', (err) => fail(Object.assign(err, { reusedSocket: req.reusedSocket })))
       req.end(body)
     })
   }

@@ -209,6 +209,43 @@ describe('CustomResourceDefinitions with kubectl', () => {
     expect(all.stdout).toContain('widget.example.com/w1')
   })
 
+  it('serves every served version, each showing objects in its own apiVersion', async () => {
+    const versioned = (name: string) => `
+    - name: ${name}
+      served: true
+      storage: ${name === 'v1'}
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-preserve-unknown-fields: true`
+    await ok(['apply', '-f', '-'], `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Cluster
+  names: {plural: gadgets, kind: Gadget}
+  versions:${versioned('v1')}${versioned('v2')}
+`)
+    await ok(['wait', '--for=condition=Established', 'crd/gadgets.example.com', '--timeout=30s'])
+    await ok(['apply', '-f', '-'], 'apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  colour: red\n')
+    const v2 = await kubectlJson(['get', 'gadgets.v2.example.com', 'g1'], { kubeconfig: server.kubeconfig })
+    expect(v2.apiVersion).toBe('example.com/v2')
+    expect(v2.spec).toEqual({ colour: 'red' })
+    const v1 = await kubectlJson(['get', 'gadgets.v1.example.com', 'g1'], { kubeconfig: server.kubeconfig })
+    expect(v1.apiVersion).toBe('example.com/v1')
+    // The preferred version is the highest: v2.
+    const list = await kubectlJson(['get', 'gadgets'], { kubeconfig: server.kubeconfig })
+    expect(list.items.map((o: any) => o.apiVersion)).toEqual(['example.com/v2'])
+    const watched = await ok(['get', '--raw', '/apis/example.com/v2/gadgets?watch=true&timeoutSeconds=1'])
+    expect(JSON.parse(watched.stdout.trim().split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { apiVersion: 'example.com/v2', metadata: { name: 'g1' } } })
+  })
+
   it('deleting a namespace deletes the custom objects in it', async () => {
     await ok(['create', 'namespace', 'crd-ns'])
     await ok(['apply', '-n', 'crd-ns', '-f', '-'], widget('inside', '  size: small'))

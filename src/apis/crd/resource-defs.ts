@@ -40,6 +40,7 @@ function versionDef(crd: KubeObject, v: CrdVersion): ResourceDef | undefined {
       columns: (v.additionalPrinterColumns ?? []) as unknown as PrinterColumn[],
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       terminating: !!crd.metadata.deletionTimestamp,
+      multiVersion: (spec.versions ?? []).length > 1,
     },
   }
 }
