@@ -17,6 +17,7 @@ const MEASURED = [
   'create_vs_etcd',
   'create_p99_ms',
   'get_p99_ms',
+  'floor_do_get_p99_ms',
   'list_10k_ms',
   'watch_p99_ms_100',
   'bundle_gzip_bytes',

@@ -17,7 +17,7 @@ function series(perSecond: number, latencies: number[]): SeriesResult {
 function rep(scale: number, withEtcd: boolean): RepResult {
   return {
     etcd: withEtcd ? { put: series(1000 * scale, [5, 10, 20]) } : undefined,
-    floor: { insert: series(600 * scale, [10, 20, 40]) },
+    floor: { insert: series(600 * scale, [10, 20, 40]), get: series(1200 * scale, [4, 8, 12]) },
     cp: {
       create: series(450 * scale, [20, 40, 80]),
       get: series(900 * scale, [5, 10, 15]),

@@ -1,6 +1,7 @@
 // The physical floor for a create: a bare Worker that hands the request body to one SQLite-backed
 // Durable Object over RPC, which does the same storage work a store create must do at the least
-// (parse, bump the resourceVersion, stamp it, serialise, insert) and returns the stored JSON.
+// (parse, bump the resourceVersion, stamp it, serialise, insert) and returns the stored JSON; and
+// the floor for a get: the same Worker reading one row back by name.
 import { DurableObject } from 'cloudflare:workers'
 
 interface FloorEnv {
@@ -24,6 +25,10 @@ export class FloorStore extends DurableObject<FloorEnv> {
     sql.exec('INSERT INTO objects (name, rv, body) VALUES (?, ?, ?)', obj.metadata.name, rv, body)
     return body
   }
+
+  get(name: string): string | undefined {
+    return this.ctx.storage.sql.exec<{ body: string }>('SELECT body FROM objects WHERE name = ?', name).toArray()[0]?.body
+  }
 }
 
 export default {
@@ -38,6 +43,10 @@ export default {
       } catch (err) {
         return new Response(err instanceof Error ? err.message : String(err), { status: 500 })
       }
+    }
+    if (req.method === 'GET' && path.startsWith('/get/')) {
+      const body = await env.FLOOR.get(env.FLOOR.idFromName('floor')).get(decodeURIComponent(path.slice('/get/'.length)))
+      return body === undefined ? new Response('not found', { status: 404 }) : new Response(body, { headers: { 'Content-Type': 'application/json' } })
     }
     return new Response('not found', { status: 404 })
   },

@@ -53,6 +53,7 @@ export const MEASURED_KEYS = [
   'create_vs_etcd',
   'create_p99_ms',
   'get_p99_ms',
+  'floor_do_get_p99_ms',
   'list_10k_ms',
   'watch_p99_ms_100',
   'bundle_gzip_bytes',
@@ -86,7 +87,7 @@ const GOALS: Partial<Record<Key, Goal>> = {
 /** What one repetition measured; etcd is absent when it was skipped. */
 export interface RepResult {
   etcd?: { put: SeriesResult }
-  floor: { insert: SeriesResult }
+  floor: { insert: SeriesResult; get: SeriesResult }
   cp: ControlPlaneRep
 }
 
@@ -129,6 +130,10 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
     get_per_s: med(cp.map((r) => r.get.perSecond)),
     errors: sum(cp.map((r) => r.get.errors)),
   })
+  results.floor_do_get_p99_ms = figure('floor_do_get_p99_ms', 'ms', reps.map((r) => r.floor.get.latency.p99), 'median', {
+    what: 'the same reads from a bare Worker → Durable Object SQLite select by name: the floor under get_p99_ms',
+    ...latencyDetails(reps.map((r) => r.floor.get.latency)),
+  })
   results.list_10k_ms = figure('list_10k_ms', 'ms', cp.map((r) => r.list.medianMs), 'median', {
     objects: cp[0]?.list.items,
     bytes: cp[0]?.list.bytes,
@@ -162,7 +167,7 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
     ? figure('rss_mb_peak', 'MiB', rss, 'max', { what: 'peak RSS (VmHWM and 250 ms samples) of the control plane workerd, highest over the repetitions' })
     : skipped('MiB', '/proc is not readable here')
   if (o.objects !== 10_000) {
-    for (const key of ['create_per_s_c16', 'floor_do_insert_per_s_c16', 'create_vs_floor', 'etcd_put_per_s_c16', 'create_vs_etcd', 'create_p99_ms', 'get_p99_ms', 'list_10k_ms']) {
+    for (const key of ['create_per_s_c16', 'floor_do_insert_per_s_c16', 'create_vs_floor', 'etcd_put_per_s_c16', 'create_vs_etcd', 'create_p99_ms', 'get_p99_ms', 'floor_do_get_p99_ms', 'list_10k_ms']) {
       if (results[key]!.value !== null) results[key]!.at = `${o.objects.toLocaleString('en-US')} objects`
     }
   }
@@ -174,6 +179,7 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
     latencyRow(`insert, floor Worker→DO (c=${o.concurrency})`, reps.map((r) => r.floor.insert.latency)),
     ...(etcdReps.length ? [latencyRow(`put, etcd gateway (c=${o.concurrency})`, etcdReps.map((s) => s.latency))] : []),
     latencyRow(`get, API (c=${o.concurrency})`, cp.map((r) => r.get.latency)),
+    latencyRow(`get, floor Worker→DO (c=${o.concurrency})`, reps.map((r) => r.floor.get.latency)),
     latencyRow(`watch write ack→event (${o.watchers} watchers)`, cp.map((r) => r.watch.ackToEvent)),
     latencyRow(`watch write sent→event (${o.watchers} watchers)`, cp.map((r) => r.watch.sendToEvent)),
   ]

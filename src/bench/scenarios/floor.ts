@@ -5,8 +5,8 @@ import { configMapJson, objectName } from '../payload'
 import { progress } from '../progress'
 import { expectStatus, measuredSeries, type SeriesResult } from './series'
 
-/** One repetition against a fresh floor Worker: Worker → Durable Object SQLite inserts over RPC. */
-export async function floorRep(o: BenchOptions, rep: number): Promise<{ insert: SeriesResult }> {
+/** One repetition against a fresh floor Worker: Worker → Durable Object SQLite inserts over RPC, then reads of them. */
+export async function floorRep(o: BenchOptions, rep: number): Promise<{ insert: SeriesResult; get: SeriesResult }> {
   progress(`rep ${rep}: floor Worker: starting`)
   const floor = await startFloor()
   const client = new HttpClient(floor.url, { ca: floor.ca, connections: o.concurrency })
@@ -22,7 +22,10 @@ export async function floorRep(o: BenchOptions, rep: number): Promise<{ insert: 
       timeLimitMs: o.timeLimitMs,
       request: insert('cm'),
     })
-    return { insert: series }
+    // Only the objects the insert series made: one cut short by its time bound made fewer.
+    const get = async (i: number) => expectStatus(await client.request('GET', `/get/${objectName('cm', i % Math.max(1, series.ok))}`), 200)
+    const got = await measuredSeries(`floor get c=${o.concurrency}`, floor.workerdPids(), { concurrency: o.concurrency, count: o.objects, timeLimitMs: o.timeLimitMs, request: get })
+    return { insert: series, get: got }
   } finally {
     client.close()
     await floor.stop()
