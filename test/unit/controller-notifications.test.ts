@@ -47,5 +47,8 @@ describe('which controllers a stored change wakes', () => {
     const owned = configMap({ ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u' }] })
     expect(watchersOf('core/configmaps', 'ADDED', owned)).toEqual(['garbage-collector'])
     expect(watchersOf('core/configmaps', 'MODIFIED', configMap({ deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['orphan'] }))).toContain('garbage-collector')
+    // An owned object's update that leaves its owners and finalizers alone (a status report) does not.
+    expect(watchersOf('core/configmaps', 'MODIFIED', { ...owned, data: { a: '1' } }, owned)).not.toContain('garbage-collector')
+    expect(watchersOf('core/configmaps', 'MODIFIED', configMap(), owned)).toContain('garbage-collector')
   })
 })

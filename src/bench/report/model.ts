@@ -262,6 +262,7 @@ function workloadFigures(w: WorkloadResult | undefined): Record<(typeof WORKLOAD
         seconds: r.seconds,
         create_seconds: r.createSeconds,
         create_errors: r.createErrors,
+        ...(r.createFirstError ? { create_first_error: r.createFirstError } : {}),
         what: 'pods created through the API at c=16 onto Ready sim nodes; first create sent → last pod seen bound (watch), pods ÷ that time',
       }),
       s.schedulePods === 1_000 && s.nodes === 100 ? undefined : `${s.schedulePods} pods, ${s.nodes} nodes`,

@@ -22,6 +22,8 @@ export interface ScheduleResult {
   /** The creates alone, so the binding rate can be told apart from the API's create rate. */
   createSeconds: number
   createErrors: number
+  /** the first failed create's error, when one failed */
+  createFirstError?: string
 }
 
 export interface DeployResult {
@@ -187,6 +189,7 @@ async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: Workloa
       podsPerSecond: bound.length / seconds,
       createSeconds: created.elapsedMs / 1000,
       createErrors: created.errors,
+      ...(created.firstError ? { createFirstError: String(created.firstError) } : {}),
     }
     progress(`  schedule: ${result.pods} pods bound in ${seconds.toFixed(1)} s = ${result.podsPerSecond.toFixed(0)} pods/s (creates took ${result.createSeconds.toFixed(1)} s)`)
     // Not timed: the next scenario starts on a settled cluster, not during these pods' start-up.

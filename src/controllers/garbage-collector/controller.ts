@@ -9,6 +9,9 @@ import { reconcileObject } from './reconcile'
 /** Objects the collector has anything to do with: dependents, and owners deleted with a policy. */
 const needsCollector = (o: KubeObject): boolean => ownerRefsOf(o).length > 0 || isOrphaningDependents(o) || isDeletingDependents(o)
 
+/** What the collector reads of an object besides its deletion: its owners and finalizers. */
+const ownershipOf = (o: KubeObject): string => JSON.stringify([o.metadata.ownerReferences ?? [], o.metadata.finalizers ?? []])
+
 /**
  * The garbage collector: deletes objects whose owners are all gone, carries out foreground and
  * orphan deletion of owners, and drops references to owners that are gone while another owner
@@ -46,9 +49,14 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
   return {
     name: 'garbage-collector',
     watches: kinds.all.map((k) => k.ref),
-    // Objects nobody owns that are not going away give the collector nothing to do: most writes
-    // (config, leases, status) need no pass; the next one still indexes them.
-    wakesOn: (_resource, type, object) => type === 'DELETED' || !!object.metadata.deletionTimestamp || needsCollector(object),
+    // The collector acts on owner references and deletions only: objects nobody owns, and updates
+    // that leave owners, finalizers and deletion as they were (status, spec, labels), give it nothing
+    // to do; the next pass still indexes them.
+    wakesOn: (_resource, type, object, previous) => {
+      if (type === 'DELETED' || object.metadata.deletionTimestamp) return true
+      if (!previous) return needsCollector(object)
+      return ownershipOf(object) !== ownershipOf(previous)
+    },
     keysFor,
     allKeys(cache: Cache): string[] {
       index.rebuild(cache, kinds)
