@@ -1,6 +1,6 @@
 import { CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kubectl, kubectlJson, type KubectlResult } from './helpers/kubectl'
+import { kubectlJson, kubectlOn } from './helpers/kubectl'
 import { startKubectl } from './helpers/kubectl-stream'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
@@ -82,12 +82,7 @@ ${spec}
 // printer columns, subresources and categories, and takes its objects with it when deleted.
 describe('CustomResourceDefinitions with kubectl', () => {
   let server: TestServer
-  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
-  const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
-    const res = await run(args, stdin)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
-    return res
-  }
+  const { run, ok } = kubectlOn(() => server.kubeconfig)
 
   beforeAll(async () => {
     server = await startServer()

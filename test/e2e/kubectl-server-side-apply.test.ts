@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kubectl, kubectlJson, type KubectlResult } from './helpers/kubectl'
+import { kubectlJson, kubectlOn } from './helpers/kubectl'
 import { deployment } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
 
@@ -7,12 +7,7 @@ import { startServer, type TestServer } from './helpers/server'
 // fields and removal of fields the applier stops applying. The steps share one object and run in order.
 describe('kubectl apply --server-side', () => {
   let server: TestServer
-  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
-  const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
-    const res = await run(args, stdin)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
-    return res
-  }
+  const { run, ok } = kubectlOn(() => server.kubeconfig)
   const get = (args: string[] = []) => kubectlJson(['get', 'deploy', 'ssa', ...args], { kubeconfig: server.kubeconfig })
   const manifest = (opts: Parameters<typeof deployment>[1]) => JSON.stringify(deployment('ssa', opts))
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kubectl, type KubectlResult } from './helpers/kubectl'
+import { kubectl, kubectlOn } from './helpers/kubectl'
 import { startKubectl, type KubectlProcess } from './helpers/kubectl-stream'
 import { configMap, deployment } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
@@ -11,12 +11,7 @@ import { sleep, waitFor } from './helpers/wait'
 describe.concurrent('kubectl watches', () => {
   let server: TestServer
   const running: KubectlProcess[] = []
-  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
-  const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
-    const res = await run(args, stdin)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
-    return res
-  }
+  const { run, ok } = kubectlOn(() => server.kubeconfig)
   const start = (args: string[], timeoutMs = 30_000) => {
     const proc = startKubectl(args, { kubeconfig: server.kubeconfig, timeoutMs })
     running.push(proc)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kubectl, kubectlJson, type KubectlResult } from './helpers/kubectl'
+import { kubectlJson, kubectlOn } from './helpers/kubectl'
 import { configMap, deployment, stream, type ContainerSpec } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
 
@@ -10,12 +10,7 @@ const conflictMessage = (name: string) =>
 // by side; the steps on one object run in order.
 describe.concurrent('kubectl writes', () => {
   let server: TestServer
-  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
-  const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
-    const res = await run(args, stdin)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
-    return res
-  }
+  const { run, ok } = kubectlOn(() => server.kubeconfig)
   const get = (kind: string, name: string) => kubectlJson(['get', kind, name], { kubeconfig: server.kubeconfig })
   /**
    * What users write to a Deployment. Its controller may update status (and so resourceVersion)

@@ -1,4 +1,5 @@
 import { PatchError } from './patch-error'
+import { jsonEqual } from '../json-value'
 
 /**
  * JSON patch (RFC 6902), the `application/json-patch+json` body of `kubectl patch --type=json`
@@ -209,16 +210,6 @@ const fromOf = (op: Operation) => (typeof op.from === 'string' ? op.from : undef
 /** An absent `value` is null, as the apiserver's decoder leaves it. */
 const valueOf = (op: Operation) => (op.value === undefined ? null : structuredClone(op.value))
 
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]))
-  if (isObject(a)) {
-    if (!isObject(b)) return false
-    const keys = Object.keys(a)
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]))
-  }
-  return false
-}
 
 function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array'

@@ -1,6 +1,7 @@
 import { goQuote, invalid, notSupported, required, tooLong, typeInvalid, type FieldCause } from '../../apimachinery/validation'
 import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
+import { jsonEqual } from '../../apimachinery/json-value'
 
 /**
  * Validation of a custom resource against its CRD schema, with the causes kube-apiserver returns:
@@ -148,21 +149,10 @@ function checkType(s: JSONSchemaProps, name: string, data: unknown): Result {
   return r
 }
 
-/** JSON equality of decoded values. */
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]))
-  if (isObject(a)) {
-    if (!isObject(b)) return false
-    const ka = Object.keys(a)
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]))
-  }
-  return false
-}
 
 function checkEnum(s: JSONSchemaProps, name: string, data: unknown, r: Result): void {
   if (!s.enum?.length) return
-  if (data !== null && data !== undefined && s.enum.some((e) => deepEqual(data, e))) return
+  if (data !== null && data !== undefined && s.enum.some((e) => jsonEqual(data, e))) return
   const supported = s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))
   const key = `${name} in ${IN} should be one of [${s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join(' ')}]`
   r.add(key, notSupported(fieldOf(name), data ?? null, supported, display(data)))
@@ -282,7 +272,7 @@ function checkArray(s: JSONSchemaProps, name: string, data: unknown[], r: Result
   if (s.maxItems !== undefined && data.length > s.maxItems) {
     r.add(`${name} in ${IN} should have at most ${s.maxItems} items`, tooMany(name, data.length, s.maxItems))
   }
-  if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => deepEqual(u, v)))) {
+  if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => jsonEqual(u, v)))) {
     const message = `${name} in ${IN} shouldn't contain duplicates`
     r.add(message, invalidCause(name, '', message))
   }

@@ -1,11 +1,10 @@
-import { PodTracker } from '../cluster'
 import type { ControlPlane } from '../control-plane'
 import type { HttpClient } from '../http-client'
 import { growth, readControllerMetrics } from '../metrics'
 import type { WorkloadSizes } from '../options'
 import { progress } from '../progress'
 import { sleep } from '../wait'
-import { createNamespace, create, deploymentJson, running, waitForAvailable } from './objects'
+import { convergeDeployment } from './objects'
 
 export interface IdleResult {
   /** Replicas of the idle Deployment, and every pod in the cluster (earlier scenarios' included). */
@@ -31,18 +30,8 @@ const PROGRESS_EVERY_MS = 5_000
  * read before and after. Node heartbeats (leases, node status) go on as in any live cluster.
  */
 export async function idleScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<IdleResult> {
-  const ns = 'bench-idle'
-  const name = 'idle'
-  await createNamespace(client, ns)
-  const pods = await PodTracker.start(client, cp, ns)
-  try {
-    progress(`  idle: ${s.idlePods} replicas over ${s.nodes} nodes`)
-    await create(client, `/apis/apps/v1/namespaces/${ns}/deployments`, deploymentJson(name, ns, s.idlePods))
-    await pods.until(`${s.idlePods} pods Running`, () => pods.live().filter(running).length >= s.idlePods, s.waitMs)
-    await waitForAvailable(client, ns, name, s.idlePods, performance.now() + s.waitMs)
-  } finally {
-    pods.close()
-  }
+  progress(`  idle: ${s.idlePods} replicas over ${s.nodes} nodes`)
+  await convergeDeployment(cp, client, 'bench-idle', 'idle', s.idlePods, s.waitMs)
   await sleep(SETTLE_MS)
 
   const before = await readControllerMetrics(client)

@@ -1,5 +1,6 @@
 // The objects the workload scenarios create through the API, and the waits on them.
-import type { PodView } from '../cluster'
+import { PodTracker, type PodView } from '../cluster'
+import type { ControlPlane } from '../control-plane'
 import type { HttpClient } from '../http-client'
 import { errorText } from '../progress'
 import { sleep } from '../wait'
@@ -56,5 +57,24 @@ export async function waitForAvailable(client: HttpClient, ns: string, name: str
     }
     if (performance.now() > deadline) throw new Error(`deployment ${name}: ${last} at the deadline`)
     await sleep(200)
+  }
+}
+
+/**
+ * Creates a namespace and a Deployment of `replicas` in it, then waits until every replica is
+ * Running and the Deployment's status says they are available; both times count from the create.
+ */
+export async function convergeDeployment(cp: ControlPlane, client: HttpClient, ns: string, name: string, replicas: number, waitMs: number): Promise<{ runningMs: number; availableMs: number }> {
+  await createNamespace(client, ns)
+  const pods = await PodTracker.start(client, cp, ns)
+  try {
+    const t0 = performance.now()
+    await create(client, `/apis/apps/v1/namespaces/${ns}/deployments`, deploymentJson(name, ns, replicas))
+    await pods.until(`${replicas} pods Running`, () => pods.live().filter(running).length >= replicas, waitMs)
+    const runningMs = performance.now() - t0
+    await waitForAvailable(client, ns, name, replicas, t0 + waitMs)
+    return { runningMs, availableMs: performance.now() - t0 }
+  } finally {
+    pods.close()
   }
 }

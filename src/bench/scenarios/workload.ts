@@ -7,7 +7,7 @@ import type { BenchOptions, WorkloadSizes } from '../options'
 import { errorText, progress } from '../progress'
 import { percentiles, type Percentiles } from '../stats'
 import { idleScenario, type IdleResult } from './idle'
-import { create, createNamespace, deploymentJson, podJson, running, waitForAvailable } from './objects'
+import { convergeDeployment, create, createNamespace, deploymentJson, podJson, running, waitForAvailable } from './objects'
 import { expectStatus } from './series'
 
 /** A scenario's figures, or why it has none. */
@@ -201,24 +201,12 @@ async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: Workloa
 }
 
 async function deployScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<DeployResult> {
-  const ns = 'bench-deploy'
-  const name = 'big'
-  await createNamespace(client, ns)
-  const pods = await PodTracker.start(client, cp, ns)
-  try {
-    progress(`  deploy: ${s.deployReplicas} replicas over ${s.nodes} nodes`)
-    const t0 = performance.now()
-    const deadline = t0 + s.waitMs
-    await create(client, `/apis/apps/v1/namespaces/${ns}/deployments`, deploymentJson(name, ns, s.deployReplicas))
-    await pods.until(`${s.deployReplicas} pods Running`, () => pods.live().filter(running).length >= s.deployReplicas, s.waitMs)
-    const podsRunningSeconds = (performance.now() - t0) / 1000
-    await waitForAvailable(client, ns, name, s.deployReplicas, deadline)
-    const seconds = (performance.now() - t0) / 1000
-    progress(`  deploy: all Running after ${podsRunningSeconds.toFixed(1)} s, available in status after ${seconds.toFixed(1)} s`)
-    return { replicas: s.deployReplicas, nodes: s.nodes, seconds, podsRunningSeconds }
-  } finally {
-    pods.close()
-  }
+  progress(`  deploy: ${s.deployReplicas} replicas over ${s.nodes} nodes`)
+  const { runningMs, availableMs } = await convergeDeployment(cp, client, 'bench-deploy', 'big', s.deployReplicas, s.waitMs)
+  const podsRunningSeconds = runningMs / 1000
+  const seconds = availableMs / 1000
+  progress(`  deploy: all Running after ${podsRunningSeconds.toFixed(1)} s, available in status after ${seconds.toFixed(1)} s`)
+  return { replicas: s.deployReplicas, nodes: s.nodes, seconds, podsRunningSeconds }
 }
 
 /** Sequential trials: delete one Running pod of a Deployment, time until a new one is Running. */

@@ -91,3 +91,17 @@ function freshCacheDir(): string {
 function newCacheDir(): string {
   return mkdtempSync(join(tmpdir(), 'edgeplane-kubectl-cache-'))
 }
+
+/**
+ * kubectl bound to one server, whose kubeconfig is read at each call (servers start in
+ * beforeAll): `run` returns whatever kubectl did, `ok` fails on a non-zero exit.
+ */
+export function kubectlOn(kubeconfig: () => string) {
+  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: kubeconfig(), stdin })
+  const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
+    const res = await run(args, stdin)
+    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
+    return res
+  }
+  return { run, ok }
+}
