@@ -181,7 +181,9 @@ describe('pods/log', () => {
     const reader = res.webSocket!
     reader.binaryType = 'arraybuffer'
     const got: string[] = []
-    reader.addEventListener('message', (e) => got.push(typeof e.data === 'string' ? e.data : dec.decode(e.data as ArrayBuffer)))
+    reader.addEventListener('message', (e) => {
+      got.push(typeof e.data === 'string' ? e.data : dec.decode(e.data as ArrayBuffer))
+    })
     reader.accept()
     await until(() => got.length > 0, 'the first chunk')
     expect(got).toEqual(['tick\n'])
@@ -212,7 +214,9 @@ describe('pods/exec', () => {
     ws.accept()
     const frames: Uint8Array[] = []
     let closed = false
-    ws.addEventListener('message', (e) => frames.push(new Uint8Array(e.data as ArrayBuffer)))
+    ws.addEventListener('message', (e) => {
+      frames.push(new Uint8Array(e.data as ArrayBuffer))
+    })
     ws.addEventListener('close', () => (closed = true))
     return { ws, frames, closed: () => closed }
   }
