@@ -1,15 +1,11 @@
 /** Tables for the batch group: Job and CronJob. */
 import type { KubeObject } from '../apimachinery/types'
 import {
-  ageColumn,
   column,
-  containersColumn,
-  imagesColumn,
-  nameColumn,
   objectAge,
   objectName,
-  selectorColumn,
   type Printer,
+  workloadColumns,
 } from './columns'
 import { age, humanDuration, parseTime } from './duration'
 import {
@@ -82,16 +78,14 @@ export function jobDuration(job: Job, now: number): string {
 }
 
 export const jobPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Status', 'string', 'Status of the job.'),
-    column('Completions', 'string', 'The number of pods which reached phase Succeeded, of those required.'),
-    column('Duration', 'string', 'Time required to complete the job.'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    selectorColumn('A label query over pods that should match the pod count.'),
-  ],
+  columns: workloadColumns(
+    [
+      column('Status', 'string', 'Status of the job.'),
+      column('Completions', 'string', 'The number of pods which reached phase Succeeded, of those required.'),
+      column('Duration', 'string', 'Time required to complete the job.'),
+    ],
+    'A label query over pods that should match the pod count.',
+  ),
   cells(obj, now) {
     const job = obj as Job
     const [names, images] = containerCells(job.spec?.template?.spec?.containers)
@@ -109,18 +103,16 @@ export const jobPrinter: Printer = {
 }
 
 export const cronJobPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Schedule', 'string', 'The schedule in Cron format.'),
-    column('Timezone', 'string', 'The time zone the schedule is interpreted in.'),
-    column('Suspend', 'boolean', 'Whether the controller suspends subsequent executions.'),
-    column('Active', 'integer', 'The number of currently running jobs.'),
-    column('Last Schedule', 'string', 'Time since a job was last successfully scheduled.'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    selectorColumn('A label query over pods that should match the pod count.'),
-  ],
+  columns: workloadColumns(
+    [
+      column('Schedule', 'string', 'The schedule in Cron format.'),
+      column('Timezone', 'string', 'The time zone the schedule is interpreted in.'),
+      column('Suspend', 'boolean', 'Whether the controller suspends subsequent executions.'),
+      column('Active', 'integer', 'The number of currently running jobs.'),
+      column('Last Schedule', 'string', 'Time since a job was last successfully scheduled.'),
+    ],
+    'A label query over pods that should match the pod count.',
+  ),
   cells(obj, now) {
     const cj = obj as CronJob
     const spec = cj.spec ?? {}

@@ -56,6 +56,14 @@ export function selectorColumn(description: string): ColumnDefinition {
   return column('Selector', 'string', description, 1)
 }
 
+/**
+ * A pod-owning workload's columns: Name, its own, Age, then (under `-o wide`) the template's
+ * containers and images and, when described, the selector.
+ */
+export function workloadColumns(own: ColumnDefinition[], selectorDescription?: string): ColumnDefinition[] {
+  return [nameColumn, ...own, ageColumn, containersColumn, imagesColumn, ...(selectorDescription ? [selectorColumn(selectorDescription)] : [])]
+}
+
 export function objectName(obj: KubeObject): string {
   return obj.metadata?.name ?? ''
 }

@@ -3,13 +3,11 @@ import type { KubeObject } from '../apimachinery/types'
 import {
   ageColumn,
   column,
-  containersColumn,
-  imagesColumn,
   nameColumn,
   objectAge,
   objectName,
-  selectorColumn,
   type Printer,
+  workloadColumns,
 } from './columns'
 import {
   containerCells,
@@ -52,16 +50,14 @@ function templateContainers(obj: Workload): [string, string] {
 }
 
 export const deploymentPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Ready', 'string', 'Number of the pod with ready state'),
-    column('Up-to-date', 'string', 'Total number of pods targeted by the deployment that run the desired template.'),
-    column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds).'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    selectorColumn('Label query over pods that should match the replica count.'),
-  ],
+  columns: workloadColumns(
+    [
+      column('Ready', 'string', 'Number of the pod with ready state'),
+      column('Up-to-date', 'string', 'Total number of pods targeted by the deployment that run the desired template.'),
+      column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds).'),
+    ],
+    'Label query over pods that should match the replica count.',
+  ),
   cells(obj, now) {
     const d = obj as Workload
     const status = d.status ?? {}
@@ -82,16 +78,14 @@ export const deploymentPrinter: Printer = {
 }
 
 export const replicaSetPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Desired', 'integer', 'Number of desired pods.'),
-    column('Current', 'integer', 'The most recently observed number of replicas.'),
-    column('Ready', 'integer', 'The number of pods targeted by this ReplicaSet with a Ready condition.'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    selectorColumn('Label query over pods that should match the replica count.'),
-  ],
+  columns: workloadColumns(
+    [
+      column('Desired', 'integer', 'Number of desired pods.'),
+      column('Current', 'integer', 'The most recently observed number of replicas.'),
+      column('Ready', 'integer', 'The number of pods targeted by this ReplicaSet with a Ready condition.'),
+    ],
+    'Label query over pods that should match the replica count.',
+  ),
   cells(obj, now) {
     const rs = obj as Workload
     const status = rs.status ?? {}
@@ -110,13 +104,11 @@ export const replicaSetPrinter: Printer = {
 }
 
 export const statefulSetPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Ready', 'string', 'Number of the pod with ready state'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-  ],
+  columns: workloadColumns(
+    [
+      column('Ready', 'string', 'Number of the pod with ready state'),
+    ],
+  ),
   cells(obj, now) {
     const sts = obj as Workload
     const [names, images] = templateContainers(sts)
@@ -131,19 +123,17 @@ export const statefulSetPrinter: Printer = {
 }
 
 export const daemonSetPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
-    column('Current', 'integer', 'The number of nodes running at least one daemon pod that are supposed to.'),
-    column('Ready', 'integer', 'The number of nodes running the daemon pod with a Ready condition.'),
-    column('Up-to-date', 'integer', 'The number of nodes running the updated daemon pod.'),
-    column('Available', 'integer', 'The number of nodes running the daemon pod available for minReadySeconds.'),
-    column('Node Selector', 'string', 'Node labels the pod template requires.'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    selectorColumn('Label query over pods that are managed by the daemon set.'),
-  ],
+  columns: workloadColumns(
+    [
+      column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
+      column('Current', 'integer', 'The number of nodes running at least one daemon pod that are supposed to.'),
+      column('Ready', 'integer', 'The number of nodes running the daemon pod with a Ready condition.'),
+      column('Up-to-date', 'integer', 'The number of nodes running the updated daemon pod.'),
+      column('Available', 'integer', 'The number of nodes running the daemon pod available for minReadySeconds.'),
+      column('Node Selector', 'string', 'Node labels the pod template requires.'),
+    ],
+    'Label query over pods that are managed by the daemon set.',
+  ),
   cells(obj, now) {
     const ds = obj as Workload
     const status = ds.status ?? {}
