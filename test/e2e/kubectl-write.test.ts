@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectlJson, kubectlOn } from './helpers/kubectl'
 import { configMap, deployment, stream, type ContainerSpec } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
+import { waitFor } from './helpers/wait'
 
 const conflictMessage = (name: string) =>
   `Operation cannot be fulfilled on deployments.apps "${name}": the object has been modified; please apply your changes to the latest version and try again`
@@ -309,6 +310,30 @@ describe.concurrent('kubectl writes', () => {
       // kubectl waits until the garbage collector has orphaned the dependents and the object is gone.
       expect((await ok(['delete', 'deploy', 'orphaner', '--cascade=orphan', '--timeout=20s'])).stdout).toBe('deployment.apps "orphaner" deleted\n')
       await notFound('deploy', 'orphaner', 'deployments.apps')
+    })
+
+    it('delete --cascade=foreground removes the dependents before the owner', async () => {
+      await ok(['apply', '-f', '-'], JSON.stringify(deployment('foreground', { replicas: 2 })))
+      const rs = await waitFor(async () => (await kubectlJson(['get', 'rs', '-l', 'app=foreground'], { kubeconfig: server.kubeconfig })).items[0]?.metadata.name, {
+        what: 'the ReplicaSet of deployment foreground',
+        timeoutMs: 30_000,
+      })
+      // A finalizer holds the ReplicaSet, and with it the Deployment, whose deletion waits on it.
+      await ok(['patch', 'rs', rs, '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}'])
+      await ok(['delete', 'deploy', 'foreground', '--cascade=foreground', '--wait=false'])
+      const held = await waitFor(async () => {
+        const r = await kubectlJson(['get', 'rs', rs], { kubeconfig: server.kubeconfig })
+        return r.metadata.deletionTimestamp ? r : undefined
+      }, { what: `${rs} being deleted`, timeoutMs: 30_000 })
+      expect(held.metadata.finalizers).toContain('example.com/hold')
+      const owner = await kubectlJson(['get', 'deploy', 'foreground'], { kubeconfig: server.kubeconfig })
+      expect(owner.metadata.deletionTimestamp).toBeDefined()
+      expect(owner.metadata.finalizers).toContain('foregroundDeletion')
+      // The collector deletes the dependents in the foreground too, and finishes once the hold is gone.
+      await ok(['patch', 'rs', rs, '-p', '{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/hold"]}}'])
+      await waitFor(async () => (await run(['get', 'deploy', 'foreground'])).stderr.includes('NotFound'), { what: 'deployment foreground gone', timeoutMs: 30_000 })
+      const left = await kubectlJson(['get', 'rs,pods', '-l', 'app=foreground'], { kubeconfig: server.kubeconfig })
+      expect(left.items).toEqual([])
     })
   })
 })
