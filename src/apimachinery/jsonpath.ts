@@ -1,4 +1,5 @@
 import { humanDuration } from '../printers/duration'
+import { isJsonObject as isObject } from './json-value'
 
 /**
  * The JSONPath dialect of kubectl and kube-apiserver (k8s.io/client-go/util/jsonpath) for one
@@ -184,7 +185,6 @@ export function parseJsonPath(path: string): Node[] {
 
 type Obj = Record<string, unknown>
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isNil = (v: unknown) => v === null || v === undefined
 
 function children(v: unknown): unknown[] {

@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from './schema'
+import { isJsonObject as isObject } from '../../apimachinery/json-value'
 
 /**
  * Structural defaulting of a custom resource, as kube-apiserver applies it when it decodes one
@@ -7,7 +8,6 @@ import type { JSONSchemaProps } from './schema'
 
 type Obj = Record<string, unknown>
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const hasDefault = (s: JSONSchemaProps | undefined): s is JSONSchemaProps => s !== undefined && s.default !== undefined && s.default !== null
 

@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from './schema'
+import { isJsonObject as isObject } from '../../apimachinery/json-value'
 
 /**
  * Pruning of a custom resource to its structural schema, as kube-apiserver does when it decodes
@@ -8,7 +9,6 @@ import type { JSONSchemaProps } from './schema'
 
 type Obj = Record<string, unknown>
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata'])
 

@@ -1,7 +1,7 @@
 import { goQuote, invalid, notSupported, required, tooLong, typeInvalid, type FieldCause } from '../../apimachinery/validation'
 import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
-import { jsonEqual } from '../../apimachinery/json-value'
+import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'
 
 /**
  * Validation of a custom resource against its CRD schema, with the causes kube-apiserver returns:
@@ -14,7 +14,6 @@ import { jsonEqual } from '../../apimachinery/json-value'
 
 type Obj = Record<string, unknown>
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** One problem, keyed by the validator's own message: a result holds each message once. */
 interface Problem {
