@@ -1,8 +1,9 @@
 import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { KubeObject } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../client/stores'
+import { listPages } from '../../client/list-pages'
 import { applyAction } from './apply'
 import { InformerCaches } from './cache'
 import { WorkQueue } from './queue'
@@ -154,10 +155,13 @@ export class ControllerRunner {
     const cache = this.caches.of(r)
     for (;;) {
       if (!cache.synced) {
-        const listed = await store.list(def.plural, {})
-        if (!listed.ok) throw new ApiError((listed as unknown as { status: Status }).status)
-        const objects = listed.value.items.map((t) => JSON.parse(t) as KubeObject)
-        cache.reset(objects, Number(listed.value.resourceVersion))
+        const objects: KubeObject[] = []
+        let rv = ''
+        for await (const page of listPages(this.env, def, {})) {
+          for (const text of page.items) objects.push(JSON.parse(text) as KubeObject)
+          rv = page.resourceVersion
+        }
+        cache.reset(objects, Number(rv))
         const now = clock()
         for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
         return
