@@ -14,6 +14,12 @@ import { storeName } from '../../src/apis/registry'
 import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
 import type { PatchType } from '../../src/apis/patching'
 
+/** What a namespace holds of one kind: objects, and how many carry each finalizer. */
+export interface NamespaceContent {
+  count: number
+  finalizers: Record<string, number>
+}
+
 /** A slice of the change log. */
 export interface ChangeBatch {
   changes: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; value: string }[]
@@ -100,6 +106,20 @@ export class KindStore extends DurableObject<Env> {
       last = change.rv
     }
     return { ok: true, value: { changes, rv: Math.max(last, this.log.currentRv), more: false } }
+  }
+
+  /**
+   * How many objects a namespace still holds here and the finalizers among them: what the
+   * namespace controller reports while a terminating namespace waits for its content.
+   */
+  namespaceContent(namespace: string): NamespaceContent {
+    const finalizers: Record<string, number> = {}
+    let count = 0
+    for (const row of this.log.scanCurrent(namespace, '')) {
+      count++
+      for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1
+    }
+    return { count, finalizers }
   }
 
   /**

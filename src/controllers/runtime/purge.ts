@@ -1,6 +1,6 @@
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
-import { crdResource } from '../../apis/registry'
+import { crdResource, type ResourceDef } from '../../apis/registry'
 import { CLEANUP_FINALIZER } from '../../apis/crd/crd-object'
 import { storageDefOf } from '../../apis/crd/resource-defs'
 import { storeFor } from '../../client/stores'
@@ -25,19 +25,8 @@ export async function purgeCustomResources(env: Env, crd: KubeObject): Promise<{
   return { object: JSON.parse(written.object) as KubeObject, deleted: written.deleted }
 }
 
-/**
- * Deletes every custom resource in a namespace, for the namespace controller. Throws while some
- * remain (finalizers still pending), so the namespace is not finalized before they are gone.
- */
-export async function purgeNamespaceCustomResources(env: Env, namespace: string): Promise<void> {
+/** The stores of every namespaced custom resource: what a namespace's deletion empties besides the built-in kinds. */
+export async function namespacedCustomResources(env: Env): Promise<ResourceDef[]> {
   const crds = (await allItems(listPages(env, crdResource, {}))).map((t) => JSON.parse(t) as KubeObject)
-  const remaining: string[] = []
-  for (const crd of crds) {
-    const def = storageDefOf(crd)
-    if (!def?.namespaced) continue
-    const store = storeFor(env, def)
-    await allItems(deletePages(env, def, namespace, { namespace }, {}))
-    if (unwrap(await store.list(def.plural, { namespace, limit: 1 })).items.length) remaining.push(`${def.plural}.${def.group}`)
-  }
-  if (remaining.length) throw new Error(`namespace ${namespace} still has ${remaining.join(', ')}`)
+  return crds.map(storageDefOf).filter((def): def is ResourceDef => !!def?.namespaced)
 }

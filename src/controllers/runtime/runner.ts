@@ -1,7 +1,7 @@
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { findResource } from '../../apis/registry'
+import { resourceDefOf } from '../resources'
 import { storeFor } from '../../client/stores'
 import { listPages } from '../../client/list-pages'
 import { applyAction } from './apply'
@@ -149,8 +149,7 @@ export class ControllerRunner {
 
   /** Lists a resource once, then follows its change log; a 410 (compacted past us) relists. */
   private async syncResource(r: ResourceRef, clock: () => number): Promise<void> {
-    const def = findResource(r.group, r.version, r.plural)
-    if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
+    const def = resourceDefOf(r)
     const store = storeFor(this.env, def)
     const cache = this.caches.of(r)
     for (;;) {
