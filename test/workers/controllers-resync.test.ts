@@ -122,4 +122,35 @@ describe('controller passes without notifications', () => {
     expect(third.nextAt).toBeGreaterThan(now)
     expect(done.sort()).toEqual([...keys].sort())
   })
+
+  it('bumps the count of an event it repeats instead of writing another', async () => {
+    const involved = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'repeated', namespace: 'default', uid: 'u-repeated' } }
+    let message = 'the same thing again'
+    const repeating: ControllerDefinition = {
+      name: 'repeating',
+      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
+      keysFor: () => [],
+      allKeys: () => ['default/repeated'],
+      reconcile: () => ({ actions: [{ type: 'event', involved, eventType: 'Warning', reason: 'Repeated', message }] }),
+    }
+    let now = 3_000_000
+    const runner = new ControllerRunner(env, repeating, { ...defaultRunnerOptions, resyncMs: 1000 })
+    for (let i = 0; i < 3; i++) {
+      await runner.pass(() => now)
+      now += 1000
+    }
+    const about = async () => (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Drepeated')).json.items
+    const once = await about()
+    expect(once).toHaveLength(1)
+    expect(once[0].count).toBe(3)
+    expect(once[0].lastTimestamp).toBe(new Date(now - 1000).toISOString().replace(/\.\d+Z$/, 'Z'))
+    expect(once[0].firstTimestamp).toBe(new Date(3_000_000).toISOString().replace(/\.\d+Z$/, 'Z'))
+
+    message = 'something else'
+    await runner.pass(() => now)
+    expect((await about()).map((e: any) => [e.message, e.count]).sort()).toEqual([
+      ['something else', 1],
+      ['the same thing again', 3],
+    ])
+  })
 })

@@ -4,6 +4,7 @@ import { ApiError } from '../../apimachinery/status'
 import { timestamp } from '../../apis/strategy'
 import { storeFor } from '../../client/stores'
 import type { InformerCaches } from './cache'
+import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
@@ -90,13 +91,31 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       for (const next of await emptyNamespace(env, ns, action.resources, now)) await applyAction(env, caches, controller, next, now)
       return
     }
-    case 'event': {
-      const def = resourceDefOf(eventsRef)
-      const event = newEvent(action, controller, now)
-      unwrapText(await storeFor(env, def).create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
+    case 'event':
+      return recordEvent(env, newEvent(action, controller, now), now)
+  }
+}
+
+/** Identical events of every controller in this isolate, remembered so a repeat bumps the first one's count. */
+const correlator = new EventCorrelator()
+
+/** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
+async function recordEvent(env: Env, event: KubeObject, now: number): Promise<void> {
+  const def = resourceDefOf(eventsRef)
+  const store = storeFor(env, def)
+  const repeat = correlator.repeatOf(event)
+  if (repeat) {
+    const count = repeat.count + 1
+    const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: timestamp(now) }, undefined, {})
+    if (res.ok) {
+      correlator.remember(event, { ...repeat, count })
       return
     }
+    // Expired or deleted since: the repeat starts a new event.
+    correlator.forget(event)
   }
+  unwrapText(await store.create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
+  correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
 
 /** The component names upstream's schedulers and controllers sign their events with. */
