@@ -30,6 +30,8 @@ export class Writer {
     private readonly log: Log,
     private readonly transact: <T>(fn: () => T) => T,
     private readonly publish: (change: Change) => void,
+    /** keeps the store's indexes, inside the transaction of each change */
+    private readonly index: (change: Pick<Change, 'type' | 'key' | 'object'>) => void = () => {},
   ) {}
 
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
@@ -222,7 +224,11 @@ export class Writer {
   }
 
   private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
-    const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
+    const { rv, text } = this.transact(() => {
+      const appended = this.log.append(type, key, namespace, obj, previous, nowMs)
+      this.index({ type, key, object: obj })
+      return appended
+    })
     this.publish({ type, rv, key, object: obj, text, previous: previousObject })
     return text
   }

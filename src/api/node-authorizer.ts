@@ -1,11 +1,10 @@
 import type { Env } from '../env'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, qualifiedResource } from '../apimachinery/status'
-import { findResource } from '../apis/registry'
-import { storeFor } from '../client/stores'
 import { readBody } from './body'
 import { isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
-import { ruleAllows, type PolicyRule } from './rbac'
+import { ruleAllows, type Decision, type PolicyRule } from './rbac'
+import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
 
 const read = ['get', 'list', 'watch']
 const leaseNamespace = 'kube-node-lease'
@@ -36,10 +35,22 @@ export function tunnelNodeName(path: string): string | undefined {
   }
 }
 
-/** The Node authorizer: whether the node's rules (or its own tunnel) allow the request. */
-export function nodeAllows(node: string, attrs: Attributes): boolean {
-  if (!isResourceRequest(attrs)) return attrs.verb === 'get' && tunnelNodeName(attrs.path) === node
-  return nodeRules.some((r) => ruleAllows(attrs, r))
+/**
+ * The Node authorizer: its own tunnel; secrets, configmaps, claims, pods and nodes as far as the
+ * node's pods relate to them (node-graph.ts; `related` is the pods store's answer to
+ * `relationOf`); everything else by the static rules. A refusal carries upstream's reason, if any.
+ */
+export function nodeAuthorize(node: string, attrs: Attributes, related = false): Decision {
+  if (!isResourceRequest(attrs)) return { allowed: attrs.verb === 'get' && tunnelNodeName(attrs.path) === node, reason: '' }
+  const scoped = authorizeNodeScoped(node, attrs, related)
+  if (scoped) return scoped
+  return { allowed: nodeRules.some((r) => ruleAllows(attrs, r)), reason: '' }
+}
+
+/** Whether what the node asks for is related to it, when that decides the request (one store lookup). */
+export async function nodeRelated(env: Env, node: string, attrs: Attributes): Promise<boolean> {
+  const relation = isResourceRequest(attrs) ? relationOf(attrs) : undefined
+  return relation ? isRelated(env, node, relation) : false
 }
 
 /**
@@ -69,15 +80,6 @@ export async function admitNode(req: Request, env: Env, node: string, attrs: Res
     return forbidden(attrs, attrs.name, `node "${node}" can only ${why} with spec.nodeName set to itself`)
   }
   return undefined
-}
-
-/** spec.nodeName of a stored pod ('' when unbound), or undefined when there is no such pod. */
-async function boundNode(env: Env, namespace: string, name: string): Promise<string | undefined> {
-  const def = findResource('', 'v1', 'pods')!
-  const res = await storeFor(env, def).get({ def, namespace, name })
-  if (!res.ok) return undefined
-  const pod = JSON.parse(res.value) as KubeObject & { spec?: { nodeName?: string } }
-  return pod.spec?.nodeName ?? ''
 }
 
 /** metadata.name of a create body; a body the handler cannot decode either counts as nameless. */
