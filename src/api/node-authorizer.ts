@@ -5,6 +5,7 @@ import { readBody } from './body'
 import { isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
 import { ruleAllows, type Decision, type PolicyRule } from './rbac'
 import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
+import { admitNodeEvent } from './node-admission'
 
 const read = ['get', 'list', 'watch']
 const leaseNamespace = 'kube-node-lease'
@@ -78,6 +79,10 @@ export async function admitNode(req: Request, env: Env, node: string, attrs: Res
     if (bound === undefined || bound === node) return undefined
     const why = attrs.subresource === 'status' ? 'update pod status for pods' : 'delete pods'
     return forbidden(attrs, attrs.name, `node "${node}" can only ${why} with spec.nodeName set to itself`)
+  }
+  if (attrs.group === '' && attrs.resource === 'events' && !attrs.subresource) {
+    const refused = await admitNodeEvent(req, env, node, attrs)
+    if (refused) return forbidden(attrs, refused.name, refused.why)
   }
   return undefined
 }
