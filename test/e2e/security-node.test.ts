@@ -137,14 +137,20 @@ describe('a node credential', () => {
 })
 
 describe('the node agent under node rights', () => {
-  it('runs a pod whose env and volume come from a Secret, reading it as the node', async () => {
-    agent = startAgent(server.kubeconfig, ['--name', AGENT_NODE, '--runtime', 'sim', '--lease-seconds', '1', '--sim-start-delay-ms', '50'])
-    expect((await admin(['create', '-f', '-'], JSON.stringify(podUsing('served', AGENT_NODE, 'db')))).code).toBe(0)
-    await waitFor(async () => (await kubectlJson(['get', 'pod', 'served', '-n', ns, '-o', 'json'], { kubeconfig: server.kubeconfig })).status?.phase === 'Running', {
-      what: `pod served Running on ${AGENT_NODE}\n${agent.output()}`,
-      timeoutMs: 30_000,
-    })
-    // The agent never needed more: nothing in its log was refused.
+  it('runs a pod whose env comes from a Secret, reading the Secret as the node', async () => {
+    agent = startAgent(server.kubeconfig, ['--name', AGENT_NODE, '--runtime', 'process', '--lease-seconds', '1'])
+    const pod = podUsing('served', AGENT_NODE, 'db')
+    pod.spec.containers[0]!.command = ['sh', '-c', 'echo "password is $PASSWORD"; sleep 3600']
+    expect((await admin(['create', '-f', '-'], JSON.stringify(pod))).code).toBe(0)
+    const logs = await waitFor(
+      async () => {
+        const res = await admin(['logs', 'served', '-n', ns])
+        return res.code === 0 && res.stdout.includes('password is') && res.stdout
+      },
+      { what: `the logs of pod served on ${AGENT_NODE}\n${agent.output()}`, timeoutMs: 30_000 },
+    )
+    expect(logs.trim()).toBe('password is db-pw')
+    // The agent never needed more: nothing it asked for was refused.
     expect(agent.output()).not.toContain('Forbidden')
   })
 })
