@@ -15,7 +15,7 @@ export interface NodeWriter {
 }
 
 /** Labels a kubelet may set on its own Node (k8s.io/kubelet/pkg/apis: kubeletLabels). */
-const kubeletLabels = new Set([
+export const kubeletLabels = new Set([
   'kubernetes.io/hostname',
   'topology.kubernetes.io/zone',
   'topology.kubernetes.io/region',
@@ -29,7 +29,7 @@ const kubeletLabels = new Set([
   'beta.kubernetes.io/arch',
 ])
 /** Label prefixes (and their subdomains) a kubelet may use freely. */
-const kubeletLabelNamespaces = ['kubelet.kubernetes.io', 'node.kubernetes.io']
+export const kubeletLabelNamespaces = ['kubelet.kubernetes.io', 'node.kubernetes.io']
 const nodeRestrictionNamespace = 'node-restriction.kubernetes.io'
 
 const labelNamespace = (key: string): string => (key.includes('/') ? key.slice(0, key.indexOf('/')) : '')
