@@ -5,7 +5,7 @@ import type { Attributes } from './authorizer-attributes'
 import { authorize, authorizeRequest, rulesFor } from './authorize'
 import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
-import { requestUser } from './user'
+import { nodeOf, requestUser } from './user'
 
 const group = 'authorization.k8s.io'
 const apiVersion = `${group}/v1`
@@ -50,8 +50,14 @@ export async function serveSelfSubjectAccessReview(req: Request, env?: Env): Pro
 /** POST selfsubjectrulesreviews (`kubectl auth can-i --list`): every rule the caller holds. */
 export async function serveSelfSubjectRulesReview(req: Request): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectRulesReview')
-  const { resourceRules, nonResourceRules } = rulesFor(requestUser(req))
-  const status = { resourceRules, nonResourceRules, incomplete: false }
+  const user = requestUser(req)
+  const { resourceRules, nonResourceRules } = rulesFor(user)
+  const status: Fields = { resourceRules, nonResourceRules, incomplete: false }
+  if (nodeOf(user) !== undefined) {
+    // As kube-apiserver: the Node authorizer cannot enumerate a node's rules.
+    status.incomplete = true
+    status.evaluationError = 'node authorizer does not support user rule resolution'
+  }
   return jsonBody({ kind: 'SelfSubjectRulesReview', apiVersion, metadata: { creationTimestamp: null, ...body.metadata }, spec: body.spec ?? {}, status }, 201)
 }
 

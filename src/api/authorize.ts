@@ -2,7 +2,7 @@ import type { Status } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './authorizer-attributes'
 import type { Env } from '../env'
-import { forbidden, nodeAuthorize, nodeRelated, nodeRules } from './node-authorizer'
+import { forbidden, nodeAuthorize, nodeRelated } from './node-authorizer'
 import { rbacAuthorize, rbacRules, type Decision, type PolicyRule } from './rbac'
 import { mastersGroup, nodeOf, type UserInfo } from './user'
 
@@ -30,11 +30,13 @@ export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attribut
   return authorize(user, attrs, node !== undefined && (await nodeRelated(env, node, attrs)))
 }
 
-/** The rules a user holds, as SelfSubjectRulesReview lists them. */
+/**
+ * The rules a user holds, as SelfSubjectRulesReview lists them. As upstream, the Node authorizer
+ * lists none: what a node may do depends on its pods (see access-review's `incomplete`).
+ */
 export function rulesFor(user: UserInfo): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
   const rules: PolicyRule[] = []
   if (user.groups.includes(mastersGroup)) rules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] })
-  if (nodeOf(user) !== undefined) rules.push(...nodeRules)
   rules.push(...rbacRules(user))
   return { resourceRules: rules.filter((r) => r.resources), nonResourceRules: rules.filter((r) => r.nonResourceURLs) }
 }

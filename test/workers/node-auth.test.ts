@@ -253,6 +253,16 @@ describe('node tokens', () => {
     expect((await api('GET', `${events()}/own.1`)).json).toMatchObject({ count: 2, involvedObject: { name: 'on-n1' } })
   })
 
+  it('have their rules review marked incomplete, as the Node authorizer cannot list them', async () => {
+    const res = await asNode('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'auth' } })
+    expect(res.status).toBe(201)
+    expect(res.json.status).toMatchObject({ incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' })
+    expect(res.json.status.resourceRules.some((r: { resources: string[] }) => r.resources.includes('secrets'))).toBe(false)
+    // Access reviews do ask the store: a secret no pod of n1 references is a no.
+    const review = await asNode('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'auth', name: 'creds' } } })
+    expect(review.json.status).toEqual({ allowed: false, reason: `no relationship found between node 'n1' and this object` })
+  })
+
   it('open only their own tunnel; the admin may open any', async () => {
     const other = await SELF.fetch('https://edgeplane.test/agent/v1/nodes/n2/tunnel', { headers: { Authorization: `Bearer ${n1}`, Upgrade: 'websocket' } })
     expect(other.status).toBe(403)
