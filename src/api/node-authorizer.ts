@@ -11,16 +11,13 @@ const read = ['get', 'list', 'watch']
 const leaseNamespace = 'kube-node-lease'
 
 /**
- * What the system:node ClusterRole grants (narrowed to what this server serves and an agent
- * needs); NodeRestriction below then limits the writes to the node's own objects.
+ * What the system:node ClusterRole grants for the resources the Node authorizer does not subdivide
+ * (narrowed to what this server serves and an agent needs): nodes, pods, secrets, configmaps and
+ * claims are decided in node-graph.ts, and NodeRestriction below limits the writes to the node's
+ * own objects.
  */
 export const nodeRules: PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes', 'pods', 'services', 'endpoints', 'configmaps', 'secrets'], verbs: read },
-  { apiGroups: [''], resources: ['nodes/status', 'pods/status'], verbs: ['get'] },
-  { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'update', 'patch'] },
-  { apiGroups: [''], resources: ['nodes/status'], verbs: ['update', 'patch'] },
-  { apiGroups: [''], resources: ['pods/status'], verbs: ['update', 'patch'] },
-  { apiGroups: [''], resources: ['pods'], verbs: ['delete'] },
+  { apiGroups: [''], resources: ['services', 'endpoints'], verbs: read },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'update', 'patch'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update', 'patch'] },
 ]
@@ -50,7 +47,7 @@ export function nodeAuthorize(node: string, attrs: Attributes, related = false):
 
 /** Whether what the node asks for is related to it, when that decides the request (one store lookup). */
 export async function nodeRelated(env: Env, node: string, attrs: Attributes): Promise<boolean> {
-  const relation = isResourceRequest(attrs) ? relationOf(attrs) : undefined
+  const relation = isResourceRequest(attrs) ? relationOf(node, attrs) : undefined
   return relation ? isRelated(env, node, relation) : false
 }
 

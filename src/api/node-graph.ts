@@ -18,7 +18,7 @@ type Relation = { kind: 'referenced'; resource: string; namespace: string; name:
  * configmaps and persistentvolumeclaims only when a pod bound to the node references them (the
  * pods store's index), pods listed or watched only with `spec.nodeName=<node>`, and only the
  * node's own Node read. `related` is the store's answer to `relationOf` (false when not asked).
- * Undefined for requests the static rules decide.
+ * Undefined for the resources the static rules decide.
  */
 export function authorizeNodeScoped(node: string, attrs: ResourceAttributes, related: boolean): Decision | undefined {
   if (attrs.group !== '') return undefined
@@ -47,18 +47,28 @@ function relatedObject(node: string, attrs: ResourceAttributes, related: boolean
 }
 
 /** A node registers and updates its own Node (NodeRestriction checks the name) and reads only that one. */
-function authorizeNode(node: string, attrs: ResourceAttributes): Decision | undefined {
-  if (attrs.subresource || !['get', 'list', 'watch'].includes(attrs.verb)) return undefined
-  if (attrs.name === node) return allow
-  if (!attrs.name) return deny(`node '${node}' cannot read all nodes, only its own Node object`)
-  return deny(`node '${node}' cannot read '${attrs.name}', only its own Node object`)
+function authorizeNode(node: string, attrs: ResourceAttributes): Decision {
+  const { verb, subresource, name } = attrs
+  if (subresource === 'status') return verb === 'update' || verb === 'patch' ? allow : deny('')
+  if (subresource) return deny('')
+  if (verb === 'create' || verb === 'update' || verb === 'patch') return allow
+  if (verb !== 'get' && verb !== 'list' && verb !== 'watch') return deny('')
+  if (name === node) return allow
+  if (!name) return deny(`node '${node}' cannot read all nodes, only its own Node object`)
+  return deny(`node '${node}' cannot read '${name}', only its own Node object`)
 }
 
-/** Any pod may be read by name; pods are listed and watched only with the node's own `spec.nodeName`. */
-function authorizePod(node: string, attrs: ResourceAttributes, related: boolean): Decision | undefined {
-  if (attrs.subresource) return undefined
-  if (attrs.verb === 'get') return allow
-  if (attrs.verb !== 'list' && attrs.verb !== 'watch') return undefined
+/**
+ * Any pod may be read by name; pods are listed and watched only with the node's own
+ * `spec.nodeName`; deleting a pod and writing its status are left to NodeRestriction (pods bound
+ * to the node). A node creates no pods: there are no mirror pods here.
+ */
+function authorizePod(node: string, attrs: ResourceAttributes, related: boolean): Decision {
+  const { verb, subresource } = attrs
+  if (subresource === 'status') return verb === 'update' || verb === 'patch' ? allow : deny('')
+  if (subresource) return deny('')
+  if (verb === 'get' || verb === 'delete') return allow
+  if (verb !== 'list' && verb !== 'watch') return deny('')
   if (selectsNode(node, attrs)) return allow
   // One pod, by `metadata.name=`, when it is bound to the node.
   if (attrs.name) return related ? allow : noRelationship(node)
@@ -80,12 +90,12 @@ function fieldRequirements(attrs: ResourceAttributes): readonly FieldRequirement
 }
 
 /** The relation the store must confirm before `authorizeNodeScoped` can allow the request, if any. */
-export function relationOf(attrs: ResourceAttributes): Relation | undefined {
+export function relationOf(node: string, attrs: ResourceAttributes): Relation | undefined {
   if (attrs.group !== '' || attrs.subresource || !attrs.name || !attrs.namespace) return undefined
   const { resource, namespace, name, verb } = attrs
   if (resource === 'secrets' || resource === 'configmaps') return ['get', 'list', 'watch'].includes(verb) ? { kind: 'referenced', resource, namespace, name } : undefined
   if (resource === 'persistentvolumeclaims') return verb === 'get' ? { kind: 'referenced', resource, namespace, name } : undefined
-  if (resource === 'pods' && (verb === 'list' || verb === 'watch')) return { kind: 'bound', namespace, name }
+  if (resource === 'pods' && (verb === 'list' || verb === 'watch') && !selectsNode(node, attrs)) return { kind: 'bound', namespace, name }
   return undefined
 }
 
