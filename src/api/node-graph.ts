@@ -49,7 +49,11 @@ function relatedObject(node: string, attrs: ResourceAttributes, related: boolean
 /** A node registers and updates its own Node (NodeRestriction checks the name) and reads only that one. */
 function authorizeNode(node: string, attrs: ResourceAttributes): Decision {
   const { verb, subresource, name } = attrs
-  if (subresource === 'status') return verb === 'update' || verb === 'patch' ? allow : deny('')
+  if (subresource === 'status') {
+    if (verb === 'update' || verb === 'patch') return allow
+    // Reading its own Node's status as well (kubectl reads before it patches a subresource).
+    return verb === 'get' && name === node ? allow : deny('')
+  }
   if (subresource) return deny('')
   if (verb === 'create' || verb === 'update' || verb === 'patch') return allow
   if (verb !== 'get' && verb !== 'list' && verb !== 'watch') return deny('')
@@ -65,7 +69,8 @@ function authorizeNode(node: string, attrs: ResourceAttributes): Decision {
  */
 function authorizePod(node: string, attrs: ResourceAttributes, related: boolean): Decision {
   const { verb, subresource } = attrs
-  if (subresource === 'status') return verb === 'update' || verb === 'patch' ? allow : deny('')
+  // A pod's status is read as the pod is (kubectl reads before it patches a subresource).
+  if (subresource === 'status') return verb === 'update' || verb === 'patch' || verb === 'get' ? allow : deny('')
   if (subresource) return deny('')
   if (verb === 'get' || verb === 'delete') return allow
   if (verb !== 'list' && verb !== 'watch') return deny('')
