@@ -13,6 +13,8 @@ import { deleteOptions, listOptions, writeOptions } from './query'
 import { jsonBody, jsonText, unwrap } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
+import { pagedListResponse } from './list-response'
+import { deletePages, listPages } from '../client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
@@ -46,7 +48,8 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
     case 'GET': {
       if (!info.name) {
         if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, env, def, namespace, q)
-        return listResponse(def, unwrap(await store.list(def.plural, listOptions(q, namespace))), req, q)
+        const list = listOptions(q, namespace)
+        return pagedListResponse(def, listPages(env, def, list), req, q, !!list.limit)
       }
       const text = asRequestedVersion(def, unwrap(await store.get(target)))
       if (subresource === 'scale') return jsonBody(toScale(def, JSON.parse(text) as KubeObject))
@@ -89,8 +92,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
       const opts = deleteOptions(q, body)
       if (!info.name) {
-        const list = unwrap(await store.deleteCollection({ def, namespace }, listOptions(q, namespace), opts))
-        return listResponse(def, list, req, q)
+        return pagedListResponse(def, deletePages(env, def, namespace, listOptions(q, namespace), opts), req, q, false)
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
       const res = unwrap(await store.delete(target, opts))
@@ -106,18 +108,6 @@ function requestWriteOptions(req: Request, q: URLSearchParams): ApplyWriteOption
   const opts = withApplyOptions(writeOptions(q), req, q)
   const nodeWriter = nodeWriterOf(req)
   return nodeWriter ? { ...opts, nodeWriter } : opts
-}
-
-function listResponse(def: ResourceDef, stored: { items: string[]; resourceVersion: string; continue?: string; remainingItemCount?: number }, req: Request, q: URLSearchParams): Response {
-  const list = def.custom?.multiVersion ? { ...stored, items: stored.items.map((t) => asRequestedVersion(def, t)) } : stored
-  if (wantsTable(req.headers.get('Accept'))) {
-    const objects = list.items.map((t) => JSON.parse(t) as KubeObject)
-    return jsonBody(tableOf(def, objects, q, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount }))
-  }
-  const meta: Record<string, unknown> = { resourceVersion: list.resourceVersion }
-  if (list.continue) meta.continue = list.continue
-  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount
-  return jsonText(`{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[${list.items.join(',')}]}`)
 }
 
 /** The body's apiVersion and kind, when given, must name the resource of the URL. */

@@ -95,4 +95,31 @@ describe('controller passes without notifications', () => {
     const report = await idleRunner.pass(() => now)
     expect(report.nextAt! - now).toBe(30_000)
   })
+
+  it('ends a pass after a bounded number of actions and takes the rest in the next pass at once', async () => {
+    const keys = Array.from({ length: 7 }, (_, i) => `k${i}`)
+    const involved = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bounded', namespace: 'default', uid: 'u-bounded' } }
+    const done: string[] = []
+    const bounded: ControllerDefinition = {
+      name: 'bounded',
+      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
+      keysFor: () => [],
+      allKeys: () => keys,
+      reconcile: (key) => {
+        done.push(key)
+        return { actions: [{ type: 'event', involved, eventType: 'Normal', reason: 'Counted', message: key }] }
+      },
+    }
+    const now = 2_000_000
+    const runner = new ControllerRunner(env, bounded, { ...defaultRunnerOptions, maxActionsPerPass: 3 })
+    const first = await runner.pass(() => now)
+    expect(first.actions).toBe(3)
+    expect(first.nextAt).toBe(now)
+    const second = await runner.pass(() => now)
+    expect(second.actions).toBe(3)
+    const third = await runner.pass(() => now)
+    expect(third.actions).toBe(1)
+    expect(third.nextAt).toBeGreaterThan(now)
+    expect(done.sort()).toEqual([...keys].sort())
+  })
 })
