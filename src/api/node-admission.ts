@@ -40,9 +40,11 @@ export async function admitNodeEvent(req: Request, env: Env, node: string, attrs
     event = JSON.parse(res.value) as KubeObject
   } else {
     event = await body(req)
+    // A body that does not decode is the handler's to refuse (400); the store refuses any write without a checked subject.
+    if (!event) return undefined
   }
-  const name = attrs.name ?? (typeof event?.metadata?.name === 'string' ? event.metadata.name : '')
-  const subject = event ? eventSubject(event) : '//'
+  const name = attrs.name ?? (typeof event.metadata?.name === 'string' ? event.metadata.name : '')
+  const subject = eventSubject(event)
   if (!(await isOwnSubject(env, node, subject))) return { name, why: `node "${node}" can only ${verb === 'create' ? 'create' : 'update'} events about itself or pods bound to it` }
   writers.set(req, { node, eventSubject: subject })
   return undefined

@@ -93,6 +93,15 @@ describe('node tokens', () => {
     expect((await asNode('GET', '/api/v1/namespaces/auth/configmaps/settings')).status).toBe(200)
     // The kubelet's single-object list and watch of a referenced object.
     expect((await asNode('GET', '/api/v1/namespaces/auth/secrets?fieldSelector=metadata.name%3Dcreds')).json.items).toHaveLength(1)
+    // The same over a WebSocket watch, as the agent watches.
+    const socket = (path: string) => SELF.fetch(`https://edgeplane.test${path}`, { headers: { Authorization: `Bearer ${n1}`, Upgrade: 'websocket' } })
+    const single = await socket('/api/v1/namespaces/auth/secrets?watch=true&fieldSelector=metadata.name%3Dcreds')
+    expect(single.status).toBe(101)
+    single.webSocket!.accept()
+    single.webSocket!.close(1000, 'done')
+    const everything = await socket('/api/v1/configmaps?watch=true')
+    expect(everything.status).toBe(403)
+    await everything.arrayBuffer()
     // Never all of them, nor an unreferenced one, nor writes.
     for (const [method, path, why] of [
       ['GET', '/api/v1/secrets', 'can only read namespaced object of this type'],
@@ -240,6 +249,8 @@ describe('node tokens', () => {
       expect([name, res.status, res.json.message]).toEqual([name, 403, `events "${name}" is forbidden: node "n1" can only create events about itself or pods bound to it`])
       expect((await api('GET', `${events(ns)}/${name}`)).status).toBe(404)
     }
+    // A body that is not an event is a 400, as for anyone.
+    expect((await asNode('POST', events(), '{"kind":')).status).toBe(400)
     // Patches and updates: of its own events only, and never to make them about something else.
     expect((await asNode('PATCH', `${events()}/own.1`, { count: 2 }, merge)).status).toBe(200)
     const retarget = await asNode('PATCH', `${events()}/own.1`, { involvedObject: { name: 'on-n2' } }, merge)
