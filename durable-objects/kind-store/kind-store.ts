@@ -10,9 +10,12 @@ import { listObjects } from './reads'
 import { WatchHub, type WatchSpec } from './watch-hub'
 import { replay } from './replay'
 import { Notifier } from './notifier'
+import { NodeRefs } from './node-refs'
 import { storeName } from '../../src/apis/registry'
 import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
 import type { PatchType } from '../../src/apis/patching'
+
+const podsStore = storeName({ group: '', plural: 'pods' })
 
 /** What a namespace holds of one kind: objects, and how many carry each finalizer. */
 export interface NamespaceContent {
@@ -38,6 +41,7 @@ export class KindStore extends DurableObject<Env> {
   private readonly writer: Writer
   private alarmArmed: boolean | undefined
   private readonly notifier: Notifier
+  private readonly nodeRefs: NodeRefs
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
 
@@ -47,11 +51,28 @@ export class KindStore extends DurableObject<Env> {
     this.log = new Log(ctx.storage.sql)
     this.hub = new WatchHub(ctx)
     this.notifier = new Notifier(env)
-    this.writer = new Writer(this.log, (fn) => ctx.storage.transactionSync(fn), (change) => {
-      this.hub.broadcast(change)
-      this.notifier.notify(this.resource, change)
-      this.armAlarm()
-    })
+    this.nodeRefs = new NodeRefs(ctx.storage.sql)
+    this.writer = new Writer(
+      this.log,
+      (fn) => ctx.storage.transactionSync(fn),
+      (change) => {
+        this.hub.broadcast(change)
+        this.notifier.notify(this.resource, change)
+        this.armAlarm()
+      },
+      (change) => {
+        if (this.resource === podsStore) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
+      },
+    )
+  }
+
+  /**
+   * The Node authorizer's question, asked of the pods store: whether a pod bound to `node`
+   * references `resource` (secrets, configmaps, persistentvolumeclaims) `namespace/name`.
+   */
+  nodeRefers(node: string, resource: string, namespace: string, name: string): boolean {
+    this.resource = podsStore
+    return this.ctx.storage.transactionSync(() => this.nodeRefs.refers(node, resource, namespace, name))
   }
 
   get(t: Target): StoreResult<string> {

@@ -7,7 +7,7 @@ import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachiner
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { attributesOf, isResourceRequest } from './authorizer-attributes'
-import { authorize, forbiddenStatus } from './authorize'
+import { authorizeRequest, forbiddenStatus } from './authorize'
 import { admitNode } from './node-authorizer'
 import { statusResponse } from './respond'
 import { adminUser, anonymousUser, nodeOf, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
@@ -45,7 +45,7 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     setRequestUser(req, user)
     if (isPublic) return next()
     const attrs = attributesOf(req)
-    const decision = authorize(user, attrs)
+    const decision = await authorizeRequest(c.env, user, attrs)
     if (!decision.allowed) return statusResponse(forbiddenStatus(user, attrs, decision.reason))
     const node = nodeOf(user)
     if (node !== undefined && isResourceRequest(attrs)) {

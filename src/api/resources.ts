@@ -4,7 +4,8 @@ import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } fro
 import { apiVersionOf, isCrd, type ResourceDef } from '../apis/registry'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
-import { withApplyOptions } from '../apis/ssa/request'
+import { withApplyOptions, type ApplyWriteOptions } from '../apis/ssa/request'
+import { nodeWriterOf } from './node-admission'
 import { storeFor } from '../client/stores'
 import type { RequestInfo } from './request-info'
 import { readBody } from './body'
@@ -61,7 +62,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = checkTypeMeta(def, (await readBody(req)) as KubeObject)
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
-      const res = await store.create(target, body, withApplyOptions(writeOptions(q), req, q))
+      const res = await store.create(target, body, requestWriteOptions(req, q))
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -69,7 +70,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const raw = (await readBody(req)) as KubeObject
       const body = subresource === 'scale' ? raw : checkTypeMeta(def, raw)
       if (subresource !== 'scale') matchNamespace(body, namespace)
-      const res = await store.update(target, body, subresource, withApplyOptions(writeOptions(q), req, q))
+      const res = await store.update(target, body, subresource, requestWriteOptions(req, q))
       return jsonText(subresource === 'scale' ? unwrap(res).object : asRequestedVersion(def, unwrap(res).object), 200, res.ok ? res.warnings : undefined)
     }
     case 'PATCH': {
@@ -82,7 +83,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
-      const res = await store.patch(target, type, patch, subresource, withApplyOptions(writeOptions(q), req, q))
+      const res = await store.patch(target, type, patch, subresource, requestWriteOptions(req, q))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
@@ -100,6 +101,13 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
     default:
       throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
   }
+}
+
+/** The write options of a request: the query's, its field manager, and what NodeRestriction checks in the store. */
+function requestWriteOptions(req: Request, q: URLSearchParams): ApplyWriteOptions {
+  const opts = withApplyOptions(writeOptions(q), req, q)
+  const nodeWriter = nodeWriterOf(req)
+  return nodeWriter ? { ...opts, nodeWriter } : opts
 }
 
 /** The body's apiVersion and kind, when given, must name the resource of the URL. */
