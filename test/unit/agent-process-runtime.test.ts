@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -22,7 +22,7 @@ afterAll(async () => {
 })
 
 function runtime(): ProcessRuntime {
-  const r = new ProcessRuntime({ nodeIP: '192.0.2.10', backoff: BACKOFF, shutdownGraceSeconds: 1 })
+  const r = new ProcessRuntime({ nodeIP: '192.0.2.10', backoff: BACKOFF, shutdownGraceSeconds: 1, podsDir: join(dir, 'pods') })
   runtimes.push(r)
   return r
 }
@@ -66,6 +66,19 @@ describe('ProcessRuntime', () => {
     expect(await text(r.logs(p.metadata.uid!, { container: 'main' }))).toBe(`hello from tests in ${dir} as ${p.metadata.name}\n`)
     expect(stateOf(r, p.metadata.uid!)!.containerID).toMatch(/^process:\/\/[0-9a-f]{32}$/)
     expect(r.podIP()).toBe('192.0.2.10')
+  })
+
+  it('starts a container with no workingDir in its pod\'s own directory, removed with the pod', async () => {
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['sh', '-c', 'pwd; echo kept > note'] }], { restartPolicy: 'Never' })
+    await r.sync(p, envFor(p))
+    await until('exit', () => terminated(stateOf(r, p.metadata.uid!)))
+    const podDir = join(dir, 'pods', p.metadata.uid!)
+    expect(await text(r.logs(p.metadata.uid!, { container: 'main' }))).toBe(`${podDir}\n`)
+    expect((await stat(podDir)).mode & 0o777).toBe(0o700)
+    expect(await readFile(join(podDir, 'note'), 'utf8')).toBe('kept\n')
+    r.forget(p.metadata.uid!)
+    await expect(stat(podDir)).rejects.toThrow(/ENOENT/)
   })
 
   const policies: { policy: string; code: number; restarts: boolean }[] = [

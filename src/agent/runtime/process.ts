@@ -13,6 +13,7 @@ import type { Logger } from '../log'
 import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
+import { PodDirs } from './pod-dirs'
 import { ProbeWorker, type Probe, type ProbeKind } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
 import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
@@ -31,6 +32,8 @@ export interface ProcessRuntimeOptions {
   log?: Logger
   /** grace period for the containers still running when the agent exits */
   shutdownGraceSeconds?: number
+  /** where each pod gets its working directory (`<podsDir>/<uid>`) when its containers set none */
+  podsDir: string
 }
 
 interface ContainerSpecWithProbes extends ContainerSpec {
@@ -108,11 +111,13 @@ export class ProcessRuntime implements ManagedRuntime {
   private readonly listeners: ((podUid: string) => void)[] = []
   private readonly backoff: CrashBackoffConfig
   private readonly baseEnv: Record<string, string>
+  private readonly dirs: PodDirs
   private shuttingDown = false
 
   constructor(private readonly opts: ProcessRuntimeOptions) {
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
     this.baseEnv = opts.baseEnv ?? defaultBaseEnv()
+    this.dirs = new PodDirs(opts.podsDir)
     live.add(this)
   }
 
@@ -221,7 +226,7 @@ export class ProcessRuntime implements ManagedRuntime {
     }
     const env = { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) }
     const argv = [...command, ...(c.spec.args ?? [])].map((a) => expandVars(a, c.env ?? {}))
-    const cwd = c.spec.workingDir || undefined
+    const cwd = c.spec.workingDir || this.dirs.dirOf(rec.uid)
     const id = randomBytes(16).toString('hex')
     const now = Date.now()
 
@@ -238,7 +243,7 @@ export class ProcessRuntime implements ManagedRuntime {
     const instance: Instance = { id, child: undefined, startedAtMs: now, exited, markExited, done: false }
     c.instance = instance
 
-    const startError = cwd ? workingDirError(cwd) : undefined
+    const startError = workingDirError(cwd)
     if (startError) {
       c.state = { running: { startedAt: kubeTime(now) } }
       this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: startError })
@@ -289,7 +294,7 @@ export class ProcessRuntime implements ManagedRuntime {
       host: this.opts.probeHost ?? '127.0.0.1',
       ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
       env: { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) },
-      cwd: c.spec.workingDir || undefined,
+      cwd: c.spec.workingDir || this.dirs.dirOf(rec.uid),
     }
     const current = () => c.instance === instance && !instance.done
     const add = (kind: ProbeKind, probe: Probe, onResult: (ok: boolean, message: string) => void) => {
@@ -421,6 +426,7 @@ export class ProcessRuntime implements ManagedRuntime {
     }
     if (rec.killTimer) clearTimeout(rec.killTimer)
     this.pods.delete(podUid)
+    this.dirs.remove(podUid)
   }
 
   async shutdown(): Promise<void> {
@@ -475,7 +481,7 @@ export class ProcessRuntime implements ManagedRuntime {
     if (command.length === 0) return Promise.reject(new Error('exec needs a command'))
     const env = { ...this.baseEnv, HOSTNAME: rec?.pod.metadata.name ?? '', ...(c.env ?? {}) }
     return new Promise<number>((resolve) => {
-      const child = spawn(command[0]!, command.slice(1), { cwd: c.spec.workingDir || undefined, env, stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true })
+      const child = spawn(command[0]!, command.slice(1), { cwd: c.spec.workingDir || this.dirs.dirOf(podUid), env, stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true })
       c.execs.add(child)
       child.stdout!.on('data', (chunk: Buffer) => streams.stdout(new Uint8Array(chunk)))
       child.stderr!.on('data', (chunk: Buffer) => streams.stderr(new Uint8Array(chunk)))

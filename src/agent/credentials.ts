@@ -1,0 +1,107 @@
+/**
+ * The node's own credential: obtained once by joining (`POST /agent/v1/nodes/<name>/credential`
+ * with a bootstrap token, or with an admin's token from a kubeconfig) and kept in the state dir
+ * as `credentials/<node>.json`, mode 0600 in a 0700 directory. From then on the agent acts with it
+ * alone; the token it joined with is neither used again nor stored.
+ */
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { credentialPath, nodeCredentialSchema } from '../agent-protocol/node-credential'
+import { nodeUser } from '../apimachinery/node-token'
+import { ApiClient, ApiStatusError } from './api-client'
+import type { ClusterAccess } from './kubeconfig'
+
+export class CredentialError extends Error {}
+
+interface Stored {
+  server: string
+  nodeName: string
+  token: string
+  secret: string
+}
+
+export function credentialsDir(stateDir: string): string {
+  return join(stateDir, 'credentials')
+}
+
+export function credentialFile(stateDir: string, nodeName: string): string {
+  return join(credentialsDir(stateDir), `${nodeName}.json`)
+}
+
+/**
+ * The bearer token node `nodeName` acts with: the stored one while the server still accepts it,
+ * else a new one obtained by joining with `joinToken`.
+ */
+export async function nodeToken(opts: { access: ClusterAccess; stateDir: string; nodeName: string; joinToken: string | undefined; log: (m: string) => void }): Promise<string> {
+  const { access, stateDir, nodeName, joinToken } = opts
+  const file = credentialFile(stateDir, nodeName)
+  const stored = await readStored(file)
+  if (stored && stored.server === access.server && stored.nodeName === nodeName) {
+    const who = await whoAmI(access, stored.token)
+    if (who === nodeUser(nodeName)) return stored.token
+    if (!joinToken) throw new CredentialError(`the credential of node ${nodeName} in ${file} (${stored.secret}) is no longer accepted; join again with --token <join token>`)
+    opts.log(`the stored credential of node ${nodeName} is no longer accepted: joining again`)
+  }
+  if (!joinToken) throw new CredentialError(`node ${nodeName} has no credential in ${credentialsDir(stateDir)}: join with --token <join token> (see docs/security.md)`)
+  // A kubeconfig may already hold this node's own credential: then it is used as it is.
+  if (joinToken.startsWith('node.') && (await whoAmI(access, joinToken)) === nodeUser(nodeName)) return joinToken
+  const client = new ApiClient({ ...access, token: joinToken }, { maxSockets: 1 })
+  let answer: unknown
+  try {
+    answer = await client.request('POST', credentialPath(nodeName))
+  } catch (err) {
+    if (err instanceof ApiStatusError) throw new CredentialError(`joining as node ${nodeName} was refused (${err.code} ${err.reason}): ${err.message}`)
+    throw err
+  } finally {
+    client.close()
+  }
+  const credential = nodeCredentialSchema.parse(answer)
+  await store(file, { server: access.server, nodeName, token: credential.token, secret: credential.secret })
+  opts.log(`joined as node ${nodeName}; its credential is ${credential.secret}, kept in ${file}`)
+  return credential.token
+}
+
+/** The user a token authenticates as (SelfSubjectReview), or undefined when it is refused. */
+async function whoAmI(access: ClusterAccess, token: string): Promise<string | undefined> {
+  const client = new ApiClient({ ...access, token }, { maxSockets: 1 })
+  try {
+    const review = await client.create<{ status?: { userInfo?: { username?: string } } }>('/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    })
+    return review.status?.userInfo?.username
+  } catch (err) {
+    if (err instanceof ApiStatusError && err.code === 401) return undefined
+    throw err
+  } finally {
+    client.close()
+  }
+}
+
+async function readStored(file: string): Promise<Stored | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Stored>
+    if (typeof parsed.server !== 'string' || typeof parsed.nodeName !== 'string' || typeof parsed.token !== 'string') return undefined
+    return { server: parsed.server, nodeName: parsed.nodeName, token: parsed.token, secret: String(parsed.secret ?? '') }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return undefined
+    throw err
+  }
+}
+
+async function store(file: string, value: Stored): Promise<void> {
+  const dir = join(file, '..')
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  await chmod(dir, 0o700)
+  const tmp = `${file}.tmp`
+  await writeFile(tmp, JSON.stringify(value) + '\n', { mode: 0o600 })
+  await rename(tmp, file)
+}
+
+/** Creates the agent's state dir and its credentials dir owner-only (0700), tightening existing ones. */
+export async function prepareStateDir(stateDir: string): Promise<void> {
+  for (const dir of [stateDir, credentialsDir(stateDir)]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+    await chmod(dir, 0o700)
+  }
+}

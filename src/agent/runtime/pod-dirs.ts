@@ -1,0 +1,24 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * Pods' own working directories, `<root>/<pod uid>`, as kubelet keeps /var/lib/kubelet/pods/<uid>:
+ * a container with no `workingDir` starts in its pod's directory, never in the agent's.
+ */
+export class PodDirs {
+  constructor(private readonly root: string) {}
+
+  /** The pod's directory, created (owner-only) on first use. */
+  dirOf(podUid: string): string {
+    if (!/^[A-Za-z0-9-]+$/.test(podUid)) throw new Error(`pod uid "${podUid}" cannot name a directory`)
+    const dir = join(this.root, podUid)
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    return dir
+  }
+
+  /** Removes a pod's directory with all it holds, once the pod is gone. */
+  remove(podUid: string): void {
+    if (!/^[A-Za-z0-9-]+$/.test(podUid)) return
+    rmSync(join(this.root, podUid), { recursive: true, force: true })
+  }
+}
