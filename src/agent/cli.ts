@@ -10,12 +10,11 @@ import { connectTunnel } from './tunnel'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CredentialError, nodeToken, prepareStateDir } from './credentials'
-import { hostname } from 'node:os'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
-import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
+import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE } from './lease'
 import { createLogger } from './log'
@@ -77,11 +76,7 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/
 
-/** The host name as a node name: lower case, as kubelet registers it. */
-export function defaultNodeName(host: string = hostname()): string {
-  const name = host.toLowerCase().replace(/[^a-z0-9.-]/g, '-').replace(/^[-.]+|[-.]+$/g, '')
-  return name || 'localhost'
-}
+export { defaultNodeName }
 
 /** Pure: the flags as typed, validated. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentArgs {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env'
+import { minAdminTokenLength } from '../config'
 import type { KubeObject } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { sameSecret } from '../apimachinery/secret-compare'
@@ -19,12 +20,9 @@ const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])
 /** What a server with no usable admin token still answers: its health, for load balancers and probes. */
 const healthPaths = new Set(['/healthz', '/readyz', '/livez'])
 
-/** The shortest admin token accepted: a shorter one is too easy to guess. */
-export const minAdminTokenLength = 32
-
 /** Why the configured admin token can't be used, or undefined when it can. */
 export function adminTokenProblem(token: string | undefined): string | undefined {
-  if (!token) return 'no ADMIN_TOKEN is configured: set one of at least 32 characters with `wrangler secret put ADMIN_TOKEN` (with `wrangler dev`, in .dev.vars)'
+  if (!token) return `no ADMIN_TOKEN is configured: set one of at least ${minAdminTokenLength} characters with \`wrangler secret put ADMIN_TOKEN\` (with \`wrangler dev\`, in .dev.vars)`
   if (token.length < minAdminTokenLength) return `the configured ADMIN_TOKEN is shorter than ${minAdminTokenLength} characters: set a longer one with \`wrangler secret put ADMIN_TOKEN\``
   return undefined
 }
