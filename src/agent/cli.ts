@@ -271,7 +271,7 @@ export async function main(argv: string[]): Promise<void> {
       debug: (m) => nodeLog.debug(m),
     })
     closers.push(() => tunnel.close())
-    return new NodeAgent({ api: clients[i]!, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds })
+    return new NodeAgent({ api: clients[i]!, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds, serviceEnv: args.runtime === 'process' })
   })
 
   const shown = names.length > 3 ? `${names[0]} … ${names[names.length - 1]} (${names.length} nodes)` : names.join(', ')

@@ -83,6 +83,20 @@ describe("the launcher's agent", () => {
   })
 })
 
+describe("a pod's environment", () => {
+  it('is its spec, the service variables and the base variables, nothing else of the agent', async () => {
+    expect((await run(['create', 'service', 'clusterip', 'web', '--tcp=80:8080'])).code).toBe(0)
+    const created = await run(['run', 'envcheck', '--image=x', '--restart=Never', '--env=MINE=1', '--command', '--', 'env'])
+    expect(created.code, created.stderr).toBe(0)
+    await waitFor(async () => (await run(['get', 'pod', 'envcheck', '-o', 'jsonpath={.status.phase}'])).stdout === 'Succeeded', { what: 'pod envcheck Succeeded', timeoutMs: 30_000 })
+    const ip = (await run(['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout
+    const env = Object.fromEntries((await run(['logs', 'envcheck'])).stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+    expect(env).toMatchObject({ MINE: '1', HOSTNAME: 'envcheck', WEB_SERVICE_HOST: ip, WEB_SERVICE_PORT: '80', WEB_PORT: `tcp://${ip}:80`, WEB_PORT_80_TCP_ADDR: ip })
+    const allowed = /^(MINE|HOSTNAME|PATH|HOME|USER|LANG|TMPDIR|TZ|PWD|SHLVL|_|WEB_.*)$/
+    expect(Object.keys(env).filter((k) => !allowed.test(k))).toEqual([])
+  })
+})
+
 describe('a node credential', () => {
   let token = ''
   beforeAll(async () => {
