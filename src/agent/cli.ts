@@ -240,8 +240,7 @@ export async function main(argv: string[]): Promise<void> {
   await prepareStateDir(args.stateDir)
   let tokens: string[]
   try {
-    tokens = []
-    for (const nodeName of names) tokens.push(await nodeToken({ access, stateDir: args.stateDir, nodeName, joinToken, log: (m) => log.info(m) }))
+    tokens = await Promise.all(names.map((nodeName) => nodeToken({ access, stateDir: args.stateDir, nodeName, joinToken, log: (m) => log.info(m) })))
   } catch (err) {
     if (err instanceof CredentialError) {
       process.stderr.write(`edgeplane-agent: ${err.message}\n`)

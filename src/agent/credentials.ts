@@ -98,10 +98,14 @@ async function store(file: string, value: Stored): Promise<void> {
   await rename(tmp, file)
 }
 
-/** Creates the agent's state dir and its credentials dir owner-only (0700), tightening existing ones. */
+/**
+ * Creates the agent's state dir and its credentials dir, tightening existing ones: the credentials
+ * dir is owner-only (0700); the state dir may be passed through (0711, not listed) so that pods
+ * running as another user reach their own directories under `pods/`.
+ */
 export async function prepareStateDir(stateDir: string): Promise<void> {
-  for (const dir of [stateDir, credentialsDir(stateDir)]) {
-    await mkdir(dir, { recursive: true, mode: 0o700 })
-    await chmod(dir, 0o700)
+  for (const [dir, mode] of [[stateDir, 0o711], [credentialsDir(stateDir), 0o700]] as const) {
+    await mkdir(dir, { recursive: true, mode })
+    await chmod(dir, mode)
   }
 }

@@ -8,7 +8,7 @@ export interface TunnelOptions {
   server: string
   /** PEM of the cluster CA from the kubeconfig; the system roots when absent. */
   ca?: string | Buffer
-  /** The node's bearer token (see nodeCredentials); none for an anonymous dev server. */
+  /** The node's own credential (see credentials.ts); none for an anonymous dev server. */
   token?: string
   nodeName: string
   runtime: ContainerRuntime

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { defaultNodeName } from '../../src/agent/host-info'
 import { bootstrapTokenSecret, newBootstrapToken } from '../../src/apimachinery/bootstrap-token'
 import { kubectl } from './helpers/kubectl'
-import { joinAgent, joinNodeToken, startAgent, type AgentProcess } from './helpers/node-agent'
+import { createJoinToken, joinAgent, joinNodeToken, startAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
 
@@ -47,7 +47,9 @@ describe('the admin token', () => {
   })
 
   it('is kept with the Durable Objects in owner-only directories', async () => {
-    for (const dir of [server.stateDir, join(server.stateDir, 'do'), join(server.stateDir, 'agent'), join(server.stateDir, 'agent', 'credentials')]) expect([dir, await mode(dir)]).toEqual([dir, 0o700])
+    for (const dir of [server.stateDir, join(server.stateDir, 'do'), join(server.stateDir, 'agent', 'credentials')]) expect([dir, await mode(dir)]).toEqual([dir, 0o700])
+    // Passed through, not listed: a pod running as another user reaches its own directory under it.
+    expect(await mode(join(server.stateDir, 'agent'))).toBe(0o711)
     expect(await mode(join(server.stateDir, 'admin-token'))).toBe(0o600)
   })
 })
@@ -80,6 +82,34 @@ describe("the launcher's agent", () => {
     expect(logs.stdout).not.toContain(server.token)
     expect(logs.stdout).not.toMatch(/node\.[a-z0-9]{16}\./)
     expect((await run(['get', 'ns', 'default'])).code).toBe(0)
+  })
+})
+
+describe('a pod running as another user (runAsUser, on an agent running as root)', () => {
+  it.runIf(process.getuid?.() === 0)('can read neither the admin token nor any credential, by any path', async () => {
+    const agent = joinAgent(server, await createJoinToken(server), ['--name', 'isolated', '--runtime', 'process'])
+    agents.push(agent)
+    await waitFor(() => nodeReady('isolated'), { what: 'node isolated Ready', timeoutMs: 30_000 })
+    const secrets = [join(server.stateDir, 'admin-token'), join(server.stateDir, 'kubeconfig'), join(agent.stateDir, 'credentials', 'isolated.json'), join(server.stateDir, 'agent', 'credentials', `${localNode}.json`)]
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'leak-as-nobody' },
+      spec: {
+        nodeName: 'isolated',
+        restartPolicy: 'Never',
+        securityContext: { runAsUser: 65534 },
+        containers: [{ name: 'main', image: 'x', command: ['sh', '-c', `id -u; pwd; for f in ${secrets.join(' ')} ../../credentials/*; do cat "$f" 2>&1; done; true`] }],
+      },
+    }
+    const created = await kubectl(['apply', '-f', '-'], { kubeconfig: server.kubeconfig, stdin: JSON.stringify(pod) })
+    expect(created.code, created.stderr).toBe(0)
+    await waitFor(async () => (await run(['get', 'pod', 'leak-as-nobody', '-o', 'jsonpath={.status.phase}'])).stdout === 'Succeeded', { what: 'pod leak-as-nobody Succeeded', timeoutMs: 30_000 })
+    const logs = (await run(['logs', 'leak-as-nobody'])).stdout
+    expect(logs.split('\n')[0]).toBe('65534')
+    expect(logs.match(/Permission denied/g)?.length).toBeGreaterThanOrEqual(secrets.length)
+    expect(logs).not.toContain(server.token)
+    expect(logs).not.toMatch(/node\.[a-z0-9]{16}\./)
   })
 })
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
+import { runAsFor } from '../../src/agent/runtime/run-as'
 import { EnvError, expandVars, fieldRefValue, parseQuantity, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
@@ -237,5 +238,20 @@ describe('service environment variables', () => {
     expect(Object.keys(env.c!).filter((k) => k.startsWith('WEB_API'))).toEqual([])
     expect(env.c).toMatchObject({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '6443' })
     expect(env.c!.OTHER_SERVICE_HOST).toBeUndefined()
+  })
+})
+
+describe('runAsUser', () => {
+  const p = (sc: Record<string, unknown>, podSc: Record<string, unknown> = {}) => ({ metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec: { securityContext: podSc, containers: [] } })
+  const c = (sc: Record<string, unknown>) => ({ name: 'c', securityContext: sc }) as ContainerSpec
+
+  it('switches user only for a root agent, and refuses otherwise', () => {
+    expect(runAsFor(p({}), c({ runAsUser: 1000 }), { uid: 0, gid: 0 })).toEqual({ uid: 1000, gid: 1000 })
+    expect(runAsFor(p({}, { runAsUser: 1000, runAsGroup: 5 }), c({}), { uid: 0, gid: 0 })).toEqual({ uid: 1000, gid: 5 })
+    expect(runAsFor(p({}), c({}), { uid: 0, gid: 0 })).toEqual({})
+    expect(runAsFor(p({}), c({ runAsUser: 1001 }), { uid: 1001, gid: 1001 })).toEqual({})
+    expect(runAsFor(p({}), c({ runAsUser: 1000 }), { uid: 1001, gid: 1001 })).toEqual({ error: 'runAsUser 1000 / runAsGroup 1000 needs the node agent to run as root; it runs as uid 1001' })
+    expect(runAsFor(p({}), c({ runAsNonRoot: true }), { uid: 0, gid: 0 })).toEqual({ error: 'container has runAsNonRoot and image will run as root (pod: "p_ns(u)", container: c)' })
+    expect(runAsFor(p({}), c({ runAsNonRoot: true }), { uid: 1001, gid: 1001 })).toEqual({})
   })
 })

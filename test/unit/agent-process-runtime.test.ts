@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -79,6 +79,26 @@ describe('ProcessRuntime', () => {
     expect(await readFile(join(podDir, 'note'), 'utf8')).toBe('kept\n')
     r.forget(p.metadata.uid!)
     await expect(stat(podDir)).rejects.toThrow(/ENOENT/)
+  })
+
+  it.runIf(process.getuid?.() === 0)('runs a container as securityContext.runAsUser, in a directory of its own', async () => {
+    await chmod(dir, 0o711)
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['sh', '-c', 'id -u; id -g; cat ../../secret 2>&1 || true'], securityContext: { runAsUser: 65534 } }], { restartPolicy: 'Never' })
+    await writeFile(join(dir, 'secret'), 'agent only\n', { mode: 0o600 })
+    await r.sync(p, envFor(p))
+    expect(terminated(await until('exit', () => terminated(stateOf(r, p.metadata.uid!)) && stateOf(r, p.metadata.uid!)))).toMatchObject({ exitCode: 0 })
+    const out = await text(r.logs(p.metadata.uid!, { container: 'main' }))
+    expect(out.split('\n').slice(0, 2)).toEqual(['65534', '65534'])
+    expect(out).toContain('Permission denied')
+    expect((await stat(join(dir, 'pods', p.metadata.uid!))).uid).toBe(65534)
+  })
+
+  it('refuses runAsNonRoot when the container would run as root', async () => {
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 0, runAsNonRoot: true } }])
+    await r.sync(p, envFor(p))
+    expect(stateOf(r, p.metadata.uid!)!.state).toEqual({ waiting: { reason: 'CreateContainerConfigError', message: `container's runAsUser breaks non-root policy (pod: "${p.metadata.name}_default(${p.metadata.uid})", container: main)` } })
   })
 
   const policies: { policy: string; code: number; restarts: boolean }[] = [

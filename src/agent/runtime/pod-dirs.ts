@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { chownSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
@@ -8,11 +8,16 @@ import { join } from 'node:path'
 export class PodDirs {
   constructor(private readonly root: string) {}
 
-  /** The pod's directory, created (owner-only) on first use. */
-  dirOf(podUid: string): string {
+  /**
+   * The pod's directory, created (owner-only) on first use; given to `owner` when its containers
+   * run as another user. The root is traversable (0711) so such a user can reach its own directory.
+   */
+  dirOf(podUid: string, owner: { uid?: number; gid?: number } = {}): string {
     if (!/^[A-Za-z0-9-]+$/.test(podUid)) throw new Error(`pod uid "${podUid}" cannot name a directory`)
+    mkdirSync(this.root, { recursive: true, mode: 0o711 })
     const dir = join(this.root, podUid)
     mkdirSync(dir, { recursive: true, mode: 0o700 })
+    if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid ?? owner.uid)
     return dir
   }
 
