@@ -94,6 +94,17 @@ describe('ProcessRuntime', () => {
     expect((await stat(join(dir, 'pods', p.metadata.uid!))).uid).toBe(65534)
   })
 
+  it.runIf(process.getuid?.() === 0)('says so when a runAsUser container could not reach its directory', async () => {
+    await chmod(dir, 0o700)
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 65534 } }])
+    await r.sync(p, envFor(p))
+    expect(stateOf(r, p.metadata.uid!)!.state).toEqual({
+      waiting: { reason: 'CreateContainerConfigError', message: `the pod's directory ${join(dir, 'pods', p.metadata.uid!)} is out of reach of runAsUser 65534: ${dir} is mode 0700; give the node agent a --state-dir outside it` },
+    })
+    await chmod(dir, 0o711)
+  })
+
   it('refuses runAsNonRoot when the container would run as root', async () => {
     const r = runtime()
     const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 0, runAsNonRoot: true } }])

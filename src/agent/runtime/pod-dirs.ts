@@ -1,5 +1,5 @@
-import { chownSync, mkdirSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { chownSync, mkdirSync, rmSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 /**
  * Pods' own working directories, `<root>/<pod uid>`, as kubelet keeps /var/lib/kubelet/pods/<uid>:
@@ -19,6 +19,15 @@ export class PodDirs {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid ?? owner.uid)
     return dir
+  }
+
+  /** Why user `uid` could not reach `dir` (a parent it may not pass through), or undefined when it can. */
+  static unreachable(dir: string, uid: number): string | undefined {
+    for (let d = dirname(dir); ; d = dirname(d)) {
+      const st = statSync(d)
+      if (st.uid !== uid && (st.mode & 0o001) === 0) return `${d} is mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}`
+      if (dirname(d) === d) return undefined
+    }
   }
 
   /** Removes a pod's directory with all it holds, once the pod is gone. */

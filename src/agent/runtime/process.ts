@@ -235,6 +235,8 @@ export class ProcessRuntime implements ManagedRuntime {
     const env = { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) }
     const argv = [...command, ...(c.spec.args ?? [])].map((a) => expandVars(a, c.env ?? {}))
     const cwd = c.spec.workingDir || this.dirs.dirOf(rec.uid, runAs)
+    const blocked = runAs.uid === undefined || c.spec.workingDir ? undefined : PodDirs.unreachable(cwd, runAs.uid)
+    if (blocked) return this.waitOnConfig(c, `the pod's directory ${cwd} is out of reach of runAsUser ${runAs.uid}: ${blocked}; give the node agent a --state-dir outside it`)
     const id = randomBytes(16).toString('hex')
     const now = Date.now()
 
