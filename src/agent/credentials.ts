@@ -10,6 +10,7 @@ import { credentialPath, nodeCredentialSchema } from '../agent-protocol/node-cre
 import { nodeUser } from '../apimachinery/node-token'
 import { ApiClient, ApiStatusError } from './api-client'
 import type { ClusterAccess } from './kubeconfig'
+import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
 
 export class CredentialError extends Error {}
 
@@ -28,11 +29,28 @@ export function credentialFile(stateDir: string, nodeName: string): string {
   return join(credentialsDir(stateDir), `${nodeName}.json`)
 }
 
+type NodeTokenOptions = { access: ClusterAccess; stateDir: string; nodeName: string; joinToken: string | undefined; log: (m: string) => void }
+
 /**
  * The bearer token node `nodeName` acts with: the stored one while the server still accepts it,
- * else a new one obtained by joining with `joinToken`.
+ * else a new one obtained by joining with `joinToken`. A server that can't be reached (or answers
+ * 5xx) is tried again with backoff; a refusal is a CredentialError.
  */
-export async function nodeToken(opts: { access: ClusterAccess; stateDir: string; nodeName: string; joinToken: string | undefined; log: (m: string) => void }): Promise<string> {
+export async function nodeToken(opts: NodeTokenOptions): Promise<string> {
+  const backoff = new RetryBackoff(WATCH_RECONNECT)
+  for (;;) {
+    try {
+      return await obtain(opts)
+    } catch (err) {
+      if (err instanceof CredentialError || (err instanceof ApiStatusError && err.code < 500)) throw err
+      const delay = backoff.next()
+      opts.log(`reaching ${opts.access.server} for node ${opts.nodeName}'s credential failed (retrying in ${delay} ms): ${(err as Error).message}`)
+      await new Promise((r) => setTimeout(r, delay))
+    }
+  }
+}
+
+async function obtain(opts: NodeTokenOptions): Promise<string> {
   const { access, stateDir, nodeName, joinToken } = opts
   const file = credentialFile(stateDir, nodeName)
   const stored = await readStored(file)
@@ -50,7 +68,7 @@ export async function nodeToken(opts: { access: ClusterAccess; stateDir: string;
   try {
     answer = await client.request('POST', credentialPath(nodeName))
   } catch (err) {
-    if (err instanceof ApiStatusError) throw new CredentialError(`joining as node ${nodeName} was refused (${err.code} ${err.reason}): ${err.message}`)
+    if (err instanceof ApiStatusError && err.code < 500) throw new CredentialError(`joining as node ${nodeName} was refused (${err.code} ${err.reason}): ${err.message}`)
     throw err
   } finally {
     client.close()
