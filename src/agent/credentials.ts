@@ -117,13 +117,12 @@ async function store(file: string, value: Stored): Promise<void> {
 }
 
 /**
- * Creates the agent's state dir and its credentials dir, tightening existing ones: the credentials
- * dir is owner-only (0700); the state dir may be passed through (0711, not listed) so that pods
+ * Creates the agent's state dir and its credentials dir. The credentials dir is owner-only (0700,
+ * tightened if it exists); a new state dir may be passed through (0711, not listed) so that pods
  * running as another user reach their own directories under `pods/`.
  */
 export async function prepareStateDir(stateDir: string): Promise<void> {
-  for (const [dir, mode] of [[stateDir, 0o711], [credentialsDir(stateDir), 0o700]] as const) {
-    await mkdir(dir, { recursive: true, mode })
-    await chmod(dir, mode)
-  }
+  if ((await mkdir(stateDir, { recursive: true, mode: 0o711 })) !== undefined) await chmod(stateDir, 0o711)
+  await mkdir(credentialsDir(stateDir), { recursive: true, mode: 0o700 })
+  await chmod(credentialsDir(stateDir), 0o700)
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -70,6 +70,8 @@ export function joinAgent(server: TestServer, joinToken: string | undefined, arg
 
 function spawnAgent(argv: string[], env: Record<string, string>): AgentProcess {
   const own = argv.includes('--state-dir') ? undefined : mkdtempSync(join(tmpdir(), 'edgeplane-agent-'))
+  // As the agent makes a state dir of its own: passed through, not listed, for pods running as another user.
+  if (own) chmodSync(own, 0o711)
   const stateDir = own ?? argv[argv.indexOf('--state-dir') + 1]!
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/cli.ts', ...argv, ...(own ? ['--state-dir', own] : [])], {
     cwd: REPO_ROOT,
