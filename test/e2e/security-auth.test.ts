@@ -171,6 +171,22 @@ describe('a node credential', () => {
   })
 })
 
+describe('a join token made with kubectl as docs/security.md shows', () => {
+  it('joins an agent given --server, --ca-cert and --token, once', async () => {
+    const expiration = new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    const made = await run(['-n', 'kube-system', 'create', 'secret', 'generic', 'bootstrap-token-docs01', '--type', 'bootstrap.kubernetes.io/token',
+      '--from-literal=token-id=docs01', '--from-literal=token-secret=0123456789abcdef', `--from-literal=expiration=${expiration}`,
+      '--from-literal=usage-bootstrap-authentication=true', '--from-literal=auth-extra-groups=system:bootstrappers:kubeadm:default-node-token'])
+    expect(made.code, made.stderr).toBe(0)
+    const agent = joinAgent(server, 'docs01.0123456789abcdef', ['--name', 'by-recipe', '--runtime', 'sim', '--lease-seconds', '1'])
+    agents.push(agent)
+    await waitFor(() => nodeReady('by-recipe'), { what: 'node by-recipe Ready', timeoutMs: 30_000 })
+    expect(agent.output()).toContain('joined as node by-recipe')
+    // The join token itself may do nothing but join.
+    expect((await as('docs01.0123456789abcdef', '/api/v1/nodes')).status).toBe(403)
+  })
+})
+
 describe('an agent started with the admin kubeconfig', () => {
   it('joins once with it, then acts and stores itself only as the node', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'edgeplane-admin-agent-'))
