@@ -7,12 +7,12 @@ import { sameSecret } from '../apimachinery/secret-compare'
 import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
-import { attributesOf, isResourceRequest, type Attributes } from './authorizer-attributes'
+import { attributesOf, isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
 import { authorize, forbiddenStatus } from './authorize'
 import { admitNode } from './node-authorizer'
 import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
-import { authenticateBootstrapToken, authenticateNodeToken, forgetNodeCredentials } from './token-lookup'
+import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
 import { adminUser, anonymousUser, nodeOf, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
 
 /** Paths kube-apiserver serves to anyone (system:public-info-viewer). */
@@ -74,12 +74,12 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
       if (denied) return statusResponse(denied)
     }
     await next()
-    if (revokesNodeCredentials(attrs) && c.res.status < 300) forgetNodeCredentials()
+    if (revokesNodeCredentials(attrs) && c.res.status < 300) await afterRevocation(c.env, attrs, c.res)
   }
 }
 
 /** A write that may have revoked node credentials: a changed or deleted Node or Secret. */
-function revokesNodeCredentials(attrs: Attributes): boolean {
+function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttributes {
   if (!isResourceRequest(attrs) || attrs.group !== '' || (attrs.resource !== 'nodes' && attrs.resource !== 'secrets')) return false
   return attrs.verb === 'delete' || attrs.verb === 'deletecollection' || attrs.verb === 'update' || attrs.verb === 'patch'
 }

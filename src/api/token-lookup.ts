@@ -1,9 +1,11 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
-import { bootstrapNamespace, bootstrapTokenGroups, bootstrapTokenPrefix, bootstrapUser, parseBootstrapToken } from '../apimachinery/bootstrap-token'
-import { nodeTokenNamespace, nodeTokenOwner, nodeTokenPrefix, parseNodeToken } from '../apimachinery/node-token'
+import { bootstrapNamespace, bootstrapTokenGroups, decodedData, bootstrapTokenPrefix, bootstrapUser, parseBootstrapToken } from '../apimachinery/bootstrap-token'
+import { nodeTokenNamespace, nodeTokenOwner, nodeTokenPrefix, nodeTokenType, parseNodeToken } from '../apimachinery/node-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
+import { gatewayFor } from '../../durable-objects/node-gateway/client'
+import type { ResourceAttributes } from './authorizer-attributes'
 import { authenticated, nodeUserInfo, type UserInfo } from './user'
 
 const secretsDef = findResource('', 'v1', 'secrets')!
@@ -12,15 +14,27 @@ const nodesDef = findResource('', 'v1', 'nodes')!
 /**
  * How long a verified node credential is taken on trust before the store is asked again: the
  * longest a revocation handled by another isolate can take to be seen here. Revocations made
- * through this isolate (deleting or changing a Node or a kube-system Secret) clear it at once.
+ * through this isolate (deleting or changing a Node or a Secret) clear it at once.
  */
 export const nodeCredentialCacheMs = 10_000
 const maxCached = 1000
 const verified = new Map<string, { user: UserInfo; until: number }>()
 
-/** Forgets every cached node credential, so the next request of each is checked against the store. */
-export function forgetNodeCredentials(): void {
+/**
+ * After a successful write that may have revoked node credentials (a Node or a Secret changed or
+ * deleted): forgets every cached credential, so the next request of each is checked against the
+ * store, and closes the tunnel of a node whose Node, or whose credential Secret, was deleted by name.
+ */
+export async function afterRevocation(env: Env, attrs: ResourceAttributes, res: Response): Promise<void> {
   verified.clear()
+  if (attrs.verb !== 'delete' || !attrs.name) return
+  let node: string | undefined
+  if (attrs.resource === 'nodes') node = attrs.name
+  else if (attrs.namespace === nodeTokenNamespace && attrs.name.startsWith(nodeTokenPrefix)) {
+    const deleted = (await res.clone().json().catch(() => undefined)) as KubeObject | undefined
+    if (deleted?.type === nodeTokenType) node = decodedData(deleted)['node-name']
+  }
+  if (node) await gatewayFor(env, node).revoke(`the credential of node "${node}" was revoked`)
 }
 
 /** The node a node credential (`node.<id>.<secret>`) stands for now, or undefined. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { env } from 'cloudflare:test'
+import { env, SELF } from 'cloudflare:test'
+import { gatewayFor } from '../../durable-objects/node-gateway/client'
 import { bootstrapTokenSecret } from '../../src/apimachinery/bootstrap-token'
 import { buildApp } from '../../src/api/app'
 import { api, joinNode, token as adminToken } from './helpers'
@@ -87,6 +88,23 @@ describe('node credentials', () => {
     expect((await api('DELETE', `/api/v1/namespaces/kube-system/secrets/${secret.metadata.name}`)).status).toBe(200)
     expect((await as(r1, 'GET', '/api/v1/nodes/r1')).status).toBe(401)
     expect((await api('GET', '/api/v1/nodes/r1')).status).toBe(200)
+  })
+
+  it('close the tunnel of their node when revoked', async () => {
+    for (const [node, revoke] of [
+      ['t1', async () => api('DELETE', `/api/v1/namespaces/kube-system/secrets/${(await credentialSecrets('t1'))[0].metadata.name}`)],
+      ['t2', async () => api('DELETE', '/api/v1/nodes/t2')],
+    ] as const) {
+      const res = await SELF.fetch(`https://edgeplane.test/agent/v1/nodes/${node}/tunnel`, { headers: { Authorization: `Bearer ${await joinNode(node)}`, Upgrade: 'websocket' } })
+      expect(res.status).toBe(101)
+      const ws = res.webSocket!
+      ws.accept()
+      const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)))
+      expect((await gatewayFor(env, node).connected())).toBe(true)
+      expect((await revoke()).status).toBe(200)
+      expect(await closed).toBe(4001)
+      expect(await gatewayFor(env, node).connected()).toBe(false)
+    }
   })
 
   it('die at once with their Node, and stay dead when a Node of that name comes back', async () => {
