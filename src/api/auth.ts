@@ -78,10 +78,12 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
   }
 }
 
-/** A write that may have revoked node credentials: a changed or deleted Node or Secret. */
+/** A write that may have revoked node credentials: a deleted Node, a changed or deleted Secret (a Node's updates keep its uid). */
 function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttributes {
-  if (!isResourceRequest(attrs) || attrs.group !== '' || (attrs.resource !== 'nodes' && attrs.resource !== 'secrets')) return false
-  return attrs.verb === 'delete' || attrs.verb === 'deletecollection' || attrs.verb === 'update' || attrs.verb === 'patch'
+  if (!isResourceRequest(attrs) || attrs.group !== '') return false
+  const deletes = attrs.verb === 'delete' || attrs.verb === 'deletecollection'
+  if (attrs.resource === 'nodes') return deletes
+  return attrs.resource === 'secrets' && (deletes || attrs.verb === 'update' || attrs.verb === 'patch')
 }
 
 /** The user a bearer token stands for, or undefined when it is not valid (now). */

@@ -14,15 +14,15 @@ const nodesDef = findResource('', 'v1', 'nodes')!
 /**
  * How long a verified node credential is taken on trust before the store is asked again: the
  * longest a revocation handled by another isolate can take to be seen here. Revocations made
- * through this isolate (deleting or changing a Node or a Secret) clear it at once.
+ * through this isolate (deleting a Node, changing or deleting a Secret) clear it at once.
  */
 export const nodeCredentialCacheMs = 10_000
 const maxCached = 1000
 const verified = new Map<string, { user: UserInfo; until: number }>()
 
 /**
- * After a successful write that may have revoked node credentials (a Node or a Secret changed or
- * deleted): forgets every cached credential, so the next request of each is checked against the
+ * After a successful write that may have revoked node credentials (a Node deleted, a Secret
+ * changed or deleted): forgets every cached credential, so the next request of each is checked against the
  * store, and closes the tunnel of a node whose Node, or whose credential Secret, was deleted by name.
  */
 export async function afterRevocation(env: Env, attrs: ResourceAttributes, res: Response): Promise<void> {
