@@ -38,3 +38,6 @@ export const watchDefaultTimeoutSeconds = [1800, 3600] as const
 
 /** A generated name that collides is drawn again, a few times, before AlreadyExists. */
 export const generateNameAttempts = 8
+
+/** The shortest admin token served with: shorter ones are too easy to guess. */
+export const minAdminTokenLength = 32
