@@ -7,7 +7,8 @@ import { ensureSchema } from './schema'
 import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
-import { WatchHub, type WatchSpec } from './watch-hub'
+import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
+import { statusResponse } from '../../src/api/respond'
 import { replay } from './replay'
 import { Notifier } from './notifier'
 import { storeName } from '../../src/apis/registry'
@@ -132,6 +133,9 @@ export class KindStore extends DurableObject<Env> {
       bookmarks: q.get('allowWatchBookmarks') === 'true',
       convert: q.get('convert') === 'true',
     }
+    // A selector that cannot be compiled is refused before any socket exists, as kube-apiserver does.
+    const refused = selectorError(spec)
+    if (refused) return statusResponse(refused)
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
     const from = q.get('resourceVersion') ?? ''

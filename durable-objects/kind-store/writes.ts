@@ -223,7 +223,12 @@ export class Writer {
 
   private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
     const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
-    this.publish({ type, rv, key, object: obj, text, previous: previousObject })
+    // The write is committed: telling watchers may fail, answering the writer may not.
+    try {
+      this.publish({ type, rv, key, object: obj, text, previous: previousObject })
+    } catch (e) {
+      console.error('publishing a committed change failed', e)
+    }
     return text
   }
 }
