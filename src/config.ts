@@ -3,6 +3,9 @@
 /** kube-apiserver's MaxRequestBodyBytes: twice etcd's 1.5 MB request limit, since JSON shrinks when stored. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024
 
+/** kube-apiserver's maxJSONPatchOperations: a longer JSON patch is refused with 413. */
+export const maxJsonPatchOperations = 10_000
+
 /** A stored object is one SQLite row in two tables; a Durable Object row holds at most 2 MB. */
 export const maxStoredObjectBytes = 1_900_000
 

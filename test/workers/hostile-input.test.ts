@@ -25,3 +25,24 @@ describe('a watch with an invalid selector', () => {
     expect((await api('POST', '/api/v1/namespaces/default/configmaps', configMap('sel-ok-2'))).status).toBe(201)
   })
 })
+
+describe('JSON patch limits', () => {
+  it('refuses 40 copies doubling an annotation (422) and 10,001 operations (413); nothing is stored and the next patch works', async () => {
+    const cm = { ...configMap('jp-limits'), metadata: { name: 'jp-limits', annotations: { a: 'x'.repeat(64) } } }
+    const created = await api('POST', '/api/v1/namespaces/default/configmaps', cm)
+    expect(created.status).toBe(201)
+    const rv = created.json.metadata.resourceVersion
+    const doubling = Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/k${i}` }))
+    const copied = await api('PATCH', '/api/v1/namespaces/default/configmaps/jp-limits', doubling, 'application/json-patch+json')
+    expect(copied.status).toBe(422)
+    expect(copied.json.reason).toBe('Invalid')
+    const many = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/metadata/name', value: 'jp-limits' }))
+    const tooMany = await api('PATCH', '/api/v1/namespaces/default/configmaps/jp-limits', many, 'application/json-patch+json')
+    expect(tooMany.status).toBe(413)
+    expect(tooMany.json.message).toBe('Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001')
+    expect((await api('GET', '/api/v1/namespaces/default/configmaps/jp-limits')).json.metadata.resourceVersion).toBe(rv)
+    const ok = await api('PATCH', '/api/v1/namespaces/default/configmaps/jp-limits', [{ op: 'add', path: '/data/more', value: '1' }], 'application/json-patch+json')
+    expect(ok.status).toBe(200)
+    expect(ok.json.data.more).toBe('1')
+  })
+})
