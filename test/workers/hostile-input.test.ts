@@ -46,3 +46,29 @@ describe('JSON patch limits', () => {
     expect(ok.json.data.more).toBe('1')
   })
 })
+
+describe('merge-key lists', () => {
+  it('answers a 250,000-element finalizers patch (too big to store: 413), stores nothing, and keeps serving the kind', async () => {
+    const created = await api('POST', '/api/v1/namespaces/default/configmaps', configMap('smp-long'))
+    expect(created.status).toBe(201)
+    const finalizers = Array.from({ length: 250_000 }, (_, i) => `f${i}`)
+    const path = '/api/v1/namespaces/default/configmaps/smp-long?fieldManager=kubectl-patch'
+    const res = await api('PATCH', path, { metadata: { finalizers } }, 'application/strategic-merge-patch+json')
+    expect(res.status).toBe(413)
+    expect(res.json.reason).toBe('RequestEntityTooLarge')
+    const after = await api('GET', '/api/v1/namespaces/default/configmaps/smp-long')
+    expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion)
+    // A long list that fits merges by value with the live one: kept, added, deleted, in patch order.
+    const some = finalizers.slice(0, 5_000)
+    const merged = await api('PATCH', path, { metadata: { finalizers: some } }, 'application/strategic-merge-patch+json')
+    expect(merged.status).toBe(200)
+    const again = await api('PATCH', path, { metadata: { finalizers: ['f10', 'extra'], '$deleteFromPrimitiveList/finalizers': ['f0', 'f1'] } }, 'application/strategic-merge-patch+json')
+    expect(again.status).toBe(200)
+    expect(again.json.metadata.finalizers).toHaveLength(5_000 - 2 + 1)
+    expect(again.json.metadata.finalizers.slice(0, 3)).toEqual(['f2', 'f3', 'f4'])
+    expect(again.json.metadata.finalizers).toContain('extra')
+    const cleared = await api('PATCH', path, { metadata: { finalizers: null } }, 'application/strategic-merge-patch+json')
+    expect(cleared.status).toBe(200)
+    expect((await api('POST', '/api/v1/namespaces/default/configmaps', configMap('smp-long-next'))).status).toBe(201)
+  }, 60_000)
+})
