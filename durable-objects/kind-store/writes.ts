@@ -1,6 +1,6 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
-import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timestamp, unchanged, validateUpdate } from '../../src/apis/strategy'
+import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timestamp, unchanged, validateCreate, validateUpdate } from '../../src/apis/strategy'
 import { admit } from '../../src/apis/admission'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
@@ -49,6 +49,8 @@ export class Writer {
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, undefined, admitted.value, opts.fieldManager, undefined, nowMs)
     const name = obj.metadata.name!
+    const refused = validateCreate(def, obj)
+    if (refused.length) return { ok: false, status: invalid(def.group, def.kind, name, refused) }
     const key = objectKey(namespace, name)
     if (this.log.get(key)) return { ok: false, status: alreadyExists(def.group, def.plural, name) }
     const unallocated = this.serviceAddresses(t, obj, undefined)

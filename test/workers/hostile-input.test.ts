@@ -72,3 +72,28 @@ describe('merge-key lists', () => {
     expect((await api('POST', '/api/v1/namespaces/default/configmaps', configMap('smp-long-next'))).status).toBe(201)
   }, 60_000)
 })
+
+describe('CRDs in Kubernetes groups', () => {
+  it('refuses one without API approval (422, nothing stored), and the built-in kind keeps its objects', async () => {
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'keep-me' }, spec: { holderIdentity: 'x' } }
+    expect((await api('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', lease)).status).toBe(201)
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'leases.coordination.k8s.io' },
+      spec: {
+        group: 'coordination.k8s.io',
+        scope: 'Namespaced',
+        names: { plural: 'leases', kind: 'Lease' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    }
+    const refused = await api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)
+    expect(refused.status).toBe(422)
+    expect(refused.json.message).toBe(
+      'CustomResourceDefinition.apiextensions.k8s.io "leases.coordination.k8s.io" is invalid: metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111',
+    )
+    expect((await api('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/leases.coordination.k8s.io')).status).toBe(404)
+    expect((await api('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/keep-me')).status).toBe(200)
+  })
+})
