@@ -18,6 +18,12 @@ export const defaultCompactRetainSeconds = 300
 /** How often compaction looks at the log while it is growing. */
 export const compactionIntervalMs = 60_000
 
+/** kube-apiserver's --event-ttl: an Event is removed this long after its last write. */
+export const defaultEventTtlSeconds = 3600
+
+/** Expired objects removed per transaction; a full batch brings the next sweep forward. */
+export const expiryBatchRows = 500
+
 /** Rows removed per compaction statement, so no transaction holds the store for long. */
 export const compactionBatchRows = 5000
 

@@ -223,15 +223,38 @@ export class Writer {
     return serviceAddressesFor(t.def, obj, old, () => this.log.scanCurrent(undefined, ''), range)
   }
 
+  /**
+   * Removes the objects last written before `cutoffMs` (at most `limit`, in one transaction), each
+   * as a DELETED change watchers see, the way an etcd lease expiry removes an Event: finalizers and
+   * grace periods are not waited for. Returns how many were removed.
+   */
+  expire(cutoffMs: number, limit: number, nowMs: number): number {
+    const rows = this.log.writtenBefore(cutoffMs, limit)
+    if (!rows.length) return 0
+    const changes = this.transact(() =>
+      rows.map((row): Change => {
+        const object = JSON.parse(row.value) as KubeObject
+        const { rv, text } = this.log.append('DELETED', row.key, object.metadata.namespace ?? '', object, row, nowMs)
+        return { type: 'DELETED', rv, key: row.key, object, text }
+      }),
+    )
+    for (const change of changes) this.tell(change)
+    return rows.length
+  }
+
   private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
     const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
-    // The write is committed: telling watchers may fail, answering the writer may not.
+    this.tell({ type, rv, key, object: obj, text, previous: previousObject })
+    return text
+  }
+
+  /** The change is committed: telling watchers may fail, answering the writer may not. */
+  private tell(change: Change): void {
     try {
-      this.publish({ type, rv, key, object: obj, text, previous: previousObject })
+      this.publish(change)
     } catch (e) {
       console.error('publishing a committed change failed', e)
     }
-    return text
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SELF } from 'cloudflare:test'
+import { SELF, env, runInDurableObject } from 'cloudflare:test'
+import type { KindStore } from '../../durable-objects/kind-store/kind-store'
 import { api, configMap, openWatch, token } from './helpers'
 
 describe('a watch with an invalid selector', () => {
@@ -95,5 +96,36 @@ describe('CRDs in Kubernetes groups', () => {
     )
     expect((await api('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/leases.coordination.k8s.io')).status).toBe(404)
     expect((await api('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/keep-me')).status).toBe(200)
+  })
+})
+
+describe('event expiry', () => {
+  const store = (name: string) => env.KIND_STORE.get(env.KIND_STORE.idFromName(name))
+  const event = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name },
+    involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+    reason: 'Test',
+    message: 'hello',
+    type: 'Normal',
+  })
+
+  it('removes Events an hour after their last write, as watch DELETED events, and no other kind', async () => {
+    expect((await api('POST', '/api/v1/namespaces/default/events', event('old-news'))).status).toBe(201)
+    expect((await api('POST', '/api/v1/namespaces/default/configmaps', configMap('not-an-event'))).status).toBe(201)
+    const watch = await openWatch('/api/v1/namespaces/default/events?watch=true&fieldSelector=metadata.name%3Dold-news')
+    await watch.waitFor(1)
+    // Nothing is due before the hour is up.
+    expect(await runInDurableObject(store('core/events'), (s: KindStore) => s.expireEvents(Date.now() + 3_599_000))).toBe(false)
+    expect((await api('GET', '/api/v1/namespaces/default/events/old-news')).status).toBe(200)
+    await runInDurableObject(store('core/events'), (s: KindStore) => s.expireEvents(Date.now() + 3_601_000))
+    expect((await api('GET', '/api/v1/namespaces/default/events/old-news')).status).toBe(404)
+    await watch.waitFor(2)
+    expect(watch.events[1]).toMatchObject({ type: 'DELETED', object: { metadata: { name: 'old-news' } } })
+    watch.close()
+    await runInDurableObject(store('core/configmaps'), (s: KindStore) => s.expireEvents(Date.now() + 10 * 3_600_000))
+    expect((await api('GET', '/api/v1/namespaces/default/configmaps/not-an-event')).status).toBe(200)
+    expect((await api('POST', '/api/v1/namespaces/default/events', event('new-news'))).status).toBe(201)
   })
 })
