@@ -129,3 +129,36 @@ describe('event expiry', () => {
     expect((await api('POST', '/api/v1/namespaces/default/events', event('new-news'))).status).toBe(201)
   })
 })
+
+describe('request framing', () => {
+  it('answers 400 for a path with malformed percent-encoding, and serves the next request', async () => {
+    for (const path of ['/api/v1/namespaces/default/configmaps/%E0%A4%A', '/api/v1/namespaces/%zz/configmaps', '/apis/apps/v1/namespaces/default/deployments/%']) {
+      const res = await api('GET', path)
+      expect(res.status).toBe(400)
+      expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest' })
+    }
+    expect((await api('GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200)
+  })
+
+  it('stops reading a body without Content-Length at 3 MiB: 413, nothing stored', async () => {
+    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024))
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Far more than the limit; a reader that stops at the limit never asks for all of it.
+        if (sent >= 64 * 1024 * 1024) return controller.close()
+        sent += chunk.byteLength
+        controller.enqueue(chunk)
+      },
+    })
+    const res = await SELF.fetch('https://edgeplane.test/api/v1/namespaces/default/configmaps', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body,
+    })
+    expect(res.status).toBe(413)
+    expect(((await res.json()) as any).reason).toBe('RequestEntityTooLarge')
+    expect(sent).toBeLessThan(8 * 1024 * 1024)
+    expect((await api('POST', '/api/v1/namespaces/default/configmaps', configMap('after-big-body'))).status).toBe(201)
+  })
+})
