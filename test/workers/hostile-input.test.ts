@@ -27,6 +27,26 @@ describe('a watch with an invalid selector', () => {
   })
 })
 
+describe('a watcher the store cannot serve', () => {
+  it('is dropped while the write that reached it succeeds and the other watchers still get it', async () => {
+    // A watcher restored from hibernation whose selector no longer compiles, as a store could hold one.
+    const stub = env.KIND_STORE.get(env.KIND_STORE.idFromName('core/configmaps'))
+    await runInDurableObject(stub, (_store: KindStore, state) => {
+      const pair = new WebSocketPair()
+      state.acceptWebSocket(pair[1])
+      pair[1].serializeAttachment({ resource: 'configmaps', kind: 'ConfigMap', apiVersion: 'v1', fieldSelector: 'spec.nope=1', bookmarks: false })
+      pair[0].accept()
+    })
+    const good = await openWatch('/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dpoisoned-hub')
+    const created = await api('POST', '/api/v1/namespaces/default/configmaps', configMap('poisoned-hub'))
+    expect(created.status).toBe(201)
+    await good.waitFor(1)
+    expect(good.events[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'poisoned-hub' } } })
+    good.close()
+    expect((await api('DELETE', '/api/v1/namespaces/default/configmaps/poisoned-hub')).status).toBe(200)
+  })
+})
+
 describe('JSON patch limits', () => {
   it('refuses 40 copies doubling an annotation (422) and 10,001 operations (413); nothing is stored and the next patch works', async () => {
     const cm = { ...configMap('jp-limits'), metadata: { name: 'jp-limits', annotations: { a: 'x'.repeat(64) } } }
