@@ -71,6 +71,16 @@ describe('CustomResourceDefinition validation', () => {
     expect(storeName(storageDefOf(crd())!)).toBe('example.com/widgets')
   })
 
+  it('refuses a schema pattern that is not a Go regular expression', () => {
+    const withPattern = (pattern: string) =>
+      crd({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string', pattern } } } } } } }] })
+    expect(messages(withPattern('+'))).toEqual([
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[a].pattern: Invalid value: \"+\": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: `+`",
+    ])
+    expect(messages(withPattern('(?<=x)y'))).toHaveLength(1)
+    expect(messages(withPattern('^[a-z]+(\\.[a-z]+)*$'))).toEqual([])
+  })
+
   it('keeps group, scope and plural immutable', () => {
     const next = crd({ scope: 'Cluster' })
     expect(validateCrdUpdate(crd(), next).map(formatCause)).toEqual(['spec.scope: Invalid value: "Cluster": field is immutable'])

@@ -2,7 +2,7 @@ import { goQuote, invalid, notSupported, required, tooLong, typeInvalid, type Fi
 import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
 import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'
-import { RE2JS } from 're2js'
+import { compilePattern } from './pattern'
 
 /**
  * Validation of a custom resource against its CRD schema, with the causes kube-apiserver returns:
@@ -159,26 +159,6 @@ function checkEnum(s: JSONSchemaProps, name: string, data: unknown, r: Result): 
 }
 
 const runeCount = (s: string) => [...s].length
-
-let patternCache = new Map<string, RE2JS | Error>()
-
-/**
- * A schema pattern compiled as Go's regexp does it (RE2 syntax, linear-time matching), so no
- * pattern can make a store backtrack for long, and upstream's syntax errors are reported as is.
- */
-function compilePattern(pattern: string): RE2JS | Error {
-  let re = patternCache.get(pattern)
-  if (re === undefined) {
-    try {
-      re = RE2JS.compile(pattern)
-    } catch (e) {
-      re = e instanceof Error ? e : new Error(String(e))
-    }
-    if (patternCache.size > 1000) patternCache = new Map()
-    patternCache.set(pattern, re)
-  }
-  return re
-}
 
 function checkString(s: JSONSchemaProps, name: string, data: string, r: Result): void {
   if (s.maxLength !== undefined && runeCount(data) > s.maxLength) {
