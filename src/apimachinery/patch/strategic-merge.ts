@@ -329,13 +329,13 @@ class Positions {
 
   add(item: unknown, index: number): void {
     const key = this.keyOf(item)
-    if (key.found && !this.first.has(key.value)) this.first.set(key.value, index)
+    if (key !== NO_KEY && !this.first.has(key)) this.first.set(key, index)
   }
 
   /** The element's position, or -1. */
   of(item: unknown): number {
     const key = this.keyOf(item)
-    return key.found ? (this.first.get(key.value) ?? -1) : -1
+    return key === NO_KEY ? -1 : (this.first.get(key) ?? -1)
   }
 
   /** The position to sort by: elements not in the list sort last. */
@@ -344,12 +344,14 @@ class Positions {
     return i < 0 ? Number.MAX_SAFE_INTEGER : i
   }
 
-  private keyOf(item: unknown): { found: boolean; value?: unknown } {
-    if (this.mergeKey === undefined) return { found: true, value: item }
-    if (!isObject(item) || !Object.hasOwn(item, this.mergeKey)) return { found: false }
-    return { found: true, value: item[this.mergeKey] }
+  private keyOf(item: unknown): unknown {
+    if (this.mergeKey === undefined) return item
+    return isObject(item) && Object.hasOwn(item, this.mergeKey) ? item[this.mergeKey] : NO_KEY
   }
 }
+
+/** An object element without the merge key: found in no list. */
+const NO_KEY = Symbol('no merge key')
 
 /**
  * The patch list must be a subsequence of `$setElementOrder` (deletions and directive elements
