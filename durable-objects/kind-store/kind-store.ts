@@ -226,7 +226,6 @@ export class KindStore extends DurableObject<Env> {
   }
 }
 
-
 /** Events expire as kube-apiserver's --event-ttl removes them; no other kind does. */
 function expires(def: ResourceDef): boolean {
   return !def.custom && def.plural === 'events' && (def.group === '' || def.group === 'events.k8s.io')
