@@ -23,7 +23,16 @@ const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>()
 
-  // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
+  // A path that does not decode names nothing: 400, before any handler reads it.
+  app.use('*', async (c, next) => {
+    try {
+      decodeURIComponent(new URL(c.req.url).pathname)
+    } catch {
+      return statusResponse(failure(400, 'BadRequest', 'the request path is not valid percent-encoded UTF-8'))
+    }
+    return next()
+  })
+  // Then authentication, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   app.use('*', bearerAuth())
   registerAuthRoutes(app)
   app.get('/version', (c) => c.json(versionInfo))
