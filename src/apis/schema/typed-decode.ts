@@ -1,0 +1,176 @@
+/**
+ * What kube-apiserver's JSON decoding into the Go types (sigs.k8s.io/json) reports for a body, in
+ * one walk of the schema and the object: every unknown field (for fieldValidation) and the first
+ * value of the wrong JSON type, worded as Go's decoder words it, e.g. `json: cannot unmarshal bool
+ * into Go struct field EnvVar.spec.template.spec.containers.env.name of type string`.
+ *
+ * Unknown-field paths join struct fields and map keys with "." and add "[i]" for list elements, as
+ * strict decoding does. Type errors name the struct that holds the field and the chain of JSON
+ * field names from the top (no map keys, no indices), as Go's UnmarshalTypeError does.
+ */
+import type { FieldType, SchemaSet } from './types'
+import { int64Fields } from '../../api/openapi/int64-fields'
+import { parseCount, QuantityError } from '../../controllers/scheduler/quantity'
+
+/** kube-apiserver stops accumulating strict decoding errors at this many. */
+const MAX_UNKNOWN = 100
+
+export interface DecodeCheck {
+  /** unknown fields, in document order, e.g. `spec.template.spec.containers[0].imagee` */
+  unknown: string[]
+  /** the first value of the wrong type, as the decoder's error message */
+  typeError?: string
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`)
+
+/** The Go type name of a struct of the set: `io.k8s.api.core.v1.EnvVar` → `v1.EnvVar`. */
+function goStructType(ref: string): string {
+  const parts = ref.split('.')
+  return parts.length >= 2 ? `${parts[parts.length - 2]}.${parts[parts.length - 1]}` : ref
+}
+
+/** The Go type a field of this schema type decodes into, as the decoder prints it. */
+function goType(type: FieldType, field: string): string {
+  switch (type.kind) {
+    case 'ref':
+      return goStructType(type.ref)
+    case 'map':
+      return `map[string]${goType(type.values, field)}`
+    case 'list':
+      return `[]${goType(type.items, field)}`
+    case 'scalar':
+      switch (type.scalar) {
+        case 'integer':
+          return int64Fields.has(field) ? 'int64' : 'int32'
+        case 'number':
+          return 'float64'
+        case 'boolean':
+          return 'bool'
+        case 'bytes':
+          return '[]uint8'
+        case 'quantity':
+          return 'resource.Quantity'
+        case 'intOrString':
+          return 'intstr.IntOrString'
+        case 'time':
+          return 'v1.Time'
+        default:
+          return 'string'
+      }
+  }
+}
+
+/** How Go's decoder names a JSON value in its errors. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array'
+  if (typeof v === 'boolean') return 'bool'
+  return typeof v === 'object' ? 'object' : typeof v
+}
+
+const INT32 = 2 ** 31
+const INT64 = 2 ** 63
+
+/** Where a type error was found: the Go struct holding the field, the field chain, the field's name. */
+interface At {
+  struct: string
+  path: string
+  field: string
+}
+
+/** Checks a scalar value; the decoder's message when it does not fit. */
+function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: At): string | undefined {
+  const mismatch = (value: string) => `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path} of type ${goType(type, at.field)}`
+  switch (type.scalar) {
+    case 'any':
+      return undefined
+    case 'string':
+    case 'bytes':
+      return typeof v === 'string' ? undefined : mismatch(jsonKind(v))
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : mismatch(jsonKind(v))
+    case 'number':
+      return typeof v === 'number' ? undefined : mismatch(jsonKind(v))
+    case 'integer': {
+      if (typeof v !== 'number') return mismatch(jsonKind(v))
+      const limit = int64Fields.has(at.field) ? INT64 : INT32
+      return Number.isInteger(v) && v >= -limit && v < limit ? undefined : mismatch(`number ${JSON.stringify(v)}`)
+    }
+    // metav1.Time decodes its JSON as a string first.
+    case 'time':
+      return typeof v === 'string' ? undefined : `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`
+    // intstr.IntOrString takes a string as is and anything else as an int32.
+    case 'intOrString':
+      if (typeof v === 'string') return undefined
+      if (typeof v !== 'number') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`
+      return Number.isInteger(v) && v >= -INT32 && v < INT32 ? undefined : `json: cannot unmarshal number ${JSON.stringify(v)} into Go value of type int32`
+    // resource.Quantity parses the JSON text (without quotes) whatever its type.
+    case 'quantity':
+      try {
+        parseCount(typeof v === 'string' || typeof v === 'number' ? (typeof v === 'string' ? v.trim() : v) : JSON.stringify(v))
+        return undefined
+      } catch (e) {
+        if (e instanceof QuantityError) return e.message
+        throw e
+      }
+  }
+}
+
+/**
+ * Decodes `value` as struct `structName` of `set` the way the Go types would. `apiVersion` and
+ * `kind` are always known at the top. A struct missing from `set` accepts anything, as do `any`
+ * fields; open structs accept unknown keys. JSON null fits every field, as in Go.
+ */
+export function checkDecode(value: unknown, structName: string, set: SchemaSet): DecodeCheck {
+  const unknown: string[] = []
+  const seen = new Set<string>()
+  let typeError: string | undefined
+  const reportUnknown = (path: string) => {
+    if (unknown.length >= MAX_UNKNOWN || seen.has(path)) return
+    seen.add(path)
+    unknown.push(path)
+  }
+
+  const walkStruct = (v: Record<string, unknown>, name: string, path: string, goPath: string, top: boolean): void => {
+    const def = Object.hasOwn(set, name) ? set[name] : undefined
+    if (def === undefined) return
+    const struct = name.slice(name.lastIndexOf('.') + 1)
+    for (const [key, child] of Object.entries(v)) {
+      if (top && (key === 'apiVersion' || key === 'kind')) continue
+      const field = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined
+      if (field === undefined) {
+        if (!def.open) reportUnknown(join(path, key))
+      } else walk(child, field.type, join(path, key), { struct, path: join(goPath, key), field: key })
+    }
+  }
+
+  const walk = (v: unknown, type: FieldType, path: string, at: At): void => {
+    if (v === null) return
+    const mismatch = () => {
+      typeError ??= `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${at.struct}.${at.path} of type ${goType(type, at.field)}`
+    }
+    switch (type.kind) {
+      case 'scalar': {
+        const error = scalarError(v, type, at)
+        if (error !== undefined) typeError ??= error
+        return
+      }
+      case 'ref':
+        if (!isObject(v)) return mismatch()
+        return walkStruct(v, type.ref, path, at.path, false)
+      case 'map':
+        if (!isObject(v)) return mismatch()
+        for (const [key, child] of Object.entries(v)) walk(child, type.values, join(path, key), at)
+        return
+      case 'list':
+        if (!Array.isArray(v)) return mismatch()
+        v.forEach((child, i) => walk(child, type.items, `${path}[${i}]`, at))
+        return
+    }
+  }
+
+  if (isObject(value)) walkStruct(value, structName, '', '', true)
+  return typeError === undefined ? { unknown } : { unknown, typeError }
+}
