@@ -1,5 +1,33 @@
-import { ApiError, badRequest } from '../apimachinery/status'
+import { ApiError, badRequest, invalid } from '../apimachinery/status'
+import type { StatusCause } from '../apimachinery/types'
 import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../durable-objects/kind-store/options'
+
+/**
+ * A boolean query parameter as kube-apiserver converts one (runtime.Convert_Slice_string_To_bool):
+ * absent is false, `0` and `false` in any letter case are false, and any other value, the empty
+ * one included, is true. So `watch=True` (the Python client's spelling) and `watch=1` both watch.
+ */
+export function queryFlag(q: URLSearchParams, key: string): boolean {
+  const v = q.get(key)
+  if (v === null) return false
+  return v !== '0' && v.toLowerCase() !== 'false'
+}
+
+/**
+ * `sendInitialEvents` (streaming lists) is not served: refused as kube-apiserver refuses it for a
+ * list, and for a watch when its WatchList feature is off, so clients fall back to list + watch.
+ */
+export function checkWatchListOptions(q: URLSearchParams, watch: boolean): void {
+  if (!q.has('sendInitialEvents')) return
+  const causes: StatusCause[] = []
+  const forbid = (field: string, why: string) => causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${why}` })
+  if (!watch) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list')
+  else {
+    if (q.get('resourceVersionMatch') !== 'NotOlderThan') forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')
+    forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
+  }
+  throw new ApiError(invalid('meta.k8s.io', 'ListOptions', '', causes))
+}
 
 /** Write options from the query string (`dryRun`, `fieldValidation`, `fieldManager`). */
 export function writeOptions(q: URLSearchParams): WriteOptions {
