@@ -38,6 +38,16 @@ export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation =
   return { ok: true, value: obj, warnings }
 }
 
+/**
+ * The 400 kube-apiserver's decoder answers for a built-in kind's object (or apply configuration)
+ * holding a value of the wrong type; undefined when every value fits, and for custom resources.
+ */
+export function typeErrorStatus(def: ResourceDef, obj: unknown): Status | undefined {
+  const struct = def.custom ? undefined : kindStruct(def.group, def.version, def.kind)
+  const error = struct === undefined ? undefined : checkDecode(obj, struct, schemas).typeError
+  return error === undefined ? undefined : cannotDecode(def, error)
+}
+
 /** kube-apiserver's 400 for a body its decoder refused. */
 function cannotDecode(def: ResourceDef, why: string): Status {
   return failure(400, 'BadRequest', `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${why}`)

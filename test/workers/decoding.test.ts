@@ -70,6 +70,15 @@ describe('values of the wrong JSON type', () => {
     expect((await api('GET', `${deploys}/typed-apply`)).status).toBe(404)
   })
 
+  it('are found in an apply configuration before any conflict with another manager', async () => {
+    const first = await api('PATCH', `${deploys}/typed-owned?fieldManager=one`, deployment('typed-owned'), 'application/apply-patch+yaml')
+    expect(first.status).toBe(201)
+    const other = deployment('typed-owned', [{ name: 'EX', value: 1 }])
+    const res = await api('PATCH', `${deploys}/typed-owned?fieldManager=two`, other, 'application/apply-patch+yaml')
+    expect(res.status).toBe(400)
+    expect(res.json.message).toBe('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string')
+  })
+
   it('leave custom resources to their own structural schema', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
