@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { Env } from '../env'
 import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './auth'
+import { prettyJson } from './pretty'
 import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
@@ -23,6 +24,8 @@ export function buildApp() {
   const app = new Hono<{ Bindings: Env }>()
 
   // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
+  // Outermost, so every JSON answer can be indented, errors included.
+  app.use('*', prettyJson())
   app.use('*', bearerAuth())
   registerAuthRoutes(app)
   app.get('/version', (c) => c.json(versionInfo))

@@ -127,4 +127,26 @@ describe('boolean query parameters, converted as kube-apiserver converts them', 
     expect(watch.status).toBe(422)
     expect(watch.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
   })
+
+  it('indents JSON for pretty=true (Go ParseBool, anything else compact) and for curl, but leaves watch streams alone', async () => {
+    await api('POST', cms, configMap('pretty'))
+    const read = async (query: string, agent = 'edgeplane-test') => {
+      const res = await SELF.fetch(`https://edgeplane.test${cms}/pretty${query}`, { headers: { Authorization: `Bearer ${token}`, 'User-Agent': agent } })
+      return res.text()
+    }
+    const compact = await read('')
+    expect(compact.includes('\n  ')).toBe(false)
+    const indented = await read('?pretty=true')
+    expect(indented).toContain('\n  "kind": "ConfigMap",\n')
+    expect(indented).toContain('\n  "metadata": {\n    "name": "pretty",\n')
+    expect(JSON.parse(indented)).toEqual(JSON.parse(compact))
+    expect(await read('?pretty=1')).toBe(indented)
+    expect(await read('?pretty=yes')).toBe(compact)
+    expect(await read('', 'curl/8.5.0')).toBe(indented)
+    expect(await read('?pretty=false', 'curl/8.5.0')).toBe(compact)
+    const missing = await SELF.fetch(`https://edgeplane.test${cms}/absent?pretty=true`, { headers: { Authorization: `Bearer ${token}` } })
+    expect(await missing.text()).toContain('\n  "reason": "NotFound",\n')
+    const watch = await getText(`${cms}?watch=1&pretty=true&fieldSelector=metadata.name%3Dpretty&timeoutSeconds=1`)
+    expect(watch.text.trim().split('\n').map((line) => JSON.parse(line).object.metadata.name)).toEqual(['pretty'])
+  })
 })
