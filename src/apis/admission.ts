@@ -43,14 +43,18 @@ export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation =
  * holding a value of the wrong type; undefined when every value fits, and for custom resources.
  */
 export function typeErrorStatus(def: ResourceDef, obj: unknown): Status | undefined {
-  const struct = def.custom ? undefined : kindStruct(def.group, def.version, def.kind)
+  return structTypeError(def.custom ? undefined : kindStruct(def.group, def.version, def.kind), def, obj)
+}
+
+/** The same for a body decoded as `struct` of the schemas, named `kind` in `version` (e.g. a Scale). */
+export function structTypeError(struct: string | undefined, named: { kind: string; version: string }, obj: unknown): Status | undefined {
   const error = struct === undefined ? undefined : checkDecode(obj, struct, schemas).typeError
-  return error === undefined ? undefined : cannotDecode(def, error)
+  return error === undefined ? undefined : cannotDecode(named, error)
 }
 
 /** kube-apiserver's 400 for a body its decoder refused. */
-function cannotDecode(def: ResourceDef, why: string): Status {
-  return failure(400, 'BadRequest', `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${why}`)
+function cannotDecode(named: { kind: string; version: string }, why: string): Status {
+  return failure(400, 'BadRequest', `${named.kind} in version "${named.version}" cannot be handled as a ${named.kind}: ${why}`)
 }
 
 /** Removes `a.b[2].c` from an object (the unknown-field paths strict decoding reports). */

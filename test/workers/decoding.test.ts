@@ -63,6 +63,19 @@ describe('values of the wrong JSON type', () => {
     expect(stored.json.spec.template.spec.containers[0].env).toEqual([{ name: 'EX', value: '1' }])
   })
 
+  it('are refused in a Scale written to the scale subresource', async () => {
+    const created = await api('POST', deploys, deployment('typed-scale'))
+    expect(created.status).toBe(201)
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'typed-scale', namespace: 'default' }, spec: { replicas: '3' } }
+    const put = await api('PUT', `${deploys}/typed-scale/scale`, scale)
+    expect(put.status).toBe(400)
+    expect(put.json.message).toBe('Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32')
+    const patch = await api('PATCH', `${deploys}/typed-scale/scale`, { spec: { replicas: 2.5 } }, 'application/merge-patch+json')
+    expect(patch.status).toBe(400)
+    expect(patch.json.message).toBe('Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 2.5 into Go struct field ScaleSpec.spec.replicas of type int32')
+    expect((await api('GET', `${deploys}/typed-scale`)).json.spec.replicas).toBe(1)
+  })
+
   it('are refused when server-side apply creates the object', async () => {
     const res = await api('PATCH', `${deploys}/typed-apply?fieldManager=kubectl`, deployment('typed-apply', [{ name: 'Y', value: 2 }]), 'application/apply-patch+yaml')
     expect(res.status).toBe(400)
