@@ -70,6 +70,8 @@ export function deleteOptions(q: URLSearchParams, body: Record<string, unknown> 
     if (body.orphanDependents === true && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
     if (body.preconditions && typeof body.preconditions === 'object') opts.preconditions = body.preconditions as DeleteOptions['preconditions']
   }
+  // The deprecated orphanDependents, from the query as the Python client sends it (`True`).
+  if (q.has('orphanDependents') && queryFlag(q, 'orphanDependents') && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
   const grace = q.get('gracePeriodSeconds')
   if (grace !== null) opts.gracePeriodSeconds = Number(grace)
   const policy = q.get('propagationPolicy')

@@ -132,6 +132,16 @@ describe('boolean query parameters, converted as kube-apiserver converts them', 
     }
   })
 
+  it('orphans dependents for orphanDependents=True in the query, as for the same field in the body', async () => {
+    await api('POST', cms, configMap('orphan-q'))
+    const res = await api('DELETE', `${cms}/orphan-q?orphanDependents=True`)
+    expect(res.json.metadata.finalizers).toEqual(['orphan'])
+    await api('POST', cms, configMap('orphan-f'))
+    const plain = await api('DELETE', `${cms}/orphan-f?orphanDependents=False`)
+    expect(plain.json.metadata.finalizers).toBeUndefined()
+    expect((await api('GET', `${cms}/orphan-f`)).status).toBe(404)
+  })
+
   it('refuses sendInitialEvents, which is not served, as kube-apiserver does without its WatchList feature', async () => {
     const list = await api('GET', `${cms}?sendInitialEvents=false`)
     expect(list.status).toBe(422)
