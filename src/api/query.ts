@@ -14,19 +14,30 @@ export function queryFlag(q: URLSearchParams, key: string): boolean {
 }
 
 /**
- * `sendInitialEvents` (streaming lists) is not served: refused as kube-apiserver refuses it for a
- * list, and for a watch when its WatchList feature is off, so clients fall back to list + watch.
+ * kube-apiserver's checks of `sendInitialEvents` and, on a watch, `resourceVersionMatch`.
+ * Streaming lists are not served: `sendInitialEvents` is refused as upstream refuses it for a list,
+ * and for a watch when its WatchList feature is off, so clients fall back to list + watch.
  */
 export function checkWatchListOptions(q: URLSearchParams, watch: boolean): void {
-  if (!q.has('sendInitialEvents')) return
   const causes: StatusCause[] = []
   const forbid = (field: string, why: string) => causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${why}` })
-  if (!watch) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list')
-  else {
-    if (q.get('resourceVersionMatch') !== 'NotOlderThan') forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')
-    forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
+  const initial = q.has('sendInitialEvents')
+  const match = q.get('resourceVersionMatch') ?? ''
+  if (!watch) {
+    if (initial) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list')
+  } else {
+    if (initial) {
+      if (match !== 'NotOlderThan') forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')
+      forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
+    }
+    if (match) {
+      if (!initial) forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')
+      if (match !== 'NotOlderThan') {
+        causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"` })
+      }
+    }
   }
-  throw new ApiError(invalid('meta.k8s.io', 'ListOptions', '', causes))
+  if (causes.length) throw new ApiError(invalid('meta.k8s.io', 'ListOptions', '', causes))
 }
 
 /** Write options from the query string (`dryRun`, `fieldValidation`, `fieldManager`). */

@@ -149,6 +149,11 @@ describe('boolean query parameters, converted as kube-apiserver converts them', 
     const watch = await api('GET', `${cms}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`)
     expect(watch.status).toBe(422)
     expect(watch.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
+    const matched = await api('GET', `${cms}?watch=1&resourceVersion=1&resourceVersionMatch=Exact`)
+    expect(matched.status).toBe(422)
+    expect(matched.json.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    )
   })
 
   it('indents JSON for pretty=true (Go ParseBool, anything else compact) and for curl, but leaves watch streams alone', async () => {
