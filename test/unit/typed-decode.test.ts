@@ -105,6 +105,18 @@ spec:
     expect(res.unknown).toEqual(['spec.template.spec.containers[0].imagee'])
   })
 
+  it('decodes []byte as base64 the way Go does, reporting the byte it refuses', () => {
+    const secret = (data: unknown) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: data } })
+    for (const ok of ['', 'aGVsbG8=', 'aGk=', 'YQ==', 'aGVs\nbG8=\n', 'aGVsbG8h']) expect(typeErrorOf(secret(ok)), ok).toBeUndefined()
+    expect(typeErrorOf(secret('hello'))).toBe('illegal base64 data at input byte 4')
+    expect(typeErrorOf(secret('hello!'))).toBe('illegal base64 data at input byte 5')
+    expect(typeErrorOf(secret('YQ'))).toBe('illegal base64 data at input byte 0')
+    expect(typeErrorOf(secret('YQ='))).toBe('illegal base64 data at input byte 3')
+    expect(typeErrorOf(secret('Y==='))).toBe('illegal base64 data at input byte 1')
+    expect(typeErrorOf(secret('YQ==YQ=='))).toBe('illegal base64 data at input byte 4')
+    expect(typeErrorOf(secret('my password'))).toBe('illegal base64 data at input byte 2')
+  })
+
   it('checks timestamps and bytes as their Go types decode them', () => {
     expect(typeErrorOf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', creationTimestamp: 5 } })).toBe('json: cannot unmarshal number into Go value of type string')
     expect(typeErrorOf({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 1 } })).toBe('json: cannot unmarshal number into Go struct field Secret.data of type []uint8')

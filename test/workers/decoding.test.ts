@@ -34,6 +34,14 @@ describe('values of the wrong JSON type', () => {
     expect((await api('GET', `${deploys}/typed-create`)).status).toBe(404)
   })
 
+  it('include Secret data that is not base64, as a user who meant stringData writes it', async () => {
+    const res = await api('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'plain' }, data: { password: 'hello' } })
+    expect(res.status).toBe(400)
+    expect(res.json.message).toBe('Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 4')
+    const ok = await api('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'encoded' }, data: { password: 'aGVsbG8=' } })
+    expect(ok.status).toBe(201)
+  })
+
   it('are refused on update, on every patch type (the patched result is checked) and on server-side apply', async () => {
     const created = await api('POST', deploys, deployment('typed-write'))
     expect(created.status).toBe(201)

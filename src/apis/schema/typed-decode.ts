@@ -11,6 +11,7 @@
 import type { FieldType, SchemaSet } from './types'
 import { int64Fields } from '../../api/openapi/int64-fields'
 import { parseCount, QuantityError } from '../../controllers/scheduler/quantity'
+import { base64Error } from '../../apimachinery/base64'
 
 /** kube-apiserver stops accumulating strict decoding errors at this many. */
 const MAX_UNKNOWN = 100
@@ -87,8 +88,10 @@ function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: At): 
     case 'any':
       return undefined
     case 'string':
-    case 'bytes':
       return typeof v === 'string' ? undefined : mismatch(jsonKind(v))
+    // []byte: a base64 string.
+    case 'bytes':
+      return typeof v === 'string' ? base64Error(v) : mismatch(jsonKind(v))
     case 'boolean':
       return typeof v === 'boolean' ? undefined : mismatch(jsonKind(v))
     case 'number':
