@@ -23,9 +23,9 @@ const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>()
 
-  // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   // Outermost, so every JSON answer can be indented, errors included.
   app.use('*', prettyJson())
+  // Before the routes, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   app.use('*', bearerAuth())
   registerAuthRoutes(app)
   app.get('/version', (c) => c.json(versionInfo))

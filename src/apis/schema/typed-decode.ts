@@ -81,9 +81,14 @@ interface At {
   field: string
 }
 
+/** Go's UnmarshalTypeError message for a JSON `value` (its kind, or `number 1.5`) that does not fit `type`. */
+function unmarshalError(value: string, type: FieldType, at: At): string {
+  return `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path} of type ${goType(type, at.field)}`
+}
+
 /** Checks a scalar value; the decoder's message when it does not fit. */
 function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: At): string | undefined {
-  const mismatch = (value: string) => `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path} of type ${goType(type, at.field)}`
+  const mismatch = (value: string) => unmarshalError(value, type, at)
   switch (type.scalar) {
     case 'any':
       return undefined
@@ -152,7 +157,7 @@ export function checkDecode(value: unknown, structName: string, set: SchemaSet):
   const walk = (v: unknown, type: FieldType, path: string, at: At): void => {
     if (v === null) return
     const mismatch = () => {
-      typeError ??= `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${at.struct}.${at.path} of type ${goType(type, at.field)}`
+      typeError ??= unmarshalError(jsonKind(v), type, at)
     }
     switch (type.kind) {
       case 'scalar': {
