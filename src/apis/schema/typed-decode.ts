@@ -25,8 +25,6 @@ export interface DecodeCheck {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`)
-
 /** The Go type name of a struct of the set: `io.k8s.api.core.v1.EnvVar` → `v1.EnvVar`. */
 function goStructType(ref: string): string {
   const parts = ref.split('.')
@@ -86,25 +84,44 @@ function unmarshalError(value: string, type: FieldType, at: At): string {
   return `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path} of type ${goType(type, at.field)}`
 }
 
-/** Checks a scalar value; the decoder's message when it does not fit. */
-function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: At): string | undefined {
-  const mismatch = (value: string) => unmarshalError(value, type, at)
+/** Quantities in their common spellings (`2`, `0.5`, `500m`, `128Mi`), valid without a full parse. */
+const plainQuantity = /^[0-9]+(?:\.[0-9]+)?(?:[munkMGTPE]|[KMGTPE]i)?$/
+
+/** resource.Quantity parses the JSON text (without quotes) whatever its type. */
+function quantityError(v: unknown): string | undefined {
+  if (typeof v === 'number' || (typeof v === 'string' && plainQuantity.test(v))) return undefined
+  try {
+    parseCount(typeof v === 'string' ? v.trim() : JSON.stringify(v))
+    return undefined
+  } catch (e) {
+    if (e instanceof QuantityError) return e.message
+    throw e
+  }
+}
+
+/**
+ * Checks a scalar value: undefined when it fits, else the decoder's message (built by `at` only
+ * then, as the field chain is joined only for an error).
+ */
+function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: () => At): string | undefined {
   switch (type.scalar) {
     case 'any':
       return undefined
     case 'string':
-      return typeof v === 'string' ? undefined : mismatch(jsonKind(v))
+      return typeof v === 'string' ? undefined : unmarshalError(jsonKind(v), type, at())
     // []byte: a base64 string.
     case 'bytes':
-      return typeof v === 'string' ? base64Error(v) : mismatch(jsonKind(v))
+      return typeof v === 'string' ? base64Error(v) : unmarshalError(jsonKind(v), type, at())
     case 'boolean':
-      return typeof v === 'boolean' ? undefined : mismatch(jsonKind(v))
+      return typeof v === 'boolean' ? undefined : unmarshalError(jsonKind(v), type, at())
     case 'number':
-      return typeof v === 'number' ? undefined : mismatch(jsonKind(v))
+      return typeof v === 'number' ? undefined : unmarshalError(jsonKind(v), type, at())
     case 'integer': {
-      if (typeof v !== 'number') return mismatch(jsonKind(v))
-      const limit = int64Fields.has(at.field) ? INT64 : INT32
-      return Number.isInteger(v) && v >= -limit && v < limit ? undefined : mismatch(`number ${JSON.stringify(v)}`)
+      if (typeof v !== 'number') return unmarshalError(jsonKind(v), type, at())
+      if (Number.isInteger(v) && v >= -INT32 && v < INT32) return undefined
+      const where = at()
+      const limit = int64Fields.has(where.field) ? INT64 : INT32
+      return Number.isInteger(v) && v >= -limit && v < limit ? undefined : unmarshalError(`number ${JSON.stringify(v)}`, type, where)
     }
     // metav1.Time decodes its JSON as a string first.
     case 'time':
@@ -114,15 +131,8 @@ function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: At): 
       if (typeof v === 'string') return undefined
       if (typeof v !== 'number') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`
       return Number.isInteger(v) && v >= -INT32 && v < INT32 ? undefined : `json: cannot unmarshal number ${JSON.stringify(v)} into Go value of type int32`
-    // resource.Quantity parses the JSON text (without quotes) whatever its type.
     case 'quantity':
-      try {
-        parseCount(typeof v === 'string' || typeof v === 'number' ? (typeof v === 'string' ? v.trim() : v) : JSON.stringify(v))
-        return undefined
-      } catch (e) {
-        if (e instanceof QuantityError) return e.message
-        throw e
-      }
+      return quantityError(v)
   }
 }
 
@@ -135,50 +145,57 @@ export function checkDecode(value: unknown, structName: string, set: SchemaSet):
   const unknown: string[] = []
   const seen = new Set<string>()
   let typeError: string | undefined
-  const reportUnknown = (path: string) => {
-    if (unknown.length >= MAX_UNKNOWN || seen.has(path)) return
-    seen.add(path)
-    unknown.push(path)
-  }
+  // The JSON field names from the top and the Go struct holding the last one, as the decoder tracks them.
+  const fields: string[] = []
+  let struct = ''
+  const at = (): At => ({ struct, path: fields.join('.'), field: fields[fields.length - 1] ?? '' })
 
-  const walkStruct = (v: Record<string, unknown>, name: string, path: string, goPath: string, top: boolean): void => {
+  const walkStruct = (v: Record<string, unknown>, name: string, path: string, top: boolean): void => {
     const def = Object.hasOwn(set, name) ? set[name] : undefined
     if (def === undefined) return
-    const struct = name.slice(name.lastIndexOf('.') + 1)
-    for (const [key, child] of Object.entries(v)) {
+    const outer = struct
+    const here = name.slice(name.lastIndexOf('.') + 1)
+    for (const key in v) {
       if (top && (key === 'apiVersion' || key === 'kind')) continue
       const field = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined
+      const childPath = path === '' ? key : `${path}.${key}`
       if (field === undefined) {
-        if (!def.open) reportUnknown(join(path, key))
-      } else walk(child, field.type, join(path, key), { struct, path: join(goPath, key), field: key })
+        if (!def.open && unknown.length < MAX_UNKNOWN && !seen.has(childPath)) {
+          seen.add(childPath)
+          unknown.push(childPath)
+        }
+        continue
+      }
+      fields.push(key)
+      struct = here
+      walk(v[key], field.type, childPath)
+      fields.pop()
     }
+    struct = outer
   }
 
-  const walk = (v: unknown, type: FieldType, path: string, at: At): void => {
+  const walk = (v: unknown, type: FieldType, path: string): void => {
     if (v === null) return
-    const mismatch = () => {
-      typeError ??= unmarshalError(jsonKind(v), type, at)
-    }
     switch (type.kind) {
       case 'scalar': {
-        const error = scalarError(v, type, at)
-        if (error !== undefined) typeError ??= error
+        if (typeError === undefined) typeError = scalarError(v, type, at)
         return
       }
       case 'ref':
-        if (!isObject(v)) return mismatch()
-        return walkStruct(v, type.ref, path, at.path, false)
+        if (isObject(v)) walkStruct(v, type.ref, path, false)
+        else typeError ??= unmarshalError(jsonKind(v), type, at())
+        return
       case 'map':
-        if (!isObject(v)) return mismatch()
-        for (const [key, child] of Object.entries(v)) walk(child, type.values, join(path, key), at)
+        if (!isObject(v)) typeError ??= unmarshalError(jsonKind(v), type, at())
+        else for (const key in v) walk(v[key], type.values, `${path}.${key}`)
         return
       case 'list':
-        if (!Array.isArray(v)) return mismatch()
-        v.forEach((child, i) => walk(child, type.items, `${path}[${i}]`, at))
+        if (!Array.isArray(v)) typeError ??= unmarshalError(jsonKind(v), type, at())
+        else for (let i = 0; i < v.length; i++) walk(v[i], type.items, `${path}[${i}]`)
         return
     }
   }
 
-  if (isObject(value)) walkStruct(value, structName, '', '', true)
+  if (isObject(value)) walkStruct(value, structName, '', true)
   return typeError === undefined ? { unknown } : { unknown, typeError }
 }
