@@ -182,6 +182,11 @@ describe('boolean query parameters, converted as kube-apiserver converts them', 
     expect(await read('?pretty=false', 'curl/8.5.0')).toBe(compact)
     const missing = await SELF.fetch(`https://edgeplane.test${cms}/absent?pretty=true`, { headers: { Authorization: `Bearer ${token}` } })
     expect(await missing.text()).toContain('\n  "reason": "NotFound",\n')
+    // An answer beyond 4 MiB goes out as it is, not held whole to be indented.
+    for (const n of [1, 2, 3, 4, 5]) expect((await api('POST', cms, configMap(`pretty-big-${n}`, { big: 'x'.repeat(960 * 1024) }, { size: 'big' }))).status).toBe(201)
+    const big = await getText(`${cms}?labelSelector=size%3Dbig&pretty=true`)
+    expect(big.text.includes('\n  ')).toBe(false)
+    expect(JSON.parse(big.text).items).toHaveLength(5)
     const watch = await getText(`${cms}?watch=1&pretty=true&fieldSelector=metadata.name%3Dpretty&timeoutSeconds=1`)
     expect(watch.text.trim().split('\n').map((line) => JSON.parse(line).object.metadata.name)).toEqual(['pretty'])
   })
