@@ -22,6 +22,10 @@ export interface Env {
   CONTROLLER_NOTIFICATIONS?: string
   /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */
   SERVICE_CLUSTER_IP_RANGE?: string
+  /** Node pod CIDRs are cut from this CIDR (default 10.244.0.0/16). */
+  CLUSTER_CIDR?: string
+  /** The prefix length of each node's pod CIDR (default 24). */
+  NODE_CIDR_MASK_SIZE?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
 }

@@ -17,7 +17,7 @@ import { LEASE_NAMESPACE } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
 import { ProcessRuntime } from './runtime/process'
-import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
+import { DEFAULT_SIM_START_DELAY_MS, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
 
 export interface AgentArgs {
@@ -203,13 +203,12 @@ export async function main(argv: string[]): Promise<void> {
   if (names.length === 1) access = { ...access, token: credentials[0]!.token }
   const api = new ApiClient(access, { maxSockets: Math.min(64, 8 + names.length * 2), userAgent: `edgeplane-agent/${args.runtime}` })
   const capacity = capacityFor(args)
-  const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
   const closers: (() => Promise<unknown> | void)[] = []
   const agents = names.map((name, i) => {
     const nodeLog = log.child(`[${name}]`)
     const runtime: ManagedRuntime =
-      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
+      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
     const identity = args.runtime === 'sim' ? simNodeIdentity(name, args.labels, capacity) : processNodeIdentity(name, args.labels, capacity)
     const tunnel = connectTunnel({
       server: access.server,

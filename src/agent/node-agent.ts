@@ -10,6 +10,7 @@ import { LeaseRenewer } from './lease'
 import type { Logger } from './log'
 import { labelPatch, nodeLabels, nodeObject, nodeStatus, shouldPostNodeStatus, type NodeIdentity, type NodeStatus } from './node-status'
 import { computePodStatus, statusPatch, type PodStatus } from './pod-status'
+import { PodCIDRFollower } from './pod-cidr'
 import { ListWatch } from './pod-watch'
 import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
 import type { ManagedRuntime } from './runtime/types'
@@ -99,6 +100,7 @@ export class NodeAgent {
   private readonly queue: WorkQueue
   private readonly watch: ListWatch
   private readonly lease: LeaseRenewer
+  private readonly podCIDR: PodCIDRFollower
   private readonly stopping = new Map<string, number>()
   private readonly stopped = new Set<string>()
   private readonly retry = new Set<string>()
@@ -128,6 +130,7 @@ export class NodeAgent {
     )
     this.lease = new LeaseRenewer(this.api, this.name, opts.leaseSeconds * 1000, this.log, () => this.nodeUid)
     this.runtime.onChange((uid) => this.queue.add(uid))
+    this.podCIDR = new PodCIDRFollower(this.runtime, this.log)
   }
 
   /** Registers the Node (retrying until the API answers), then starts the heartbeat and the pod watch. */
@@ -146,6 +149,8 @@ export class NodeAgent {
     }
     if (this.closed) return
     this.lease.start()
+    await this.podCIDR.wait(() => this.api.getOptional(this.nodePath), () => this.closed, this.name)
+    if (this.closed) return
     this.watch.start()
     const statusTimer = setInterval(() => void this.updateNodeStatus(), this.opts.leaseSeconds * 1000)
     const resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs ?? DEFAULT_RESYNC_MS)
@@ -185,6 +190,7 @@ export class NodeAgent {
       try {
         const created = await this.api.create(resourcePath({ resource: 'nodes' }), nodeObject(this.identity, Date.now()))
         this.nodeUid = created.metadata.uid
+        this.podCIDR.observe(created)
         this.lastNodePostMs = Date.now()
         this.log.info(`registered node ${this.name}`)
         return
@@ -194,6 +200,7 @@ export class NodeAgent {
       }
     }
     this.nodeUid = existing.metadata.uid
+    this.podCIDR.observe(existing)
     const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
     if (labels) await this.api.mergePatch(this.nodePath, { metadata: { labels } })
     await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
@@ -218,6 +225,7 @@ export class NodeAgent {
         return
       }
       this.nodeUid = node.metadata.uid
+      this.podCIDR.observe(node)
       await this.postNodeStatus(node.status as NodeStatus | undefined)
       if (this.nodeStatusFailing) this.log.info(`node ${this.name} status updates work again`)
       this.nodeStatusFailing = false

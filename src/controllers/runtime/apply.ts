@@ -107,6 +107,7 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
 const eventSources: Record<string, string> = {
   scheduler: 'default-scheduler',
   'node-lifecycle': 'node-controller',
+  'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',
