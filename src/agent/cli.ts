@@ -13,7 +13,7 @@ import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
 import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
-import { LEASE_NAMESPACE } from './lease'
+import { LEASE_NAMESPACE, LeaseIntervalError, leaseInterval, publishedGraceSeconds } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
 import { ProcessRuntime } from './runtime/process'
@@ -30,7 +30,8 @@ export interface AgentArgs {
   pods?: number
   labels: Record<string, string>
   nodes: number
-  leaseSeconds: number
+  /** as given; unset, the agent follows the control plane's published grace period */
+  leaseSeconds?: number
   simStartDelayMs: number
   verbose: boolean
   help: boolean
@@ -47,7 +48,8 @@ export const USAGE = `usage: npm run agent -- [flags]
   --pods N                 pod capacity (default: 110)
   --labels k=v,k2=v2       extra node labels
   --nodes N                sim only: simulate N nodes NODE-0 … NODE-(N-1) in this process
-  --lease-seconds N        lease renewal interval (default: 10)
+  --lease-seconds N        lease renewal interval (default: 10, or a quarter of the control
+                           plane's node monitor grace period when that is shorter)
   --sim-start-delay-ms N   sim only: ContainerCreating → Running delay (default: 200,
                            or $EDGEPLANE_SIM_START_DELAY_MS)
   --verbose                debug logging
@@ -99,7 +101,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
   const nodes = int(values.get('nodes') ?? '1', 'nodes', 1)
   if (nodes > 1 && runtime !== 'sim') throw new UsageError('--nodes is for the sim runtime only (one process runtime per machine)')
-  const leaseSeconds = int(values.get('lease-seconds') ?? '10', 'lease-seconds', 1)
+  const leaseSeconds = values.has('lease-seconds') ? int(values.get('lease-seconds')!, 'lease-seconds', 1) : undefined
   const simStartDelayMs = int(values.get('sim-start-delay-ms') ?? env.EDGEPLANE_SIM_START_DELAY_MS ?? String(DEFAULT_SIM_START_DELAY_MS), 'sim-start-delay-ms', 0)
 
   const args: AgentArgs = {
@@ -108,11 +110,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     runtime,
     labels: parseLabels(values.get('labels') ?? ''),
     nodes,
-    leaseSeconds,
     simStartDelayMs,
     verbose: values.get('verbose') === 'true',
     help: values.get('help') === 'true',
   }
+  if (leaseSeconds !== undefined) args.leaseSeconds = leaseSeconds
   if (values.has('context')) args.context = values.get('context')
   if (values.has('cpu')) args.cpu = quantity(values.get('cpu')!, 'cpu')
   if (values.has('memory')) args.memory = quantity(values.get('memory')!, 'memory')
@@ -202,6 +204,14 @@ export async function main(argv: string[]): Promise<void> {
   const credentials = await Promise.all(names.map((name) => nodeCredentials(access.token, name)))
   if (names.length === 1) access = { ...access, token: credentials[0]!.token }
   const api = new ApiClient(access, { maxSockets: Math.min(64, 8 + names.length * 2), userAgent: `edgeplane-agent/${args.runtime}` })
+  let leaseSeconds: number
+  try {
+    leaseSeconds = leaseInterval(await publishedGraceSeconds(api, log), args.leaseSeconds)
+  } catch (err) {
+    if (!(err instanceof LeaseIntervalError)) throw err
+    process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+    process.exit(2)
+  }
   const capacity = capacityFor(args)
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
   const closers: (() => Promise<unknown> | void)[] = []
@@ -221,7 +231,7 @@ export async function main(argv: string[]): Promise<void> {
       debug: (m) => nodeLog.debug(m),
     })
     closers.push(() => tunnel.close())
-    return new NodeAgent({ api, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds })
+    return new NodeAgent({ api, identity, runtime, log: nodeLog, leaseSeconds })
   })
 
   const shown = names.length > 3 ? `${names[0]} … ${names[names.length - 1]} (${names.length} nodes)` : names.join(', ')
@@ -230,7 +240,7 @@ export async function main(argv: string[]): Promise<void> {
       `edgeplane-agent: ${args.runtime} runtime, node ${shown}`,
       `  api:      ${access.server} (kubeconfig ${args.kubeconfig})`,
       `  capacity: cpu ${capacity.cpu}, memory ${capacity.memory}, pods ${capacity.pods}`,
-      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds}s`,
+      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${leaseSeconds}s`,
       '',
     ].join('\n'),
   )
