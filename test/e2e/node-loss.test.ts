@@ -77,6 +77,11 @@ describe('node heartbeats, pod CIDRs and the loss of a node', () => {
     const w1 = nodes.find((n: any) => n.metadata.name === 'w1')
     expect(described.stdout).toMatch(new RegExp(`^PodCIDR:\\s+${w1.spec.podCIDR.replace(/\./g, '\\.')}$`, 'm'))
     expect(described.stdout).toMatch(new RegExp(`^PodCIDRs:\\s+${w1.spec.podCIDR.replace(/\./g, '\\.')}$`, 'm'))
+
+    // The assignment is final, for the node itself as for anyone.
+    const moved = await run(['patch', 'node', 'w1', '--type=merge', '-p', '{"spec":{"podCIDR":"10.244.200.0/24","podCIDRs":["10.244.200.0/24"]}}'])
+    expect(moved.code).not.toBe(0)
+    expect(moved.stderr).toContain('The Node "w1" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid')
   })
 
   it("spreads a Deployment over both nodes with pod IPs unique in the cluster, each in its node's pod CIDR", async () => {

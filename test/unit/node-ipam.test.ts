@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { findResource } from '../../src/apis/registry'
+import { validateUpdate } from '../../src/apis/strategy'
 import { nodeCidrSettings, nodeIpamController, pickNodeCidr, podCidrsOf } from '../../src/controllers/node-ipam'
 import { nodes } from '../../src/controllers/resources'
 import { MemoryCache, newNode } from '../../src/controllers/scheduler/fixtures'
@@ -82,5 +84,19 @@ describe('node IPAM controller', () => {
     expect(controller.wakesOn!(nodes, 'MODIFIED', beat, node)).toBe(false)
     expect(controller.wakesOn!(nodes, 'MODIFIED', { ...node, spec: { podCIDR: '10.244.3.0/24' } }, node)).toBe(true)
     expect(controller.wakesOn!(nodes, 'DELETED', node)).toBe(true)
+  })
+})
+
+describe('a Node update', () => {
+  const def = findResource('', 'v1', 'nodes')!
+  const node = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' }, spec })
+
+  it('may set the pod CIDR once, and never change it', () => {
+    expect(validateUpdate(def, node({}), node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] }))).toEqual([])
+    const held = node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] })
+    expect(validateUpdate(def, held, node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], unschedulable: true }))).toEqual([])
+    for (const spec of [{}, { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.1.0/24'] }, { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] }]) {
+      expect(validateUpdate(def, held, node(spec))).toEqual([{ field: 'spec.podCIDRs', reason: 'FieldValueForbidden', message: 'Forbidden: node updates may not change podCIDR except from "" to valid' }])
+    }
   })
 })
