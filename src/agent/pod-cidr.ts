@@ -1,15 +1,10 @@
 /** The node's pod CIDR, handed to a runtime that gives pods addresses of their own. */
+import { podCidrsOf } from '../apimachinery/cidr'
 import type { KubeObject } from '../apimachinery/types'
 import type { ApiClient } from './api-client'
 import type { Logger } from './log'
 import { LEASE_RETRY, RetryBackoff } from './runtime/backoff'
 import type { ContainerRuntime } from './runtime/types'
-
-/** spec.podCIDR of a Node, if the control plane's node IPAM has assigned one. */
-export function podCIDROf(node: KubeObject | undefined): string | undefined {
-  const cidr = (node?.spec as { podCIDR?: unknown } | undefined)?.podCIDR
-  return typeof cidr === 'string' && cidr !== '' ? cidr : undefined
-}
 
 /** Keeps a runtime's pod address range equal to its Node's spec.podCIDR. */
 export class PodCIDRFollower {
@@ -27,7 +22,7 @@ export class PodCIDRFollower {
 
   /** Takes the pod CIDR of the Node as read from the API, if it has one and it changed. */
   observe(node: KubeObject | undefined): void {
-    const cidr = podCIDROf(node)
+    const cidr = podCidrsOf(node)[0]
     if (!cidr || cidr === this.current || !this.runtime.setPodCIDR) return
     try {
       this.runtime.setPodCIDR(cidr)

@@ -1,4 +1,5 @@
 /** IPv4 addresses and CIDR blocks as numbers, shared by the address allocators of the cluster and its nodes. */
+import type { KubeObject } from './types'
 
 export interface Cidr {
   /** the network address as an unsigned 32-bit number */
@@ -42,4 +43,11 @@ export function parseCidr(s: string): Cidr | undefined {
 export function cidrContains(cidr: Cidr, ip: string): boolean {
   const n = parseIPv4(ip)
   return n !== undefined && n >= cidr.base && n < cidr.base + cidr.size
+}
+
+/** The pod CIDRs a Node holds: spec.podCIDRs, else spec.podCIDR. */
+export function podCidrsOf(node: KubeObject | undefined): string[] {
+  const spec = (node?.spec ?? {}) as { podCIDR?: unknown; podCIDRs?: unknown }
+  if (Array.isArray(spec.podCIDRs) && spec.podCIDRs.length) return spec.podCIDRs.filter((c): c is string => typeof c === 'string' && c !== '')
+  return typeof spec.podCIDR === 'string' && spec.podCIDR ? [spec.podCIDR] : []
 }

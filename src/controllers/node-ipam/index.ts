@@ -1,7 +1,8 @@
+import { podCidrsOf } from '../../apimachinery/cidr'
 import type { KubeObject } from '../../apimachinery/types'
 import { nodes, sameResource } from '../resources'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
-import { podCidrsOf, reconcileNodeCidr } from './reconcile'
+import { reconcileNodeCidr } from './reconcile'
 import type { NodeCidrSettings } from './settings'
 
 const waiting = (cache: Cache): string[] =>
@@ -34,4 +35,4 @@ export function nodeIpamController(settings: NodeCidrSettings): ControllerDefini
 }
 
 export { nodeCidrSettings, pickNodeCidr, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE, type NodeCidrSettings } from './settings'
-export { podCidrsOf } from './reconcile'
+export { podCidrsOf }

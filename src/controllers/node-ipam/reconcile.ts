@@ -1,18 +1,7 @@
-import type { KubeObject } from '../../apimachinery/types'
+import { podCidrsOf } from '../../apimachinery/cidr'
 import { nodes } from '../resources'
 import type { Cache, Outcome } from '../runtime/types'
 import { pickNodeCidr, type NodeCidrSettings } from './settings'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
-
-/** The pod CIDRs a Node holds: spec.podCIDRs, else spec.podCIDR. */
-export function podCidrsOf(node: KubeObject): string[] {
-  const spec = asRecord(node.spec)
-  if (Array.isArray(spec.podCIDRs) && spec.podCIDRs.length) return spec.podCIDRs.filter((c): c is string => typeof c === 'string' && c !== '')
-  return typeof spec.podCIDR === 'string' && spec.podCIDR ? [spec.podCIDR] : []
-}
 
 /**
  * Upstream's range allocator for one Node: a Node without a pod CIDR gets the first free block of
