@@ -1,6 +1,6 @@
 /** The node heartbeat: the Lease `kube-node-lease/<node>`, renewed on a fixed interval. */
 import type { KubeObject } from '../apimachinery/types'
-import { isAlreadyExists, isNotFound, resourcePath, type ApiClient } from './api-client'
+import { ApiStatusError, isAlreadyExists, isNotFound, resourcePath, type ApiClient } from './api-client'
 import { LEASE_RETRY, RetryBackoff } from './runtime/backoff'
 import type { Logger } from './log'
 import { GRACE_PERIOD_KEY, NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../agent-protocol/node-settings'
@@ -48,6 +48,11 @@ export async function publishedGraceSeconds(api: ApiClient, log: Logger): Promis
       log.warn(`${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME}: ${GRACE_PERIOD_KEY} "${raw}" is not a number of seconds; assuming 40`)
       return undefined
     } catch (err) {
+      // A refusal will not change by asking again: the agent goes on as with nothing published.
+      if (err instanceof ApiStatusError && err.code >= 400 && err.code < 500) {
+        log.warn(`cannot read ${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME} (${err.message}); assuming a 40 s node monitor grace period`)
+        return undefined
+      }
       const delay = backoff.next()
       if (backoff.attempts === 1 || backoff.attempts % 10 === 0) log.warn(`reading ${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME} failed (retrying in ${delay} ms): ${(err as Error).message}`)
       await new Promise((r) => setTimeout(r, delay))
