@@ -13,11 +13,11 @@ import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
 import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
-import { LEASE_NAMESPACE, LeaseIntervalError, leaseInterval, publishedGraceSeconds } from './lease'
+import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
 import { ProcessRuntime } from './runtime/process'
-import { DEFAULT_SIM_START_DELAY_MS, SimRuntime } from './runtime/sim'
+import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
 
 export interface AgentArgs {
@@ -110,11 +110,11 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     runtime,
     labels: parseLabels(values.get('labels') ?? ''),
     nodes,
+    leaseSeconds,
     simStartDelayMs,
     verbose: values.get('verbose') === 'true',
     help: values.get('help') === 'true',
   }
-  if (leaseSeconds !== undefined) args.leaseSeconds = leaseSeconds
   if (values.has('context')) args.context = values.get('context')
   if (values.has('cpu')) args.cpu = quantity(values.get('cpu')!, 'cpu')
   if (values.has('memory')) args.memory = quantity(values.get('memory')!, 'memory')
@@ -204,21 +204,14 @@ export async function main(argv: string[]): Promise<void> {
   const credentials = await Promise.all(names.map((name) => nodeCredentials(access.token, name)))
   if (names.length === 1) access = { ...access, token: credentials[0]!.token }
   const api = new ApiClient(access, { maxSockets: Math.min(64, 8 + names.length * 2), userAgent: `edgeplane-agent/${args.runtime}` })
-  let leaseSeconds: number
-  try {
-    leaseSeconds = leaseInterval(await publishedGraceSeconds(api, log), args.leaseSeconds)
-  } catch (err) {
-    if (!(err instanceof LeaseIntervalError)) throw err
-    process.stderr.write(`edgeplane-agent: ${err.message}\n`)
-    process.exit(2)
-  }
   const capacity = capacityFor(args)
+  const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
   const closers: (() => Promise<unknown> | void)[] = []
   const agents = names.map((name, i) => {
     const nodeLog = log.child(`[${name}]`)
     const runtime: ManagedRuntime =
-      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
+      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
     const identity = args.runtime === 'sim' ? simNodeIdentity(name, args.labels, capacity) : processNodeIdentity(name, args.labels, capacity)
     const tunnel = connectTunnel({
       server: access.server,
@@ -231,7 +224,7 @@ export async function main(argv: string[]): Promise<void> {
       debug: (m) => nodeLog.debug(m),
     })
     closers.push(() => tunnel.close())
-    return new NodeAgent({ api, identity, runtime, log: nodeLog, leaseSeconds })
+    return new NodeAgent({ api, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds })
   })
 
   const shown = names.length > 3 ? `${names[0]} … ${names[names.length - 1]} (${names.length} nodes)` : names.join(', ')
@@ -240,7 +233,7 @@ export async function main(argv: string[]): Promise<void> {
       `edgeplane-agent: ${args.runtime} runtime, node ${shown}`,
       `  api:      ${access.server} (kubeconfig ${args.kubeconfig})`,
       `  capacity: cpu ${capacity.cpu}, memory ${capacity.memory}, pods ${capacity.pods}`,
-      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${leaseSeconds}s`,
+      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds === undefined ? 'quarter of the grace period, at most 10 s' : `${args.leaseSeconds}s`}`,
       '',
     ].join('\n'),
   )
@@ -273,6 +266,10 @@ export async function main(argv: string[]): Promise<void> {
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
 if (invokedDirectly) {
   main(process.argv.slice(2)).catch((err: Error) => {
+    if (err instanceof LeaseIntervalError) {
+      process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+      process.exit(2)
+    }
     process.stderr.write(`edgeplane-agent: ${err.stack ?? err.message}\n`)
     process.exit(1)
   })

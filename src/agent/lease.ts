@@ -88,7 +88,8 @@ export class LeaseRenewer {
   constructor(
     private readonly api: ApiClient,
     private readonly nodeName: string,
-    private readonly intervalMs: number,
+    /** how often to renew; the agent sets it from the published grace period before starting */
+    public intervalMs: number,
     private readonly log: Logger,
     private readonly nodeUid: () => string | undefined,
   ) {}

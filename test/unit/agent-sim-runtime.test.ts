@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, SimRuntime } from '../../src/agent/runtime/sim'
-import { nextFreePodIP, PodIPAllocator } from '../../src/agent/runtime/pod-ips'
+import { nextFreePodIP, NodePodIPs, PodIPAllocator } from '../../src/agent/runtime/pod-ips'
 import type { ContainerState } from '../../src/agent/runtime/types'
 
 const runtimes: SimRuntime[] = []
@@ -84,6 +84,16 @@ describe('SimRuntime', () => {
     expect(a.podIP(pod({ status: { phase: 'Running', podIP: '10.244.4.7' } }))).toMatch(/^10\.244\.3\.\d+$/)
   })
 
+  it('keeps the simulated nodes of one agent each in its own pod CIDR', () => {
+    const ips = new PodIPAllocator()
+    const a = new SimRuntime({ nodeName: 'sim-0', ips })
+    const b = new SimRuntime({ nodeName: 'sim-1', ips })
+    runtimes.push(a, b)
+    a.setPodCIDR('10.244.0.0/24')
+    b.setPodCIDR('10.244.1.0/24')
+    expect([a.podIP(pod()), b.podIP(pod()), a.podIP(pod())]).toEqual(['10.244.0.2', '10.244.1.2', '10.244.0.3'])
+  })
+
   it('gives no pod an address before the node has a pod CIDR', () => {
     const r = new SimRuntime({ nodeName: 'sim-0' })
     runtimes.push(r)
@@ -131,7 +141,7 @@ describe('pod IPs of a node', () => {
   })
 
   it('hands out every address of the block once, then reports it full', () => {
-    const ips = new PodIPAllocator()
+    const ips = new NodePodIPs()
     ips.setPodCIDR('10.1.0.0/29')
     const got = ['a', 'b', 'c', 'd', 'e'].map((uid) => ips.allocate(uid))
     expect(got).toEqual(['10.1.0.2', '10.1.0.3', '10.1.0.4', '10.1.0.5', '10.1.0.6'])

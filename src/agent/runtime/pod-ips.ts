@@ -35,7 +35,7 @@ export function inPodRange(podCIDR: string, ip: string): boolean {
  * Pod IPs of one node, unique within its spec.podCIDR (which the control plane's node IPAM makes
  * unique in the cluster). A pod keeps its address until it is released.
  */
-export class PodIPAllocator {
+export class NodePodIPs {
   private readonly byUid = new Map<string, string>()
   private readonly taken = new Set<string>()
   private cursor = 0
@@ -72,5 +72,16 @@ export class PodIPAllocator {
     if (!ip) return
     this.byUid.delete(uid)
     this.taken.delete(ip)
+  }
+}
+
+/** The pod IPs of every node one agent runs (several when simulating), each from its own pod CIDR. */
+export class PodIPAllocator {
+  private readonly nodes = new Map<string, NodePodIPs>()
+
+  of(node: string): NodePodIPs {
+    let ips = this.nodes.get(node)
+    if (!ips) this.nodes.set(node, (ips = new NodePodIPs()))
+    return ips
   }
 }

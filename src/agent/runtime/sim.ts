@@ -9,7 +9,9 @@ import { podContainers, type ContainerSpec } from '../env'
 import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { LogBuffer } from './log-buffer'
-import { PodIPAllocator } from './pod-ips'
+import { PodIPAllocator, type NodePodIPs } from './pod-ips'
+
+export { PodIPAllocator }
 import { crashLoopState, shouldRestart } from './restart'
 import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
@@ -24,6 +26,8 @@ export interface SimRuntimeOptions {
   nodeName: string
   startDelayMs?: number
   backoff?: CrashBackoffConfig
+  /** the agent's pod IPs (this node takes those of its own pod CIDR) */
+  ips?: PodIPAllocator
 }
 
 interface Container {
@@ -57,12 +61,13 @@ export class SimRuntime implements ManagedRuntime {
   private readonly startDelayMs: number
   private readonly backoff: CrashBackoffConfig
   /** pod IPs out of the node's spec.podCIDR */
-  private readonly ips = new PodIPAllocator()
+  private readonly ips: NodePodIPs
   private closed = false
 
   constructor(private readonly opts: SimRuntimeOptions) {
     this.startDelayMs = opts.startDelayMs ?? DEFAULT_SIM_START_DELAY_MS
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
+    this.ips = (opts.ips ?? new PodIPAllocator()).of(opts.nodeName)
   }
 
   onChange(listener: (podUid: string) => void): void {
