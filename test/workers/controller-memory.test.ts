@@ -64,4 +64,23 @@ describe('what a controller remembers survives its host being evicted', () => {
     expect(created).toEqual(pods.map((p: string) => `Created pod: ${p}`))
     expect(await savedMemory('replicaset')).toEqual({})
   })
+
+  it('the Job controller announces each pod it created once, even when its host was evicted in between', async () => {
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'batch' },
+      spec: { parallelism: 2, completions: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    }
+    expect((await api('POST', '/apis/batch/v1/namespaces/default/jobs', job)).status).toBe(201)
+    const announced = async () =>
+      (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dbatch')).json.items.filter((e: any) => e.reason === 'SuccessfulCreate').length
+    await alarmPass('job') // creates the pods
+    await alarmPass('job') // sees them, and announces them
+    expect(await announced()).toBe(2)
+
+    await evictDurableObject(host('job'))
+    await alarmPass('job')
+    expect(await announced()).toBe(2)
+  })
 })
