@@ -54,6 +54,11 @@ spec:
     expect(typeErrorOf({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', creationTimestamp: null }, spec: { terminationGracePeriodSeconds: 2 ** 40, containers: [{ name: 'a', image: 'x' }] } })).toBeUndefined()
   })
 
+  it('takes a property set to undefined (an object a controller built, sent without JSON) as absent', () => {
+    const built = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'p', resourceVersion: undefined }, reason: 'R', unknownButUnset: undefined }
+    expect(decode(built)).toEqual({ unknown: [] })
+  })
+
   it('words each JSON type mismatch as Go does', () => {
     expect(typeErrorOf(deployment({}, { replicas: '3' }))).toBe('json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32')
     expect(typeErrorOf(deployment({ image: 5 }))).toBe('json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.image of type string')

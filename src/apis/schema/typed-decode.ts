@@ -156,7 +156,8 @@ export function checkDecode(value: unknown, structName: string, set: SchemaSet):
     const outer = struct
     const here = name.slice(name.lastIndexOf('.') + 1)
     for (const key in v) {
-      if (top && (key === 'apiVersion' || key === 'kind')) continue
+      // A property set to undefined (an object built in-process, not parsed) is absent in JSON.
+      if (v[key] === undefined || (top && (key === 'apiVersion' || key === 'kind'))) continue
       const field = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined
       const childPath = path === '' ? key : `${path}.${key}`
       if (field === undefined) {
@@ -175,7 +176,7 @@ export function checkDecode(value: unknown, structName: string, set: SchemaSet):
   }
 
   const walk = (v: unknown, type: FieldType, path: string): void => {
-    if (v === null) return
+    if (v === null || v === undefined) return
     switch (type.kind) {
       case 'scalar': {
         if (typeError === undefined) typeError = scalarError(v, type, at)
