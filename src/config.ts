@@ -32,3 +32,6 @@ export const watchDefaultTimeoutSeconds = [1800, 3600] as const
 
 /** A generated name that collides is drawn again, a few times, before AlreadyExists. */
 export const generateNameAttempts = 8
+
+/** How stale the Worker's compiled RBAC policy may be: a changed role or binding takes effect within this long. */
+export const rbacRecheckMs = 1000

@@ -113,6 +113,11 @@ export class KindStore extends DurableObject<Env> {
     return { ok: true, value: { items, resourceVersion: String(this.log.currentRv) } }
   }
 
+  /** The resourceVersion of the last change: a cheap check that cached copies are current. */
+  revision(): number {
+    return this.log.currentRv
+  }
+
   /** Store state for tests and benchmarks. */
   info(): { currentRv: number; compactedRv: number; events: number; watchers: number } {
     return { currentRv: this.log.currentRv, compactedRv: this.log.compactedRv, events: this.log.eventCount(), watchers: this.hub.count() }

@@ -1,57 +1,103 @@
-import { ApiError, invalid } from '../apimachinery/status'
-import { invalid as invalidCause, toStatusCause } from '../apimachinery/validation'
+import { ApiError, badRequest, invalid } from '../apimachinery/status'
+import { invalid as invalidCause, toStatusCause, type FieldCause } from '../apimachinery/validation'
 import type { Attributes } from './authorizer-attributes'
 import { authorize, rulesFor } from './authorize'
+import { bootstrapPolicy, type RbacPolicy } from './rbac'
 import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
-import { requestUser } from './user'
+import { requestUser, type UserInfo } from './user'
 
 const group = 'authorization.k8s.io'
 const apiVersion = `${group}/v1`
 
 type Fields = Record<string, unknown>
+/** The cluster's current RBAC policy (the defaults alone when not given). */
+export type PolicySource = () => Promise<RbacPolicy>
+const defaults: PolicySource = async () => bootstrapPolicy
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+
+type Spec = { resourceAttributes?: Fields; nonResourceAttributes?: Fields }
+
+/** The attributes a review's spec asks about, validated as ValidateSubjectAccessReviewSpec. */
+function reviewAttributes(kind: string, spec: Spec): Attributes {
+  const ra = spec.resourceAttributes
+  const nra = spec.nonResourceAttributes
+  if (ra && nra) {
+    const display = `authorization.NonResourceAttributes{Path:${JSON.stringify(text(nra.path))}, Verb:${JSON.stringify(text(nra.verb))}}`
+    throw reviewInvalid(kind, invalidCause('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes', display))
+  }
+  // field.Invalid prints a nil pointer as the quoted string "null".
+  if (!ra && !nra) throw reviewInvalid(kind, invalidCause('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified', '"null"'))
+  if (!ra) return { verb: text(nra!.verb), path: text(nra!.path) }
+  const attrs: Attributes = { verb: text(ra.verb), group: text(ra.group), resource: text(ra.resource) }
+  if (text(ra.version)) attrs.version = text(ra.version)
+  if (text(ra.subresource)) attrs.subresource = text(ra.subresource)
+  if (text(ra.namespace)) attrs.namespace = text(ra.namespace)
+  if (text(ra.name)) attrs.name = text(ra.name)
+  return attrs
+}
+
+function answer(kind: string, body: Fields & { metadata?: unknown }, spec: unknown, user: UserInfo, attrs: Attributes, policy: RbacPolicy): Response {
+  const decision = authorize(user, attrs, policy)
+  const status: Fields = { allowed: decision.allowed }
+  if (decision.reason) status.reason = decision.reason
+  return jsonBody({ kind, apiVersion, metadata: { creationTimestamp: null, ...(body.metadata as Fields) }, spec, status }, 201)
+}
 
 /**
  * POST selfsubjectaccessreviews (`kubectl auth can-i`): whether the caller may do what the spec
  * describes, answered by the same authorizers that guard its own requests.
  */
-export async function serveSelfSubjectAccessReview(req: Request): Promise<Response> {
+export async function serveSelfSubjectAccessReview(req: Request, policy: PolicySource = defaults): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectAccessReview')
-  const spec = (body.spec ?? {}) as { resourceAttributes?: Fields; nonResourceAttributes?: Fields }
-  const ra = spec.resourceAttributes
-  const nra = spec.nonResourceAttributes
-  if (ra && nra) {
-    const display = `authorization.NonResourceAttributes{Path:${JSON.stringify(text(nra.path))}, Verb:${JSON.stringify(text(nra.verb))}}`
-    throw reviewInvalid(invalidCause('spec.nonResourceAttributes', nra, 'cannot be specified in combination with resourceAttributes', display))
-  }
-  // field.Invalid prints a nil pointer as the quoted string "null".
-  if (!ra && !nra) throw reviewInvalid(invalidCause('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified', '"null"'))
-  let attrs: Attributes
-  if (ra) {
-    attrs = { verb: text(ra.verb), group: text(ra.group), resource: text(ra.resource) }
-    if (text(ra.version)) attrs.version = text(ra.version)
-    if (text(ra.subresource)) attrs.subresource = text(ra.subresource)
-    if (text(ra.namespace)) attrs.namespace = text(ra.namespace)
-    if (text(ra.name)) attrs.name = text(ra.name)
-  } else {
-    attrs = { verb: text(nra!.verb), path: text(nra!.path) }
-  }
-  const decision = authorize(requestUser(req), attrs)
-  const status: Fields = { allowed: decision.allowed }
-  if (decision.reason) status.reason = decision.reason
-  return jsonBody({ kind: 'SelfSubjectAccessReview', apiVersion, metadata: { creationTimestamp: null, ...body.metadata }, spec, status }, 201)
+  const spec = (body.spec ?? {}) as Spec
+  const attrs = reviewAttributes('SelfSubjectAccessReview', spec)
+  return answer('SelfSubjectAccessReview', body, spec, requestUser(req), attrs, await policy())
 }
 
-/** POST selfsubjectrulesreviews (`kubectl auth can-i --list`): every rule the caller holds. */
-export async function serveSelfSubjectRulesReview(req: Request): Promise<Response> {
+/** The user a SubjectAccessReview asks about: spec.user, groups, uid and extra, as given. */
+function specUser(kind: string, spec: Fields): UserInfo {
+  const user: UserInfo = { username: text(spec.user), groups: strings(spec.groups) }
+  if (!user.username && !user.groups.length) throw reviewInvalid(kind, invalidCause('spec.user', '', 'at least one of user or group must be specified'))
+  if (text(spec.uid)) user.uid = text(spec.uid)
+  if (spec.extra && typeof spec.extra === 'object') user.extra = Object.fromEntries(Object.entries(spec.extra as Fields).map(([k, v]) => [k, strings(v)]))
+  return user
+}
+
+/** POST subjectaccessreviews: whether the user the spec names may do what it describes. */
+export async function serveSubjectAccessReview(req: Request, policy: PolicySource = defaults): Promise<Response> {
+  const kind = 'SubjectAccessReview'
+  const body = await readCreateBody(req, apiVersion, kind)
+  const spec = (body.spec ?? {}) as Spec & Fields
+  const user = specUser(kind, spec)
+  return answer(kind, body, spec, user, reviewAttributes(kind, spec), await policy())
+}
+
+/** POST namespaces/{namespace}/localsubjectaccessreviews: a SubjectAccessReview confined to one namespace. */
+export async function serveLocalSubjectAccessReview(req: Request, namespace: string, policy: PolicySource = defaults): Promise<Response> {
+  const kind = 'LocalSubjectAccessReview'
+  const body = await readCreateBody(req, apiVersion, kind)
+  const spec = (body.spec ?? {}) as Spec & Fields
+  if (spec.nonResourceAttributes) throw reviewInvalid(kind, invalidCause('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request', `&authorization.NonResourceAttributes{Path:${JSON.stringify(text((spec.nonResourceAttributes as Fields).path))}, Verb:${JSON.stringify(text((spec.nonResourceAttributes as Fields).verb))}}`))
+  const user = specUser(kind, spec)
+  const attrs = reviewAttributes(kind, spec)
+  if (text(spec.resourceAttributes?.namespace) !== namespace) throw new ApiError(badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`))
+  const metaNs = text((body.metadata as Fields).namespace)
+  if (metaNs && metaNs !== namespace) throw new ApiError(badRequest('the namespace of the provided object does not match the namespace sent on the request'))
+  return answer(kind, { ...body, metadata: { ...(body.metadata as Fields), namespace } }, spec, user, attrs, await policy())
+}
+
+/** POST selfsubjectrulesreviews (`kubectl auth can-i --list`): every rule the caller holds in spec.namespace. */
+export async function serveSelfSubjectRulesReview(req: Request, policy: PolicySource = defaults): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectRulesReview')
-  const { resourceRules, nonResourceRules } = rulesFor(requestUser(req))
+  const namespace = text((body.spec as Fields | undefined)?.namespace)
+  const { resourceRules, nonResourceRules } = rulesFor(requestUser(req), namespace, await policy())
   const status = { resourceRules, nonResourceRules, incomplete: false }
   return jsonBody({ kind: 'SelfSubjectRulesReview', apiVersion, metadata: { creationTimestamp: null, ...body.metadata }, spec: body.spec ?? {}, status }, 201)
 }
 
-function reviewInvalid(cause: ReturnType<typeof invalidCause>): ApiError {
-  return new ApiError(invalid(group, 'SelfSubjectAccessReview', '', [toStatusCause(cause)]))
+function reviewInvalid(kind: string, cause: FieldCause): ApiError {
+  return new ApiError(invalid(group, kind, '', [toStatusCause(cause)]))
 }

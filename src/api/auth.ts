@@ -7,7 +7,8 @@ import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachiner
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { attributesOf, isResourceRequest } from './authorizer-attributes'
-import { authorize, forbiddenStatus } from './authorize'
+import { authorizeRequest, forbiddenStatus } from './authorize'
+import { impersonatedUser, wantsImpersonation } from './impersonation'
 import { admitNode } from './node-authorizer'
 import { statusResponse } from './respond'
 import { adminUser, anonymousUser, nodeOf, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
@@ -19,8 +20,8 @@ const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])
  * Bearer-token authentication and authorization. With ADMIN_TOKEN configured, every other request
  * must carry it (`kubernetes-admin`, full access), a node token minted from it
  * (`system:node:<name>`, authorized as the Node authorizer and NodeRestriction would), or a
- * service-account token from `serviceaccounts/<name>/token` (authorized as RBAC would with no
- * bindings of its own). Without ADMIN_TOKEN every request is the admin's. The user is recorded
+ * service-account token from `serviceaccounts/<name>/token` (authorized by RBAC). Impersonation
+ * headers switch the user once the caller is allowed to impersonate. Without ADMIN_TOKEN every request is the admin's. The user is recorded
  * for the handlers (`requestUser`).
  */
 export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
@@ -40,12 +41,13 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     }
     // A token that fails is refused on every path, public ones included: as upstream, bad
     // credentials are never taken for an anonymous request.
-    const user = token ? await authenticate(c.env, expected, token) : undefined
-    if (!user) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
+    const authenticated = token ? await authenticate(c.env, expected, token) : undefined
+    if (!authenticated) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
+    const user = wantsImpersonation(req.headers) ? await impersonatedUser(c.env, req.headers, authenticated) : authenticated
     setRequestUser(req, user)
     if (isPublic) return next()
     const attrs = attributesOf(req)
-    const decision = authorize(user, attrs)
+    const decision = await authorizeRequest(c.env, user, attrs)
     if (!decision.allowed) return statusResponse(forbiddenStatus(user, attrs, decision.reason))
     const node = nodeOf(user)
     if (node !== undefined && isResourceRequest(attrs)) {

@@ -1,29 +1,38 @@
+import type { Env } from '../env'
 import type { Status } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './authorizer-attributes'
 import { forbidden, nodeAllows, nodeRules } from './node-authorizer'
-import { rbacAuthorize, rbacRules, type Decision, type PolicyRule } from './rbac'
+import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from './rbac'
+import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup, nodeOf, type UserInfo } from './user'
 
 export type { Decision } from './rbac'
 
 /**
  * kube-apiserver's authorizer chain for a user: the system:masters group is allowed everything
- * (with no reason, as upstream), then the Node authorizer for node credentials, then RBAC.
+ * (with no reason, as upstream), then the Node authorizer for node credentials, then RBAC over
+ * `policy` (the defaults alone when not given).
  */
-export function authorize(user: UserInfo, attrs: Attributes): Decision {
+export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy): Decision {
   if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
   if (node !== undefined && nodeAllows(node, attrs)) return { allowed: true, reason: '' }
-  return rbacAuthorize(user, attrs)
+  return policy.authorize(user, attrs)
 }
 
-/** The rules a user holds, as SelfSubjectRulesReview lists them. */
-export function rulesFor(user: UserInfo): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
+/** The chain over the cluster's current RBAC policy; system:masters never waits for it. */
+export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attributes): Promise<Decision> {
+  if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
+  return authorize(user, attrs, await rbacPolicy(env))
+}
+
+/** The rules a user holds in a namespace, as SelfSubjectRulesReview lists them. */
+export function rulesFor(user: UserInfo, namespace = '', policy: RbacPolicy = bootstrapPolicy): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
   const rules: PolicyRule[] = []
   if (user.groups.includes(mastersGroup)) rules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] })
   if (nodeOf(user) !== undefined) rules.push(...nodeRules)
-  rules.push(...rbacRules(user))
+  rules.push(...policy.rulesFor(user, namespace))
   return { resourceRules: rules.filter((r) => r.resources), nonResourceRules: rules.filter((r) => r.nonResourceURLs) }
 }
 

@@ -15,6 +15,7 @@ import { cronJobController } from './cronjob'
 import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
+import { clusterRoleAggregationController } from './clusterrole-aggregation'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -32,6 +33,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
+  'clusterrole-aggregation': () => clusterRoleAggregationController(),
 }
 
 export function controllerNames(): string[] {

@@ -11,6 +11,7 @@ import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { policyV1 } from './policy-v1'
+import { rbacV1 } from './rbac-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -21,6 +22,7 @@ export const schemas: SchemaSet = {
   ...discoveryV1,
   ...autoscalingV1,
   ...policyV1,
+  ...rbacV1,
 }
 
 /**

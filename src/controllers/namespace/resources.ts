@@ -1,11 +1,11 @@
-import { builtinResources, findResource } from '../../apis/registry'
+import { findResource, storedResources } from '../../apis/registry'
 import type { ResourceRef } from '../runtime/types'
 
 export const namespaces: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'namespaces' })
 
 /** Every namespaced kind the registry serves: what a namespace's deletion has to empty. */
 export function namespacedResources(): ResourceRef[] {
-  return builtinResources.filter((d) => d.namespaced).map((d) => Object.freeze({ group: d.group, version: d.version, plural: d.plural }))
+  return storedResources.filter((d) => d.namespaced).map((d) => Object.freeze({ group: d.group, version: d.version, plural: d.plural }))
 }
 
 /** The content kinds, keeping only namespaced ones (a cluster-scoped kind has nothing in a namespace). */
