@@ -9,6 +9,7 @@ import { storeFor } from '../client/stores'
 import { attributesOf, isResourceRequest } from './authorizer-attributes'
 import { authorizeRequest, forbiddenStatus } from './authorize'
 import { impersonatedUser, wantsImpersonation } from './impersonation'
+import { cachedServiceAccountUid } from './service-account-cache'
 import { admitNode } from './node-authorizer'
 import { statusResponse } from './respond'
 import { adminUser, anonymousUser, nodeOf, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
@@ -68,7 +69,7 @@ async function authenticate(env: Env, adminToken: string, token: string): Promis
   if (isServiceAccountToken(token)) {
     const claims = await verifyServiceAccountToken(adminToken, token)
     // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
-    if (!claims || (await serviceAccountUid(env, claims.namespace, claims.name)) !== claims.uid) return undefined
+    if (!claims || (await cachedServiceAccountUid(env, claims.namespace, claims.name, claims.uid, serviceAccountUid)) !== claims.uid) return undefined
     return serviceAccountUserInfo(claims)
   }
   return undefined

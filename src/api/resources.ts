@@ -17,6 +17,7 @@ import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
 import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
+import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
 
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
@@ -26,6 +27,13 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
   if (def.group === rbacGroup && req.method !== 'GET') return serveRbacWrite(req, env, def, info)
+  if (def.group === '' && def.plural === 'serviceaccounts' && req.method !== 'GET') {
+    try {
+      return await serveResource(req, env, def, info)
+    } finally {
+      forgetServiceAccounts()
+    }
+  }
   if (!isCrd(def) || req.method === 'GET') return serveResource(req, env, def, info)
   try {
     return await serveResource(req, env, def, info)
