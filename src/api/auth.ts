@@ -3,16 +3,16 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { isNodeToken, verifyNodeToken } from '../apimachinery/node-token'
-import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachinery/service-account-token'
+import { isServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { attributesOf, isResourceRequest } from './authorizer-attributes'
 import { authorizeRequest, forbiddenStatus } from './authorize'
 import { impersonatedUser, wantsImpersonation } from './impersonation'
-import { cachedServiceAccountUid } from './service-account-cache'
+import { serviceAccountTokenUser } from './service-account-cache'
 import { admitNode } from './node-authorizer'
 import { statusResponse } from './respond'
-import { adminUser, anonymousUser, nodeOf, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
+import { adminUser, anonymousUser, nodeOf, nodeUserInfo, setRequestUser, type UserInfo } from './user'
 
 /** Paths kube-apiserver serves to anyone (system:public-info-viewer). */
 const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])
@@ -66,12 +66,7 @@ async function authenticate(env: Env, adminToken: string, token: string): Promis
     const node = await verifyNodeToken(adminToken, token)
     return node === undefined ? undefined : nodeUserInfo(node)
   }
-  if (isServiceAccountToken(token)) {
-    const claims = await verifyServiceAccountToken(adminToken, token)
-    // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
-    if (!claims || (await cachedServiceAccountUid(env, claims.namespace, claims.name, claims.uid, serviceAccountUid)) !== claims.uid) return undefined
-    return serviceAccountUserInfo(claims)
-  }
+  if (isServiceAccountToken(token)) return serviceAccountTokenUser(env, adminToken, token, serviceAccountUid)
   return undefined
 }
 

@@ -31,7 +31,13 @@ export async function impersonatedUser(env: Env, headers: Headers, requestor: Us
   const extra: Record<string, string[]> = {}
   for (const [name, value] of headers) {
     if (!name.startsWith(extraPrefix)) continue
-    extra[decodeURIComponent(name.slice(extraPrefix.length))] = value.split(', ')
+    let key: string
+    try {
+      key = decodeURIComponent(name.slice(extraPrefix.length))
+    } catch {
+      throw new ApiError(badRequest(`invalid ${name} header: its key is not percent-encoded`))
+    }
+    extra[key] = value.split(', ')
   }
   if (!username) {
     const asked = [...(groups.length ? ['groups'] : []), ...(uid ? ['uid'] : []), ...(Object.keys(extra).length ? ['extra'] : [])]

@@ -1,36 +1,48 @@
 /**
- * The uids of service accounts that tokens were recently checked against, kept in the isolate
- * like the RBAC snapshot so a service-account request costs no store read: an entry is trusted
- * for `rbacRecheckMs`, a token naming another uid (or an account not cached) reads the store, and
- * a write to a service account through this isolate drops the cache. So a deleted or recreated
- * account stops accepting its old tokens within rbacRecheckMs, and at once in this isolate.
+ * Service-account token authentication kept in the isolate like the RBAC snapshot, so a request
+ * with a token seen in the last `rbacRecheckMs` costs a map lookup: no signature check, no store
+ * read. A token is trusted again only while its account (read from the store at most once per
+ * rbacRecheckMs) still has the token's uid, and never past its expiry; a write to a service
+ * account through this isolate drops the cache. So a deleted or recreated account stops accepting
+ * its old tokens within rbacRecheckMs, and at once in this isolate.
  */
 import type { Env } from '../env'
 import { rbacRecheckMs } from '../config'
+import { verifyServiceAccountToken, type ServiceAccountClaims } from '../apimachinery/service-account-token'
+import { serviceAccountUserInfo, type UserInfo } from './user'
 
-const cache = new Map<string, { uid: string; at: number }>()
-const maxEntries = 10_000
-
-export async function cachedServiceAccountUid(
-  env: Env,
-  namespace: string,
-  name: string,
-  expectedUid: string,
-  lookup: (env: Env, namespace: string, name: string) => Promise<string | undefined>,
-): Promise<string | undefined> {
-  const key = `${namespace}/${name}`
-  const hit = cache.get(key)
-  if (hit && hit.uid === expectedUid && Date.now() - hit.at < rbacRecheckMs) return hit.uid
-  const uid = await lookup(env, namespace, name)
-  if (uid === undefined) cache.delete(key)
-  else {
-    if (cache.size >= maxEntries) cache.clear()
-    cache.set(key, { uid, at: Date.now() })
-  }
-  return uid
+interface Entry {
+  user: UserInfo
+  expiresAt: number
+  checkedAt: number
 }
 
-/** Called after a write to a service account: the next token check reads the store. */
+const tokens = new Map<string, Entry>()
+const maxEntries = 10_000
+
+/** The user of a service-account token, or undefined when it is not valid now. */
+export async function serviceAccountTokenUser(
+  env: Env,
+  adminToken: string,
+  token: string,
+  accountUid: (env: Env, namespace: string, name: string) => Promise<string | undefined>,
+): Promise<UserInfo | undefined> {
+  const now = Date.now()
+  const hit = tokens.get(token)
+  if (hit && now - hit.checkedAt < rbacRecheckMs && now < hit.expiresAt * 1000) return hit.user
+  const claims: ServiceAccountClaims | undefined = await verifyServiceAccountToken(adminToken, token)
+  // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
+  if (!claims || (await accountUid(env, claims.namespace, claims.name)) !== claims.uid) {
+    tokens.delete(token)
+    return undefined
+  }
+  const user = serviceAccountUserInfo(claims)
+  if (tokens.size >= maxEntries) tokens.clear()
+  tokens.set(token, { user, expiresAt: claims.expiresAt, checkedAt: now })
+  return user
+}
+
+/** Called after a write to a service account: the next request with any token checks it afresh. */
 export function forgetServiceAccounts(): void {
-  cache.clear()
+  tokens.clear()
 }

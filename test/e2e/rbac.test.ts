@@ -44,6 +44,11 @@ describe('RBAC', () => {
     expect(described).toMatch(/Role:\n\s+Kind:\s+ClusterRole\n\s+Name:\s+edit/)
     expect(described).toMatch(/ServiceAccount\s+deployer\s+team/)
     expect(await out(['describe', 'role', 'pod-reader', '-n', 'team'])).toMatch(/pods\s+\[\]\s+\[\]\s+\[get list watch\]/)
+    await ok(['create', 'clusterrole', 'node-watcher', '--verb=get,list', '--resource=nodes'])
+    await ok(['create', 'clusterrolebinding', 'ops-nodes', '--clusterrole=node-watcher', '--group=ops', '--serviceaccount=team:reader'])
+    expect(await out(['get', 'clusterrolebinding', 'ops-nodes', '-o', 'wide'])).toMatch(/^ops-nodes\s+ClusterRole\/node-watcher\s+\S+\s+ops\s+team\/reader\s*$/m)
+    expect(await out(['auth', 'can-i', 'list', 'nodes', '--as=system:serviceaccount:team:reader'])).toBe('yes')
+    expect(await out(['explain', 'clusterrole.aggregationRule'])).toContain('clusterRoleSelectors')
   })
 
   it('validates as upstream', async () => {
