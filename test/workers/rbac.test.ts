@@ -144,3 +144,37 @@ describe('authorizing requests', () => {
     expect(status).toBe(403)
   })
 })
+
+describe('access reviews and impersonation', () => {
+  const authz = '/apis/authorization.k8s.io/v1'
+  const sar = (spec: object) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec })
+
+  it('SubjectAccessReview answers for the user it names, from the cluster policy', async () => {
+    const yes = await api('POST', `${authz}/subjectaccessreviews`, sar({ user: 'someone', groups: ['system:masters'], resourceAttributes: { verb: 'delete', resource: 'nodes' } }))
+    expect([yes.status, yes.json.status]).toEqual([201, { allowed: true }])
+    const no = await api('POST', `${authz}/subjectaccessreviews`, sar({ user: 'someone', groups: ['system:authenticated'], resourceAttributes: { verb: 'list', resource: 'secrets', namespace: 'x' } }))
+    expect(no.json.status).toEqual({ allowed: false })
+    const bad = await api('POST', `${authz}/subjectaccessreviews`, sar({ resourceAttributes: { verb: 'get', resource: 'pods' } }))
+    expect([bad.status, bad.json.message]).toEqual([422, 'SubjectAccessReview.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified'])
+  })
+
+  it('LocalSubjectAccessReview stays in its namespace', async () => {
+    const lsar = (ns: string) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', spec: { user: 'u', resourceAttributes: { verb: 'get', resource: 'pods', namespace: ns } } })
+    const ok = await api('POST', `${authz}/namespaces/default/localsubjectaccessreviews`, lsar('default'))
+    expect([ok.status, ok.json.metadata.namespace, ok.json.status.allowed]).toEqual([201, 'default', false])
+    const other = await api('POST', `${authz}/namespaces/default/localsubjectaccessreviews`, lsar('kube-system'))
+    expect([other.status, other.json.message]).toEqual([400, 'spec.resourceAttributes.namespace must match namespace: default'])
+  })
+
+  it('impersonation needs a user, and the impersonated user is who the request runs as', async () => {
+    const groupOnly = await api('GET', '/api/v1/namespaces/default/pods', undefined, undefined, { 'Impersonate-Group': 'devs' })
+    expect([groupOnly.status, groupOnly.json.message]).toEqual([400, 'requested [groups] without impersonating a user'])
+    const jane = await api('GET', '/api/v1/namespaces/default/pods', undefined, undefined, { 'Impersonate-User': 'jane' })
+    expect([jane.status, jane.json.message]).toEqual([403, 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"'])
+    const who = await api('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, undefined, {
+      'Impersonate-User': 'system:serviceaccount:default:ci',
+      'Impersonate-Extra-Scopes': 'a',
+    })
+    expect(who.json.status.userInfo).toEqual({ username: 'system:serviceaccount:default:ci', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'], extra: { scopes: ['a'] } })
+  })
+})

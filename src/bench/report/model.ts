@@ -2,6 +2,7 @@ import type { BenchOptions } from '../options'
 import type { ControlPlaneRep } from '../scenarios/control-plane'
 import type { Outcome, WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
+import { ROUNDS } from '../scenarios/rbac'
 import { round, spread, type Percentiles } from '../stats'
 
 export type Verdict = 'meets' | 'misses' | 'reference' | 'reported' | 'pending' | 'not measured'
@@ -173,7 +174,7 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
     ? figure('create_rbac_vs_admin', 'ratio', rbac.map((r) => r.serviceAccount.perSecond / r.admin.perSecond), 'median', {
         what: 'configmap creates per second with a service-account token bound to `edit` ÷ the same creates with the admin token, per repetition',
         creates_per_identity: rbac[0]!.admin.ok,
-        rounds: 4,
+        rounds: ROUNDS,
         admin_per_s: med(rbac.map((r) => r.admin.perSecond)),
         service_account_per_s: med(rbac.map((r) => r.serviceAccount.perSecond)),
         service_account_errors: sum(rbac.map((r) => r.serviceAccount.errors)),

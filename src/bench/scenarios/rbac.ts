@@ -17,7 +17,7 @@ export interface CreateRate {
 }
 
 /** The series alternate between the two identities, so a machine whose speed drifts weighs on both alike. */
-const ROUNDS = 4
+export const ROUNDS = 4
 
 const ADMIN_NS = 'bench-admin'
 const SA_NS = 'bench-rbac'
