@@ -13,7 +13,7 @@ const apiVersion = `${group}/v1`
 type Fields = Record<string, unknown>
 /** The cluster's current RBAC policy (the defaults alone when not given). */
 export type PolicySource = () => Promise<RbacPolicy>
-const defaults: PolicySource = async () => bootstrapPolicy
+const defaults: PolicySource = async () => bootstrapPolicy()
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])

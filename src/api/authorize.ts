@@ -14,7 +14,7 @@ export type { Decision } from './rbac'
  * (with no reason, as upstream), then the Node authorizer for node credentials, then RBAC over
  * `policy` (the defaults alone when not given).
  */
-export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy): Decision {
+export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy()): Decision {
   if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
   if (node !== undefined && nodeAllows(node, attrs)) return { allowed: true, reason: '' }
@@ -28,7 +28,7 @@ export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attribut
 }
 
 /** The rules a user holds in a namespace, as SelfSubjectRulesReview lists them. */
-export function rulesFor(user: UserInfo, namespace = '', policy: RbacPolicy = bootstrapPolicy): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
+export function rulesFor(user: UserInfo, namespace = '', policy: RbacPolicy = bootstrapPolicy()): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
   const rules: PolicyRule[] = []
   if (user.groups.includes(mastersGroup)) rules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] })
   if (nodeOf(user) !== undefined) rules.push(...nodeRules)

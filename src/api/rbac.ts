@@ -129,10 +129,15 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value])
 }
 
-/** The policy of a cluster holding nothing but the default roles and bindings (aggregated). */
-export const bootstrapPolicy = new RbacPolicy({
-  roles: [],
-  roleBindings: [],
-  clusterRoles: aggregateRoles(bootstrapClusterRoles),
-  clusterRoleBindings: bootstrapClusterRoleBindings,
-})
+let defaults: RbacPolicy | undefined
+
+/** The policy of a cluster holding nothing but the default roles and bindings (aggregated); built on first use. */
+export function bootstrapPolicy(): RbacPolicy {
+  defaults ??= new RbacPolicy({
+    roles: [],
+    roleBindings: [],
+    clusterRoles: aggregateRoles(bootstrapClusterRoles),
+    clusterRoleBindings: bootstrapClusterRoleBindings,
+  })
+  return defaults
+}

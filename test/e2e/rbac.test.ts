@@ -142,4 +142,14 @@ describe('RBAC', () => {
     }, { what: 'the revoked binding to take effect' })
     expect(after).toContain('configmaps is forbidden: User "system:serviceaccount:team:deployer" cannot create resource "configmaps" in API group "" in the namespace "team"')
   })
+
+  it('reconciles the default policy at startup, leaving objects marked autoupdate=false alone', async () => {
+    await ok(['patch', 'clusterrole', 'system:basic-user', '--type=merge', '-p', '{"rules":[]}'])
+    await ok(['annotate', 'clusterrole', 'system:public-info-viewer', 'rbac.authorization.kubernetes.io/autoupdate=false', '--overwrite'])
+    await ok(['patch', 'clusterrole', 'system:public-info-viewer', '--type=merge', '-p', '{"rules":[]}'])
+    await server.restart()
+    const basic = await json(['get', 'clusterrole', 'system:basic-user'])
+    expect(basic.rules).toContainEqual({ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] })
+    expect((await json(['get', 'clusterrole', 'system:public-info-viewer'])).rules ?? []).toEqual([])
+  })
 })
