@@ -27,12 +27,13 @@ export const schemas: SchemaSet = {
 
 /**
  * The package a group's types live in, as it appears in upstream definition names: the core group
- * is "core", "*.k8s.io" groups drop that suffix, meta.k8s.io lives in apimachinery.
+ * is "core", "*.k8s.io" groups keep their first label (rbac.authorization.k8s.io is "rbac"),
+ * meta.k8s.io lives in apimachinery.
  */
 function definitionPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}.`
   if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
-  const pkg = group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : group
+  const pkg = group.endsWith('.k8s.io') ? group.slice(0, group.indexOf('.')) : group
   return `io.k8s.api.${pkg}.${version}.`
 }
 
