@@ -93,12 +93,16 @@ export class RbacPolicy {
 
   /** The bindings that apply to a user in a namespace ('' for cluster-scoped requests), ClusterRoleBindings first. */
   private bindingsFor(user: UserInfo, namespace: string): CompiledBinding[] {
-    const all = [...(this.byUser.get(user.username) ?? [])]
-    for (const g of user.groups) all.push(...(this.byGroup.get(g) ?? []))
-    const applies = (b: CompiledBinding) => b.kind === 'ClusterRoleBinding' || (namespace !== '' && b.namespace === namespace)
-    const cluster = all.filter((b) => b.kind === 'ClusterRoleBinding')
-    const local = all.filter((b) => b.kind === 'RoleBinding' && applies(b))
-    return [...cluster, ...local]
+    const lists = [this.byUser.get(user.username), ...user.groups.map((g) => this.byGroup.get(g))]
+    const cluster: CompiledBinding[] = []
+    const local: CompiledBinding[] = []
+    for (const list of lists) {
+      for (const b of list ?? []) {
+        if (b.kind === 'ClusterRoleBinding') cluster.push(b)
+        else if (namespace !== '' && b.namespace === namespace) local.push(b)
+      }
+    }
+    return local.length ? [...cluster, ...local] : cluster
   }
 
   /** The rules a role reference resolves to, undefined when the role does not exist. */
