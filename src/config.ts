@@ -6,6 +6,12 @@ export const maxRequestBodyBytes = 3 * 1024 * 1024
 /** A stored object is one SQLite row in two tables; a Durable Object row holds at most 2 MB. */
 export const maxStoredObjectBytes = 1_900_000
 
+/**
+ * What one store call may return: a LIST page, a batch of changes or of deletions is cut here
+ * (with a continue token or `more`), well under the platform's 32 MiB limit on one RPC value.
+ */
+export const storeReplyBytes = 8 * 1024 * 1024
+
 /** Compaction never forgets the most recent 1000 changes (kine's compactMinRetain)... */
 export const defaultCompactRetainEvents = 1000
 

@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import { bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds } from '../../src/config'
+import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds } from '../../src/config'
 import { ensureSchema } from './schema'
 import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
@@ -10,9 +10,18 @@ import { listObjects } from './reads'
 import { WatchHub, type WatchSpec } from './watch-hub'
 import { replay } from './replay'
 import { Notifier } from './notifier'
+import { NodeRefs } from './node-refs'
 import { storeName } from '../../src/apis/registry'
 import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
 import type { PatchType } from '../../src/apis/patching'
+
+const podsStore = storeName({ group: '', plural: 'pods' })
+
+/** What a namespace holds of one kind: objects, and how many carry each finalizer. */
+export interface NamespaceContent {
+  count: number
+  finalizers: Record<string, number>
+}
 
 /** A slice of the change log. */
 export interface ChangeBatch {
@@ -32,6 +41,7 @@ export class KindStore extends DurableObject<Env> {
   private readonly writer: Writer
   private alarmArmed: boolean | undefined
   private readonly notifier: Notifier
+  private readonly nodeRefs: NodeRefs
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
 
@@ -41,11 +51,28 @@ export class KindStore extends DurableObject<Env> {
     this.log = new Log(ctx.storage.sql)
     this.hub = new WatchHub(ctx)
     this.notifier = new Notifier(env)
-    this.writer = new Writer(this.log, (fn) => ctx.storage.transactionSync(fn), (change) => {
-      this.hub.broadcast(change)
-      this.notifier.notify(this.resource, change)
-      this.armAlarm()
-    })
+    this.nodeRefs = new NodeRefs(ctx.storage.sql)
+    this.writer = new Writer(
+      this.log,
+      (fn) => ctx.storage.transactionSync(fn),
+      (change) => {
+        this.hub.broadcast(change)
+        this.notifier.notify(this.resource, change)
+        this.armAlarm()
+      },
+      (change) => {
+        if (this.resource === podsStore) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
+      },
+    )
+  }
+
+  /**
+   * The Node authorizer's question, asked of the pods store: whether a pod bound to `node`
+   * references `resource` (secrets, configmaps, persistentvolumeclaims) `namespace/name`.
+   */
+  nodeRefers(node: string, resource: string, namespace: string, name: string): boolean {
+    this.resource = podsStore
+    return this.ctx.storage.transactionSync(() => this.nodeRefs.refers(node, resource, namespace, name))
   }
 
   get(t: Target): StoreResult<string> {
@@ -84,25 +111,46 @@ export class KindStore extends DurableObject<Env> {
   }
 
   /**
-   * Changes after `rv`, oldest first, at most `limit`: how controller caches stay current without
-   * holding a watch open. 410 Expired once the log was compacted past `rv`.
+   * Changes after `rv`, oldest first, at most `limit` and about `storeReplyBytes` (always at least
+   * one): how controller caches stay current without holding a watch open. 410 Expired once the
+   * log was compacted past `rv`.
    */
   changesSince(rv: number, limit: number): StoreResult<ChangeBatch> {
     if (rv < this.log.compactedRv) return { ok: false, status: expired(`too old resource version: ${rv} (${this.log.compactedRv})`) }
     const changes: ChangeBatch['changes'] = []
     let last = rv
+    let bytes = 0
     for (const change of this.log.changesAfter(rv)) {
-      if (changes.length >= limit) return { ok: true, value: { changes, rv: last, more: true } }
+      if (changes.length >= limit || (changes.length > 0 && bytes + change.value.length > storeReplyBytes)) return { ok: true, value: { changes, rv: last, more: true } }
       changes.push({ type: change.type, value: change.value })
+      bytes += change.value.length
       last = change.rv
     }
     return { ok: true, value: { changes, rv: Math.max(last, this.log.currentRv), more: false } }
   }
 
-  /** Deletes every object the list options select, each as a single delete would. */
+  /**
+   * How many objects a namespace still holds here and the finalizers among them: what the
+   * namespace controller reports while a terminating namespace waits for its content.
+   */
+  namespaceContent(namespace: string): NamespaceContent {
+    const finalizers: Record<string, number> = {}
+    let count = 0
+    for (const row of this.log.scanCurrent(namespace, '')) {
+      count++
+      for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1
+    }
+    return { count, finalizers }
+  }
+
+  /**
+   * Deletes the objects of one LIST page the options select, each as a single delete would. The
+   * answer carries the page's continue token: the caller deletes the next page with it, so every
+   * page comes from the snapshot of the first and no reply outgrows `storeReplyBytes`.
+   */
   deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult> {
     this.resource = storeName(t.def)
-    const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined, continue: undefined })
+    const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined })
     if (!listed.ok) return listed
     const items: string[] = []
     for (const text of listed.value.items) {
@@ -110,7 +158,9 @@ export class KindStore extends DurableObject<Env> {
       const res = this.writer.delete({ ...t, namespace: obj.metadata.namespace, name: obj.metadata.name! }, opts)
       if (res.ok) items.push(res.value.object)
     }
-    return { ok: true, value: { items, resourceVersion: String(this.log.currentRv) } }
+    const page: ListResult = { items, resourceVersion: String(this.log.currentRv) }
+    if (listed.value.continue) page.continue = listed.value.continue
+    return { ok: true, value: page }
   }
 
   /** The resourceVersion of the last change: a cheap check that cached copies are current. */

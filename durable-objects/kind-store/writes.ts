@@ -10,6 +10,7 @@ import { recordUpdate } from '../../src/apis/ssa/track'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { pendingFinalizers } from '../../src/apis/defaults'
 import { serviceAddressesFor } from '../../src/apis/service-ips'
+import { nodeWriteRefusal } from '../../src/apis/node-restriction'
 import { env } from 'cloudflare:workers'
 import type { Change, Log, StoredRow } from './log'
 import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from './options'
@@ -30,6 +31,8 @@ export class Writer {
     private readonly log: Log,
     private readonly transact: <T>(fn: () => T) => T,
     private readonly publish: (change: Change) => void,
+    /** keeps the store's indexes, inside the transaction of each change */
+    private readonly index: (change: Pick<Change, 'type' | 'key' | 'object'>) => void = () => {},
   ) {}
 
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
@@ -48,6 +51,8 @@ export class Writer {
     const admitted = admit(def, prepared, opts.fieldValidation, body)
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, undefined, admitted.value, opts.fieldManager, undefined, nowMs)
+    const refused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, undefined, obj)
+    if (refused) return { ok: false, status: refused }
     const name = obj.metadata.name!
     const key = objectKey(namespace, name)
     if (this.log.get(key)) return { ok: false, status: alreadyExists(def.group, def.plural, name) }
@@ -139,6 +144,8 @@ export class Writer {
     const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource, Date.now())
     const causes = validateUpdate(def, old, obj)
     if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
+    const refused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, old, obj)
+    if (refused) return { ok: false, status: refused }
     const unallocated = this.serviceAddresses(t, obj, old)
     if (unallocated) return { ok: false, status: unallocated }
     obj.metadata.resourceVersion = String(row.rv)
@@ -222,7 +229,11 @@ export class Writer {
   }
 
   private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
-    const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
+    const { rv, text } = this.transact(() => {
+      const appended = this.log.append(type, key, namespace, obj, previous, nowMs)
+      this.index({ type, key, object: obj })
+      return appended
+    })
     this.publish({ type, rv, key, object: obj, text, previous: previousObject })
     return text
   }

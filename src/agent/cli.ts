@@ -6,6 +6,7 @@
  */
 import { connectTunnel } from './tunnel'
 import { nodeCredentials } from '../apimachinery/node-token'
+import { forbiddenNodeLabels, kubeletLabelNamespaces, kubeletLabels } from '../apis/node-restriction'
 import { hostname } from 'node:os'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -150,6 +151,11 @@ export function parseLabels(text: string): Record<string, string> {
     if (!LABEL_KEY.test(key)) throw new UsageError(`--labels key "${key}" is not a valid label key`)
     if (!LABEL_VALUE.test(value) || value.length > 63) throw new UsageError(`--labels value "${value}" (of ${key}) is not a valid label value`)
     out[key] = value
+  }
+  // As kubelet checks --node-labels: the API server would refuse the node these labels (NodeRestriction).
+  const refused = forbiddenNodeLabels(out, undefined)
+  if (refused.length) {
+    throw new UsageError(`unknown 'kubernetes.io' or 'k8s.io' labels specified with --labels: ${refused.join(', ')}; a node may set only labels outside those domains, those under ${kubeletLabelNamespaces.join(', ')}, and ${[...kubeletLabels].sort().join(', ')}`)
   }
   return out
 }

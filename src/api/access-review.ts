@@ -1,19 +1,22 @@
 import { ApiError, badRequest, invalid } from '../apimachinery/status'
 import { invalid as invalidCause, toStatusCause, type FieldCause } from '../apimachinery/validation'
-import type { Attributes } from './authorizer-attributes'
-import { authorize, rulesFor } from './authorize'
-import { bootstrapPolicy, type RbacPolicy } from './rbac'
+import type { Env } from '../env'
+import type { Attributes, ResourceAttributes } from './authorizer-attributes'
+import { authorize, authorizeRequest, rulesFor, type Decision } from './authorize'
+import { bootstrapPolicy } from './rbac'
+import { rbacPolicy } from './rbac-snapshot'
 import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
-import { requestUser, type UserInfo } from './user'
+import { nodeOf, requestUser, type UserInfo } from './user'
 
 const group = 'authorization.k8s.io'
 const apiVersion = `${group}/v1`
 
 type Fields = Record<string, unknown>
-/** The cluster's current RBAC policy (the defaults alone when not given). */
-export type PolicySource = () => Promise<RbacPolicy>
-const defaults: PolicySource = async () => bootstrapPolicy()
+/** The chain over the cluster's policy with `env`, over the default policy alone without. */
+const decide = (env: Env | undefined, user: UserInfo, attrs: Attributes): Promise<Decision> =>
+  env ? authorizeRequest(env, user, attrs) : Promise.resolve(authorize(user, attrs))
+const policyOf = async (env: Env | undefined) => (env ? rbacPolicy(env) : bootstrapPolicy())
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
@@ -31,16 +34,18 @@ function reviewAttributes(kind: string, spec: Spec): Attributes {
   // field.Invalid prints a nil pointer as the quoted string "null".
   if (!ra && !nra) throw reviewInvalid(kind, invalidCause('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified', '"null"'))
   if (!ra) return { verb: text(nra!.verb), path: text(nra!.path) }
-  const attrs: Attributes = { verb: text(ra.verb), group: text(ra.group), resource: text(ra.resource) }
+  const attrs: ResourceAttributes = { verb: text(ra.verb), group: text(ra.group), resource: text(ra.resource) }
   if (text(ra.version)) attrs.version = text(ra.version)
   if (text(ra.subresource)) attrs.subresource = text(ra.subresource)
   if (text(ra.namespace)) attrs.namespace = text(ra.namespace)
   if (text(ra.name)) attrs.name = text(ra.name)
+  const fieldSelector = (ra.fieldSelector ?? {}) as Fields
+  if (text(fieldSelector.rawSelector)) attrs.fieldSelector = text(fieldSelector.rawSelector)
   return attrs
 }
 
-function answer(kind: string, body: Fields & { metadata?: unknown }, spec: unknown, user: UserInfo, attrs: Attributes, policy: RbacPolicy): Response {
-  const decision = authorize(user, attrs, policy)
+async function answer(env: Env | undefined, kind: string, body: Fields & { metadata?: unknown }, spec: unknown, user: UserInfo, attrs: Attributes): Promise<Response> {
+  const decision = await decide(env, user, attrs)
   const status: Fields = { allowed: decision.allowed }
   if (decision.reason) status.reason = decision.reason
   return jsonBody({ kind, apiVersion, metadata: { creationTimestamp: null, ...(body.metadata as Fields) }, spec, status }, 201)
@@ -50,11 +55,11 @@ function answer(kind: string, body: Fields & { metadata?: unknown }, spec: unkno
  * POST selfsubjectaccessreviews (`kubectl auth can-i`): whether the caller may do what the spec
  * describes, answered by the same authorizers that guard its own requests.
  */
-export async function serveSelfSubjectAccessReview(req: Request, policy: PolicySource = defaults): Promise<Response> {
+export async function serveSelfSubjectAccessReview(req: Request, env?: Env): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectAccessReview')
   const spec = (body.spec ?? {}) as Spec
   const attrs = reviewAttributes('SelfSubjectAccessReview', spec)
-  return answer('SelfSubjectAccessReview', body, spec, requestUser(req), attrs, await policy())
+  return answer(env, 'SelfSubjectAccessReview', body, spec, requestUser(req), attrs)
 }
 
 /** The user a SubjectAccessReview asks about: spec.user, groups, uid and extra, as given. */
@@ -67,16 +72,16 @@ function specUser(kind: string, spec: Fields): UserInfo {
 }
 
 /** POST subjectaccessreviews: whether the user the spec names may do what it describes. */
-export async function serveSubjectAccessReview(req: Request, policy: PolicySource = defaults): Promise<Response> {
+export async function serveSubjectAccessReview(req: Request, env?: Env): Promise<Response> {
   const kind = 'SubjectAccessReview'
   const body = await readCreateBody(req, apiVersion, kind)
   const spec = (body.spec ?? {}) as Spec & Fields
   const user = specUser(kind, spec)
-  return answer(kind, body, spec, user, reviewAttributes(kind, spec), await policy())
+  return answer(env, kind, body, spec, user, reviewAttributes(kind, spec))
 }
 
 /** POST namespaces/{namespace}/localsubjectaccessreviews: a SubjectAccessReview confined to one namespace. */
-export async function serveLocalSubjectAccessReview(req: Request, namespace: string, policy: PolicySource = defaults): Promise<Response> {
+export async function serveLocalSubjectAccessReview(req: Request, namespace: string, env?: Env): Promise<Response> {
   const kind = 'LocalSubjectAccessReview'
   const body = await readCreateBody(req, apiVersion, kind)
   const spec = (body.spec ?? {}) as Spec & Fields
@@ -86,15 +91,21 @@ export async function serveLocalSubjectAccessReview(req: Request, namespace: str
   if (text(spec.resourceAttributes?.namespace) !== namespace) throw new ApiError(badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`))
   const metaNs = text((body.metadata as Fields).namespace)
   if (metaNs && metaNs !== namespace) throw new ApiError(badRequest('the namespace of the provided object does not match the namespace sent on the request'))
-  return answer(kind, { ...body, metadata: { ...(body.metadata as Fields), namespace } }, spec, user, attrs, await policy())
+  return answer(env, kind, { ...body, metadata: { ...(body.metadata as Fields), namespace } }, spec, user, attrs)
 }
 
 /** POST selfsubjectrulesreviews (`kubectl auth can-i --list`): every rule the caller holds in spec.namespace. */
-export async function serveSelfSubjectRulesReview(req: Request, policy: PolicySource = defaults): Promise<Response> {
+export async function serveSelfSubjectRulesReview(req: Request, env?: Env): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectRulesReview')
   const namespace = text((body.spec as Fields | undefined)?.namespace)
-  const { resourceRules, nonResourceRules } = rulesFor(requestUser(req), namespace, await policy())
-  const status = { resourceRules, nonResourceRules, incomplete: false }
+  const user = requestUser(req)
+  const { resourceRules, nonResourceRules } = rulesFor(user, namespace, await policyOf(env))
+  const status: Fields = { resourceRules, nonResourceRules, incomplete: false }
+  if (nodeOf(user) !== undefined) {
+    // As kube-apiserver: the Node authorizer cannot enumerate a node's rules.
+    status.incomplete = true
+    status.evaluationError = 'node authorizer does not support user rule resolution'
+  }
   return jsonBody({ kind: 'SelfSubjectRulesReview', apiVersion, metadata: { creationTimestamp: null, ...body.metadata }, spec: body.spec ?? {}, status }, 201)
 }
 

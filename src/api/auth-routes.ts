@@ -1,7 +1,6 @@
 import type { Hono } from 'hono'
 import type { Env } from '../env'
 import { serveLocalSubjectAccessReview, serveSelfSubjectAccessReview, serveSelfSubjectRulesReview, serveSubjectAccessReview } from './access-review'
-import { rbacPolicy } from './rbac-snapshot'
 import { serveSelfSubjectReview } from './self-review'
 import { serveTokenRequest } from './token-request'
 
@@ -13,9 +12,9 @@ import { serveTokenRequest } from './token-request'
 export function registerAuthRoutes(app: Hono<{ Bindings: Env }>): void {
   const authz = '/apis/authorization.k8s.io/v1'
   app.all('/apis/authentication.k8s.io/v1/selfsubjectreviews', (c) => serveSelfSubjectReview(c.req.raw))
-  app.all(`${authz}/selfsubjectaccessreviews`, (c) => serveSelfSubjectAccessReview(c.req.raw, () => rbacPolicy(c.env)))
-  app.all(`${authz}/selfsubjectrulesreviews`, (c) => serveSelfSubjectRulesReview(c.req.raw, () => rbacPolicy(c.env)))
-  app.all(`${authz}/subjectaccessreviews`, (c) => serveSubjectAccessReview(c.req.raw, () => rbacPolicy(c.env)))
-  app.all(`${authz}/namespaces/:namespace/localsubjectaccessreviews`, (c) => serveLocalSubjectAccessReview(c.req.raw, c.req.param('namespace'), () => rbacPolicy(c.env)))
+  app.all(`${authz}/selfsubjectaccessreviews`, (c) => serveSelfSubjectAccessReview(c.req.raw, c.env))
+  app.all(`${authz}/selfsubjectrulesreviews`, (c) => serveSelfSubjectRulesReview(c.req.raw, c.env))
+  app.all(`${authz}/subjectaccessreviews`, (c) => serveSubjectAccessReview(c.req.raw, c.env))
+  app.all(`${authz}/namespaces/:namespace/localsubjectaccessreviews`, (c) => serveLocalSubjectAccessReview(c.req.raw, c.req.param('namespace'), c.env))
   app.all('/api/v1/namespaces/:namespace/serviceaccounts/:name/token', (c) => serveTokenRequest(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
 }

@@ -1,3 +1,4 @@
+import { parseFieldSelector, requiresExactMatch } from '../apimachinery/fields'
 import { parseResourcePath } from './request-info'
 
 /** A resource request as kube-apiserver's authorizers see it. */
@@ -9,6 +10,8 @@ export interface ResourceAttributes {
   subresource?: string
   namespace?: string
   name?: string
+  /** the raw `fieldSelector` of a list, watch or deletecollection */
+  fieldSelector?: string
 }
 
 /** A request for any other path (discovery, health, the agent tunnel). */
@@ -67,5 +70,24 @@ export function attributesOf(req: Request): Attributes {
   const namespace = info.namespace ?? (info.group === '' && info.resource === 'namespaces' ? info.name : undefined)
   if (namespace) attrs.namespace = namespace
   if (info.name) attrs.name = info.name
+  const fieldSelector = url.searchParams.get('fieldSelector')
+  if (fieldSelector && !info.name && (verb === 'list' || verb === 'watch' || verb === 'deletecollection')) attrs.fieldSelector = fieldSelector
+  // As upstream's RequestInfo: a list or watch pinned to one name by `metadata.name=` is about that object.
+  if (!info.name && (verb === 'list' || verb === 'watch') && fieldSelector) {
+    const name = selectedName(fieldSelector)
+    if (name) attrs.name = name
+  }
   return attrs
+}
+
+/** The name a field selector requires with `metadata.name=`, when it is a valid path segment. */
+function selectedName(fieldSelector: string): string | undefined {
+  let name: string | undefined
+  try {
+    name = requiresExactMatch(parseFieldSelector(fieldSelector), 'metadata.name')
+  } catch {
+    return undefined
+  }
+  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return undefined
+  return name
 }

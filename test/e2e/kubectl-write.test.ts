@@ -255,9 +255,19 @@ describe.concurrent('kubectl writes', () => {
     })
 
     it('replace -f with the current object replaces it', async () => {
-      const current = await get('deploy', 'stale')
-      const next = { ...current, spec: { ...current.spec, replicas: 2 }, metadata: { ...current.metadata, labels: { app: 'stale', replaced: 'yes' } } }
-      expect((await ok(['replace', '-f', '-'], JSON.stringify(next))).stdout).toBe('deployment.apps/stale replaced\n')
+      // The Deployment controller may write status between the read and the replace: a client
+      // reads again and retries on Conflict, as client-go's RetryOnConflict does.
+      const current = await waitFor(
+        async () => {
+          const latest = await get('deploy', 'stale')
+          const next = { ...latest, spec: { ...latest.spec, replicas: 2 }, metadata: { ...latest.metadata, labels: { app: 'stale', replaced: 'yes' } } }
+          const res = await run(['replace', '-f', '-'], JSON.stringify(next))
+          if (res.code !== 0 && res.stderr.includes('(Conflict)')) return undefined
+          expect(res.stdout).toBe('deployment.apps/stale replaced\n')
+          return latest
+        },
+        { what: 'a replace without a conflict', timeoutMs: 30_000 },
+      )
       const after = await get('deploy', 'stale')
       expect(after.spec.replicas).toBe(2)
       expect(after.metadata.labels).toEqual({ app: 'stale', replaced: 'yes' })

@@ -147,7 +147,9 @@ describe('deployments', () => {
     await apply(web(2))
     await waitRunning('app=web', 2, { allowTerminating: true })
     await rolloutStatus('web')
-    expect(parseTable((await run(['get', 'deployment', 'web'])).stdout).rows[0]).toMatchObject({ READY: '2/2' })
+    // rollout status may finish while the status still counts the pods being scaled away (as
+    // upstream's does): the READY column catches up on the next status write.
+    await waitFor(async () => parseTable((await run(['get', 'deployment', 'web'])).stdout).rows[0]?.READY === '2/2', { what: 'READY 2/2', timeoutMs: 30_000 })
   })
 
   it('rolls a new ReplicaSet on rollout restart', async () => {

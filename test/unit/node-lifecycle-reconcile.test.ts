@@ -15,7 +15,7 @@ function describeAction(a: Action): string {
   if (a.type === 'delete') return `delete:${a.name}`
   if (a.type === 'bind' || a.type === 'finalize') return `${a.type}:${a.name}`
   if (a.type === 'purgeCustomResources') return `${a.type}:${a.crd.metadata.name}`
-  if (a.type === 'purgeNamespaceCustomResources') return `${a.type}:${a.namespace}`
+  if (a.type === 'emptyNamespace') return `${a.type}:${a.name}`
   return `${a.type}:${a.resource.plural}`
 }
 const types = (actions: Action[]) => actions.map(describeAction)

@@ -31,8 +31,11 @@ export type Action =
   | { type: 'finalize'; name: string }
   /** deletes every object of a terminating CRD's kind, then releases the CRD's cleanup finalizer */
   | { type: 'purgeCustomResources'; crd: KubeObject }
-  /** deletes the custom resources in a namespace; fails while any remain */
-  | { type: 'purgeNamespaceCustomResources'; namespace: string }
+  /**
+   * deletes, store-side, every object of the given kinds and of every custom resource in a
+   * terminating namespace; then finalizes it if nothing is left, or reports in its status what remains
+   */
+  | { type: 'emptyNamespace'; name: string; resources: ResourceRef[] }
   /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
   | { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
 
