@@ -41,3 +41,6 @@ export const generateNameAttempts = 8
 
 /** How stale the Worker's compiled RBAC policy may be: a changed role or binding takes effect within this long. */
 export const rbacRecheckMs = 1000
+
+/** The shortest admin token served with: shorter ones are too easy to guess. */
+export const minAdminTokenLength = 32

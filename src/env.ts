@@ -8,8 +8,10 @@ export interface Env {
   CONTROLLER_HOST: DurableObjectNamespace<ControllerHost>
   /** One per node (`node/<name>`): where the node agent's tunnel ends. */
   NODE_GATEWAY: DurableObjectNamespace<NodeGateway>
-  /** Bearer token granting full access; empty means no admin token is configured. */
+  /** Bearer token granting full access, at least 32 characters; without one the server serves only its health paths. */
   ADMIN_TOKEN?: string
+  /** "true", with no ADMIN_TOKEN, makes every request the admin's: anonymous local play with `wrangler dev` only. */
+  EDGEPLANE_INSECURE_ANONYMOUS?: string
   /** Compaction keeps at least this many recent changes (default 1000). */
   COMPACT_RETAIN_EVENTS?: string
   /** Compaction keeps at least this many seconds of history (default 300). */

@@ -4,7 +4,7 @@
  * (sync-pods, pod-status, node-status); this file only wires them to the API and the runtime.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient } from './api-client'
+import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient, type KubeList } from './api-client'
 import { resolvePodEnv, type EnvSources } from './env'
 import { LeaseRenewer } from './lease'
 import type { Logger } from './log'
@@ -26,6 +26,8 @@ export interface NodeAgentOptions {
   resyncMs?: number
   /** pods handled at once */
   concurrency?: number
+  /** give containers the service environment variables (a runtime that runs nothing needs none) */
+  serviceEnv?: boolean
 }
 
 const DEFAULT_RESYNC_MS = 10_000
@@ -363,7 +365,9 @@ export class NodeAgent {
 
   private envSources(): EnvSources {
     const get = (resource: string) => (ns: string, name: string) => this.api.getOptional(resourcePath({ namespace: ns, resource, name }))
-    return { configMap: get('configmaps'), secret: get('secrets') }
+    const sources: EnvSources = { configMap: get('configmaps'), secret: get('secrets') }
+    if (this.opts.serviceEnv) sources.services = async (ns) => (await this.api.get<KubeList>(resourcePath({ namespace: ns, resource: 'services' }))).items
+    return sources
   }
 
   private async startPod(pod: KubeObject): Promise<void> {

@@ -5,6 +5,7 @@ import { bearerAuth } from './auth'
 import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
+import { serveNodeJoin } from './node-join'
 import { servePodExec } from './pod-exec'
 import { servePodLogs } from './pod-logs'
 import { parseResourcePath } from './request-info'
@@ -55,6 +56,7 @@ export function buildApp() {
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
 
+  app.post('/agent/v1/nodes/:name/credential', (c) => serveNodeJoin(c.req.raw, c.env, c.req.param('name')))
   app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, c.req.param('name')))
   app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))

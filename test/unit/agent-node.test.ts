@@ -170,9 +170,10 @@ describe('command line', () => {
   })
 
   it('reads every flag, in both spellings', () => {
-    const args = parseArgs(['--kubeconfig=/k', '--name', 'sim', '--runtime=sim', '--cpu', '8', '--memory=32Gi', '--pods', '50', '--labels', 'a=1,example.com/b=two', '--nodes', '3', '--lease-seconds', '2', '--sim-start-delay-ms', '0', '-v'], {})
+    const args = parseArgs(['--kubeconfig=/k', '--state-dir', '/s', '--name', 'sim', '--runtime=sim', '--cpu', '8', '--memory=32Gi', '--pods', '50', '--labels', 'a=1,example.com/b=two', '--nodes', '3', '--lease-seconds', '2', '--sim-start-delay-ms', '0', '-v'], {})
     expect(args).toEqual({
       kubeconfig: '/k',
+      stateDir: '/s',
       name: 'sim',
       runtime: 'sim',
       cpu: '8',
@@ -187,6 +188,14 @@ describe('command line', () => {
     })
     expect(nodeNames(args)).toEqual(['sim-0', 'sim-1', 'sim-2'])
     expect(capacityFor(args)).toEqual({ cpu: '8', memory: '32Gi', pods: '50' })
+  })
+
+  it('joins with --server, --token and --ca-cert, or a kubeconfig, not both', () => {
+    const args = parseArgs(['--server', 'https://cp.example:6443/', '--token', 'abcdef.0123456789abcdef', '--ca-cert', '/ca.pem'], { EDGEPLANE_AGENT_STATE: '/st' })
+    expect(args).toMatchObject({ server: 'https://cp.example:6443', token: 'abcdef.0123456789abcdef', caCert: '/ca.pem', stateDir: '/st' })
+    expect(() => parseArgs(['--server', 'https://a', '--kubeconfig', '/k'], {})).toThrow('--server and --kubeconfig exclude each other')
+    expect(() => parseArgs(['--token', 'abcdef.0123456789abcdef'], {})).toThrow('--token goes with --server')
+    expect(() => parseArgs(['--server', 'cp.example'], {})).toThrow('--server must be an http(s) URL')
   })
 
   it('takes the sim start delay from the environment', () => {
