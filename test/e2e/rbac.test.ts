@@ -97,6 +97,11 @@ describe('RBAC', () => {
     expect(escalate.stderr).toContain('rolebindings.rbac.authorization.k8s.io "jane-admin" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:')
     expect(escalate.stderr).toContain('{APIGroups:["*"], Resources:["*"], Verbs:["*"]}')
     expect((await run(['get', 'rolebinding', 'jane-admin', '-n', 'team'])).code).not.toBe(0)
+    // Nor may a role be written with permissions one lacks.
+    await ok(['create', 'role', 'role-writer', '--verb=create', '--resource=roles', '-n', 'team'])
+    await ok(['create', 'rolebinding', 'jane-role-writer', '--role=role-writer', '--user=jane', '-n', 'team'])
+    const sneaky = await run(['create', 'role', 'sneaky', '--verb=get', '--resource=secrets', '-n', 'team', '--as=jane'])
+    expect(sneaky.stderr).toContain('roles.rbac.authorization.k8s.io "sneaky" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}')
     // Binding what one holds is fine.
     expect((await run(['create', 'rolebinding', 'jane-self', '--role=binder', '--user=jane', '-n', 'team', '--as=jane'])).code).toBe(0)
     // With `bind` on the role, binding it is allowed.
