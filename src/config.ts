@@ -3,6 +3,9 @@
 /** kube-apiserver's MaxRequestBodyBytes: twice etcd's 1.5 MB request limit, since JSON shrinks when stored. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024
 
+/** kube-apiserver's maxJSONPatchOperations: a longer JSON patch is refused with 413. */
+export const maxJsonPatchOperations = 10_000
+
 /** A stored object is one SQLite row in two tables; a Durable Object row holds at most 2 MB. */
 export const maxStoredObjectBytes = 1_900_000
 
@@ -20,6 +23,12 @@ export const defaultCompactRetainSeconds = 300
 
 /** How often compaction looks at the log while it is growing. */
 export const compactionIntervalMs = 60_000
+
+/** kube-apiserver's --event-ttl: an Event is removed this long after its last write. */
+export const defaultEventTtlSeconds = 3600
+
+/** Expired objects removed per transaction; a full batch brings the next sweep forward. */
+export const expiryBatchRows = 500
 
 /** Rows removed per compaction statement, so no transaction holds the store for long. */
 export const compactionBatchRows = 5000

@@ -24,6 +24,8 @@ export interface Env {
   CONTROLLER_NOTIFICATIONS?: string
   /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */
   SERVICE_CLUSTER_IP_RANGE?: string
+  /** Events are removed this many seconds after their last write, as kube-apiserver's --event-ttl (default 3600). */
+  EDGEPLANE_EVENT_TTL_SECONDS?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
 }

@@ -2,16 +2,17 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds } from '../../src/config'
-import { ensureSchema } from './schema'
+import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds, expiryBatchRows } from '../../src/config'
+import { ensureSchema, readMeta, writeMeta } from './schema'
 import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
-import { WatchHub, type WatchSpec } from './watch-hub'
+import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
+import { statusResponse } from '../../src/api/respond'
 import { replay } from './replay'
 import { Notifier } from './notifier'
 import { NodeRefs } from './node-refs'
-import { storeName } from '../../src/apis/registry'
+import { storeName, type ResourceDef } from '../../src/apis/registry'
 import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
 import type { PatchType } from '../../src/apis/patching'
 
@@ -44,11 +45,14 @@ export class KindStore extends DurableObject<Env> {
   private readonly nodeRefs: NodeRefs
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
+  /** this store holds Events, removed a while after their last write (kept in meta: alarms run before any request) */
+  private expiring: boolean
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
     this.log = new Log(ctx.storage.sql)
+    this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
     this.notifier = new Notifier(env)
     this.nodeRefs = new NodeRefs(ctx.storage.sql)
@@ -85,28 +89,36 @@ export class KindStore extends DurableObject<Env> {
     return listObjects(this.log, resource, opts)
   }
 
+  /** What the store learns of its kind from a write addressed to it. */
+  private learn(def: ResourceDef): void {
+    this.resource = storeName(def)
+    if (this.expiring || !expires(def)) return
+    writeMeta(this.ctx.storage.sql, 'expiring', 1)
+    this.expiring = true
+  }
+
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.create(t, body, opts)
   }
 
   update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
   patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }
 
   delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.delete(t, opts)
   }
 
   bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.bind(t, nodeName, uid, opts)
   }
 
@@ -149,7 +161,7 @@ export class KindStore extends DurableObject<Env> {
    * page comes from the snapshot of the first and no reply outgrows `storeReplyBytes`.
    */
   deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined })
     if (!listed.ok) return listed
     const items: string[] = []
@@ -166,6 +178,20 @@ export class KindStore extends DurableObject<Env> {
   /** The resourceVersion of the last change: a cheap check that cached copies are current. */
   revision(): number {
     return this.log.currentRv
+  }
+
+  /**
+   * Removes one batch of Events last written more than the event TTL before `nowMs`, as watch
+   * DELETED events. True when the batch was full and more may be waiting.
+   */
+  expireEvents(nowMs = Date.now()): boolean {
+    if (!this.expiring) return false
+    return this.writer.expire(nowMs - this.eventTtlMs(), expiryBatchRows, nowMs) === expiryBatchRows
+  }
+
+  private eventTtlMs(): number {
+    const seconds = Number(this.env.EDGEPLANE_EVENT_TTL_SECONDS || defaultEventTtlSeconds)
+    return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultEventTtlSeconds) * 1000
   }
 
   /** Store state for tests and benchmarks. */
@@ -187,6 +213,9 @@ export class KindStore extends DurableObject<Env> {
       bookmarks: q.get('allowWatchBookmarks') === 'true',
       convert: q.get('convert') === 'true',
     }
+    // A selector that cannot be compiled is refused before any socket exists, as kube-apiserver does.
+    const refused = selectorError(spec)
+    if (refused) return statusResponse(refused)
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
     const from = q.get('resourceVersion') ?? ''
@@ -220,9 +249,14 @@ export class KindStore extends DurableObject<Env> {
     this.hub.forget(ws)
   }
 
-  /** Compaction and bookmarks; re-armed only while there is history to compact or watchers to serve. */
+  /** Event expiry, compaction and bookmarks; re-armed only while there is something to expire, history to compact or watchers to serve. */
   override async alarm(): Promise<void> {
     this.alarmArmed = false
+    if (this.expireEvents()) {
+      // A full batch: the rest follows at once, in its own turn, so requests interleave.
+      await this.ctx.storage.setAlarm(Date.now())
+      this.alarmArmed = true
+    }
     const retainEvents = Number(this.env.COMPACT_RETAIN_EVENTS ?? defaultCompactRetainEvents)
     const retainMs = Number(this.env.COMPACT_RETAIN_SECONDS ?? defaultCompactRetainSeconds) * 1000
     const target = this.log.compactionTarget(retainEvents, Date.now(), retainMs)
@@ -233,16 +267,21 @@ export class KindStore extends DurableObject<Env> {
       const spec = this.hub.watcher(watchers[0]!)?.spec
       if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
     }
-    if (watchers.length || this.log.currentRv - this.log.compactedRv > retainEvents) this.armAlarm()
+    if (watchers.length || this.log.currentRv - this.log.compactedRv > retainEvents || (this.expiring && this.log.hasObjects())) this.armAlarm()
   }
 
   private armAlarm(): void {
     if (this.alarmArmed) return
     this.alarmArmed = true
-    const interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
+    let interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
+    if (this.expiring) interval = Math.min(interval, Math.max(1000, this.eventTtlMs()))
     void this.ctx.storage.getAlarm().then((at) => {
       if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
     })
   }
 }
 
+/** Events expire as kube-apiserver's --event-ttl removes them; no other kind does. */
+function expires(def: ResourceDef): boolean {
+  return !def.custom && def.plural === 'events' && (def.group === '' || def.group === 'events.k8s.io')
+}

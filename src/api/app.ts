@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { Env } from '../env'
 import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './auth'
+import { prettyJson } from './pretty'
 import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
@@ -23,7 +24,18 @@ const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>()
 
-  // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
+  // Outermost, so every JSON answer can be indented, errors included.
+  app.use('*', prettyJson())
+  // A path that does not decode names nothing: 400, before any handler reads it.
+  app.use('*', async (c, next) => {
+    try {
+      decodeURIComponent(new URL(c.req.url).pathname)
+    } catch {
+      return statusResponse(failure(400, 'BadRequest', 'the request path is not valid percent-encoded UTF-8'))
+    }
+    return next()
+  })
+  // Then authentication, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   app.use('*', bearerAuth())
   registerAuthRoutes(app)
   app.get('/version', (c) => c.json(versionInfo))

@@ -1,4 +1,5 @@
 import { parseFieldSelector, requiresExactMatch } from '../apimachinery/fields'
+import { queryFlag } from './query'
 import { parseResourcePath } from './request-info'
 
 /** A resource request as kube-apiserver's authorizers see it. */
@@ -42,12 +43,11 @@ export function attributesOf(req: Request): Attributes {
     if (m) info = parseResourcePath(m[1]!, m[2]!, m[3]!)
   }
   if (!info) return { verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path }
-  const watch = url.searchParams.get('watch')
   let verb: string
   switch (method) {
     case 'GET':
     case 'HEAD':
-      verb = info.name ? 'get' : watch === 'true' || watch === '1' ? 'watch' : 'list'
+      verb = info.name ? 'get' : queryFlag(url.searchParams, 'watch') ? 'watch' : 'list'
       break
     case 'POST':
       verb = 'create'

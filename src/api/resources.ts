@@ -9,7 +9,7 @@ import { nodeWriterOf } from './node-admission'
 import { storeFor } from '../client/stores'
 import type { RequestInfo } from './request-info'
 import { readBody } from './body'
-import { deleteOptions, listOptions, writeOptions } from './query'
+import { checkWatchListOptions, deleteOptions, listOptions, queryFlag, writeOptions } from './query'
 import { jsonBody, jsonText, unwrap } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
@@ -80,7 +80,9 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   switch (req.method) {
     case 'GET': {
       if (!info.name) {
-        if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, env, def, namespace, q)
+        const watch = queryFlag(q, 'watch')
+        checkWatchListOptions(q, watch)
+        if (watch) return serveWatch(req, env, def, namespace, q)
         const list = listOptions(q, namespace)
         return pagedListResponse(def, listPages(env, def, list), req, q, !!list.limit)
       }

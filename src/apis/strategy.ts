@@ -4,7 +4,7 @@ import { validateRbacUpdate } from './rbac/validate'
 import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './defaults'
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
-import { validateCrdUpdate } from './crd/validate-crd'
+import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -69,6 +69,11 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
   if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
   return out
+}
+
+/** Create rules beyond the object's own validation (kube-apiserver's create-only checks we enforce). */
+export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
+  return isCrd(def) ? validateApiApproval(obj).map(toStatusCause) : []
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */

@@ -10,7 +10,7 @@ export interface LauncherSettings {
 }
 
 // Environment variables forwarded to the Worker under the same name when set.
-const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD']
+const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_EVENT_TTL_SECONDS']
 
 export class UsageError extends Error {}
 
