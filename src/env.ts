@@ -26,6 +26,10 @@ export interface Env {
   SERVICE_CLUSTER_IP_RANGE?: string
   /** Events are removed this many seconds after their last write, as kube-apiserver's --event-ttl (default 3600). */
   EDGEPLANE_EVENT_TTL_SECONDS?: string
+  /** Node pod CIDRs are cut from this CIDR (default 10.244.0.0/16). */
+  CLUSTER_CIDR?: string
+  /** The prefix length of each node's pod CIDR (default 24). */
+  NODE_CIDR_MASK_SIZE?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
 }

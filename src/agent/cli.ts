@@ -17,7 +17,7 @@ import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
 import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
-import { LEASE_NAMESPACE } from './lease'
+import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
 import { ProcessRuntime } from './runtime/process'
@@ -41,7 +41,8 @@ export interface AgentArgs {
   pods?: number
   labels: Record<string, string>
   nodes: number
-  leaseSeconds: number
+  /** as given; unset, the agent follows the control plane's published grace period */
+  leaseSeconds?: number
   simStartDelayMs: number
   verbose: boolean
   help: boolean
@@ -65,7 +66,8 @@ export const USAGE = `usage: npm run agent -- [flags]
   --pods N                 pod capacity (default: 110)
   --labels k=v,k2=v2       extra node labels
   --nodes N                sim only: simulate N nodes NODE-0 … NODE-(N-1) in this process
-  --lease-seconds N        lease renewal interval (default: 10)
+  --lease-seconds N        lease renewal interval (default: 10, or a quarter of the control
+                           plane's node monitor grace period when that is shorter)
   --sim-start-delay-ms N   sim only: ContainerCreating → Running delay (default: 200,
                            or $EDGEPLANE_SIM_START_DELAY_MS)
   --verbose                debug logging
@@ -113,7 +115,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
   const nodes = int(values.get('nodes') ?? '1', 'nodes', 1)
   if (nodes > 1 && runtime !== 'sim') throw new UsageError('--nodes is for the sim runtime only (one process runtime per machine)')
-  const leaseSeconds = int(values.get('lease-seconds') ?? '10', 'lease-seconds', 1)
+  const leaseSeconds = values.has('lease-seconds') ? int(values.get('lease-seconds')!, 'lease-seconds', 1) : undefined
   const simStartDelayMs = int(values.get('sim-start-delay-ms') ?? env.EDGEPLANE_SIM_START_DELAY_MS ?? String(DEFAULT_SIM_START_DELAY_MS), 'sim-start-delay-ms', 0)
 
   if (values.has('server') && values.has('kubeconfig')) throw new UsageError('--server and --kubeconfig exclude each other')
@@ -286,7 +288,7 @@ export async function main(argv: string[]): Promise<void> {
       `  api:      ${access.server}${args.server ? '' : ` (kubeconfig ${args.kubeconfig})`}`,
       `  state:    ${args.stateDir}`,
       `  capacity: cpu ${capacity.cpu}, memory ${capacity.memory}, pods ${capacity.pods}`,
-      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds}s`,
+      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds === undefined ? 'quarter of the grace period, at most 10 s' : `${args.leaseSeconds}s`}`,
       '',
     ].join('\n'),
   )
@@ -319,6 +321,10 @@ export async function main(argv: string[]): Promise<void> {
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
 if (invokedDirectly) {
   main(process.argv.slice(2)).catch((err: Error) => {
+    if (err instanceof LeaseIntervalError) {
+      process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+      process.exit(2)
+    }
     process.stderr.write(`edgeplane-agent: ${err.stack ?? err.message}\n`)
     process.exit(1)
   })

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { combinedResource, isResourceRequest, type Attributes } from './authorizer-attributes'
 import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from '../apis/rbac/types'
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../apis/rbac/bootstrap-policy'
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '../apis/rbac/bootstrap-policy'
 import { aggregateRoles } from '../apis/rbac/aggregate'
 import type { UserInfo } from './user'
 
@@ -138,8 +138,8 @@ let defaults: RbacPolicy | undefined
 /** The policy of a cluster holding nothing but the default roles and bindings (aggregated); built on first use. */
 export function bootstrapPolicy(): RbacPolicy {
   defaults ??= new RbacPolicy({
-    roles: [],
-    roleBindings: [],
+    roles: bootstrapRoles,
+    roleBindings: bootstrapRoleBindings,
     clusterRoles: aggregateRoles(bootstrapClusterRoles),
     clusterRoleBindings: bootstrapClusterRoleBindings,
   })

@@ -98,6 +98,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
     }
     if (next.immutable !== true) causes.push({ field: 'immutable', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
   }
+  if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
@@ -108,6 +109,18 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
     }
   }
   return causes
+}
+
+/** Node IPAM's assignment is final: spec.podCIDRs may go from empty to set, never change after. */
+function validateNodeCidrUpdate(old: KubeObject, next: KubeObject): StatusCause[] {
+  const cidrs = (o: KubeObject) => {
+    const spec = (o.spec ?? {}) as { podCIDR?: unknown; podCIDRs?: unknown }
+    return { one: spec.podCIDR || undefined, all: Array.isArray(spec.podCIDRs) && spec.podCIDRs.length ? spec.podCIDRs : undefined }
+  }
+  const before = cidrs(old)
+  if (!before.one && !before.all) return []
+  if (JSON.stringify(before) === JSON.stringify(cidrs(next))) return []
+  return [{ field: 'spec.podCIDRs', reason: 'FieldValueForbidden', message: 'Forbidden: node updates may not change podCIDR except from "" to valid' }]
 }
 
 /** True when the stored bytes would not change (then the write keeps its resourceVersion). */

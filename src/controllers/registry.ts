@@ -16,10 +16,12 @@ import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
+import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   scheduler: () => schedulerController(),
+  'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
   'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { nodeCidrSettings } from '../controllers/node-ipam/settings'
 
 export interface LauncherSettings {
   stateDir: string
@@ -10,7 +11,7 @@ export interface LauncherSettings {
 }
 
 // Environment variables forwarded to the Worker under the same name when set.
-const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_EVENT_TTL_SECONDS']
+const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE']
 
 export class UsageError extends Error {}
 
@@ -23,6 +24,11 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSe
   const rawPort = env.EDGEPLANE_PORT ?? '8787'
   const port = Number(rawPort)
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`EDGEPLANE_PORT must be a port number, got '${rawPort}'`)
+  try {
+    nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
   const passThroughVars: Record<string, string> = {}
   for (const name of PASS_THROUGH) {
     const value = env[name]

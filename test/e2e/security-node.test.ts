@@ -43,9 +43,10 @@ beforeAll(async () => {
   expect((await admin(['create', 'namespace', ns])).code).toBe(0)
   const objects = [secret('db'), secret('other'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns }, data: { a: 'b' } }]
   expect((await admin(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'))).code).toBe(0)
+  // The admin creates the Node with a label only it may set; joining then issues credentials for that Node.
+  expect((await admin(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: NODE, labels: { 'node-restriction.kubernetes.io/pool': 'gold' } } }))).code).toBe(0)
   token = await nodeToken(server, NODE)
   asNodeConfig = await nodeKubeconfig(server, NODE)
-  expect((await admin(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: NODE, labels: { 'node-restriction.kubernetes.io/pool': 'gold' } } }))).code).toBe(0)
 })
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { capacityFor, defaultNodeName, nodeNames, parseArgs, parseLabels, UsageError } from '../../src/agent/cli'
 import { goArch, simNodeIP } from '../../src/agent/host-info'
 import { resolveKubeconfig, KubeconfigError } from '../../src/agent/kubeconfig'
-import { leaseObject, microTime } from '../../src/agent/lease'
+import { leaseInterval, LeaseIntervalError, leaseObject, microTime } from '../../src/agent/lease'
 import { KUBELET_VERSION, labelPatch, nodeLabels, nodeObject, nodeStatus, NODE_STATUS_REPORT_MS, shouldPostNodeStatus, type NodeIdentity } from '../../src/agent/node-status'
 import { kubeTime } from '../../src/agent/pod-status'
 
@@ -165,8 +165,20 @@ describe('kubeconfig', () => {
 describe('command line', () => {
   it('applies defaults', () => {
     const args = parseArgs(['--kubeconfig', '/k'], {})
-    expect(args).toMatchObject({ kubeconfig: '/k', runtime: 'process', nodes: 1, leaseSeconds: 10, simStartDelayMs: 200, labels: {}, verbose: false })
+    expect(args).toMatchObject({ kubeconfig: '/k', runtime: 'process', nodes: 1, simStartDelayMs: 200, labels: {}, verbose: false })
+    expect(args.leaseSeconds).toBeUndefined()
     expect(args.name).toBe(defaultNodeName())
+  })
+
+  it('renews the lease at least every quarter of the published grace period, and refuses a slower --lease-seconds', () => {
+    expect(leaseInterval(undefined, undefined)).toBe(10)
+    expect(leaseInterval(40, undefined)).toBe(10)
+    expect(leaseInterval(8, undefined)).toBe(2)
+    expect(leaseInterval(120, undefined)).toBe(10)
+    expect(leaseInterval(8, 2)).toBe(2)
+    expect(leaseInterval(undefined, 30)).toBe(30)
+    expect(() => leaseInterval(8, 3)).toThrow(LeaseIntervalError)
+    expect(() => leaseInterval(8, 10)).toThrow('--lease-seconds 10 is too slow for the control plane: it marks a node Unknown after 8s without a heartbeat, so the lease must be renewed at least every 2s')
   })
 
   it('reads every flag, in both spellings', () => {

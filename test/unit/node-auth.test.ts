@@ -5,7 +5,7 @@ import { bootstrapTokenGroups, bootstrapTokenSecret, bootstrapUser, decodedData,
 import { sameSecret } from '../../src/apimachinery/secret-compare'
 import { attributesOf } from '../../src/api/authorizer-attributes'
 import { forbiddenStatus } from '../../src/api/authorize'
-import { tunnelNodeName } from '../../src/api/node-authorizer'
+import { nodeAuthorize, tunnelNodeName } from '../../src/api/node-authorizer'
 import { nodeUserInfo } from '../../src/api/user'
 
 const at = Date.parse('2026-01-01T00:00:00Z')
@@ -85,6 +85,14 @@ describe('node authorization attributes', () => {
     expect(attrs('GET', '/agent/v1/nodes/n1/tunnel')).toEqual({ verb: 'get', path: '/agent/v1/nodes/n1/tunnel' })
     expect(tunnelNodeName('/agent/v1/nodes/n1.example/tunnel')).toBe('n1.example')
     expect(tunnelNodeName('/agent/v1/nodes/n1/other')).toBeUndefined()
+  })
+
+  it('let a node read its own Node by name alone, whether or not it exists', () => {
+    for (const path of ['/api/v1/nodes/n1', '/api/v1/nodes/n1/status', '/api/v1/nodes?fieldSelector=metadata.name%3Dn1', '/api/v1/nodes?watch=true&fieldSelector=metadata.name%3Dn1']) {
+      expect([path, nodeAuthorize('n1', attrs('GET', path)).allowed]).toEqual([path, true])
+    }
+    expect(nodeAuthorize('n1', attrs('GET', '/api/v1/nodes/n9'))).toEqual({ allowed: false, reason: "node 'n1' cannot read 'n9', only its own Node object" })
+    expect(nodeAuthorize('n1', attrs('GET', '/api/v1/nodes'))).toEqual({ allowed: false, reason: "node 'n1' cannot read all nodes, only its own Node object" })
   })
 
   it('word refusals as kube-apiserver does', () => {

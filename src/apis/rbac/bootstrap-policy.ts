@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { nodeRules } from '../../api/node-authorizer'
+import { NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../../agent-protocol/node-settings'
 import { rbacGroup, type BindingObject, type PolicyRule, type RoleObject } from './types'
 
 export const autoUpdateAnnotation = 'rbac.authorization.kubernetes.io/autoupdate'
@@ -98,4 +99,30 @@ export const bootstrapClusterRoleBindings: BindingObject[] = [
   groupBinding('system:discovery', ['system:authenticated']),
   groupBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
   groupBinding('system:service-account-issuer-discovery', ['system:serviceaccounts']),
+]
+
+const nodeSettingsReader = 'edgeplane:node-settings-reader'
+
+/**
+ * The default Roles, and RoleBindings of their own name: as kubeadm lets everyone read
+ * kube-public/cluster-info, every authenticated user may read what this control plane publishes
+ * to the nodes that join it (see src/agent-protocol/node-settings.ts).
+ */
+export const bootstrapRoles: RoleObject[] = [
+  {
+    apiVersion: `${rbacGroup}/v1`,
+    kind: 'Role',
+    metadata: { ...meta(nodeSettingsReader), namespace: NODE_SETTINGS_NAMESPACE },
+    rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: [NODE_SETTINGS_NAME] }],
+  },
+]
+
+export const bootstrapRoleBindings: BindingObject[] = [
+  {
+    apiVersion: `${rbacGroup}/v1`,
+    kind: 'RoleBinding',
+    metadata: { ...meta(nodeSettingsReader), namespace: NODE_SETTINGS_NAMESPACE },
+    roleRef: { apiGroup: rbacGroup, kind: 'Role', name: nodeSettingsReader },
+    subjects: [{ apiGroup: rbacGroup, kind: 'Group', name: 'system:authenticated' }],
+  },
 ]

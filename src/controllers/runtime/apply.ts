@@ -122,6 +122,7 @@ async function recordEvent(env: Env, event: KubeObject, now: number): Promise<vo
 const eventSources: Record<string, string> = {
   scheduler: 'default-scheduler',
   'node-lifecycle': 'node-controller',
+  'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',

@@ -1,4 +1,5 @@
 import type { ChangeType, KubeObject } from '../../apimachinery/types'
+import type { ControllerMemory } from './memory'
 
 /** Identifies a resource the way the registry does: core group is ''. */
 export interface ResourceRef {
@@ -74,4 +75,9 @@ export interface ControllerDefinition {
   allKeys(cache: Cache): string[]
   /** pure: no I/O, no clock (time is `now`) */
   reconcile(key: string, cache: Cache, now: number): Outcome
+  /**
+   * What reconcile remembers between passes beyond the caches; the host restores it before the
+   * first pass of a new instance and saves its changes after every pass.
+   */
+  memory?: ControllerMemory
 }
