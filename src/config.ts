@@ -48,5 +48,8 @@ export const watchDefaultTimeoutSeconds = [1800, 3600] as const
 /** A generated name that collides is drawn again, a few times, before AlreadyExists. */
 export const generateNameAttempts = 8
 
+/** How stale the Worker's compiled RBAC policy may be: a changed role or binding takes effect within this long. */
+export const rbacRecheckMs = 1000
+
 /** The shortest admin token served with: shorter ones are too easy to guess. */
 export const minAdminTokenLength = 32

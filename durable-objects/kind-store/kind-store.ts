@@ -175,6 +175,11 @@ export class KindStore extends DurableObject<Env> {
     return { ok: true, value: page }
   }
 
+  /** The resourceVersion of the last change: a cheap check that cached copies are current. */
+  revision(): number {
+    return this.log.currentRv
+  }
+
   /**
    * Removes one batch of Events last written more than the event TTL before `nowMs`, as watch
    * DELETED events. True when the batch was full and more may be waiting.

@@ -4,16 +4,18 @@ import { minAdminTokenLength } from '../config'
 import type { KubeObject } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { sameSecret } from '../apimachinery/secret-compare'
-import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachinery/service-account-token'
+import { isServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { attributesOf, isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
 import { authorizeRequest, forbiddenStatus } from './authorize'
+import { impersonatedUser, wantsImpersonation } from './impersonation'
+import { serviceAccountTokenUser } from './service-account-cache'
 import { admitNode } from './node-authorizer'
 import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
 import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
-import { adminUser, anonymousUser, nodeOf, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
+import { adminUser, anonymousUser, nodeOf, setRequestUser, type UserInfo } from './user'
 
 /** Paths kube-apiserver serves to anyone (system:public-info-viewer). */
 const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])
@@ -31,8 +33,8 @@ export function adminTokenProblem(token: string | undefined): string | undefined
  * Bearer-token authentication and authorization. Every request but the public paths must carry
  * the admin token (`kubernetes-admin`, full access), a node credential (`system:node:<name>`,
  * authorized as the Node authorizer and NodeRestriction would), a bootstrap token (which may only
- * join a node), or a service-account token from `serviceaccounts/<name>/token` (authorized as RBAC
- * would). Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
+ * join a node), or a service-account token from `serviceaccounts/<name>/token` (authorized by
+ * RBAC). Impersonation headers switch the user once the caller is allowed to impersonate. Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
  * unless EDGEPLANE_INSECURE_ANONYMOUS=true makes every request the admin's (local play only).
  * The user is recorded for the handlers (`requestUser`).
  */
@@ -61,8 +63,9 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     }
     // A token that fails is refused on every path, public ones included: as upstream, bad
     // credentials are never taken for an anonymous request.
-    const user = token ? await authenticate(c.env, expected!, token) : undefined
-    if (!user) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
+    const authenticated = token ? await authenticate(c.env, expected!, token) : undefined
+    if (!authenticated) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
+    const user = wantsImpersonation(req.headers) ? await impersonatedUser(c.env, req.headers, authenticated) : authenticated
     setRequestUser(req, user)
     if (isPublic) return next()
     const attrs = attributesOf(req)
@@ -93,12 +96,7 @@ async function authenticate(env: Env, adminToken: string, token: string): Promis
   if (node) return node
   const bootstrap = await authenticateBootstrapToken(env, token)
   if (bootstrap) return bootstrap
-  if (isServiceAccountToken(token)) {
-    const claims = await verifyServiceAccountToken(adminToken, token)
-    // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
-    if (!claims || (await serviceAccountUid(env, claims.namespace, claims.name)) !== claims.uid) return undefined
-    return serviceAccountUserInfo(claims)
-  }
+  if (isServiceAccountToken(token)) return serviceAccountTokenUser(env, adminToken, token, serviceAccountUid)
   return undefined
 }
 

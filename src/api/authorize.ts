@@ -1,43 +1,50 @@
+import type { Env } from '../env'
 import type { Status } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './authorizer-attributes'
-import type { Env } from '../env'
 import { forbidden, nodeAuthorize, nodeRelated } from './node-authorizer'
-import { rbacAuthorize, rbacRules, type Decision, type PolicyRule } from './rbac'
+import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from './rbac'
+import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup, nodeOf, type UserInfo } from './user'
 
 export type { Decision } from './rbac'
 
 /**
  * kube-apiserver's authorizer chain for a user: the system:masters group is allowed everything
- * (with no reason, as upstream), then the Node authorizer for node credentials, then RBAC.
- * `nodeRelated` is the pods store's answer for a node's request (see authorizeRequest).
+ * (with no reason, as upstream), then the Node authorizer for node credentials, then RBAC over
+ * `policy` (the defaults alone when not given). `related` is the pods store's answer for a node's
+ * request (see authorizeRequest).
  */
-export function authorize(user: UserInfo, attrs: Attributes, nodeRelated = false): Decision {
+export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy(), related = false): Decision {
   if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
-  const byNode = node === undefined ? undefined : nodeAuthorize(node, attrs, nodeRelated)
+  const byNode = node === undefined ? undefined : nodeAuthorize(node, attrs, related)
   if (byNode?.allowed) return byNode
-  const byRbac = rbacAuthorize(user, attrs)
+  const byRbac = policy.authorize(user, attrs)
   // As upstream's union authorizer, a refusal gives the reasons of every authorizer that had one.
   if (byRbac.allowed || !byNode?.reason) return byRbac
   return { allowed: false, reason: [byNode.reason, byRbac.reason].filter(Boolean).join(', ') }
 }
 
-/** `authorize`, with the store asked first whether a node's request is about an object related to it. */
+/**
+ * The chain over the cluster's current RBAC policy, with the store asked first whether a node's
+ * request is about an object related to it; system:masters never waits for either.
+ */
 export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attributes): Promise<Decision> {
+  if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
-  return authorize(user, attrs, node !== undefined && (await nodeRelated(env, node, attrs)))
+  const related = node !== undefined && (await nodeRelated(env, node, attrs))
+  return authorize(user, attrs, await rbacPolicy(env), related)
 }
 
 /**
- * The rules a user holds, as SelfSubjectRulesReview lists them. As upstream, the Node authorizer
- * lists none: what a node may do depends on its pods (see access-review's `incomplete`).
+ * The rules a user holds in a namespace, as SelfSubjectRulesReview lists them. As upstream, the
+ * Node authorizer lists none: what a node may do depends on its pods (see access-review's `incomplete`).
  */
-export function rulesFor(user: UserInfo): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
+export function rulesFor(user: UserInfo, namespace = '', policy: RbacPolicy = bootstrapPolicy()): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
   const rules: PolicyRule[] = []
   if (user.groups.includes(mastersGroup)) rules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] })
-  rules.push(...rbacRules(user))
+  rules.push(...policy.rulesFor(user, namespace))
   return { resourceRules: rules.filter((r) => r.resources), nonResourceRules: rules.filter((r) => r.nonResourceURLs) }
 }
 

@@ -3,6 +3,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, notFound } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
+import { ensureRbacBootstrap } from './rbac-bootstrap'
 import { publishNodeSettings } from './node-settings'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
@@ -13,8 +14,8 @@ export const initialNamespaces = ['default', 'kube-system', 'kube-public', 'kube
 let bootstrapped: Promise<void> | undefined
 
 /**
- * Creates the initial namespaces once per isolate (idempotent: existing ones are left alone), and
- * publishes the settings nodes read before joining.
+ * Creates the initial namespaces once per isolate (idempotent: existing ones are left alone),
+ * publishes the settings nodes read before joining, and reconciles the default RBAC policy.
  */
 export function ensureBootstrap(env: Env): Promise<void> {
   bootstrapped ??= (async () => {
@@ -24,6 +25,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
       if (!existing.ok) await store.create({ def: namespacesDef, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {})
     }
     await publishNodeSettings(env)
+    await ensureRbacBootstrap(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

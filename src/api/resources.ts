@@ -1,7 +1,7 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } from '../apimachinery/status'
-import { apiVersionOf, isCrd, type ResourceDef } from '../apis/registry'
+import { apiVersionOf, isCrd, rbacGroup, type ResourceDef } from '../apis/registry'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
 import { withApplyOptions, type ApplyWriteOptions } from '../apis/ssa/request'
@@ -18,6 +18,10 @@ import { deletePages, listPages } from '../client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
+import { escalationDenied } from './rbac-escalation'
+import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
+import { forgetServiceAccounts } from './service-account-cache'
+import { mastersGroup, requestUser } from './user'
 
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
 
@@ -25,11 +29,40 @@ const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could 
 export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {
   const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
+  if (def.group === rbacGroup && req.method !== 'GET') return serveRbacWrite(req, env, def, info)
+  if (def.group === '' && def.plural === 'serviceaccounts' && req.method !== 'GET') {
+    try {
+      return await serveResource(req, env, def, info)
+    } finally {
+      forgetServiceAccounts()
+    }
+  }
   if (!isCrd(def) || req.method === 'GET') return serveResource(req, env, def, info)
   try {
     return await serveResource(req, env, def, info)
   } finally {
     forgetCustomResources()
+  }
+}
+
+/**
+ * A write to an RBAC kind: a create, update or patch is first run as a dry run, and its result
+ * must pass the escalation check before it is made; any write makes this isolate's policy
+ * snapshot re-check the stores on the next request.
+ */
+async function serveRbacWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo): Promise<Response> {
+  const user = requestUser(req)
+  if (['POST', 'PUT', 'PATCH'].includes(req.method) && !user.groups.includes(mastersGroup)) {
+    const url = new URL(req.url)
+    url.searchParams.set('dryRun', 'All')
+    const trial = await serveResource(new Request(url, req.clone()), env, def, info)
+    const denied = escalationDenied(await rbacPolicy(env), user, def, (await trial.json()) as KubeObject)
+    if (denied) throw new ApiError(denied)
+  }
+  try {
+    return await serveResource(req, env, def, info)
+  } finally {
+    invalidateRbacPolicy()
   }
 }
 

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
-import type { ResourceDef } from './registry'
+import { rbacGroup, type ResourceDef } from './registry'
+import { defaultRbacObject } from './rbac/validate'
 
 type Json = Record<string, unknown>
 
@@ -39,6 +40,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
 /** Field defaults applied on create and update, as upstream's defaulting for the fields we act on. */
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
+  if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)

@@ -64,6 +64,8 @@ const apps = (kind: string, plural: string, shortNames: string[], subresources: 
   generation: true,
 })
 
+export const rbacGroup = 'rbac.authorization.k8s.io'
+
 const podSubresources = [
   { name: 'binding', kind: 'Binding', verbs: ['create'] },
   { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
@@ -93,15 +95,27 @@ export const builtinResources: ResourceDef[] = [
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true, subresources: [] },
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', singular: 'endpointslice', namespaced: true, subresources: [] },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  rbac('Role', true),
+  rbac('RoleBinding', true),
+  rbac('ClusterRole', false),
+  rbac('ClusterRoleBinding', false),
   review('authentication.k8s.io', 'SelfSubjectReview'),
   review('authorization.k8s.io', 'SelfSubjectAccessReview'),
   review('authorization.k8s.io', 'SelfSubjectRulesReview'),
+  review('authorization.k8s.io', 'SubjectAccessReview'),
+  review('authorization.k8s.io', 'LocalSubjectAccessReview', true),
 ]
 
-/** A create-only review kind (`kubectl auth whoami|can-i`), answered from the request alone. */
-function review(group: string, kind: string): ResourceDef {
+/** An rbac.authorization.k8s.io/v1 kind. */
+function rbac(kind: string, namespaced: boolean): ResourceDef {
   const singular = kind.toLowerCase()
-  return { group, version: 'v1', kind, plural: `${singular}s`, singular, namespaced: false, subresources: [], verbs: ['create'], virtual: true }
+  return { group: rbacGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced, subresources: [] }
+}
+
+/** A create-only review kind (`kubectl auth whoami|can-i`), answered from the request alone. */
+function review(group: string, kind: string, namespaced = false): ResourceDef {
+  const singular = kind.toLowerCase()
+  return { group, version: 'v1', kind, plural: `${singular}s`, singular, namespaced, subresources: [], verbs: ['create'], virtual: true }
 }
 
 /** The resources kept in stores: every built-in one but the virtual review kinds. */

@@ -1,5 +1,6 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { apiVersionOf, isCrd, type ResourceDef } from './registry'
+import { apiVersionOf, isCrd, rbacGroup, type ResourceDef } from './registry'
+import { validateRbacUpdate } from './rbac/validate'
 import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './defaults'
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
@@ -99,6 +100,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   }
   if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
+  if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

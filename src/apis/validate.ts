@@ -1,9 +1,10 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
 import { validateWorkload } from '../apimachinery/workload-validation'
-import { isCrd, type ResourceDef } from './registry'
+import { isCrd, rbacGroup, type ResourceDef } from './registry'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
+import { validateRbacObject } from './rbac/validate'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -14,5 +15,6 @@ export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[]
 function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.custom) return def.custom.schema ? validateAgainstSchema(def.custom.schema, obj) : []
   if (isCrd(def)) return validateCrd(obj)
+  if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
   return validateWorkload(def.kind, obj)
 }

@@ -15,6 +15,7 @@ import { cronJobController } from './cronjob'
 import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
+import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 
 /** Every controller, by name. */
@@ -34,6 +35,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
+  'clusterrole-aggregation': () => clusterRoleAggregationController(),
 }
 
 export function controllerNames(): string[] {

@@ -10,6 +10,7 @@ export const events: ResourceRef = Object.freeze({ group: '', version: 'v1', plu
 export const persistentVolumeClaims: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'persistentvolumeclaims' })
 export const leases: ResourceRef = Object.freeze({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' })
 export const customResourceDefinitions: ResourceRef = Object.freeze({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' })
+export const clusterRoles: ResourceRef = Object.freeze({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' })
 
 /** Compares by value: the runner may hand back copies of the refs a definition declared. */
 export function sameResource(a: ResourceRef, b: ResourceRef): boolean {

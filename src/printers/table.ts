@@ -14,6 +14,7 @@ import {
   serviceAccountPrinter,
 } from './config'
 import { eventPrinter } from './event'
+import { roleBindingPrinter, rolePrinter } from './rbac'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
@@ -47,6 +48,10 @@ const printers = new Map<string, Printer>([
   ['coordination.k8s.io/leases', leasePrinter],
   ['events.k8s.io/events', eventPrinter],
   ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
+  ['rbac.authorization.k8s.io/roles', rolePrinter],
+  ['rbac.authorization.k8s.io/clusterroles', rolePrinter],
+  ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],
+  ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

@@ -22,6 +22,7 @@ const MEASURED = [
   'watch_p99_ms_100',
   'bundle_gzip_bytes',
   'rss_mb_peak',
+  'create_rbac_vs_admin',
 ]
 const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min']
 // Only etcd may be missing on a machine; anything else unmeasured means the harness broke.

@@ -9,7 +9,8 @@ describe('the published node settings', () => {
   it('may be read by every authenticated user, as kubeadm lets everyone read kube-public/cluster-info', () => {
     expect(authorize(someone, get('kube-public', 'edgeplane-node-settings'))).toEqual({
       allowed: true,
-      reason: 'RBAC: allowed by RoleBinding "kube-public/edgeplane:node-settings-reader" of Role "edgeplane:node-settings-reader" to Group "system:authenticated"',
+      // Upstream names a RoleBinding `name/namespace`.
+      reason: 'RBAC: allowed by RoleBinding "edgeplane:node-settings-reader/kube-public" of Role "edgeplane:node-settings-reader" to Group "system:authenticated"',
     })
   })
 

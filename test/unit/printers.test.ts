@@ -1035,7 +1035,10 @@ describe('printerFor and column definitions', () => {
     ['', 'events', ['Last Seen', 'Type', 'Reason', 'Object', 'Message'], ['Subobject', 'Source', 'First Seen', 'Count', 'Name']],
     ['events.k8s.io', 'events', ['Last Seen', 'Type', 'Reason', 'Object', 'Message'], ['Subobject', 'Source', 'First Seen', 'Count', 'Name']],
     ['coordination.k8s.io', 'leases', ['Name', 'Holder', 'Age'], []],
-    ['rbac.authorization.k8s.io', 'roles', ['Name', 'Age'], []],
+    ['rbac.authorization.k8s.io', 'roles', ['Name', 'Created At'], []],
+    ['rbac.authorization.k8s.io', 'clusterroles', ['Name', 'Created At'], []],
+    ['rbac.authorization.k8s.io', 'rolebindings', ['Name', 'Role', 'Age'], ['Users', 'Groups', 'ServiceAccounts']],
+    ['rbac.authorization.k8s.io', 'clusterrolebindings', ['Name', 'Role', 'Age'], ['Users', 'Groups', 'ServiceAccounts']],
     ['example.com', 'widgets', ['Name', 'Age'], []],
   ]
   it.each(expected)('%s/%s', (group, resource, normal, wide) => {
@@ -1150,18 +1153,30 @@ describe('buildTable', () => {
   })
 
   it('uses Name/Age for kinds without their own printer', () => {
-    const role: KubeObject = {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: meta('reader', { creationTimestamp: ago(3 * H + 2 * M) }),
-      rules: [],
-    }
-    const table = buildTable([role], { group: 'rbac.authorization.k8s.io', resource: 'roles', now: NOW })
+    const lease: KubeObject = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: meta('w', { creationTimestamp: ago(3 * H + 2 * M) }) }
+    const table = buildTable([lease], { group: 'example.com', resource: 'widgets', now: NOW })
     expect(table.columnDefinitions).toEqual([
       expect.objectContaining({ name: 'Name', format: 'name', priority: 0 }),
       expect.objectContaining({ name: 'Age', format: '', priority: 0 }),
     ])
-    expect(table.rows[0].cells).toEqual(['reader', '3h2m'])
+    expect(table.rows[0].cells).toEqual(['w', '3h2m'])
+  })
+
+  it('prints a binding as its role and its subjects by kind', () => {
+    const binding: KubeObject = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: meta('ci', { namespace: 'team', creationTimestamp: ago(3 * H + 2 * M) }),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+      subjects: [
+        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' },
+        { kind: 'ServiceAccount', name: 'bot', namespace: 'team' },
+        { kind: 'ServiceAccount', name: 'local' },
+      ],
+    }
+    const table = buildTable([binding], { group: 'rbac.authorization.k8s.io', resource: 'rolebindings', now: NOW })
+    expect(table.rows[0].cells).toEqual(['ci', 'ClusterRole/edit', '3h2m', 'jane', 'devs', 'team/bot, local'])
   })
 
   it('column definitions are copies: editing one table leaves the next intact', () => {

@@ -1,6 +1,7 @@
 import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, TokenRequest } from './auth'
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
+import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -24,6 +25,10 @@ const byGroupKind: Record<string, Table> = {
   'authorization.k8s.io/SelfSubjectAccessReview': SelfSubjectAccessReview,
   'authorization.k8s.io/SelfSubjectRulesReview': SelfSubjectRulesReview,
   'policy/Eviction': Eviction,
+  'rbac.authorization.k8s.io/Role': Role,
+  'rbac.authorization.k8s.io/ClusterRole': ClusterRole,
+  'rbac.authorization.k8s.io/RoleBinding': RoleBinding,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': ClusterRoleBinding,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */

@@ -11,6 +11,7 @@ import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { policyV1 } from './policy-v1'
+import { rbacV1 } from './rbac-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -21,16 +22,18 @@ export const schemas: SchemaSet = {
   ...discoveryV1,
   ...autoscalingV1,
   ...policyV1,
+  ...rbacV1,
 }
 
 /**
  * The package a group's types live in, as it appears in upstream definition names: the core group
- * is "core", "*.k8s.io" groups drop that suffix, meta.k8s.io lives in apimachinery.
+ * is "core", "*.k8s.io" groups keep their first label (rbac.authorization.k8s.io is "rbac"),
+ * meta.k8s.io lives in apimachinery.
  */
 function definitionPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}.`
   if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
-  const pkg = group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : group
+  const pkg = group.endsWith('.k8s.io') ? group.slice(0, group.indexOf('.')) : group
   return `io.k8s.api.${pkg}.${version}.`
 }
 

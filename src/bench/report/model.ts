@@ -2,6 +2,7 @@ import type { BenchOptions } from '../options'
 import type { ControlPlaneRep } from '../scenarios/control-plane'
 import type { Outcome, WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
+import { ROUNDS } from '../scenarios/rbac'
 import { round, spread, type Percentiles } from '../stats'
 
 export type Verdict = 'meets' | 'misses' | 'reference' | 'reported' | 'pending' | 'not measured'
@@ -58,6 +59,7 @@ export const MEASURED_KEYS = [
   'watch_p99_ms_100',
   'bundle_gzip_bytes',
   'rss_mb_peak',
+  'create_rbac_vs_admin',
 ] as const
 
 /** Measured once per run, with simulated node agents, at the sizes of `WorkloadSizes`. */
@@ -73,6 +75,7 @@ const IDLE_PASSES_PER_CONTROLLER_PER_MIN = 60 / 30
 const GOALS: Partial<Record<Key, Goal>> = {
   create_per_s_c16: { op: '>=', target: 400 },
   create_vs_floor: { op: '>=', target: 0.6 },
+  create_rbac_vs_admin: { op: '>=', target: 0.9 },
   create_p99_ms: { op: '<=', target: 100 },
   get_p99_ms: { op: '<=', target: 20 },
   list_10k_ms: { op: '<=', target: 600 },
@@ -166,6 +169,17 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
   results.rss_mb_peak = rss.length
     ? figure('rss_mb_peak', 'MiB', rss, 'max', { what: 'peak RSS (VmHWM and 250 ms samples) of the control plane workerd, highest over the repetitions' })
     : skipped('MiB', '/proc is not readable here')
+  const rbac = cp.flatMap((r) => (r.rbac ? [r.rbac] : []))
+  results.create_rbac_vs_admin = rbac.length
+    ? figure('create_rbac_vs_admin', 'ratio', rbac.map((r) => r.serviceAccount.perSecond / r.admin.perSecond), 'median', {
+        what: 'configmap creates per second with a service-account token bound to `edit` ÷ the same creates with the admin token, per repetition',
+        creates_per_identity: rbac[0]!.admin.ok,
+        rounds: ROUNDS,
+        admin_per_s: med(rbac.map((r) => r.admin.perSecond)),
+        service_account_per_s: med(rbac.map((r) => r.serviceAccount.perSecond)),
+        service_account_errors: sum(rbac.map((r) => r.serviceAccount.errors)),
+      })
+    : skipped('ratio', 'no repetition measured it')
   if (o.objects !== 10_000) {
     for (const key of ['create_per_s_c16', 'floor_do_insert_per_s_c16', 'create_vs_floor', 'etcd_put_per_s_c16', 'create_vs_etcd', 'create_p99_ms', 'get_p99_ms', 'floor_do_get_p99_ms', 'list_10k_ms']) {
       if (results[key]!.value !== null) results[key]!.at = `${o.objects.toLocaleString('en-US')} objects`

@@ -8,6 +8,7 @@ import { bundleSize, type BundleSize } from '../bundle-size'
 import { listAll, type ListResult } from './list'
 import { expectStatus, measuredSeries, type SeriesResult } from './series'
 import { watchLatency, type WatchResult } from './watch'
+import { rbacCreates, type RbacCreates } from './rbac'
 
 export interface ControlPlaneRep {
   create: SeriesResult
@@ -17,6 +18,8 @@ export interface ControlPlaneRep {
   /** Peak RSS of the workerd process(es) over the whole repetition, MiB. */
   rssPeakMb?: number
   bundle?: BundleSize
+  /** creates as the admin and as a service account bound to `edit` */
+  rbac?: RbacCreates
 }
 
 const NS = 'bench'
@@ -60,9 +63,10 @@ export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundl
     const own = (JSON.parse((await client.expectOk('GET', '/api/v1/configmaps')).body) as { items: { metadata: { namespace: string } }[] }).items.filter((i) => i.metadata.namespace !== NS).length
     const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length + own)
     const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
+    const rbac = await rbacCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
     const rssPeakMb = rss.stop()
     if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)
-    return { create: created, get: got, list, watch, rssPeakMb, bundle }
+    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac }
   } finally {
     rss.stop()
     client.close()

@@ -1,4 +1,4 @@
-import { builtinResources } from '../../apis/registry'
+import { storedResources } from '../../apis/registry'
 import { resourceDefOf } from '../resources'
 import type { ResourceRef } from '../runtime/types'
 
@@ -6,7 +6,7 @@ export { namespaces } from '../resources'
 
 /** Every namespaced kind the registry serves: what a namespace's deletion has to empty. */
 export function namespacedResources(): ResourceRef[] {
-  return builtinResources.filter((d) => d.namespaced).map((d) => Object.freeze({ group: d.group, version: d.version, plural: d.plural }))
+  return storedResources.filter((d) => d.namespaced).map((d) => Object.freeze({ group: d.group, version: d.version, plural: d.plural }))
 }
 
 /** The content kinds, keeping only namespaced ones (a cluster-scoped kind has nothing in a namespace). */
