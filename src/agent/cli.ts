@@ -16,6 +16,8 @@ import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAcc
 import { LEASE_NAMESPACE } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
+import type { NodeIdentity } from './node-status'
+import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSetup } from './runtime/docker'
 import { ProcessRuntime } from './runtime/process'
 import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
@@ -24,7 +26,9 @@ export interface AgentArgs {
   kubeconfig: string
   context?: string
   name: string
-  runtime: 'process' | 'sim'
+  runtime: 'process' | 'sim' | 'docker'
+  containerSocket?: string
+  podInfraImage?: string
   cpu?: string
   memory?: string
   pods?: number
@@ -41,7 +45,12 @@ export const USAGE = `usage: npm run agent -- [flags]
   --kubeconfig FILE        kubeconfig to reach the API (default: $KUBECONFIG, then ~/.kube/config)
   --context NAME           kubeconfig context (default: its current-context)
   --name NODE              node name (default: this host's name); with --nodes, the prefix
-  --runtime process|sim    run containers as local processes, or simulate them (default: process)
+  --runtime process|sim|docker
+                           run containers as local processes, simulate them, or run images
+                           in a container engine (Docker or Podman) (default: process)
+  --container-socket PATH  docker: the engine's socket (default: /var/run/docker.sock, then
+                           $XDG_RUNTIME_DIR/podman/podman.sock, /run/podman/podman.sock)
+  --pod-infra-image IMAGE  docker: image of each pod's infra container (default: ${DEFAULT_INFRA_IMAGE})
   --cpu QUANTITY           cpu capacity (default: this machine's cpus; sim: 4)
   --memory QUANTITY        memory capacity, e.g. 16Gi (default: this machine's memory; sim: 16Gi)
   --pods N                 pod capacity (default: 110)
@@ -93,7 +102,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   }
 
   const runtime = values.get('runtime') ?? 'process'
-  if (runtime !== 'process' && runtime !== 'sim') throw new UsageError(`--runtime must be "process" or "sim", not "${runtime}"`)
+  if (runtime !== 'process' && runtime !== 'sim' && runtime !== 'docker') throw new UsageError(`--runtime must be "process", "sim" or "docker", not "${runtime}"`)
   // Node names are lower case; kubelet lowers a host name given to it the same way.
   const name = (values.get('name') ?? defaultNodeName()).toLowerCase()
   if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
@@ -114,13 +123,19 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     help: values.get('help') === 'true',
   }
   if (values.has('context')) args.context = values.get('context')
+  for (const flag of ['container-socket', 'pod-infra-image'] as const) {
+    if (!values.has(flag)) continue
+    if (runtime !== 'docker') throw new UsageError(`--${flag} is for the docker runtime only`)
+    if (flag === 'container-socket') args.containerSocket = resolve(values.get(flag)!)
+    else args.podInfraImage = values.get(flag)!
+  }
   if (values.has('cpu')) args.cpu = quantity(values.get('cpu')!, 'cpu')
   if (values.has('memory')) args.memory = quantity(values.get('memory')!, 'memory')
   if (values.has('pods')) args.pods = int(values.get('pods')!, 'pods', 1)
   return args
 }
 
-const KNOWN = new Set(['kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms'])
+const KNOWN = new Set(['kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image'])
 
 function int(text: string, flag: string, min: number): number {
   const n = Number(text)
@@ -169,6 +184,22 @@ export function capacityFor(args: Pick<AgentArgs, 'runtime' | 'cpu' | 'memory' |
   return base
 }
 
+/** The label each node carries with the runtime its agent runs pods with. */
+export const RUNTIME_LABEL = 'edgeplane.io/runtime'
+
+/** Keeps the Node's status.images up to date with the engine's images (every minute, as kubelet's image list). */
+function watchImages(docker: DockerSetup, identity: NodeIdentity, closers: (() => void)[]): void {
+  const refresh = () =>
+    docker.images().then(
+      (images) => (identity.images = images),
+      () => {},
+    )
+  void refresh()
+  const timer = setInterval(refresh, 60_000)
+  timer.unref()
+  closers.push(() => clearInterval(timer))
+}
+
 export async function main(argv: string[]): Promise<void> {
   let args: AgentArgs
   try {
@@ -206,11 +237,27 @@ export async function main(argv: string[]): Promise<void> {
   const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
   const closers: (() => Promise<unknown> | void)[] = []
+  const labels = { [RUNTIME_LABEL]: args.runtime, ...args.labels }
+  let docker: DockerSetup | undefined
+  if (args.runtime === 'docker') {
+    try {
+      docker = await createDockerRuntime({ socket: args.containerSocket, nodeName: names[0]!, nodeIP: primaryIPv4(), infraImage: args.podInfraImage, get: (path) => api.getOptional(path), log: log.child(`[${names[0]}]`) })
+    } catch (err) {
+      if (!(err instanceof NoEngineError)) throw err
+      process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+      process.exit(2)
+    }
+  }
   const agents = names.map((name, i) => {
     const nodeLog = log.child(`[${name}]`)
     const runtime: ManagedRuntime =
-      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
-    const identity = args.runtime === 'sim' ? simNodeIdentity(name, args.labels, capacity) : processNodeIdentity(name, args.labels, capacity)
+      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : docker ? docker.runtime : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
+    const identity = args.runtime === 'sim' ? simNodeIdentity(name, labels, capacity) : processNodeIdentity(name, labels, capacity)
+    if (docker) {
+      identity.info.containerRuntimeVersion = docker.runtimeVersion
+      identity.instanceType = 'edgeplane-docker'
+      watchImages(docker, identity, closers)
+    }
     const tunnel = connectTunnel({
       server: access.server,
       ca: access.ca,
@@ -229,6 +276,7 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     [
       `edgeplane-agent: ${args.runtime} runtime, node ${shown}`,
+      ...(docker ? [`  engine:   ${docker.runtimeVersion} on ${docker.socket}`] : []),
       `  api:      ${access.server} (kubeconfig ${args.kubeconfig})`,
       `  capacity: cpu ${capacity.cpu}, memory ${capacity.memory}, pods ${capacity.pods}`,
       `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds}s`,
@@ -243,7 +291,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(1)
     }
     stopping = true
-    log.info(`${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : 'simulated pods are left running'})`)
+    log.info(`${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : args.runtime === 'docker' ? 'containers are left running for the next agent' : 'simulated pods are left running'})`)
     for (const a of agents) a.stop()
     await Promise.allSettled([...closers.map((close) => close()), ...agents.map((a) => a.runtime.shutdown())])
     api.close()

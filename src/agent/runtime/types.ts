@@ -13,6 +13,8 @@ export interface ContainerState {
   started?: boolean
   /** `<runtime>://<id>` of the current (or last) instance, once one was created */
   containerID?: string
+  /** `<runtime>://<image id>` of the image the instance runs, where the runtime knows it */
+  imageID?: string
   /** true for an init container (reported in `initContainerStatuses`) */
   init?: boolean
 }
