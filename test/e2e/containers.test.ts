@@ -1,0 +1,222 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Docker from 'dockerode'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findSocket } from '../../src/agent/runtime/docker/engine'
+import { kubectlOn } from './helpers/kubectl'
+import { stream, type Manifest } from './helpers/manifests'
+import { startAgent, type AgentProcess } from './helpers/node-agent'
+import { startServer, type TestServer } from './helpers/server'
+import { waitFor } from './helpers/wait'
+
+// Real containers: the real launcher, a node agent with `--runtime docker` driving the container
+// engine on this machine (Podman's Docker-compatible service in CI), and the real kubectl. The
+// image is a local busybox (`.ci/containers.sh` builds it), so nothing is pulled from a registry.
+
+const IMAGE = 'localhost/busybox:test'
+const NODE = 'e2e-docker'
+const engine = await (async () => {
+  const socket = await findSocket(process.env.EDGEPLANE_CONTAINER_SOCKET)
+  if (!socket) return { skip: 'no container engine answers on its socket (run .ci/containers.sh as root)' }
+  const docker = new Docker({ socketPath: socket })
+  const present = await docker
+    .getImage(IMAGE)
+    .inspect()
+    .then(() => true, () => false)
+  if (!present) return { skip: `the engine on ${socket} has no image ${IMAGE} (run .ci/containers.sh as root)` }
+  return { socket, docker }
+})()
+if ('skip' in engine) process.stdout.write(`containers.test.ts skipped: ${engine.skip}\n`)
+
+let server: TestServer
+let agent: AgentProcess
+let stateDir: string
+const { run, ok } = kubectlOn(() => server.kubeconfig)
+
+const web: Manifest[] = [
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'page' }, data: { 'index.html': 'hello from a container\n' } },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          terminationGracePeriodSeconds: 2,
+          volumes: [{ name: 'page', configMap: { name: 'page' } }],
+          containers: [
+            { name: 'httpd', image: IMAGE, imagePullPolicy: 'Never', command: ['httpd', '-f', '-p', '8080', '-h', '/www'], ports: [{ containerPort: 8080 }], volumeMounts: [{ name: 'page', mountPath: '/www' }] },
+            { name: 'sidecar', image: IMAGE, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'echo sidecar up; echo on stderr >&2; exec sleep 3600'] },
+          ],
+        },
+      },
+    },
+  },
+  { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] } },
+]
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { timeout: 3_000 }, (res) => {
+      let body = ''
+      res.on('data', (c: Buffer) => (body += c.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('timeout', () => req.destroy(new Error('timeout')))
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+interface PodJson {
+  metadata: { name: string; uid: string }
+  status: { phase?: string; podIP?: string; containerStatuses?: { name: string; ready: boolean; restartCount: number; containerID?: string; imageID?: string; state: Record<string, { reason?: string; message?: string }>; lastState: Record<string, { exitCode?: number; reason?: string }> }[] }
+}
+
+async function webPods(): Promise<PodJson[]> {
+  const res = await ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])
+  return (JSON.parse(res.stdout) as { items: PodJson[] }).items
+}
+
+const onEngine = () => (engine as { docker: Docker }).docker
+
+describe.skipIf('skip' in engine)('the docker runtime against a real container engine', () => {
+  beforeAll(async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'edgeplane-docker-'))
+    server = await startServer()
+    agent = startAgent(server.kubeconfig, ['--name', NODE, '--runtime', 'docker', '--container-socket', (engine as { socket: string }).socket, '--pod-infra-image', IMAGE, '--verbose'], {
+      EDGEPLANE_AGENT_BACKOFF_BASE_MS: '1000',
+      EDGEPLANE_AGENT_STATE_DIR: stateDir,
+    })
+    await ok(['apply', '-f', '-'], stream(...web))
+    try {
+      await waitFor(
+        async () => {
+          const pods = await webPods()
+          return pods.length === 2 && pods.every((p) => p.status.phase === 'Running' && p.status.containerStatuses?.every((c) => c.ready))
+        },
+        { what: 'two web pods Running and ready', timeoutMs: 120_000, intervalMs: 500 },
+      )
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nagent output:\n${agent.output()}`)
+    }
+  }, 180_000)
+
+  afterAll(async () => {
+    await run(['delete', 'deployment/web', 'pod/crasher', 'pod/missing', '--ignore-not-found', '--wait=false'])
+    await agent?.stop()
+    await server?.dispose()
+    // Whatever a failed test left behind on the engine goes too.
+    for (const c of await onEngine().listContainers({ all: true, filters: { label: [`io.edgeplane.node=${NODE}`] } })) await onEngine().getContainer(c.Id).remove({ force: true }).catch(() => {})
+    rmSync(stateDir, { recursive: true, force: true })
+  }, 60_000)
+
+  it('runs the pods with their own IPs, in Endpoints, serving the page', async () => {
+    const pods = await webPods()
+    const ips = pods.map((p) => p.status.podIP!)
+    expect(new Set(ips).size).toBe(2)
+    for (const p of pods) {
+      const httpd = p.status.containerStatuses!.find((c) => c.name === 'httpd')!
+      expect(httpd.containerID).toMatch(/^docker:\/\/[0-9a-f]{64}$/)
+      expect(httpd.imageID).toMatch(/^docker:\/\/(sha256:)?[0-9a-f]{64}$/)
+    }
+    const endpoints = await waitFor(
+      async () => {
+        const res = await run(['get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[*].addresses[*].ip}'])
+        const got = res.stdout.trim().split(/\s+/).filter(Boolean).sort()
+        return got.length === 2 ? got : undefined
+      },
+      { what: 'endpoints of web', timeoutMs: 30_000, intervalMs: 500 },
+    )
+    expect(endpoints).toEqual([...ips].sort())
+    for (const ip of ips) expect(await get(`http://${ip}:8080/index.html`)).toEqual({ status: 200, body: 'hello from a container\n' })
+  })
+
+  it('kubectl logs, exec (sharing the pod network) and cp reach the containers', async () => {
+    const [pod] = await webPods()
+    const name = pod!.metadata.name
+    const logs = await ok(['logs', name, '-c', 'sidecar'])
+    expect(logs.stdout).toBe('sidecar up\non stderr\n')
+    expect((await ok(['logs', name, '-c', 'sidecar', '--tail=1'])).stdout).toBe('on stderr\n')
+    const viaLocalhost = await ok(['exec', name, '-c', 'sidecar', '--', 'wget', '-qO-', 'http://127.0.0.1:8080/index.html'])
+    expect(viaLocalhost.stdout).toBe('hello from a container\n')
+    const failing = await run(['exec', name, '-c', 'sidecar', '--', 'sh', '-c', 'exit 7'])
+    expect(failing.code).toBe(7)
+    const dir = mkdtempSync(join(tmpdir(), 'edgeplane-cp-'))
+    try {
+      writeFileSync(join(dir, 'note.txt'), 'copied in\n')
+      await ok(['cp', join(dir, 'note.txt'), `${name}:/tmp/note.txt`, '-c', 'sidecar'])
+      expect((await ok(['exec', name, '-c', 'sidecar', '--', 'cat', '/tmp/note.txt'])).stdout).toBe('copied in\n')
+      await ok(['cp', `${name}:/tmp/note.txt`, join(dir, 'back.txt'), '-c', 'sidecar'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('updates a configMap volume after the ConfigMap changes', async () => {
+    await ok(['patch', 'configmap', 'page', '--type=merge', '-p', JSON.stringify({ data: { 'index.html': 'changed page\n' } })])
+    const ips = (await webPods()).map((p) => p.status.podIP!)
+    for (const ip of ips) {
+      await waitFor(async () => (await get(`http://${ip}:8080/index.html`)).body === 'changed page\n', { what: `the new page on ${ip}`, timeoutMs: 70_000, intervalMs: 1_000 })
+    }
+  }, 150_000)
+
+  it('a crashing container reaches CrashLoopBackOff with a growing restartCount', async () => {
+    const crasher: Manifest = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'crasher' },
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', 'echo about to fail; exit 3'] }] },
+    }
+    await ok(['apply', '-f', '-'], stream(crasher))
+    const status = await waitFor(
+      async () => {
+        const res = await ok(['get', 'pod', 'crasher', '-o', 'json'])
+        const c = (JSON.parse(res.stdout) as PodJson).status.containerStatuses?.[0]
+        return c && c.restartCount >= 2 && c.state.waiting?.reason === 'CrashLoopBackOff' ? c : undefined
+      },
+      { what: 'crasher in CrashLoopBackOff after two restarts', timeoutMs: 90_000, intervalMs: 500 },
+    )
+    expect(status.lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error' })
+    expect((await ok(['logs', 'crasher', '--previous'])).stdout).toBe('about to fail\n')
+  }, 120_000)
+
+  it('an image that cannot be pulled shows ErrImagePull, then ImagePullBackOff', async () => {
+    const missing: Manifest = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'missing' },
+      spec: { containers: [{ name: 'main', image: 'localhost/edgeplane-no-such-image:1', imagePullPolicy: 'IfNotPresent' }] },
+    }
+    await ok(['apply', '-f', '-'], stream(missing))
+    const seen = new Set<string>()
+    await waitFor(
+      async () => {
+        const res = await ok(['get', 'pod', 'missing', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}'])
+        if (res.stdout) seen.add(res.stdout)
+        return seen.has('ErrImagePull') && seen.has('ImagePullBackOff')
+      },
+      { what: 'ErrImagePull and ImagePullBackOff', timeoutMs: 60_000, intervalMs: 200 },
+    )
+    const message = await ok(['get', 'pod', 'missing', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.message}'])
+    expect(message.stdout).toContain('localhost/edgeplane-no-such-image:1')
+  }, 90_000)
+
+  it('deleting the Deployment leaves no container behind', async () => {
+    const uids = (await webPods()).map((p) => p.metadata.uid)
+    await ok(['delete', 'deployment', 'web'])
+    await waitFor(async () => (await webPods()).length === 0, { what: 'web pods gone', timeoutMs: 60_000, intervalMs: 500 })
+    for (const uid of uids) {
+      await waitFor(async () => (await onEngine().listContainers({ all: true, filters: { label: [`io.kubernetes.pod.uid=${uid}`] } })).length === 0, {
+        what: `no container of pod ${uid} on the engine`,
+        timeoutMs: 30_000,
+        intervalMs: 500,
+      })
+    }
+  }, 120_000)
+})
