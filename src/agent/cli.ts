@@ -15,6 +15,7 @@ import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE } from './lease'
 import { createLogger } from './log'
+import { RUNTIME_LABEL } from '../controllers/scheduler/runtime-fit'
 import { NodeAgent } from './node-agent'
 import type { NodeIdentity } from './node-status'
 import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSetup } from './runtime/docker'
@@ -183,9 +184,6 @@ export function capacityFor(args: Pick<AgentArgs, 'runtime' | 'cpu' | 'memory' |
   if (args.pods !== undefined) base.pods = String(args.pods)
   return base
 }
-
-/** The label each node carries with the runtime its agent runs pods with. */
-export const RUNTIME_LABEL = 'edgeplane.io/runtime'
 
 /** Keeps the Node's status.images up to date with the engine's images (every minute, as kubelet's image list). */
 function watchImages(docker: DockerSetup, identity: NodeIdentity, closers: (() => void)[]): void {

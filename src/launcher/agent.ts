@@ -2,9 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { findSocket } from '../agent/runtime/docker/socket'
 
 export interface AgentHandle {
   pid: number | undefined
+  runtime: AgentRuntime
   stop(): Promise<void>
 }
 
@@ -15,10 +17,10 @@ const STOP_GRACE_MS = 5_000
  * `node --import tsx src/agent/cli.ts ...` (what `tsx src/agent/cli.ts` does, minus tsx's extra
  * wrapper process) so the PID we hold is the agent itself.
  */
-export function startAgent(repoRoot: string, kubeconfig: string): AgentHandle | undefined {
+export function startAgent(repoRoot: string, kubeconfig: string, runtime: AgentRuntime = 'process'): AgentHandle | undefined {
   const cli = join(repoRoot, 'src', 'agent', 'cli.ts')
   if (!existsSync(cli)) return undefined
-  const args = ['--import', 'tsx', cli, '--kubeconfig', kubeconfig, '--name', hostname(), '--runtime', 'process']
+  const args = ['--import', 'tsx', cli, '--kubeconfig', kubeconfig, '--name', hostname(), '--runtime', runtime]
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
   let stopping = false
   child.on('exit', (code, signal) => {
@@ -29,11 +31,25 @@ export function startAgent(repoRoot: string, kubeconfig: string): AgentHandle | 
   process.on('exit', () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
   return {
     pid: child.pid,
+    runtime,
     stop: () => {
       stopping = true
       return stopChild(child)
     },
   }
+}
+
+export type AgentRuntime = 'process' | 'docker'
+
+/**
+ * The local agent's runtime: `EDGEPLANE_AGENT_RUNTIME` when set, else `docker` when a container
+ * engine answers on its socket (Docker's, or Podman's service), else `process`.
+ */
+export async function pickAgentRuntime(env: NodeJS.ProcessEnv = process.env): Promise<AgentRuntime> {
+  const wanted = env.EDGEPLANE_AGENT_RUNTIME
+  if (wanted === 'process' || wanted === 'docker') return wanted
+  if (wanted) throw new Error(`EDGEPLANE_AGENT_RUNTIME must be "process" or "docker", not "${wanted}"`)
+  return (await findSocket(undefined, env)) ? 'docker' : 'process'
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

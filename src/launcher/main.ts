@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Miniflare } from 'miniflare'
-import { startAgent, type AgentHandle } from './agent'
+import { pickAgentRuntime, startAgent, type AgentHandle } from './agent'
 import { printBanner } from './banner'
 import { bundleWorker } from './bundle'
 import { parseCron, startCron, type CronSchedule } from './cron'
@@ -65,10 +65,10 @@ async function main(): Promise<void> {
     if (result.outcome !== 'ok') console.error(`edgeplane: scheduled handler for '${cron}' ended with '${result.outcome}'`)
   })
   if (settings.agent) {
-    agent = startAgent(repoRoot, kubeconfig)
+    agent = startAgent(repoRoot, kubeconfig, await pickAgentRuntime())
     if (!agent) console.log('edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only')
   }
-  printBanner({ url, stateDir: settings.stateDir, kubeconfig, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid })
+  printBanner({ url, stateDir: settings.stateDir, kubeconfig, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, agentRuntime: agent?.runtime })
 }
 
 function cronSchedules(crons: string[]): CronSchedule[] {
