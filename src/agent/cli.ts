@@ -11,6 +11,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
+import { apiEventRecorder } from './events'
 import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE } from './lease'
@@ -239,7 +240,7 @@ export async function main(argv: string[]): Promise<void> {
   let docker: DockerSetup | undefined
   if (args.runtime === 'docker') {
     try {
-      docker = await createDockerRuntime({ socket: args.containerSocket, nodeName: names[0]!, nodeIP: primaryIPv4(), infraImage: args.podInfraImage, get: (path) => api.getOptional(path), log: log.child(`[${names[0]}]`) })
+      docker = await createDockerRuntime({ socket: args.containerSocket, nodeName: names[0]!, nodeIP: primaryIPv4(), infraImage: args.podInfraImage, get: (path) => api.getOptional(path), record: apiEventRecorder(names[0]!, (path, body) => api.create(path, body), (m) => log.debug(m)), log: log.child(`[${names[0]}]`) })
     } catch (err) {
       if (!(err instanceof NoEngineError)) throw err
       process.stderr.write(`edgeplane-agent: ${err.message}\n`)

@@ -15,7 +15,7 @@ const leaseNamespace = 'kube-node-lease'
  * needs); NodeRestriction below then limits the writes to the node's own objects.
  */
 export const nodeRules: PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes', 'pods', 'services', 'endpoints', 'configmaps', 'secrets'], verbs: read },
+  { apiGroups: [''], resources: ['nodes', 'pods', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes'], verbs: read },
   { apiGroups: [''], resources: ['nodes/status', 'pods/status'], verbs: ['get'] },
   { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'update', 'patch'] },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['update', 'patch'] },

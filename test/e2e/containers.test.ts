@@ -207,10 +207,40 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     expect(message.stdout).toContain('localhost/edgeplane-no-such-image:1')
   }, 90_000)
 
+  it('records the kubelet events of each container', async () => {
+    const [pod] = await webPods()
+    const res = await ok(['get', 'events', '--field-selector', `involvedObject.name=${pod!.metadata.name}`, '-o', 'json'])
+    const events = (JSON.parse(res.stdout) as { items: { reason: string; message: string; source: { component: string } }[] }).items
+    const messages = events.map((e) => `${e.reason}: ${e.message}`)
+    expect(messages).toEqual(
+      expect.arrayContaining([`Pulled: Container image "${IMAGE}" already present on machine`, 'Created: Created container httpd', 'Started: Started container httpd', 'Started: Started container sidecar']),
+    )
+    expect(events.filter((e) => ['Pulled', 'Created', 'Started'].includes(e.reason)).every((e) => e.source.component === 'kubelet')).toBe(true)
+    const described = await ok(['describe', 'pod', pod!.metadata.name])
+    expect(described.stdout).toMatch(/Normal\s+Started\s+.*Started container httpd/)
+  })
+
+  it('a restarted agent adopts the running containers instead of starting them again', async () => {
+    const before = (await webPods()).map((p) => ({ name: p.metadata.name, ids: p.status.containerStatuses!.map((c) => `${c.containerID}/${c.restartCount}`).sort() }))
+    await agent.stop()
+    agent = startAgent(server.kubeconfig, ['--name', NODE, '--runtime', 'docker', '--container-socket', (engine as { socket: string }).socket, '--pod-infra-image', IMAGE, '--verbose'], {
+      EDGEPLANE_AGENT_BACKOFF_BASE_MS: '1000',
+      EDGEPLANE_AGENT_STATE_DIR: stateDir,
+    })
+    await waitFor(() => agent.output().includes('adopted the running containers'), { what: 'the new agent adopting its pods', timeoutMs: 30_000, intervalMs: 250 })
+    await waitFor(() => agent.output().includes('ready and watching pods'), { what: 'the new agent synced', timeoutMs: 30_000, intervalMs: 250 })
+    const after = (await webPods()).map((p) => ({ name: p.metadata.name, ids: p.status.containerStatuses!.map((c) => `${c.containerID}/${c.restartCount}`).sort() }))
+    expect(after).toEqual(before)
+    for (const ip of (await webPods()).map((p) => p.status.podIP!)) expect((await get(`http://${ip}:8080/index.html`)).status).toBe(200)
+  }, 90_000)
+
   it('deleting the Deployment leaves no container behind', async () => {
     const uids = (await webPods()).map((p) => p.metadata.uid)
+    const t0 = Date.now()
     await ok(['delete', 'deployment', 'web'])
+    console.log('deployment deleted after', Date.now() - t0)
     await waitFor(async () => (await webPods()).length === 0, { what: 'web pods gone', timeoutMs: 60_000, intervalMs: 500 })
+    console.log('pods gone after', Date.now() - t0)
     for (const uid of uids) {
       await waitFor(async () => (await onEngine().listContainers({ all: true, filters: { label: [`io.kubernetes.pod.uid=${uid}`] } })).length === 0, {
         what: `no container of pod ${uid} on the engine`,

@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import type { PodEventRecorder } from '../../events'
 import type { Logger } from '../../log'
 import { connectEngine, engineInfo } from './engine'
 import { findSocket, socketCandidates } from './socket'
@@ -41,6 +42,7 @@ export async function createDockerRuntime(opts: {
   infraImage?: string
   network?: string
   get: ApiGet
+  record?: PodEventRecorder
   log?: Logger
 }): Promise<DockerSetup> {
   const socket = await findSocket(opts.socket)
@@ -58,6 +60,7 @@ export async function createDockerRuntime(opts: {
     infraImage: opts.infraImage ?? DEFAULT_INFRA_IMAGE,
     network: opts.network ?? DEFAULT_NETWORK,
     get: opts.get,
+    record: opts.record,
     log: opts.log,
   })
   return { runtime, socket, runtimeVersion: info.runtimeVersion, images: () => nodeImages(docker) }

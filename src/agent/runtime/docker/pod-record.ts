@@ -53,6 +53,8 @@ export interface PodRec {
   /** the pod's steps, one after the other */
   chain: Promise<void>
   retryTimer: NodeJS.Timeout | undefined
+  /** pod-level warnings already posted, by reason and message */
+  warned: Set<string>
 }
 
 export interface ProbeContext {

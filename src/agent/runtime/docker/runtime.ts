@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type Docker from 'dockerode'
 import type { KubeObject } from '../../../apimachinery/types'
 import { podContainers } from '../../env'
+import type { EventType, PodEventRecorder } from '../../events'
 import type { Logger } from '../../log'
 import { kubeTime } from '../../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
@@ -37,6 +38,8 @@ export interface DockerRuntimeOptions {
   get: ApiGet
   backoff?: CrashBackoffConfig
   log?: Logger
+  /** posts the kubelet's events about pods and containers (Pulling, Created, Started, Killing, BackOff …) */
+  record?: PodEventRecorder
 }
 
 /** How often configMap / secret / downwardAPI volume files are brought up to date (the kubelet: within a minute). */
@@ -66,6 +69,18 @@ export class DockerRuntime implements ManagedRuntime {
 
   private changed(uid: string): void {
     for (const l of this.listeners) l(uid)
+  }
+
+  private event(rec: PodRec, c: Ctr | undefined, type: EventType, reason: string, message: string): void {
+    this.opts.record?.(rec.pod, c?.name, type, reason, message)
+  }
+
+  /** A pod-level warning that a retry loop would repeat: posted once per distinct message. */
+  private warnOnce(rec: PodRec, reason: string, message: string): void {
+    const key = `${reason}\n${message}`
+    if (rec.warned.has(key)) return
+    rec.warned.add(key)
+    this.event(rec, undefined, 'Warning', reason, message)
   }
 
   podIP(pod: KubeObject): string | undefined {
@@ -145,7 +160,7 @@ export class DockerRuntime implements ManagedRuntime {
       }),
     )
     const uid = pod.metadata.uid ?? ''
-    return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(this.opts.stateDir, 'pods', uid), this.opts.get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined }
+    return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(this.opts.stateDir, 'pods', uid), this.opts.get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set() }
   }
 
   /** Starts whatever may start now: the sandbox, init containers one at a time, then every app container. */
@@ -161,6 +176,7 @@ export class DockerRuntime implements ManagedRuntime {
       rec.volumesReady = true
     } catch (err) {
       if (!(err instanceof VolumeError)) throw err
+      this.warnOnce(rec, 'FailedMount', err.message)
       for (const c of rec.containers) if (!c.id) c.state = { waiting: { reason: c.init ? 'PodInitializing' : 'ContainerCreating', message: err.message } }
       this.changed(rec.uid)
       this.retryLater(rec, RETRY_SANDBOX_MS)
@@ -244,6 +260,7 @@ export class DockerRuntime implements ManagedRuntime {
       const message = `Failed to create pod sandbox: ${err instanceof ImageError ? err.message : engineMessage(err)}`
       if (rec.infraId) await this.remove(rec.infraId)
       rec.infraId = undefined
+      this.warnOnce(rec, 'FailedCreatePodSandBox', message)
       throw new Error(message)
     }
   }
@@ -262,6 +279,7 @@ export class DockerRuntime implements ManagedRuntime {
       changed: () => this.changed(rec.uid),
       kill: (c: Ctr, grace: number | undefined, why: string) => {
         this.opts.log?.info(`${podKey(rec.pod)} container ${c.name} ${why} and will be restarted`)
+        this.event(rec, c, 'Normal', 'Killing', `Container ${c.name} ${why}, will be restarted`)
         if (c.id) void this.docker.getContainer(c.id).stop({ t: grace ?? gracePeriod(rec.pod) }).catch(() => {})
       },
       log: this.opts.log,
@@ -275,7 +293,13 @@ export class DockerRuntime implements ManagedRuntime {
     }
     const image = c.spec.image ?? ''
     try {
-      c.imageID = `docker://${await ensureImage(this.docker, image, pullPolicy(c.spec), (i) => this.opts.log?.info(`${podKey(rec.pod)}: pulling image "${i}"`))}`
+      let pullStart: number | undefined
+      c.imageID = `docker://${await ensureImage(this.docker, image, pullPolicy(c.spec), (i) => {
+        pullStart = Date.now()
+        this.event(rec, c, 'Normal', 'Pulling', `Pulling image "${i}"`)
+      })}`
+      if (pullStart === undefined) this.event(rec, c, 'Normal', 'Pulled', `Container image "${image}" already present on machine`)
+      else this.event(rec, c, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${((Date.now() - pullStart) / 1000).toFixed(3)}s`)
       c.pull = { streak: 0 }
     } catch (err) {
       if (!(err instanceof ImageError)) throw err
@@ -299,8 +323,10 @@ export class DockerRuntime implements ManagedRuntime {
       created = await this.docker.createContainer(appConfig(rec.pod, c.spec, { nodeName: this.opts.nodeName, infraId: rec.infraId!, env, binds, restartCount, stopTimeout: gracePeriod(rec.pod) }))
     } catch (err) {
       c.state = { waiting: { reason: 'CreateContainerError', message: engineMessage(err) } }
-      return this.scheduleRestart(rec, c, 0)
+      this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
+      return this.scheduleRestart(rec, c, 1_000)
     }
+    this.event(rec, c, 'Normal', 'Created', `Created container ${c.name}`)
     c.restartCount = restartCount
     c.everStarted = true
     if (c.previousId) await this.remove(c.previousId)
@@ -314,12 +340,14 @@ export class DockerRuntime implements ManagedRuntime {
     } catch (err) {
       const info = await created.inspect()
       c.state = { terminated: { ...terminatedState(info), exitCode: 128, reason: 'StartError', message: engineMessage(err) } }
+      this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
       return this.afterExit(rec, c, Date.now())
     }
     const info = await created.inspect()
     c.running = true
     c.startedAtMs = Date.parse(info.State.StartedAt) || Date.now()
     c.state = { running: { startedAt: kubeTime(c.startedAtMs) } }
+    this.event(rec, c, 'Normal', 'Started', `Started container ${c.name}`)
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`)
     this.watch(rec, c, created.id)
     startProbes(rec, c, this.probeContext(rec))
@@ -328,6 +356,10 @@ export class DockerRuntime implements ManagedRuntime {
   private imageFailed(rec: PodRec, c: Ctr, err: ImageError): void {
     c.state = { waiting: { reason: err.reason, message: err.message } }
     this.opts.log?.warn(`${podKey(rec.pod)} container ${c.name}: ${err.message}`)
+    if (err.reason === 'ErrImagePull') {
+      this.event(rec, c, 'Warning', 'Failed', `Failed to pull image "${c.spec.image}": ${err.message}`)
+      this.event(rec, c, 'Warning', 'Failed', 'Error: ErrImagePull')
+    } else this.event(rec, c, 'Warning', err.reason, err.message)
     const next = nextCrashDelay({ streak: c.pull.streak + 1 }, 0, this.backoff)
     c.pull = next.state
     const delay = Math.max(next.delayMs, 1_000)
@@ -335,6 +367,7 @@ export class DockerRuntime implements ManagedRuntime {
     const backOff = setTimeout(() => {
       if (c.restartTimer !== timer || err.reason !== 'ErrImagePull') return
       c.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.spec.image}": ${err.reason}: ${err.message}` } }
+      this.event(rec, c, 'Normal', 'BackOff', `Back-off pulling image "${c.spec.image}"`)
       this.changed(rec.uid)
     }, Math.min(1_000, delay / 2))
     const timer = setTimeout(() => {
@@ -383,7 +416,11 @@ export class DockerRuntime implements ManagedRuntime {
       const next = nextCrashDelay(c.crash, now - c.startedAtMs, this.backoff)
       c.crash = next.state
       c.lastState = c.state
-      if (next.delayMs > 0) c.state = crashLoopState(next.delayMs, c.name, rec.pod.metadata)
+      if (next.delayMs > 0) {
+        c.state = crashLoopState(next.delayMs, c.name, rec.pod.metadata)
+        const m = rec.pod.metadata
+        this.event(rec, c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${m.name}_${m.namespace}(${m.uid})`)
+      }
       this.scheduleRestart(rec, c, next.delayMs)
     } else c.finished = true
     if (!rec.stopping) void this.run(rec, () => this.advance(rec))
@@ -418,6 +455,7 @@ export class DockerRuntime implements ManagedRuntime {
         .filter((c) => c.running && c.id)
         .map(async (c) => {
           this.opts.log?.debug(`${podKey(rec.pod)}: killing container ${c.name} with a grace period of ${grace}s`)
+          this.event(rec, c, 'Normal', 'Killing', `Stopping container ${c.name}`)
           await this.docker.getContainer(c.id!).stop({ t: grace }).catch(() => {})
           await this.run(rec, () => this.exited(rec, c, c.id!))
         }),
