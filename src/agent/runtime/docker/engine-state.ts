@@ -5,7 +5,7 @@
 import type Docker from 'dockerode'
 import { kubeTime } from '../../pod-status'
 import type { ContainerState } from '../types'
-import { LABEL_CONTAINER, LABEL_MANAGED, LABEL_NODE, LABEL_POD_UID, LABEL_RESTART_COUNT, MANAGED_BY } from './container-config'
+import { INFRA_NAME, LABEL_CONTAINER, LABEL_MANAGED, LABEL_NODE, LABEL_POD_UID, LABEL_RESTART_COUNT, MANAGED_BY } from './container-config'
 
 type Terminated = Extract<ContainerState['state'], { terminated: unknown }>['terminated']
 
@@ -23,7 +23,9 @@ export async function listOwnContainers(docker: Docker, nodeName: string, podUid
   const label = [`${LABEL_MANAGED}=${MANAGED_BY}`, `${LABEL_NODE}=${nodeName}`]
   if (podUid) label.push(`${LABEL_POD_UID}=${podUid}`)
   const list = await docker.listContainers({ all: true, filters: { label } })
-  return list.map((c) => ({
+  // Infra containers last: the engine removes a network namespace's holder only after its joiners.
+  const infraLast = (c: Docker.ContainerInfo) => (c.Labels[LABEL_CONTAINER] === INFRA_NAME ? 1 : 0)
+  return list.sort((a, b) => infraLast(a) - infraLast(b)).map((c) => ({
     id: c.Id,
     podUid: c.Labels[LABEL_POD_UID] ?? '',
     container: c.Labels[LABEL_CONTAINER] ?? '',
