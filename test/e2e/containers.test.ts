@@ -6,6 +6,7 @@ import Docker from 'dockerode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findSocket } from '../../src/agent/runtime/docker/socket'
 import { kubectlOn } from './helpers/kubectl'
+import { startKubectl } from './helpers/kubectl-stream'
 import { stream, type Manifest } from './helpers/manifests'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
@@ -157,6 +158,28 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('kubectl attach streams the output of the container process; -i is refused with the reason', async () => {
+    const pods: Manifest[] = [
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'ticker' },
+        spec: { terminationGracePeriodSeconds: 0, containers: [{ name: 'main', image: IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', 'i=0; while true; do echo tick $i; i=$((i+1)); sleep 0.3; done'] }] },
+      },
+    ]
+    await ok(['apply', '-f', '-'], stream(...pods))
+    for (const name of ['ticker']) {
+      await waitFor(async () => (await run(['get', 'pod', name, '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', { what: `${name} Running`, timeoutMs: 60_000, intervalMs: 300 })
+    }
+    const attached = startKubectl(['attach', 'ticker', '-c', 'main'], { kubeconfig: server.kubeconfig, timeoutMs: 30_000 })
+    await waitFor(() => /tick \d+\n.*tick \d+/s.test(attached.stdout()), { what: 'ticks through attach', timeoutMs: 20_000, intervalMs: 200 })
+    await attached.stop()
+    const withStdin = await run(['attach', '-i', 'ticker', '-c', 'main'], 'hello\n')
+    expect(withStdin.code).not.toBe(0)
+    expect(withStdin.stderr).toContain('stdin is not supported by kubectl attach on this node (use kubectl exec -i)')
+    await ok(['delete', 'pod', 'ticker', '--wait=false'])
+  }, 120_000)
 
   it('updates a configMap volume after the ConfigMap changes', async () => {
     await ok(['patch', 'configmap', 'page', '--type=merge', '-p', JSON.stringify({ data: { 'index.html': 'changed page\n' } })])

@@ -35,6 +35,8 @@ export interface ExecStreams {
   stdin?: AsyncIterable<Uint8Array>
   stdout(chunk: Uint8Array): void
   stderr(chunk: Uint8Array): void
+  /** aborted when the client has gone: an attach (which never ends by itself) lets go */
+  signal?: AbortSignal
 }
 
 /**
@@ -56,6 +58,8 @@ export interface ContainerRuntime {
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array>
   /** runs a command in the container's environment; resolves with its exit code */
   exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number>
+  /** connects to the container's main process: its output from now on (and its stdin if the container keeps one open); resolves when it ends */
+  attach?(podUid: string, container: string, streams: ExecStreams): Promise<number>
   /** called when any container changes state, so the agent posts status promptly */
   onChange(listener: (podUid: string) => void): void
   /** the pod's IP (the node's for processes, a fake one per pod when simulated); also before sync, for env */

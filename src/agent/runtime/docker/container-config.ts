@@ -29,6 +29,8 @@ export interface DockerContainerSpec extends ContainerSpec {
   imagePullPolicy?: string
   securityContext?: SecurityContext
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[]
+  stdin?: boolean
+  stdinOnce?: boolean
   ports?: { name?: string; containerPort: number; protocol?: string; hostPort?: number; hostIP?: string }[]
 }
 
@@ -156,6 +158,8 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
     config.Cmd = (spec.args ?? []).map(expand)
   } else if (spec.args?.length) config.Cmd = spec.args.map(expand)
   if (spec.workingDir) config.WorkingDir = spec.workingDir
+  // `stdin: true` keeps the process's stdin open for `kubectl attach -i`.
+  if (spec.stdin) Object.assign(config, { OpenStdin: true, StdinOnce: !!spec.stdinOnce, AttachStdin: true })
   if (sc.runAsUser !== undefined) config.User = sc.runAsGroup !== undefined ? `${sc.runAsUser}:${sc.runAsGroup}` : String(sc.runAsUser)
   if (opts.stopTimeout !== undefined) config.StopTimeout = opts.stopTimeout
   return config

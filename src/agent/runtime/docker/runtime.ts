@@ -20,7 +20,7 @@ import { engineMessage, isNoSuchObject } from './engine'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
 import { ensureImage, ImageError } from './images'
 import { startProbes, type Ctr, type PodRec } from './pod-record'
-import { engineExec, engineLogs, execProbe } from './streams'
+import { engineAttach, engineExec, engineLogs, execProbe } from './streams'
 import { PodVolumes, VolumeError, type ApiGet } from './volumes'
 
 export interface DockerRuntimeOptions {
@@ -565,6 +565,12 @@ export class DockerRuntime implements ManagedRuntime {
     if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
     if (command.length === 0) throw new Error('exec needs a command')
     return engineExec(this.docker, c.id, command, streams)
+  }
+
+  async attach(podUid: string, container: string, streams: ExecStreams): Promise<number> {
+    const c = this.container(podUid, container)
+    if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
+    return engineAttach(this.docker, c.id, streams)
   }
 }
 

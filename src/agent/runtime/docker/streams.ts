@@ -76,6 +76,28 @@ export async function engineExec(docker: Docker, id: string, command: string[], 
   return info.ExitCode ?? 1
 }
 
+/**
+ * Attaches to a container's main process: its output from now on, until it ends or the client
+ * leaves. Its stdin is not offered: the engine's hijacked attach is not portable across Docker
+ * and Podman, so `kubectl attach -i` is refused with that reason (`kubectl exec -i` works).
+ */
+export async function engineAttach(docker: Docker, id: string, streams: ExecStreams): Promise<number> {
+  if (streams.stdin) throw new Error('stdin is not supported by kubectl attach on this node (use kubectl exec -i)')
+  // The options go in the query only: an engine may pass a request body on to the process.
+  const query = { stream: true, stdout: true, stderr: true }
+  const stream = (await docker.getContainer(id).attach({ ...query, _query: query, _body: {} } as Docker.ContainerAttachOptions)) as unknown as Duplex
+  const demux = new Demuxer()
+  const ended = new Promise<void>((resolve) => {
+    stream.on('end', resolve)
+    stream.on('close', resolve)
+    stream.on('error', () => resolve())
+  })
+  stream.on('data', (data: Buffer) => demux.push(data, (s, c) => (s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)))))
+  streams.signal?.addEventListener('abort', () => stream.destroy())
+  await ended
+  return 0
+}
+
 const PROBE_OUTPUT_LIMIT = 10 * 1024
 
 /** An exec probe through the engine: success is exit code 0; the output is the failure message. */
