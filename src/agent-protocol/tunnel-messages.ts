@@ -43,7 +43,7 @@ export const execOpenSchema = z.object({
   stdin: z.boolean(),
   /** a terminal was asked for: stderr is merged into stdout, resize frames may come on channel 4 */
   tty: z.boolean(),
-})
+}).refine((o) => o.attach === true || o.command.length > 0, { message: 'exec needs a command', path: ['command'] })
 
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
 
