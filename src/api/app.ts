@@ -16,7 +16,7 @@ import { versionInfo } from './version'
 import { customResources, servedResources } from './custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
 
-const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource')
+const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
 /** The API server: discovery, OpenAPI, health, and every resource route. */
 export function buildApp() {

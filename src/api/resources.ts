@@ -16,7 +16,8 @@ import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
 
-const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
+// As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
+const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
 
 /** The generic handler for every served resource: all verbs, the status and scale subresources. */
 export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {

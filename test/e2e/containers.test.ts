@@ -181,6 +181,14 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     await ok(['delete', 'pod', 'ticker', '--wait=false'])
   }, 120_000)
 
+  it('kubectl debug is refused as a server without ephemeral containers refuses it', async () => {
+    const [pod] = await webPods()
+    const debug = await run(['debug', pod!.metadata.name, `--image=${IMAGE}`, '--target=httpd', '--', 'sh'])
+    expect(debug.code).not.toBe(0)
+    expect(debug.stderr).not.toContain('panic')
+    expect(debug.stderr).toContain('ephemeral containers are disabled for this cluster')
+  })
+
   it('updates a configMap volume after the ConfigMap changes', async () => {
     await ok(['patch', 'configmap', 'page', '--type=merge', '-p', JSON.stringify({ data: { 'index.html': 'changed page\n' } })])
     const ips = (await webPods()).map((p) => p.status.podIP!)
