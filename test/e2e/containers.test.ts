@@ -113,7 +113,9 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     await agent?.stop()
     await server?.dispose()
     // Whatever a failed test left behind on the engine goes too.
-    for (const c of await onEngine().listContainers({ all: true, filters: { label: [`io.edgeplane.node=${NODE}`] } })) await onEngine().getContainer(c.Id).remove({ force: true }).catch(() => {})
+    const left = await onEngine().listContainers({ all: true, filters: { label: [`io.edgeplane.node=${NODE}`] } })
+    const infraLast = (c: Docker.ContainerInfo) => (c.Labels['io.kubernetes.container.name'] === 'POD' ? 1 : 0)
+    for (const c of left.sort((a, b) => infraLast(a) - infraLast(b))) await onEngine().getContainer(c.Id).remove({ force: true }).catch(() => {})
     rmSync(stateDir, { recursive: true, force: true })
   }, 60_000)
 
