@@ -18,6 +18,7 @@ import { waitFor } from './helpers/wait'
 
 const IMAGE = 'localhost/busybox:test'
 const NODE = 'e2e-docker'
+const POD_CIDR = '10.213.7.0/24'
 const engine = await (async () => {
   const socket = await findSocket(process.env.EDGEPLANE_CONTAINER_SOCKET)
   if (!socket) return { skip: 'no container engine answers on its socket (run .ci/containers.sh as root)' }
@@ -94,6 +95,9 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
       EDGEPLANE_AGENT_BACKOFF_BASE_MS: '1000',
       EDGEPLANE_AGENT_STATE_DIR: stateDir,
     })
+    // The node's podCIDR (set here as node IPAM would): pod IPs then come from a network of that subnet.
+    await waitFor(async () => (await run(['get', 'node', NODE])).code === 0, { what: `node ${NODE} registered`, timeoutMs: 60_000, intervalMs: 250 })
+    await ok(['patch', 'node', NODE, '-p', JSON.stringify({ spec: { podCIDR: POD_CIDR } })])
     await ok(['apply', '-f', '-'], stream(...web))
     try {
       await waitFor(
@@ -116,6 +120,7 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     const left = await onEngine().listContainers({ all: true, filters: { label: [`io.edgeplane.node=${NODE}`] } })
     const infraLast = (c: Docker.ContainerInfo) => (c.Labels['io.kubernetes.container.name'] === 'POD' ? 1 : 0)
     for (const c of left.sort((a, b) => infraLast(a) - infraLast(b))) await onEngine().getContainer(c.Id).remove({ force: true }).catch(() => {})
+    await onEngine().getNetwork(`edgeplane-${NODE}`).remove().catch(() => {})
     rmSync(stateDir, { recursive: true, force: true })
   }, 60_000)
 
@@ -123,6 +128,7 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     const pods = await webPods()
     const ips = pods.map((p) => p.status.podIP!)
     expect(new Set(ips).size).toBe(2)
+    for (const ip of ips) expect(ip).toMatch(/^10\.213\.7\.\d+$/)
     for (const p of pods) {
       const httpd = p.status.containerStatuses!.find((c) => c.name === 'httpd')!
       expect(httpd.containerID).toMatch(/^docker:\/\/[0-9a-f]{64}$/)
@@ -138,6 +144,13 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     )
     expect(endpoints).toEqual([...ips].sort())
     for (const ip of ips) expect(await get(`http://${ip}:8080/index.html`)).toEqual({ status: 200, body: 'hello from a container\n' })
+  })
+
+  it('the Node reports its runtime, its engine and the images it holds', async () => {
+    const node = JSON.parse((await ok(['get', 'node', NODE, '-o', 'json'])).stdout) as { metadata: { labels: Record<string, string> }; status: { nodeInfo: { containerRuntimeVersion: string }; images?: { names: string[] }[] } }
+    expect(node.metadata.labels['edgeplane.io/runtime']).toBe('docker')
+    expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^(docker|podman):\/\/\d+\./)
+    expect(node.status.images?.flatMap((i) => i.names)).toContain(IMAGE)
   })
 
   it('kubectl logs, exec (sharing the pod network) and cp reach the containers', async () => {

@@ -19,6 +19,7 @@ import { appConfig, gracePeriod, infraConfig, INFRA_NAME, isHostNetwork, pullPol
 import { engineMessage, isNoSuchObject } from './engine'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
 import { ensureImage, ImageError } from './images'
+import { podNetwork } from './network'
 import { startProbes, type Ctr, type PodRec } from './pod-record'
 import { engineAttach, engineExec, engineLogs, execProbe } from './streams'
 import { PodVolumes, VolumeError, type ApiGet } from './volumes'
@@ -56,6 +57,8 @@ export class DockerRuntime implements ManagedRuntime {
   /** pod uids found on the engine without a pod at the last sweep: removed if still so at the next */
   private orphans = new Set<string>()
   private shuttingDown = false
+  /** the network chosen for this node's pods, decided on the first sandbox */
+  private network: Promise<string> | undefined
 
   constructor(private readonly opts: DockerRuntimeOptions) {
     this.docker = opts.docker
@@ -251,7 +254,8 @@ export class DockerRuntime implements ManagedRuntime {
     const image = this.opts.infraImage
     try {
       await ensureImage(this.docker, image, 'IfNotPresent')
-      const config = infraConfig(rec.pod, { image, command: await this.infraCommand(image), nodeName: this.opts.nodeName, network: this.opts.network })
+      this.network ??= podNetwork(this.docker, this.opts.get, this.opts.nodeName, this.opts.network, this.opts.log)
+      const config = infraConfig(rec.pod, { image, command: await this.infraCommand(image), nodeName: this.opts.nodeName, network: await this.network })
       const created = await this.docker.createContainer(config)
       rec.infraId = created.id
       await created.start()
