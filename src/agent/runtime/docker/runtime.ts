@@ -59,6 +59,8 @@ export class DockerRuntime implements ManagedRuntime {
   private shuttingDown = false
   /** the network chosen for this node's pods, decided on the first sandbox */
   private network: Promise<string> | undefined
+  /** the infra image's command, once its image was found (asked once, not per pod) */
+  private infra: Promise<string[] | undefined> | undefined
 
   constructor(private readonly opts: DockerRuntimeOptions) {
     this.docker = opts.docker
@@ -253,15 +255,20 @@ export class DockerRuntime implements ManagedRuntime {
   private async createSandbox(rec: PodRec): Promise<void> {
     const image = this.opts.infraImage
     try {
-      await ensureImage(this.docker, image, 'IfNotPresent')
+      this.infra ??= ensureImage(this.docker, image, 'IfNotPresent').then(() => this.infraCommand(image))
+      const command = await this.infra.catch((err: unknown) => {
+        this.infra = undefined
+        throw err
+      })
       this.network ??= podNetwork(this.docker, this.opts.get, this.opts.nodeName, this.opts.network, this.opts.log)
-      const config = infraConfig(rec.pod, { image, command: await this.infraCommand(image), nodeName: this.opts.nodeName, network: await this.network })
+      const config = infraConfig(rec.pod, { image, command, nodeName: this.opts.nodeName, network: await this.network })
       const created = await this.docker.createContainer(config)
       rec.infraId = created.id
       await created.start()
       rec.podIP = isHostNetwork(rec.pod) ? this.opts.nodeIP : containerIP(await created.inspect())
     } catch (err) {
       const message = `Failed to create pod sandbox: ${err instanceof ImageError ? err.message : engineMessage(err)}`
+      this.infra = undefined
       if (rec.infraId) await this.remove(rec.infraId)
       rec.infraId = undefined
       this.warnOnce(rec, 'FailedCreatePodSandBox', message)
@@ -347,9 +354,9 @@ export class DockerRuntime implements ManagedRuntime {
       this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
       return this.afterExit(rec, c, Date.now())
     }
-    const info = await created.inspect()
     c.running = true
-    c.startedAtMs = Date.parse(info.State.StartedAt) || Date.now()
+    // The start call returns once the process runs: its time is the start time, without another round trip.
+    c.startedAtMs = Date.now()
     c.state = { running: { startedAt: kubeTime(c.startedAtMs) } }
     this.event(rec, c, 'Normal', 'Started', `Started container ${c.name}`)
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`)
