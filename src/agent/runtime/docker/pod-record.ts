@@ -2,7 +2,8 @@
 import type { KubeObject } from '../../../apimachinery/types'
 import type { Logger } from '../../log'
 import type { CrashLoopState } from '../backoff'
-import { ProbeWorker, type Probe, type ProbeKind, type ProbeOutcome } from '../probes'
+import { startContainerProbes } from '../container-probes'
+import type { Probe, ProbeOutcome, ProbeWorker } from '../probes'
 import type { ContainerState } from '../types'
 import type { DockerContainerSpec } from './container-config'
 import type { PodVolumes } from './volumes'
@@ -67,7 +68,7 @@ export interface ProbeContext {
   log?: Logger
 }
 
-/** Starts the container's probes: startup first, then readiness and liveness, as the kubelet. */
+/** Starts the container's probes against the pod IP, exec probes through the engine. */
 export function startProbes(_rec: PodRec, c: Ctr, ctx: ProbeContext): void {
   const id = c.id
   const target = {
@@ -75,31 +76,9 @@ export function startProbes(_rec: PodRec, c: Ctr, ctx: ProbeContext): void {
     ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
     exec: (command: string[], timeoutMs: number) => ctx.exec(c, command, timeoutMs),
   }
-  const current = () => c.id === id && c.running
-  const add = (kind: ProbeKind, probe: Probe, onResult: (ok: boolean, message: string) => void) => {
-    const w = new ProbeWorker(kind, probe, target, (ok, message) => current() && onResult(ok, message), c.startedAtMs)
-    c.probes.push(w)
-    w.start()
-  }
-  const afterStarted = () => {
-    c.started = true
-    if (c.spec.readinessProbe && !c.init) {
-      add('readiness', c.spec.readinessProbe, (ok) => {
-        c.ready = ok
-        ctx.changed()
-      })
-    } else c.ready = !c.init
-    if (c.spec.livenessProbe && !c.init) {
-      add('liveness', c.spec.livenessProbe, (ok, message) => {
-        if (!ok) ctx.kill(c, c.spec.livenessProbe?.terminationGracePeriodSeconds, `failed its liveness probe (${message})`)
-      })
-    }
-    ctx.changed()
-  }
-  if (c.spec.startupProbe && !c.init) {
-    add('startup', c.spec.startupProbe, (ok, message) => {
-      if (ok) return afterStarted()
-      ctx.kill(c, c.spec.startupProbe?.terminationGracePeriodSeconds, `failed its startup probe (${message})`)
-    })
-  } else afterStarted()
+  startContainerProbes(c, target, c.startedAtMs, {
+    current: () => c.id === id && c.running,
+    changed: () => ctx.changed(),
+    failed: (kind, probe, message) => ctx.kill(c, probe.terminationGracePeriodSeconds, `failed its ${kind} probe (${message})`),
+  })
 }

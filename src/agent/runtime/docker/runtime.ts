@@ -450,13 +450,8 @@ export class DockerRuntime implements ManagedRuntime {
     const rec = this.pods.get(podUid)
     if (!rec) return
     rec.stopping = true
-    if (rec.retryTimer) clearTimeout(rec.retryTimer)
-    for (const c of rec.containers) {
-      if (c.restartTimer) clearTimeout(c.restartTimer)
-      c.restartTimer = undefined
-      for (const w of c.probes) w.stop()
-      if (!c.running && !('terminated' in c.state)) c.finished = true
-    }
+    quiesce(rec)
+    for (const c of rec.containers) if (!c.running && !('terminated' in c.state)) c.finished = true
     this.changed(podUid)
     await rec.chain.catch(() => {})
     const grace = Math.max(0, Math.round(gracePeriodSeconds))
@@ -479,11 +474,7 @@ export class DockerRuntime implements ManagedRuntime {
     const rec = this.pods.get(podUid)
     if (!rec) return
     rec.stopping = true
-    if (rec.retryTimer) clearTimeout(rec.retryTimer)
-    for (const c of rec.containers) {
-      if (c.restartTimer) clearTimeout(c.restartTimer)
-      for (const w of c.probes) w.stop()
-    }
+    quiesce(rec)
     this.pods.delete(podUid)
     void this.removePod(podUid).then(() => rec.volumes.tearDown())
   }
@@ -534,13 +525,7 @@ export class DockerRuntime implements ManagedRuntime {
   async shutdown(): Promise<void> {
     this.shuttingDown = true
     for (const t of this.timers) clearInterval(t)
-    for (const rec of this.pods.values()) {
-      if (rec.retryTimer) clearTimeout(rec.retryTimer)
-      for (const c of rec.containers) {
-        if (c.restartTimer) clearTimeout(c.restartTimer)
-        for (const w of c.probes) w.stop()
-      }
-    }
+    for (const rec of this.pods.values()) quiesce(rec)
   }
 
   private container(podUid: string, name: string): Ctr {
@@ -582,6 +567,17 @@ export class DockerRuntime implements ManagedRuntime {
     const c = this.container(podUid, container)
     if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
     return engineAttach(this.docker, c.id, streams)
+  }
+}
+
+/** No retry, restart or probe of the pod runs any more. */
+function quiesce(rec: PodRec): void {
+  if (rec.retryTimer) clearTimeout(rec.retryTimer)
+  rec.retryTimer = undefined
+  for (const c of rec.containers) {
+    if (c.restartTimer) clearTimeout(c.restartTimer)
+    c.restartTimer = undefined
+    for (const w of c.probes) w.stop()
   }
 }
 

@@ -50,17 +50,22 @@ export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, 
   }
 }
 
-/** Runs a command in a running container; resolves with its exit code. */
-export async function engineExec(docker: Docker, id: string, command: string[], streams: ExecStreams): Promise<number> {
-  const exec = await docker.getContainer(id).exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: !!streams.stdin, Tty: false })
-  const stream = (await exec.start({ hijack: true, stdin: !!streams.stdin })) as Duplex
+/** Passes the engine's multiplexed output on to stdout and stderr; resolves when the stream ends. */
+function relayOutput(stream: Duplex, streams: ExecStreams): Promise<void> {
   const demux = new Demuxer()
-  const ended = new Promise<void>((resolve) => {
+  stream.on('data', (data: Buffer) => demux.push(data, (s, c) => (s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)))))
+  return new Promise<void>((resolve) => {
     stream.on('end', resolve)
     stream.on('close', resolve)
     stream.on('error', () => resolve())
   })
-  stream.on('data', (data: Buffer) => demux.push(data, (s, c) => (s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)))))
+}
+
+/** Runs a command in a running container; resolves with its exit code. */
+export async function engineExec(docker: Docker, id: string, command: string[], streams: ExecStreams): Promise<number> {
+  const exec = await docker.getContainer(id).exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: !!streams.stdin, Tty: false })
+  const stream = (await exec.start({ hijack: true, stdin: !!streams.stdin })) as Duplex
+  const ended = relayOutput(stream, streams)
   if (streams.stdin) {
     void (async () => {
       try {
@@ -86,13 +91,7 @@ export async function engineAttach(docker: Docker, id: string, streams: ExecStre
   // The options go in the query only: an engine may pass a request body on to the process.
   const query = { stream: true, stdout: true, stderr: true }
   const stream = (await docker.getContainer(id).attach({ ...query, _query: query, _body: {} } as Docker.ContainerAttachOptions)) as unknown as Duplex
-  const demux = new Demuxer()
-  const ended = new Promise<void>((resolve) => {
-    stream.on('end', resolve)
-    stream.on('close', resolve)
-    stream.on('error', () => resolve())
-  })
-  stream.on('data', (data: Buffer) => demux.push(data, (s, c) => (s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)))))
+  const ended = relayOutput(stream, streams)
   streams.signal?.addEventListener('abort', () => stream.destroy())
   await ended
   return 0
