@@ -16,7 +16,7 @@ import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -420,11 +420,7 @@ export class ProcessRuntime implements ManagedRuntime {
   }
 
   private container(podUid: string, name: string): Container {
-    const rec = this.pods.get(podUid)
-    if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
-    const c = rec.containers.find((x) => x.name === name)
-    if (!c) throw new Error(`container ${name} is not valid for pod ${rec.pod.metadata.name}`)
-    return c
+    return findContainer(this.pods, podUid, name)
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {

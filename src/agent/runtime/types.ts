@@ -95,6 +95,15 @@ export function reportContainer(c: ReportedContainer, started: boolean): Contain
   return s
 }
 
+/** A container of a pod the runtime holds, by name; the error says which of the two is missing. */
+export function findContainer<C extends { name: string }>(pods: Map<string, { pod: KubeObject; containers: C[] }>, podUid: string, name: string): C {
+  const rec = pods.get(podUid)
+  if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
+  const c = rec.containers.find((x) => x.name === name)
+  if (!c) throw new Error(`container ${name} is not valid for pod ${rec.pod.metadata.name}`)
+  return c
+}
+
 /** The runtime's record of a pod (by uid), made on first sight, holding the pod as last given. */
 export function podRecord<R extends { pod: KubeObject }>(pods: Map<string, R>, pod: KubeObject, adopt: (pod: KubeObject) => R): R {
   const uid = pod.metadata.uid ?? ''

@@ -14,7 +14,7 @@ import type { Logger } from '../../log'
 import { kubeTime } from '../../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
 import { crashLoopState, shouldRestart } from '../restart'
-import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
+import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
 import { appConfig, gracePeriod, infraConfig, INFRA_NAME, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
 import { engineMessage, isNoSuchObject } from './engine'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
@@ -529,11 +529,7 @@ export class DockerRuntime implements ManagedRuntime {
   }
 
   private container(podUid: string, name: string): Ctr {
-    const rec = this.pods.get(podUid)
-    if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
-    const c = rec.containers.find((x) => x.name === name)
-    if (!c) throw new Error(`container ${name} is not valid for pod ${rec.pod.metadata.name}`)
-    return c
+    return findContainer(this.pods, podUid, name)
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
