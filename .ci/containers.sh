@@ -4,9 +4,14 @@
 # (localhost/busybox:test) since no registry is reachable. Idempotent; needs root.
 set -euo pipefail
 [ "$(id -u)" = "0" ] || { echo "containers.sh: not root, container engine not set up"; exit 0; }
-if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 || ! command -v busybox >/dev/null 2>&1; then
+missing=""
+for pkg in podman:podman runc:runc busybox:busybox-static curl:curl; do
+  command -v "${pkg%%:*}" >/dev/null 2>&1 || missing="$missing ${pkg#*:}"
+done
+if [ -n "$missing" ]; then
   apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc busybox-static >/dev/null
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 conf=/etc/containers/containers.conf
 if ! grep -qs 'cgroup_manager = "cgroupfs"' "$conf"; then
