@@ -204,6 +204,54 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     expect(debug.stderr).toContain('ephemeral containers are disabled for this cluster')
   })
 
+  it('runs init containers first, shares emptyDir, probes through the engine, and applies the security context', async () => {
+    const specPod: Manifest = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'spec' },
+      spec: {
+        terminationGracePeriodSeconds: 0,
+        volumes: [{ name: 'work', emptyDir: {} }],
+        initContainers: [{ name: 'prepare', image: IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', 'echo prepared > /work/ready'], volumeMounts: [{ name: 'work', mountPath: '/work' }] }],
+        containers: [
+          {
+            name: 'main',
+            image: IMAGE,
+            imagePullPolicy: 'Never',
+            command: ['sh', '-c', 'id -u > /work/uid; exec sleep 3600'],
+            workingDir: '/work',
+            securityContext: { runAsUser: 1234, readOnlyRootFilesystem: true },
+            readinessProbe: { exec: { command: ['cat', '/work/ready'] }, periodSeconds: 1 },
+            volumeMounts: [{ name: 'work', mountPath: '/work' }],
+          },
+        ],
+      },
+    }
+    const hostPod: Manifest = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'on-host' },
+      spec: { hostNetwork: true, terminationGracePeriodSeconds: 0, containers: [{ name: 'main', image: IMAGE, imagePullPolicy: 'Never', command: ['sleep', '3600'] }] },
+    }
+    await ok(['apply', '-f', '-'], stream(specPod, hostPod))
+    await waitFor(async () => (await run(['get', 'pod', 'spec', '-o', 'jsonpath={.status.containerStatuses[0].ready}'])).stdout === 'true', { what: 'pod spec ready', timeoutMs: 60_000, intervalMs: 300 })
+    const init = JSON.parse((await ok(['get', 'pod', 'spec', '-o', 'jsonpath={.status.initContainerStatuses[0].state}'])).stdout)
+    expect(init.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' })
+    expect((await ok(['exec', 'spec', '--', 'cat', 'uid'])).stdout).toBe('1234\n')
+    const readOnly = await run(['exec', 'spec', '--', 'touch', '/made-here'])
+    expect(readOnly.code).not.toBe(0)
+    expect(readOnly.stderr).toMatch(/Read-only file system/)
+    const host = await waitFor(
+      async () => {
+        const p = JSON.parse((await ok(['get', 'pod', 'on-host', '-o', 'json'])).stdout) as { status: { phase?: string; podIP?: string; hostIP?: string } }
+        return p.status.phase === 'Running' ? p.status : undefined
+      },
+      { what: 'pod on-host Running', timeoutMs: 60_000, intervalMs: 300 },
+    )
+    expect(host.podIP).toBe(host.hostIP)
+    await ok(['delete', 'pod', 'spec', 'on-host', '--wait=false'])
+  }, 120_000)
+
   it('updates a configMap volume after the ConfigMap changes', async () => {
     await ok(['patch', 'configmap', 'page', '--type=merge', '-p', JSON.stringify({ data: { 'index.html': 'changed page\n' } })])
     const ips = (await webPods()).map((p) => p.status.podIP!)

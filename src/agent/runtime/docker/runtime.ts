@@ -335,7 +335,10 @@ export class DockerRuntime implements ManagedRuntime {
     } catch (err) {
       c.state = { waiting: { reason: 'CreateContainerError', message: engineMessage(err) } }
       this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
-      return this.scheduleRestart(rec, c, 1_000)
+      // Retried with the crash-loop back-off (the engine may refuse limits its cgroups cannot enforce).
+      const next = nextCrashDelay({ streak: c.crash.streak + 1 }, 0, this.backoff)
+      c.crash = next.state
+      return this.scheduleRestart(rec, c, next.delayMs)
     }
     this.event(rec, c, 'Normal', 'Created', `Created container ${c.name}`)
     c.restartCount = restartCount
