@@ -159,6 +159,11 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     const logs = await ok(['logs', name, '-c', 'sidecar'])
     expect(logs.stdout).toBe('sidecar up\non stderr\n')
     expect((await ok(['logs', name, '-c', 'sidecar', '--tail=1'])).stdout).toBe('on stderr\n')
+    expect((await ok(['logs', name, '-c', 'sidecar', '--timestamps'])).stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z sidecar up\n/)
+    expect((await ok(['logs', name, '-c', 'sidecar', '--since=1h'])).stdout).toBe('sidecar up\non stderr\n')
+    const follow = startKubectl(['logs', '-f', name, '-c', 'sidecar'], { kubeconfig: server.kubeconfig, timeoutMs: 20_000 })
+    await waitFor(() => follow.stdout().includes('on stderr'), { what: 'logs -f output', timeoutMs: 15_000, intervalMs: 200 })
+    await follow.stop()
     const viaLocalhost = await ok(['exec', name, '-c', 'sidecar', '--', 'wget', '-qO-', 'http://127.0.0.1:8080/index.html'])
     expect(viaLocalhost.stdout).toBe('hello from a container\n')
     const failing = await run(['exec', name, '-c', 'sidecar', '--', 'sh', '-c', 'exit 7'])
@@ -221,6 +226,7 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
             command: ['sh', '-c', 'id -u > /work/uid; exec sleep 3600'],
             workingDir: '/work',
             securityContext: { runAsUser: 1234, readOnlyRootFilesystem: true },
+            resources: { limits: { cpu: '500m', memory: '64Mi' } },
             readinessProbe: { exec: { command: ['cat', '/work/ready'] }, periodSeconds: 1 },
             volumeMounts: [{ name: 'work', mountPath: '/work' }],
           },
@@ -238,6 +244,8 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     const init = JSON.parse((await ok(['get', 'pod', 'spec', '-o', 'jsonpath={.status.initContainerStatuses[0].state}'])).stdout)
     expect(init.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' })
     expect((await ok(['exec', 'spec', '--', 'cat', 'uid'])).stdout).toBe('1234\n')
+    const id = (await ok(['get', 'pod', 'spec', '-o', 'jsonpath={.status.containerStatuses[0].containerID}'])).stdout.replace('docker://', '')
+    expect((await onEngine().getContainer(id).inspect()).HostConfig).toMatchObject({ Memory: 64 * 2 ** 20, NanoCpus: 500_000_000 })
     const readOnly = await run(['exec', 'spec', '--', 'touch', '/made-here'])
     expect(readOnly.code).not.toBe(0)
     expect(readOnly.stderr).toMatch(/Read-only file system/)
