@@ -44,7 +44,7 @@ export interface DockerRuntimeOptions {
 }
 
 /** How often configMap / secret / downwardAPI volume files are brought up to date (the kubelet: within a minute). */
-const VOLUME_REFRESH_MS = 10_000
+const VOLUME_REFRESH_MS = 30_000
 const SWEEP_MS = 15_000
 const RETRY_SANDBOX_MS = 2_000
 
