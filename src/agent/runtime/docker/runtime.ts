@@ -15,8 +15,9 @@ import { kubeTime } from '../../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
 import { crashLoopState, shouldRestart } from '../restart'
 import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
-import { appConfig, gracePeriod, infraConfig, INFRA_NAME, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
+import { appConfig, gracePeriod, infraConfig, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
 import { engineMessage, isNoSuchObject } from './engine'
+import { adoptPod, restartPolicyOf } from './adopt'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
 import { ensureImage, ImageError } from './images'
 import { podNetwork } from './network'
@@ -172,7 +173,14 @@ export class DockerRuntime implements ManagedRuntime {
   private async advance(rec: PodRec): Promise<void> {
     if (rec.stopping || this.shuttingDown) return
     if (!rec.adopted) {
-      await this.adopt(rec)
+      const adopted = await adoptPod(this.docker, this.opts.nodeName, rec, {
+        remove: (id) => this.remove(id),
+        running: (c, id) => {
+          this.watch(rec, c, id)
+          startProbes(rec, c, this.probeContext(rec))
+        },
+      })
+      if (adopted) this.opts.log?.info(`adopted the running containers of ${podKey(rec.pod)}`)
       rec.adopted = true
     }
     if (!rec.infraId) await this.createSandbox(rec)
@@ -199,57 +207,6 @@ export class DockerRuntime implements ManagedRuntime {
       await this.start(rec, c)
     }
     this.changed(rec.uid)
-  }
-
-  /** Picks up what a previous agent left on the engine for this pod. */
-  private async adopt(rec: PodRec): Promise<void> {
-    const found = await listOwnContainers(this.docker, this.opts.nodeName, rec.uid)
-    const infra = found.filter((f) => f.container === INFRA_NAME)
-    const liveInfra = infra.find((f) => f.running)
-    if (!liveInfra) {
-      // Without its sandbox no container of the pod can go on: start the pod afresh, counting restarts on.
-      for (const f of found) {
-        const c = rec.containers.find((x) => x.name === f.container)
-        if (c) {
-          c.restartCount = Math.max(c.restartCount, f.restartCount + 1)
-          c.everStarted = false
-        }
-        await this.remove(f.id)
-      }
-      return
-    }
-    const info = await this.docker.getContainer(liveInfra.id).inspect()
-    rec.infraId = liveInfra.id
-    rec.podIP = containerIP(info)
-    for (const c of rec.containers) {
-      const mine = found.filter((f) => f.container === c.name).sort((a, b) => b.restartCount - a.restartCount)
-      const [latest, previous] = mine
-      for (const old of mine.slice(2)) await this.remove(old.id)
-      if (!latest) continue
-      const li = await this.docker.getContainer(latest.id).inspect()
-      c.restartCount = latest.restartCount
-      c.everStarted = true
-      c.id = latest.id
-      c.containerID = `docker://${latest.id}`
-      c.imageID = `docker://${li.Image}`
-      if (previous) {
-        c.previousId = previous.id
-        c.lastState = { terminated: terminatedState(await this.docker.getContainer(previous.id).inspect()) }
-      }
-      if (li.State.Running) {
-        c.running = true
-        c.startedAtMs = Date.parse(li.State.StartedAt) || Date.now()
-        c.state = { running: { startedAt: kubeTime(c.startedAtMs) } }
-        this.watch(rec, c, latest.id)
-        startProbes(rec, c, this.probeContext(rec))
-      } else {
-        const t = terminatedState(li)
-        c.state = { terminated: t }
-        if ((c.init && t.exitCode === 0) || !shouldRestart(restartPolicyOf(rec.pod), t.exitCode, c.init)) c.finished = true
-        else c.lastState = c.state
-      }
-    }
-    this.opts.log?.info(`adopted the running containers of ${podKey(rec.pod)}`)
   }
 
   private async createSandbox(rec: PodRec): Promise<void> {
@@ -578,10 +535,6 @@ function quiesce(rec: PodRec): void {
     c.restartTimer = undefined
     for (const w of c.probes) w.stop()
   }
-}
-
-function restartPolicyOf(pod: KubeObject): string {
-  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
 }
 
 export function podKey(pod: KubeObject): string {
