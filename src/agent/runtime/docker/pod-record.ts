@@ -56,6 +56,8 @@ export interface PodRec {
   retryTimer: NodeJS.Timeout | undefined
   /** pod-level warnings already posted, by reason and message */
   warned: Set<string>
+  /** steps that failed in a row (the sandbox could not be made): the retry waits longer each time */
+  failures: number
 }
 
 export interface ProbeContext {

@@ -48,6 +48,7 @@ export interface DockerRuntimeOptions {
 const VOLUME_REFRESH_MS = 30_000
 const SWEEP_MS = 15_000
 const RETRY_SANDBOX_MS = 2_000
+const RETRY_MAX_MS = 60_000
 
 export class DockerRuntime implements ManagedRuntime {
   private readonly pods = new Map<string, PodRec>()
@@ -112,7 +113,8 @@ export class DockerRuntime implements ManagedRuntime {
   private run(rec: PodRec, step: () => Promise<void> | void): Promise<void> {
     rec.chain = rec.chain.then(step).catch((err: Error) => {
       this.opts.log?.warn(`${podKey(rec.pod)}: ${err.message}`)
-      this.retryLater(rec, RETRY_SANDBOX_MS)
+      // A sandbox the engine keeps refusing (an infra image it cannot pull) is retried less and less often.
+      this.retryLater(rec, Math.min(RETRY_MAX_MS, RETRY_SANDBOX_MS * 2 ** Math.min(rec.failures++, 8)))
     })
     return rec.chain
   }
@@ -166,7 +168,7 @@ export class DockerRuntime implements ManagedRuntime {
       }),
     )
     const uid = pod.metadata.uid ?? ''
-    return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(this.opts.stateDir, 'pods', uid), this.opts.get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set() }
+    return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(this.opts.stateDir, 'pods', uid), this.opts.get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set(), failures: 0 }
   }
 
   /** Starts whatever may start now: the sandbox, init containers one at a time, then every app container. */
@@ -184,6 +186,7 @@ export class DockerRuntime implements ManagedRuntime {
       rec.adopted = true
     }
     if (!rec.infraId) await this.createSandbox(rec)
+    rec.failures = 0
     try {
       await rec.volumes.setUp(rec.pod, { podIP: rec.podIP, hostIP: this.opts.nodeIP })
       rec.volumesReady = true
