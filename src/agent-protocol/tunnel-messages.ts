@@ -35,12 +35,15 @@ export const execOpenSchema = z.object({
   namespace: z.string().optional(),
   pod: z.string().optional(),
   container: z.string().min(1),
-  command: z.array(z.string()).min(1),
+  /** the command to run; empty when attaching */
+  command: z.array(z.string()),
+  /** attach to the container's own process (`pods/attach`) instead of running a command */
+  attach: z.boolean().optional(),
   /** the client sends stdin (data frames on channel 0, then channel 255 at its EOF) */
   stdin: z.boolean(),
   /** a terminal was asked for: stderr is merged into stdout, resize frames may come on channel 4 */
   tty: z.boolean(),
-})
+}).refine((o) => o.attach === true || o.command.length > 0, { message: 'exec needs a command', path: ['command'] })
 
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
 

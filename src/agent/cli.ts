@@ -15,11 +15,15 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
+import { apiEventRecorder } from './events'
 import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
+import { RUNTIME_LABEL } from '../controllers/scheduler/runtime-fit'
 import { NodeAgent } from './node-agent'
+import type { NodeIdentity } from './node-status'
+import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSetup } from './runtime/docker'
 import { ProcessRuntime } from './runtime/process'
 import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
@@ -35,7 +39,9 @@ export interface AgentArgs {
   stateDir: string
   context?: string
   name: string
-  runtime: 'process' | 'sim'
+  runtime: 'process' | 'sim' | 'docker'
+  containerSocket?: string
+  podInfraImage?: string
   cpu?: string
   memory?: string
   pods?: number
@@ -60,7 +66,12 @@ export const USAGE = `usage: npm run agent -- [flags]
                            (default: .edgeplane/agent, or $EDGEPLANE_AGENT_STATE)
   --context NAME           kubeconfig context (default: its current-context)
   --name NODE              node name (default: this host's name); with --nodes, the prefix
-  --runtime process|sim    run containers as local processes, or simulate them (default: process)
+  --runtime process|sim|docker
+                           run containers as local processes, simulate them, or run images
+                           in a container engine (Docker or Podman) (default: process)
+  --container-socket PATH  docker: the engine's socket (default: /var/run/docker.sock, then
+                           $XDG_RUNTIME_DIR/podman/podman.sock, /run/podman/podman.sock)
+  --pod-infra-image IMAGE  docker: image of each pod's infra container (default: ${DEFAULT_INFRA_IMAGE})
   --cpu QUANTITY           cpu capacity (default: this machine's cpus; sim: 4)
   --memory QUANTITY        memory capacity, e.g. 16Gi (default: this machine's memory; sim: 16Gi)
   --pods N                 pod capacity (default: 110)
@@ -109,7 +120,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   }
 
   const runtime = values.get('runtime') ?? 'process'
-  if (runtime !== 'process' && runtime !== 'sim') throw new UsageError(`--runtime must be "process" or "sim", not "${runtime}"`)
+  if (runtime !== 'process' && runtime !== 'sim' && runtime !== 'docker') throw new UsageError(`--runtime must be "process", "sim" or "docker", not "${runtime}"`)
   // Node names are lower case; kubelet lowers a host name given to it the same way.
   const name = (values.get('name') ?? defaultNodeName()).toLowerCase()
   if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
@@ -139,13 +150,19 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (values.has('token')) args.token = values.get('token')
   if (values.has('ca-cert')) args.caCert = resolve(values.get('ca-cert')!)
   if (values.has('context')) args.context = values.get('context')
+  for (const flag of ['container-socket', 'pod-infra-image'] as const) {
+    if (!values.has(flag)) continue
+    if (runtime !== 'docker') throw new UsageError(`--${flag} is for the docker runtime only`)
+    if (flag === 'container-socket') args.containerSocket = resolve(values.get(flag)!)
+    else args.podInfraImage = values.get(flag)!
+  }
   if (values.has('cpu')) args.cpu = quantity(values.get('cpu')!, 'cpu')
   if (values.has('memory')) args.memory = quantity(values.get('memory')!, 'memory')
   if (values.has('pods')) args.pods = int(values.get('pods')!, 'pods', 1)
   return args
 }
 
-const KNOWN = new Set(['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms'])
+const KNOWN = new Set(['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image'])
 
 function int(text: string, flag: string, min: number): number {
   const n = Number(text)
@@ -214,6 +231,19 @@ export function capacityFor(args: Pick<AgentArgs, 'runtime' | 'cpu' | 'memory' |
   return base
 }
 
+/** Keeps the Node's status.images up to date with the engine's images (every minute, as kubelet's image list). */
+function watchImages(docker: DockerSetup, identity: NodeIdentity, closers: (() => void)[]): void {
+  const refresh = () =>
+    docker.images().then(
+      (images) => (identity.images = images),
+      () => {},
+    )
+  void refresh()
+  const timer = setInterval(refresh, 60_000)
+  timer.unref()
+  closers.push(() => clearInterval(timer))
+}
+
 export async function main(argv: string[]): Promise<void> {
   let args: AgentArgs
   try {
@@ -262,11 +292,31 @@ export async function main(argv: string[]): Promise<void> {
   const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
   const closers: (() => Promise<unknown> | void)[] = []
+  const labels = { [RUNTIME_LABEL]: args.runtime, ...args.labels }
+  let docker: DockerSetup | undefined
+  if (args.runtime === 'docker') {
+    try {
+      docker = await createDockerRuntime({ socket: args.containerSocket, nodeName: names[0]!, nodeIP: primaryIPv4(), infraImage: args.podInfraImage, get: (path) => clients[0]!.getOptional(path), record: apiEventRecorder(names[0]!, (path, body) => clients[0]!.create(path, body), (m) => log.debug(m)), log: log.child(`[${names[0]}]`) })
+    } catch (err) {
+      if (!(err instanceof NoEngineError)) throw err
+      process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+      process.exit(2)
+    }
+  }
   const agents = names.map((name, i) => {
     const nodeLog = log.child(`[${name}]`)
     const runtime: ManagedRuntime =
-      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods') })
-    const identity = args.runtime === 'sim' ? simNodeIdentity(name, args.labels, capacity) : processNodeIdentity(name, args.labels, capacity)
+      args.runtime === 'sim'
+        ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips })
+        : docker
+          ? docker.runtime
+          : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods') })
+    const identity = args.runtime === 'sim' ? simNodeIdentity(name, labels, capacity) : processNodeIdentity(name, labels, capacity)
+    if (docker) {
+      identity.info.containerRuntimeVersion = docker.runtimeVersion
+      identity.instanceType = 'edgeplane-docker'
+      watchImages(docker, identity, closers)
+    }
     const tunnel = connectTunnel({
       server: access.server,
       ca: access.ca,
@@ -285,6 +335,7 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(
     [
       `edgeplane-agent: ${args.runtime} runtime, node ${shown}`,
+      ...(docker ? [`  engine:   ${docker.runtimeVersion} on ${docker.socket}`] : []),
       `  api:      ${access.server}${args.server ? '' : ` (kubeconfig ${args.kubeconfig})`}`,
       `  state:    ${args.stateDir}`,
       `  capacity: cpu ${capacity.cpu}, memory ${capacity.memory}, pods ${capacity.pods}`,
@@ -300,7 +351,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(1)
     }
     stopping = true
-    log.info(`${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : 'simulated pods are left running'})`)
+    log.info(`${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : args.runtime === 'docker' ? 'containers are left running for the next agent' : 'simulated pods are left running'})`)
     for (const a of agents) a.stop()
     await Promise.allSettled([...closers.map((close) => close()), ...agents.map((a) => a.runtime.shutdown())])
     for (const c of clients) c.close()

@@ -28,6 +28,8 @@ export interface NodeIdentity {
     architecture: string
   }
   instanceType?: string
+  /** the images on the node (a container engine's), largest first and capped as kubelet caps them */
+  images?: { names: string[]; sizeBytes: number }[]
 }
 
 export interface NodeCondition {
@@ -81,7 +83,7 @@ export function nodeStatus(id: NodeIdentity, now: number, previous?: NodeStatus)
   })
   // Conditions other components add (e.g. NetworkUnavailable) are carried over.
   for (const c of previous?.conditions ?? []) if (!CONDITIONS.some(([type]) => type === c.type)) conditions.push(c)
-  return {
+  const status: NodeStatus = {
     capacity: { ...id.capacity },
     allocatable: { ...id.capacity },
     conditions,
@@ -91,6 +93,8 @@ export function nodeStatus(id: NodeIdentity, now: number, previous?: NodeStatus)
     ],
     nodeInfo: { ...id.info, kubeletVersion: KUBELET_VERSION, kubeProxyVersion: '' },
   }
+  if (id.images) status.images = id.images
+  return status
 }
 
 /** The Node to create when none exists. */
@@ -108,8 +112,8 @@ export function nodeObject(id: NodeIdentity, now: number): KubeObject {
 function withoutHeartbeats(status: NodeStatus | undefined): string {
   if (!status) return ''
   const conditions = (status.conditions ?? []).map(({ lastHeartbeatTime: _h, ...rest }) => rest)
-  const { capacity, allocatable, addresses, nodeInfo } = status
-  return canonical({ capacity, allocatable, addresses, nodeInfo, conditions })
+  const { capacity, allocatable, addresses, nodeInfo, images } = status
+  return canonical({ capacity, allocatable, addresses, nodeInfo, conditions, images })
 }
 
 /** Whether to post `next`: something other than heartbeat times changed, or the last post is 5 minutes old. */

@@ -153,7 +153,7 @@ function containerStatus(spec: { name: string; image?: string }, state: Containe
     ready: state.ready && 'running' in state.state,
     restartCount: state.restartCount,
     image,
-    imageID: state.containerID ? `${state.containerID.split('://')[0]}://${image}` : '',
+    imageID: state.imageID ?? (state.containerID ? `${state.containerID.split('://')[0]}://${image}` : ''),
     started: state.started ?? 'running' in state.state,
   }
   if (state.containerID) out.containerID = state.containerID

@@ -243,22 +243,25 @@ function serveLogs(runtime: ContainerRuntime, msg: LogsOpen, out: Output): Sessi
 function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Session {
   const stdin = msg.stdin ? new ByteQueue() : undefined
   let cancelled = false
-  runtime
-    .exec(msg.podUid, msg.container, msg.command, {
-      stdin,
-      stdout: (chunk) => !cancelled && out.data(Channel.stdout, chunk),
-      // A terminal has one output stream.
-      stderr: (chunk) => !cancelled && out.data(msg.tty ? Channel.stdout : Channel.stderr, chunk),
-    })
-    .then(
-      (exitCode) => out.end({ exitCode }),
-      (err: unknown) => out.end({ error: `error executing command in container: ${err instanceof Error ? err.message : String(err)}` }),
-    )
+  const abort = new AbortController()
+  const streams = {
+    stdin,
+    signal: abort.signal,
+    stdout: (chunk: Uint8Array) => !cancelled && out.data(Channel.stdout, chunk),
+    // A terminal has one output stream.
+    stderr: (chunk: Uint8Array) => !cancelled && out.data(msg.tty ? Channel.stdout : Channel.stderr, chunk),
+  }
+  const attach = () => (runtime.attach ? runtime.attach(msg.podUid, msg.container, streams) : Promise.reject(new Error("this node's runtime cannot attach to a container's process")))
+  ;(msg.attach ? attach() : runtime.exec(msg.podUid, msg.container, msg.command, streams)).then(
+    (exitCode) => out.end({ exitCode }),
+    (err: unknown) => out.end({ error: `error ${msg.attach ? 'attaching to' : 'executing command in'} container: ${err instanceof Error ? err.message : String(err)}` }),
+  )
   return {
     cancel: () => {
       // The client left: its stdin ends, and whatever the command still prints goes nowhere.
       cancelled = true
       stdin?.end()
+      abort.abort()
     },
     input: (frame) => {
       if (frame.channel === Channel.stdin) stdin?.push(frame.payload.slice())

@@ -18,7 +18,7 @@ import { versionInfo } from './version'
 import { customResources, servedResources } from './custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
 
-const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource')
+const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
 /** The API server: discovery, OpenAPI, health, and every resource route. */
 export function buildApp() {
@@ -72,6 +72,7 @@ export function buildApp() {
   app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, c.req.param('name')))
   app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
+  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/attach', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name'), true))
   app.all('/api/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))

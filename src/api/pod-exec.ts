@@ -6,16 +6,17 @@ import { queryFlag } from './query'
 import { statusResponse } from './respond'
 
 /**
- * GET pods/{name}/exec as a WebSocket (`v5.channel.k8s.io`): the socket is handed to the node's
+ * GET pods/{name}/exec (and pods/{name}/attach, the container's own process) as a WebSocket (`v5.channel.k8s.io`): the socket is handed to the node's
  * gateway, which relays its channels to the agent and ends it with the exit Status on channel 3.
  * A request that cannot be upgraded (kubectl's SPDY fallback POST) gets the same checks and the
  * Status that explains why.
  */
-export async function servePodExec(req: Request, env: Env, namespace: string, name: string): Promise<Response> {
+export async function servePodExec(req: Request, env: Env, namespace: string, name: string, attach = false): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const q = new URL(req.url).searchParams
-  const command = q.getAll('command')
-  if (command.length === 0) throw new ApiError(badRequest('you must specify at least 1 command'))
+  const command = attach ? [] : q.getAll('command')
+  if (!attach && command.length === 0) throw new ApiError(badRequest('you must specify at least 1 command'))
+  const what = attach ? 'pods/attach' : 'pods/exec'
   const stdin = queryFlag(q, 'stdin')
   const stdout = queryFlag(q, 'stdout')
   const stderr = queryFlag(q, 'stderr')
@@ -29,12 +30,12 @@ export async function servePodExec(req: Request, env: Env, namespace: string, na
   const upgrade = req.method === 'GET' && req.headers.get('Upgrade')?.toLowerCase() === 'websocket'
   if (!upgrade) {
     if (!(await gateway.connected())) return statusResponse(failure(503, 'ServiceUnavailable', `error dialing backend: node "${node}" has no connected agent`))
-    throw new ApiError(badRequest(`Upgrade request required: pods/exec is served over WebSocket with subprotocol ${execSubprotocol}`))
+    throw new ApiError(badRequest(`Upgrade request required: ${what} is served over WebSocket with subprotocol ${execSubprotocol}`))
   }
   const offered = (req.headers.get('Sec-WebSocket-Protocol') ?? '').split(',').map((p) => p.trim())
   if (!offered.includes(execSubprotocol)) {
     throw new ApiError(badRequest(`unable to upgrade connection: none of the requested protocols [${offered.filter(Boolean).join(' ')}] is supported; supported: [${execSubprotocol}]`))
   }
-  const url = streamUrl(node, { op: 'exec', podUid: pod.metadata.uid ?? '', namespace, pod: name, container, command, stdin, tty, stdout, stderr: stderr && !tty })
+  const url = streamUrl(node, { op: 'exec', podUid: pod.metadata.uid ?? '', namespace, pod: name, container, command, stdin, tty, stdout, stderr: stderr && !tty, ...(attach ? { attach } : {}) })
   return gateway.fetch(new Request(url, { headers: req.headers }))
 }

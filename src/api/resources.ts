@@ -23,7 +23,8 @@ import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
 
-const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
+// As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
+const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
 
 /** The generic handler for every served resource: all verbs, the status and scale subresources. */
 export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {

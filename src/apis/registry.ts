@@ -71,6 +71,7 @@ const podSubresources = [
   { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   { name: 'log', kind: 'Pod', verbs: ['get'] },
   { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+  { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
 ]
 
 /** Every built-in resource, in discovery order (kubectl resolves names in this order). */

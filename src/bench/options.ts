@@ -29,12 +29,14 @@ export interface WorkloadSizes {
    * control planes: saves a start-up where the sizes are too small for lease traffic to matter.
    */
   oneCluster: boolean
+  /** Pods started at once on one real node agent per runtime (docker, process) for the pod-startup figures. */
+  startPods: number
 }
 
 export const WORKLOAD_SIZES: Record<Mode, WorkloadSizes> = {
-  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, idlePods: 100, idleWindowMs: 60_000, oneCluster: false },
-  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, idlePods: 100, idleWindowMs: 30_000, oneCluster: false },
-  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, idlePods: 10, idleWindowMs: 5_000, oneCluster: true },
+  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, idlePods: 100, idleWindowMs: 60_000, oneCluster: false, startPods: 20 },
+  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, idlePods: 100, idleWindowMs: 30_000, oneCluster: false, startPods: 20 },
+  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, idlePods: 10, idleWindowMs: 5_000, oneCluster: true, startPods: 3 },
 }
 
 export interface BenchOptions {

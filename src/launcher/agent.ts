@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { findSocket } from '../agent/runtime/docker/socket'
 
 export interface AgentHandle {
   pid: number | undefined
+  runtime: AgentRuntime
   stop(): Promise<void>
 }
 
@@ -14,6 +16,7 @@ export interface LocalAgentOptions {
   name: string
   /** the join token, when the node has no credential of its own yet */
   joinToken: string | undefined
+  runtime: AgentRuntime
 }
 
 const STOP_GRACE_MS = 5_000
@@ -27,7 +30,7 @@ const STOP_GRACE_MS = 5_000
 export function startAgent(repoRoot: string, o: LocalAgentOptions): AgentHandle | undefined {
   const cli = join(repoRoot, 'src', 'agent', 'cli.ts')
   if (!existsSync(cli)) return undefined
-  const args = ['--import', 'tsx', cli, '--server', o.server, '--ca-cert', o.caCertPath, '--state-dir', o.stateDir, '--name', o.name, '--runtime', 'process']
+  const args = ['--import', 'tsx', cli, '--server', o.server, '--ca-cert', o.caCertPath, '--state-dir', o.stateDir, '--name', o.name, '--runtime', o.runtime]
   if (o.joinToken) args.push('--token', o.joinToken)
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
   let stopping = false
@@ -39,11 +42,25 @@ export function startAgent(repoRoot: string, o: LocalAgentOptions): AgentHandle 
   process.on('exit', () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
   return {
     pid: child.pid,
+    runtime: o.runtime,
     stop: () => {
       stopping = true
       return stopChild(child)
     },
   }
+}
+
+export type AgentRuntime = 'process' | 'docker'
+
+/**
+ * The local agent's runtime: `EDGEPLANE_AGENT_RUNTIME` when set, else `docker` when a container
+ * engine answers on its socket (Docker's, or Podman's service), else `process`.
+ */
+export async function pickAgentRuntime(env: NodeJS.ProcessEnv = process.env): Promise<AgentRuntime> {
+  const wanted = env.EDGEPLANE_AGENT_RUNTIME
+  if (wanted === 'process' || wanted === 'docker') return wanted
+  if (wanted) throw new Error(`EDGEPLANE_AGENT_RUNTIME must be "process" or "docker", not "${wanted}"`)
+  return (await findSocket(undefined, env)) ? 'docker' : 'process'
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

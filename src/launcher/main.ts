@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Miniflare } from 'miniflare'
 import { defaultNodeName } from '../agent/host-info'
-import { startAgent, type AgentHandle } from './agent'
+import { pickAgentRuntime, startAgent, type AgentHandle } from './agent'
 import { printBanner } from './banner'
 import { bundleWorker } from './bundle'
 import { parseCron, startCron, type CronSchedule } from './cron'
@@ -78,10 +78,10 @@ async function main(): Promise<void> {
     const agentState = join(settings.stateDir, 'agent')
     const name = defaultNodeName()
     const joined = await hasNodeCredential(agentState, name, url)
-    agent = startAgent(repoRoot, { server: url, caCertPath: tls.certPath, stateDir: agentState, name, joinToken: joined ? undefined : joinToken })
+    agent = startAgent(repoRoot, { server: url, caCertPath: tls.certPath, stateDir: agentState, name, joinToken: joined ? undefined : joinToken, runtime: await pickAgentRuntime() })
     if (!agent) console.log('edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only')
   }
-  printBanner({ url, stateDir: settings.stateDir, kubeconfig, caCertPath: tls.certPath, joinToken, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid })
+  printBanner({ url, stateDir: settings.stateDir, kubeconfig, caCertPath: tls.certPath, joinToken, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, agentRuntime: agent?.runtime })
 }
 
 function cronSchedules(crons: string[]): CronSchedule[] {

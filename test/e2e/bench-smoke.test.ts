@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 // The workload scenarios start another control plane and sim agents; on a loaded machine both start slowly.
-const RUN_TIMEOUT_MS = 150_000
+const RUN_TIMEOUT_MS = 210_000
 
 const MEASURED = [
   'create_per_s_c16',
@@ -24,7 +24,8 @@ const MEASURED = [
   'rss_mb_peak',
   'create_rbac_vs_admin',
 ]
-const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min']
+// Pod startup runs real node agents: the docker runtime's figure needs the engine .ci/containers.sh sets up.
+const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min', 'container_pod_start_p99_ms', 'process_pod_start_p99_ms']
 // Only etcd may be missing on a machine; anything else unmeasured means the harness broke.
 const MAY_BE_SKIPPED = new Set(['etcd_put_per_s_c16', 'create_vs_etcd', 'rss_mb_peak'])
 // The event usually reaches the watcher before the write's own response: 0 is a real figure there,

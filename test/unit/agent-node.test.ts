@@ -210,12 +210,18 @@ describe('command line', () => {
     expect(() => parseArgs(['--server', 'cp.example'], {})).toThrow('--server must be an http(s) URL')
   })
 
+  it('reads the docker runtime flags', () => {
+    const args = parseArgs(['--kubeconfig', '/k', '--runtime', 'docker', '--container-socket', '/run/podman/podman.sock', '--pod-infra-image', 'localhost/pause:1'], {})
+    expect(args).toMatchObject({ runtime: 'docker', containerSocket: '/run/podman/podman.sock', podInfraImage: 'localhost/pause:1' })
+  })
+
   it('takes the sim start delay from the environment', () => {
     expect(parseArgs(['--kubeconfig', '/k'], { EDGEPLANE_SIM_START_DELAY_MS: '25' }).simStartDelayMs).toBe(25)
   })
 
   const bad: [string[], RegExp][] = [
-    [['--runtime', 'docker'], /--runtime must be "process" or "sim"/],
+    [['--runtime', 'containerd'], /--runtime must be "process", "sim" or "docker"/],
+    [['--runtime', 'process', '--container-socket', '/x.sock'], /--container-socket is for the docker runtime only/],
     [['--nodes', '3'], /--nodes is for the sim runtime only/],
     [['--name', 'Bad_Name'], /not a valid node name/],
     [['--pods', '0'], /--pods must be a whole number of at least 1/],

@@ -55,6 +55,7 @@ const workload: WorkloadResult = {
     notifications: { replicaset: 0, 'node-lifecycle': 40, scheduler: 2 },
     reconciles: { replicaset: 0, 'node-lifecycle': 60, scheduler: 0 },
   },
+  podStart: { docker: { runtime: 'docker', pods: 20, latency: percentiles([700, 900, 1500]) }, process: { error: 'no container engine answers on its socket' } },
   controllers: 7,
 }
 
@@ -85,6 +86,8 @@ describe('bench report', () => {
     expect(r.results.schedule_pods_per_s).toMatchObject({ value: 125, verdict: 'meets', goal: '>= 100', aggregate: 'single', at: '200 pods, 20 nodes' })
     expect(r.results.deploy_1000_over_100_nodes_s).toMatchObject({ value: 25, verdict: 'misses', goal: '<= 20', at: '200 replicas, 20 nodes' })
     expect(r.results.pod_replace_p99_ms).toMatchObject({ value: 1200, verdict: 'misses', at: '20 trials' })
+    expect(r.results.container_pod_start_p99_ms).toMatchObject({ value: 1500, unit: 'ms', goal: '<= 5000', verdict: 'meets' })
+    expect(r.results.process_pod_start_p99_ms).toMatchObject({ value: null, verdict: 'not measured', skipped: 'no container engine answers on its socket' })
     expect(r.results.node_loss_recover_s).toMatchObject({ value: null, verdict: 'not measured', goal: '<= 20', skipped: expect.stringContaining('timed out') })
     expect(r.results.idle_alarms_per_min).toMatchObject({ value: 12, verdict: 'meets', goal: '<= 14', unit: 'alarms/min', at: '100 pods, 20 nodes, 20 s' })
     expect(r.results.idle_alarms_per_min!.details).toMatchObject({ controllers: 7, alarms_per_min_by_controller: { replicaset: 0, 'node-lifecycle': 9, scheduler: 3 }, cluster_pods: 410 })

@@ -34,6 +34,7 @@ describe('tunnel control messages', () => {
   it('validate what each side may send', () => {
     expect(parseGatewayMessage('{"op":"logs","id":1,"podUid":"u","namespace":"ns","pod":"p","opts":{"container":"c","follow":true,"tailLines":10}}')).toMatchObject({ op: 'logs', opts: { tailLines: 10 } })
     expect(parseGatewayMessage('{"op":"exec","id":2,"podUid":"u","container":"c","command":["ls"],"stdin":false,"tty":false}')).toMatchObject({ op: 'exec', command: ['ls'] })
+    expect(parseGatewayMessage('{"op":"exec","id":3,"podUid":"u","container":"c","command":[],"attach":true,"stdin":false,"tty":false}')).toMatchObject({ op: 'exec', attach: true })
     expect(parseGatewayMessage('{"op":"cancel","id":3}')).toEqual({ op: 'cancel', id: 3 })
     expect(parseAgentMessage('{"op":"end","id":3,"exitCode":2}')).toEqual({ op: 'end', id: 3, exitCode: 2 })
     expect(parseAgentMessage('{"op":"end","id":3,"error":"nope"}')).toEqual({ op: 'end', id: 3, error: 'nope' })

@@ -28,6 +28,8 @@ export interface ProbeTarget {
   /** the user exec probes run as, when the container runs as another one */
   uid?: number
   gid?: number
+  /** runs an exec probe's command inside the container (a container engine); else it runs as a local process */
+  exec?(command: string[], timeoutMs: number): Promise<ProbeOutcome>
 }
 
 export interface ProbeOutcome {
@@ -51,7 +53,7 @@ export function probeTiming(probe: Probe): { initialDelayMs: number; periodMs: n
 /** Runs one probe attempt; never throws. */
 export async function runProbe(probe: Probe, target: ProbeTarget, timeoutMs = probeTiming(probe).timeoutMs): Promise<ProbeOutcome> {
   try {
-    if (probe.exec) return await execProbe(probe.exec.command ?? [], target, timeoutMs)
+    if (probe.exec) return await (target.exec ? target.exec(probe.exec.command ?? [], timeoutMs) : execProbe(probe.exec.command ?? [], target, timeoutMs))
     if (probe.httpGet) return await httpProbe(probe.httpGet, target, timeoutMs)
     if (probe.tcpSocket) return await tcpProbe(probe.tcpSocket, target, timeoutMs)
     if (probe.grpc) return { ok: false, message: 'grpc probes are not supported by this node' }

@@ -15,9 +15,10 @@ import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type Cras
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { PodDirs } from './pod-dirs'
 import { agentIdentity, runAsFor, type RunAs } from './run-as'
-import { ProbeWorker, type Probe, type ProbeKind } from './probes'
+import { startContainerProbes } from './container-probes'
+import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -307,36 +308,14 @@ export class ProcessRuntime implements ManagedRuntime {
       cwd: c.spec.workingDir || this.dirs.dirOf(rec.uid, c.runAs),
       ...c.runAs,
     }
-    const current = () => c.instance === instance && !instance.done
-    const add = (kind: ProbeKind, probe: Probe, onResult: (ok: boolean, message: string) => void) => {
-      const w = new ProbeWorker(kind, probe, target, (ok, message) => current() && onResult(ok, message), instance.startedAtMs)
-      c.probes.push(w)
-      w.start()
-    }
-    const afterStarted = () => {
-      c.started = true
-      if (c.spec.readinessProbe && !c.init) {
-        add('readiness', c.spec.readinessProbe, (ok) => {
-          c.ready = ok
-          this.changed(rec.uid)
-        })
-      } else c.ready = !c.init
-      if (c.spec.livenessProbe && !c.init) {
-        add('liveness', c.spec.livenessProbe, (ok, message) => {
-          if (ok) return
-          this.opts.log?.info(`${podKey(rec.pod)} container ${c.name} failed its liveness probe and will be restarted: ${message}`)
-          this.killInstance(rec, instance, c.spec.livenessProbe?.terminationGracePeriodSeconds)
-        })
-      }
-      this.changed(rec.uid)
-    }
-    if (c.spec.startupProbe && !c.init) {
-      add('startup', c.spec.startupProbe, (ok, message) => {
-        if (ok) return afterStarted()
-        this.opts.log?.info(`${podKey(rec.pod)} container ${c.name} failed its startup probe and will be restarted: ${message}`)
-        this.killInstance(rec, instance, c.spec.startupProbe?.terminationGracePeriodSeconds)
-      })
-    } else afterStarted()
+    startContainerProbes(c, target, instance.startedAtMs, {
+      current: () => c.instance === instance && !instance.done,
+      changed: () => this.changed(rec.uid),
+      failed: (kind, probe, message) => {
+        this.opts.log?.info(`${podKey(rec.pod)} container ${c.name} failed its ${kind} probe and will be restarted: ${message}`)
+        this.killInstance(rec, instance, probe.terminationGracePeriodSeconds)
+      },
+    })
   }
 
   /** A probe decided the instance must go: SIGTERM, SIGKILL after the grace period. */
@@ -458,11 +437,7 @@ export class ProcessRuntime implements ManagedRuntime {
   }
 
   private container(podUid: string, name: string): Container {
-    const rec = this.pods.get(podUid)
-    if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
-    const c = rec.containers.find((x) => x.name === name)
-    if (!c) throw new Error(`container ${name} is not valid for pod ${rec.pod.metadata.name}`)
-    return c
+    return findContainer(this.pods, podUid, name)
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {

@@ -13,6 +13,8 @@ export interface ContainerState {
   started?: boolean
   /** `<runtime>://<id>` of the current (or last) instance, once one was created */
   containerID?: string
+  /** `<runtime>://<image id>` of the image the instance runs, where the runtime knows it */
+  imageID?: string
   /** true for an init container (reported in `initContainerStatuses`) */
   init?: boolean
 }
@@ -33,6 +35,8 @@ export interface ExecStreams {
   stdin?: AsyncIterable<Uint8Array>
   stdout(chunk: Uint8Array): void
   stderr(chunk: Uint8Array): void
+  /** aborted when the client has gone: an attach (which never ends by itself) lets go */
+  signal?: AbortSignal
 }
 
 /**
@@ -54,6 +58,8 @@ export interface ContainerRuntime {
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array>
   /** runs a command in the container's environment; resolves with its exit code */
   exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number>
+  /** connects to the container's main process: its output from now on (and its stdin if the container keeps one open); resolves when it ends */
+  attach?(podUid: string, container: string, streams: ExecStreams): Promise<number>
   /** called when any container changes state, so the agent posts status promptly */
   onChange(listener: (podUid: string) => void): void
   /**
@@ -92,6 +98,15 @@ export function reportContainer(c: ReportedContainer, started: boolean): Contain
   if (c.containerID) s.containerID = c.containerID
   if (c.init) s.init = true
   return s
+}
+
+/** A container of a pod the runtime holds, by name; the error says which of the two is missing. */
+export function findContainer<C extends { name: string }>(pods: Map<string, { pod: KubeObject; containers: C[] }>, podUid: string, name: string): C {
+  const rec = pods.get(podUid)
+  if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
+  const c = rec.containers.find((x) => x.name === name)
+  if (!c) throw new Error(`container ${name} is not valid for pod ${rec.pod.metadata.name}`)
+  return c
 }
 
 /** The runtime's record of a pod (by uid), made on first sight, holding the pod as last given. */

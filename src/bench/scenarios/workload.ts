@@ -7,6 +7,7 @@ import type { BenchOptions, WorkloadSizes } from '../options'
 import { errorText, progress } from '../progress'
 import { percentiles, type Percentiles } from '../stats'
 import { idleScenario, type IdleResult } from './idle'
+import { podStartRun, type PodStartResults } from './pod-start'
 import { convergeDeployment, create, createNamespace, deploymentJson, podJson, running, waitForAvailable } from './objects'
 import { expectStatus } from './series'
 
@@ -61,6 +62,8 @@ export interface WorkloadResult {
   replace: Outcome<ReplaceResult>
   nodeLoss: Outcome<NodeLossResult>
   idle: Outcome<IdleResult>
+  /** Pod startup on a real node agent, docker runtime and process runtime */
+  podStart: PodStartResults
   /** Controllers run by every control plane: the idle goal is per controller. */
   controllers: number
 }
@@ -119,7 +122,8 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
     }).catch(failed)
   }
 
-  return { sizes: s, schedule, deploy, replace, nodeLoss, idle, controllers: controllerNames().length }
+  const podStart = await podStartRun(s.startPods)
+  return { sizes: s, schedule, deploy, replace, nodeLoss, idle, podStart, controllers: controllerNames().length }
 }
 
 /** A fresh control plane with sim agents whose nodes are all Ready; everything is stopped afterwards. */

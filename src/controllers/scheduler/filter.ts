@@ -11,6 +11,7 @@ import {
   type Toleration,
 } from '../node-lifecycle/taints'
 import { podSpec } from './pods'
+import { checkNodeRuntime } from './runtime-fit'
 import type { ResourceList } from './requests'
 
 /**
@@ -164,6 +165,7 @@ export function filterNode(pod: KubeObject, node: KubeObject, request: ResourceL
     checkNodeUnschedulable(pod, node) ??
     checkTaints(pod, node) ??
     checkNodeAffinity(pod, node) ??
+    checkNodeRuntime(pod, node) ??
     checkResources(request, allocatable, load)
   )
 }

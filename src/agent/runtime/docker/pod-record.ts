@@ -1,0 +1,86 @@
+/** The docker runtime's record of a pod and its containers, and the probes of a running container. */
+import type { KubeObject } from '../../../apimachinery/types'
+import type { Logger } from '../../log'
+import type { CrashLoopState } from '../backoff'
+import { startContainerProbes } from '../container-probes'
+import type { Probe, ProbeOutcome, ProbeWorker } from '../probes'
+import type { ContainerState } from '../types'
+import type { DockerContainerSpec } from './container-config'
+import type { PodVolumes } from './volumes'
+
+type State = ContainerState['state']
+
+export interface Ctr {
+  name: string
+  init: boolean
+  spec: DockerContainerSpec & { readinessProbe?: Probe; livenessProbe?: Probe; startupProbe?: Probe }
+  env: Record<string, string> | undefined
+  configError: string | undefined
+  state: State
+  lastState: State | undefined
+  restartCount: number
+  ready: boolean
+  started: boolean
+  containerID: string | undefined
+  imageID: string | undefined
+  /** an instance was created (by this agent or the one before): the next one is a restart */
+  everStarted: boolean
+  /** the engine's id of the current (or last) instance */
+  id: string | undefined
+  running: boolean
+  startedAtMs: number
+  /** the instance before the current one, kept for `kubectl logs --previous` */
+  previousId: string | undefined
+  crash: CrashLoopState
+  pull: CrashLoopState
+  /** a restart (or pull retry) waiting out its back-off */
+  restartTimer: NodeJS.Timeout | undefined
+  probes: ProbeWorker[]
+  /** no restart may follow (init container done, policy says no, pod stopping) */
+  finished: boolean
+}
+
+export interface PodRec {
+  uid: string
+  pod: KubeObject
+  containers: Ctr[]
+  stopping: boolean
+  /** the engine was asked for what a previous agent left of this pod */
+  adopted: boolean
+  infraId: string | undefined
+  podIP: string | undefined
+  volumes: PodVolumes
+  volumesReady: boolean
+  /** the pod's steps, one after the other */
+  chain: Promise<void>
+  retryTimer: NodeJS.Timeout | undefined
+  /** pod-level warnings already posted, by reason and message */
+  warned: Set<string>
+  /** steps that failed in a row (the sandbox could not be made): the retry waits longer each time */
+  failures: number
+}
+
+export interface ProbeContext {
+  /** where httpGet and tcpSocket probes connect: the pod's IP */
+  host: string
+  exec(c: Ctr, command: string[], timeoutMs: number): Promise<ProbeOutcome>
+  changed(): void
+  /** a liveness or startup probe failed: the instance is stopped (and restarted by policy) */
+  kill(c: Ctr, grace: number | undefined, why: string): void
+  log?: Logger
+}
+
+/** Starts the container's probes against the pod IP, exec probes through the engine. */
+export function startProbes(_rec: PodRec, c: Ctr, ctx: ProbeContext): void {
+  const id = c.id
+  const target = {
+    host: ctx.host,
+    ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
+    exec: (command: string[], timeoutMs: number) => ctx.exec(c, command, timeoutMs),
+  }
+  startContainerProbes(c, target, c.startedAtMs, {
+    current: () => c.id === id && c.running,
+    changed: () => ctx.changed(),
+    failed: (kind, probe, message) => ctx.kill(c, probe.terminationGracePeriodSeconds, `failed its ${kind} probe (${message})`),
+  })
+}
