@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * Control messages of the node tunnel: JSON text frames between a node's gateway (the API server
- * side) and its agent. The gateway opens streams (`logs`, `exec`) and may `cancel` them; the agent
+ * side) and its agent. The gateway opens streams (`logs`, `exec`, `portforward`) and may `cancel` them; the agent
  * answers each stream with data frames (see data-frames.ts) and exactly one final `end`.
  */
 
@@ -42,6 +42,15 @@ export const execOpenSchema = z.object({
   tty: z.boolean(),
 })
 
+/** A port-forward connection: the client's SPDY bytes flow in on channel 0, the agent's out on 1. */
+export const portForwardOpenSchema = z.object({
+  op: z.literal('portforward'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string(),
+  pod: z.string(),
+})
+
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
 
 export const endSchema = z.object({
@@ -54,13 +63,14 @@ export const endSchema = z.object({
 })
 
 /** gateway → agent */
-export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, cancelSchema])
+export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, cancelSchema])
 /** agent → gateway */
 export const agentMessageSchema = z.discriminatedUnion('op', [endSchema])
 
 export type LogsOpen = z.infer<typeof logsOpenSchema>
 export type ExecOpen = z.infer<typeof execOpenSchema>
-export type StreamOpen = LogsOpen | ExecOpen
+export type PortForwardOpen = z.infer<typeof portForwardOpenSchema>
+export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen
 export type Cancel = z.infer<typeof cancelSchema>
 export type End = z.infer<typeof endSchema>
 export type GatewayMessage = z.infer<typeof gatewayMessageSchema>

@@ -1,6 +1,7 @@
 import WebSocket from 'ws'
 import type { ContainerRuntime, ContainerState, LogOptions } from './runtime/types'
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
+import { servePortForward } from './portforward/serve'
 import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
 
 export interface TunnelOptions {
@@ -56,7 +57,7 @@ interface Session {
 
 /**
  * Dials the node's tunnel to the API server and keeps it up: the server reaches this node's
- * containers (logs, exec) over a connection the node opened, so nodes behind NAT need no open port.
+ * containers (logs, exec, port-forward) over a connection the node opened, so nodes behind NAT need no open port.
  */
 export function connectTunnel(opts: TunnelOptions): Tunnel {
   const log = opts.log ?? (() => {})
@@ -135,6 +136,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     debug(`tunnel: stream ${msg.id} opened: ${msg.op} ${msg.namespace ?? ''}/${msg.pod ?? ''}`)
     const out = output(socket, msg.id, sessions)
     if (msg.op === 'logs') sessions.set(msg.id, serveLogs(opts.runtime, msg, out))
+    else if (msg.op === 'portforward') sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
     else sessions.set(msg.id, serveExec(opts.runtime, msg, out))
   }
 
@@ -167,6 +169,8 @@ interface Output {
   end(end: Omit<End, 'op' | 'id'>): void
   /** resolves once the socket's send queue is short again */
   drained(): Promise<void>
+  /** whether the socket's send queue is long */
+  congested(): boolean
 }
 
 function output(socket: WebSocket, id: number, sessions: Map<number, Session>): Output {
@@ -186,6 +190,7 @@ function output(socket: WebSocket, id: number, sessions: Map<number, Session>): 
     async drained() {
       while (live() && socket.bufferedAmount > maxBufferedBytes) await new Promise((r) => setTimeout(r, 10))
     },
+    congested: () => live() && socket.bufferedAmount > maxBufferedBytes,
   }
 }
 

@@ -7,6 +7,7 @@ import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, a
 import { openapiGroupVersion, openapiIndex } from './openapi'
 import { servePodExec } from './pod-exec'
 import { servePodLogs } from './pod-logs'
+import { servePodPortForward } from './pod-portforward'
 import { parseResourcePath } from './request-info'
 import { handleResource } from './resources'
 import { ensureBootstrap } from './namespaces'
@@ -58,6 +59,7 @@ export function buildApp() {
   app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, c.req.param('name')))
   app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
+  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/portforward', (c) => servePodPortForward(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.all('/api/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))

@@ -69,6 +69,7 @@ const podSubresources = [
   { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   { name: 'log', kind: 'Pod', verbs: ['get'] },
   { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+  { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
 ]
 
 /** Every built-in resource, in discovery order (kubectl resolves names in this order). */

@@ -1,0 +1,37 @@
+import type { Env } from '../env'
+import { ApiError, badRequest, failure } from '../apimachinery/status'
+import { gatewayFor, portForwardSubprotocol, streamUrl } from '../../durable-objects/node-gateway/client'
+import { authorize, forbiddenStatus } from './authorize'
+import { readPod } from './pod-logs'
+import { statusResponse } from './respond'
+import { requestUser } from './user'
+
+/**
+ * GET pods/{name}/portforward as a WebSocket carrying SPDY/3.1 (`SPDY/3.1+portforward.k8s.io`,
+ * what kubectl 1.30+ dials first): the socket goes to the pod's node gateway, which relays the
+ * bytes to the agent, where the SPDY streams are served. A plain request (kubectl's fallback
+ * SPDY upgrade, which a Worker cannot serve) gets a Status saying so.
+ */
+export async function servePodPortForward(req: Request, env: Env, namespace: string, name: string): Promise<Response> {
+  // Opening a tunnel into a pod is a `create` (as the websocket-upgrade authorization upstream), on top of the `get` already checked.
+  const user = requestUser(req)
+  const attrs = { verb: 'create', group: '', version: 'v1', resource: 'pods', subresource: 'portforward', namespace, name }
+  const decision = authorize(user, attrs)
+  if (!decision.allowed) return statusResponse(forbiddenStatus(user, attrs, decision.reason))
+
+  const pod = await readPod(env, namespace, name)
+  const node = pod.spec?.nodeName
+  if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
+  const gateway = gatewayFor(env, node)
+  const upgrade = req.method === 'GET' && req.headers.get('Upgrade')?.toLowerCase() === 'websocket'
+  if (!upgrade) {
+    if (!(await gateway.connected())) return statusResponse(failure(503, 'ServiceUnavailable', `error dialing backend: node "${node}" has no connected agent`))
+    throw new ApiError(badRequest(`Upgrade request required: pods/portforward is served over WebSocket with subprotocol ${portForwardSubprotocol}`))
+  }
+  const offered = (req.headers.get('Sec-WebSocket-Protocol') ?? '').split(',').map((p) => p.trim())
+  if (!offered.includes(portForwardSubprotocol)) {
+    throw new ApiError(badRequest(`unable to upgrade connection: none of the requested protocols [${offered.filter(Boolean).join(' ')}] is supported; supported: [${portForwardSubprotocol}]`))
+  }
+  const url = streamUrl(node, { op: 'portforward', podUid: pod.metadata.uid ?? '', namespace, pod: name })
+  return gateway.fetch(new Request(url, { headers: req.headers }))
+}
