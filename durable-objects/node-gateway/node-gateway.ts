@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
-import { execOpenSchema, logsOpenSchema, portForwardOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
 import { channelFrame, execStatus } from './exec-status'
 import { execSubprotocol, portForwardSubprotocol } from './client'
 
@@ -20,7 +20,7 @@ interface AgentAttachment {
 interface ClientAttachment {
   role: 'client'
   id: number
-  kind: 'logs' | 'exec' | 'portforward'
+  kind: 'logs' | 'exec' | 'portforward' | 'http'
   conn: string
   node: string
   stdout: boolean
@@ -137,6 +137,11 @@ export class NodeGateway extends DurableObject<Env> {
       this.sendToAgent(ws, { op: 'cancel', id: frame.id })
       return
     }
+    if (client.att.kind === 'http') {
+      // The response head (channel 3) and body (1), channel-tagged as exec's frames.
+      if (frame.channel === Channel.stdout || frame.channel === Channel.head) client.ws.send(channelFrame(frame.channel, frame.payload))
+      return
+    }
     if (client.att.kind !== 'exec') {
       // Log bytes, or the agent's SPDY bytes of a port-forward: passed on as they are.
       if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
@@ -154,6 +159,7 @@ export class NodeGateway extends DurableObject<Env> {
     if (bytes.byteLength === 0) return
     const channel = bytes[0]!
     if (channel !== Channel.stdin && channel !== Channel.resize && channel !== Channel.close) return
+    if (att.kind === 'http' && channel === Channel.resize) return
     const agent = this.agent()
     if (!agent || agent.att.conn !== att.conn) return
     agent.ws.send(encodeFrame(att.id, channel, bytes.subarray(1)))
@@ -261,7 +267,8 @@ function parseOpen(text: string): OpenRequest | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined
   const { stdout, stderr, ...rest } = value
-  const schema = rest.op === 'exec' ? execOpenSchema : rest.op === 'portforward' ? portForwardOpenSchema : logsOpenSchema
+  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, logs: logsOpenSchema }
+  const schema = schemas[rest.op as keyof typeof schemas] ?? logsOpenSchema
   const res = schema.safeParse({ ...rest, id: 0 })
   if (!res.success) return undefined
   return { open: res.data, stdout: stdout !== false, stderr: stderr === true }

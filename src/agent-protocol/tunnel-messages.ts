@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * Control messages of the node tunnel: JSON text frames between a node's gateway (the API server
- * side) and its agent. The gateway opens streams (`logs`, `exec`, `portforward`) and may `cancel` them; the agent
+ * side) and its agent. The gateway opens streams (`logs`, `exec`, `portforward`, `http`) and may `cancel` them; the agent
  * answers each stream with data frames (see data-frames.ts) and exactly one final `end`.
  */
 
@@ -51,6 +51,24 @@ export const portForwardOpenSchema = z.object({
   pod: z.string(),
 })
 
+/**
+ * One HTTP request to a pod's port (API proxies, Ingress). The request body comes as data frames
+ * on channel 0 and ends with channel 255; the agent answers with the response head on channel 3
+ * (JSON `{status, headers}`), the body on channel 1, then `end`.
+ */
+export const httpOpenSchema = z.object({
+  op: z.literal('http'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string(),
+  pod: z.string(),
+  port: z.number().int().min(1).max(65535),
+  method: z.string().min(1),
+  /** path and query, as sent to the pod */
+  path: z.string().startsWith('/'),
+  headers: z.array(z.tuple([z.string(), z.string()])),
+})
+
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
 
 export const endSchema = z.object({
@@ -63,14 +81,15 @@ export const endSchema = z.object({
 })
 
 /** gateway → agent */
-export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, cancelSchema])
+export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, cancelSchema])
 /** agent → gateway */
 export const agentMessageSchema = z.discriminatedUnion('op', [endSchema])
 
 export type LogsOpen = z.infer<typeof logsOpenSchema>
 export type ExecOpen = z.infer<typeof execOpenSchema>
 export type PortForwardOpen = z.infer<typeof portForwardOpenSchema>
-export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen
+export type HttpOpen = z.infer<typeof httpOpenSchema>
+export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen | HttpOpen
 export type Cancel = z.infer<typeof cancelSchema>
 export type End = z.infer<typeof endSchema>
 export type GatewayMessage = z.infer<typeof gatewayMessageSchema>

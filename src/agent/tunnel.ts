@@ -2,6 +2,8 @@ import WebSocket from 'ws'
 import type { ContainerRuntime, ContainerState, LogOptions } from './runtime/types'
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
 import { servePortForward } from './portforward/serve'
+import { serveHttp } from './proxy/http'
+import type { StreamOutput } from './stream-output'
 import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
 
 export interface TunnelOptions {
@@ -137,6 +139,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     const out = output(socket, msg.id, sessions)
     if (msg.op === 'logs') sessions.set(msg.id, serveLogs(opts.runtime, msg, out))
     else if (msg.op === 'portforward') sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
+    else if (msg.op === 'http') sessions.set(msg.id, serveHttp(opts.runtime, msg, out))
     else sessions.set(msg.id, serveExec(opts.runtime, msg, out))
   }
 
@@ -164,14 +167,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
 }
 
 /** What a stream writes back through the tunnel. */
-interface Output {
-  data(channel: number, chunk: Uint8Array): void
-  end(end: Omit<End, 'op' | 'id'>): void
-  /** resolves once the socket's send queue is short again */
-  drained(): Promise<void>
-  /** whether the socket's send queue is long */
-  congested(): boolean
-}
+type Output = StreamOutput
 
 function output(socket: WebSocket, id: number, sessions: Map<number, Session>): Output {
   let ended = false

@@ -70,12 +70,13 @@ const podSubresources = [
   { name: 'log', kind: 'Pod', verbs: ['get'] },
   { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
   { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+  { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
 ]
 
 /** Every built-in resource, in discovery order (kubectl resolves names in this order). */
 export const builtinResources: ResourceDef[] = [
   { group: '', version: 'v1', kind: 'Pod', plural: 'pods', singular: 'pod', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status'], extraSubresources: podSubresources },
-  { group: '', version: 'v1', kind: 'Service', plural: 'services', singular: 'service', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'] },
+  { group: '', version: 'v1', kind: 'Service', plural: 'services', singular: 'service', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'], extraSubresources: [{ name: 'proxy', kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] }] },
   { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', singular: 'endpoints', namespaced: true, shortNames: ['ep'], subresources: [] },
   { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true, shortNames: ['cm'], subresources: [] },
   { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', singular: 'secret', namespaced: true, subresources: [] },

@@ -9,7 +9,7 @@ import { startNodeAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
 
-// `kubectl port-forward` through the node's outbound tunnel: kubectl's SPDY-over-WebSocket goes to
+// `kubectl port-forward` and `kubectl proxy` through the node's outbound tunnel: kubectl's SPDY-over-WebSocket goes to
 // the Worker, through the node's gateway to the agent, which serves the SPDY streams and dials
 // the pod's ports (process runtime: the node's loopback). Real launcher, agent, kubectl and HTTP.
 
@@ -21,7 +21,7 @@ const forwards: KubectlProcess[] = []
 
 const run = (args: string[], stdin?: string): Promise<KubectlResult> => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 
-/** An HTTP server on each port given: `/bytes/N` answers N bytes of a fixed pattern, anything else a greeting. */
+/** An HTTP server on each port given: `/bytes/N` answers N bytes of a fixed pattern, a POST its body, anything else a greeting. */
 const httpServer = `
 const http = require('http')
 for (const p of process.argv.slice(1)) http.createServer((q, s) => {
@@ -29,6 +29,7 @@ for (const p of process.argv.slice(1)) http.createServer((q, s) => {
     const n = Number(q.url.slice(7)); const b = Buffer.alloc(n); for (let i = 0; i < n; i++) b[i] = i % 251
     s.setHeader('Content-Length', n); return s.end(b)
   }
+  if (q.method === 'POST') { const c = []; q.on('data', (d) => c.push(d)); return q.on('end', () => s.end('echo ' + Buffer.concat(c))) }
   s.end('hello from ' + p + ' ' + q.url)
 }).listen(Number(p), '127.0.0.1')`
 
@@ -144,5 +145,50 @@ describe('kubectl port-forward', () => {
     const missing = await run(['port-forward', 'pod/nope', '18099:80'])
     expect(missing.code).not.toBe(0)
     expect(missing.stderr).toContain('pods "nope" not found')
+  })
+})
+
+describe('pods/proxy and services/proxy behind kubectl proxy', () => {
+  let base = ''
+  beforeAll(async () => {
+    const port = await freePort()
+    const proxy = startKubectl(['proxy', `--port=${port}`], { kubeconfig: server.kubeconfig, timeoutMs: 120_000 })
+    forwards.push(proxy)
+    await waitFor(() => proxy.stdout().includes('Starting to serve'), { what: 'kubectl proxy serving', timeoutMs: 30_000, intervalMs: 100 })
+    base = `http://127.0.0.1:${port}/api/v1/namespaces/default`
+  })
+
+  const get = async (path: string, init?: RequestInit) => {
+    const res = await fetch(base + path, init)
+    return { status: res.status, body: await res.text() }
+  }
+
+  it('reaches a service port by number or name, path and query kept', async () => {
+    const a = await waitFor(async () => {
+      const r = await get('/services/web:80/proxy/hello?x=1')
+      return r.status === 200 ? r : undefined
+    }, { what: 'the service proxy', timeoutMs: 20_000, intervalMs: 250 })
+    expect(a.body).toBe(`hello from ${ports.web} /hello?x=1`)
+    expect((await get('/services/web:b/proxy/')).body).toBe(`hello from ${ports.web2} /`)
+  })
+
+  it('reaches a pod port and carries a request body', async () => {
+    const res = await get(`/pods/web:${ports.web2}/proxy/echo`, { method: 'POST', body: 'ping through the tunnel' })
+    expect(res.status).toBe(200)
+    expect(res.body).toBe('echo ping through the tunnel')
+  })
+
+  it('answers Status errors as kube-apiserver does', async () => {
+    const missing = await get('/services/nope/proxy/')
+    expect(missing.status).toBe(404)
+    expect(JSON.parse(missing.body).message).toBe('services "nope" not found')
+    const applied = await run(['create', 'service', 'clusterip', 'empty', '--tcp=80:8080'])
+    expect(applied.code, applied.stderr).toBe(0)
+    const none = await get('/services/empty:80/proxy/')
+    expect(none.status).toBe(503)
+    expect(JSON.parse(none.body).message).toBe('no endpoints available for service "empty"')
+    const refused = await get(`/pods/web:${ports.closed}/proxy/`)
+    expect(refused.status).toBe(503)
+    expect(JSON.parse(refused.body).message).toBe(`error trying to reach service: dial tcp4 127.0.0.1:${ports.closed}: connect: connection refused`)
   })
 })

@@ -1,14 +1,8 @@
 import type { ContainerRuntime } from '../runtime/types'
 import type { PortForwardOpen } from '../../agent-protocol/tunnel-messages'
 import { Channel, type DataFrame } from '../../agent-protocol/data-frames'
+import type { StreamOutput } from '../stream-output'
 import { PortForwardSession, type PortForwardTarget } from './session'
-
-/** What a tunnel stream writes back (see tunnel.ts). */
-export interface StreamOutput {
-  data(channel: number, chunk: Uint8Array): void
-  drained(): Promise<void>
-  congested(): boolean
-}
 
 /** Where the runtime says the pod's ports are, or why they cannot be reached. */
 export function portForwardTarget(runtime: ContainerRuntime, msg: PortForwardOpen): PortForwardTarget {
