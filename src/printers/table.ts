@@ -14,6 +14,7 @@ import {
   serviceAccountPrinter,
 } from './config'
 import { eventPrinter } from './event'
+import { ingressClassPrinter, ingressPrinter } from './networking'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
@@ -45,6 +46,8 @@ const printers = new Map<string, Printer>([
   ['batch/cronjobs', cronJobPrinter],
   ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['coordination.k8s.io/leases', leasePrinter],
+  ['networking.k8s.io/ingresses', ingressPrinter],
+  ['networking.k8s.io/ingressclasses', ingressClassPrinter],
   ['events.k8s.io/events', eventPrinter],
   ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
 ])

@@ -1,6 +1,7 @@
 import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, TokenRequest } from './auth'
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
+import { Ingress } from './networking'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -24,6 +25,7 @@ const byGroupKind: Record<string, Table> = {
   'authorization.k8s.io/SelfSubjectAccessReview': SelfSubjectAccessReview,
   'authorization.k8s.io/SelfSubjectRulesReview': SelfSubjectRulesReview,
   'policy/Eviction': Eviction,
+  'networking.k8s.io/Ingress': Ingress,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */

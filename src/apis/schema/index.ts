@@ -10,6 +10,7 @@ import { coordinationV1 } from './coordination-v1'
 import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
+import { networkingV1 } from './networking-v1'
 import { policyV1 } from './policy-v1'
 
 export const schemas: SchemaSet = {
@@ -21,6 +22,7 @@ export const schemas: SchemaSet = {
   ...discoveryV1,
   ...autoscalingV1,
   ...policyV1,
+  ...networkingV1,
 }
 
 /**
