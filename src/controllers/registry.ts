@@ -15,6 +15,8 @@ import { cronJobController } from './cronjob'
 import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
+import { edgeStatusController } from './edge-status'
+import { defaultLbDomain } from '../edge/ingress-routes'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -32,6 +34,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
+  'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
 }
 
 export function controllerNames(): string[] {

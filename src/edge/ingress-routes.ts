@@ -88,6 +88,9 @@ export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], edg
   return table
 }
 
+/** LoadBalancer Services are served at `<svc>.<ns>.localhost` unless EDGEPLANE_LB_DOMAIN says otherwise. */
+export const defaultLbDomain = 'localhost'
+
 export function lbHostname(name: string, namespace: string, lbDomain: string): string {
   return `${name}.${namespace}.${lbDomain}`.toLowerCase()
 }

@@ -5,14 +5,13 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { unwrap } from '../api/respond'
 import { edgeIngressClass } from './ingress-class'
-import { buildRoutes, isDefaultClass, matchRoute, type RouteTable } from './ingress-routes'
+import { buildRoutes, defaultLbDomain, isDefaultClass, matchRoute, type RouteTable } from './ingress-routes'
 import { fetchFromEndpoints, serviceEndpoints } from './service-endpoints'
 
 /** The header the local launcher's ingress listener marks requests with (value: its secret). */
 export const ingressMarkHeader = 'x-edgeplane-ingress'
 /** Routes are rebuilt at most this often per isolate, so ingress requests do not each list three kinds. */
 const routeTtlMs = 1_000
-export const defaultLbDomain = 'localhost'
 
 /**
  * Whether a request to the Worker is ingress traffic rather than an API call: marked by the local
