@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
-import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, websocketOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
 import { channelFrame, execStatus } from './exec-status'
 import { execSubprotocol, portForwardSubprotocol } from './client'
 
@@ -20,7 +20,7 @@ interface AgentAttachment {
 interface ClientAttachment {
   role: 'client'
   id: number
-  kind: 'logs' | 'exec' | 'portforward' | 'http'
+  kind: 'logs' | 'exec' | 'portforward' | 'http' | 'websocket'
   conn: string
   node: string
   stdout: boolean
@@ -99,7 +99,7 @@ export class NodeGateway extends DurableObject<Env> {
       command: exec ? open.command : [],
     } satisfies ClientAttachment)
     this.sendToAgent(agent.ws, { ...open, id })
-    const protocol = exec ? execSubprotocol : open.op === 'portforward' ? portForwardSubprotocol : undefined
+    const protocol = exec ? execSubprotocol : open.op === 'portforward' ? portForwardSubprotocol : open.op === 'websocket' ? firstProtocol(open.headers) : undefined
     const headers = protocol ? { 'Sec-WebSocket-Protocol': protocol } : undefined
     return new Response(null, { status: 101, webSocket: pair[0], headers })
   }
@@ -137,6 +137,12 @@ export class NodeGateway extends DurableObject<Env> {
       this.sendToAgent(ws, { op: 'cancel', id: frame.id })
       return
     }
+    if (client.att.kind === 'websocket') {
+      // A message from the pod: binary on channel 1, text on channel 2.
+      if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
+      else if (frame.channel === Channel.stderr) client.ws.send(new TextDecoder().decode(frame.payload))
+      return
+    }
     if (client.att.kind === 'http') {
       // The response head (channel 3) and body (1), channel-tagged as exec's frames.
       if (frame.channel === Channel.stdout || frame.channel === Channel.head) client.ws.send(channelFrame(frame.channel, frame.payload))
@@ -153,6 +159,7 @@ export class NodeGateway extends DurableObject<Env> {
 
   /** kubectl's v5 frames: stdin (0), resize (4) and close (255) go on to the agent as they are. */
   private fromClient(att: ClientAttachment, message: string | ArrayBuffer): void {
+    if (att.kind === 'websocket') return this.forwardMessage(att, message)
     if (att.kind === 'logs' || typeof message === 'string') return
     const bytes = new Uint8Array(message)
     if (att.kind === 'portforward') return this.forwardBytes(att, bytes)
@@ -165,6 +172,15 @@ export class NodeGateway extends DurableObject<Env> {
     agent.ws.send(encodeFrame(att.id, channel, bytes.subarray(1)))
   }
 
+  /** A proxied WebSocket's message, its kind kept: binary on channel 1, text on channel 2. */
+  private forwardMessage(att: ClientAttachment, message: string | ArrayBuffer): void {
+    const agent = this.agent()
+    if (!agent || agent.att.conn !== att.conn) return
+    const text = typeof message === 'string'
+    const bytes = text ? new TextEncoder().encode(message) : new Uint8Array(message)
+    for (const frame of encodeFrames(att.id, text ? Channel.stderr : Channel.stdout, bytes)) agent.ws.send(frame)
+  }
+
   /** kubectl's port-forward bytes: a SPDY byte stream whose message boundaries mean nothing. */
   private forwardBytes(att: ClientAttachment, bytes: Uint8Array): void {
     const agent = this.agent()
@@ -175,7 +191,7 @@ export class NodeGateway extends DurableObject<Env> {
   /** Ends a client stream: exec gets its Status on channel 3; a log reader gets the end message. */
   private finish(ws: WebSocket, att: ClientAttachment, end: Pick<End, 'exitCode' | 'error'>): void {
     try {
-      if (att.kind === 'portforward') {
+      if (att.kind === 'portforward' || att.kind === 'websocket') {
         // Port-forward has no status channel: the close says why.
         ws.serializeAttachment({ ...att, conn: '' })
         safeClose(ws, end.error ? 1011 : 1000, (end.error ?? 'stream ended').slice(0, 120))
@@ -267,11 +283,17 @@ function parseOpen(text: string): OpenRequest | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined
   const { stdout, stderr, ...rest } = value
-  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, logs: logsOpenSchema }
+  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, websocket: websocketOpenSchema, logs: logsOpenSchema }
   const schema = schemas[rest.op as keyof typeof schemas] ?? logsOpenSchema
   const res = schema.safeParse({ ...rest, id: 0 })
   if (!res.success) return undefined
   return { open: res.data, stdout: stdout !== false, stderr: stderr === true }
+}
+
+/** The subprotocol answered to a proxied WebSocket: the client's first offer (the pod's choice is not known yet). */
+function firstProtocol(headers: Array<[string, string]>): string | undefined {
+  const offered = headers.find(([name]) => name.toLowerCase() === 'sec-websocket-protocol')?.[1]
+  return offered?.split(',')[0]?.trim() || undefined
 }
 
 function safeClose(ws: WebSocket, code: number, reason: string): void {

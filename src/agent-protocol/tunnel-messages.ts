@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * Control messages of the node tunnel: JSON text frames between a node's gateway (the API server
- * side) and its agent. The gateway opens streams (`logs`, `exec`, `portforward`, `http`) and may `cancel` them; the agent
+ * side) and its agent. The gateway opens streams (`logs`, `exec`, `portforward`, `http`, `websocket`) and may `cancel` them; the agent
  * answers each stream with data frames (see data-frames.ts) and exactly one final `end`.
  */
 
@@ -69,6 +69,12 @@ export const httpOpenSchema = z.object({
   headers: z.array(z.tuple([z.string(), z.string()])),
 })
 
+/**
+ * A WebSocket to a pod's port (Ingress, API proxies): messages travel as data frames both ways,
+ * binary on channel 1 and text on channel 2; the agent's `end` closes the client's socket.
+ */
+export const websocketOpenSchema = httpOpenSchema.extend({ op: z.literal('websocket') })
+
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
 
 export const endSchema = z.object({
@@ -81,7 +87,7 @@ export const endSchema = z.object({
 })
 
 /** gateway → agent */
-export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, cancelSchema])
+export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, websocketOpenSchema, cancelSchema])
 /** agent → gateway */
 export const agentMessageSchema = z.discriminatedUnion('op', [endSchema])
 
@@ -89,7 +95,8 @@ export type LogsOpen = z.infer<typeof logsOpenSchema>
 export type ExecOpen = z.infer<typeof execOpenSchema>
 export type PortForwardOpen = z.infer<typeof portForwardOpenSchema>
 export type HttpOpen = z.infer<typeof httpOpenSchema>
-export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen | HttpOpen
+export type WebSocketOpen = z.infer<typeof websocketOpenSchema>
+export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen | HttpOpen | WebSocketOpen
 export type Cancel = z.infer<typeof cancelSchema>
 export type End = z.infer<typeof endSchema>
 export type GatewayMessage = z.infer<typeof gatewayMessageSchema>
@@ -98,9 +105,13 @@ export type AgentMessage = z.infer<typeof agentMessageSchema>
 /** The close code of a tunnel that a newer connection for the same node replaced. */
 export const tunnelReplacedCode = 4000
 
-/** Keepalive: the agent sends this text frame; the gateway answers `pong` without waking up. */
-export const pingText = 'ping'
-export const pongText = 'pong'
+/**
+ * Keepalive: the agent sends this text frame; the gateway answers without waking up. The
+ * gateway's automatic answer applies to every socket it holds, proxied WebSockets included, so
+ * the text is one no application would send ("ping" from a user's app must reach the pod).
+ */
+export const pingText = 'edgeplane-tunnel-ping'
+export const pongText = 'edgeplane-tunnel-pong'
 
 /** Parses a text frame; undefined when it is not valid JSON or not a known message. */
 export function parseGatewayMessage(text: string): GatewayMessage | undefined {

@@ -3,6 +3,7 @@ import type { ContainerRuntime, ContainerState, LogOptions } from './runtime/typ
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
 import { servePortForward } from './portforward/serve'
 import { serveHttp } from './proxy/http'
+import { serveWebSocket } from './proxy/websocket'
 import type { StreamOutput } from './stream-output'
 import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
 
@@ -140,6 +141,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     if (msg.op === 'logs') sessions.set(msg.id, serveLogs(opts.runtime, msg, out))
     else if (msg.op === 'portforward') sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
     else if (msg.op === 'http') sessions.set(msg.id, serveHttp(opts.runtime, msg, out))
+    else if (msg.op === 'websocket') sessions.set(msg.id, serveWebSocket(opts.runtime, msg, out))
     else sessions.set(msg.id, serveExec(opts.runtime, msg, out))
   }
 

@@ -4,7 +4,7 @@ import { ApiError, failure } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { unwrap } from '../api/respond'
-import { fetchThroughNode, type PodTarget, type TunnelHttpResult } from './tunnel-http'
+import { fetchThroughNode, type PodTarget, type TunnelHttpOptions, type TunnelHttpResult } from './tunnel-http'
 
 interface ServiceSpec {
   ports?: Array<{ name?: string; port: number; targetPort?: number | string; nodePort?: number }>
@@ -58,7 +58,7 @@ export async function serviceEndpoints(env: Env, namespace: string, name: string
  * Tries the endpoints in turn until one's node answers: a node whose tunnel is down is skipped.
  * A dial error from a reachable node ends the attempt (the request body may be spent by then).
  */
-export async function fetchFromEndpoints(env: Env, targets: PodTarget[], req: Request, path: string, opts: Parameters<typeof fetchThroughNode>[4] = {}): Promise<TunnelHttpResult> {
+export async function fetchFromEndpoints(env: Env, targets: PodTarget[], req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
   let last: TunnelHttpResult = { ok: false, unreachable: true, message: 'no endpoints' }
   for (const target of targets) {
     last = await fetchThroughNode(env, target, req, path, opts)

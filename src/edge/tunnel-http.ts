@@ -22,6 +22,36 @@ export const defaultHeadTimeoutMs = 30_000
 /** Headers that belong to one hop (RFC 9110 §7.6.1), and the caller's credentials, are not passed on. */
 const dropped = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'authorization', 'host'])
 
+export interface TunnelHttpOptions {
+  /** the Host the pod sees */
+  host?: string
+  timeoutMs?: number
+  extraHeaders?: Array<[string, string]>
+}
+
+export function isWebSocketUpgrade(req: Request): boolean {
+  return req.method === 'GET' && req.headers.get('Upgrade')?.toLowerCase() === 'websocket'
+}
+
+function passedHeaders(req: Request, opts: TunnelHttpOptions): Array<[string, string]> {
+  const headers: Array<[string, string]> = []
+  for (const [name, value] of req.headers) if (!dropped.has(name.toLowerCase())) headers.push([name, value])
+  if (opts.host) headers.push(['Host', opts.host])
+  headers.push(...(opts.extraHeaders ?? []))
+  return headers
+}
+
+/**
+ * A WebSocket upgrade: the client's socket is handed to the node's gateway, which relays its
+ * messages to the agent's own WebSocket to the pod. A node without a tunnel answers 503.
+ */
+async function websocketThroughNode(env: Env, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions): Promise<TunnelHttpResult> {
+  const open = { op: 'websocket' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: 'GET', path, headers: passedHeaders(req, opts) }
+  const res = await gatewayFor(env, target.node).fetch(new Request(streamUrl(target.node, open), { headers: req.headers }))
+  if (res.status === 503) return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }
+  return { ok: true, response: res }
+}
+
 const headChannel = 3
 const bodyChannel = 1
 
@@ -29,11 +59,9 @@ const bodyChannel = 1
  * Sends one HTTP request to a pod's port through its node's gateway and agent, and answers with
  * the pod's response, its body streamed as it arrives. `host` is the Host the pod sees.
  */
-export async function fetchThroughNode(env: Env, target: PodTarget, req: Request, path: string, opts: { host?: string; timeoutMs?: number; extraHeaders?: Array<[string, string]> } = {}): Promise<TunnelHttpResult> {
-  const headers: Array<[string, string]> = []
-  for (const [name, value] of req.headers) if (!dropped.has(name.toLowerCase())) headers.push([name, value])
-  if (opts.host) headers.push(['Host', opts.host])
-  headers.push(...(opts.extraHeaders ?? []))
+export async function fetchThroughNode(env: Env, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
+  if (isWebSocketUpgrade(req)) return websocketThroughNode(env, target, req, path, opts)
+  const headers = passedHeaders(req, opts)
   const open = { op: 'http' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: req.method, path, headers }
   const upstream = await gatewayFor(env, target.node).fetch(streamUrl(target.node, open), { headers: { Upgrade: 'websocket' } })
   const ws = upstream.webSocket

@@ -1,4 +1,6 @@
 import { request } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
 import { kubectl, type KubectlResult } from './helpers/kubectl'
@@ -14,7 +16,15 @@ const NODE = 'e2e-ingress-node'
 let server: TestServer
 let agent: AgentProcess
 let ingressPort = 0
-const ports = { a: 0, b: 0 }
+const ports = { a: 0, b: 0, echo: 0 }
+
+/** A WebSocket echo server (the repository's `ws` package), answering each message as `echo: <message>` of the same kind. */
+const echoServer = `
+const { WebSocketServer } = require('ws')
+new WebSocketServer({ host: '127.0.0.1', port: Number(process.argv[1]) }).on('connection', (ws, req) => {
+  ws.send('hello ' + req.url)
+  ws.on('message', (m, binary) => ws.send(binary ? Buffer.concat([Buffer.from('echo: '), m]) : 'echo: ' + m, { binary }))
+})`
 
 const run = (args: string[], stdin?: string): Promise<KubectlResult> => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 
@@ -69,14 +79,33 @@ const ingress: Manifest = {
 beforeAll(async () => {
   ports.a = await freePort()
   ports.b = await freePort()
+  ports.echo = await freePort()
   ingressPort = await freePort()
   server = await startServer({ env: { EDGEPLANE_INGRESS_PORT: String(ingressPort) } })
   agent = startNodeAgent(server.kubeconfig, NODE)
-  const applied = await run(['apply', '-f', '-'], stream(...app('front', ports.a), ...app('api', ports.b), ingress))
+  const echo: Manifest[] = [
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'echo', labels: { app: 'echo' } },
+      spec: {
+        nodeName: NODE,
+        containers: [{ name: 'echo', image: 'node', command: [process.execPath, '-e', echoServer, String(ports.echo)], env: [{ name: 'NODE_PATH', value: fileURLToPath(new URL('../../node_modules', import.meta.url)) }] }],
+      },
+    },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'echo' }, spec: { selector: { app: 'echo' }, ports: [{ name: 'ws', port: 8080, targetPort: ports.echo }] } },
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'echo' },
+      spec: { ingressClassName: 'edgeplane', rules: [{ host: 'ws.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'echo', port: { name: 'ws' } } } }] } }] },
+    },
+  ]
+  const applied = await run(['apply', '-f', '-'], stream(...app('front', ports.a), ...app('api', ports.b), ingress, ...echo))
   expect(applied.code, applied.stderr).toBe(0)
   try {
-    await waitFor(async () => (await run(['get', 'endpoints', 'front', 'api', '-o', 'jsonpath={.items[*].subsets[*].addresses[*].ip}'])).stdout.trim().split(' ').length === 2, {
-      what: 'both services with a ready endpoint',
+    await waitFor(async () => (await run(['get', 'endpoints', 'front', 'api', 'echo', '-o', 'jsonpath={.items[*].subsets[*].addresses[*].ip}'])).stdout.trim().split(' ').length === 3, {
+      what: 'every service with a ready endpoint',
       timeoutMs: 60_000,
       intervalMs: 250,
     })
@@ -111,6 +140,28 @@ describe('Ingress at the edge', () => {
     const unknown = await viaEdge('nobody.example', '/')
     expect(unknown.status).toBe(404)
     expect(unknown.body).toContain('no Ingress rule matches host "nobody.example"')
+  })
+
+  it('carries a WebSocket through the Ingress, text and binary messages both ways', async () => {
+    const received: Array<string | Buffer> = []
+    const ws = await waitFor(
+      () =>
+        new Promise<WebSocket | undefined>((resolve) => {
+          const socket = new WebSocket(`ws://127.0.0.1:${ingressPort}/chat?room=1`, { headers: { Host: 'ws.example' } })
+          socket.on('message', (m, binary) => received.push(binary ? Buffer.from(m as Buffer) : m.toString()))
+          socket.once('open', () => resolve(socket))
+          socket.once('error', () => resolve(undefined))
+        }),
+      { what: 'the WebSocket through the edge', timeoutMs: 20_000, intervalMs: 250 },
+    )
+    ws.send('ping')
+    ws.send(Buffer.from([1, 2, 3]), { binary: true })
+    await waitFor(() => received.length >= 3, { what: 'three messages back', timeoutMs: 10_000, intervalMs: 50 })
+    expect(received[0]).toBe('hello /chat?room=1')
+    expect(received[1]).toBe('echo: ping')
+    expect(Buffer.isBuffer(received[2])).toBe(true)
+    expect([...(received[2] as Buffer)]).toEqual([...Buffer.from('echo: '), 1, 2, 3])
+    ws.close()
   })
 
   it('reports the edge address in the Ingress status', async () => {
