@@ -6,7 +6,7 @@ import { storeFor } from '../client/stores'
 import { unwrap } from '../api/respond'
 import { edgeIngressClass } from './ingress-class'
 import { buildRoutes, defaultLbDomain, isDefaultClass, matchRoute, type RouteTable } from './ingress-routes'
-import { fetchFromEndpoints, serviceEndpoints } from './service-endpoints'
+import { fetchFromEndpoints, recentServiceEndpoints } from './service-endpoints'
 
 /** The header the local launcher's ingress listener marks requests with (value: its secret). */
 export const ingressMarkHeader = 'x-edgeplane-ingress'
@@ -67,7 +67,7 @@ export async function serveIngress(req: Request, env: Env): Promise<Response> {
   if (!backend) return text(404, `404 page not found: no Ingress rule matches host "${host}" and path "${url.pathname}"`)
   let targets
   try {
-    targets = await serviceEndpoints(env, backend.namespace, backend.service, backend.port)
+    targets = await recentServiceEndpoints(env, backend.namespace, backend.service, backend.port)
   } catch (err) {
     if (err instanceof ApiError) return text(503, `503 Service Unavailable: ${err.status.message}`)
     throw err

@@ -50,6 +50,28 @@ export async function serviceEndpoints(env: Env, namespace: string, name: string
     }
   }
   if (targets.length === 0) throw new ApiError(failure(503, 'ServiceUnavailable', `no endpoints available for service "${name}"`))
+  return rotate(targets)
+}
+
+/** Ingress lookups are kept this long per isolate, so a busy route does not read two objects per request. */
+const endpointsTtlMs = 1_000
+const recent = new Map<string, { at: number; targets: Promise<PodTarget[]> }>()
+
+/** serviceEndpoints, remembered for a second (a new or lost endpoint shows within that; a node whose tunnel is down is skipped anyway). */
+export function recentServiceEndpoints(env: Env, namespace: string, name: string, port: string): Promise<PodTarget[]> {
+  const key = `${namespace}/${name}:${port}`
+  const hit = recent.get(key)
+  const now = Date.now()
+  if (hit && now - hit.at < endpointsTtlMs) return hit.targets.then(rotate)
+  if (recent.size > 1_000) recent.clear()
+  const targets = serviceEndpoints(env, namespace, name, port)
+  recent.set(key, { at: now, targets })
+  targets.catch(() => recent.delete(key))
+  return targets
+}
+
+/** Spreads successive requests over the endpoints: a random starting point each time. */
+function rotate(targets: PodTarget[]): PodTarget[] {
   const start = Math.floor(Math.random() * targets.length)
   return [...targets.slice(start), ...targets.slice(0, start)]
 }
