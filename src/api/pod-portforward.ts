@@ -1,9 +1,10 @@
 import type { Env } from '../env'
-import { ApiError, badRequest, failure } from '../apimachinery/status'
+import { ApiError, badRequest } from '../apimachinery/status'
 import { gatewayFor, portForwardSubprotocol, streamUrl } from '../../durable-objects/node-gateway/client'
 import { authorize, forbiddenStatus } from './authorize'
 import { readPod } from './pod-logs'
 import { statusResponse } from './respond'
+import { refuseUnlessUpgrade } from './stream-upgrade'
 import { requestUser } from './user'
 
 /**
@@ -23,15 +24,8 @@ export async function servePodPortForward(req: Request, env: Env, namespace: str
   const node = pod.spec?.nodeName
   if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
   const gateway = gatewayFor(env, node)
-  const upgrade = req.method === 'GET' && req.headers.get('Upgrade')?.toLowerCase() === 'websocket'
-  if (!upgrade) {
-    if (!(await gateway.connected())) return statusResponse(failure(503, 'ServiceUnavailable', `error dialing backend: node "${node}" has no connected agent`))
-    throw new ApiError(badRequest(`Upgrade request required: pods/portforward is served over WebSocket with subprotocol ${portForwardSubprotocol}`))
-  }
-  const offered = (req.headers.get('Sec-WebSocket-Protocol') ?? '').split(',').map((p) => p.trim())
-  if (!offered.includes(portForwardSubprotocol)) {
-    throw new ApiError(badRequest(`unable to upgrade connection: none of the requested protocols [${offered.filter(Boolean).join(' ')}] is supported; supported: [${portForwardSubprotocol}]`))
-  }
+  const refused = await refuseUnlessUpgrade(req, gateway, node, 'pods/portforward', portForwardSubprotocol)
+  if (refused) return refused
   const url = streamUrl(node, { op: 'portforward', podUid: pod.metadata.uid ?? '', namespace, pod: name })
   return gateway.fetch(new Request(url, { headers: req.headers }))
 }

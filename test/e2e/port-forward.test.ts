@@ -138,10 +138,15 @@ describe('kubectl port-forward', () => {
     expect(res.stderr).toContain('lost connection to pod')
   })
 
-  it('refuses a request that is not a WebSocket upgrade, and a pod that does not exist', async () => {
+  it('refuses a request that is not a WebSocket upgrade, a caller without the right, and a pod that does not exist', async () => {
     const plain = await server.request('/api/v1/namespaces/default/pods/web/portforward', { method: 'POST', token: server.token })
     expect(plain.status).toBe(400)
     expect(JSON.parse(plain.body).message).toContain('Upgrade request required')
+    expect((await run(['create', 'serviceaccount', 'outsider'])).code).toBe(0)
+    const token = (await run(['create', 'token', 'outsider'])).stdout.trim()
+    const denied = await server.request('/api/v1/namespaces/default/pods/web/portforward', { token })
+    expect(denied.status).toBe(403)
+    expect(JSON.parse(denied.body).message).toContain('User "system:serviceaccount:default:outsider" cannot get resource "pods/portforward"')
     const missing = await run(['port-forward', 'pod/nope', '18099:80'])
     expect(missing.code).not.toBe(0)
     expect(missing.stderr).toContain('pods "nope" not found')
