@@ -172,7 +172,8 @@ describe('Ingress at the edge', () => {
     })
     expect(ip).toBe('127.0.0.1')
     const table = await run(['get', 'ingress', 'shop'])
-    expect(table.stdout).toMatch(/shop\s+<none>\s+shop\.example,api\.example\s+127\.0\.0\.1\s+80/)
+    // Created without a class, it was given the default one (DefaultIngressClass admission).
+    expect(table.stdout).toMatch(/shop\s+edgeplane\s+shop\.example,api\.example\s+127\.0\.0\.1\s+80/)
   })
 
   it('serves an Ingress made by kubectl create ingress (a protobuf body)', async () => {
