@@ -24,9 +24,9 @@ export async function serveProxy(req: Request, env: Env): Promise<Response> {
   if (kind === 'pods') {
     const pod = await readPod(env, namespace, name)
     const target = podTarget(pod, namespace, name, port)
-    result = await fetchThroughNode(env, target, req, path)
+    result = await fetchThroughNode(env, target, req, path, { dropAuthorization: true })
   } else {
-    result = await fetchFromEndpoints(env, await serviceEndpoints(env, namespace, name, port), req, path)
+    result = await fetchFromEndpoints(env, await serviceEndpoints(env, namespace, name, port), req, path, { dropAuthorization: true })
   }
   if (result.ok) return result.response
   return statusResponse(failure(503, 'ServiceUnavailable', `error trying to reach service: ${result.message}`))

@@ -19,14 +19,19 @@ export type TunnelHttpResult =
 /** Per-request limit for the response head to come back. */
 export const defaultHeadTimeoutMs = 30_000
 
-/** Headers that belong to one hop (RFC 9110 §7.6.1), and the caller's credentials, are not passed on. */
-const dropped = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'authorization', 'host'])
+/** Headers that belong to one hop (RFC 9110 §7.6.1) are not passed on, nor the Host (see `host`). */
+const dropped = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host'])
 
 export interface TunnelHttpOptions {
   /** the Host the pod sees */
   host?: string
   timeoutMs?: number
   extraHeaders?: Array<[string, string]>
+  /**
+   * Drop the caller's Authorization header: the API proxies do (it holds the caller's API
+   * credentials, consumed by authentication as kube-apiserver does); the edge passes it to the app.
+   */
+  dropAuthorization?: boolean
 }
 
 export function isWebSocketUpgrade(req: Request): boolean {
@@ -35,7 +40,10 @@ export function isWebSocketUpgrade(req: Request): boolean {
 
 function passedHeaders(req: Request, opts: TunnelHttpOptions): Array<[string, string]> {
   const headers: Array<[string, string]> = []
-  for (const [name, value] of req.headers) if (!dropped.has(name.toLowerCase())) headers.push([name, value])
+  for (const [name, value] of req.headers) {
+    const key = name.toLowerCase()
+    if (!dropped.has(key) && !(opts.dropAuthorization && key === 'authorization')) headers.push([name, value])
+  }
   if (opts.host) headers.push(['Host', opts.host])
   headers.push(...(opts.extraHeaders ?? []))
   return headers

@@ -30,7 +30,7 @@ const run = (args: string[], stdin?: string): Promise<KubectlResult> => kubectl(
 
 const httpServer = `
 const name = process.argv[1]
-require('http').createServer((q, s) => s.end(name + ' ' + q.headers.host + ' ' + q.url)).listen(Number(process.argv[2]), '127.0.0.1')`
+require('http').createServer((q, s) => s.end(q.url === '/auth' ? 'auth: ' + q.headers.authorization : name + ' ' + q.headers.host + ' ' + q.url)).listen(Number(process.argv[2]), '127.0.0.1')`
 
 function app(name: string, port: number): Manifest[] {
   return [
@@ -44,9 +44,9 @@ function app(name: string, port: number): Manifest[] {
   ]
 }
 
-function viaEdge(host: string, path: string): Promise<{ status: number; body: string }> {
+function viaEdge(host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: ingressPort, path, headers: { Host: host }, agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port: ingressPort, path, headers: { ...headers, Host: host }, agent: false }, (res) => {
       let body = ''
       res.on('data', (c: Buffer) => (body += c.toString()))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
@@ -137,6 +137,8 @@ describe('Ingress at the edge', () => {
     expect((await viaEdge('api.example', '/v1/status')).body).toBe('api api.example /v1/status')
     const notExact = await viaEdge('api.example', '/v1/status/more')
     expect(notExact.status).toBe(404)
+    // The app's own credentials reach it.
+    expect((await viaEdge('shop.example', '/auth', { Authorization: 'Basic dTpw' })).body).toBe('auth: Basic dTpw')
     const unknown = await viaEdge('nobody.example', '/')
     expect(unknown.status).toBe(404)
     expect(unknown.body).toContain('no Ingress rule matches host "nobody.example"')

@@ -30,6 +30,7 @@ for (const p of process.argv.slice(1)) http.createServer((q, s) => {
     s.setHeader('Content-Length', n); return s.end(b)
   }
   if (q.method === 'POST') { const c = []; q.on('data', (d) => c.push(d)); return q.on('end', () => s.end('echo ' + Buffer.concat(c))) }
+  if (q.url === '/authorization') return s.end('authorization: ' + q.headers.authorization)
   s.end('hello from ' + p + ' ' + q.url)
 }).listen(Number(p), '127.0.0.1')`
 
@@ -175,6 +176,8 @@ describe('pods/proxy and services/proxy behind kubectl proxy', () => {
     }, { what: 'the service proxy', timeoutMs: 20_000, intervalMs: 250 })
     expect(a.body).toBe(`hello from ${ports.web} /hello?x=1`)
     expect((await get('/services/web:b/proxy/')).body).toBe(`hello from ${ports.web2} /`)
+    // The caller's API credentials stay with the API server.
+    expect((await get('/services/web:80/proxy/authorization')).body).toBe('authorization: undefined')
   })
 
   it('reaches a pod port and carries a request body', async () => {
