@@ -227,3 +227,45 @@ describe('Ingress at the edge', () => {
     expect(JSON.parse(posing.body).kind).toBe('Status')
   })
 })
+
+describe('spreading over endpoints, and a node whose tunnel is down', () => {
+  const NODE2 = 'e2e-ingress-node-2'
+  let agent2: AgentProcess | undefined
+
+  afterAll(async () => {
+    await agent2?.stop()
+  })
+
+  it('spreads requests over the ready endpoints and skips a node without a tunnel', async () => {
+    agent2 = startNodeAgent(server.kubeconfig, NODE2)
+    const [pa, pb] = [await freePort(), await freePort()]
+    // One Service, two pods on two nodes; a named targetPort resolves to each pod's own port.
+    const pod = (name: string, node: string, port: number): Manifest => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, labels: { app: 'spread' } },
+      spec: { nodeName: node, containers: [{ name: 'web', image: 'node', command: [process.execPath, '-e', httpServer, name, String(port)], ports: [{ name: 'http', containerPort: port }] }] },
+    })
+    const svc: Manifest = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'spread' }, spec: { selector: { app: 'spread' }, ports: [{ port: 80, targetPort: 'http' }] } }
+    const ing: Manifest = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'spread' },
+      spec: { rules: [{ host: 'spread.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'spread', port: { number: 80 } } } }] } }] },
+    }
+    expect((await run(['apply', '-f', '-'], stream(pod('spread-a', NODE, pa), pod('spread-b', NODE2, pb), svc, ing))).code).toBe(0)
+    const seen = new Set<string>()
+    await waitFor(
+      async () => {
+        const r = await viaEdge('spread.example', '/')
+        if (r.status === 200) seen.add(r.body.split(' ')[0]!)
+        return seen.size === 2
+      },
+      { what: 'both endpoints answering through the edge', timeoutMs: 60_000, intervalMs: 100 },
+    )
+    await agent2.stop()
+    agent2 = undefined
+    const answers = await Promise.all(Array.from({ length: 12 }, () => viaEdge('spread.example', '/')))
+    expect(answers.map((a) => `${a.status} ${a.body.split(' ')[0]}`)).toEqual(Array.from({ length: 12 }, () => '200 spread-a'))
+  })
+})
