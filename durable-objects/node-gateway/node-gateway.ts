@@ -2,7 +2,8 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
-import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, websocketOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
+import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame, execStatus } from './exec-status'
 import { execSubprotocol, portForwardSubprotocol } from './client'
 
@@ -265,35 +266,6 @@ export class NodeGateway extends DurableObject<Env> {
       /* closing; its close handler ends the streams */
     }
   }
-}
-
-/** A stream request from the Worker (see client.ts): the open message without its id, and exec's output channels. */
-interface OpenRequest {
-  open: StreamOpen
-  stdout: boolean
-  stderr: boolean
-}
-
-function parseOpen(text: string): OpenRequest | undefined {
-  let value: Record<string, unknown>
-  try {
-    value = JSON.parse(text) as Record<string, unknown>
-  } catch {
-    return undefined
-  }
-  if (typeof value !== 'object' || value === null) return undefined
-  const { stdout, stderr, ...rest } = value
-  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, websocket: websocketOpenSchema, logs: logsOpenSchema }
-  const schema = schemas[rest.op as keyof typeof schemas] ?? logsOpenSchema
-  const res = schema.safeParse({ ...rest, id: 0 })
-  if (!res.success) return undefined
-  return { open: res.data, stdout: stdout !== false, stderr: stderr === true }
-}
-
-/** The subprotocol answered to a proxied WebSocket: the client's first offer (the pod's choice is not known yet). */
-function firstProtocol(headers: Array<[string, string]>): string | undefined {
-  const offered = headers.find(([name]) => name.toLowerCase() === 'sec-websocket-protocol')?.[1]
-  return offered?.split(',')[0]?.trim() || undefined
 }
 
 function safeClose(ws: WebSocket, code: number, reason: string): void {

@@ -236,8 +236,8 @@ export class PortForwardSession {
 
   /** As the kubelet words it; kubectl prints it as "an error occurred forwarding L -> R: …". */
   private fail(pair: Pair, reason: string): void {
-    pair.errorFinSent = true
     const message = `error forwarding port ${pair.port} to pod ${this.target.pod}, uid ${this.target.uid}: ${reason}`
+    // The message and the stream's end in one frame; finish() then ends the data stream.
     this.send(dataFrame(pair.errorStream!, new TextEncoder().encode(message), true))
     pair.errorFinSent = true
     this.finish(pair)
