@@ -1,9 +1,12 @@
-import { request, type ClientRequest, type IncomingMessage } from 'node:http'
+import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http'
 import type { ContainerRuntime } from '../runtime/types'
 import type { End, HttpOpen } from '../../agent-protocol/tunnel-messages'
 import type { StreamOutput } from '../stream-output'
 import { Channel, type DataFrame } from '../../agent-protocol/data-frames'
 import { dialError } from '../portforward/session'
+
+/** Connections to pods are kept open between requests, as a proxy in front of a server would. */
+const keepAlive = new Agent({ keepAlive: true, maxFreeSockets: 16 })
 
 /** Headers that belong to one hop, never passed on (RFC 9110 §7.6.1). */
 export const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'])
@@ -38,7 +41,7 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
     // The pod sees the address it was reached at, unless the caller named a Host (Ingress).
     headers.host ??= host.includes(':') ? `[${host}]:${msg.port}` : `${host}:${msg.port}`
     try {
-      req = request({ host, port: msg.port, method: msg.method, path: msg.path, headers, agent: false, setHost: false })
+      req = request({ host, port: msg.port, method: msg.method, path: msg.path, headers, agent: keepAlive, setHost: false })
     } catch (err) {
       // Refused by node:http before any I/O (an invalid method, path or header).
       finish({ error: err instanceof Error ? err.message : String(err) })
