@@ -3,8 +3,17 @@
 /** kube-apiserver's MaxRequestBodyBytes: twice etcd's 1.5 MB request limit, since JSON shrinks when stored. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024
 
+/** kube-apiserver's maxJSONPatchOperations: a longer JSON patch is refused with 413. */
+export const maxJsonPatchOperations = 10_000
+
 /** A stored object is one SQLite row in two tables; a Durable Object row holds at most 2 MB. */
 export const maxStoredObjectBytes = 1_900_000
+
+/**
+ * What one store call may return: a LIST page, a batch of changes or of deletions is cut here
+ * (with a continue token or `more`), well under the platform's 32 MiB limit on one RPC value.
+ */
+export const storeReplyBytes = 8 * 1024 * 1024
 
 /** Compaction never forgets the most recent 1000 changes (kine's compactMinRetain)... */
 export const defaultCompactRetainEvents = 1000
@@ -14,6 +23,12 @@ export const defaultCompactRetainSeconds = 300
 
 /** How often compaction looks at the log while it is growing. */
 export const compactionIntervalMs = 60_000
+
+/** kube-apiserver's --event-ttl: an Event is removed this long after its last write. */
+export const defaultEventTtlSeconds = 3600
+
+/** Expired objects removed per transaction; a full batch brings the next sweep forward. */
+export const expiryBatchRows = 500
 
 /** Rows removed per compaction statement, so no transaction holds the store for long. */
 export const compactionBatchRows = 5000
@@ -32,3 +47,6 @@ export const watchDefaultTimeoutSeconds = [1800, 3600] as const
 
 /** A generated name that collides is drawn again, a few times, before AlreadyExists. */
 export const generateNameAttempts = 8
+
+/** The shortest admin token served with: shorter ones are too easy to guess. */
+export const minAdminTokenLength = 32

@@ -8,8 +8,10 @@ export interface Env {
   CONTROLLER_HOST: DurableObjectNamespace<ControllerHost>
   /** One per node (`node/<name>`): where the node agent's tunnel ends. */
   NODE_GATEWAY: DurableObjectNamespace<NodeGateway>
-  /** Bearer token granting full access; empty means no admin token is configured. */
+  /** Bearer token granting full access, at least 32 characters; without one the server serves only its health paths. */
   ADMIN_TOKEN?: string
+  /** "true", with no ADMIN_TOKEN, makes every request the admin's: anonymous local play with `wrangler dev` only. */
+  EDGEPLANE_INSECURE_ANONYMOUS?: string
   /** Compaction keeps at least this many recent changes (default 1000). */
   COMPACT_RETAIN_EVENTS?: string
   /** Compaction keeps at least this many seconds of history (default 300). */
@@ -22,6 +24,12 @@ export interface Env {
   CONTROLLER_NOTIFICATIONS?: string
   /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */
   SERVICE_CLUSTER_IP_RANGE?: string
+  /** Events are removed this many seconds after their last write, as kube-apiserver's --event-ttl (default 3600). */
+  EDGEPLANE_EVENT_TTL_SECONDS?: string
+  /** Node pod CIDRs are cut from this CIDR (default 10.244.0.0/16). */
+  CLUSTER_CIDR?: string
+  /** The prefix length of each node's pod CIDR (default 24). */
+  NODE_CIDR_MASK_SIZE?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
   /**

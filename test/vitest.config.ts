@@ -11,7 +11,7 @@ function workersProject(name: string, include: string[], bindings: Record<string
       cloudflareTest({
         wrangler: { configPath: `${root}/wrangler.toml` },
         miniflare: {
-          bindings: { ADMIN_TOKEN: 'workers-test-token', COMPACT_RETAIN_EVENTS: '5', COMPACT_RETAIN_SECONDS: '0', ...bindings },
+          bindings: { ADMIN_TOKEN: 'workers-test-admin-token-0123456789abcdef', COMPACT_RETAIN_EVENTS: '5', COMPACT_RETAIN_SECONDS: '0', ...bindings },
         },
       }),
     ],

@@ -3,6 +3,7 @@ import type { Env } from '../../src/env'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../src/controllers/runtime/runner'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
+import { restoreMemory, saveMemory } from './memory'
 
 const defaultPassGapMs = 100
 
@@ -10,7 +11,8 @@ const defaultPassGapMs = 100
  * Hosts one controller. Its alarm drives passes: the next due key, or the periodic resync, sets
  * the next alarm; a store's change notification only brings the next pass forward. Caches and the
  * queue live in memory: after an eviction the first pass relists and resyncs every key, which is
- * exactly what a level-triggered controller needs. It counts its alarms and passes in storage
+ * exactly what a level-triggered controller needs. What the controller remembers beyond its caches
+ * (its `memory`) is kept in storage and restored before a new instance's first pass. It counts its alarms and passes in storage
  * (see `ControllerCounters`), read by `GET /metrics`.
  */
 export class ControllerHost extends DurableObject<Env> {
@@ -65,7 +67,7 @@ export class ControllerHost extends DurableObject<Env> {
   }
 
   private async passAndRearm(counters: ControllerCounters): Promise<void> {
-    const runner = this.runnerFor(this.name!)
+    const runner = await this.runnerFor(this.name!)
     const startedAt = Date.now()
     let report: PassReport
     try {
@@ -76,6 +78,7 @@ export class ControllerHost extends DurableObject<Env> {
       counters.failedPasses++
       report = { reconciled: 0, failed: 1, actions: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
+    if (runner.def.memory) await saveMemory(this.ctx.storage, runner.def.memory)
     counters.passes++
     counters.reconciles += report.reconciled
     this.passEndedAt = Date.now()
@@ -89,10 +92,12 @@ export class ControllerHost extends DurableObject<Env> {
     await this.ctx.storage.put('controller', name)
   }
 
-  private runnerFor(name: string): ControllerRunner {
+  private async runnerFor(name: string): Promise<ControllerRunner> {
     if (!this.runner) {
       const resyncSeconds = Number(this.env.CONTROLLER_RESYNC_SECONDS ?? 30)
-      this.runner = new ControllerRunner(this.env, controllerDefinition(name, this.env), { ...defaultRunnerOptions, resyncMs: resyncSeconds * 1000 })
+      const def = controllerDefinition(name, this.env)
+      if (def.memory) await restoreMemory(this.ctx.storage, def.memory)
+      this.runner = new ControllerRunner(this.env, def, { ...defaultRunnerOptions, resyncMs: resyncSeconds * 1000 })
     }
     return this.runner
   }

@@ -2,17 +2,27 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import { bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds } from '../../src/config'
-import { ensureSchema } from './schema'
+import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds, expiryBatchRows } from '../../src/config'
+import { ensureSchema, readMeta, writeMeta } from './schema'
 import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
-import { WatchHub, type WatchSpec } from './watch-hub'
+import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
+import { statusResponse } from '../../src/api/respond'
 import { replay } from './replay'
 import { Notifier } from './notifier'
-import { storeName } from '../../src/apis/registry'
+import { NodeRefs } from './node-refs'
+import { storeName, type ResourceDef } from '../../src/apis/registry'
 import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
 import type { PatchType } from '../../src/apis/patching'
+
+const podsStore = storeName({ group: '', plural: 'pods' })
+
+/** What a namespace holds of one kind: objects, and how many carry each finalizer. */
+export interface NamespaceContent {
+  count: number
+  finalizers: Record<string, number>
+}
 
 /** A slice of the change log. */
 export interface ChangeBatch {
@@ -32,20 +42,41 @@ export class KindStore extends DurableObject<Env> {
   private readonly writer: Writer
   private alarmArmed: boolean | undefined
   private readonly notifier: Notifier
+  private readonly nodeRefs: NodeRefs
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
+  /** this store holds Events, removed a while after their last write (kept in meta: alarms run before any request) */
+  private expiring: boolean
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
     this.log = new Log(ctx.storage.sql)
+    this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
     this.notifier = new Notifier(env)
-    this.writer = new Writer(this.log, (fn) => ctx.storage.transactionSync(fn), (change) => {
-      this.hub.broadcast(change)
-      this.notifier.notify(this.resource, change)
-      this.armAlarm()
-    })
+    this.nodeRefs = new NodeRefs(ctx.storage.sql)
+    this.writer = new Writer(
+      this.log,
+      (fn) => ctx.storage.transactionSync(fn),
+      (change) => {
+        this.hub.broadcast(change)
+        this.notifier.notify(this.resource, change)
+        this.armAlarm()
+      },
+      (change) => {
+        if (this.resource === podsStore) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
+      },
+    )
+  }
+
+  /**
+   * The Node authorizer's question, asked of the pods store: whether a pod bound to `node`
+   * references `resource` (secrets, configmaps, persistentvolumeclaims) `namespace/name`.
+   */
+  nodeRefers(node: string, resource: string, namespace: string, name: string): boolean {
+    this.resource = podsStore
+    return this.ctx.storage.transactionSync(() => this.nodeRefs.refers(node, resource, namespace, name))
   }
 
   get(t: Target): StoreResult<string> {
@@ -58,51 +89,80 @@ export class KindStore extends DurableObject<Env> {
     return listObjects(this.log, resource, opts)
   }
 
+  /** What the store learns of its kind from a write addressed to it. */
+  private learn(def: ResourceDef): void {
+    this.resource = storeName(def)
+    if (this.expiring || !expires(def)) return
+    writeMeta(this.ctx.storage.sql, 'expiring', 1)
+    this.expiring = true
+  }
+
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.create(t, body, opts)
   }
 
   update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
   patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }
 
   delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.delete(t, opts)
   }
 
   bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
-    this.resource = storeName(t.def)
+    this.learn(t.def)
     return this.writer.bind(t, nodeName, uid, opts)
   }
 
   /**
-   * Changes after `rv`, oldest first, at most `limit`: how controller caches stay current without
-   * holding a watch open. 410 Expired once the log was compacted past `rv`.
+   * Changes after `rv`, oldest first, at most `limit` and about `storeReplyBytes` (always at least
+   * one): how controller caches stay current without holding a watch open. 410 Expired once the
+   * log was compacted past `rv`.
    */
   changesSince(rv: number, limit: number): StoreResult<ChangeBatch> {
     if (rv < this.log.compactedRv) return { ok: false, status: expired(`too old resource version: ${rv} (${this.log.compactedRv})`) }
     const changes: ChangeBatch['changes'] = []
     let last = rv
+    let bytes = 0
     for (const change of this.log.changesAfter(rv)) {
-      if (changes.length >= limit) return { ok: true, value: { changes, rv: last, more: true } }
+      if (changes.length >= limit || (changes.length > 0 && bytes + change.value.length > storeReplyBytes)) return { ok: true, value: { changes, rv: last, more: true } }
       changes.push({ type: change.type, value: change.value })
+      bytes += change.value.length
       last = change.rv
     }
     return { ok: true, value: { changes, rv: Math.max(last, this.log.currentRv), more: false } }
   }
 
-  /** Deletes every object the list options select, each as a single delete would. */
+  /**
+   * How many objects a namespace still holds here and the finalizers among them: what the
+   * namespace controller reports while a terminating namespace waits for its content.
+   */
+  namespaceContent(namespace: string): NamespaceContent {
+    const finalizers: Record<string, number> = {}
+    let count = 0
+    for (const row of this.log.scanCurrent(namespace, '')) {
+      count++
+      for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1
+    }
+    return { count, finalizers }
+  }
+
+  /**
+   * Deletes the objects of one LIST page the options select, each as a single delete would. The
+   * answer carries the page's continue token: the caller deletes the next page with it, so every
+   * page comes from the snapshot of the first and no reply outgrows `storeReplyBytes`.
+   */
   deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult> {
-    this.resource = storeName(t.def)
-    const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined, continue: undefined })
+    this.learn(t.def)
+    const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined })
     if (!listed.ok) return listed
     const items: string[] = []
     for (const text of listed.value.items) {
@@ -110,7 +170,23 @@ export class KindStore extends DurableObject<Env> {
       const res = this.writer.delete({ ...t, namespace: obj.metadata.namespace, name: obj.metadata.name! }, opts)
       if (res.ok) items.push(res.value.object)
     }
-    return { ok: true, value: { items, resourceVersion: String(this.log.currentRv) } }
+    const page: ListResult = { items, resourceVersion: String(this.log.currentRv) }
+    if (listed.value.continue) page.continue = listed.value.continue
+    return { ok: true, value: page }
+  }
+
+  /**
+   * Removes one batch of Events last written more than the event TTL before `nowMs`, as watch
+   * DELETED events. True when the batch was full and more may be waiting.
+   */
+  expireEvents(nowMs = Date.now()): boolean {
+    if (!this.expiring) return false
+    return this.writer.expire(nowMs - this.eventTtlMs(), expiryBatchRows, nowMs) === expiryBatchRows
+  }
+
+  private eventTtlMs(): number {
+    const seconds = Number(this.env.EDGEPLANE_EVENT_TTL_SECONDS || defaultEventTtlSeconds)
+    return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultEventTtlSeconds) * 1000
   }
 
   /** Store state for tests and benchmarks. */
@@ -132,6 +208,9 @@ export class KindStore extends DurableObject<Env> {
       bookmarks: q.get('allowWatchBookmarks') === 'true',
       convert: q.get('convert') === 'true',
     }
+    // A selector that cannot be compiled is refused before any socket exists, as kube-apiserver does.
+    const refused = selectorError(spec)
+    if (refused) return statusResponse(refused)
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
     const from = q.get('resourceVersion') ?? ''
@@ -165,9 +244,14 @@ export class KindStore extends DurableObject<Env> {
     this.hub.forget(ws)
   }
 
-  /** Compaction and bookmarks; re-armed only while there is history to compact or watchers to serve. */
+  /** Event expiry, compaction and bookmarks; re-armed only while there is something to expire, history to compact or watchers to serve. */
   override async alarm(): Promise<void> {
     this.alarmArmed = false
+    if (this.expireEvents()) {
+      // A full batch: the rest follows at once, in its own turn, so requests interleave.
+      await this.ctx.storage.setAlarm(Date.now())
+      this.alarmArmed = true
+    }
     const retainEvents = Number(this.env.COMPACT_RETAIN_EVENTS ?? defaultCompactRetainEvents)
     const retainMs = Number(this.env.COMPACT_RETAIN_SECONDS ?? defaultCompactRetainSeconds) * 1000
     const target = this.log.compactionTarget(retainEvents, Date.now(), retainMs)
@@ -178,16 +262,21 @@ export class KindStore extends DurableObject<Env> {
       const spec = this.hub.watcher(watchers[0]!)?.spec
       if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
     }
-    if (watchers.length || this.log.currentRv - this.log.compactedRv > retainEvents) this.armAlarm()
+    if (watchers.length || this.log.currentRv - this.log.compactedRv > retainEvents || (this.expiring && this.log.hasObjects())) this.armAlarm()
   }
 
   private armAlarm(): void {
     if (this.alarmArmed) return
     this.alarmArmed = true
-    const interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
+    let interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
+    if (this.expiring) interval = Math.min(interval, Math.max(1000, this.eventTtlMs()))
     void this.ctx.storage.getAlarm().then((at) => {
       if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
     })
   }
 }
 
+/** Events expire as kube-apiserver's --event-ttl removes them; no other kind does. */
+function expires(def: ResourceDef): boolean {
+  return !def.custom && def.plural === 'events' && (def.group === '' || def.group === 'events.k8s.io')
+}

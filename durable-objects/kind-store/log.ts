@@ -82,6 +82,17 @@ export class Log {
     for (const row of cursor) yield { rv: row.rv, key: row.key, type: row.type, value: row.value, prevRv: row.prev_rv }
   }
 
+  /** Current objects whose last write was before `cutoffMs`, oldest first, at most `limit`. */
+  writtenBefore(cutoffMs: number, limit: number): StoredRow[] {
+    return this.sql
+      .exec<{ key: string; rv: number; value: string }>(
+        'SELECT o.key, o.rv, o.value FROM events e JOIN objects o ON o.key = e.key AND o.rv = e.rv WHERE e.at_ms < ? ORDER BY e.at_ms LIMIT ?',
+        cutoffMs,
+        limit,
+      )
+      .toArray()
+  }
+
   valueAt(rv: number): string | undefined {
     return this.sql.exec<{ value: string }>('SELECT value FROM events WHERE rv = ?', rv).toArray()[0]?.value
   }
@@ -91,6 +102,10 @@ export class Log {
       ? this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM objects WHERE key > ?', startAfter).one()
       : this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM objects WHERE namespace = ? AND key > ?', namespace, startAfter).one()
     return Number(row.n)
+  }
+
+  hasObjects(): boolean {
+    return this.sql.exec('SELECT 1 FROM objects LIMIT 1').toArray().length > 0
   }
 
   eventCount(): number {

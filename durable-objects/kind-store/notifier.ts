@@ -17,7 +17,15 @@ export class Notifier {
 
   notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
     if (this.env.CONTROLLER_NOTIFICATIONS === 'false') return
-    for (const name of watchersOf(storeName, change.type, change.object, change.previous)) this.poke(name)
+    let names: Iterable<string>
+    try {
+      names = watchersOf(storeName, change.type, change.object, change.previous)
+    } catch (e) {
+      // A notification only hastens a pass; the controllers' resync still sees the change.
+      console.error('finding the controllers to notify failed', e)
+      return
+    }
+    for (const name of names) this.poke(name)
   }
 
   private poke(name: string): void {

@@ -1,4 +1,5 @@
 import type { ResourceDef } from '../../src/apis/registry'
+import type { NodeWriter } from '../../src/apis/node-restriction'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
 
@@ -7,6 +8,8 @@ export interface WriteOptions {
   dryRun?: boolean
   fieldValidation?: FieldValidation
   fieldManager?: string
+  /** set when a node makes the write: NodeRestriction's checks on the object as stored */
+  nodeWriter?: NodeWriter
 }
 
 export interface ListOptions {

@@ -5,11 +5,16 @@ import { SelectorError } from '../../src/apimachinery/labels'
 import { decodeContinue, encodeContinue } from '../../src/apimachinery/continue-token'
 import type { Log, StoredRow } from './log'
 import type { ListOptions, ListResult } from './options'
+import { storeReplyBytes } from '../../src/config'
 
 const continueExpired =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
 
-/** LIST with selectors, pagination from one snapshot, and resourceVersion semantics. */
+/**
+ * LIST with selectors, pagination from one snapshot, and resourceVersion semantics. A page ends at
+ * `limit` items or once it holds `storeReplyBytes`, whichever comes first; as upstream allows, a
+ * page may then hold fewer than `limit` items and carries a continue token.
+ */
 export function listObjects(log: Log, resource: string, opts: ListOptions): StoreResult<ListResult> {
   let matches: ((o: KubeObject) => boolean) | undefined
   try {
@@ -44,13 +49,15 @@ export function listObjects(log: Log, resource: string, opts: ListOptions): Stor
   const items: string[] = []
   let lastKey = ''
   let more = false
+  let bytes = 0
   for (const row of rows) {
     if (matches && !matches(JSON.parse(row.value) as KubeObject)) continue
-    if (items.length >= limit) {
+    if (items.length >= limit || bytes >= storeReplyBytes) {
       more = true
       break
     }
     items.push(row.value)
+    bytes += row.value.length
     lastKey = row.key
   }
   const result: ListResult = { items, resourceVersion: String(snapshotRv) }

@@ -13,6 +13,8 @@ const ddl = [
      at_ms INTEGER NOT NULL,
      value TEXT NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS events_key_rv ON events (key, rv)`,
+  // Finds the objects whose last write is older than a time (expiring Events).
+  `CREATE INDEX IF NOT EXISTS events_at_ms ON events (at_ms)`,
   `CREATE TABLE IF NOT EXISTS objects (
      key TEXT PRIMARY KEY,
      namespace TEXT NOT NULL,

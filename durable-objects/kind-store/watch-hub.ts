@@ -1,4 +1,6 @@
-import type { KubeObject } from '../../src/apimachinery/types'
+import type { KubeObject, Status } from '../../src/apimachinery/types'
+import { badRequest } from '../../src/apimachinery/status'
+import { SelectorError } from '../../src/apimachinery/labels'
 import { compileFilter, type FilterSpec, type ObjectPredicate } from '../../src/apimachinery/object-filter'
 import type { Change } from './log'
 import { withApiVersion } from '../../src/apis/crd/version-view'
@@ -45,6 +47,17 @@ export function eventFor(spec: WatchSpec, matches: ObjectPredicate | undefined, 
   return undefined
 }
 
+/** The 400 BadRequest a watch's selectors earn, if they do not compile. */
+export function selectorError(spec: WatchSpec): Status | undefined {
+  try {
+    compileFilter(spec.resource, spec)
+    return undefined
+  } catch (e) {
+    if (e instanceof SelectorError) return badRequest(e.message)
+    return badRequest(`invalid selector: ${(e as Error).message}`)
+  }
+}
+
 /** The store's watchers: hibernatable WebSockets, each with its compiled filter. */
 export class WatchHub {
   private readonly watchers = new Map<WebSocket, Watcher>()
@@ -57,12 +70,18 @@ export class WatchHub {
     this.watchers.set(ws, { spec, matches: compileFilter(spec.resource, spec) })
   }
 
+  /** A socket's watcher, recompiled after hibernation; one whose filter no longer compiles is dropped. */
   watcher(ws: WebSocket): Watcher | undefined {
     let w = this.watchers.get(ws)
     if (!w) {
       const spec = ws.deserializeAttachment() as WatchSpec | null
       if (!spec) return undefined
-      w = { spec, matches: compileFilter(spec.resource, spec) }
+      try {
+        w = { spec, matches: compileFilter(spec.resource, spec) }
+      } catch {
+        this.drop(ws, 'invalid selector')
+        return undefined
+      }
       this.watchers.set(ws, w)
     }
     return w
@@ -76,13 +95,23 @@ export class WatchHub {
     return this.ctx.getWebSockets().length
   }
 
-  /** Sends a committed change to every watcher it concerns; a socket that fails is closed. */
+  /**
+   * Sends a committed change to every watcher it concerns. A watcher whose filter throws, or whose
+   * socket fails, is closed; the others still get the change.
+   */
   broadcast(change: Change): void {
     for (const ws of this.ctx.getWebSockets()) {
       const w = this.watcher(ws)
       if (!w) continue
-      const type = eventFor(w.spec, w.matches, change)
-      if (type) this.send(ws, eventLine(type, shownTo(w.spec, change.text)))
+      let line: string | undefined
+      try {
+        const type = eventFor(w.spec, w.matches, change)
+        if (type) line = eventLine(type, shownTo(w.spec, change.text))
+      } catch {
+        this.drop(ws, 'watch filter failed')
+        continue
+      }
+      if (line) this.send(ws, line)
     }
   }
 
@@ -95,12 +124,17 @@ export class WatchHub {
     try {
       ws.send(text)
     } catch {
-      this.forget(ws)
-      try {
-        ws.close(1011, 'send failed')
-      } catch {
-        /* already closed */
-      }
+      this.drop(ws, 'send failed')
+    }
+  }
+
+  /** Closes a watcher the store can no longer serve; its client resumes from its last resourceVersion. */
+  drop(ws: WebSocket, reason: string): void {
+    this.forget(ws)
+    try {
+      ws.close(1011, reason)
+    } catch {
+      /* already closed */
     }
   }
 }

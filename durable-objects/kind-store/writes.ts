@@ -1,6 +1,6 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
-import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timestamp, unchanged, validateUpdate } from '../../src/apis/strategy'
+import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timestamp, unchanged, validateCreate, validateUpdate } from '../../src/apis/strategy'
 import { admit } from '../../src/apis/admission'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
@@ -10,6 +10,7 @@ import { recordUpdate } from '../../src/apis/ssa/track'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { pendingFinalizers } from '../../src/apis/defaults'
 import { serviceAddressesFor } from '../../src/apis/service-ips'
+import { nodeWriteRefusal } from '../../src/apis/node-restriction'
 import { env } from 'cloudflare:workers'
 import type { Change, Log, StoredRow } from './log'
 import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from './options'
@@ -30,6 +31,8 @@ export class Writer {
     private readonly log: Log,
     private readonly transact: <T>(fn: () => T) => T,
     private readonly publish: (change: Change) => void,
+    /** keeps the store's indexes, inside the transaction of each change */
+    private readonly index: (change: Pick<Change, 'type' | 'key' | 'object'>) => void = () => {},
   ) {}
 
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
@@ -48,7 +51,11 @@ export class Writer {
     const admitted = admit(def, prepared, opts.fieldValidation, body)
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, undefined, admitted.value, opts.fieldManager, undefined, nowMs)
+    const nodeRefused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, undefined, obj)
+    if (nodeRefused) return { ok: false, status: nodeRefused }
     const name = obj.metadata.name!
+    const refused = validateCreate(def, obj)
+    if (refused.length) return { ok: false, status: invalid(def.group, def.kind, name, refused) }
     const key = objectKey(namespace, name)
     if (this.log.get(key)) return { ok: false, status: alreadyExists(def.group, def.plural, name) }
     const unallocated = this.serviceAddresses(t, obj, undefined)
@@ -139,6 +146,8 @@ export class Writer {
     const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource, Date.now())
     const causes = validateUpdate(def, old, obj)
     if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
+    const refused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, old, obj)
+    if (refused) return { ok: false, status: refused }
     const unallocated = this.serviceAddresses(t, obj, old)
     if (unallocated) return { ok: false, status: unallocated }
     obj.metadata.resourceVersion = String(row.rv)
@@ -221,10 +230,43 @@ export class Writer {
     return serviceAddressesFor(t.def, obj, old, () => this.log.scanCurrent(undefined, ''), range)
   }
 
+  /**
+   * Removes the objects last written before `cutoffMs` (at most `limit`, in one transaction), each
+   * as a DELETED change watchers see, the way an etcd lease expiry removes an Event: finalizers and
+   * grace periods are not waited for. Returns how many were removed.
+   */
+  expire(cutoffMs: number, limit: number, nowMs: number): number {
+    const rows = this.log.writtenBefore(cutoffMs, limit)
+    if (!rows.length) return 0
+    const changes = this.transact(() =>
+      rows.map((row): Change => {
+        const object = JSON.parse(row.value) as KubeObject
+        const { rv, text } = this.log.append('DELETED', row.key, object.metadata.namespace ?? '', object, row, nowMs)
+        this.index({ type: 'DELETED', key: row.key, object })
+        return { type: 'DELETED', rv, key: row.key, object, text }
+      }),
+    )
+    for (const change of changes) this.tell(change)
+    return rows.length
+  }
+
   private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
-    const { rv, text } = this.transact(() => this.log.append(type, key, namespace, obj, previous, nowMs))
-    this.publish({ type, rv, key, object: obj, text, previous: previousObject })
+    const { rv, text } = this.transact(() => {
+      const appended = this.log.append(type, key, namespace, obj, previous, nowMs)
+      this.index({ type, key, object: obj })
+      return appended
+    })
+    this.tell({ type, rv, key, object: obj, text, previous: previousObject })
     return text
+  }
+
+  /** The change is committed: telling watchers may fail, answering the writer may not. */
+  private tell(change: Change): void {
+    try {
+      this.publish(change)
+    } catch (e) {
+      console.error('publishing a committed change failed', e)
+    }
   }
 }
 

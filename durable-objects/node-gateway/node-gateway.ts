@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
-import { parseAgentMessage, pingText, pongText, tunnelReplacedCode, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
+import { parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
 import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame, execStatus } from './exec-status'
 import { execSubprotocol, portForwardSubprotocol } from './client'
@@ -59,6 +59,15 @@ export class NodeGateway extends DurableObject<Env> {
   /** Whether the node's agent has a tunnel open (for tests and diagnostics). */
   connected(): boolean {
     return this.agent() !== undefined
+  }
+
+  /** Closes the agent's tunnel and ends its streams: its credential was revoked, and it must authenticate again to return. */
+  revoke(reason: string): void {
+    for (const ws of this.ctx.getWebSockets('agent')) {
+      const att = ws.deserializeAttachment() as AgentAttachment
+      this.endStreams(att.conn, reason)
+      safeClose(ws, tunnelRevokedCode, reason)
+    }
   }
 
   private acceptAgent(node: string): Response {

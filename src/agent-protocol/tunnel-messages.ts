@@ -105,6 +105,9 @@ export type AgentMessage = z.infer<typeof agentMessageSchema>
 /** The close code of a tunnel that a newer connection for the same node replaced. */
 export const tunnelReplacedCode = 4000
 
+/** The close code of a tunnel whose node credential was revoked (its Node or credential deleted). */
+export const tunnelRevokedCode = 4001
+
 /**
  * Keepalive: the agent sends this text frame; the gateway answers without waking up. The
  * gateway's automatic answer applies to every socket it holds, proxied WebSockets included, so

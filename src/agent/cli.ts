@@ -1,19 +1,23 @@
 /**
- * The node agent's command line: `npm run agent -- --kubeconfig FILE --name NODE --runtime process|sim`.
- * Parses flags, builds one NodeAgent per node (several when simulating), and stops them on
+ * The node agent's command line: `npm run agent -- --server URL --token JOIN_TOKEN --ca-cert FILE
+ * --name NODE --runtime process|sim` (or `--kubeconfig FILE` for where and how to join).
+ * Parses flags, joins (or loads the node's stored credential), builds one NodeAgent per node
+ * (several when simulating), each acting with its own node credential, and stops them on
  * SIGINT/SIGTERM: watches and heartbeats end; processes are stopped, simulated pods are left as
  * they are for the next agent to adopt.
  */
 import { connectTunnel } from './tunnel'
-import { nodeCredentials } from '../apimachinery/node-token'
-import { hostname } from 'node:os'
+import { forbiddenNodeLabels, kubeletLabelNamespaces, kubeletLabels } from '../apis/node-restriction'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CredentialError, nodeToken, prepareStateDir } from './credentials'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ApiClient } from './api-client'
 import { parseQuantity } from './env'
-import { machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
+import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
-import { LEASE_NAMESPACE } from './lease'
+import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
 import { NodeAgent } from './node-agent'
 import { ProcessRuntime } from './runtime/process'
@@ -22,6 +26,13 @@ import type { ManagedRuntime } from './runtime/types'
 
 export interface AgentArgs {
   kubeconfig: string
+  /** the API server's URL; when set, the kubeconfig is not read */
+  server?: string
+  /** the join token (bootstrap token `<id>.<secret>`) */
+  token?: string
+  /** PEM file the server certificate must chain to */
+  caCert?: string
+  stateDir: string
   context?: string
   name: string
   runtime: 'process' | 'sim'
@@ -30,7 +41,8 @@ export interface AgentArgs {
   pods?: number
   labels: Record<string, string>
   nodes: number
-  leaseSeconds: number
+  /** as given; unset, the agent follows the control plane's published grace period */
+  leaseSeconds?: number
   simStartDelayMs: number
   verbose: boolean
   help: boolean
@@ -38,7 +50,14 @@ export interface AgentArgs {
 
 export const USAGE = `usage: npm run agent -- [flags]
 
-  --kubeconfig FILE        kubeconfig to reach the API (default: $KUBECONFIG, then ~/.kube/config)
+  --server URL             API server to join (with --token and --ca-cert; no kubeconfig is read)
+  --token TOKEN            join token <id>.<secret>, presented once to obtain the node's credential
+  --ca-cert FILE           PEM certificate the server's must chain to (default: the system roots)
+  --kubeconfig FILE        instead of --server: kubeconfig to reach the API; its token (a join
+                           token, or an admin's) is used once to join (default: $KUBECONFIG,
+                           then ~/.kube/config)
+  --state-dir DIR          where the node's credential and pods' working dirs are kept
+                           (default: .edgeplane/agent, or $EDGEPLANE_AGENT_STATE)
   --context NAME           kubeconfig context (default: its current-context)
   --name NODE              node name (default: this host's name); with --nodes, the prefix
   --runtime process|sim    run containers as local processes, or simulate them (default: process)
@@ -47,7 +66,8 @@ export const USAGE = `usage: npm run agent -- [flags]
   --pods N                 pod capacity (default: 110)
   --labels k=v,k2=v2       extra node labels
   --nodes N                sim only: simulate N nodes NODE-0 … NODE-(N-1) in this process
-  --lease-seconds N        lease renewal interval (default: 10)
+  --lease-seconds N        lease renewal interval (default: 10, or a quarter of the control
+                           plane's node monitor grace period when that is shorter)
   --sim-start-delay-ms N   sim only: ContainerCreating → Running delay (default: 200,
                            or $EDGEPLANE_SIM_START_DELAY_MS)
   --verbose                debug logging
@@ -59,11 +79,7 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/
 
-/** The host name as a node name: lower case, as kubelet registers it. */
-export function defaultNodeName(host: string = hostname()): string {
-  const name = host.toLowerCase().replace(/[^a-z0-9.-]/g, '-').replace(/^[-.]+|[-.]+$/g, '')
-  return name || 'localhost'
-}
+export { defaultNodeName }
 
 /** Pure: the flags as typed, validated. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentArgs {
@@ -99,11 +115,17 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
   const nodes = int(values.get('nodes') ?? '1', 'nodes', 1)
   if (nodes > 1 && runtime !== 'sim') throw new UsageError('--nodes is for the sim runtime only (one process runtime per machine)')
-  const leaseSeconds = int(values.get('lease-seconds') ?? '10', 'lease-seconds', 1)
+  const leaseSeconds = values.has('lease-seconds') ? int(values.get('lease-seconds')!, 'lease-seconds', 1) : undefined
   const simStartDelayMs = int(values.get('sim-start-delay-ms') ?? env.EDGEPLANE_SIM_START_DELAY_MS ?? String(DEFAULT_SIM_START_DELAY_MS), 'sim-start-delay-ms', 0)
+
+  if (values.has('server') && values.has('kubeconfig')) throw new UsageError('--server and --kubeconfig exclude each other')
+  for (const flag of ['token', 'ca-cert']) if (values.has(flag) && !values.has('server')) throw new UsageError(`--${flag} goes with --server`)
+  const server = values.get('server')
+  if (server !== undefined && !/^https?:\/\/[^/]+\/?$/.test(server)) throw new UsageError(`--server must be an http(s) URL with no path, not "${server}"`)
 
   const args: AgentArgs = {
     kubeconfig: resolve(values.get('kubeconfig') ?? defaultKubeconfigPath(env)),
+    stateDir: resolve(values.get('state-dir') ?? env.EDGEPLANE_AGENT_STATE ?? join('.edgeplane', 'agent')),
     name,
     runtime,
     labels: parseLabels(values.get('labels') ?? ''),
@@ -113,6 +135,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     verbose: values.get('verbose') === 'true',
     help: values.get('help') === 'true',
   }
+  if (server !== undefined) args.server = server.replace(/\/$/, '')
+  if (values.has('token')) args.token = values.get('token')
+  if (values.has('ca-cert')) args.caCert = resolve(values.get('ca-cert')!)
   if (values.has('context')) args.context = values.get('context')
   if (values.has('cpu')) args.cpu = quantity(values.get('cpu')!, 'cpu')
   if (values.has('memory')) args.memory = quantity(values.get('memory')!, 'memory')
@@ -120,7 +145,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   return args
 }
 
-const KNOWN = new Set(['kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms'])
+const KNOWN = new Set(['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms'])
 
 function int(text: string, flag: string, min: number): number {
   const n = Number(text)
@@ -151,7 +176,27 @@ export function parseLabels(text: string): Record<string, string> {
     if (!LABEL_VALUE.test(value) || value.length > 63) throw new UsageError(`--labels value "${value}" (of ${key}) is not a valid label value`)
     out[key] = value
   }
+  // As kubelet checks --node-labels: the API server would refuse the node these labels (NodeRestriction).
+  const refused = forbiddenNodeLabels(out, undefined)
+  if (refused.length) {
+    throw new UsageError(`unknown 'kubernetes.io' or 'k8s.io' labels specified with --labels: ${refused.join(', ')}; a node may set only labels outside those domains, those under ${kubeletLabelNamespaces.join(', ')}, and ${[...kubeletLabels].sort().join(', ')}`)
+  }
   return out
+}
+
+/** Where the API is and how to trust it, from --server/--ca-cert/--token or the kubeconfig. */
+export function clusterAccess(args: Pick<AgentArgs, 'server' | 'token' | 'caCert' | 'kubeconfig' | 'context'>): ClusterAccess {
+  if (!args.server) return loadKubeconfig(args.kubeconfig, args.context)
+  const access: ClusterAccess = { server: args.server }
+  if (args.token) access.token = args.token
+  if (args.caCert) {
+    try {
+      access.ca = readFileSync(args.caCert, 'utf8')
+    } catch (err) {
+      throw new KubeconfigError(`cannot read --ca-cert ${args.caCert}: ${(err as Error).message}`)
+    }
+  }
+  return access
 }
 
 /** The node names this invocation runs: the name, or NAME-0 … NAME-(N-1) when simulating several. */
@@ -186,7 +231,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   let access: ClusterAccess
   try {
-    access = loadKubeconfig(args.kubeconfig, args.context)
+    access = clusterAccess(args)
   } catch (err) {
     if (err instanceof KubeconfigError) {
       process.stderr.write(`edgeplane-agent: ${err.message}\n`)
@@ -197,11 +242,22 @@ export async function main(argv: string[]): Promise<void> {
 
   const log = createLogger({ prefix: 'edgeplane-agent', verbose: args.verbose })
   const names = nodeNames(args)
-  // A single node acts with its own node credentials (NodeRestriction); one process simulating
-  // many nodes shares one client and keeps the kubeconfig's credentials for it.
-  const credentials = await Promise.all(names.map((name) => nodeCredentials(access.token, name)))
-  if (names.length === 1) access = { ...access, token: credentials[0]!.token }
-  const api = new ApiClient(access, { maxSockets: Math.min(64, 8 + names.length * 2), userAgent: `edgeplane-agent/${args.runtime}` })
+  // The token the agent was started with serves once, to join; every node then acts with its own
+  // credential (NodeRestriction), through its own client.
+  const joinToken = access.token
+  await prepareStateDir(args.stateDir)
+  let tokens: string[]
+  try {
+    tokens = await Promise.all(names.map((nodeName) => nodeToken({ access, stateDir: args.stateDir, nodeName, joinToken, log: (m) => log.info(m) })))
+  } catch (err) {
+    if (err instanceof CredentialError) {
+      process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+      process.exit(2)
+    }
+    throw err
+  }
+  const userAgent = `edgeplane-agent/${args.runtime}`
+  const clients = tokens.map((token) => new ApiClient({ ...access, token }, { maxSockets: names.length === 1 ? 16 : 6, userAgent }))
   const capacity = capacityFor(args)
   const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
@@ -209,29 +265,30 @@ export async function main(argv: string[]): Promise<void> {
   const agents = names.map((name, i) => {
     const nodeLog = log.child(`[${name}]`)
     const runtime: ManagedRuntime =
-      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog })
+      args.runtime === 'sim' ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips }) : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods') })
     const identity = args.runtime === 'sim' ? simNodeIdentity(name, args.labels, capacity) : processNodeIdentity(name, args.labels, capacity)
     const tunnel = connectTunnel({
       server: access.server,
       ca: access.ca,
       insecureSkipTLSVerify: access.insecureSkipTlsVerify,
-      token: credentials[i]!.token,
+      token: tokens[i]!,
       nodeName: name,
       runtime,
       log: (m) => nodeLog.info(m),
       debug: (m) => nodeLog.debug(m),
     })
     closers.push(() => tunnel.close())
-    return new NodeAgent({ api, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds })
+    return new NodeAgent({ api: clients[i]!, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds, serviceEnv: args.runtime === 'process' })
   })
 
   const shown = names.length > 3 ? `${names[0]} … ${names[names.length - 1]} (${names.length} nodes)` : names.join(', ')
   process.stdout.write(
     [
       `edgeplane-agent: ${args.runtime} runtime, node ${shown}`,
-      `  api:      ${access.server} (kubeconfig ${args.kubeconfig})`,
+      `  api:      ${access.server}${args.server ? '' : ` (kubeconfig ${args.kubeconfig})`}`,
+      `  state:    ${args.stateDir}`,
       `  capacity: cpu ${capacity.cpu}, memory ${capacity.memory}, pods ${capacity.pods}`,
-      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds}s`,
+      `  lease:    ${LEASE_NAMESPACE}/<node> renewed every ${args.leaseSeconds === undefined ? 'quarter of the grace period, at most 10 s' : `${args.leaseSeconds}s`}`,
       '',
     ].join('\n'),
   )
@@ -246,7 +303,7 @@ export async function main(argv: string[]): Promise<void> {
     log.info(`${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : 'simulated pods are left running'})`)
     for (const a of agents) a.stop()
     await Promise.allSettled([...closers.map((close) => close()), ...agents.map((a) => a.runtime.shutdown())])
-    api.close()
+    for (const c of clients) c.close()
     process.exit(0)
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
@@ -264,6 +321,10 @@ export async function main(argv: string[]): Promise<void> {
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
 if (invokedDirectly) {
   main(process.argv.slice(2)).catch((err: Error) => {
+    if (err instanceof LeaseIntervalError) {
+      process.stderr.write(`edgeplane-agent: ${err.message}\n`)
+      process.exit(2)
+    }
     process.stderr.write(`edgeplane-agent: ${err.stack ?? err.message}\n`)
     process.exit(1)
   })

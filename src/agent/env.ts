@@ -1,4 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
+import { linkedServices, serviceEnv } from './service-env'
 
 /** core/v1 EnvVar and EnvFromSource, as far as the agent resolves them. */
 export interface EnvVar {
@@ -35,6 +36,8 @@ export interface ContainerSpec {
 export interface EnvSources {
   configMap(namespace: string, name: string): Promise<KubeObject | undefined>
   secret(namespace: string, name: string): Promise<KubeObject | undefined>
+  /** the Services of a namespace; without it containers get no service variables */
+  services?(namespace: string): Promise<KubeObject[]>
 }
 
 /** What fieldRef and resourceFieldRef read beyond the pod itself. */
@@ -55,17 +58,27 @@ export async function resolvePodEnv(
   ctx: EnvContext,
 ): Promise<{ env: Record<string, Record<string, string>>; errors: Record<string, string> }> {
   const cached = cachedSources(sources)
+  const base = await podServiceEnv(pod, sources)
   const env: Record<string, Record<string, string>> = {}
   const errors: Record<string, string> = {}
   for (const c of podContainers(pod)) {
     try {
-      env[c.name] = await resolveContainerEnv(pod, c, cached, ctx)
+      env[c.name] = await resolveContainerEnv(pod, c, cached, ctx, base)
     } catch (err) {
       if (!(err instanceof EnvError)) throw err
       errors[c.name] = err.message
     }
   }
   return { env, errors }
+}
+
+/** The service variables of a pod: its namespace's Services (unless `enableServiceLinks: false`) and `default/kubernetes`. */
+async function podServiceEnv(pod: KubeObject, sources: EnvSources): Promise<Record<string, string>> {
+  if (!sources.services) return {}
+  const namespace = pod.metadata.namespace ?? 'default'
+  const links = (pod.spec as { enableServiceLinks?: boolean } | undefined)?.enableServiceLinks !== false
+  const lists = await Promise.all([links ? sources.services(namespace) : [], namespace === 'default' && links ? [] : sources.services('default')])
+  return serviceEnv(linkedServices(namespace, links, lists.flat()))
 }
 
 /** Init containers then app containers, as the pod runs them. */
@@ -97,9 +110,10 @@ const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/
 
 /**
  * One container's environment, in kubelet's order: envFrom sources first, then `env` entries,
- * each able to refer to the variables before it with `$(NAME)`.
+ * each able to refer to the variables before it (and to the service variables in `base`) with
+ * `$(NAME)`; the service variables lie underneath, each overridden by a variable of that name.
  */
-export async function resolveContainerEnv(pod: KubeObject, container: ContainerSpec, sources: EnvSources, ctx: EnvContext): Promise<Record<string, string>> {
+export async function resolveContainerEnv(pod: KubeObject, container: ContainerSpec, sources: EnvSources, ctx: EnvContext, base: Record<string, string> = {}): Promise<Record<string, string>> {
   const namespace = pod.metadata.namespace ?? 'default'
   const out: Record<string, string> = {}
 
@@ -127,13 +141,13 @@ export async function resolveContainerEnv(pod: KubeObject, container: ContainerS
   for (const v of container.env ?? []) {
     if (!v.name) continue
     if (v.valueFrom === undefined) {
-      out[v.name] = expandVars(v.value ?? '', out)
+      out[v.name] = expandVars(v.value ?? '', { ...base, ...out })
       continue
     }
     const value = await valueFrom(pod, container, v, namespace, sources, ctx)
     if (value !== undefined) out[v.name] = value
   }
-  return out
+  return { ...base, ...out }
 }
 
 async function valueFrom(pod: KubeObject, container: ContainerSpec, v: EnvVar, namespace: string, sources: EnvSources, ctx: EnvContext): Promise<string | undefined> {

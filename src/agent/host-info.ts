@@ -1,10 +1,16 @@
 /** Facts about the machine (or a simulated one) that go into the Node object. */
 import { createHash } from 'node:crypto'
 import { readFileSync, statfsSync } from 'node:fs'
-import { arch, cpus, networkInterfaces, platform, release, totalmem } from 'node:os'
+import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } from 'node:os'
 import type { NodeIdentity } from './node-status'
 
 const AGENT_VERSION = '0.1.0'
+
+/** The host name as a node name: lower case, as kubelet registers it. */
+export function defaultNodeName(host: string = hostname()): string {
+  const name = host.toLowerCase().replace(/[^a-z0-9.-]/g, '-').replace(/^[-.]+|[-.]+$/g, '')
+  return name || 'localhost'
+}
 
 function readTrimmed(path: string): string | undefined {
   try {

@@ -4,12 +4,13 @@
  * (sync-pods, pod-status, node-status); this file only wires them to the API and the runtime.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient } from './api-client'
+import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient, type KubeList } from './api-client'
 import { resolvePodEnv, type EnvSources } from './env'
-import { LeaseRenewer } from './lease'
+import { DEFAULT_LEASE_SECONDS, LeaseRenewer, leaseInterval, publishedGraceSeconds } from './lease'
 import type { Logger } from './log'
 import { labelPatch, nodeLabels, nodeObject, nodeStatus, shouldPostNodeStatus, type NodeIdentity, type NodeStatus } from './node-status'
 import { computePodStatus, statusPatch, type PodStatus } from './pod-status'
+import { PodCIDRFollower } from './pod-cidr'
 import { ListWatch } from './pod-watch'
 import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
 import type { ManagedRuntime } from './runtime/types'
@@ -20,12 +21,17 @@ export interface NodeAgentOptions {
   identity: NodeIdentity
   runtime: ManagedRuntime
   log: Logger
-  /** how often the Lease is renewed (and the node status checked); kubelet's default is 10 s */
-  leaseSeconds: number
+  /**
+   * how often the Lease is renewed (and the node status checked); unset, a quarter of the control
+   * plane's published grace period, at most kubelet's 10 s. Slower than that quarter is refused.
+   */
+  leaseSeconds?: number
   /** how often every pod is looked at again even without an event */
   resyncMs?: number
   /** pods handled at once */
   concurrency?: number
+  /** give containers the service environment variables (a runtime that runs nothing needs none) */
+  serviceEnv?: boolean
 }
 
 const DEFAULT_RESYNC_MS = 10_000
@@ -99,6 +105,7 @@ export class NodeAgent {
   private readonly queue: WorkQueue
   private readonly watch: ListWatch
   private readonly lease: LeaseRenewer
+  private readonly podCIDR: PodCIDRFollower
   private readonly stopping = new Map<string, number>()
   private readonly stopped = new Set<string>()
   private readonly retry = new Set<string>()
@@ -126,12 +133,19 @@ export class NodeAgent {
       },
       this.log,
     )
-    this.lease = new LeaseRenewer(this.api, this.name, opts.leaseSeconds * 1000, this.log, () => this.nodeUid)
+    this.lease = new LeaseRenewer(this.api, this.name, (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000, this.log, () => this.nodeUid)
     this.runtime.onChange((uid) => this.queue.add(uid))
+    this.podCIDR = new PodCIDRFollower(this.runtime, this.log)
   }
 
-  /** Registers the Node (retrying until the API answers), then starts the heartbeat and the pod watch. */
+  /**
+   * Registers the Node (retrying until the API answers), then starts the heartbeat and the pod
+   * watch. Throws LeaseIntervalError when --lease-seconds is too slow for the control plane.
+   */
   async start(): Promise<void> {
+    const grace = await publishedGraceSeconds(this.api, this.log)
+    this.lease.intervalMs = leaseInterval(grace, this.opts.leaseSeconds) * 1000
+    this.log.debug(`lease renewed every ${this.lease.intervalMs / 1000}s (node monitor grace period ${grace ?? 40}s)`)
     const backoff = new RetryBackoff(WATCH_RECONNECT)
     for (;;) {
       if (this.closed) return
@@ -146,8 +160,10 @@ export class NodeAgent {
     }
     if (this.closed) return
     this.lease.start()
+    await this.podCIDR.wait(() => this.api.getOptional(this.nodePath), () => this.closed, this.name)
+    if (this.closed) return
     this.watch.start()
-    const statusTimer = setInterval(() => void this.updateNodeStatus(), this.opts.leaseSeconds * 1000)
+    const statusTimer = setInterval(() => void this.updateNodeStatus(), this.lease.intervalMs)
     const resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs ?? DEFAULT_RESYNC_MS)
     this.timers.push(statusTimer, resyncTimer)
   }
@@ -185,6 +201,7 @@ export class NodeAgent {
       try {
         const created = await this.api.create(resourcePath({ resource: 'nodes' }), nodeObject(this.identity, Date.now()))
         this.nodeUid = created.metadata.uid
+        this.podCIDR.observe(created)
         this.lastNodePostMs = Date.now()
         this.log.info(`registered node ${this.name}`)
         return
@@ -194,6 +211,7 @@ export class NodeAgent {
       }
     }
     this.nodeUid = existing.metadata.uid
+    this.podCIDR.observe(existing)
     const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
     if (labels) await this.api.mergePatch(this.nodePath, { metadata: { labels } })
     await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
@@ -218,11 +236,12 @@ export class NodeAgent {
         return
       }
       this.nodeUid = node.metadata.uid
+      this.podCIDR.observe(node)
       await this.postNodeStatus(node.status as NodeStatus | undefined)
       if (this.nodeStatusFailing) this.log.info(`node ${this.name} status updates work again`)
       this.nodeStatusFailing = false
     } catch (err) {
-      if (!this.nodeStatusFailing) this.log.warn(`updating node ${this.name} status failed (retrying every ${this.opts.leaseSeconds}s): ${(err as Error).message}`)
+      if (!this.nodeStatusFailing) this.log.warn(`updating node ${this.name} status failed (retrying every ${this.lease.intervalMs / 1000}s): ${(err as Error).message}`)
       this.nodeStatusFailing = true
     }
   }
@@ -363,7 +382,9 @@ export class NodeAgent {
 
   private envSources(): EnvSources {
     const get = (resource: string) => (ns: string, name: string) => this.api.getOptional(resourcePath({ namespace: ns, resource, name }))
-    return { configMap: get('configmaps'), secret: get('secrets') }
+    const sources: EnvSources = { configMap: get('configmaps'), secret: get('secrets') }
+    if (this.opts.serviceEnv) sources.services = async (ns) => (await this.api.get<KubeList>(resourcePath({ namespace: ns, resource: 'services' }))).items
+    return sources
   }
 
   private async startPod(pod: KubeObject): Promise<void> {

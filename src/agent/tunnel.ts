@@ -5,14 +5,14 @@ import { servePortForward } from './portforward/serve'
 import { serveHttp } from './proxy/http'
 import { serveWebSocket } from './proxy/websocket'
 import type { StreamOutput } from './stream-output'
-import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
+import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
 
 export interface TunnelOptions {
   /** The API server URL from the kubeconfig (https://host:port). */
   server: string
   /** PEM of the cluster CA from the kubeconfig; the system roots when absent. */
   ca?: string | Buffer
-  /** The node's bearer token (see nodeCredentials); none for an anonymous dev server. */
+  /** The node's own credential (see credentials.ts); none for an anonymous dev server. */
   token?: string
   nodeName: string
   runtime: ContainerRuntime
@@ -113,6 +113,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
       if (stopped) return
       // Another connection took this node's tunnel: a second agent for the same node is running.
       // Redialling at once would only take it back, so wait long before trying again.
+      if (code === tunnelRevokedCode) log(`tunnel: node ${opts.nodeName}'s credential was revoked; the agent must join again`)
       if (code === tunnelReplacedCode) {
         log(`tunnel: another connection for node ${opts.nodeName} replaced this one; is a second agent running?`)
         attempt = Math.max(attempt, replacedAttempt)

@@ -1,10 +1,11 @@
+import type { Env } from '../env'
 import { ApiError, invalid } from '../apimachinery/status'
 import { invalid as invalidCause, toStatusCause } from '../apimachinery/validation'
 import type { Attributes } from './authorizer-attributes'
-import { authorize, rulesFor } from './authorize'
+import { authorize, authorizeRequest, rulesFor } from './authorize'
 import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
-import { requestUser } from './user'
+import { nodeOf, requestUser } from './user'
 
 const group = 'authorization.k8s.io'
 const apiVersion = `${group}/v1`
@@ -17,7 +18,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '')
  * POST selfsubjectaccessreviews (`kubectl auth can-i`): whether the caller may do what the spec
  * describes, answered by the same authorizers that guard its own requests.
  */
-export async function serveSelfSubjectAccessReview(req: Request): Promise<Response> {
+export async function serveSelfSubjectAccessReview(req: Request, env?: Env): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectAccessReview')
   const spec = (body.spec ?? {}) as { resourceAttributes?: Fields; nonResourceAttributes?: Fields }
   const ra = spec.resourceAttributes
@@ -35,10 +36,12 @@ export async function serveSelfSubjectAccessReview(req: Request): Promise<Respon
     if (text(ra.subresource)) attrs.subresource = text(ra.subresource)
     if (text(ra.namespace)) attrs.namespace = text(ra.namespace)
     if (text(ra.name)) attrs.name = text(ra.name)
+    const fieldSelector = (ra.fieldSelector ?? {}) as Fields
+    if (text(fieldSelector.rawSelector)) attrs.fieldSelector = text(fieldSelector.rawSelector)
   } else {
     attrs = { verb: text(nra!.verb), path: text(nra!.path) }
   }
-  const decision = authorize(requestUser(req), attrs)
+  const decision = env ? await authorizeRequest(env, requestUser(req), attrs) : authorize(requestUser(req), attrs)
   const status: Fields = { allowed: decision.allowed }
   if (decision.reason) status.reason = decision.reason
   return jsonBody({ kind: 'SelfSubjectAccessReview', apiVersion, metadata: { creationTimestamp: null, ...body.metadata }, spec, status }, 201)
@@ -47,8 +50,14 @@ export async function serveSelfSubjectAccessReview(req: Request): Promise<Respon
 /** POST selfsubjectrulesreviews (`kubectl auth can-i --list`): every rule the caller holds. */
 export async function serveSelfSubjectRulesReview(req: Request): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectRulesReview')
-  const { resourceRules, nonResourceRules } = rulesFor(requestUser(req))
-  const status = { resourceRules, nonResourceRules, incomplete: false }
+  const user = requestUser(req)
+  const { resourceRules, nonResourceRules } = rulesFor(user)
+  const status: Fields = { resourceRules, nonResourceRules, incomplete: false }
+  if (nodeOf(user) !== undefined) {
+    // As kube-apiserver: the Node authorizer cannot enumerate a node's rules.
+    status.incomplete = true
+    status.evaluationError = 'node authorizer does not support user rule resolution'
+  }
   return jsonBody({ kind: 'SelfSubjectRulesReview', apiVersion, metadata: { creationTimestamp: null, ...body.metadata }, spec: body.spec ?? {}, status }, 201)
 }
 

@@ -2,9 +2,11 @@ import { Hono } from 'hono'
 import type { Env } from '../env'
 import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './auth'
+import { prettyJson } from './pretty'
 import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
+import { serveNodeJoin } from './node-join'
 import { servePodExec } from './pod-exec'
 import { servePodLogs } from './pod-logs'
 import { servePodPortForward } from './pod-portforward'
@@ -24,7 +26,18 @@ const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find
 export function buildApp() {
   const app = new Hono<{ Bindings: Env }>()
 
-  // First, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
+  // Outermost, so every JSON answer can be indented, errors included.
+  app.use('*', prettyJson())
+  // A path that does not decode names nothing: 400, before any handler reads it.
+  app.use('*', async (c, next) => {
+    try {
+      decodeURIComponent(new URL(c.req.url).pathname)
+    } catch {
+      return statusResponse(failure(400, 'BadRequest', 'the request path is not valid percent-encoded UTF-8'))
+    }
+    return next()
+  })
+  // Then authentication, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   app.use('*', bearerAuth())
   registerAuthRoutes(app)
   app.get('/version', (c) => c.json(versionInfo))
@@ -57,6 +70,7 @@ export function buildApp() {
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
 
+  app.post('/agent/v1/nodes/:name/credential', (c) => serveNodeJoin(c.req.raw, c.env, c.req.param('name')))
   app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, c.req.param('name')))
   app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))

@@ -11,7 +11,7 @@ import { serveTokenRequest } from './token-request'
  */
 export function registerAuthRoutes(app: Hono<{ Bindings: Env }>): void {
   app.all('/apis/authentication.k8s.io/v1/selfsubjectreviews', (c) => serveSelfSubjectReview(c.req.raw))
-  app.all('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', (c) => serveSelfSubjectAccessReview(c.req.raw))
+  app.all('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', (c) => serveSelfSubjectAccessReview(c.req.raw, c.env))
   app.all('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', (c) => serveSelfSubjectRulesReview(c.req.raw))
   app.all('/api/v1/namespaces/:namespace/serviceaccounts/:name/token', (c) => serveTokenRequest(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
 }

@@ -1,35 +1,56 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env'
+import { minAdminTokenLength } from '../config'
 import type { KubeObject } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
-import { isNodeToken, verifyNodeToken } from '../apimachinery/node-token'
+import { sameSecret } from '../apimachinery/secret-compare'
 import { isServiceAccountToken, verifyServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
-import { attributesOf, isResourceRequest } from './authorizer-attributes'
-import { authorize, forbiddenStatus } from './authorize'
+import { attributesOf, isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
+import { authorizeRequest, forbiddenStatus } from './authorize'
 import { admitNode } from './node-authorizer'
+import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
-import { adminUser, anonymousUser, nodeOf, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
+import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
+import { adminUser, anonymousUser, nodeOf, serviceAccountUserInfo, setRequestUser, type UserInfo } from './user'
 
 /** Paths kube-apiserver serves to anyone (system:public-info-viewer). */
 const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])
+/** What a server with no usable admin token still answers: its health, for load balancers and probes. */
+const healthPaths = new Set(['/healthz', '/readyz', '/livez'])
+
+/** Why the configured admin token can't be used, or undefined when it can. */
+export function adminTokenProblem(token: string | undefined): string | undefined {
+  if (!token) return `no ADMIN_TOKEN is configured: set one of at least ${minAdminTokenLength} characters with \`wrangler secret put ADMIN_TOKEN\` (with \`wrangler dev\`, in .dev.vars)`
+  if (token.length < minAdminTokenLength) return `the configured ADMIN_TOKEN is shorter than ${minAdminTokenLength} characters: set a longer one with \`wrangler secret put ADMIN_TOKEN\``
+  return undefined
+}
 
 /**
- * Bearer-token authentication and authorization. With ADMIN_TOKEN configured, every other request
- * must carry it (`kubernetes-admin`, full access), a node token minted from it
- * (`system:node:<name>`, authorized as the Node authorizer and NodeRestriction would), or a
- * service-account token from `serviceaccounts/<name>/token` (authorized as RBAC would with no
- * bindings of its own). Without ADMIN_TOKEN every request is the admin's. The user is recorded
- * for the handlers (`requestUser`).
+ * Bearer-token authentication and authorization. Every request but the public paths must carry
+ * the admin token (`kubernetes-admin`, full access), a node credential (`system:node:<name>`,
+ * authorized as the Node authorizer and NodeRestriction would), a bootstrap token (which may only
+ * join a node), or a service-account token from `serviceaccounts/<name>/token` (authorized as RBAC
+ * would). Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
+ * unless EDGEPLANE_INSECURE_ANONYMOUS=true makes every request the admin's (local play only).
+ * The user is recorded for the handlers (`requestUser`).
  */
 export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
   return async function bearerAuth(c, next) {
     const req = c.req.raw
     const expected = c.env.ADMIN_TOKEN
-    if (!expected) {
+    if (!expected && c.env.EDGEPLANE_INSECURE_ANONYMOUS === 'true') {
       setRequestUser(req, adminUser)
       return next()
+    }
+    const problem = adminTokenProblem(expected)
+    if (problem) {
+      if (healthPaths.has(c.req.path)) {
+        setRequestUser(req, anonymousUser)
+        return next()
+      }
+      return statusResponse(failure(503, 'ServiceUnavailable', `edgeplane refuses to serve: ${problem}`))
     }
     const isPublic = publicPaths.has(c.req.path)
     const header = c.req.header('Authorization') ?? ''
@@ -40,29 +61,38 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     }
     // A token that fails is refused on every path, public ones included: as upstream, bad
     // credentials are never taken for an anonymous request.
-    const user = token ? await authenticate(c.env, expected, token) : undefined
+    const user = token ? await authenticate(c.env, expected!, token) : undefined
     if (!user) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
     setRequestUser(req, user)
     if (isPublic) return next()
     const attrs = attributesOf(req)
-    const decision = authorize(user, attrs)
+    const decision = bootstrapperAllows(user, attrs) ? { allowed: true, reason: '' } : await authorizeRequest(c.env, user, attrs)
     if (!decision.allowed) return statusResponse(forbiddenStatus(user, attrs, decision.reason))
     const node = nodeOf(user)
     if (node !== undefined && isResourceRequest(attrs)) {
       const denied = await admitNode(req, c.env, node, attrs)
       if (denied) return statusResponse(denied)
     }
-    return next()
+    await next()
+    if (revokesNodeCredentials(attrs) && c.res.status < 300) await afterRevocation(c.env, attrs, c.res)
   }
+}
+
+/** A write that may have revoked node credentials: a deleted Node, a changed or deleted Secret (a Node's updates keep its uid). */
+function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttributes {
+  if (!isResourceRequest(attrs) || attrs.group !== '') return false
+  const deletes = attrs.verb === 'delete' || attrs.verb === 'deletecollection'
+  if (attrs.resource === 'nodes') return deletes
+  return attrs.resource === 'secrets' && (deletes || attrs.verb === 'update' || attrs.verb === 'patch')
 }
 
 /** The user a bearer token stands for, or undefined when it is not valid (now). */
 async function authenticate(env: Env, adminToken: string, token: string): Promise<UserInfo | undefined> {
-  if (timingSafeEqual(token, adminToken)) return adminUser
-  if (isNodeToken(token)) {
-    const node = await verifyNodeToken(adminToken, token)
-    return node === undefined ? undefined : nodeUserInfo(node)
-  }
+  if (await sameSecret(token, adminToken)) return adminUser
+  const node = await authenticateNodeToken(env, token)
+  if (node) return node
+  const bootstrap = await authenticateBootstrapToken(env, token)
+  if (bootstrap) return bootstrap
   if (isServiceAccountToken(token)) {
     const claims = await verifyServiceAccountToken(adminToken, token)
     // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
@@ -78,11 +108,4 @@ async function serviceAccountUid(env: Env, namespace: string, name: string): Pro
   if (!res.ok) return undefined
   const sa = JSON.parse(res.value) as KubeObject
   return sa.metadata.deletionTimestamp ? undefined : sa.metadata.uid
-}
-
-function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return diff === 0
 }

@@ -1,3 +1,5 @@
+import { parseFieldSelector, requiresExactMatch } from '../apimachinery/fields'
+import { queryFlag } from './query'
 import { parseResourcePath } from './request-info'
 
 /** A resource request as kube-apiserver's authorizers see it. */
@@ -9,6 +11,8 @@ export interface ResourceAttributes {
   subresource?: string
   namespace?: string
   name?: string
+  /** the raw `fieldSelector` of a list, watch or deletecollection */
+  fieldSelector?: string
 }
 
 /** A request for any other path (discovery, health, the agent tunnel). */
@@ -39,12 +43,11 @@ export function attributesOf(req: Request): Attributes {
     if (m) info = parseResourcePath(m[1]!, m[2]!, m[3]!)
   }
   if (!info) return { verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path }
-  const watch = url.searchParams.get('watch')
   let verb: string
   switch (method) {
     case 'GET':
     case 'HEAD':
-      verb = info.name ? 'get' : watch === 'true' || watch === '1' ? 'watch' : 'list'
+      verb = info.name ? 'get' : queryFlag(url.searchParams, 'watch') ? 'watch' : 'list'
       break
     case 'POST':
       verb = 'create'
@@ -67,5 +70,24 @@ export function attributesOf(req: Request): Attributes {
   const namespace = info.namespace ?? (info.group === '' && info.resource === 'namespaces' ? info.name : undefined)
   if (namespace) attrs.namespace = namespace
   if (info.name) attrs.name = info.name
+  const fieldSelector = url.searchParams.get('fieldSelector')
+  if (fieldSelector && !info.name && (verb === 'list' || verb === 'watch' || verb === 'deletecollection')) attrs.fieldSelector = fieldSelector
+  // As upstream's RequestInfo: a list or watch pinned to one name by `metadata.name=` is about that object.
+  if (!info.name && (verb === 'list' || verb === 'watch') && fieldSelector) {
+    const name = selectedName(fieldSelector)
+    if (name) attrs.name = name
+  }
   return attrs
+}
+
+/** The name a field selector requires with `metadata.name=`, when it is a valid path segment. */
+function selectedName(fieldSelector: string): string | undefined {
+  let name: string | undefined
+  try {
+    name = requiresExactMatch(parseFieldSelector(fieldSelector), 'metadata.name')
+  } catch {
+    return undefined
+  }
+  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return undefined
+  return name
 }

@@ -8,12 +8,34 @@ export async function readBodyText(req: Request): Promise<string> {
   return new TextDecoder().decode(await readBodyBytes(req))
 }
 
+/**
+ * The body's bytes. A declared length over the limit is refused before reading; a body without
+ * one (chunked) is read only up to the limit, then the stream is cancelled.
+ */
 async function readBodyBytes(req: Request): Promise<Uint8Array> {
   const declared = Number(req.headers.get('Content-Length') ?? 0)
   if (declared > maxRequestBodyBytes) throw tooLarge()
-  const buf = await req.arrayBuffer()
-  if (buf.byteLength > maxRequestBodyBytes) throw tooLarge()
-  return new Uint8Array(buf)
+  if (!req.body) return new Uint8Array()
+  const reader = req.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxRequestBodyBytes) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.byteLength
+  }
+  return out
 }
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'

@@ -2,8 +2,7 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { builtinResources, crdResource, findResource, type ResourceDef } from '../apis/registry'
 import { resourceDefsOf } from '../apis/crd/resource-defs'
-import { storeFor } from '../client/stores'
-import { unwrap } from './respond'
+import { allItems, listPages } from '../client/list-pages'
 
 /** How long a read of the CRDs answers for this isolate before it is read again. */
 const freshForMs = 1000
@@ -11,8 +10,8 @@ const freshForMs = 1000
 let cached: { at: number; defs: Promise<ResourceDef[]> } | undefined
 
 async function readCustomResources(env: Env): Promise<ResourceDef[]> {
-  const list = unwrap(await storeFor(env, crdResource).list(crdResource.plural, {}))
-  return list.items.flatMap((text) => resourceDefsOf(JSON.parse(text) as KubeObject))
+  const items = await allItems(listPages(env, crdResource, {}))
+  return items.flatMap((text) => resourceDefsOf(JSON.parse(text) as KubeObject))
 }
 
 /** The resources every Established CRD serves, read at most once a second per isolate. */

@@ -3,6 +3,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, notFound } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
+import { publishNodeSettings } from './node-settings'
 import { ensureIngressClass } from '../edge/ingress-class'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
@@ -12,7 +13,10 @@ export const initialNamespaces = ['default', 'kube-system', 'kube-public', 'kube
 
 let bootstrapped: Promise<void> | undefined
 
-/** Creates the initial namespaces and the edge IngressClass once per isolate (idempotent: existing ones are left alone). */
+/**
+ * Creates the initial namespaces and the edge IngressClass once per isolate (idempotent: existing
+ * ones are left alone), and publishes the settings nodes read before joining.
+ */
 export function ensureBootstrap(env: Env): Promise<void> {
   bootstrapped ??= (async () => {
     const store = storeFor(env, namespacesDef)
@@ -20,6 +24,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
       const existing = await store.get({ def: namespacesDef, name })
       if (!existing.ok) await store.create({ def: namespacesDef, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {})
     }
+    await publishNodeSettings(env)
     await ensureIngressClass(env)
   })().catch((e) => {
     bootstrapped = undefined

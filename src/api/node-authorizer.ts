@@ -1,26 +1,23 @@
 import type { Env } from '../env'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, qualifiedResource } from '../apimachinery/status'
-import { findResource } from '../apis/registry'
-import { storeFor } from '../client/stores'
 import { readBody } from './body'
 import { isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
-import { ruleAllows, type PolicyRule } from './rbac'
+import { ruleAllows, type Decision, type PolicyRule } from './rbac'
+import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
+import { admitNodeEvent } from './node-admission'
 
 const read = ['get', 'list', 'watch']
 const leaseNamespace = 'kube-node-lease'
 
 /**
- * What the system:node ClusterRole grants (narrowed to what this server serves and an agent
- * needs); NodeRestriction below then limits the writes to the node's own objects.
+ * What the system:node ClusterRole grants for the resources the Node authorizer does not subdivide
+ * (narrowed to what this server serves and an agent needs): nodes, pods, secrets, configmaps and
+ * claims are decided in node-graph.ts, and NodeRestriction below limits the writes to the node's
+ * own objects.
  */
 export const nodeRules: PolicyRule[] = [
-  { apiGroups: [''], resources: ['nodes', 'pods', 'services', 'endpoints', 'configmaps', 'secrets'], verbs: read },
-  { apiGroups: [''], resources: ['nodes/status', 'pods/status'], verbs: ['get'] },
-  { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'update', 'patch'] },
-  { apiGroups: [''], resources: ['nodes/status'], verbs: ['update', 'patch'] },
-  { apiGroups: [''], resources: ['pods/status'], verbs: ['update', 'patch'] },
-  { apiGroups: [''], resources: ['pods'], verbs: ['delete'] },
+  { apiGroups: [''], resources: ['services', 'endpoints'], verbs: read },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'update', 'patch'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update', 'patch'] },
 ]
@@ -36,10 +33,22 @@ export function tunnelNodeName(path: string): string | undefined {
   }
 }
 
-/** The Node authorizer: whether the node's rules (or its own tunnel) allow the request. */
-export function nodeAllows(node: string, attrs: Attributes): boolean {
-  if (!isResourceRequest(attrs)) return attrs.verb === 'get' && tunnelNodeName(attrs.path) === node
-  return nodeRules.some((r) => ruleAllows(attrs, r))
+/**
+ * The Node authorizer: its own tunnel; secrets, configmaps, claims, pods and nodes as far as the
+ * node's pods relate to them (node-graph.ts; `related` is the pods store's answer to
+ * `relationOf`); everything else by the static rules. A refusal carries upstream's reason, if any.
+ */
+export function nodeAuthorize(node: string, attrs: Attributes, related = false): Decision {
+  if (!isResourceRequest(attrs)) return { allowed: attrs.verb === 'get' && tunnelNodeName(attrs.path) === node, reason: '' }
+  const scoped = authorizeNodeScoped(node, attrs, related)
+  if (scoped) return scoped
+  return { allowed: nodeRules.some((r) => ruleAllows(attrs, r)), reason: '' }
+}
+
+/** Whether what the node asks for is related to it, when that decides the request (one store lookup). */
+export async function nodeRelated(env: Env, node: string, attrs: Attributes): Promise<boolean> {
+  const relation = isResourceRequest(attrs) ? relationOf(node, attrs) : undefined
+  return relation ? isRelated(env, node, relation) : false
 }
 
 /**
@@ -68,16 +77,11 @@ export async function admitNode(req: Request, env: Env, node: string, attrs: Res
     const why = attrs.subresource === 'status' ? 'update pod status for pods' : 'delete pods'
     return forbidden(attrs, attrs.name, `node "${node}" can only ${why} with spec.nodeName set to itself`)
   }
+  if (attrs.group === '' && attrs.resource === 'events' && !attrs.subresource) {
+    const refused = await admitNodeEvent(req, env, node, attrs)
+    if (refused) return forbidden(attrs, refused.name, refused.why)
+  }
   return undefined
-}
-
-/** spec.nodeName of a stored pod ('' when unbound), or undefined when there is no such pod. */
-async function boundNode(env: Env, namespace: string, name: string): Promise<string | undefined> {
-  const def = findResource('', 'v1', 'pods')!
-  const res = await storeFor(env, def).get({ def, namespace, name })
-  if (!res.ok) return undefined
-  const pod = JSON.parse(res.value) as KubeObject & { spec?: { nodeName?: string } }
-  return pod.spec?.nodeName ?? ''
 }
 
 /** metadata.name of a create body; a body the handler cannot decode either counts as nameless. */

@@ -1,7 +1,8 @@
 import type { Env } from '../env'
 import { ApiError, badRequest } from '../apimachinery/status'
 import { execSubprotocol, gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
-import { chooseContainer, queryBool, readPod } from './pod-logs'
+import { chooseContainer, readPod } from './pod-logs'
+import { queryFlag } from './query'
 import { refuseUnlessUpgrade } from './stream-upgrade'
 
 /**
@@ -15,10 +16,10 @@ export async function servePodExec(req: Request, env: Env, namespace: string, na
   const q = new URL(req.url).searchParams
   const command = q.getAll('command')
   if (command.length === 0) throw new ApiError(badRequest('you must specify at least 1 command'))
-  const stdin = queryBool(q, 'stdin') ?? false
-  const stdout = queryBool(q, 'stdout') ?? false
-  const stderr = queryBool(q, 'stderr') ?? false
-  const tty = queryBool(q, 'tty') ?? false
+  const stdin = queryFlag(q, 'stdin')
+  const stdout = queryFlag(q, 'stdout')
+  const stderr = queryFlag(q, 'stderr')
+  const tty = queryFlag(q, 'tty')
   if (!stdin && !stdout && !stderr) throw new ApiError(badRequest('you must specify at least 1 of stdin, stdout, stderr'))
   const container = chooseContainer(pod, q.get('container'))
   const node = pod.spec?.nodeName

@@ -6,6 +6,7 @@ import { storeFor } from '../client/stores'
 import { gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
 import type { LogOptions } from '../agent/runtime/types'
 import { statusResponse, unwrap } from './respond'
+import { queryFlag } from './query'
 
 /** Until the first log bytes, an error from the agent can still become the response's Status. */
 const firstFrameWaitMs = 1_000
@@ -47,15 +48,6 @@ export function chooseContainer(pod: Pod, requested: string | null): string {
   return first
 }
 
-/** Go's strconv.ParseBool, as query parameters are decoded upstream. */
-export function queryBool(q: URLSearchParams, key: string): boolean | undefined {
-  const v = q.get(key)
-  if (v === null || v === '') return undefined
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false
-  throw new ApiError(badRequest(`invalid value for ${key}: strconv.ParseBool: parsing "${v}": invalid syntax`))
-}
-
 function queryInt(q: URLSearchParams, key: string): number | undefined {
   const v = q.get(key)
   if (v === null || v === '') return undefined
@@ -67,9 +59,9 @@ function queryInt(q: URLSearchParams, key: string): number | undefined {
 export function logOptions(q: URLSearchParams, pod: Pod, now = Date.now()): LogOptions {
   const name = pod.metadata.name ?? ''
   const opts: LogOptions = { container: chooseContainer(pod, q.get('container')) }
-  const follow = queryBool(q, 'follow')
-  const previous = queryBool(q, 'previous')
-  const timestamps = queryBool(q, 'timestamps')
+  const follow = queryFlag(q, 'follow')
+  const previous = queryFlag(q, 'previous')
+  const timestamps = queryFlag(q, 'timestamps')
   const tailLines = queryInt(q, 'tailLines')
   const limitBytes = queryInt(q, 'limitBytes')
   let sinceSeconds = queryInt(q, 'sinceSeconds')

@@ -1,5 +1,44 @@
-import { ApiError, badRequest } from '../apimachinery/status'
+import { ApiError, badRequest, invalid } from '../apimachinery/status'
+import type { StatusCause } from '../apimachinery/types'
 import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../durable-objects/kind-store/options'
+
+/**
+ * A boolean query parameter as kube-apiserver converts one (runtime.Convert_Slice_string_To_bool):
+ * absent is false, `0` and `false` in any letter case are false, and any other value, the empty
+ * one included, is true. So `watch=True` (the Python client's spelling) and `watch=1` both watch.
+ */
+export function queryFlag(q: URLSearchParams, key: string): boolean {
+  const v = q.get(key)
+  if (v === null) return false
+  return v !== '0' && v.toLowerCase() !== 'false'
+}
+
+/**
+ * kube-apiserver's checks of `sendInitialEvents` and, on a watch, `resourceVersionMatch`.
+ * Streaming lists are not served: `sendInitialEvents` is refused as upstream refuses it for a list,
+ * and for a watch when its WatchList feature is off, so clients fall back to list + watch.
+ */
+export function checkWatchListOptions(q: URLSearchParams, watch: boolean): void {
+  const causes: StatusCause[] = []
+  const forbid = (field: string, why: string) => causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${why}` })
+  const initial = q.has('sendInitialEvents')
+  const match = q.get('resourceVersionMatch') ?? ''
+  if (!watch) {
+    if (initial) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list')
+  } else {
+    if (initial) {
+      if (match !== 'NotOlderThan') forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')
+      forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
+    }
+    if (match) {
+      if (!initial) forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')
+      if (match !== 'NotOlderThan') {
+        causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"` })
+      }
+    }
+  }
+  if (causes.length) throw new ApiError(invalid('meta.k8s.io', 'ListOptions', '', causes))
+}
 
 /** Write options from the query string (`dryRun`, `fieldValidation`, `fieldManager`). */
 export function writeOptions(q: URLSearchParams): WriteOptions {
@@ -42,6 +81,8 @@ export function deleteOptions(q: URLSearchParams, body: Record<string, unknown> 
     if (body.orphanDependents === true && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
     if (body.preconditions && typeof body.preconditions === 'object') opts.preconditions = body.preconditions as DeleteOptions['preconditions']
   }
+  // The deprecated orphanDependents, from the query as the Python client sends it (`True`).
+  if (q.has('orphanDependents') && queryFlag(q, 'orphanDependents') && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
   const grace = q.get('gracePeriodSeconds')
   if (grace !== null) opts.gracePeriodSeconds = Number(grace)
   const policy = q.get('propagationPolicy')

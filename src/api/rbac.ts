@@ -30,6 +30,8 @@ interface ClusterRoleBinding {
   /** the ClusterRole, named as the binding */
   rules: PolicyRule[]
   groups: string[]
+  /** set for a RoleBinding (of a Role of the same name) that grants only in this namespace */
+  namespace?: string
 }
 
 const healthURLs = ['/livez', '/readyz', '/healthz', '/version', '/version/']
@@ -40,6 +42,14 @@ const healthURLs = ['/livez', '/readyz', '/healthz', '/version', '/version/']
  * is allowed.
  */
 const bootstrapBindings: ClusterRoleBinding[] = [
+  {
+    // As kubeadm lets everyone read kube-public/cluster-info: what this control plane publishes to
+    // the nodes that join it (see src/agent-protocol/node-settings.ts).
+    name: 'edgeplane:node-settings-reader',
+    namespace: 'kube-public',
+    rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['edgeplane-node-settings'] }],
+    groups: ['system:authenticated'],
+  },
   {
     name: 'system:basic-user',
     rules: [
@@ -71,12 +81,14 @@ export function rbacAuthorize(user: UserInfo, attrs: Attributes): Decision {
   for (const b of bootstrapBindings) {
     const group = b.groups.find((g) => user.groups.includes(g))
     if (group === undefined || !b.rules.some((r) => ruleAllows(attrs, r))) continue
-    return { allowed: true, reason: `RBAC: allowed by ClusterRoleBinding "${b.name}" of ClusterRole "${b.name}" to Group "${group}"` }
+    if (b.namespace !== undefined && (!isResourceRequest(attrs) || attrs.namespace !== b.namespace)) continue
+    const binding = b.namespace === undefined ? `ClusterRoleBinding "${b.name}" of ClusterRole` : `RoleBinding "${b.namespace}/${b.name}" of Role`
+    return { allowed: true, reason: `RBAC: allowed by ${binding} "${b.name}" to Group "${group}"` }
   }
   return { allowed: false, reason: '' }
 }
 
-/** Every rule the bootstrap bindings grant a user. */
+/** Every rule the cluster-wide bootstrap bindings grant a user. */
 export function rbacRules(user: UserInfo): PolicyRule[] {
-  return bootstrapBindings.filter((b) => b.groups.some((g) => user.groups.includes(g))).flatMap((b) => b.rules)
+  return bootstrapBindings.filter((b) => b.namespace === undefined && b.groups.some((g) => user.groups.includes(g))).flatMap((b) => b.rules)
 }

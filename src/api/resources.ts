@@ -5,14 +5,17 @@ import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } fro
 import { apiVersionOf, isCrd, type ResourceDef } from '../apis/registry'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
-import { withApplyOptions } from '../apis/ssa/request'
+import { withApplyOptions, type ApplyWriteOptions } from '../apis/ssa/request'
+import { nodeWriterOf } from './node-admission'
 import { storeFor } from '../client/stores'
 import type { RequestInfo } from './request-info'
 import { readBody } from './body'
-import { deleteOptions, listOptions, writeOptions } from './query'
+import { checkWatchListOptions, deleteOptions, listOptions, queryFlag, writeOptions } from './query'
 import { jsonBody, jsonText, unwrap } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
+import { pagedListResponse } from './list-response'
+import { deletePages, listPages } from '../client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
@@ -45,8 +48,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   switch (req.method) {
     case 'GET': {
       if (!info.name) {
-        if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(req, env, def, namespace, q)
-        return listResponse(def, unwrap(await store.list(def.plural, listOptions(q, namespace))), req, q)
+        const watch = queryFlag(q, 'watch')
+        checkWatchListOptions(q, watch)
+        if (watch) return serveWatch(req, env, def, namespace, q)
+        const list = listOptions(q, namespace)
+        return pagedListResponse(def, listPages(env, def, list), req, q, !!list.limit)
       }
       const text = asRequestedVersion(def, unwrap(await store.get(target)))
       if (subresource === 'scale') return jsonBody(toScale(def, JSON.parse(text) as KubeObject))
@@ -60,7 +66,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
-      const res = await store.create(target, body, withApplyOptions(writeOptions(q), req, q))
+      const res = await store.create(target, body, requestWriteOptions(req, q))
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -68,7 +74,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const raw = (await readBody(req)) as KubeObject
       const body = subresource === 'scale' ? raw : checkTypeMeta(def, raw)
       if (subresource !== 'scale') matchNamespace(body, namespace)
-      const res = await store.update(target, body, subresource, withApplyOptions(writeOptions(q), req, q))
+      const res = await store.update(target, body, subresource, requestWriteOptions(req, q))
       return jsonText(subresource === 'scale' ? unwrap(res).object : asRequestedVersion(def, unwrap(res).object), 200, res.ok ? res.warnings : undefined)
     }
     case 'PATCH': {
@@ -81,7 +87,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
-      const res = await store.patch(target, type, patch, subresource, withApplyOptions(writeOptions(q), req, q))
+      const res = await store.patch(target, type, patch, subresource, requestWriteOptions(req, q))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
@@ -90,8 +96,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
       const opts = deleteOptions(q, body)
       if (!info.name) {
-        const list = unwrap(await store.deleteCollection({ def, namespace }, listOptions(q, namespace), opts))
-        return listResponse(def, list, req, q)
+        return pagedListResponse(def, deletePages(env, def, namespace, listOptions(q, namespace), opts), req, q, false)
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
       const res = unwrap(await store.delete(target, opts))
@@ -102,16 +107,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   }
 }
 
-function listResponse(def: ResourceDef, stored: { items: string[]; resourceVersion: string; continue?: string; remainingItemCount?: number }, req: Request, q: URLSearchParams): Response {
-  const list = def.custom?.multiVersion ? { ...stored, items: stored.items.map((t) => asRequestedVersion(def, t)) } : stored
-  if (wantsTable(req.headers.get('Accept'))) {
-    const objects = list.items.map((t) => JSON.parse(t) as KubeObject)
-    return jsonBody(tableOf(def, objects, q, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount }))
-  }
-  const meta: Record<string, unknown> = { resourceVersion: list.resourceVersion }
-  if (list.continue) meta.continue = list.continue
-  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount
-  return jsonText(`{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[${list.items.join(',')}]}`)
+/** The write options of a request: the query's, its field manager, and what NodeRestriction checks in the store. */
+function requestWriteOptions(req: Request, q: URLSearchParams): ApplyWriteOptions {
+  const opts = withApplyOptions(writeOptions(q), req, q)
+  const nodeWriter = nodeWriterOf(req)
+  return nodeWriter ? { ...opts, nodeWriter } : opts
 }
 
 /** The body's apiVersion and kind, when given, must name the resource of the URL. */

@@ -5,16 +5,18 @@ import { apiVersionOf, type ResourceDef } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { watchDefaultTimeoutSeconds, watchMaxBufferedBytes } from '../config'
 import { tableOf, wantsTable } from './table-negotiation'
+import { queryFlag } from './query'
 
 /** The store's watch URL for a request's namespace, selectors and resourceVersion. */
 function storeWatchUrl(def: ResourceDef, namespace: string | undefined, q: URLSearchParams): string {
   const params = new URLSearchParams({ resource: def.plural, kind: def.kind, apiVersion: apiVersionOf(def) })
   if (namespace) params.set('namespace', namespace)
   if (def.custom?.multiVersion) params.set('convert', 'true')
-  for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'allowWatchBookmarks']) {
+  for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion']) {
     const v = q.get(k)
     if (v !== null) params.set(k, v)
   }
+  if (queryFlag(q, 'allowWatchBookmarks')) params.set('allowWatchBookmarks', 'true')
   return `https://store/watch?${params}`
 }
 

@@ -1,6 +1,6 @@
 /**
  * HMAC-SHA256 signatures keyed by the admin token, in base64url: what the stateless bearer tokens
- * (node tokens, service-account tokens) are signed with. WebCrypto, so the Worker and Node share it.
+ * (service-account tokens) are signed with. WebCrypto, so the Worker and Node share it.
  */
 
 // Typed through importKey so the module also checks against Node's types, which lack a global CryptoKey.

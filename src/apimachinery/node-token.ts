@@ -1,66 +1,71 @@
 /**
- * Node bearer tokens: `node.<name>.<sig>`, sig = base64url(HMAC-SHA256(ADMIN_TOKEN, "node:<name>")).
- * Stateless: the API server verifies a token with the admin token alone, and whoever holds the
- * admin token can mint a node's token (WebCrypto, so the Worker and Node share this module).
+ * Node credentials: the bearer token a node agent acts with after joining, `node.<id>.<secret>`.
+ * Each is kept in the store as the Secret `kube-system/node-token-<id>` of type
+ * `edgeplane.io/node-token`, holding the node's name, the token id and the SHA-256 of the token
+ * secret (the secret itself is never stored), owned by the Node it was issued for. The credential
+ * is valid while that Secret exists and the Node it names exists with the uid it was issued for:
+ * deleting either revokes it, and the admin token plays no part in it.
  */
+import { decodedData } from './bootstrap-token'
+import { randomTokenText, sameSecret, sha256Hex } from './secret-compare'
+import type { KubeObject } from './types'
 
-import { sign, signatureLength as sigLength, verify } from './hmac'
+export const nodeTokenType = 'edgeplane.io/node-token'
+export const nodeTokenPrefix = 'node-token-'
+export const nodeTokenNamespace = 'kube-system'
 
-const prefix = 'node.'
+const tokenPattern = /^node\.([a-z0-9]{16})\.([a-z0-9]{32})$/
 
 /** The user name kube-apiserver gives a node's credentials. */
 export function nodeUser(nodeName: string): string {
   return `system:node:${nodeName}`
 }
 
-export async function mintNodeToken(adminToken: string, nodeName: string): Promise<string> {
-  if (!adminToken) throw new Error('a node token needs the admin token')
-  if (!nodeName) throw new Error('a node token needs a node name')
-  return `${prefix}${nodeName}.${await sign(adminToken, signedText(nodeName))}`
+export interface NodeToken {
+  id: string
+  secret: string
 }
 
-/** The node name a token was minted for, when its signature is valid; otherwise undefined. */
-export async function verifyNodeToken(adminToken: string, token: string): Promise<string | undefined> {
-  const name = nodeNameOf(token)
-  if (name === undefined || !adminToken) return undefined
-  return (await verify(adminToken, token.slice(token.length - sigLength), signedText(name))) ? name : undefined
+export function parseNodeToken(token: string): NodeToken | undefined {
+  const m = tokenPattern.exec(token)
+  return m ? { id: m[1]!, secret: m[2]! } : undefined
 }
 
-/** Whether a bearer token has the shape of a node token (signature not checked). */
-export function isNodeToken(token: string): boolean {
-  return nodeNameOf(token) !== undefined
+export function formatNodeToken(t: NodeToken): string {
+  return `node.${t.id}.${t.secret}`
 }
 
-/** The node named in a token of node-token shape (signature not checked). Names may hold dots; the signature never does. */
-export function nodeNameOf(token: string): string | undefined {
-  if (!token.startsWith(prefix) || token.length < prefix.length + 2 + sigLength) return undefined
-  if (token[token.length - sigLength - 1] !== '.') return undefined
-  const name = token.slice(prefix.length, token.length - sigLength - 1)
-  return name.length > 0 ? name : undefined
+export function newNodeToken(): NodeToken {
+  return { id: randomTokenText(16), secret: randomTokenText(32) }
 }
 
-export interface NodeCredentials {
-  /** the bearer token to send; undefined when the kubeconfig has none (an anonymous dev server) */
-  token: string | undefined
-  user: string
+/** The Secret recording a node credential issued for the Node `node` (its name and uid). */
+export async function nodeTokenSecret(token: NodeToken, node: { name: string; uid: string }, issuedTo: string): Promise<KubeObject> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: nodeTokenPrefix + token.id,
+      namespace: nodeTokenNamespace,
+      annotations: { 'edgeplane.io/issued-to': issuedTo },
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid }],
+    },
+    type: nodeTokenType,
+    stringData: { 'node-name': node.name, 'token-id': token.id, 'token-secret-sha256': await sha256Hex(token.secret) },
+  }
 }
 
 /**
- * What a node agent authenticates with, given its kubeconfig's token: a node token is used as
- * is (it must name this node); any other token is taken as the admin token, and the node's own
- * restricted token is minted from it.
+ * The node a stored credential Secret stands for when `token` matches it: not being deleted, of
+ * the node-token type, same id, same secret hash. The Node's uid it was issued for comes along,
+ * for the caller to check against the live Node. Otherwise undefined.
  */
-export async function nodeCredentials(kubeconfigToken: string | undefined, nodeName: string): Promise<NodeCredentials> {
-  const user = nodeUser(nodeName)
-  if (!kubeconfigToken) return { token: undefined, user }
-  const named = nodeNameOf(kubeconfigToken)
-  if (named !== undefined) {
-    if (named !== nodeName) throw new Error(`the kubeconfig holds the token of node "${named}", not of "${nodeName}"`)
-    return { token: kubeconfigToken, user }
-  }
-  return { token: await mintNodeToken(kubeconfigToken, nodeName), user }
-}
-
-function signedText(nodeName: string): string {
-  return `node:${nodeName}`
+export async function nodeTokenOwner(secret: KubeObject, token: NodeToken): Promise<{ name: string; uid: string } | undefined> {
+  if (secret.metadata.deletionTimestamp || secret.type !== nodeTokenType) return undefined
+  const data = decodedData(secret)
+  if (!(await sameSecret(data['token-secret-sha256'] ?? '', await sha256Hex(token.secret)))) return undefined
+  const owner = secret.metadata.ownerReferences?.find((r) => r.kind === 'Node' && r.apiVersion === 'v1')
+  const name = data['node-name']
+  if (data['token-id'] !== token.id || !name || !owner?.uid || owner.name !== name) return undefined
+  return { name, uid: owner.uid }
 }

@@ -1,6 +1,7 @@
-import type { KubeObject } from '../apimachinery/types'
+import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, invalid, type StoreResult } from '../apimachinery/status'
-import { findUnknownFields, strictDecodingMessage } from './schema/unknown-fields'
+import { strictDecodingMessage } from './schema/unknown-fields'
+import { checkDecode } from './schema/typed-decode'
 import { kindStruct, schemas } from './schema'
 import { validateObject } from './validate'
 import { applySchemaDefaults, pruneUnknownFields } from './crd/schema'
@@ -8,8 +9,10 @@ import type { ResourceDef } from './registry'
 import type { FieldValidation } from '../../durable-objects/kind-store/options'
 
 /**
- * The checks every write passes before it is stored: unknown fields handled per the request's
- * fieldValidation (Strict rejects, Warn and Ignore drop them, Warn also warns), then validation.
+ * The checks every write passes before it is stored: a value of the wrong type is refused whatever
+ * fieldValidation says (kube-apiserver cannot decode it), unknown fields are handled per the
+ * request's fieldValidation (Strict rejects, Warn and Ignore drop them, Warn also warns), then
+ * validation. `incoming` is the object as the client sent it (or the patch made it).
  */
 export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation = 'Warn', incoming: unknown = obj): StoreResult<KubeObject> {
   const struct = kindStruct(def.group, def.version, def.kind)
@@ -19,18 +22,39 @@ export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation =
     // A custom resource is pruned to its structural schema, then defaulted from it.
     unknown = pruneUnknownFields(schema, obj)
     applySchemaDefaults(schema, obj)
-  } else if (struct) unknown = findUnknownFields(incoming, struct, schemas)
+  } else if (struct) {
+    const decoded = checkDecode(incoming, struct, schemas)
+    if (decoded.typeError !== undefined) return { ok: false, status: cannotDecode(def, decoded.typeError) }
+    unknown = decoded.unknown
+  }
   let warnings: string[] | undefined
   if (unknown.length) {
-    if (mode === 'Strict') {
-      return { ok: false, status: failure(400, 'BadRequest', `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingMessage(unknown)}`) }
-    }
+    if (mode === 'Strict') return { ok: false, status: cannotDecode(def, strictDecodingMessage(unknown)) }
     if (!schema) for (const path of unknown) removePath(obj, path)
     if (mode === 'Warn') warnings = unknown.map((p) => `unknown field "${p}"`)
   }
   const causes = validateObject(def, obj)
   if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
   return { ok: true, value: obj, warnings }
+}
+
+/**
+ * The 400 kube-apiserver's decoder answers for a built-in kind's object (or apply configuration)
+ * holding a value of the wrong type; undefined when every value fits, and for custom resources.
+ */
+export function typeErrorStatus(def: ResourceDef, obj: unknown): Status | undefined {
+  return structTypeError(def.custom ? undefined : kindStruct(def.group, def.version, def.kind), def, obj)
+}
+
+/** The same for a body decoded as `struct` of the schemas, named `kind` in `version` (e.g. a Scale). */
+export function structTypeError(struct: string | undefined, named: { kind: string; version: string }, obj: unknown): Status | undefined {
+  const error = struct === undefined ? undefined : checkDecode(obj, struct, schemas).typeError
+  return error === undefined ? undefined : cannotDecode(named, error)
+}
+
+/** kube-apiserver's 400 for a body its decoder refused. */
+function cannotDecode(named: { kind: string; version: string }, why: string): Status {
+  return failure(400, 'BadRequest', `${named.kind} in version "${named.version}" cannot be handled as a ${named.kind}: ${why}`)
 }
 
 /** Removes `a.b[2].c` from an object (the unknown-field paths strict decoding reports). */

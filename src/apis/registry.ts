@@ -116,9 +116,17 @@ export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): strin
   return def.group ? `${def.group}/${def.version}` : def.version
 }
 
-/** The name of the store instance holding a resource: one Durable Object per group/resource. */
-export function storeName(def: Pick<ResourceDef, 'group' | 'plural'>): string {
-  return `${def.group || 'core'}/${def.plural}`
+const builtinStoreNames = new Set(builtinResources.map((d) => `${d.group || 'core'}/${d.plural}`))
+
+/**
+ * The name of the store instance holding a resource: one Durable Object per group/resource. A
+ * custom resource never shares a built-in resource's store, whatever group and plural its CRD
+ * declares: one that would is kept under a name (`custom:` and a DNS group cannot hold a colon)
+ * no built-in resource has.
+ */
+export function storeName(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>): string {
+  const name = `${def.group || 'core'}/${def.plural}`
+  return def.custom && builtinStoreNames.has(name) ? `custom:${name}` : name
 }
 
 const byPath = new Map(storedResources.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]))

@@ -2,6 +2,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { invalid, type StoreResult } from '../apimachinery/status'
 import { formatLabelSelector } from '../apimachinery/labels'
 import type { ResourceDef } from './registry'
+import { structTypeError } from './admission'
 
 interface ScalePaths {
   specReplicasPath: string
@@ -60,6 +61,8 @@ export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
 
 /** Carries a Scale's spec.replicas onto the workload. */
 export function fromScale(def: ResourceDef, obj: KubeObject, scale: KubeObject): StoreResult<KubeObject> {
+  const typeError = structTypeError('io.k8s.api.autoscaling.v1.Scale', { kind: 'Scale', version: 'v1' }, scale)
+  if (typeError) return { ok: false, status: typeError }
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     return {

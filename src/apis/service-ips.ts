@@ -2,6 +2,9 @@ import type { KubeObject, Status } from '../apimachinery/types'
 import { invalid as invalidStatus } from '../apimachinery/status'
 import { invalid, toStatusCause, type FieldCause } from '../apimachinery/validation'
 import type { ResourceDef } from './registry'
+import { formatIPv4, parseCidr, parseIPv4, type Cidr } from '../apimachinery/cidr'
+
+export { parseCidr }
 
 /**
  * ClusterIP and NodePort allocation for Services, as kube-apiserver's service REST storage does on
@@ -19,42 +22,6 @@ export const nodePortRange = Object.freeze({ min: 30000, max: 32767 })
 type Json = Record<string, unknown>
 
 const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
-
-export interface Cidr {
-  /** the network address as an unsigned 32-bit number */
-  base: number
-  /** how many addresses the block spans */
-  size: number
-  text: string
-}
-
-/** A dotted-quad IPv4 address in canonical form (no leading zeros), as a number. */
-export function parseIPv4(s: string): number | undefined {
-  const parts = s.split('.')
-  if (parts.length !== 4) return undefined
-  let n = 0
-  for (const p of parts) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(p) || Number(p) > 255) return undefined
-    n = n * 256 + Number(p)
-  }
-  return n
-}
-
-export function formatIPv4(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.')
-}
-
-/** An IPv4 CIDR such as `10.96.0.0/12`; host bits are masked off. */
-export function parseCidr(s: string): Cidr | undefined {
-  const [ip, bits, extra] = s.trim().split('/')
-  if (extra !== undefined || ip === undefined || bits === undefined || !/^[0-9]{1,2}$/.test(bits)) return undefined
-  const prefix = Number(bits)
-  const addr = parseIPv4(ip)
-  if (addr === undefined || prefix > 32) return undefined
-  const size = 2 ** (32 - prefix)
-  const base = addr - (addr % size)
-  return { base, size, text: `${formatIPv4(base)}/${prefix}` }
-}
 
 /**
  * The allocatable addresses of a range: all but the network and broadcast addresses (upstream's

@@ -3,7 +3,7 @@ import { apiVersionOf, isCrd, type ResourceDef } from './registry'
 import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './defaults'
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
-import { validateCrdUpdate } from './crd/validate-crd'
+import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -70,6 +70,11 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
   return out
 }
 
+/** Create rules beyond the object's own validation (kube-apiserver's create-only checks we enforce). */
+export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
+  return isCrd(def) ? validateApiApproval(obj).map(toStatusCause) : []
+}
+
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
 export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject): StatusCause[] {
   const causes: StatusCause[] = []
@@ -92,6 +97,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
     }
     if (next.immutable !== true) causes.push({ field: 'immutable', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
   }
+  if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
@@ -101,6 +107,18 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
     }
   }
   return causes
+}
+
+/** Node IPAM's assignment is final: spec.podCIDRs may go from empty to set, never change after. */
+function validateNodeCidrUpdate(old: KubeObject, next: KubeObject): StatusCause[] {
+  const cidrs = (o: KubeObject) => {
+    const spec = (o.spec ?? {}) as { podCIDR?: unknown; podCIDRs?: unknown }
+    return { one: spec.podCIDR || undefined, all: Array.isArray(spec.podCIDRs) && spec.podCIDRs.length ? spec.podCIDRs : undefined }
+  }
+  const before = cidrs(old)
+  if (!before.one && !before.all) return []
+  if (JSON.stringify(before) === JSON.stringify(cidrs(next))) return []
+  return [{ field: 'spec.podCIDRs', reason: 'FieldValueForbidden', message: 'Forbidden: node updates may not change podCIDR except from "" to valid' }]
 }
 
 /** True when the stored bytes would not change (then the write keeps its resourceVersion). */

@@ -30,7 +30,9 @@ export async function startSimAgent(cp: ControlPlane, o: SimAgentOptions): Promi
   const kubeconfig = join(cp.stateDir, 'kubeconfig')
   // The launcher writes it just after the runtime is up, so it can trail /readyz by a moment.
   await waitUntil('the kubeconfig', () => access(kubeconfig).then(() => true), { timeoutMs: 10_000, exited: cp.process.exited, output: cp.process.output })
-  const args = ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, '--name', o.name, '--runtime', 'sim', '--nodes', String(o.nodes)]
+  // It joins with the admin kubeconfig once; its nodes' credentials stay in the control plane's state dir.
+  const stateDir = join(cp.stateDir, 'agents', o.name)
+  const args = ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, '--state-dir', stateDir, '--name', o.name, '--runtime', 'sim', '--nodes', String(o.nodes)]
   if (o.leaseSeconds !== undefined) args.push('--lease-seconds', String(o.leaseSeconds))
   const proc = spawnGroup(`sim agent ${o.name}`, process.execPath, args, { cwd: REPO_ROOT, env: process.env })
   const nodeNames = o.nodes <= 1 ? [o.name] : Array.from({ length: o.nodes }, (_, i) => `${o.name}-${i}`)

@@ -15,12 +15,14 @@ import { cronJobController } from './cronjob'
 import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
+import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
 import { defaultLbDomain } from '../edge/ingress-routes'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   scheduler: () => schedulerController(),
+  'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
   'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),

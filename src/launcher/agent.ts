@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 
 export interface AgentHandle {
@@ -8,17 +7,28 @@ export interface AgentHandle {
   stop(): Promise<void>
 }
 
+export interface LocalAgentOptions {
+  server: string
+  caCertPath: string
+  stateDir: string
+  name: string
+  /** the join token, when the node has no credential of its own yet */
+  joinToken: string | undefined
+}
+
 const STOP_GRACE_MS = 5_000
 
 /**
  * Starts the node agent next to the server when its source exists. Runs it as
  * `node --import tsx src/agent/cli.ts ...` (what `tsx src/agent/cli.ts` does, minus tsx's extra
- * wrapper process) so the PID we hold is the agent itself.
+ * wrapper process) so the PID we hold is the agent itself. It joins with a join token, never
+ * with the admin token, and keeps its credential and its pods' directories in its own state dir.
  */
-export function startAgent(repoRoot: string, kubeconfig: string): AgentHandle | undefined {
+export function startAgent(repoRoot: string, o: LocalAgentOptions): AgentHandle | undefined {
   const cli = join(repoRoot, 'src', 'agent', 'cli.ts')
   if (!existsSync(cli)) return undefined
-  const args = ['--import', 'tsx', cli, '--kubeconfig', kubeconfig, '--name', hostname(), '--runtime', 'process']
+  const args = ['--import', 'tsx', cli, '--server', o.server, '--ca-cert', o.caCertPath, '--state-dir', o.stateDir, '--name', o.name, '--runtime', 'process']
+  if (o.joinToken) args.push('--token', o.joinToken)
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
   let stopping = false
   child.on('exit', (code, signal) => {

@@ -1,4 +1,4 @@
-export function printBanner(info: { url: string; stateDir: string; kubeconfig: string; startupMs: number; agentPid?: number; ingressUrl?: string }): void {
+export function printBanner(info: { url: string; stateDir: string; kubeconfig: string; caCertPath: string; joinToken: string; startupMs: number; agentPid?: number; ingressUrl?: string }): void {
   const lines = [
     '',
     `edgeplane is listening on ${info.url} (ready ${info.startupMs} ms after process start)`,
@@ -12,6 +12,9 @@ export function printBanner(info: { url: string; stateDir: string; kubeconfig: s
     '  kubectl get ns',
     'or:',
     `  kubectl --kubeconfig ${info.kubeconfig} get ns`,
+    '',
+    'Join a node (the join token is valid for 24 hours):',
+    `  npm run agent -- --server ${info.url} --ca-cert ${info.caCertPath} --token ${info.joinToken} --name NODE --state-dir DIR`,
     '',
     'Press Ctrl-C to stop.',
     '',

@@ -1,17 +1,21 @@
 // Runs edgeplane locally: the Worker in workerd (via Miniflare) over https on 127.0.0.1, with its
-// Durable Objects, certificate, admin token and kubeconfig kept in the state dir.
+// Durable Objects, certificate, admin token and kubeconfig kept in the state dir (mode 0700).
+// Prints a join token for node agents; with --agent, the local agent joins with it.
 //
 //   --agent                               also run the node agent (src/agent/cli.ts) once it exists
-//   EDGEPLANE_STATE=.edgeplane            state dir (relative to cwd)
+//   EDGEPLANE_STATE=.edgeplane            state dir (relative to cwd); the agent's is <state>/agent
 //   EDGEPLANE_PORT=8787                   https port
 //   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD   passed to the Worker as a binding of that name when set
+//   CLUSTER_CIDR, NODE_CIDR_MASK_SIZE     the same: where node pod CIDRs are cut from, and their size
 //   EDGEPLANE_DEBUG=1                     print the full error when startup fails
 //
 // Cron triggers from wrangler.toml are fired by the launcher; cron.ts lists what it understands.
-import { mkdir } from 'node:fs/promises'
+import { chmod, mkdir } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Miniflare } from 'miniflare'
+import { defaultNodeName } from '../agent/host-info'
 import { randomBytes } from 'node:crypto'
 import type { Server } from 'node:http'
 import { startAgent, type AgentHandle } from './agent'
@@ -19,6 +23,7 @@ import { startIngressListener } from './ingress'
 import { printBanner } from './banner'
 import { bundleWorker } from './bundle'
 import { parseCron, startCron, type CronSchedule } from './cron'
+import { createJoinToken, hasNodeCredential } from './join-token'
 import { writeKubeconfig } from './kubeconfig'
 import { assertPortFree } from './port'
 import { HOST } from './host'
@@ -39,7 +44,11 @@ async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env)
   // Checked first so a taken port is the error reported, whatever else might fail later.
   await assertPortFree(HOST, settings.port)
-  await mkdir(settings.stateDir, { recursive: true })
+  // Owner-only: it holds the admin token, the TLS key and every Durable Object's data.
+  for (const dir of [settings.stateDir, join(settings.stateDir, 'do')]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+    await chmod(dir, 0o700)
+  }
 
   // Independent steps run together; esbuild works in its own process while Miniflare's large
   // module graph loads here.
@@ -76,11 +85,15 @@ async function main(): Promise<void> {
     const result = await (await mf.getWorker()).scheduled({ cron, scheduledTime })
     if (result.outcome !== 'ok') console.error(`edgeplane: scheduled handler for '${cron}' ended with '${result.outcome}'`)
   })
+  const joinToken = await createJoinToken({ server: url, ca: tls.cert, adminToken: admin.token })
   if (settings.agent) {
-    agent = startAgent(repoRoot, kubeconfig)
+    const agentState = join(settings.stateDir, 'agent')
+    const name = defaultNodeName()
+    const joined = await hasNodeCredential(agentState, name, url)
+    agent = startAgent(repoRoot, { server: url, caCertPath: tls.certPath, stateDir: agentState, name, joinToken: joined ? undefined : joinToken })
     if (!agent) console.log('edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only')
   }
-  printBanner({ url, stateDir: settings.stateDir, kubeconfig, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, ingressUrl: ingress ? `http://${HOST}:${settings.ingressPort}` : undefined })
+  printBanner({ url, stateDir: settings.stateDir, kubeconfig, caCertPath: tls.certPath, joinToken, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, ingressUrl: ingress ? `http://${HOST}:${settings.ingressPort}` : undefined })
 }
 
 function cronSchedules(crons: string[]): CronSchedule[] {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { nodeCidrSettings } from '../controllers/node-ipam/settings'
 
 export interface LauncherSettings {
   stateDir: string
@@ -12,7 +13,7 @@ export interface LauncherSettings {
 }
 
 // Environment variables forwarded to the Worker under the same name when set.
-const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_LB_DOMAIN', 'EDGEPLANE_INGRESS_ADDRESS']
+const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE', 'EDGEPLANE_LB_DOMAIN', 'EDGEPLANE_INGRESS_ADDRESS']
 
 export class UsageError extends Error {}
 
@@ -25,6 +26,11 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSe
   const rawPort = env.EDGEPLANE_PORT ?? '8787'
   const port = Number(rawPort)
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`EDGEPLANE_PORT must be a port number, got '${rawPort}'`)
+  try {
+    nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)
+  } catch (err) {
+    throw new UsageError((err as Error).message)
+  }
   const rawIngress = env.EDGEPLANE_INGRESS_PORT ?? '8080'
   const ingressPort = Number(rawIngress)
   if (!/^\d+$/.test(rawIngress) || ingressPort > 65535) throw new UsageError(`EDGEPLANE_INGRESS_PORT must be a port number, got '${rawIngress}'`)

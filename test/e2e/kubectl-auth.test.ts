@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mintNodeToken } from '../../src/apimachinery/node-token'
+import { joinNodeToken } from './helpers/node-agent'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { startServer, type TestServer } from './helpers/server'
 
@@ -34,7 +34,7 @@ describe('kubectl auth whoami|can-i and create token', () => {
   })
 
   it('whoami with a node token names the node', async () => {
-    const token = await mintNodeToken(server.token, 'n1')
+    const token = await joinNodeToken(server, 'n1')
     expect(await whoami(token)).toEqual({ username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] })
     expect((await as(token, ['auth', 'can-i', 'get', 'pods'])).stdout.trim()).toBe('yes')
     const res = await as(token, ['auth', 'can-i', 'create', 'deployments'])

@@ -91,6 +91,37 @@ describe.concurrent('kubectl errors', () => {
       expect(stored.spec.foo).toBeUndefined()
     })
 
+    it('a YAML 1.1 `name: Y` (sent as a bool) is refused on create and on apply over a good object, which stays editable', async () => {
+      const manifest = (envName: string) =>
+        [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          'metadata: {name: ap}',
+          'spec:',
+          '  selector: {matchLabels: {app: ap}}',
+          '  template:',
+          '    metadata: {labels: {app: ap}}',
+          '    spec:',
+          '      containers:',
+          '      - name: a',
+          '        image: nginx:1',
+          `        env: [{name: EX, value: "1"}, {name: ${envName}, value: "2"}]`,
+        ].join('\n')
+      const typeError = 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.name of type string'
+      const created = await run(['apply', '-f', '-'], manifest('Y'))
+      expect(created.code).toBe(1)
+      expect(created.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "STDIN": ${typeError}`)
+      await expectNotStored('deploy', 'ap', 'deployments.apps')
+
+      expect((await run(['apply', '-f', '-'], manifest('"Y"'))).code).toBe(0)
+      expect(await run(['set', 'image', 'deploy/ap', 'a=nginx:2'])).toEqual({ code: 0, stdout: 'deployment.apps/ap image updated\n', stderr: '' })
+      const patched = await run(['apply', '-f', '-'], manifest('Y'))
+      expect(patched.code).toBe(1)
+      expect(patched.stderr.trim()).toContain(`error when patching "STDIN": ${typeError}`)
+      const stored = JSON.parse((await run(['get', 'deploy', 'ap', '-o', 'json'])).stdout)
+      expect(stored.spec.template.spec.containers[0]).toMatchObject({ image: 'nginx:2', env: [{ name: 'EX', value: '1' }, { name: 'Y', value: '2' }] })
+    })
+
     it('an invalid update leaves the stored object as it was', async () => {
       const applied = await run(['apply', '-f', '-'], JSON.stringify(deployment('steady')))
       expect(applied.code).toBe(0)

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { startServer, type TestServer } from './helpers/server'
-import { startAgent, type AgentProcess } from './helpers/node-agent'
+import { joinNodeToken, startAgent, type AgentProcess } from './helpers/node-agent'
 import { stream, type Manifest } from './helpers/manifests'
 import { waitFor } from './helpers/wait'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
-import { mintNodeToken } from '../../src/apimachinery/node-token'
 
 // Nodes are marked Unknown 4 s after their last heartbeat here, so a stopped agent shows quickly.
 const gracePeriodSeconds = 4
@@ -19,7 +18,7 @@ const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: serv
 /** A kubeconfig like the admin one, holding the node token of `name`. */
 async function nodeKubeconfig(name: string): Promise<string> {
   const config = parseYaml(await readFile(server.kubeconfig, 'utf8'))
-  for (const u of config.users) u.user = { token: await mintNodeToken(server.token, name) }
+  for (const u of config.users) u.user = { token: await joinNodeToken(server, name) }
   const path = join(server.stateDir, `kubeconfig-${name}`)
   await writeFile(path, stringifyYaml(config))
   return path

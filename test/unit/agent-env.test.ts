@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
+import { runAsFor } from '../../src/agent/runtime/run-as'
 import { EnvError, expandVars, fieldRefValue, parseQuantity, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
@@ -184,5 +185,73 @@ describe('fieldRefValue and parseQuantity', () => {
   }
   it('rejects nonsense', () => {
     expect(() => parseQuantity('lots')).toThrow(EnvError)
+  })
+})
+
+describe('service environment variables', () => {
+  const svc = (namespace: string, name: string, clusterIP: string, ports: { name?: string; port: number; protocol?: string }[]): KubeObject => ({
+    metadata: { name, namespace },
+    spec: { clusterIP, ports },
+  })
+  const services: Record<string, KubeObject[]> = {
+    ns1: [svc('ns1', 'web-api', '10.96.0.20', [{ name: 'http', port: 80 }, { name: 'dns', port: 53, protocol: 'UDP' }]), svc('ns1', 'headless', 'None', [{ port: 1 }])],
+    default: [svc('default', 'kubernetes', '10.96.0.1', [{ name: 'https', port: 443 }]), svc('default', 'other', '10.96.0.30', [{ port: 8080 }])],
+  }
+  const withServices = (): EnvSources => ({ ...sources(), services: async (ns) => services[ns] ?? [] })
+  const podWith = (spec: Record<string, unknown>, command = { name: 'c', image: 'x', env: [{ name: 'URL', value: 'http://$(WEB_API_SERVICE_HOST):$(WEB_API_SERVICE_PORT)' }] }): KubeObject => {
+    const p = pod([command as ContainerSpec])
+    p.spec = { ...(p.spec as object), ...spec }
+    return p
+  }
+
+  it('are kubelet\'s: host, ports, named ports and docker links, under the container\'s own', async () => {
+    const { env } = await resolvePodEnv(podWith({}), withServices(), ctx)
+    expect(env.c).toEqual({
+      WEB_API_SERVICE_HOST: '10.96.0.20',
+      WEB_API_SERVICE_PORT: '80',
+      WEB_API_SERVICE_PORT_HTTP: '80',
+      WEB_API_SERVICE_PORT_DNS: '53',
+      WEB_API_PORT: 'tcp://10.96.0.20:80',
+      WEB_API_PORT_80_TCP: 'tcp://10.96.0.20:80',
+      WEB_API_PORT_80_TCP_PROTO: 'tcp',
+      WEB_API_PORT_80_TCP_PORT: '80',
+      WEB_API_PORT_80_TCP_ADDR: '10.96.0.20',
+      WEB_API_PORT_53_UDP: 'udp://10.96.0.20:53',
+      WEB_API_PORT_53_UDP_PROTO: 'udp',
+      WEB_API_PORT_53_UDP_PORT: '53',
+      WEB_API_PORT_53_UDP_ADDR: '10.96.0.20',
+      KUBERNETES_SERVICE_HOST: '10.96.0.1',
+      KUBERNETES_SERVICE_PORT: '443',
+      KUBERNETES_SERVICE_PORT_HTTPS: '443',
+      KUBERNETES_PORT: 'tcp://10.96.0.1:443',
+      KUBERNETES_PORT_443_TCP: 'tcp://10.96.0.1:443',
+      KUBERNETES_PORT_443_TCP_PROTO: 'tcp',
+      KUBERNETES_PORT_443_TCP_PORT: '443',
+      KUBERNETES_PORT_443_TCP_ADDR: '10.96.0.1',
+      URL: 'http://10.96.0.20:80',
+    })
+  })
+
+  it('with enableServiceLinks: false are only the kubernetes Service\'s; a container variable wins', async () => {
+    const c = { name: 'c', image: 'x', env: [{ name: 'KUBERNETES_SERVICE_PORT', value: '6443' }] }
+    const { env } = await resolvePodEnv(podWith({ enableServiceLinks: false }, c), withServices(), ctx)
+    expect(Object.keys(env.c!).filter((k) => k.startsWith('WEB_API'))).toEqual([])
+    expect(env.c).toMatchObject({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '6443' })
+    expect(env.c!.OTHER_SERVICE_HOST).toBeUndefined()
+  })
+})
+
+describe('runAsUser', () => {
+  const p = (sc: Record<string, unknown>, podSc: Record<string, unknown> = {}) => ({ metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec: { securityContext: podSc, containers: [] } })
+  const c = (sc: Record<string, unknown>) => ({ name: 'c', securityContext: sc }) as ContainerSpec
+
+  it('switches user only for a root agent, and refuses otherwise', () => {
+    expect(runAsFor(p({}), c({ runAsUser: 1000 }), { uid: 0, gid: 0 })).toEqual({ uid: 1000, gid: 1000 })
+    expect(runAsFor(p({}, { runAsUser: 1000, runAsGroup: 5 }), c({}), { uid: 0, gid: 0 })).toEqual({ uid: 1000, gid: 5 })
+    expect(runAsFor(p({}), c({}), { uid: 0, gid: 0 })).toEqual({})
+    expect(runAsFor(p({}), c({ runAsUser: 1001 }), { uid: 1001, gid: 1001 })).toEqual({})
+    expect(runAsFor(p({}), c({ runAsUser: 1000 }), { uid: 1001, gid: 1001 })).toEqual({ error: 'runAsUser 1000 / runAsGroup 1000 needs the node agent to run as root; it runs as uid 1001' })
+    expect(runAsFor(p({}), c({ runAsNonRoot: true }), { uid: 0, gid: 0 })).toEqual({ error: 'container has runAsNonRoot and image will run as root (pod: "p_ns(u)", container: c)' })
+    expect(runAsFor(p({}), c({ runAsNonRoot: true }), { uid: 1001, gid: 1001 })).toEqual({})
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { capacityFor, defaultNodeName, nodeNames, parseArgs, parseLabels, UsageError } from '../../src/agent/cli'
 import { goArch, simNodeIP } from '../../src/agent/host-info'
 import { resolveKubeconfig, KubeconfigError } from '../../src/agent/kubeconfig'
-import { leaseObject, microTime } from '../../src/agent/lease'
+import { leaseInterval, LeaseIntervalError, leaseObject, microTime } from '../../src/agent/lease'
 import { KUBELET_VERSION, labelPatch, nodeLabels, nodeObject, nodeStatus, NODE_STATUS_REPORT_MS, shouldPostNodeStatus, type NodeIdentity } from '../../src/agent/node-status'
 import { kubeTime } from '../../src/agent/pod-status'
 
@@ -165,14 +165,27 @@ describe('kubeconfig', () => {
 describe('command line', () => {
   it('applies defaults', () => {
     const args = parseArgs(['--kubeconfig', '/k'], {})
-    expect(args).toMatchObject({ kubeconfig: '/k', runtime: 'process', nodes: 1, leaseSeconds: 10, simStartDelayMs: 200, labels: {}, verbose: false })
+    expect(args).toMatchObject({ kubeconfig: '/k', runtime: 'process', nodes: 1, simStartDelayMs: 200, labels: {}, verbose: false })
+    expect(args.leaseSeconds).toBeUndefined()
     expect(args.name).toBe(defaultNodeName())
   })
 
+  it('renews the lease at least every quarter of the published grace period, and refuses a slower --lease-seconds', () => {
+    expect(leaseInterval(undefined, undefined)).toBe(10)
+    expect(leaseInterval(40, undefined)).toBe(10)
+    expect(leaseInterval(8, undefined)).toBe(2)
+    expect(leaseInterval(120, undefined)).toBe(10)
+    expect(leaseInterval(8, 2)).toBe(2)
+    expect(leaseInterval(undefined, 30)).toBe(30)
+    expect(() => leaseInterval(8, 3)).toThrow(LeaseIntervalError)
+    expect(() => leaseInterval(8, 10)).toThrow('--lease-seconds 10 is too slow for the control plane: it marks a node Unknown after 8s without a heartbeat, so the lease must be renewed at least every 2s')
+  })
+
   it('reads every flag, in both spellings', () => {
-    const args = parseArgs(['--kubeconfig=/k', '--name', 'sim', '--runtime=sim', '--cpu', '8', '--memory=32Gi', '--pods', '50', '--labels', 'a=1,example.com/b=two', '--nodes', '3', '--lease-seconds', '2', '--sim-start-delay-ms', '0', '-v'], {})
+    const args = parseArgs(['--kubeconfig=/k', '--state-dir', '/s', '--name', 'sim', '--runtime=sim', '--cpu', '8', '--memory=32Gi', '--pods', '50', '--labels', 'a=1,example.com/b=two', '--nodes', '3', '--lease-seconds', '2', '--sim-start-delay-ms', '0', '-v'], {})
     expect(args).toEqual({
       kubeconfig: '/k',
+      stateDir: '/s',
       name: 'sim',
       runtime: 'sim',
       cpu: '8',
@@ -187,6 +200,14 @@ describe('command line', () => {
     })
     expect(nodeNames(args)).toEqual(['sim-0', 'sim-1', 'sim-2'])
     expect(capacityFor(args)).toEqual({ cpu: '8', memory: '32Gi', pods: '50' })
+  })
+
+  it('joins with --server, --token and --ca-cert, or a kubeconfig, not both', () => {
+    const args = parseArgs(['--server', 'https://cp.example:6443/', '--token', 'abcdef.0123456789abcdef', '--ca-cert', '/ca.pem'], { EDGEPLANE_AGENT_STATE: '/st' })
+    expect(args).toMatchObject({ server: 'https://cp.example:6443', token: 'abcdef.0123456789abcdef', caCert: '/ca.pem', stateDir: '/st' })
+    expect(() => parseArgs(['--server', 'https://a', '--kubeconfig', '/k'], {})).toThrow('--server and --kubeconfig exclude each other')
+    expect(() => parseArgs(['--token', 'abcdef.0123456789abcdef'], {})).toThrow('--token goes with --server')
+    expect(() => parseArgs(['--server', 'cp.example'], {})).toThrow('--server must be an http(s) URL')
   })
 
   it('takes the sim start delay from the environment', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -22,7 +22,7 @@ afterAll(async () => {
 })
 
 function runtime(): ProcessRuntime {
-  const r = new ProcessRuntime({ nodeIP: '192.0.2.10', backoff: BACKOFF, shutdownGraceSeconds: 1 })
+  const r = new ProcessRuntime({ nodeIP: '192.0.2.10', backoff: BACKOFF, shutdownGraceSeconds: 1, podsDir: join(dir, 'pods') })
   runtimes.push(r)
   return r
 }
@@ -66,6 +66,50 @@ describe('ProcessRuntime', () => {
     expect(await text(r.logs(p.metadata.uid!, { container: 'main' }))).toBe(`hello from tests in ${dir} as ${p.metadata.name}\n`)
     expect(stateOf(r, p.metadata.uid!)!.containerID).toMatch(/^process:\/\/[0-9a-f]{32}$/)
     expect(r.podIP()).toBe('192.0.2.10')
+  })
+
+  it('starts a container with no workingDir in its pod\'s own directory, removed with the pod', async () => {
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['sh', '-c', 'pwd; echo kept > note'] }], { restartPolicy: 'Never' })
+    await r.sync(p, envFor(p))
+    await until('exit', () => terminated(stateOf(r, p.metadata.uid!)))
+    const podDir = join(dir, 'pods', p.metadata.uid!)
+    expect(await text(r.logs(p.metadata.uid!, { container: 'main' }))).toBe(`${podDir}\n`)
+    expect((await stat(podDir)).mode & 0o777).toBe(0o700)
+    expect(await readFile(join(podDir, 'note'), 'utf8')).toBe('kept\n')
+    r.forget(p.metadata.uid!)
+    await expect(stat(podDir)).rejects.toThrow(/ENOENT/)
+  })
+
+  it.runIf(process.getuid?.() === 0)('runs a container as securityContext.runAsUser, in a directory of its own', async () => {
+    await chmod(dir, 0o711)
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['sh', '-c', 'id -u; id -g; cat ../../secret 2>&1 || true'], securityContext: { runAsUser: 65534 } }], { restartPolicy: 'Never' })
+    await writeFile(join(dir, 'secret'), 'agent only\n', { mode: 0o600 })
+    await r.sync(p, envFor(p))
+    expect(terminated(await until('exit', () => terminated(stateOf(r, p.metadata.uid!)) && stateOf(r, p.metadata.uid!)))).toMatchObject({ exitCode: 0 })
+    const out = await text(r.logs(p.metadata.uid!, { container: 'main' }))
+    expect(out.split('\n').slice(0, 2)).toEqual(['65534', '65534'])
+    expect(out).toContain('Permission denied')
+    expect((await stat(join(dir, 'pods', p.metadata.uid!))).uid).toBe(65534)
+  })
+
+  it.runIf(process.getuid?.() === 0)('says so when a runAsUser container could not reach its directory', async () => {
+    await chmod(dir, 0o700)
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 65534 } }])
+    await r.sync(p, envFor(p))
+    expect(stateOf(r, p.metadata.uid!)!.state).toEqual({
+      waiting: { reason: 'CreateContainerConfigError', message: `the pod's directory ${join(dir, 'pods', p.metadata.uid!)} is out of reach of runAsUser 65534: ${dir} is mode 0700; give the node agent a --state-dir outside it` },
+    })
+    await chmod(dir, 0o711)
+  })
+
+  it('refuses runAsNonRoot when the container would run as root', async () => {
+    const r = runtime()
+    const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 0, runAsNonRoot: true } }])
+    await r.sync(p, envFor(p))
+    expect(stateOf(r, p.metadata.uid!)!.state).toEqual({ waiting: { reason: 'CreateContainerConfigError', message: `container's runAsUser breaks non-root policy (pod: "${p.metadata.name}_default(${p.metadata.uid})", container: main)` } })
   })
 
   const policies: { policy: string; code: number; restarts: boolean }[] = [

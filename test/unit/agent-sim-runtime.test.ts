@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, PodIPAllocator, SimRuntime } from '../../src/agent/runtime/sim'
+import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, SimRuntime } from '../../src/agent/runtime/sim'
+import { nextFreePodIP, NodePodIPs, PodIPAllocator } from '../../src/agent/runtime/pod-ips'
 import type { ContainerState } from '../../src/agent/runtime/types'
 
 const runtimes: SimRuntime[] = []
@@ -9,8 +10,9 @@ afterEach(async () => {
 })
 
 let seq = 0
-function runtime(ips = new PodIPAllocator()): SimRuntime {
-  const r = new SimRuntime({ nodeName: 'sim-0', startDelayMs: 50, backoff: { baseMs: 100, maxMs: 400, resetAfterMs: 600_000 }, ips })
+function runtime(podCIDR = '10.244.9.0/24'): SimRuntime {
+  const r = new SimRuntime({ nodeName: 'sim-0', startDelayMs: 50, backoff: { baseMs: 100, maxMs: 400, resetAfterMs: 600_000 } })
+  r.setPodCIDR(podCIDR)
   runtimes.push(r)
   return r
 }
@@ -66,20 +68,36 @@ describe('SimRuntime', () => {
     })
   }
 
-  it('gives each pod its own 10.244 address and frees it when forgotten', async () => {
-    const ips = new PodIPAllocator()
-    const a = runtime(ips)
-    const b = runtime(ips)
+  it("gives each pod its own address of the node's pod CIDR and frees it when forgotten", async () => {
+    const a = runtime('10.244.3.0/24')
     const p1 = pod()
     const p2 = pod()
     const ip1 = a.podIP(p1)
-    const ip2 = b.podIP(p2)
-    expect(ip1).toMatch(/^10\.244\.\d+\.\d+$/)
-    expect(ip2).not.toBe(ip1)
+    const ip2 = a.podIP(p2)
+    expect(ip1).toBe('10.244.3.2')
+    expect(ip2).toBe('10.244.3.3')
     expect(a.podIP(p1)).toBe(ip1)
     a.forget(p1.metadata.uid!)
     const p3 = pod({ status: { phase: 'Running', podIP: ip1 } })
-    expect(b.podIP(p3)).toBe(ip1)
+    expect(a.podIP(p3)).toBe(ip1)
+    // An address from outside the node's block is not kept.
+    expect(a.podIP(pod({ status: { phase: 'Running', podIP: '10.244.4.7' } }))).toMatch(/^10\.244\.3\.\d+$/)
+  })
+
+  it('keeps the simulated nodes of one agent each in its own pod CIDR', () => {
+    const ips = new PodIPAllocator()
+    const a = new SimRuntime({ nodeName: 'sim-0', ips })
+    const b = new SimRuntime({ nodeName: 'sim-1', ips })
+    runtimes.push(a, b)
+    a.setPodCIDR('10.244.0.0/24')
+    b.setPodCIDR('10.244.1.0/24')
+    expect([a.podIP(pod()), b.podIP(pod()), a.podIP(pod())]).toEqual(['10.244.0.2', '10.244.1.2', '10.244.0.3'])
+  })
+
+  it('gives no pod an address before the node has a pod CIDR', () => {
+    const r = new SimRuntime({ nodeName: 'sim-0' })
+    runtimes.push(r)
+    expect(() => r.podIP(pod())).toThrow(/no pod CIDR yet/)
   })
 
   it('adopts containers already running after an agent restart', async () => {
@@ -110,5 +128,25 @@ describe('SimRuntime', () => {
     expect(main(r, p).state).toMatchObject({ terminated: { exitCode: 0 } })
     await new Promise((res) => setTimeout(res, 200))
     expect(main(r, p).restartCount).toBe(0)
+  })
+})
+
+describe('pod IPs of a node', () => {
+  it('skips the network, gateway and broadcast addresses and wraps from where it was', () => {
+    expect(nextFreePodIP('10.244.1.0/24', new Set())).toBe('10.244.1.2')
+    expect(nextFreePodIP('10.244.1.0/24', new Set(), 252)).toBe('10.244.1.254')
+    expect(nextFreePodIP('10.244.1.0/24', new Set(), 253)).toBe('10.244.1.2')
+    expect(nextFreePodIP('10.244.1.0/30', new Set(['10.244.1.2']))).toBeUndefined()
+    expect(nextFreePodIP('not-a-cidr', new Set())).toBeUndefined()
+  })
+
+  it('hands out every address of the block once, then reports it full', () => {
+    const ips = new NodePodIPs()
+    ips.setPodCIDR('10.1.0.0/29')
+    const got = ['a', 'b', 'c', 'd', 'e'].map((uid) => ips.allocate(uid))
+    expect(got).toEqual(['10.1.0.2', '10.1.0.3', '10.1.0.4', '10.1.0.5', '10.1.0.6'])
+    expect(() => ips.allocate('f')).toThrow(/10\.1\.0\.0\/29 is full/)
+    ips.release('c')
+    expect(ips.allocate('f')).toBe('10.1.0.4')
   })
 })

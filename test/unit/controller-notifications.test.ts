@@ -10,10 +10,10 @@ describe('which controllers a stored change wakes', () => {
     expect(watchersOf('coordination.k8s.io/leases', 'MODIFIED', lease)).toEqual([])
   })
 
-  it('content wakes the namespace controller only as it goes away', () => {
+  it('only namespaces wake the namespace controller: content is emptied in the stores', () => {
     expect(watchersOf('core/pods', 'MODIFIED', pod())).not.toContain('namespace')
-    expect(watchersOf('core/pods', 'MODIFIED', pod(true))).toContain('namespace')
-    expect(watchersOf('core/pods', 'DELETED', pod())).toContain('namespace')
+    expect(watchersOf('core/pods', 'MODIFIED', pod(true))).not.toContain('namespace')
+    expect(watchersOf('core/pods', 'DELETED', pod())).not.toContain('namespace')
     expect(watchersOf('core/namespaces', 'MODIFIED', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } })).toContain('namespace')
   })
 

@@ -47,9 +47,9 @@ describe('ResourceCache', () => {
     c.reset([obj('a', 1)], 1)
     c.put(obj('a', 5, 'mine'))
     expect(c.apply('MODIFIED', obj('a', 3, 'older')).applied).toBe(false)
-    expect(c.objects.get('ns/a')!.data).toBe('mine')
+    expect(c.get('ns/a')!.data).toBe('mine')
     expect(c.apply('MODIFIED', obj('a', 6, 'newer')).applied).toBe(true)
-    expect(c.objects.get('ns/a')!.data).toBe('newer')
+    expect(c.get('ns/a')!.data).toBe('newer')
   })
 
   it('keeps an object it deleted gone until the log reaches the deletion', () => {
@@ -57,10 +57,23 @@ describe('ResourceCache', () => {
     c.reset([obj('a', 1)], 1)
     c.remove('ns/a', 7)
     expect(c.apply('MODIFIED', obj('a', 4)).applied).toBe(false)
-    expect(c.objects.has('ns/a')).toBe(false)
+    expect(c.get('ns/a')).toBeUndefined()
     expect(c.apply('DELETED', obj('a', 7)).applied).toBe(true)
     expect(c.apply('ADDED', obj('a', 9)).applied).toBe(true)
-    expect(c.objects.has('ns/a')).toBe(true)
+    expect(c.get('ns/a')).toBeDefined()
+  })
+
+  it('lists a namespace from its index, following every add, move and delete', () => {
+    const c = new ResourceCache()
+    const inNs = (name: string, namespace: string) => ({ ...obj(name, 1), metadata: { ...obj(name, 1).metadata, namespace } })
+    c.reset([inNs('a', 'x'), inNs('b', 'y')], 1)
+    c.apply('ADDED', { ...inNs('c', 'x'), metadata: { ...inNs('c', 'x').metadata, resourceVersion: '2' } })
+    expect(c.list('x').map((o) => o.metadata.name).sort()).toEqual(['a', 'c'])
+    c.remove('x/a', 3)
+    expect(c.list('x').map((o) => o.metadata.name)).toEqual(['c'])
+    expect(c.list('y').map((o) => o.metadata.name)).toEqual(['b'])
+    expect(c.list('nowhere')).toEqual([])
+    expect(c.list().length).toBe(2)
   })
 })
 

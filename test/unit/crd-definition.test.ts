@@ -3,7 +3,8 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { formatCause } from '../../src/apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from '../../src/apis/crd/crd-object'
 import { compareVersions, resourceDefsOf, storageDefOf } from '../../src/apis/crd/resource-defs'
-import { validateCrd, validateCrdUpdate } from '../../src/apis/crd/validate-crd'
+import { validateApiApproval, validateCrd, validateCrdUpdate } from '../../src/apis/crd/validate-crd'
+import { findResource, storeName } from '../../src/apis/registry'
 import { crdCleanupController } from '../../src/controllers/crd-cleanup'
 import { customResourceDefinitions } from '../../src/controllers/resources'
 import type { Cache } from '../../src/controllers/runtime/types'
@@ -42,6 +43,42 @@ describe('CustomResourceDefinition validation', () => {
     expect(messages(twoStorage).some((m) => m.startsWith('spec.versions: Invalid value') && m.endsWith('must have exactly one version marked as storage version'))).toBe(true)
     const badColumn = crd({ versions: [{ name: 'v1', served: true, storage: true, schema, additionalPrinterColumns: [{ name: 'X', type: 'float', jsonPath: '.spec.x' }] }] })
     expect(messages(badColumn)).toContain('spec.versions[0].additionalPrinterColumns[0].type: Unsupported value: "float": supported values: "integer", "number", "string", "boolean", "date"')
+  })
+
+  it('asks API approval of a CRD in a Kubernetes group, and never refuses an update that keeps its approval state', () => {
+    const leases = (annotations?: Record<string, string>) =>
+      crd({ group: 'coordination.k8s.io', names: { plural: 'leases', kind: 'Lease' } }, { name: 'leases.coordination.k8s.io', ...(annotations ? { annotations } : {}) })
+    const approval = (o: KubeObject, old?: KubeObject) => validateApiApproval(o, old).map(formatCause)
+    expect(approval(leases())).toEqual([
+      'metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111',
+    ])
+    expect(approval(leases({ 'api-approved.kubernetes.io': 'maybe' }))).toEqual([
+      'metadata.annotations[api-approved.kubernetes.io]: Invalid value: "maybe": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
+    ])
+    expect(approval(leases({ 'api-approved.kubernetes.io': 'https://github.com/kubernetes/kubernetes/pull/1' }))).toEqual([])
+    expect(approval(leases({ 'api-approved.kubernetes.io': 'unapproved, experimental' }))).toEqual([])
+    expect(approval(crd({ group: 'x.kubernetes.io', names: { plural: 'widgets', kind: 'Widget' } }, { name: 'widgets.x.kubernetes.io' }))).toHaveLength(1)
+    expect(approval(crd())).toEqual([])
+    expect(approval(leases(), leases())).toEqual([])
+    expect(validateCrdUpdate(leases(), leases({ 'api-approved.kubernetes.io': 'maybe' })).map(formatCause)).toHaveLength(1)
+  })
+
+  it('keeps a custom resource out of every built-in store, whatever its CRD names', () => {
+    const o = crd({ group: 'coordination.k8s.io', names: { plural: 'leases', kind: 'Lease' } }, { name: 'leases.coordination.k8s.io' })
+    const custom = storageDefOf(o)!
+    expect(storeName(custom)).not.toBe(storeName(findResource('coordination.k8s.io', 'v1', 'leases')!))
+    expect(storeName(custom)).toBe('custom:coordination.k8s.io/leases')
+    expect(storeName(storageDefOf(crd())!)).toBe('example.com/widgets')
+  })
+
+  it('refuses a schema pattern that is not a Go regular expression', () => {
+    const withPattern = (pattern: string) =>
+      crd({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string', pattern } } } } } } }] })
+    expect(messages(withPattern('+'))).toEqual([
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[a].pattern: Invalid value: \"+\": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: `+`",
+    ])
+    expect(messages(withPattern('(?<=x)y'))).toHaveLength(1)
+    expect(messages(withPattern('^[a-z]+(\\.[a-z]+)*$'))).toEqual([])
   })
 
   it('keeps group, scope and plural immutable', () => {

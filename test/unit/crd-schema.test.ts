@@ -112,6 +112,18 @@ describe('validateAgainstSchema', () => {
     expect(messages({ name: 'ééé' })).toEqual(["spec.name: Invalid value: \"ééé\": spec.name in body should match '^[0-9]+$'"])
   })
 
+  it('matches patterns with RE2: linear time, Go syntax and its errors', () => {
+    const schema = (pattern: string): JSONSchemaProps => ({ type: 'object', properties: { spec: { type: 'object', properties: { name: { type: 'string', pattern } } } } })
+    // Catastrophic backtracking for a backtracking engine; RE2 answers at once.
+    expect(messages({ name: 'a'.repeat(40) + '!' }, schema('^(a+)+$'))).toEqual([`spec.name: Invalid value: "${'a'.repeat(40)}!": spec.name in body should match '^(a+)+$'`])
+    expect(messages({ name: 'a'.repeat(40) }, schema('^(a+)+$'))).toEqual([])
+    expect(messages({ name: 'héllo' }, schema('^[[:alpha:]]+$'))).toHaveLength(1)
+    expect(messages({ name: 'héllo' }, schema('^\\pL+$'))).toEqual([])
+    expect(messages({ name: 'x' }, schema('(?=x)x'))).toEqual([
+      "spec.name: Invalid value: \"x\": spec.name in body should match '(?=x)x, but pattern is invalid: error parsing regexp: invalid or unsupported Perl syntax: `(?=`'",
+    ])
+  })
+
   it('reports sizes and duplicates of arrays', () => {
     expect(messages({ tags: [] })).toEqual(['spec.tags: Invalid value: 0: spec.tags in body should have at least 1 items'])
     expect(messages({ tags: ['a', 'b', 'c', 'd'] })).toEqual(['spec.tags: Too many: 4: must have at most 3 items'])

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { MemoryStore, newObject, ownerRef, res } from '../../src/controllers/garbage-collector/fixtures'
 import { namespaceController, namespacedResources } from '../../src/controllers/namespace'
 import type { Action } from '../../src/controllers/runtime/types'
+import { afterEmptying, type ContentCount } from '../../src/controllers/namespace/reconcile'
 
 const controller = namespaceController(namespacedResources())
 const deletedAt = '2025-06-01T12:00:00Z'
@@ -29,49 +30,34 @@ function describeAction(a: Action): string {
 const conditions = (store: MemoryStore, name: string) =>
   ((store.get(res.namespaces, undefined, name)!.status as { conditions?: Record<string, string>[] }).conditions ?? []).map((c) => [c.type, c.status, c.reason, c.message])
 
-function terminatingCluster() {
-  const d = newObject(res.deployments, 'web', { namespace: 'doomed' })
-  const rs = newObject(res.replicasets, 'web-1', { namespace: 'doomed', owners: [ownerRef(d)] })
-  return new MemoryStore([
-    [res.namespaces, namespace('doomed', { deleting: true })],
-    [res.namespaces, namespace('kept')],
-    [res.replicasets, rs],
-    [res.deployments, d],
-    [res.configmaps, newObject(res.configmaps, 'cfg', { namespace: 'doomed' })],
-    [res.pods, newObject(res.pods, 'running', { namespace: 'doomed', owners: [ownerRef(rs)], spec: { nodeName: 'n1' }, status: { phase: 'Running' } })],
-    [res.pods, newObject(res.pods, 'held', { namespace: 'doomed', finalizers: ['example.com/hold'] })],
-    [res.events, newObject(res.events, 'ev', { namespace: 'doomed' })],
-    [res.configmaps, newObject(res.configmaps, 'cfg', { namespace: 'kept' })],
-  ])
+const held = (n: number, finalizers: Record<string, number> = {}): ContentCount[] => [{ resource: 'pods.', count: n, finalizers }]
+
+function applyAfterEmptying(store: MemoryStore, name: string, remaining: ContentCount[], at: number): Action[] {
+  const actions = afterEmptying(store.get(res.namespaces, undefined, name)!, remaining, at)
+  store.applyAll(actions)
+  return actions
 }
 
 describe('namespace controller', () => {
-  it('deletes all content of a terminating namespace, unowned objects first', () => {
-    const store = terminatingCluster()
-    const out = controller.reconcile('doomed', store, now)
-    expect(out.actions.map(describeAction)).toEqual([
-      'delete pods doomed/held uid=uid-held',
-      'delete configmaps doomed/cfg uid=uid-cfg',
-      'delete events doomed/ev uid=uid-ev',
-      'delete deployments doomed/web uid=uid-web',
-      'delete pods doomed/running uid=uid-running',
-      'delete replicasets doomed/web-1 uid=uid-web-1',
+  it('asks the stores to empty a terminating namespace of every namespaced kind, and looks again later', () => {
+    const store = new MemoryStore([
+      [res.namespaces, namespace('doomed', { deleting: true })],
+      [res.namespaces, namespace('kept')],
     ])
+    const out = controller.reconcile('doomed', store, now)
+    expect(out.actions).toHaveLength(1)
+    const action = out.actions[0] as Extract<Action, { type: 'emptyNamespace' }>
+    expect(action.type).toBe('emptyNamespace')
+    expect(action.name).toBe('doomed')
+    expect(action.resources.map((r) => r.plural)).toEqual(expect.arrayContaining(['pods', 'configmaps', 'events', 'leases', 'deployments']))
+    expect(action.resources.map((r) => r.plural)).not.toContain('nodes')
     expect(out.requeueAfterMs).toBe(1000)
+    expect(controller.reconcile('kept', store, now)).toEqual({ actions: [] })
   })
 
-  it('reports what remains, waits for it, then finalizes', () => {
-    const store = terminatingCluster()
-    store.applyAll(controller.reconcile('doomed', store, now).actions)
-    // a graceful pod and a pod held by a finalizer are left
-    expect(store.names(res.pods, 'doomed')).toEqual(['held', 'running'])
-    expect(store.names(res.configmaps)).toEqual(['cfg'])
-    expect(store.list(res.configmaps)[0]!.metadata.namespace).toBe('kept')
-
-    const waiting = controller.reconcile('doomed', store, now + 4000)
-    expect(waiting.actions.map(describeAction)).toEqual(['updateStatus namespaces doomed'])
-    expect(waiting.requeueAfterMs).toBe(2000)
-    store.applyAll(waiting.actions)
+  it('reports what remains and the finalizers holding it, then finalizes once nothing is left', () => {
+    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true })], [res.namespaces, namespace('kept')]])
+    expect(applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 4000).map(describeAction)).toEqual(['updateStatus namespaces doomed'])
     expect(conditions(store, 'doomed')).toEqual([
       ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'],
       ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
@@ -79,54 +65,34 @@ describe('namespace controller', () => {
       ['NamespaceContentRemaining', 'True', 'SomeResourcesRemain', 'Some resources are remaining: pods. has 2 resource instances'],
       ['NamespaceFinalizersRemaining', 'True', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances'],
     ])
-    // nothing new: no write, only the recheck
-    expect(controller.reconcile('doomed', store, now + 5000)).toEqual({ actions: [], requeueAfterMs: 2500 })
+    // nothing new: no write
+    expect(applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 5000)).toEqual([])
 
-    store.finishPod('doomed', 'running')
-    const held = store.get(res.pods, 'doomed', 'held')!
-    store.applyAll([{ type: 'update', resource: res.pods, object: { ...held, metadata: { ...held.metadata, finalizers: [] } } }])
-    expect(store.list(res.pods, 'doomed')).toEqual([])
-
-    const done = controller.reconcile('doomed', store, now + 6000)
-    expect(done.actions.map(describeAction)).toEqual(['purgeNamespaceCustomResources', 'finalize doomed'])
-    expect(done.requeueAfterMs).toBeUndefined()
-    store.applyAll(done.actions)
+    expect(applyAfterEmptying(store, 'doomed', [], now + 6000).map(describeAction)).toEqual(['finalize doomed'])
     expect(store.names(res.namespaces)).toEqual(['kept'])
   })
 
   it('updates a condition in place, keeping its transition time while its status holds', () => {
-    const ns = namespace('doomed', { deleting: true })
-    const store = new MemoryStore([
-      [res.namespaces, ns],
-      [res.pods, newObject(res.pods, 'a', { namespace: 'doomed', deletionTimestamp: deletedAt, finalizers: ['x'] })],
-      [res.pods, newObject(res.pods, 'b', { namespace: 'doomed', deletionTimestamp: deletedAt, finalizers: ['x'] })],
-    ])
-    store.applyAll(controller.reconcile('doomed', store, now).actions)
+    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true })]])
+    applyAfterEmptying(store, 'doomed', held(2, { x: 2 }), now)
     const before = (store.get(res.namespaces, undefined, 'doomed')!.status as { conditions: Record<string, string>[] }).conditions.find((c) => c.type === 'NamespaceContentRemaining')!
     expect(before.lastTransitionTime).toBe('2025-06-01T12:00:00Z')
-    store.remove(res.pods, 'doomed', 'b')
-    store.applyAll(controller.reconcile('doomed', store, now + 60_000).actions)
+    applyAfterEmptying(store, 'doomed', held(1, { x: 1 }), now + 60_000)
     const after = (store.get(res.namespaces, undefined, 'doomed')!.status as { conditions: Record<string, string>[] }).conditions.find((c) => c.type === 'NamespaceContentRemaining')!
     expect(after).toEqual({ ...before, message: 'Some resources are remaining: pods. has 1 resource instances' })
   })
 
-  it('keeps other spec finalizers when finalizing', () => {
-    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true, specFinalizers: ['example.com/cleanup', 'kubernetes'] })]])
-    const out = controller.reconcile('doomed', store, now)
-    expect(out.actions.map(describeAction)).toEqual(['purgeNamespaceCustomResources', 'update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
-    store.applyAll(out.actions)
-    expect(store.get(res.namespaces, undefined, 'doomed')!.spec).toEqual({ finalizers: ['example.com/cleanup'] })
-    expect(controller.reconcile('doomed', store, now)).toEqual({ actions: [] })
+  it('marks the namespace Terminating while content remains', () => {
+    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true, phase: 'Active' })]])
+    applyAfterEmptying(store, 'doomed', [{ resource: 'secrets.', count: 1, finalizers: {} }], now)
+    expect((store.get(res.namespaces, undefined, 'doomed')!.status as { phase: string }).phase).toBe('Terminating')
   })
 
-  it('marks the namespace Terminating if the phase was not set', () => {
-    const store = new MemoryStore([
-      [res.namespaces, namespace('doomed', { deleting: true, phase: 'Active' })],
-      [res.secrets, newObject(res.secrets, 's', { namespace: 'doomed' })],
-    ])
-    const out = controller.reconcile('doomed', store, now)
-    expect(out.actions.map(describeAction)).toEqual(['updateStatus namespaces doomed', 'delete secrets doomed/s uid=uid-s'])
-    expect((out.actions[0] as Extract<Action, { type: 'updateStatus' }>).object.status).toEqual({ phase: 'Terminating' })
+  it('keeps other spec finalizers when finalizing', () => {
+    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true, specFinalizers: ['example.com/cleanup', 'kubernetes'] })]])
+    expect(applyAfterEmptying(store, 'doomed', [], now).map(describeAction)).toEqual(['update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
+    expect(store.get(res.namespaces, undefined, 'doomed')!.spec).toEqual({ finalizers: ['example.com/cleanup'] })
+    expect(controller.reconcile('doomed', store, now)).toEqual({ actions: [] })
   })
 
   it.each([
@@ -161,19 +127,14 @@ describe('namespace controller keys', () => {
     [res.namespaces, namespace('finalized', { deleting: true, specFinalizers: [] })],
   ])
 
-  it('watches namespaces first, then every namespaced kind', () => {
-    expect(controller.watches[0]).toEqual(res.namespaces)
-    expect(controller.watches.map((r) => r.plural)).toContain('leases')
-    expect(controller.watches.map((r) => r.plural)).not.toContain('nodes')
+  it('watches namespaces only: content is emptied and counted in the stores, never cached', () => {
+    expect(controller.watches).toEqual([res.namespaces])
   })
 
   it.each([
     ['a terminating namespace', res.namespaces, namespace('doomed'), ['doomed']],
     ['an active namespace', res.namespaces, namespace('active'), []],
     ['a finalized namespace', res.namespaces, namespace('finalized'), []],
-    ['content of a terminating namespace', res.pods, newObject(res.pods, 'p', { namespace: 'doomed' }), ['doomed']],
-    ['content of an active namespace', res.configmaps, newObject(res.configmaps, 'c', { namespace: 'active' }), []],
-    ['content of an unknown namespace', res.configmaps, newObject(res.configmaps, 'c', { namespace: 'nowhere' }), []],
   ] as const)('maps %s', (_, r, o, keys) => {
     expect(controller.keysFor(r, o, store)).toEqual(keys)
   })

@@ -1,44 +1,72 @@
 import { describe, expect, it } from 'vitest'
-import { isNodeToken, mintNodeToken, nodeCredentials, nodeNameOf, nodeUser, verifyNodeToken } from '../../src/apimachinery/node-token'
+import type { KubeObject } from '../../src/apimachinery/types'
+import { formatNodeToken, newNodeToken, nodeTokenOwner, nodeTokenSecret, nodeUser, parseNodeToken } from '../../src/apimachinery/node-token'
+import { bootstrapTokenGroups, bootstrapTokenSecret, bootstrapUser, decodedData, parseBootstrapToken } from '../../src/apimachinery/bootstrap-token'
+import { sameSecret } from '../../src/apimachinery/secret-compare'
 import { attributesOf } from '../../src/api/authorizer-attributes'
 import { forbiddenStatus } from '../../src/api/authorize'
-import { tunnelNodeName } from '../../src/api/node-authorizer'
+import { nodeAuthorize, tunnelNodeName } from '../../src/api/node-authorizer'
 import { nodeUserInfo } from '../../src/api/user'
 
-const admin = 'admin-token-for-tests'
+const at = Date.parse('2026-01-01T00:00:00Z')
+/** A Secret as the store keeps it: stringData folded into base64 data. */
+const stored = (s: KubeObject): KubeObject => {
+  const { stringData, ...rest } = s as KubeObject & { stringData: Record<string, string> }
+  return { ...rest, data: Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) }
+}
 
-describe('node tokens', () => {
-  it('are node.<name>.<base64url HMAC-SHA256 of "node:<name>"> and verify statelessly', async () => {
-    const token = await mintNodeToken(admin, 'n1')
-    const { createHmac } = await import('node:crypto')
-    expect(token).toBe(`node.n1.${createHmac('sha256', admin).update('node:n1').digest('base64url')}`)
-    expect(await verifyNodeToken(admin, token)).toBe('n1')
-    expect(await verifyNodeToken('other', token)).toBeUndefined()
-    expect(await verifyNodeToken('', token)).toBeUndefined()
-    expect(await mintNodeToken(admin, 'n1')).toBe(token)
+describe('node credentials', () => {
+  it('are node.<16 [a-z0-9]>.<32 [a-z0-9]>, recorded by the hash of their secret', async () => {
+    const t = newNodeToken()
+    const text = formatNodeToken(t)
+    expect(text).toMatch(/^node\.[a-z0-9]{16}\.[a-z0-9]{32}$/)
+    expect(parseNodeToken(text)).toEqual(t)
+    for (const bad of ['node.n1.' + 'A'.repeat(43), `node.${t.id}.${t.secret}x`, `${t.id}.${t.secret}`, '']) expect(parseNodeToken(bad)).toBeUndefined()
+    const secret = stored(await nodeTokenSecret(t, { name: 'n1', uid: 'u1' }, 'kubernetes-admin'))
+    expect(secret.metadata).toMatchObject({ name: `node-token-${t.id}`, namespace: 'kube-system', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'u1' }] })
+    expect(JSON.stringify(secret)).not.toContain(t.secret)
+    expect(await nodeTokenOwner(secret, t)).toEqual({ name: 'n1', uid: 'u1' })
+    expect(await nodeTokenOwner(secret, { ...t, secret: t.secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')) })).toBeUndefined()
+    expect(await nodeTokenOwner({ ...secret, type: 'Opaque' }, t)).toBeUndefined()
+    expect(await nodeTokenOwner({ ...secret, metadata: { ...secret.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }, t)).toBeUndefined()
+    expect(nodeUser('n1')).toBe('system:node:n1')
+  })
+})
+
+describe('bootstrap tokens', () => {
+  const token = { id: 'abcdef', secret: '0123456789abcdef' }
+  const secret = (ttl: number, extra: Record<string, string> = {}) => {
+    const s = stored(bootstrapTokenSecret(token, { ttlSeconds: ttl, description: 'test', now: at }))
+    for (const [k, v] of Object.entries(extra)) (s.data as Record<string, string>)[k] = Buffer.from(v).toString('base64')
+    return s
+  }
+
+  it('have upstream\'s shape and groups', async () => {
+    expect(parseBootstrapToken('abcdef.0123456789abcdef')).toEqual(token)
+    for (const bad of ['abcdef.0123456789abcde', 'ABCDEF.0123456789abcdef', 'abcdef0123456789abcdef']) expect(parseBootstrapToken(bad)).toBeUndefined()
+    const s = secret(60)
+    expect(s.metadata).toEqual({ name: 'bootstrap-token-abcdef', namespace: 'kube-system' })
+    expect(s.type).toBe('bootstrap.kubernetes.io/token')
+    expect(decodedData(s)).toMatchObject({ 'token-id': 'abcdef', 'token-secret': '0123456789abcdef', expiration: '2026-01-01T00:01:00Z', 'usage-bootstrap-authentication': 'true' })
+    expect(await bootstrapTokenGroups(s, token, at)).toEqual(['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token'])
+    expect(bootstrapUser('abcdef')).toBe('system:bootstrap:abcdef')
   })
 
-  it('carry names with dots, and refuse any change to name or signature', async () => {
-    const token = await mintNodeToken(admin, 'worker-1.example.com')
-    expect(nodeNameOf(token)).toBe('worker-1.example.com')
-    expect(await verifyNodeToken(admin, token)).toBe('worker-1.example.com')
-    const sig = token.slice(-43)
-    expect(await verifyNodeToken(admin, `node.worker-2.example.com.${sig}`)).toBeUndefined()
-    const flipped = sig.startsWith('A') ? `B${sig.slice(1)}` : `A${sig.slice(1)}`
-    expect(await verifyNodeToken(admin, `node.worker-1.example.com.${flipped}`)).toBeUndefined()
-    for (const bad of ['node..' + sig, 'node.' + sig, 'nodes.n1.' + sig, 'node.n1.' + sig.slice(1), 'node.n1.' + sig + '=', admin, '']) {
-      expect([bad, await verifyNodeToken(admin, bad)]).toEqual([bad, undefined])
-    }
-    expect(isNodeToken(token)).toBe(true)
-    expect(isNodeToken(admin)).toBe(false)
+  it('refuse a wrong secret, expiry, a missing usage, and a bad extra group', async () => {
+    expect(await bootstrapTokenGroups(secret(60), { ...token, secret: '0123456789abcdee' }, at)).toBeUndefined()
+    expect(await bootstrapTokenGroups(secret(60), token, at + 60_000)).toBeUndefined()
+    expect(await bootstrapTokenGroups(secret(60, { expiration: 'soon' }), token, at)).toBeUndefined()
+    expect(await bootstrapTokenGroups(secret(60, { 'usage-bootstrap-authentication': 'false' }), token, at)).toBeUndefined()
+    expect(await bootstrapTokenGroups(secret(60, { 'auth-extra-groups': 'system:masters' }), token, at)).toBeUndefined()
+    expect(await bootstrapTokenGroups({ ...secret(60), type: 'Opaque' }, token, at)).toBeUndefined()
   })
+})
 
-  it('nodeCredentials mints from an admin token, keeps a node token of the same node, and refuses another node', async () => {
-    const minted = await nodeCredentials(admin, 'n1')
-    expect(minted).toEqual({ token: await mintNodeToken(admin, 'n1'), user: nodeUser('n1') })
-    expect(await nodeCredentials(minted.token, 'n1')).toEqual(minted)
-    await expect(nodeCredentials(minted.token, 'n2')).rejects.toThrow('the kubeconfig holds the token of node "n1", not of "n2"')
-    expect(await nodeCredentials(undefined, 'n1')).toEqual({ token: undefined, user: 'system:node:n1' })
+describe('secret comparison', () => {
+  it('is equality, lengths included', async () => {
+    expect(await sameSecret('a'.repeat(40), 'a'.repeat(40))).toBe(true)
+    expect(await sameSecret('a'.repeat(40), 'a'.repeat(39))).toBe(false)
+    expect(await sameSecret('', 'a')).toBe(false)
   })
 })
 
@@ -57,6 +85,14 @@ describe('node authorization attributes', () => {
     expect(attrs('GET', '/agent/v1/nodes/n1/tunnel')).toEqual({ verb: 'get', path: '/agent/v1/nodes/n1/tunnel' })
     expect(tunnelNodeName('/agent/v1/nodes/n1.example/tunnel')).toBe('n1.example')
     expect(tunnelNodeName('/agent/v1/nodes/n1/other')).toBeUndefined()
+  })
+
+  it('let a node read its own Node by name alone, whether or not it exists', () => {
+    for (const path of ['/api/v1/nodes/n1', '/api/v1/nodes/n1/status', '/api/v1/nodes?fieldSelector=metadata.name%3Dn1', '/api/v1/nodes?watch=true&fieldSelector=metadata.name%3Dn1']) {
+      expect([path, nodeAuthorize('n1', attrs('GET', path)).allowed]).toEqual([path, true])
+    }
+    expect(nodeAuthorize('n1', attrs('GET', '/api/v1/nodes/n9'))).toEqual({ allowed: false, reason: "node 'n1' cannot read 'n9', only its own Node object" })
+    expect(nodeAuthorize('n1', attrs('GET', '/api/v1/nodes'))).toEqual({ allowed: false, reason: "node 'n1' cannot read all nodes, only its own Node object" })
   })
 
   it('word refusals as kube-apiserver does', () => {

@@ -15,7 +15,7 @@ function describeAction(a: Action): string {
   if (a.type === 'delete') return `delete:${a.name}`
   if (a.type === 'bind' || a.type === 'finalize') return `${a.type}:${a.name}`
   if (a.type === 'purgeCustomResources') return `${a.type}:${a.crd.metadata.name}`
-  if (a.type === 'purgeNamespaceCustomResources') return `${a.type}:${a.namespace}`
+  if (a.type === 'emptyNamespace') return `${a.type}:${a.name}`
   return `${a.type}:${a.resource.plural}`
 }
 const types = (actions: Action[]) => actions.map(describeAction)
@@ -90,9 +90,12 @@ describe('node-lifecycle reconcile', () => {
     const ready = [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T00:00:00Z' }]
     const cache = healthyCluster(newPod('p', { nodeName: 'n1', conditions: ready, tolerations: [{ operator: 'Exists' }] }))
     const out = controller.reconcile('n1', cache, t(renewed) + 50_000)
-    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'updateStatus:pods'])
+    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'updateStatus:pods', 'event:NodeNotReady'])
+    expect(out.actions[4]).toMatchObject({ type: 'event', eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready', involved: { metadata: { name: 'p' } } })
     cache.applyAll(out.actions)
     expect((cache.get(pods, 'default', 'p')!.status as { conditions: unknown[] }).conditions).toEqual([{ type: 'Ready', status: 'False', lastTransitionTime: '2025-06-01T12:00:50Z' }])
+    // once marked, a later pass over the still unreachable node leaves the pod alone
+    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('updateStatus:pods')
   })
 
   it('evicts pods that do not tolerate the NoExecute taint and keeps those that do', () => {

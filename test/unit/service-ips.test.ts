@@ -11,8 +11,8 @@ const specOf = (o: KubeObject) => o.spec as Record<string, any>
 
 describe('parseCidr', () => {
   it.each([
-    ['10.96.0.0/12', { base: 0x0a600000, size: 2 ** 20, text: '10.96.0.0/12' }],
-    ['10.96.5.7/24', { base: 0x0a600500, size: 256, text: '10.96.5.0/24' }],
+    ['10.96.0.0/12', { base: 0x0a600000, size: 2 ** 20, prefix: 12, text: '10.96.0.0/12' }],
+    ['10.96.5.7/24', { base: 0x0a600500, size: 256, prefix: 24, text: '10.96.5.0/24' }],
     ['10.96.0.0', undefined],
     ['10.960.0.0/12', undefined],
   ])('%s', (s, want) => {

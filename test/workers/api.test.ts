@@ -163,7 +163,7 @@ describe('workloads', () => {
 describe('discovery and tables', () => {
   it('serves aggregated discovery with the exact content type', async () => {
     const res = await SELF.fetch('https://edgeplane.test/apis', {
-      headers: { Authorization: 'Bearer workers-test-token', Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' },
+      headers: { Authorization: 'Bearer workers-test-admin-token-0123456789abcdef', Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' },
     })
     expect(res.headers.get('Content-Type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList')
     const doc = (await res.json()) as any

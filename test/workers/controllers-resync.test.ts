@@ -72,7 +72,8 @@ describe('controller passes without notifications', () => {
     const failing: ControllerDefinition = {
       name: 'always-fails',
       watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
-      keysFor: (_r, o) => [`${o.metadata.namespace}/${o.metadata.name}`],
+      // Only the one key of allKeys: the ConfigMaps the cluster starts with are none of its business.
+      keysFor: () => [],
       allKeys: () => ['default/broken'],
       reconcile: () => {
         calls++
@@ -94,5 +95,63 @@ describe('controller passes without notifications', () => {
     const idleRunner = new ControllerRunner(env, idle, { ...defaultRunnerOptions, resyncMs: 30_000 })
     const report = await idleRunner.pass(() => now)
     expect(report.nextAt! - now).toBe(30_000)
+  })
+
+  it('ends a pass after a bounded number of actions and takes the rest in the next pass at once', async () => {
+    const keys = Array.from({ length: 7 }, (_, i) => `k${i}`)
+    const involved = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bounded', namespace: 'default', uid: 'u-bounded' } }
+    const done: string[] = []
+    const bounded: ControllerDefinition = {
+      name: 'bounded',
+      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
+      keysFor: () => [],
+      allKeys: () => keys,
+      reconcile: (key) => {
+        done.push(key)
+        return { actions: [{ type: 'event', involved, eventType: 'Normal', reason: 'Counted', message: key }] }
+      },
+    }
+    const now = 2_000_000
+    const runner = new ControllerRunner(env, bounded, { ...defaultRunnerOptions, maxActionsPerPass: 3 })
+    const first = await runner.pass(() => now)
+    expect(first.actions).toBe(3)
+    expect(first.nextAt).toBe(now)
+    const second = await runner.pass(() => now)
+    expect(second.actions).toBe(3)
+    const third = await runner.pass(() => now)
+    expect(third.actions).toBe(1)
+    expect(third.nextAt).toBeGreaterThan(now)
+    expect(done.sort()).toEqual([...keys].sort())
+  })
+
+  it('bumps the count of an event it repeats instead of writing another', async () => {
+    const involved = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'repeated', namespace: 'default', uid: 'u-repeated' } }
+    let message = 'the same thing again'
+    const repeating: ControllerDefinition = {
+      name: 'repeating',
+      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
+      keysFor: () => [],
+      allKeys: () => ['default/repeated'],
+      reconcile: () => ({ actions: [{ type: 'event', involved, eventType: 'Warning', reason: 'Repeated', message }] }),
+    }
+    let now = 3_000_000
+    const runner = new ControllerRunner(env, repeating, { ...defaultRunnerOptions, resyncMs: 1000 })
+    for (let i = 0; i < 3; i++) {
+      await runner.pass(() => now)
+      now += 1000
+    }
+    const about = async () => (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Drepeated')).json.items
+    const once = await about()
+    expect(once).toHaveLength(1)
+    expect(once[0].count).toBe(3)
+    expect(once[0].lastTimestamp).toBe(new Date(now - 1000).toISOString().replace(/\.\d+Z$/, 'Z'))
+    expect(once[0].firstTimestamp).toBe(new Date(3_000_000).toISOString().replace(/\.\d+Z$/, 'Z'))
+
+    message = 'something else'
+    await runner.pass(() => now)
+    expect((await about()).map((e: any) => [e.message, e.count]).sort()).toEqual([
+      ['something else', 1],
+      ['the same thing again', 3],
+    ])
   })
 })

@@ -1,6 +1,13 @@
 import { SELF } from 'cloudflare:test'
 
-export const token = 'workers-test-token'
+export const token = 'workers-test-admin-token-0123456789abcdef'
+
+/** Joins a node as the admin (`POST /agent/v1/nodes/<name>/credential`): the node's own bearer token. */
+export async function joinNode(name: string): Promise<string> {
+  const res = await api('POST', `/agent/v1/nodes/${encodeURIComponent(name)}/credential`)
+  if (res.status !== 201) throw new Error(`joining ${name} answered ${res.status}: ${JSON.stringify(res.json)}`)
+  return res.json.token as string
+}
 
 /** A request to the API server as a client with the admin token. */
 export async function api(method: string, path: string, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test'
-import { mintNodeToken } from '../../src/apimachinery/node-token'
-import { token } from './helpers'
+import { joinNode, token } from './helpers'
 
 const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
 
@@ -27,7 +26,7 @@ describe('GET /metrics', () => {
     expect(res.text).toMatch(/^edgeplane_controller_reconcile_passes_total\{controller="scheduler"\} \d+$/m)
 
     expect((await metrics('')).status).toBe(401)
-    const asNode = await metrics(await mintNodeToken(token, 'n1'))
+    const asNode = await metrics(await joinNode('metrics-n1'))
     expect(asNode.status).toBe(403)
     expect(asNode.text).toContain('cannot get path \\"/metrics\\"')
   })

@@ -1,9 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { env, SELF } from 'cloudflare:test'
-import { mintNodeToken } from '../../src/apimachinery/node-token'
 import { decodeFrame, encodeFrame, type DataFrame } from '../../src/agent-protocol/data-frames'
 import { gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
-import { api, token as adminToken } from './helpers'
+import { api, joinNode, token as adminToken } from './helpers'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder()
@@ -12,7 +11,7 @@ const ns = '/api/v1/namespaces/tunnel'
 /** A node agent played by the test: the far end of the node's tunnel, inside workerd. */
 async function fakeAgent(node: string) {
   const res = await SELF.fetch(`https://edgeplane.test/agent/v1/nodes/${node}/tunnel`, {
-    headers: { Authorization: `Bearer ${await mintNodeToken(adminToken, node)}`, Upgrade: 'websocket' },
+    headers: { Authorization: `Bearer ${await joinNode(node)}`, Upgrade: 'websocket' },
   })
   expect(res.status).toBe(101)
   const ws = res.webSocket!

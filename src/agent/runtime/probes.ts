@@ -25,6 +25,9 @@ export interface ProbeTarget {
   ports?: Record<string, number>
   env?: Record<string, string>
   cwd?: string
+  /** the user exec probes run as, when the container runs as another one */
+  uid?: number
+  gid?: number
 }
 
 export interface ProbeOutcome {
@@ -79,7 +82,7 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
       clearTimeout(timer)
       resolve(outcome)
     }
-    const child = spawn(command[0]!, command.slice(1), { cwd: target.cwd, env: target.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(command[0]!, command.slice(1), { cwd: target.cwd, env: target.env, uid: target.uid, gid: target.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const collect = (c: Buffer) => {
       if (output.length < OUTPUT_LIMIT) output += c.toString('utf8')
     }

@@ -13,6 +13,8 @@ import type { Logger } from '../log'
 import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
+import { PodDirs } from './pod-dirs'
+import { agentIdentity, runAsFor, type RunAs } from './run-as'
 import { ProbeWorker, type Probe, type ProbeKind } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
 import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
@@ -31,6 +33,8 @@ export interface ProcessRuntimeOptions {
   log?: Logger
   /** grace period for the containers still running when the agent exits */
   shutdownGraceSeconds?: number
+  /** where each pod gets its working directory (`<podsDir>/<uid>`) when its containers set none */
+  podsDir: string
 }
 
 interface ContainerSpecWithProbes extends ContainerSpec {
@@ -70,6 +74,8 @@ interface Container {
   restartTimer: NodeJS.Timeout | undefined
   probes: ProbeWorker[]
   execs: Set<ChildProcess>
+  /** the user its processes run as (securityContext) */
+  runAs: RunAs
   /** set when no restart may follow (init container done, policy says no, pod stopping) */
   finished: boolean
 }
@@ -108,11 +114,14 @@ export class ProcessRuntime implements ManagedRuntime {
   private readonly listeners: ((podUid: string) => void)[] = []
   private readonly backoff: CrashBackoffConfig
   private readonly baseEnv: Record<string, string>
+  private readonly dirs: PodDirs
+  private readonly agent = agentIdentity()
   private shuttingDown = false
 
   constructor(private readonly opts: ProcessRuntimeOptions) {
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
     this.baseEnv = opts.baseEnv ?? defaultBaseEnv()
+    this.dirs = new PodDirs(opts.podsDir)
     live.add(this)
   }
 
@@ -183,6 +192,7 @@ export class ProcessRuntime implements ManagedRuntime {
         restartTimer: undefined,
         probes: [],
         execs: new Set(),
+        runAs: {},
         finished: false,
       }
       const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
@@ -224,9 +234,14 @@ export class ProcessRuntime implements ManagedRuntime {
       const image = c.spec.image ? ` (image "${c.spec.image}" is not run: this node runs processes, not images)` : ''
       return this.waitOnConfig(c, `container "${c.name}" has no command${image}; set command (and args) to the program to run`)
     }
+    const runAs = runAsFor(rec.pod, c.spec, this.agent)
+    if ('error' in runAs) return this.waitOnConfig(c, runAs.error)
+    c.runAs = runAs
     const env = { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) }
     const argv = [...command, ...(c.spec.args ?? [])].map((a) => expandVars(a, c.env ?? {}))
-    const cwd = c.spec.workingDir || undefined
+    const cwd = c.spec.workingDir || this.dirs.dirOf(rec.uid, runAs)
+    const blocked = runAs.uid === undefined || c.spec.workingDir ? undefined : PodDirs.unreachable(cwd, runAs.uid)
+    if (blocked) return this.waitOnConfig(c, `the pod's directory ${cwd} is out of reach of runAsUser ${runAs.uid}: ${blocked}; give the node agent a --state-dir outside it`)
     const id = randomBytes(16).toString('hex')
     const now = Date.now()
 
@@ -243,7 +258,7 @@ export class ProcessRuntime implements ManagedRuntime {
     const instance: Instance = { id, child: undefined, startedAtMs: now, exited, markExited, done: false }
     c.instance = instance
 
-    const startError = cwd ? workingDirError(cwd) : undefined
+    const startError = workingDirError(cwd)
     if (startError) {
       c.state = { running: { startedAt: kubeTime(now) } }
       this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: startError })
@@ -251,7 +266,7 @@ export class ProcessRuntime implements ManagedRuntime {
     }
     let child: ChildProcess
     try {
-      child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...runAs })
     } catch (err) {
       c.state = { running: { startedAt: kubeTime(now) } }
       this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: (err as Error).message })
@@ -294,7 +309,8 @@ export class ProcessRuntime implements ManagedRuntime {
       host: this.opts.probeHost ?? '127.0.0.1',
       ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
       env: { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) },
-      cwd: c.spec.workingDir || undefined,
+      cwd: c.spec.workingDir || this.dirs.dirOf(rec.uid, c.runAs),
+      ...c.runAs,
     }
     const current = () => c.instance === instance && !instance.done
     const add = (kind: ProbeKind, probe: Probe, onResult: (ok: boolean, message: string) => void) => {
@@ -426,6 +442,7 @@ export class ProcessRuntime implements ManagedRuntime {
     }
     if (rec.killTimer) clearTimeout(rec.killTimer)
     this.pods.delete(podUid)
+    this.dirs.remove(podUid)
   }
 
   async shutdown(): Promise<void> {
@@ -480,7 +497,7 @@ export class ProcessRuntime implements ManagedRuntime {
     if (command.length === 0) return Promise.reject(new Error('exec needs a command'))
     const env = { ...this.baseEnv, HOSTNAME: rec?.pod.metadata.name ?? '', ...(c.env ?? {}) }
     return new Promise<number>((resolve) => {
-      const child = spawn(command[0]!, command.slice(1), { cwd: c.spec.workingDir || undefined, env, stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true })
+      const child = spawn(command[0]!, command.slice(1), { cwd: c.spec.workingDir || this.dirs.dirOf(podUid, c.runAs), ...c.runAs, env, stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true })
       c.execs.add(child)
       child.stdout!.on('data', (chunk: Buffer) => streams.stdout(new Uint8Array(chunk)))
       child.stderr!.on('data', (chunk: Buffer) => streams.stderr(new Uint8Array(chunk)))

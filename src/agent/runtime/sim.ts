@@ -9,6 +9,9 @@ import { podContainers, type ContainerSpec } from '../env'
 import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { LogBuffer } from './log-buffer'
+import { PodIPAllocator, type NodePodIPs } from './pod-ips'
+
+export { PodIPAllocator }
 import { crashLoopState, shouldRestart } from './restart'
 import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
@@ -19,46 +22,11 @@ export const EXIT_CODE_ANNOTATION = 'sim.edgeplane.dev/exit-code'
 export const DEFAULT_SIM_START_DELAY_MS = 200
 const SIM_LOG_LIMIT_BYTES = 16 * 1024
 
-/**
- * Fake pod IPs from 10.244.0.0/16, unique among the pods of one process (every simulated node of
- * an agent shares one allocator). Released when the pod is forgotten.
- */
-export class PodIPAllocator {
-  private readonly byUid = new Map<string, string>()
-  private readonly taken = new Set<string>()
-  private cursor = 0
-  /** host parts .2 to .254 of each 10.244.x.0/24 (.1 is where a bridge would sit) */
-  private static readonly SIZE = 256 * 253
-
-  /** The pod's IP: its current one, else `preferred` when free and in range, else the next free one. */
-  allocate(uid: string, preferred?: string): string {
-    const have = this.byUid.get(uid)
-    if (have) return have
-    let ip = preferred && /^10\.244\.\d{1,3}\.\d{1,3}$/.test(preferred) && !this.taken.has(preferred) ? preferred : undefined
-    for (let i = 0; !ip && i < PodIPAllocator.SIZE; i++) {
-      const n = this.cursor
-      this.cursor = (this.cursor + 1) % PodIPAllocator.SIZE
-      const candidate = `10.244.${Math.floor(n / 253)}.${(n % 253) + 2}`
-      if (!this.taken.has(candidate)) ip = candidate
-    }
-    if (!ip) throw new Error('the simulated pod network 10.244.0.0/16 is full')
-    this.byUid.set(uid, ip)
-    this.taken.add(ip)
-    return ip
-  }
-
-  release(uid: string): void {
-    const ip = this.byUid.get(uid)
-    if (!ip) return
-    this.byUid.delete(uid)
-    this.taken.delete(ip)
-  }
-}
-
 export interface SimRuntimeOptions {
   nodeName: string
   startDelayMs?: number
   backoff?: CrashBackoffConfig
+  /** the agent's pod IPs (this node takes those of its own pod CIDR) */
   ips?: PodIPAllocator
 }
 
@@ -87,20 +55,19 @@ interface Pod {
   stopped: boolean
 }
 
-const sharedIPs = new PodIPAllocator()
-
 export class SimRuntime implements ManagedRuntime {
   private readonly pods = new Map<string, Pod>()
   private readonly listeners: ((uid: string) => void)[] = []
   private readonly startDelayMs: number
   private readonly backoff: CrashBackoffConfig
-  private readonly ips: PodIPAllocator
+  /** pod IPs out of the node's spec.podCIDR */
+  private readonly ips: NodePodIPs
   private closed = false
 
   constructor(private readonly opts: SimRuntimeOptions) {
     this.startDelayMs = opts.startDelayMs ?? DEFAULT_SIM_START_DELAY_MS
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
-    this.ips = opts.ips ?? sharedIPs
+    this.ips = (opts.ips ?? new PodIPAllocator()).of(opts.nodeName)
   }
 
   onChange(listener: (podUid: string) => void): void {
@@ -109,6 +76,10 @@ export class SimRuntime implements ManagedRuntime {
 
   private changed(uid: string): void {
     for (const l of this.listeners) l(uid)
+  }
+
+  setPodCIDR(podCIDR: string): void {
+    this.ips.setPodCIDR(podCIDR)
   }
 
   podIP(pod: KubeObject): string {

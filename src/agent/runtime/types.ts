@@ -56,7 +56,12 @@ export interface ContainerRuntime {
   exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number>
   /** called when any container changes state, so the agent posts status promptly */
   onChange(listener: (podUid: string) => void): void
-  /** the pod's IP (the node's for processes, a fake one per pod when simulated); also before sync, for env */
+  /**
+   * The node's spec.podCIDR, for a runtime that gives each pod an address of its own: it takes
+   * them only from there. The agent starts no pod on such a runtime before it has been called.
+   */
+  setPodCIDR?(podCIDR: string): void
+  /** the pod's IP (the node's for processes, one of the node's pod CIDR per pod when simulated); also before sync, for env */
   podIP?(pod: KubeObject): string | undefined
   /**
    * the addresses a pod's ports are reached at from the node (port-forward, proxies), tried in

@@ -1,5 +1,7 @@
 import { PatchError } from './patch-error'
 import { jsonEqual } from '../json-value'
+import { byteLength } from '../validation'
+import { maxJsonPatchOperations, maxRequestBodyBytes } from '../../config'
 
 /**
  * JSON patch (RFC 6902), the `application/json-patch+json` body of `kubectl patch --type=json`
@@ -8,13 +10,23 @@ import { jsonEqual } from '../json-value'
  * the library kube-apiserver applies JSON patches with, and so are two of its leniencies that
  * kubectl users rely on: `replace` of an absent object member adds it, and `test` of an absent
  * member against `null` passes.
+ *
+ * As kube-apiserver, a patch of more than 10,000 operations is refused whole (413), and `copy`
+ * operations may together add at most `maxCopyBytes` (the request body limit) of JSON: a few
+ * copies that each double a value would otherwise grow the object exponentially.
  */
-export function applyJsonPatch(doc: unknown, ops: unknown): unknown {
+export function applyJsonPatch(doc: unknown, ops: unknown, maxCopyBytes = maxRequestBodyBytes): unknown {
   const operations = decode(ops)
-  const root = { value: structuredClone(doc) }
+  if (operations.length > maxJsonPatchOperations) {
+    throw new PatchError(`The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${operations.length}`, 413)
+  }
+  const root: Root = { value: structuredClone(doc), copied: 0, maxCopyBytes }
   for (const op of operations) apply(root, op)
   return root.value
 }
+
+/** The document being patched, and the bytes `copy` operations have added to it so far. */
+type Root = { value: unknown; copied: number; maxCopyBytes: number }
 
 type Operation = Record<string, unknown>
 /** The parent of the location a pointer names, and the last (decoded) reference token. */
@@ -34,7 +46,7 @@ function decode(ops: unknown): Operation[] {
   return ops.map((op) => (op === null ? {} : (op as Operation)))
 }
 
-function apply(root: { value: unknown }, op: Operation): void {
+function apply(root: Root, op: Operation): void {
   const kind = typeof op.op === 'string' ? op.op : 'unknown'
   switch (kind) {
     case 'add':
@@ -56,7 +68,7 @@ function apply(root: { value: unknown }, op: Operation): void {
 
 const missing = (text: string) => new PatchError(`${text}: missing value`)
 
-function add(root: { value: unknown }, op: Operation): void {
+function add(root: Root, op: Operation): void {
   const path = pathOf(op)
   if (path === undefined) throw missing('add operation failed to decode path')
   const at = locate(root.value, path)
@@ -64,7 +76,7 @@ function add(root: { value: unknown }, op: Operation): void {
   insert(at, valueOf(op), `error in add for path: '${path}'`)
 }
 
-function remove(root: { value: unknown }, op: Operation): void {
+function remove(root: Root, op: Operation): void {
   const path = pathOf(op)
   if (path === undefined) throw missing('remove operation failed to decode path')
   const at = locate(root.value, path)
@@ -72,7 +84,7 @@ function remove(root: { value: unknown }, op: Operation): void {
   take(at, `error in remove for path: '${path}'`)
 }
 
-function replace(root: { value: unknown }, op: Operation): void {
+function replace(root: Root, op: Operation): void {
   const path = pathOf(op)
   if (path === undefined) throw missing('replace operation failed to decode path: operation missing path field')
   const at = locate(root.value, path)
@@ -88,7 +100,7 @@ function replace(root: { value: unknown }, op: Operation): void {
   }
 }
 
-function move(root: { value: unknown }, op: Operation): void {
+function move(root: Root, op: Operation): void {
   const from = fromOf(op)
   if (from === undefined) throw missing('move operation failed to decode from: operation, missing from field')
   const source = locate(root.value, from)
@@ -101,7 +113,7 @@ function move(root: { value: unknown }, op: Operation): void {
   insert(target, value, `error in move for path: '${path}'`)
 }
 
-function copy(root: { value: unknown }, op: Operation): void {
+function copy(root: Root, op: Operation): void {
   const from = fromOf(op)
   if (from === undefined) throw missing('copy operation failed to decode from: operation, missing from field')
   const source = locate(root.value, from)
@@ -112,10 +124,15 @@ function copy(root: { value: unknown }, op: Operation): void {
   if (path === undefined) throw missing('copy operation failed to decode path')
   const target = locate(root.value, path)
   if (!target) throw missing(`copy operation does not apply: doc is missing destination path: ${path}`)
+  // Sized as its JSON before it is cloned, so an oversized copy is refused before it costs memory.
+  root.copied += byteLength(JSON.stringify(found.value) ?? 'null')
+  if (root.maxCopyBytes > 0 && root.copied > root.maxCopyBytes) {
+    throw new PatchError(`Unable to complete the copy, the accumulated size increase of copy is ${root.copied}, exceeding the limit ${root.maxCopyBytes}`)
+  }
   insert(target, structuredClone(found.value), 'error while adding value during copy')
 }
 
-function test(root: { value: unknown }, op: Operation): void {
+function test(root: Root, op: Operation): void {
   const path = pathOf(op)
   if (path === undefined) throw missing('test operation failed to decode path: operation missing path field')
   const at = locate(root.value, path)

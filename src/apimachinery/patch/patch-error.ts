@@ -3,12 +3,13 @@ import type { Status } from '../types'
 /**
  * The HTTP status kube-apiserver answers a patch that cannot be applied with:
  * - 400 BadRequest for malformed directives (`invalid patch format of retainKeys`, …),
+ * - 413 RequestEntityTooLarge for a JSON patch of more operations than the apiserver takes,
  * - 422 Invalid for JSON patch operations that do not apply and for SMP content the schema
  *   cannot take (`patch content doesn't match retainKeys list`),
  * - 500 with no reason for the remaining strategic merge patch errors, which upstream passes
  *   through unconverted (`unknown patch type: …`, `… does not contain declared merge key: name`).
  */
-export type PatchErrorCode = 400 | 422 | 500
+export type PatchErrorCode = 400 | 413 | 422 | 500
 
 /** A patch that cannot be applied; `message` is the text upstream produces for the same failure. */
 export class PatchError extends Error {
@@ -30,6 +31,7 @@ export class PatchError extends Error {
   toStatus(): Status {
     const base = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure' } as const
     if (this.code === 400) return { ...base, message: this.message, reason: 'BadRequest', code: 400 }
+    if (this.code === 413) return { ...base, message: `Request entity too large: ${this.message}`, reason: 'RequestEntityTooLarge', code: 413 }
     if (this.code === 422) {
       return {
         ...base,

@@ -109,8 +109,7 @@ class Merger {
     const kind = elementKind(original, patch)
     if (kind === 'none') return original
     if (kind === 'scalar') {
-      const merged: unknown[] = []
-      for (const item of [...original, ...patch]) if (!merged.includes(item)) merged.push(item)
+      const merged = [...new Set([...original, ...patch])]
       return normalizeOrder(merged, patch, original, undefined)
     }
 
@@ -120,8 +119,8 @@ class Merger {
     }
 
     // Directive elements first: deletions, `replace`, and the unsupported list-level `merge`.
-    let live = original as JsonObject[]
     const elements: JsonObject[] = []
+    const deleted = new Set<unknown>()
     let replace = false
     for (const item of patch as JsonObject[]) {
       if (!Object.hasOwn(item, PATCH)) {
@@ -131,7 +130,7 @@ class Merger {
       const directive = item[PATCH]
       if (directive === 'delete') {
         if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey)
-        live = live.filter((el) => !(Object.hasOwn(el, mergeKey) && el[mergeKey] === item[mergeKey]))
+        deleted.add(item[mergeKey])
       } else if (directive === 'replace') {
         replace = true
       } else if (directive === 'merge') {
@@ -142,14 +141,17 @@ class Merger {
     }
     if (replace) return this.freshList(elements, strategy.items)
 
+    const live = deleted.size ? (original as JsonObject[]).filter((el) => !(Object.hasOwn(el, mergeKey) && deleted.has(el[mergeKey]))) : (original as JsonObject[])
+    // Elements are found by merge key through one index, so a long list merges in linear time.
     const merged = [...live]
+    const at = new Positions(merged, mergeKey)
     for (const item of elements) {
       if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey)
-      const at = merged.findIndex((el) => Object.hasOwn(el, mergeKey) && el[mergeKey] === item[mergeKey])
-      const result = this.mergeMap(at >= 0 ? merged[at]! : {}, item, strategy.items)
+      const i = at.of(item)
+      const result = this.mergeMap(i >= 0 ? merged[i]! : {}, item, strategy.items)
       if (result === DELETE) continue
-      if (at >= 0) merged[at] = result
-      else merged.push(result)
+      if (i >= 0) merged[i] = result
+      else at.add(result, merged.push(result) - 1)
     }
     return normalizeOrder(merged, elements, live, mergeKey)
   }
@@ -181,7 +183,8 @@ class Merger {
       const mergeKey = elementKind(live ?? [], patchList ?? []) === 'object' ? strategy.mergeKey : undefined
       if (patchList !== undefined) validateOrder(patchList, order, mergeKey)
       const merged = patchList === undefined ? live! : this.mergeList(live ?? [], patchList, fieldShape)
-      const inOrder = (item: unknown) => indexOf(order, item, mergeKey) >= 0
+      const ordered = new Positions(order, mergeKey)
+      const inOrder = (item: unknown) => ordered.of(item) >= 0
       delete patch[field]
       if (live === undefined && isEmptyResultOfDirectives(merged, patchList)) continue
       const named = merged.filter(inOrder)
@@ -256,7 +259,8 @@ function isEmptyResultOfDirectives(merged: unknown, patch: unknown): boolean {
 function deleteFromPrimitiveList(original: JsonObject, field: string, values: unknown): void {
   if (!Array.isArray(values)) throw badArgType('[]interface {}', values)
   const live = Object.hasOwn(original, field) ? original[field] : undefined
-  if (Array.isArray(live)) setKey(original, field, live.filter((item) => !values.includes(item)))
+  const gone = new Set(values)
+  if (Array.isArray(live)) setKey(original, field, live.filter((item) => !gone.has(item)))
 }
 
 /**
@@ -265,7 +269,8 @@ function deleteFromPrimitiveList(original: JsonObject, field: string, values: un
  * live order. A new element therefore lands before the live ones it is not ordered against.
  */
 function normalizeOrder(merged: unknown[], patchOrder: unknown[], live: unknown[], mergeKey: string | undefined): unknown[] {
-  const inPatch = (item: unknown) => indexOf(patchOrder, item, mergeKey) >= 0
+  const patched = new Positions(patchOrder, mergeKey)
+  const inPatch = (item: unknown) => patched.of(item) >= 0
   return normalizeElementOrder(
     merged.filter(inPatch),
     merged.filter((item) => !inPatch(item)),
@@ -288,9 +293,10 @@ function normalizeElementOrder(
   live: unknown[],
   mergeKey: string | undefined,
 ): unknown[] {
-  const byIndexIn = (list: unknown[]) => (a: unknown, b: unknown) => rank(list, a, mergeKey) - rank(list, b, mergeKey)
-  const left = [...liveOnly].sort(byIndexIn(live))
-  const right = [...named].sort(byIndexIn(order))
+  const livePositions = new Positions(live, mergeKey)
+  const byIndexIn = (positions: Positions) => (a: unknown, b: unknown) => positions.rank(a) - positions.rank(b)
+  const left = [...liveOnly].sort(byIndexIn(livePositions))
+  const right = [...named].sort(byIndexIn(new Positions(order, mergeKey)))
   const out: unknown[] = []
   let i = 0
   let j = 0
@@ -298,8 +304,8 @@ function normalizeElementOrder(
     if (j >= right.length) out.push(left[i++])
     else if (i >= left.length) out.push(right[j++])
     else {
-      const li = indexOf(live, left[i], mergeKey)
-      const ri = indexOf(live, right[j], mergeKey)
+      const li = livePositions.of(left[i])
+      const ri = livePositions.of(right[j])
       if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++])
       else out.push(right[j++])
     }
@@ -307,18 +313,45 @@ function normalizeElementOrder(
   return out
 }
 
-/** Position in a list, by merge key value for lists of objects; elements not found sort last. */
-function rank(list: unknown[], item: unknown, mergeKey: string | undefined): number {
-  const i = indexOf(list, item, mergeKey)
-  return i < 0 ? Number.MAX_SAFE_INTEGER : i
+/**
+ * The first position of each element of a list, by merge key value for lists of objects and by
+ * value for lists of scalars: built once, so finding an element costs one map lookup.
+ */
+class Positions {
+  private readonly first = new Map<unknown, number>()
+
+  constructor(
+    list: readonly unknown[],
+    private readonly mergeKey: string | undefined,
+  ) {
+    list.forEach((item, i) => this.add(item, i))
+  }
+
+  add(item: unknown, index: number): void {
+    const key = this.keyOf(item)
+    if (key !== NO_KEY && !this.first.has(key)) this.first.set(key, index)
+  }
+
+  /** The element's position, or -1. */
+  of(item: unknown): number {
+    const key = this.keyOf(item)
+    return key === NO_KEY ? -1 : (this.first.get(key) ?? -1)
+  }
+
+  /** The position to sort by: elements not in the list sort last. */
+  rank(item: unknown): number {
+    const i = this.of(item)
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i
+  }
+
+  private keyOf(item: unknown): unknown {
+    if (this.mergeKey === undefined) return item
+    return isObject(item) && Object.hasOwn(item, this.mergeKey) ? item[this.mergeKey] : NO_KEY
+  }
 }
 
-function indexOf(list: unknown[], item: unknown, mergeKey: string | undefined): number {
-  if (mergeKey === undefined) return list.indexOf(item)
-  if (!isObject(item) || !Object.hasOwn(item, mergeKey)) return -1
-  const value = item[mergeKey]
-  return list.findIndex((el) => isObject(el) && Object.hasOwn(el, mergeKey) && el[mergeKey] === value)
-}
+/** An object element without the merge key: found in no list. */
+const NO_KEY = Symbol('no merge key')
 
 /**
  * The patch list must be a subsequence of `$setElementOrder` (deletions and directive elements

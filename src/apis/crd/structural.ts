@@ -1,12 +1,13 @@
 import { forbidden, formatCause, invalid, required, type FieldCause } from '../../apimachinery/validation'
 import type { JSONSchemaProps } from './schema'
+import { compilePattern } from './pattern'
 
 /**
  * The structural-schema checks a CRD version's schema must pass when the CRD is written, the
  * subset kube-apiserver runs that concerns types and fields: every specified field, array item
  * and the root have a type, arrays have items, the root is an object without
- * additionalProperties, embedded resources are objects, and metadata at the root restricts at most
- * name and generateName.
+ * additionalProperties, embedded resources are objects, metadata at the root restricts at most
+ * name and generateName, and patterns compile as Go regular expressions.
  */
 
 type Level = 'root' | 'item' | 'field'
@@ -32,6 +33,11 @@ function check(s: JSONSchemaProps, level: Level, path: string, out: FieldCause[]
   if (s.additionalProperties !== undefined) {
     if (level === 'root') out.push(forbidden(`${path}.additionalProperties`, 'must not be used at the root'))
     if (isSchema(s.additionalProperties)) check(s.additionalProperties, 'field', `${path}.additionalProperties`, out)
+  }
+
+  if (s.pattern) {
+    const re = compilePattern(s.pattern)
+    if (re instanceof Error) out.push(invalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${re.message}`))
   }
 
   if (intOrString && preserve) out.push(invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'))

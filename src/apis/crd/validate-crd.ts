@@ -86,6 +86,50 @@ function validateVersions(versions: CrdVersion[]): FieldCause[] {
   return causes
 }
 
+const approvalAnnotation = 'api-approved.kubernetes.io'
+const enhancement = 'see https://github.com/kubernetes/enhancements/pull/1111'
+
+/** Groups of the Kubernetes project itself (`*.k8s.io`, `*.kubernetes.io`): a CRD there needs API approval. */
+export function isProtectedGroup(group: string): boolean {
+  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io')
+}
+
+type Approval = 'approved' | 'bypassed' | 'missing' | 'invalid'
+
+function approvalOf(crd: KubeObject): { state: Approval; value: string } {
+  const value = crd.metadata.annotations?.[approvalAnnotation] ?? ''
+  if (!value) return { state: 'missing', value }
+  if (value.startsWith('unapproved')) return { state: 'bypassed', value }
+  return { state: isAbsoluteUrl(value) ? 'approved' : 'invalid', value }
+}
+
+/** Go's url.ParseRequestURI with a scheme and a host. */
+function isAbsoluteUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return url.protocol.length > 1 && url.host.length > 0
+  } catch {
+    return false
+  }
+}
+
+/**
+ * apiextensions' API approval: a CRD in a protected group carries `api-approved.kubernetes.io`
+ * with a URL or a reason starting with "unapproved". An update that leaves the approval state as
+ * it was is never refused, so older CRDs can still be changed and deleted.
+ */
+export function validateApiApproval(crd: KubeObject, old?: KubeObject): FieldCause[] {
+  if (!isProtectedGroup(crdSpecOf(crd).group ?? '')) return []
+  const { state, value } = approvalOf(crd)
+  if (old && approvalOf(old).state === state) return []
+  const field = `metadata.annotations[${approvalAnnotation}]`
+  if (state === 'missing') return [required(field, `protected groups must have approval annotation "${approvalAnnotation}", ${enhancement}`)]
+  if (state === 'invalid') {
+    return [invalid(field, value, `protected groups must have approval annotation "${approvalAnnotation}" with either a URL or a reason starting with "unapproved", ${enhancement}`)]
+  }
+  return []
+}
+
 /** Fields a CRD may not change once created. */
 export function validateCrdUpdate(old: KubeObject, next: KubeObject): FieldCause[] {
   const a = crdSpecOf(old)
@@ -94,5 +138,6 @@ export function validateCrdUpdate(old: KubeObject, next: KubeObject): FieldCause
   if (a.group !== b.group) causes.push(invalid('spec.group', b.group ?? '', 'field is immutable'))
   if (a.scope !== b.scope) causes.push(invalid('spec.scope', b.scope ?? '', 'field is immutable'))
   if (a.names?.plural !== b.names?.plural) causes.push(invalid('spec.names.plural', b.names?.plural ?? '', 'field is immutable'))
+  causes.push(...validateApiApproval(next, old))
   return causes
 }

@@ -2,6 +2,7 @@ import { goQuote, invalid, notSupported, required, tooLong, typeInvalid, type Fi
 import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
 import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'
+import { compilePattern } from './pattern'
 
 /**
  * Validation of a custom resource against its CRD schema, with the causes kube-apiserver returns:
@@ -158,27 +159,6 @@ function checkEnum(s: JSONSchemaProps, name: string, data: unknown, r: Result): 
 }
 
 const runeCount = (s: string) => [...s].length
-
-let patternCache = new Map<string, RegExp | Error>()
-
-/** A schema pattern (Go RE2 syntax) as a JavaScript regular expression. */
-function compilePattern(pattern: string): RegExp | Error {
-  let re = patternCache.get(pattern)
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern, 'u')
-    } catch {
-      try {
-        re = new RegExp(pattern)
-      } catch (e) {
-        re = e instanceof Error ? e : new Error(String(e))
-      }
-    }
-    if (patternCache.size > 1000) patternCache = new Map()
-    patternCache.set(pattern, re)
-  }
-  return re
-}
 
 function checkString(s: JSONSchemaProps, name: string, data: string, r: Result): void {
   if (s.maxLength !== undefined && runeCount(data) > s.maxLength) {

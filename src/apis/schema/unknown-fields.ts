@@ -1,60 +1,16 @@
 /**
- * Unknown-field detection with the same field paths kube-apiserver's strict decoding reports
- * (sigs.k8s.io/json): struct fields and map keys join with ".", list elements add "[i]". Only
- * unknown keys are reported; values of the wrong JSON type are left to type validation.
+ * Unknown-field reporting with the same field paths and message kube-apiserver's strict decoding
+ * uses (sigs.k8s.io/json): struct fields and map keys join with ".", list elements add "[i]".
  */
-import type { FieldType, SchemaSet } from './types'
-
-/** kube-apiserver stops accumulating strict decoding errors at this many. */
-const MAX_ERRORS = 100
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`)
+import type { SchemaSet } from './types'
+import { checkDecode } from './typed-decode'
 
 /**
  * Every unknown field of `value` decoded as struct `structName`, in document order, e.g.
- * `spec.template.spec.containers[0].imagee`. `apiVersion` and `kind` are always known at the top.
- * A struct missing from `set` accepts anything, as do `any` fields, map keys and open structs.
+ * `spec.template.spec.containers[0].imagee`. Values of the wrong type are reported by checkDecode.
  */
 export function findUnknownFields(value: unknown, structName: string, set: SchemaSet): string[] {
-  const found: string[] = []
-  const seen = new Set<string>()
-  const report = (path: string) => {
-    if (found.length >= MAX_ERRORS || seen.has(path)) return
-    seen.add(path)
-    found.push(path)
-  }
-
-  const walkStruct = (v: unknown, name: string, path: string, top: boolean): void => {
-    if (!isObject(v)) return
-    const def = Object.hasOwn(set, name) ? set[name] : undefined
-    if (def === undefined || def.open) return
-    for (const [key, child] of Object.entries(v)) {
-      if (top && (key === 'apiVersion' || key === 'kind')) continue
-      const field = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined
-      if (field === undefined) report(join(path, key))
-      else walk(child, field.type, join(path, key))
-    }
-  }
-
-  const walk = (v: unknown, type: FieldType, path: string): void => {
-    switch (type.kind) {
-      case 'scalar':
-        return
-      case 'ref':
-        return walkStruct(v, type.ref, path, false)
-      case 'map':
-        if (isObject(v)) for (const [key, child] of Object.entries(v)) walk(child, type.values, join(path, key))
-        return
-      case 'list':
-        if (Array.isArray(v)) v.forEach((child, i) => walk(child, type.items, `${path}[${i}]`))
-        return
-    }
-  }
-
-  walkStruct(value, structName, '', true)
-  return found
+  return checkDecode(value, structName, set).unknown
 }
 
 /** Escapes Go's strconv.Quote writes with a backslash and a letter. */

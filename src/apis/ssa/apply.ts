@@ -7,6 +7,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { badRequest, type StoreResult } from '../../apimachinery/status'
 import { apiVersionOf, type ResourceDef } from '../registry'
 import { timestamp } from '../strategy'
+import { typeErrorStatus } from '../admission'
 import { conflictStatus, type Conflict } from './conflict'
 import { FieldSet } from './fieldset'
 import { decodeManaged, sameManager, withManaged, type Managed } from './managed'
@@ -32,6 +33,9 @@ export function checkConfig(def: ResourceDef, name: string, config: unknown): St
   if (config.kind !== undefined && config.kind !== def.kind) {
     return { ok: false, status: badRequest(`the kind in the data (${String(config.kind)}) does not match the expected kind (${def.kind})`) }
   }
+  // As upstream, the configuration is typed before anything is merged or any conflict is found.
+  const typeError = typeErrorStatus(def, config)
+  if (typeError) return { ok: false, status: typeError }
   const meta = isObject(config.metadata) ? config.metadata : {}
   if (meta.name !== undefined && meta.name !== name) {
     return { ok: false, status: badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`) }

@@ -1,7 +1,7 @@
 /** Merging an applied configuration into a live value, and removing fields, with the schema's list semantics. */
 import type { FieldType } from '../schema/types'
 import { fieldElement, type FieldSet } from './fieldset'
-import { childType, isObject, itemElement, resolve, sameValue, setElement } from './types'
+import { childType, isObject, itemElement, resolve, setElement } from './types'
 
 /**
  * The live value with the configuration applied: maps and structs merge by key, `map` lists merge
@@ -24,8 +24,15 @@ export function mergeApplied(t: FieldType | undefined, live: unknown, config: un
   }
   if (!Array.isArray(live) || !Array.isArray(config)) return config
   if (node.kind === 'set') {
+    // Values are compared as their JSON, through one set, so a long list merges in linear time.
     const out = [...live]
-    for (const v of config) if (!out.some((l) => sameValue(l, v))) out.push(v)
+    const seen = new Set(live.map(setElement))
+    for (const v of config) {
+      const element = setElement(v)
+      if (seen.has(element)) continue
+      seen.add(element)
+      out.push(v)
+    }
     return out
   }
   const out = [...live]

@@ -1,5 +1,6 @@
 /** The apply-related options a write request carries. */
 import type { WriteOptions } from '../../../durable-objects/kind-store/options'
+import { queryFlag } from '../../api/query'
 
 /** Write options plus `force`, which only applies read. */
 export interface ApplyWriteOptions extends WriteOptions {
@@ -18,7 +19,7 @@ export function fieldManagerOf(req: Request, q: URLSearchParams): string | undef
   return agent.split('/')[0]!.slice(0, 128) || undefined
 }
 
-/** Adds the manager and `force=true` to the options parsed from the query. */
+/** Adds the manager and `force` (a query flag) to the options parsed from the query. */
 export function withApplyOptions(opts: WriteOptions, req: Request, q: URLSearchParams): ApplyWriteOptions {
-  return { ...opts, fieldManager: fieldManagerOf(req, q), force: q.get('force') === 'true' }
+  return { ...opts, fieldManager: fieldManagerOf(req, q), force: queryFlag(q, 'force') }
 }

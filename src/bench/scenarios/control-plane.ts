@@ -56,7 +56,9 @@ export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundl
     await measuredSeries('get warm-up', [], { ...series, count: o.warmup, request: get })
     const got = await measuredSeries(`get c=${o.concurrency}`, servers, { ...series, count: names.length, request: get })
 
-    const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length)
+    // The cluster's own ConfigMaps (kube-public/edgeplane-node-settings) are listed too.
+    const own = (JSON.parse((await client.expectOk('GET', '/api/v1/configmaps')).body) as { items: { metadata: { namespace: string } }[] }).items.filter((i) => i.metadata.namespace !== NS).length
+    const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length + own)
     const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
     const rssPeakMb = rss.stop()
     if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
+import { ControllerMemory } from '../runtime/memory'
 import { parseTime } from '../shared/time'
 
 /** Pods younger than this when first seen are taken to be this controller's creates. */
@@ -6,29 +7,31 @@ const RECENT_MS = 60_000
 
 /**
  * Pods are named by the store (generateName), so the SuccessfulCreate event naming a pod is
- * recorded once the pod shows up in the cache. The memory is per controller instance: after a
- * restart, only pods created in the last minute are announced again.
+ * recorded once the pod shows up in the cache. The uids already announced, per Job, live in the
+ * controller's memory, which its host persists: a restarted controller announces no pod twice.
  */
 export class CreatedPods {
-  private readonly seen = new Map<string, Set<string>>()
+  constructor(readonly memory: ControllerMemory = new ControllerMemory()) {}
 
   /** The owned pods not announced before, and remembers them. */
   announce(key: string, owned: readonly KubeObject[], now: number): KubeObject[] {
-    const before = this.seen.get(key)
-    const next = new Set<string>()
+    const saved = this.memory.get(key)
+    const before = new Set(Array.isArray(saved) ? (saved as string[]) : [])
+    const next: string[] = []
     const fresh: KubeObject[] = []
     for (const pod of owned) {
       const uid = pod.metadata.uid ?? ''
-      next.add(uid)
-      if (before?.has(uid)) continue
+      next.push(uid)
+      if (before.has(uid)) continue
       const created = parseTime(pod.metadata.creationTimestamp)
       if (created !== undefined && now - created <= RECENT_MS) fresh.push(pod)
     }
-    this.seen.set(key, next)
+    const same = next.length === before.size && next.every((uid) => before.has(uid))
+    if (!same || saved === undefined) this.memory.set(key, next)
     return fresh
   }
 
   forget(key: string): void {
-    this.seen.delete(key)
+    this.memory.delete(key)
   }
 }

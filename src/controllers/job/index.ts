@@ -21,6 +21,7 @@ export function jobController(): ControllerDefinition {
     keysFor: jobKeysFor,
     allKeys: allJobKeys,
     reconcile: (key, cache, now) => reconcileJob(key, cache, now, created),
+    memory: created.memory,
   }
 }
 

@@ -1,6 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { timestamp } from '../../apis/strategy'
-import type { ResourceRef } from '../runtime/types'
 
 type Json = Record<string, unknown>
 
@@ -23,9 +22,11 @@ const allClear: [type: string, reason: string, message: string][] = [
   ['NamespaceFinalizersRemaining', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
 ]
 
-export interface Remaining {
-  resource: ResourceRef
-  object: KubeObject
+/** What one kind still holds in a namespace being emptied (`pods.` as upstream spells `resource.group`). */
+export interface ContentCount {
+  resource: string
+  count: number
+  finalizers: Record<string, number>
 }
 
 /**
@@ -34,13 +35,12 @@ export interface Remaining {
  * finalizer. Discovery, parsing and delete failures cannot happen here (every kind is known, and
  * a failed delete is retried by the runner), so those three always read as all clear.
  */
-export function deletionConditions(remaining: readonly Remaining[]): NamespaceCondition[] {
+export function deletionConditions(remaining: readonly ContentCount[]): NamespaceCondition[] {
   const byResource = new Map<string, number>()
   const byFinalizer = new Map<string, number>()
-  for (const { resource, object } of remaining) {
-    const name = `${resource.plural}.${resource.group}`
-    byResource.set(name, (byResource.get(name) ?? 0) + 1)
-    for (const f of object.metadata.finalizers ?? []) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1)
+  for (const { resource, count, finalizers } of remaining) {
+    if (count) byResource.set(resource, (byResource.get(resource) ?? 0) + count)
+    for (const [f, n] of Object.entries(finalizers)) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + n)
   }
   const problems = new Map<string, NamespaceCondition>()
   if (byResource.size) {

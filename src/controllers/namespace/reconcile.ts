@@ -1,6 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome, ResourceRef } from '../runtime/types'
-import { deletionConditions, withConditions, type Remaining } from './conditions'
+import { deletionConditions, withConditions, type ContentCount } from './conditions'
+
+export type { ContentCount } from './conditions'
 import { namespaces } from './resources'
 
 /** The token this controller owns in a namespace's spec.finalizers. */
@@ -26,35 +28,14 @@ export const specFinalizers = (ns: KubeObject): string[] => {
 export const isTerminating = (ns: KubeObject | undefined): ns is KubeObject => !!ns?.metadata.deletionTimestamp && specFinalizers(ns).includes(KUBERNETES_FINALIZER)
 
 /**
- * Changes to the content wake the namespace at once; the recheck only covers what sends no change
- * (a finalizer nobody removes). It starts short and grows with how long the namespace has been
- * terminating, so a namespace stuck for good costs one pass every few minutes rather than every second.
+ * When to look at a terminating namespace again: soon at first, while pods finish their graceful
+ * termination, then less often the longer it has been terminating, so a namespace held for good
+ * (a finalizer nobody removes) costs one pass every few minutes rather than every second.
  */
 export function retryDelay(ns: KubeObject, now: number, opts: RetryOptions): number {
   const since = Date.parse(ns.metadata.deletionTimestamp ?? '')
   const elapsed = Number.isNaN(since) ? 0 : Math.max(0, now - since)
   return Math.min(opts.maxRetryMs, Math.max(opts.minRetryMs, Math.floor(elapsed / 2)))
-}
-
-function contentOf(cache: Cache, kinds: readonly ResourceRef[], namespace: string): Remaining[] {
-  return kinds.flatMap((resource) => cache.list(resource, namespace).map((object) => ({ resource, object })))
-}
-
-/**
- * Deletes in the background, as upstream's deleteCollection does, exactly the object observed.
- * Objects nobody owns go first: deleting a controller before what it manages keeps it from
- * recreating what was just deleted.
- */
-function deleteContent(live: Remaining[]): Action[] {
-  const owned = (o: KubeObject) => (o.metadata.ownerReferences?.length ?? 0) > 0
-  const ordered = [...live.filter((c) => !owned(c.object)), ...live.filter((c) => owned(c.object))]
-  return ordered.map(({ resource, object }) => ({
-    type: 'delete',
-    resource,
-    namespace: object.metadata.namespace,
-    name: object.metadata.name ?? '',
-    preconditions: { uid: object.metadata.uid },
-  }))
 }
 
 /**
@@ -71,24 +52,22 @@ export function finalizeNamespace(ns: KubeObject): Action {
 }
 
 /**
- * One pass over a terminating namespace (upstream's namespaced resources deleter): delete every
- * object in it that is not yet being deleted; while objects remain that are finishing their
- * deletion (finalizers, graceful pod termination) report them in the status conditions and check
- * again later; once nothing is left, finalize the namespace so the API server can remove it.
+ * One pass over a terminating namespace (upstream's namespaced resources deleter): its content is
+ * deleted and counted in the stores (the emptyNamespace action), and it is looked at again later
+ * while objects finish their deletion (finalizers, graceful pod termination).
  */
 export function reconcileNamespace(name: string, cache: Cache, now: number, kinds: readonly ResourceRef[], opts: RetryOptions): Outcome {
   const ns = cache.get(namespaces, undefined, name)
   if (!isTerminating(ns)) return { actions: [] }
-  const content = contentOf(cache, kinds, name)
-  // Custom resources are not in the caches: their purge fails, and so holds the finalize back, while any remain.
-  if (!content.length) return { actions: [{ type: 'purgeNamespaceCustomResources', namespace: name }, finalizeNamespace(ns)] }
-  const requeueAfterMs = retryDelay(ns, now, opts)
-  const live = content.filter((c) => !c.object.metadata.deletionTimestamp)
-  if (live.length) {
-    const actions = deleteContent(live)
-    if (asRecord(ns.status).phase !== 'Terminating') actions.unshift({ type: 'updateStatus', resource: namespaces, object: { ...ns, status: { ...asRecord(ns.status), phase: 'Terminating' } } })
-    return { actions, requeueAfterMs }
-  }
-  const status = withConditions(ns, deletionConditions(content), now)
-  return { actions: status ? [{ type: 'updateStatus', resource: namespaces, object: { ...ns, status } }] : [], requeueAfterMs }
+  return { actions: [{ type: 'emptyNamespace', name, resources: [...kinds] }], requeueAfterMs: retryDelay(ns, now, opts) }
+}
+
+/**
+ * What follows the deletes: with nothing left, finalize the namespace so the API server can remove
+ * it; otherwise report what remains, and which finalizers hold it, in its status conditions.
+ */
+export function afterEmptying(ns: KubeObject, remaining: readonly ContentCount[], now: number): Action[] {
+  if (!remaining.some((r) => r.count > 0)) return [finalizeNamespace(ns)]
+  const status = withConditions(ns, deletionConditions(remaining), now)
+  return status ? [{ type: 'updateStatus', resource: namespaces, object: { ...ns, status } }] : []
 }

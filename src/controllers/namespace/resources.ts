@@ -1,7 +1,8 @@
-import { builtinResources, findResource } from '../../apis/registry'
+import { builtinResources } from '../../apis/registry'
+import { resourceDefOf } from '../resources'
 import type { ResourceRef } from '../runtime/types'
 
-export const namespaces: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'namespaces' })
+export { namespaces } from '../resources'
 
 /** Every namespaced kind the registry serves: what a namespace's deletion has to empty. */
 export function namespacedResources(): ResourceRef[] {
@@ -10,9 +11,5 @@ export function namespacedResources(): ResourceRef[] {
 
 /** The content kinds, keeping only namespaced ones (a cluster-scoped kind has nothing in a namespace). */
 export function contentKinds(resources: readonly ResourceRef[]): ResourceRef[] {
-  return resources.filter((r) => {
-    const def = findResource(r.group, r.version, r.plural)
-    if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
-    return def.namespaced
-  })
+  return resources.filter((r) => resourceDefOf(r).namespaced)
 }

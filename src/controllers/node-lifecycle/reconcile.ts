@@ -62,7 +62,10 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
     for (const pod of podsOn(cache, nodeName)) {
       if (unreachable) {
         const notReady = markPodNotReady(pod, nowTime)
-        if (notReady) actions.push({ type: 'updateStatus', resource: pods, object: notReady })
+        if (notReady) {
+          actions.push({ type: 'updateStatus', resource: pods, object: notReady })
+          actions.push({ type: 'event', involved: pod, eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready' })
+        }
       }
       if (!noExecute.length || pod.metadata.deletionTimestamp) continue
       const plan = planEviction(pod, noExecute, now)

@@ -80,5 +80,6 @@ export function podGcController(options: PodGcOptions = {}): ControllerDefinitio
       if (key === TERMINATED_KEY) return { actions: collectTerminated(cache, threshold, now) }
       return collectPod(key, cache, now, quarantine)
     },
+    memory: quarantine.memory,
   }
 }

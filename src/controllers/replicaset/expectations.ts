@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
+import { ControllerMemory } from '../runtime/memory'
 import { controllerRefOf } from '../shared/owner-refs'
 import { isPodActive } from '../shared/pods'
 import type { ReplicaSet } from '../shared/workloads'
@@ -7,7 +8,7 @@ import type { ReplicaSet } from '../shared/workloads'
 interface Requested {
   uid: string
   /** every pod the ReplicaSet controlled (or adopted) when the creates were asked for */
-  knownUids: Set<string>
+  knownUids: string[]
   creates: number
   deletes: { uid: string; name: string }[]
 }
@@ -36,18 +37,20 @@ const byAge = (a: KubeObject, b: KubeObject) => {
  * writes succeeded, and pods are named by the store, so each pass remembers what it asked for and
  * the next pass (which the new pods' own notifications trigger) compares that with the cache: pods
  * that appeared are the ones created, a shortfall means creates failed (manageReplicasErr upstream,
- * which sets ReplicaFailure). The memory is per controller instance; losing it only loses events.
+ * which sets ReplicaFailure). It lives in the controller's memory, which its host persists, so a
+ * restarted controller still announces the pods its predecessor created.
  */
 export class Expectations {
-  private readonly byKey = new Map<string, Requested>()
+  constructor(readonly memory: ControllerMemory = new ControllerMemory()) {}
 
   /** Reads and forgets what the previous pass for `key` asked for. */
   observe(key: string, rs: ReplicaSet, podsInNamespace: readonly KubeObject[]): Outcomes {
-    const req = this.byKey.get(key)
-    this.byKey.delete(key)
+    const req = this.memory.get(key) as Requested | undefined
+    this.memory.delete(key)
     if (!req || req.uid !== rs.metadata.uid) return none
+    const known = new Set(req.knownUids)
     const created = podsInNamespace
-      .filter((p) => controllerRefOf(p)?.uid === req.uid && !req.knownUids.has(p.metadata.uid ?? ''))
+      .filter((p) => controllerRefOf(p)?.uid === req.uid && !known.has(p.metadata.uid ?? ''))
       .sort(byAge)
       .slice(0, req.creates)
     const byUid = new Map(podsInNamespace.map((p) => [p.metadata.uid ?? '', p]))
@@ -61,15 +64,15 @@ export class Expectations {
   /** Records this pass's requests; nothing is kept when it asked for nothing. */
   expect(key: string, rs: ReplicaSet, knownUids: Iterable<string>, creates: number, deletes: readonly KubeObject[]): void {
     if (creates === 0 && deletes.length === 0) return
-    this.byKey.set(key, {
+    this.memory.set(key, {
       uid: rs.metadata.uid ?? '',
-      knownUids: new Set(knownUids),
+      knownUids: [...new Set(knownUids)],
       creates,
       deletes: deletes.map((p) => ({ uid: p.metadata.uid ?? '', name: p.metadata.name ?? '' })),
     })
   }
 
   forget(key: string): void {
-    this.byKey.delete(key)
+    this.memory.delete(key)
   }
 }

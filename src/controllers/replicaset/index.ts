@@ -20,6 +20,7 @@ export function replicaSetController(): ControllerDefinition {
     keysFor: replicaSetKeysFor,
     allKeys: allReplicaSetKeys,
     reconcile: (key, cache, now) => reconcileReplicaSet(key, cache, now, expectations),
+    memory: expectations.memory,
   }
 }
 

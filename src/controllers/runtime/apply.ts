@@ -1,21 +1,16 @@
 import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { findResource, type ResourceDef } from '../../apis/registry'
 import { timestamp } from '../../apis/strategy'
 import { storeFor } from '../../client/stores'
 import type { InformerCaches } from './cache'
+import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
-import { purgeCustomResources, purgeNamespaceCustomResources } from './purge'
-import { customResourceDefinitions } from '../resources'
+import { purgeCustomResources } from './purge'
+import { emptyNamespace } from '../namespace/empty'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
 
-const eventsRef: ResourceRef = { group: '', version: 'v1', plural: 'events' }
 
-function defOf(r: ResourceRef): ResourceDef {
-  const def = findResource(r.group, r.version, r.plural)
-  if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
-  return def
-}
 
 function unwrapText(res: { ok: true; value: { object: string; pending?: boolean; deleted?: boolean } } | { ok: false; status: import('../../apimachinery/types').Status }) {
   if (!res.ok) throw new ApiError(res.status)
@@ -36,7 +31,7 @@ function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeOb
 export async function applyAction(env: Env, caches: InformerCaches, controller: string, action: Action, now: number): Promise<void> {
   switch (action.type) {
     case 'create': {
-      const def = defOf(action.resource)
+      const def = resourceDefOf(action.resource)
       const o = action.object
       const res = await storeFor(env, def).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
@@ -44,20 +39,20 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     }
     case 'update':
     case 'updateStatus': {
-      const def = defOf(action.resource)
+      const def = resourceDefOf(action.resource)
       const o = action.object
       const res = await storeFor(env, def).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'patch': {
-      const def = defOf(action.resource)
+      const def = resourceDefOf(action.resource)
       const res = await storeFor(env, def).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'delete': {
-      const def = defOf(action.resource)
+      const def = resourceDefOf(action.resource)
       const res = await storeFor(env, def).delete(
         { def, namespace: action.namespace, name: action.name },
         { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
@@ -74,15 +69,13 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       return
     }
     case 'bind': {
-      const pods: ResourceRef = { group: '', version: 'v1', plural: 'pods' }
-      const def = defOf(pods)
+      const def = resourceDefOf(pods)
       const res = await storeFor(env, def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
       caches.of(pods).put(unwrapText(res).object)
       return
     }
     case 'finalize': {
-      const namespaces: ResourceRef = { group: '', version: 'v1', plural: 'namespaces' }
-      const def = defOf(namespaces)
+      const def = resourceDefOf(namespaces)
       const res = await storeFor(env, def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
       record(caches, namespaces, unwrapText(res))
       return
@@ -92,21 +85,44 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       if (written) record(caches, customResourceDefinitions, written)
       return
     }
-    case 'purgeNamespaceCustomResources':
-      return purgeNamespaceCustomResources(env, action.namespace)
-    case 'event': {
-      const def = defOf(eventsRef)
-      const event = newEvent(action, controller, now)
-      unwrapText(await storeFor(env, def).create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
+    case 'emptyNamespace': {
+      const ns = caches.get(namespaces, undefined, action.name)
+      if (!ns) return
+      for (const next of await emptyNamespace(env, ns, action.resources, now)) await applyAction(env, caches, controller, next, now)
       return
     }
+    case 'event':
+      return recordEvent(env, newEvent(action, controller, now), now)
   }
+}
+
+/** Identical events of every controller in this isolate, remembered so a repeat bumps the first one's count. */
+const correlator = new EventCorrelator()
+
+/** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
+async function recordEvent(env: Env, event: KubeObject, now: number): Promise<void> {
+  const def = resourceDefOf(eventsRef)
+  const store = storeFor(env, def)
+  const repeat = correlator.repeatOf(event)
+  if (repeat) {
+    const count = repeat.count + 1
+    const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: timestamp(now) }, undefined, {})
+    if (res.ok) {
+      correlator.remember(event, { ...repeat, count })
+      return
+    }
+    // Expired or deleted since: the repeat starts a new event.
+    correlator.forget(event)
+  }
+  unwrapText(await store.create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
+  correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
 
 /** The component names upstream's schedulers and controllers sign their events with. */
 const eventSources: Record<string, string> = {
   scheduler: 'default-scheduler',
   'node-lifecycle': 'node-controller',
+  'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',
@@ -119,6 +135,19 @@ const eventSources: Record<string, string> = {
   namespace: 'namespace-controller',
 }
 
+/** Counts events named in this isolate, from a random start, so no two in one millisecond share a name. */
+let eventSequence = Math.floor(Math.random() * 1_000_000)
+
+/**
+ * `<object>.<hex>` as the event recorder names events (`%x` of the time in nanoseconds): here the
+ * milliseconds with a per-isolate sequence in the sub-millisecond digits, so a burst of events
+ * about one object within one pass never collides.
+ */
+export function eventName(objectName: string, now: number): string {
+  eventSequence = (eventSequence + 1) % 1_000_000
+  return `${objectName}.${(BigInt(Math.floor(now)) * 1_000_000n + BigInt(eventSequence)).toString(16)}`
+}
+
 /** A core/v1 Event as kube-controller-manager's event recorder writes it. */
 export function newEvent(action: Extract<Action, { type: 'event' }>, controllerName: string, now: number): KubeObject {
   const controller = eventSources[controllerName] ?? controllerName
@@ -128,7 +157,7 @@ export function newEvent(action: Extract<Action, { type: 'event' }>, controllerN
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${o.metadata.name}.${(now * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`, namespace },
+    metadata: { name: eventName(o.metadata.name ?? '', now), namespace },
     involvedObject: {
       kind: o.kind,
       namespace: o.metadata.namespace,

@@ -5,18 +5,56 @@ export const refKey = (r: ResourceRef) => `${r.group}/${r.version}/${r.plural}`
 export const objectKeyOf = (o: KubeObject) => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : `${o.metadata.name}`)
 const rvOf = (o: KubeObject) => Number(o.metadata.resourceVersion ?? 0)
 
-/** One resource's informer store: objects by key, and how far through the change log it has read. */
+/**
+ * One resource's informer store: objects by key, indexed by namespace, and how far through the
+ * change log it has read. Every write goes through `set`/`delete`, so the index never drifts.
+ */
 export class ResourceCache {
-  readonly objects = new Map<string, KubeObject>()
+  private readonly objects = new Map<string, KubeObject>()
+  private readonly byNamespace = new Map<string, Map<string, KubeObject>>()
   /** keys this controller deleted itself, with the deletion's rv, until the log catches up */
   private readonly tombstones = new Map<string, number>()
   rv = 0
   synced = false
 
+  get size(): number {
+    return this.objects.size
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key)
+  }
+
+  /** Every object, or those of one namespace (read from the index, not by a scan). */
+  list(namespace?: string): KubeObject[] {
+    if (namespace === undefined) return [...this.objects.values()]
+    const inNamespace = this.byNamespace.get(namespace)
+    return inNamespace ? [...inNamespace.values()] : []
+  }
+
+  set(key: string, obj: KubeObject): void {
+    this.objects.set(key, obj)
+    const ns = obj.metadata.namespace ?? ''
+    let bucket = this.byNamespace.get(ns)
+    if (!bucket) this.byNamespace.set(ns, (bucket = new Map()))
+    bucket.set(key, obj)
+  }
+
+  delete(key: string): void {
+    const obj = this.objects.get(key)
+    if (!obj) return
+    this.objects.delete(key)
+    const ns = obj.metadata.namespace ?? ''
+    const bucket = this.byNamespace.get(ns)
+    bucket?.delete(key)
+    if (bucket && !bucket.size) this.byNamespace.delete(ns)
+  }
+
   reset(objects: KubeObject[], rv: number): void {
     this.objects.clear()
+    this.byNamespace.clear()
     this.tombstones.clear()
-    for (const o of objects) this.objects.set(objectKeyOf(o), o)
+    for (const o of objects) this.set(objectKeyOf(o), o)
     this.rv = rv
     this.synced = true
   }
@@ -36,8 +74,8 @@ export class ResourceCache {
       this.tombstones.delete(key)
     }
     if (previous && rvOf(previous) > rv) return { previous, applied: false }
-    if (type === 'DELETED') this.objects.delete(key)
-    else this.objects.set(key, obj)
+    if (type === 'DELETED') this.delete(key)
+    else this.set(key, obj)
     return { previous, applied: true }
   }
 
@@ -45,11 +83,11 @@ export class ResourceCache {
   put(obj: KubeObject): void {
     const key = objectKeyOf(obj)
     const current = this.objects.get(key)
-    if (!current || rvOf(current) <= rvOf(obj)) this.objects.set(key, obj)
+    if (!current || rvOf(current) <= rvOf(obj)) this.set(key, obj)
   }
 
   remove(key: string, rv: number): void {
-    this.objects.delete(key)
+    this.delete(key)
     this.tombstones.set(key, rv)
   }
 }
@@ -68,11 +106,10 @@ export class InformerCaches implements Cache {
   }
 
   get(r: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.of(r).objects.get(namespace ? `${namespace}/${name}` : name)
+    return this.of(r).get(namespace ? `${namespace}/${name}` : name)
   }
 
   list(r: ResourceRef, namespace?: string): KubeObject[] {
-    const all = [...this.of(r).objects.values()]
-    return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace)
+    return this.of(r).list(namespace)
   }
 }

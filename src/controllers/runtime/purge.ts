@@ -1,9 +1,10 @@
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
-import { crdResource } from '../../apis/registry'
+import { crdResource, type ResourceDef } from '../../apis/registry'
 import { CLEANUP_FINALIZER } from '../../apis/crd/crd-object'
 import { storageDefOf } from '../../apis/crd/resource-defs'
 import { storeFor } from '../../client/stores'
+import { allItems, deletePages, listPages } from '../../client/list-pages'
 import { unwrap } from '../../api/respond'
 
 /**
@@ -15,7 +16,7 @@ export async function purgeCustomResources(env: Env, crd: KubeObject): Promise<{
   const def = storageDefOf(crd)
   if (def) {
     const store = storeFor(env, def)
-    unwrap(await store.deleteCollection({ def }, {}, {}))
+    await allItems(deletePages(env, def, undefined, {}, {}))
     if (unwrap(await store.list(def.plural, { limit: 1 })).items.length) return undefined
   }
   const finalizers = (crd.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER)
@@ -24,19 +25,8 @@ export async function purgeCustomResources(env: Env, crd: KubeObject): Promise<{
   return { object: JSON.parse(written.object) as KubeObject, deleted: written.deleted }
 }
 
-/**
- * Deletes every custom resource in a namespace, for the namespace controller. Throws while some
- * remain (finalizers still pending), so the namespace is not finalized before they are gone.
- */
-export async function purgeNamespaceCustomResources(env: Env, namespace: string): Promise<void> {
-  const crds = unwrap(await storeFor(env, crdResource).list(crdResource.plural, {})).items.map((t) => JSON.parse(t) as KubeObject)
-  const remaining: string[] = []
-  for (const crd of crds) {
-    const def = storageDefOf(crd)
-    if (!def?.namespaced) continue
-    const store = storeFor(env, def)
-    unwrap(await store.deleteCollection({ def, namespace }, { namespace }, {}))
-    if (unwrap(await store.list(def.plural, { namespace, limit: 1 })).items.length) remaining.push(`${def.plural}.${def.group}`)
-  }
-  if (remaining.length) throw new Error(`namespace ${namespace} still has ${remaining.join(', ')}`)
+/** The stores of every namespaced custom resource: what a namespace's deletion empties besides the built-in kinds. */
+export async function namespacedCustomResources(env: Env): Promise<ResourceDef[]> {
+  const crds = (await allItems(listPages(env, crdResource, {}))).map((t) => JSON.parse(t) as KubeObject)
+  return crds.map(storageDefOf).filter((def): def is ResourceDef => !!def?.namespaced)
 }

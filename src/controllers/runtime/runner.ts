@@ -1,8 +1,9 @@
 import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { KubeObject } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { findResource } from '../../apis/registry'
+import { resourceDefOf } from '../resources'
 import { storeFor } from '../../client/stores'
+import { listPages } from '../../client/list-pages'
 import { applyAction } from './apply'
 import { InformerCaches } from './cache'
 import { WorkQueue } from './queue'
@@ -14,6 +15,12 @@ export interface RunnerOptions {
   resyncMs: number
   /** one pass stops taking new keys after this long and asks to run again at once */
   passBudgetMs: number
+  /**
+   * ...or once its reconciles returned this many actions: each is at least one store call, and
+   * one invocation may make only so many subrequests (1,000 on the platform's free plan), however
+   * little time they take. Keys not taken run in the next pass, which starts at once.
+   */
+  maxActionsPerPass: number
   /** changes read from a store per request */
   changesPerRead: number
 }
@@ -26,7 +33,7 @@ const podsRef: ResourceRef = { group: '', version: 'v1', plural: 'pods' }
 /** A reconcile that only binds a pod (and records events): the next key need not wait for it. */
 const isBinding = (actions: Action[]) => actions.some((a) => a.type === 'bind') && actions.every((a) => a.type === 'bind' || a.type === 'event')
 
-export const defaultRunnerOptions: RunnerOptions = { resyncMs: 30_000, passBudgetMs: 20_000, changesPerRead: 2000 }
+export const defaultRunnerOptions: RunnerOptions = { resyncMs: 30_000, passBudgetMs: 20_000, maxActionsPerPass: 400, changesPerRead: 2000 }
 
 /** What a pass did, for tests and diagnostics. */
 export interface PassReport {
@@ -103,7 +110,7 @@ export class ControllerRunner {
       } catch (e) {
         failed(key, e)
       }
-      if (clock() - start > this.opts.passBudgetMs) budgetLeft = false
+      if (clock() - start > this.opts.passBudgetMs || report.actions >= this.opts.maxActionsPerPass) budgetLeft = false
     }
     await Promise.all(binding)
     const due = this.queue.nextDue()
@@ -118,12 +125,12 @@ export class ControllerRunner {
       if (a.type !== 'bind') continue
       const cache = this.caches.of(podsRef)
       const key = `${a.namespace}/${a.name}`
-      const current = cache.objects.get(key)
+      const current = cache.get(key)
       if (!current) continue
       const assumed: KubeObject = { ...current, spec: { ...(current.spec as object), nodeName: a.nodeName } }
-      cache.objects.set(key, assumed)
+      cache.set(key, assumed)
       undo.push(() => {
-        if (cache.objects.get(key) === assumed) cache.objects.set(key, current)
+        if (cache.get(key) === assumed) cache.set(key, current)
       })
     }
     return () => undo.forEach((u) => u())
@@ -148,16 +155,18 @@ export class ControllerRunner {
 
   /** Lists a resource once, then follows its change log; a 410 (compacted past us) relists. */
   private async syncResource(r: ResourceRef, clock: () => number): Promise<void> {
-    const def = findResource(r.group, r.version, r.plural)
-    if (!def) throw new Error(`unknown resource ${r.group}/${r.version}/${r.plural}`)
+    const def = resourceDefOf(r)
     const store = storeFor(this.env, def)
     const cache = this.caches.of(r)
     for (;;) {
       if (!cache.synced) {
-        const listed = await store.list(def.plural, {})
-        if (!listed.ok) throw new ApiError((listed as unknown as { status: Status }).status)
-        const objects = listed.value.items.map((t) => JSON.parse(t) as KubeObject)
-        cache.reset(objects, Number(listed.value.resourceVersion))
+        const objects: KubeObject[] = []
+        let rv = ''
+        for await (const page of listPages(this.env, def, {})) {
+          for (const text of page.items) objects.push(JSON.parse(text) as KubeObject)
+          rv = page.resourceVersion
+        }
+        cache.reset(objects, Number(rv))
         const now = clock()
         for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
         return

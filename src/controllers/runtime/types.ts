@@ -1,4 +1,5 @@
 import type { ChangeType, KubeObject } from '../../apimachinery/types'
+import type { ControllerMemory } from './memory'
 
 /** Identifies a resource the way the registry does: core group is ''. */
 export interface ResourceRef {
@@ -31,8 +32,11 @@ export type Action =
   | { type: 'finalize'; name: string }
   /** deletes every object of a terminating CRD's kind, then releases the CRD's cleanup finalizer */
   | { type: 'purgeCustomResources'; crd: KubeObject }
-  /** deletes the custom resources in a namespace; fails while any remain */
-  | { type: 'purgeNamespaceCustomResources'; namespace: string }
+  /**
+   * deletes, store-side, every object of the given kinds and of every custom resource in a
+   * terminating namespace; then finalizes it if nothing is left, or reports in its status what remains
+   */
+  | { type: 'emptyNamespace'; name: string; resources: ResourceRef[] }
   /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
   | { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
 
@@ -71,4 +75,9 @@ export interface ControllerDefinition {
   allKeys(cache: Cache): string[]
   /** pure: no I/O, no clock (time is `now`) */
   reconcile(key: string, cache: Cache, now: number): Outcome
+  /**
+   * What reconcile remembers between passes beyond the caches; the host restores it before the
+   * first pass of a new instance and saves its changes after every pass.
+   */
+  memory?: ControllerMemory
 }

@@ -17,7 +17,8 @@ export interface SchedulerOptions {
  * `keysFor` expects to be called after the cache reflects the change, as client-go's informers
  * notify handlers only once their store is updated: a deleted pod is recognised by its absence.
  * Each definition remembers, per node, the fingerprint of what its filters read, so that it only
- * retries pending pods when a node changes in a way that could make one of them fit.
+ * retries pending pods when a node changes in a way that could make one of them fit. That memory
+ * needs no keeping: a new instance relists, and its first pass visits every pending pod anyway.
  */
 export function schedulerController(options: SchedulerOptions = {}): ControllerDefinition {
   const schedulerName = options.schedulerName ?? DEFAULT_SCHEDULER_NAME

@@ -16,6 +16,8 @@ const OUTPUT_LIMIT = 64 * 1024
 export interface StartServerOptions {
   /** Extra environment for the launcher (EDGEPLANE_PORT and EDGEPLANE_STATE are set by the harness). */
   env?: Record<string, string>
+  /** Launcher arguments, e.g. ['--agent'] as `npm start` passes. */
+  args?: string[]
   /** Reuse a state dir instead of a fresh temporary one. */
   stateDir?: string
   port?: number
@@ -68,7 +70,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
 
   const launch = async () => {
     out = ''
-    const c = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], {
+    const c = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts', ...(opts.args ?? [])], {
       cwd: REPO_ROOT,
       // A free ingress port unless the test names one, so parallel launchers never contend for 8080.
       env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(ingressPort), ...opts.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },

@@ -1,0 +1,67 @@
+import type { Env } from '../env'
+import type { KubeObject } from '../apimachinery/types'
+import { isJsonObject } from '../apimachinery/json-value'
+import { findResource } from '../apis/registry'
+import { storeFor } from '../client/stores'
+import { eventSubject, type NodeWriter } from '../apis/node-restriction'
+import { readBody } from './body'
+import type { ResourceAttributes } from './authorizer-attributes'
+import { boundNode } from './node-graph'
+import { nodeOf, requestUser } from './user'
+
+const writers = new WeakMap<Request, NodeWriter>()
+
+/**
+ * What the store must check of a write a node makes (NodeRestriction on the object as stored):
+ * undefined for any other user.
+ */
+export function nodeWriterOf(req: Request): NodeWriter | undefined {
+  const recorded = writers.get(req)
+  if (recorded) return recorded
+  const node = nodeOf(requestUser(req))
+  return node === undefined ? undefined : { node }
+}
+
+/**
+ * Events a node writes must be about itself (`involvedObject` its own Node) or a pod bound to
+ * it: the involvedObject of a created or replacing event, or of the stored one for a patch, is
+ * checked here; the store checks that the event as written is still about that object.
+ * Returns the reason to refuse with, or undefined (recording the subject for the store).
+ */
+export async function admitNodeEvent(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<{ name: string; why: string } | undefined> {
+  const { verb } = attrs
+  if (verb !== 'create' && verb !== 'update' && verb !== 'patch') return undefined
+  let event: KubeObject | undefined
+  if (verb === 'patch') {
+    const def = findResource('', 'v1', 'events')!
+    const res = await storeFor(env, def).get({ def, namespace: attrs.namespace, name: attrs.name ?? '' })
+    // A missing event is the handler's to report (404); an apply that would create one is refused by the store.
+    if (!res.ok) return undefined
+    event = JSON.parse(res.value) as KubeObject
+  } else {
+    event = await body(req)
+    // A body that does not decode is the handler's to refuse (400); the store refuses any write without a checked subject.
+    if (!event) return undefined
+  }
+  const name = attrs.name ?? (typeof event.metadata?.name === 'string' ? event.metadata.name : '')
+  const subject = eventSubject(event)
+  if (!(await isOwnSubject(env, node, subject))) return { name, why: `node "${node}" can only ${verb === 'create' ? 'create' : 'update'} events about itself or pods bound to it` }
+  writers.set(req, { node, eventSubject: subject })
+  return undefined
+}
+
+async function isOwnSubject(env: Env, node: string, subject: string): Promise<boolean> {
+  const [kind, namespace, name] = subject.split('/') as [string, string, string]
+  if (kind === 'Node') return namespace === '' && name === node
+  if (kind === 'Pod') return !!namespace && !!name && (await boundNode(env, namespace, name)) === node
+  return false
+}
+
+async function body(req: Request): Promise<KubeObject | undefined> {
+  try {
+    const parsed = await readBody(req.clone())
+    return isJsonObject(parsed) ? (parsed as KubeObject) : undefined
+  } catch {
+    return undefined
+  }
+}
