@@ -32,4 +32,15 @@ export interface Env {
   NODE_CIDR_MASK_SIZE?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
+  /**
+   * The API's hostnames (comma-separated). When set, a request for any other host is served as
+   * ingress traffic (Ingress rules, LoadBalancer hostnames); requests for these never are.
+   */
+  EDGEPLANE_API_HOST?: string
+  /** LoadBalancer Services are served at `<svc>.<ns>.<this domain>` (default `localhost`). */
+  EDGEPLANE_LB_DOMAIN?: string
+  /** What Ingress and LoadBalancer status report as the edge's address (an IP or a hostname). */
+  EDGEPLANE_INGRESS_ADDRESS?: string
+  /** Set by the local launcher: its ingress listener marks the requests it passes on with this secret. */
+  EDGEPLANE_INGRESS_SECRET?: string
 }

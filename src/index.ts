@@ -1,6 +1,7 @@
 import type { Env } from './env'
 import { buildApp } from './api/app'
 import { resyncControllers } from './controllers/cron'
+import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 
 export { KindStore } from '../durable-objects/kind-store/kind-store'
 export { ControllerHost } from '../durable-objects/controller-host/controller-host'
@@ -9,7 +10,8 @@ export { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
 const app = buildApp()
 
 export default {
-  fetch: app.fetch,
+  /** Ingress traffic (see isIngressRequest) is served at the edge; everything else is the API. */
+  fetch: (req, env, ctx) => (isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx)),
   /** Cron: the safety net that re-arms every controller whose alarm was lost. */
   async scheduled(_controller, env): Promise<void> {
     await resyncControllers(env)

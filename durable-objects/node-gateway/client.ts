@@ -4,13 +4,16 @@ import type { StreamOpen } from '../../src/agent-protocol/tunnel-messages'
 /** The only exec subprotocol served (kubectl 1.30+ offers it first and alone). */
 export const execSubprotocol = 'v5.channel.k8s.io'
 
+/** kubectl's port-forward over WebSocket: SPDY/3.1 frames carried in binary messages. */
+export const portForwardSubprotocol = 'SPDY/3.1+portforward.k8s.io'
+
 /** The gateway of one node: where its agent's tunnel ends and its log and exec streams meet it. */
 export function gatewayFor(env: Env, node: string) {
   return env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`))
 }
 
 /** A stream to open through a node's tunnel; the gateway assigns the id. */
-export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'>) & {
+export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'portforward' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'http' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'websocket' }>, 'id'>) & {
   /** exec: which output channels the client asked for */
   stdout?: boolean
   stderr?: boolean

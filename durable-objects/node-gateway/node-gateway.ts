@@ -1,10 +1,11 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { failure } from '../../src/apimachinery/status'
-import { Channel, decodeFrame, encodeFrame } from '../../src/agent-protocol/data-frames'
-import { execOpenSchema, logsOpenSchema, parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type GatewayMessage, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
+import { parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
+import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame, execStatus } from './exec-status'
-import { execSubprotocol } from './client'
+import { execSubprotocol, portForwardSubprotocol } from './client'
 
 /** Kept on each socket so every relay decision survives hibernation. */
 type Attachment = AgentAttachment | ClientAttachment
@@ -20,7 +21,7 @@ interface AgentAttachment {
 interface ClientAttachment {
   role: 'client'
   id: number
-  kind: 'logs' | 'exec'
+  kind: 'logs' | 'exec' | 'portforward' | 'http' | 'websocket'
   conn: string
   node: string
   stdout: boolean
@@ -35,7 +36,7 @@ const statusChannel = 3
 
 /**
  * One node's end of its agent's outbound tunnel. The agent's WebSocket and every client stream
- * (a log reader in the Worker, or kubectl's exec socket) are hibernatable sockets of this object;
+ * (a log reader in the Worker, kubectl's exec socket, or its port-forward socket) are hibernatable sockets of this object;
  * it relays between them: control messages as JSON text, data as `[id][channel][payload]` frames.
  */
 export class NodeGateway extends DurableObject<Env> {
@@ -108,7 +109,8 @@ export class NodeGateway extends DurableObject<Env> {
       command: exec ? open.command : [],
     } satisfies ClientAttachment)
     this.sendToAgent(agent.ws, { ...open, id })
-    const headers = exec ? { 'Sec-WebSocket-Protocol': execSubprotocol } : undefined
+    const protocol = exec ? execSubprotocol : open.op === 'portforward' ? portForwardSubprotocol : open.op === 'websocket' ? firstProtocol(open.headers) : undefined
+    const headers = protocol ? { 'Sec-WebSocket-Protocol': protocol } : undefined
     return new Response(null, { status: 101, webSocket: pair[0], headers })
   }
 
@@ -145,7 +147,19 @@ export class NodeGateway extends DurableObject<Env> {
       this.sendToAgent(ws, { op: 'cancel', id: frame.id })
       return
     }
-    if (client.att.kind === 'logs') {
+    if (client.att.kind === 'websocket') {
+      // A message from the pod: binary on channel 1, text on channel 2.
+      if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
+      else if (frame.channel === Channel.stderr) client.ws.send(new TextDecoder().decode(frame.payload))
+      return
+    }
+    if (client.att.kind === 'http') {
+      // The response head (channel 3) and body (1), channel-tagged as exec's frames.
+      if (frame.channel === Channel.stdout || frame.channel === Channel.head) client.ws.send(channelFrame(frame.channel, frame.payload))
+      return
+    }
+    if (client.att.kind !== 'exec') {
+      // Log bytes, or the agent's SPDY bytes of a port-forward: passed on as they are.
       if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
       return
     }
@@ -155,19 +169,44 @@ export class NodeGateway extends DurableObject<Env> {
 
   /** kubectl's v5 frames: stdin (0), resize (4) and close (255) go on to the agent as they are. */
   private fromClient(att: ClientAttachment, message: string | ArrayBuffer): void {
-    if (att.kind !== 'exec' || typeof message === 'string') return
+    if (att.kind === 'websocket') return this.forwardMessage(att, message)
+    if (att.kind === 'logs' || typeof message === 'string') return
     const bytes = new Uint8Array(message)
+    if (att.kind === 'portforward') return this.forwardBytes(att, bytes)
     if (bytes.byteLength === 0) return
     const channel = bytes[0]!
     if (channel !== Channel.stdin && channel !== Channel.resize && channel !== Channel.close) return
+    if (att.kind === 'http' && channel === Channel.resize) return
     const agent = this.agent()
     if (!agent || agent.att.conn !== att.conn) return
     agent.ws.send(encodeFrame(att.id, channel, bytes.subarray(1)))
   }
 
+  /** A proxied WebSocket's message, its kind kept: binary on channel 1, text on channel 2. */
+  private forwardMessage(att: ClientAttachment, message: string | ArrayBuffer): void {
+    const agent = this.agent()
+    if (!agent || agent.att.conn !== att.conn) return
+    const text = typeof message === 'string'
+    const bytes = text ? new TextEncoder().encode(message) : new Uint8Array(message)
+    for (const frame of encodeFrames(att.id, text ? Channel.stderr : Channel.stdout, bytes)) agent.ws.send(frame)
+  }
+
+  /** kubectl's port-forward bytes: a SPDY byte stream whose message boundaries mean nothing. */
+  private forwardBytes(att: ClientAttachment, bytes: Uint8Array): void {
+    const agent = this.agent()
+    if (!agent || agent.att.conn !== att.conn || bytes.byteLength === 0) return
+    for (const frame of encodeFrames(att.id, Channel.stdin, bytes)) agent.ws.send(frame)
+  }
+
   /** Ends a client stream: exec gets its Status on channel 3; a log reader gets the end message. */
   private finish(ws: WebSocket, att: ClientAttachment, end: Pick<End, 'exitCode' | 'error'>): void {
     try {
+      if (att.kind === 'portforward' || att.kind === 'websocket') {
+        // Port-forward has no status channel: the close says why.
+        ws.serializeAttachment({ ...att, conn: '' })
+        safeClose(ws, end.error ? 1011 : 1000, (end.error ?? 'stream ended').slice(0, 120))
+        return
+      }
       if (att.kind === 'exec') ws.send(channelFrame(statusChannel, new TextEncoder().encode(JSON.stringify(execStatus(end, att.command)))))
       else ws.send(JSON.stringify({ op: 'end', id: att.id, ...end }))
     } catch {
@@ -236,28 +275,6 @@ export class NodeGateway extends DurableObject<Env> {
       /* closing; its close handler ends the streams */
     }
   }
-}
-
-/** A stream request from the Worker (see client.ts): the open message without its id, and exec's output channels. */
-interface OpenRequest {
-  open: StreamOpen
-  stdout: boolean
-  stderr: boolean
-}
-
-function parseOpen(text: string): OpenRequest | undefined {
-  let value: Record<string, unknown>
-  try {
-    value = JSON.parse(text) as Record<string, unknown>
-  } catch {
-    return undefined
-  }
-  if (typeof value !== 'object' || value === null) return undefined
-  const { stdout, stderr, ...rest } = value
-  const schema = rest.op === 'exec' ? execOpenSchema : logsOpenSchema
-  const res = schema.safeParse({ ...rest, id: 0 })
-  if (!res.success) return undefined
-  return { open: res.data, stdout: stdout !== false, stderr: stderr === true }
 }
 
 function safeClose(ws: WebSocket, code: number, reason: string): void {

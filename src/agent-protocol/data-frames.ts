@@ -6,6 +6,8 @@ export const Channel = {
   stdin: 0,
   stdout: 1,
   stderr: 2,
+  /** agent → gateway: an HTTP response head (JSON), before its body on stdout */
+  head: 3,
   resize: 4,
   /** gateway → agent: the client closed the stream named by the payload's first byte (0: stdin) */
   close: 255,

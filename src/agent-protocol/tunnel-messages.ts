@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * Control messages of the node tunnel: JSON text frames between a node's gateway (the API server
- * side) and its agent. The gateway opens streams (`logs`, `exec`) and may `cancel` them; the agent
+ * side) and its agent. The gateway opens streams (`logs`, `exec`, `portforward`, `http`, `websocket`) and may `cancel` them; the agent
  * answers each stream with data frames (see data-frames.ts) and exactly one final `end`.
  */
 
@@ -45,6 +45,39 @@ export const execOpenSchema = z.object({
   tty: z.boolean(),
 }).refine((o) => o.attach === true || o.command.length > 0, { message: 'exec needs a command', path: ['command'] })
 
+/** A port-forward connection: the client's SPDY bytes flow in on channel 0, the agent's out on 1. */
+export const portForwardOpenSchema = z.object({
+  op: z.literal('portforward'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string(),
+  pod: z.string(),
+})
+
+/**
+ * One HTTP request to a pod's port (API proxies, Ingress). The request body comes as data frames
+ * on channel 0 and ends with channel 255; the agent answers with the response head on channel 3
+ * (JSON `{status, headers}`), the body on channel 1, then `end`.
+ */
+export const httpOpenSchema = z.object({
+  op: z.literal('http'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string(),
+  pod: z.string(),
+  port: z.number().int().min(1).max(65535),
+  method: z.string().min(1),
+  /** path and query, as sent to the pod */
+  path: z.string().startsWith('/'),
+  headers: z.array(z.tuple([z.string(), z.string()])),
+})
+
+/**
+ * A WebSocket to a pod's port (Ingress, API proxies): messages travel as data frames both ways,
+ * binary on channel 1 and text on channel 2; the agent's `end` closes the client's socket.
+ */
+export const websocketOpenSchema = httpOpenSchema.extend({ op: z.literal('websocket') })
+
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
 
 export const endSchema = z.object({
@@ -57,13 +90,16 @@ export const endSchema = z.object({
 })
 
 /** gateway → agent */
-export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, cancelSchema])
+export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, websocketOpenSchema, cancelSchema])
 /** agent → gateway */
 export const agentMessageSchema = z.discriminatedUnion('op', [endSchema])
 
 export type LogsOpen = z.infer<typeof logsOpenSchema>
 export type ExecOpen = z.infer<typeof execOpenSchema>
-export type StreamOpen = LogsOpen | ExecOpen
+export type PortForwardOpen = z.infer<typeof portForwardOpenSchema>
+export type HttpOpen = z.infer<typeof httpOpenSchema>
+export type WebSocketOpen = z.infer<typeof websocketOpenSchema>
+export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen | HttpOpen | WebSocketOpen
 export type Cancel = z.infer<typeof cancelSchema>
 export type End = z.infer<typeof endSchema>
 export type GatewayMessage = z.infer<typeof gatewayMessageSchema>
@@ -75,9 +111,13 @@ export const tunnelReplacedCode = 4000
 /** The close code of a tunnel whose node credential was revoked (its Node or credential deleted). */
 export const tunnelRevokedCode = 4001
 
-/** Keepalive: the agent sends this text frame; the gateway answers `pong` without waking up. */
-export const pingText = 'ping'
-export const pongText = 'pong'
+/**
+ * Keepalive: the agent sends this text frame; the gateway answers without waking up. The
+ * gateway's automatic answer applies to every socket it holds, proxied WebSockets included, so
+ * the text is one no application would send ("ping" from a user's app must reach the pod).
+ */
+export const pingText = 'edgeplane-tunnel-ping'
+export const pongText = 'edgeplane-tunnel-pong'
 
 /** Parses a text frame; undefined when it is not valid JSON or not a known message. */
 export function parseGatewayMessage(text: string): GatewayMessage | undefined {

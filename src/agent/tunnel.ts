@@ -1,6 +1,10 @@
 import WebSocket from 'ws'
 import type { ContainerRuntime, ContainerState, LogOptions } from './runtime/types'
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
+import { servePortForward } from './portforward/serve'
+import { serveHttp } from './proxy/http'
+import { serveWebSocket } from './proxy/websocket'
+import type { StreamOutput } from './stream-output'
 import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
 
 export interface TunnelOptions {
@@ -56,7 +60,7 @@ interface Session {
 
 /**
  * Dials the node's tunnel to the API server and keeps it up: the server reaches this node's
- * containers (logs, exec) over a connection the node opened, so nodes behind NAT need no open port.
+ * containers (logs, exec, port-forward) over a connection the node opened, so nodes behind NAT need no open port.
  */
 export function connectTunnel(opts: TunnelOptions): Tunnel {
   const log = opts.log ?? (() => {})
@@ -136,6 +140,9 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     debug(`tunnel: stream ${msg.id} opened: ${msg.op} ${msg.namespace ?? ''}/${msg.pod ?? ''}`)
     const out = output(socket, msg.id, sessions)
     if (msg.op === 'logs') sessions.set(msg.id, serveLogs(opts.runtime, msg, out))
+    else if (msg.op === 'portforward') sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
+    else if (msg.op === 'http') sessions.set(msg.id, serveHttp(opts.runtime, msg, out))
+    else if (msg.op === 'websocket') sessions.set(msg.id, serveWebSocket(opts.runtime, msg, out))
     else sessions.set(msg.id, serveExec(opts.runtime, msg, out))
   }
 
@@ -163,12 +170,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
 }
 
 /** What a stream writes back through the tunnel. */
-interface Output {
-  data(channel: number, chunk: Uint8Array): void
-  end(end: Omit<End, 'op' | 'id'>): void
-  /** resolves once the socket's send queue is short again */
-  drained(): Promise<void>
-}
+type Output = StreamOutput
 
 function output(socket: WebSocket, id: number, sessions: Map<number, Session>): Output {
   let ended = false
@@ -187,6 +189,7 @@ function output(socket: WebSocket, id: number, sessions: Map<number, Session>): 
     async drained() {
       while (live() && socket.bufferedAmount > maxBufferedBytes) await new Promise((r) => setTimeout(r, 10))
     },
+    congested: () => live() && socket.bufferedAmount > maxBufferedBytes,
   }
 }
 

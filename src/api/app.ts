@@ -9,6 +9,8 @@ import { openapiGroupVersion, openapiIndex } from './openapi'
 import { serveNodeJoin } from './node-join'
 import { servePodExec } from './pod-exec'
 import { servePodLogs } from './pod-logs'
+import { servePodPortForward } from './pod-portforward'
+import { serveProxy } from './proxy'
 import { parseResourcePath } from './request-info'
 import { handleResource } from './resources'
 import { ensureBootstrap } from './namespaces'
@@ -73,6 +75,11 @@ export function buildApp() {
   app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
   app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/attach', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name'), true))
+  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/portforward', (c) => servePodPortForward(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
+  for (const kind of ['pods', 'services']) {
+    app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy`, (c) => serveProxy(c.req.raw, c.env))
+    app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy/*`, (c) => serveProxy(c.req.raw, c.env))
+  }
   app.all('/api/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))

@@ -5,6 +5,7 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { ensureRbacBootstrap } from './rbac-bootstrap'
 import { publishNodeSettings } from './node-settings'
+import { ensureIngressClass } from '../edge/ingress-class'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
@@ -14,8 +15,9 @@ export const initialNamespaces = ['default', 'kube-system', 'kube-public', 'kube
 let bootstrapped: Promise<void> | undefined
 
 /**
- * Creates the initial namespaces once per isolate (idempotent: existing ones are left alone),
- * publishes the settings nodes read before joining, and reconciles the default RBAC policy.
+ * Creates the initial namespaces and the edge IngressClass once per isolate (idempotent: existing
+ * ones are left alone), publishes the settings nodes read before joining, and reconciles the
+ * default RBAC policy.
  */
 export function ensureBootstrap(env: Env): Promise<void> {
   bootstrapped ??= (async () => {
@@ -26,6 +28,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
     }
     await publishNodeSettings(env)
     await ensureRbacBootstrap(env)
+    await ensureIngressClass(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

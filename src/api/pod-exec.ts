@@ -1,9 +1,9 @@
 import type { Env } from '../env'
-import { ApiError, badRequest, failure } from '../apimachinery/status'
+import { ApiError, badRequest } from '../apimachinery/status'
 import { execSubprotocol, gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
 import { chooseContainer, readPod } from './pod-logs'
 import { queryFlag } from './query'
-import { statusResponse } from './respond'
+import { refuseUnlessUpgrade } from './stream-upgrade'
 
 /**
  * GET pods/{name}/exec (and pods/{name}/attach, the container's own process) as a WebSocket (`v5.channel.k8s.io`): the socket is handed to the node's
@@ -27,15 +27,8 @@ export async function servePodExec(req: Request, env: Env, namespace: string, na
   if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
   const gateway = gatewayFor(env, node)
 
-  const upgrade = req.method === 'GET' && req.headers.get('Upgrade')?.toLowerCase() === 'websocket'
-  if (!upgrade) {
-    if (!(await gateway.connected())) return statusResponse(failure(503, 'ServiceUnavailable', `error dialing backend: node "${node}" has no connected agent`))
-    throw new ApiError(badRequest(`Upgrade request required: ${what} is served over WebSocket with subprotocol ${execSubprotocol}`))
-  }
-  const offered = (req.headers.get('Sec-WebSocket-Protocol') ?? '').split(',').map((p) => p.trim())
-  if (!offered.includes(execSubprotocol)) {
-    throw new ApiError(badRequest(`unable to upgrade connection: none of the requested protocols [${offered.filter(Boolean).join(' ')}] is supported; supported: [${execSubprotocol}]`))
-  }
+  const refused = await refuseUnlessUpgrade(req, gateway, node, what, execSubprotocol)
+  if (refused) return refused
   const url = streamUrl(node, { op: 'exec', podUid: pod.metadata.uid ?? '', namespace, pod: name, container, command, stdin, tty, stdout, stderr: stderr && !tty, ...(attach ? { attach } : {}) })
   return gateway.fetch(new Request(url, { headers: req.headers }))
 }

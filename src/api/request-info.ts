@@ -18,10 +18,11 @@ export function parseResourcePath(group: string, version: string, rest: string):
   if (parts.length === 0) return undefined
   if (parts[0] === 'namespaces' && parts.length >= 3) {
     const [, namespace, resource, name, subresource, ...extra] = parts
-    if (extra.length) return undefined
+    // As upstream, what follows `proxy` is the proxied path, not part of the resource.
+    if (extra.length && subresource !== 'proxy') return undefined
     return { group, version, namespace, resource: resource!, name, subresource }
   }
   const [resource, name, subresource, ...extra] = parts
-  if (extra.length) return undefined
+  if (extra.length && subresource !== 'proxy') return undefined
   return { group, version, resource: resource!, name, subresource }
 }

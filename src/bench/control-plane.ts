@@ -33,7 +33,7 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
   const url = `https://${HOST}:${port}`
   const proc = spawnGroup('control plane', process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
+    env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(await freePort()), ...env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
   })
   const stop = async () => {
     await proc.stop()

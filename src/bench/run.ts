@@ -18,6 +18,7 @@ import { controlPlaneRep } from './scenarios/control-plane'
 import { etcdRep } from './scenarios/etcd'
 import { floorRep } from './scenarios/floor'
 import { workloadRun, type WorkloadResult } from './scenarios/workload'
+import { dataPathRun } from './scenarios/datapath'
 
 let interrupted = false
 
@@ -58,8 +59,9 @@ async function main(): Promise<void> {
   }
   // Once, not per repetition: each scenario is itself a count of pods or trials, and slow.
   const workload: WorkloadResult | undefined = o.workload ? await workloadRun(o, o.workload) : undefined
+  const dataPath = o.workload ? await dataPathRun(o) : undefined
 
-  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps, workload)
+  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps, workload, dataPath)
   const paths = await writeReport(o.outDir, report)
   const table = renderMarkdown(report).split('\n## ')[0]!
   console.log(`\n${table.trim()}\n`)

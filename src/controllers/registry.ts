@@ -17,6 +17,8 @@ import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
+import { edgeStatusController } from './edge-status'
+import { defaultLbDomain } from '../edge/ingress-routes'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -36,6 +38,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
+  'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
 }
 
 export function controllerNames(): string[] {

@@ -16,7 +16,10 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Miniflare } from 'miniflare'
 import { defaultNodeName } from '../agent/host-info'
+import { randomBytes } from 'node:crypto'
+import type { Server } from 'node:http'
 import { pickAgentRuntime, startAgent, type AgentHandle } from './agent'
+import { startIngressListener } from './ingress'
 import { printBanner } from './banner'
 import { bundleWorker } from './bundle'
 import { parseCron, startCron, type CronSchedule } from './cron'
@@ -33,6 +36,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 let mf: Miniflare | undefined
 let agent: AgentHandle | undefined
+let ingress: Server | undefined
 let stopCron = () => {}
 let shuttingDown = false
 
@@ -57,16 +61,24 @@ async function main(): Promise<void> {
   ])
   if (worker.fallbackReason) console.log(`edgeplane: bindings derived by wrangler (${worker.fallbackReason})`)
 
+  const ingressSecret = randomBytes(24).toString('hex')
   mf = startRuntime({
     scriptPath,
     worker,
-    vars: { ...settings.passThroughVars, ADMIN_TOKEN: admin.token },
+    vars: { EDGEPLANE_INGRESS_ADDRESS: HOST, ...settings.passThroughVars, ADMIN_TOKEN: admin.token, EDGEPLANE_INGRESS_SECRET: ingressSecret },
     stateDir: settings.stateDir,
     port: settings.port,
     tls,
   })
   const url = (await mf.ready).origin
 
+  if (settings.ingressPort) {
+    // The edge is an extra: a taken port is reported, and the API serves on.
+    ingress = await startIngressListener({ port: settings.ingressPort, apiPort: settings.port, ca: tls.cert, secret: ingressSecret }).catch((err: Error) => {
+      console.warn(`edgeplane: ingress not served on ${HOST}:${settings.ingressPort} (${err.message}); set EDGEPLANE_INGRESS_PORT to a free port`)
+      return undefined
+    })
+  }
   const kubeconfig = await writeKubeconfig(settings.stateDir, { server: url, caPem: tls.cert, token: admin.token })
   stopCron = startCron(cronSchedules(worker.crons), async (cron, scheduledTime) => {
     if (!mf || shuttingDown) return
@@ -81,7 +93,7 @@ async function main(): Promise<void> {
     agent = startAgent(repoRoot, { server: url, caCertPath: tls.certPath, stateDir: agentState, name, joinToken: joined ? undefined : joinToken, runtime: await pickAgentRuntime() })
     if (!agent) console.log('edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only')
   }
-  printBanner({ url, stateDir: settings.stateDir, kubeconfig, caCertPath: tls.certPath, joinToken, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, agentRuntime: agent?.runtime })
+  printBanner({ url, stateDir: settings.stateDir, kubeconfig, caCertPath: tls.certPath, joinToken, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, agentRuntime: agent?.runtime, ingressUrl: ingress ? `http://${HOST}:${settings.ingressPort}` : undefined })
 }
 
 function cronSchedules(crons: string[]): CronSchedule[] {
@@ -98,6 +110,7 @@ async function shutdown(code: number): Promise<never> {
   if (!shuttingDown) {
     shuttingDown = true
     stopCron()
+    ingress?.close()
     await Promise.allSettled([agent?.stop(), mf?.dispose()])
   }
   process.exit(code)

@@ -4,6 +4,8 @@ import { nodeCidrSettings } from '../controllers/node-ipam/settings'
 export interface LauncherSettings {
   stateDir: string
   port: number
+  /** plain-http port of the local edge (Ingress and LoadBalancer traffic); 0 turns it off */
+  ingressPort: number
   /** Also run the node agent (when it exists). */
   agent: boolean
   /** Extra string bindings handed to the Worker as they are. */
@@ -11,7 +13,7 @@ export interface LauncherSettings {
 }
 
 // Environment variables forwarded to the Worker under the same name when set.
-const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE']
+const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE', 'EDGEPLANE_LB_DOMAIN', 'EDGEPLANE_INGRESS_ADDRESS']
 
 export class UsageError extends Error {}
 
@@ -29,10 +31,13 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSe
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
+  const rawIngress = env.EDGEPLANE_INGRESS_PORT ?? '8080'
+  const ingressPort = Number(rawIngress)
+  if (!/^\d+$/.test(rawIngress) || ingressPort > 65535) throw new UsageError(`EDGEPLANE_INGRESS_PORT must be a port number, got '${rawIngress}'`)
   const passThroughVars: Record<string, string> = {}
   for (const name of PASS_THROUGH) {
     const value = env[name]
     if (value !== undefined && value !== '') passThroughVars[name] = value
   }
-  return { stateDir: resolve(env.EDGEPLANE_STATE || '.edgeplane'), port, agent, passThroughVars }
+  return { stateDir: resolve(env.EDGEPLANE_STATE || '.edgeplane'), port, ingressPort, agent, passThroughVars }
 }

@@ -15,6 +15,7 @@ import {
 } from './config'
 import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
+import { ingressClassPrinter, ingressPrinter } from './networking'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
@@ -46,6 +47,8 @@ const printers = new Map<string, Printer>([
   ['batch/cronjobs', cronJobPrinter],
   ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['coordination.k8s.io/leases', leasePrinter],
+  ['networking.k8s.io/ingresses', ingressPrinter],
+  ['networking.k8s.io/ingressclasses', ingressClassPrinter],
   ['events.k8s.io/events', eventPrinter],
   ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
   ['rbac.authorization.k8s.io/roles', rolePrinter],

@@ -26,6 +26,7 @@ const MEASURED = [
 ]
 // Pod startup runs real node agents: the docker runtime's figure needs the engine .ci/containers.sh sets up.
 const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min', 'container_pod_start_p99_ms', 'process_pod_start_p99_ms']
+const DATAPATH = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s']
 // Only etcd may be missing on a machine; anything else unmeasured means the harness broke.
 const MAY_BE_SKIPPED = new Set(['etcd_put_per_s_c16', 'create_vs_etcd', 'rss_mb_peak'])
 // The event usually reaches the watcher before the write's own response: 0 is a real figure there,
@@ -78,7 +79,7 @@ describe('npm run bench (smoke)', () => {
 
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { meta: Record<string, unknown>; results: Record<string, Figure> }
     expect(report.meta.mode).toBe('smoke')
-    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...WORKLOAD].sort())
+    expect(Object.keys(report.results).sort()).toEqual([...MEASURED, ...WORKLOAD, ...DATAPATH].sort())
     for (const key of MEASURED) {
       const f = report.results[key]!
       if (f.value === null) {
@@ -97,11 +98,16 @@ describe('npm run bench (smoke)', () => {
       else expect(f.value!, key).toBeGreaterThan(0)
       expect(['meets', 'misses']).toContain(f.verdict)
     }
+    for (const key of DATAPATH) {
+      const f = report.results[key]!
+      expect(f.value, `${key}: ${f.skipped}`).not.toBeNull()
+      expect(f.value!, key).toBeGreaterThan(0)
+    }
     expect(Object.keys(report.results.idle_alarms_per_min!.details?.alarms_per_min_by_controller as object)).toContain('replicaset')
 
     const md = await readFile(join(out, 'report.md'), 'utf8')
     expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
-    for (const key of [...MEASURED, ...WORKLOAD]) expect(md).toContain(`| \`${key}\` |`)
+    for (const key of [...MEASURED, ...WORKLOAD, ...DATAPATH]) expect(md).toContain(`| \`${key}\` |`)
     const svg = await readFile(join(out, 'chart.svg'), 'utf8')
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.trim().endsWith('</svg>')).toBe(true)

@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import type { ContainerRuntime, ContainerState, ExecStreams, LogOptions } from '../../src/agent/runtime/types'
 import { backoff, backoffDelay, ByteQueue, connectTunnel, logProblem, tunnelUrl, type Tunnel } from '../../src/agent/tunnel'
 import { decodeFrame, encodeFrame } from '../../src/agent-protocol/data-frames'
+import { pingText, pongText } from '../../src/agent-protocol/tunnel-messages'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder()
@@ -75,7 +76,7 @@ async function gateway() {
     ws.on('message', (data, binary) => {
       if (!binary) {
         const text = data.toString()
-        if (text === 'ping') return ws.send('pong')
+        if (text === pingText) return ws.send(pongText)
         texts.push(JSON.parse(text))
         return
       }

@@ -282,3 +282,68 @@ describe('pods/exec', () => {
     await spdy.arrayBuffer()
   })
 })
+
+/** A client socket to a streaming endpoint through the Worker, collecting what comes back. */
+async function openSocket(path: string, protocol: string | undefined, headers: Record<string, string> = {}) {
+  const res = await SELF.fetch(`https://edgeplane.test${path}`, {
+    headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'websocket', ...(protocol ? { 'Sec-WebSocket-Protocol': protocol } : {}), ...headers },
+  })
+  expect(res.status).toBe(101)
+  const ws = res.webSocket!
+  ws.binaryType = 'arraybuffer'
+  ws.accept()
+  const received: Array<string | Uint8Array> = []
+  let closed = false
+  ws.addEventListener('message', (e) => received.push(typeof e.data === 'string' ? e.data : new Uint8Array(e.data as ArrayBuffer)))
+  ws.addEventListener('close', () => (closed = true))
+  return { ws, res, received, closed: () => closed }
+}
+
+describe('pods/portforward', () => {
+  it("relays kubectl's SPDY bytes to the agent and the agent's back, unchanged", async () => {
+    const agent = await fakeAgent('w1')
+    const client = await openSocket(`${ns}/pods/p1/portforward`, 'SPDY/3.1+portforward.k8s.io')
+    expect(client.res.headers.get('Sec-WebSocket-Protocol')).toBe('SPDY/3.1+portforward.k8s.io')
+    const open = await until(() => agent.messages.find((m) => m.op === 'portforward'), 'the portforward op')
+    expect(open).toMatchObject({ op: 'portforward', namespace: 'tunnel', pod: 'p1' })
+    client.ws.send(Uint8Array.of(0x80, 3, 0, 1, 9))
+    await until(() => agent.frames.length >= 1, 'bytes at the agent')
+    expect([agent.frames[0]!.id, agent.frames[0]!.channel, [...agent.frames[0]!.payload]]).toEqual([open.id, 0, [0x80, 3, 0, 1, 9]])
+    agent.data(open.id, 1, 'spdy back')
+    await until(() => client.received.length >= 1, 'bytes at the client')
+    expect(dec.decode(client.received[0] as Uint8Array)).toBe('spdy back')
+    client.ws.close(1000, 'done')
+    await until(() => agent.messages.find((m) => m.op === 'cancel' && m.id === open.id), 'the cancel')
+  })
+
+  it('refuses another subprotocol and a plain request', async () => {
+    const other = await SELF.fetch(`https://edgeplane.test${ns}/pods/p1/portforward`, { headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v4.channel.k8s.io' } })
+    expect(other.status).toBe(400)
+    expect(((await other.json()) as any).message).toContain('supported: [SPDY/3.1+portforward.k8s.io]')
+  })
+})
+
+describe('proxied WebSockets through the gateway', () => {
+  it('keeps each message text or binary, and lets a text "ping" through to the pod', async () => {
+    const agent = await fakeAgent('w1')
+    const client = await openSocket(`${ns}/pods/p1:8080/proxy/chat`, 'chat.v1')
+    expect(client.res.headers.get('Sec-WebSocket-Protocol')).toBe('chat.v1')
+    const open = await until(() => agent.messages.find((m) => m.op === 'websocket'), 'the websocket op')
+    expect(open).toMatchObject({ op: 'websocket', port: 8080, path: '/chat', pod: 'p1' })
+    expect(open.headers.some(([k]: [string]) => k.toLowerCase() === 'authorization')).toBe(false)
+    client.ws.send('ping')
+    client.ws.send(Uint8Array.of(7))
+    await until(() => agent.frames.length >= 2, 'both messages at the agent')
+    expect(agent.frames.map((f) => [f.channel, [...f.payload]])).toEqual([
+      [2, [...enc.encode('ping')]],
+      [1, [7]],
+    ])
+    agent.data(open.id, 2, 'pong from the pod')
+    agent.data(open.id, 1, 'bytes')
+    await until(() => client.received.length >= 2, 'both messages at the client')
+    expect(client.received[0]).toBe('pong from the pod')
+    expect(client.received[1]).toBeInstanceOf(Uint8Array)
+    agent.end(open.id)
+    await until(() => client.closed(), 'the close')
+  })
+})

@@ -138,6 +138,11 @@ export class ProcessRuntime implements ManagedRuntime {
     return this.opts.nodeIP
   }
 
+  /** Processes share the node's network: a pod's ports are the host's loopback ports. */
+  portHosts(podUid: string): string[] | undefined {
+    return this.pods.has(podUid) ? ['127.0.0.1', '::1'] : undefined
+  }
+
   podUids(): string[] {
     return [...this.pods.keys()]
   }

@@ -69,6 +69,11 @@ export interface ContainerRuntime {
   setPodCIDR?(podCIDR: string): void
   /** the pod's IP (the node's for processes, one of the node's pod CIDR per pod when simulated); also before sync, for env */
   podIP?(pod: KubeObject): string | undefined
+  /**
+   * the addresses a pod's ports are reached at from the node (port-forward, proxies), tried in
+   * order; undefined when the runtime does not hold the pod. A runtime without it serves no ports.
+   */
+  portHosts?(podUid: string): string[] | undefined
   /** uids of every pod the runtime holds (running or kept for its logs) */
   podUids?(): string[]
   /** drops a stopped pod and its logs; the pod is gone from the API */

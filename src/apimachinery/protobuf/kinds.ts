@@ -2,6 +2,7 @@ import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, Tok
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
+import { Ingress } from './networking'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -29,6 +30,7 @@ const byGroupKind: Record<string, Table> = {
   'rbac.authorization.k8s.io/ClusterRole': ClusterRole,
   'rbac.authorization.k8s.io/RoleBinding': RoleBinding,
   'rbac.authorization.k8s.io/ClusterRoleBinding': ClusterRoleBinding,
+  'networking.k8s.io/Ingress': Ingress,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */

@@ -10,6 +10,7 @@ import { coordinationV1 } from './coordination-v1'
 import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
+import { networkingV1 } from './networking-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 
@@ -23,6 +24,7 @@ export const schemas: SchemaSet = {
   ...autoscalingV1,
   ...policyV1,
   ...rbacV1,
+  ...networkingV1,
 }
 
 /**

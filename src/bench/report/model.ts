@@ -4,6 +4,7 @@ import type { Outcome, WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
 import { ROUNDS } from '../scenarios/rbac'
 import type { PodStartResult } from '../scenarios/pod-start'
+import type { DataPathResult } from '../scenarios/datapath'
 import { round, spread, type Percentiles } from '../stats'
 
 export type Verdict = 'meets' | 'misses' | 'reference' | 'reported' | 'pending' | 'not measured'
@@ -74,7 +75,10 @@ export const WORKLOAD_KEYS = [
   'process_pod_start_p99_ms',
 ] as const
 
-export const ALL_KEYS = [...MEASURED_KEYS, ...WORKLOAD_KEYS]
+/** The edge data path (Ingress through node tunnels, port-forward), measured once with one process node. */
+export const DATAPATH_KEYS = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s'] as const
+
+export const ALL_KEYS = [...MEASURED_KEYS, ...WORKLOAD_KEYS, ...DATAPATH_KEYS]
 
 type Key = (typeof ALL_KEYS)[number]
 
@@ -114,7 +118,7 @@ export interface RunInfo {
   environment: Record<string, unknown>
 }
 
-export function buildReport(run: RunInfo, reps: RepResult[], workload?: WorkloadResult): Report {
+export function buildReport(run: RunInfo, reps: RepResult[], workload?: WorkloadResult, dataPath?: Outcome<DataPathResult>): Report {
   const o = run.options
   const etcdSkipped = 'skipped' in run.etcd ? run.etcd.skipped : undefined
   const cp = reps.map((r) => r.cp)
@@ -199,6 +203,7 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
   }
   if (o.watchers !== 100 && results.watch_p99_ms_100!.value !== null) results.watch_p99_ms_100!.at = `${o.watchers} watchers`
   Object.assign(results, workloadFigures(workload))
+  Object.assign(results, dataPathFigures(dataPath))
 
   const latency: LatencyRow[] = [
     latencyRow(`create, API (c=${o.concurrency})`, cp.map((r) => r.create.latency)),
@@ -429,4 +434,43 @@ function roundDeep(v: Record<string, unknown>): Record<string, unknown> {
     out[k] = typeof x === 'number' ? (Number.isFinite(x) ? round(x) : null) : x
   }
   return out
+}
+
+/** The data path's figures: the edge against the same pod served directly, and one port-forward transfer. */
+function dataPathFigures(d: Outcome<DataPathResult> | undefined): Record<(typeof DATAPATH_KEYS)[number], Figure> {
+  const why = d === undefined ? 'the data path is measured with the workload scenarios (skipped with --no-workload)' : 'error' in d ? d.error : undefined
+  if (d === undefined || 'error' in d) {
+    return {
+      ingress_rps: skipped('req/s', why!),
+      ingress_p99_ms: skipped('ms', why!),
+      ingress_vs_direct: skipped('ratio', why!),
+      port_forward_mb_per_s: skipped('MiB/s', why!),
+    }
+  }
+  const at = d.requests === 4_000 ? undefined : `${d.requests} requests`
+  const where =
+    'per edge request: route table (cached 1 s) → Service and Endpoints reads (2 Durable Object calls) → a WebSocket from the Worker to the node gateway → open message over the agent tunnel → the agent\'s HTTP request to the pod → head and body frames back the same way'
+  const edge = { requests: d.requests, concurrency: d.concurrency, errors: d.ingress.errors, p50_ms: d.ingress.latency.p50, where_the_time_goes: where }
+  const f = (key: Key, unit: string, value: number, details: Record<string, unknown>) => {
+    const fig = figure(key, unit, [value], 'single', details)
+    if (at) fig.at = at
+    return fig
+  }
+  return {
+    ingress_rps: f('ingress_rps', 'req/s', d.ingress.perSecond, { ...edge, what: `GET / through the ingress port at c=${d.concurrency} to a process-runtime pod` }),
+    ingress_p99_ms: f('ingress_p99_ms', 'ms', d.ingress.latency.p99, edge),
+    ingress_vs_direct: f('ingress_vs_direct', 'ratio', d.ingress.perSecond / d.direct.perSecond, {
+      direct_rps: d.direct.perSecond,
+      direct_p99_ms: d.direct.latency.p99,
+      what: 'ingress_rps ÷ the same GETs sent straight to the pod port in the same run',
+    }),
+    port_forward_mb_per_s:
+      'error' in d.portForward
+        ? skipped('MiB/s', d.portForward.error)
+        : f('port_forward_mb_per_s', 'MiB/s', d.portForward.mbPerSecond, {
+            bytes: d.portForward.bytes,
+            seconds: d.portForward.seconds,
+            what: 'one GET of the bytes through kubectl port-forward (SPDY in WebSocket → node gateway → agent → pod), request to last byte',
+          }),
+  }
 }

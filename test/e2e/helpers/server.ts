@@ -63,6 +63,7 @@ process.on('exit', () => {
 export async function startServer(opts: StartServerOptions = {}): Promise<TestServer> {
   const stateDir = opts.stateDir ?? (await mkdtemp(join(tmpdir(), 'edgeplane-e2e-')))
   const port = opts.port ?? (await freePort())
+  const ingressPort = await freePort()
   const url = `https://${HOST}:${port}`
   let child: ChildProcess | undefined
   let out = ''
@@ -71,7 +72,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
     out = ''
     const c = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts', ...(opts.args ?? [])], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...opts.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
+      // A free ingress port unless the test names one, so parallel launchers never contend for 8080.
+      env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(ingressPort), ...opts.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a forced stop also reaches workerd and any agent.
       detached: true,

@@ -1,0 +1,30 @@
+import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, websocketOpenSchema, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+
+/** A stream request from the Worker (see client.ts): the open message without its id, and exec's output channels. */
+export interface OpenRequest {
+  open: StreamOpen
+  stdout: boolean
+  stderr: boolean
+}
+
+export function parseOpen(text: string): OpenRequest | undefined {
+  let value: Record<string, unknown>
+  try {
+    value = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  const { stdout, stderr, ...rest } = value
+  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, websocket: websocketOpenSchema, logs: logsOpenSchema }
+  const schema = schemas[rest.op as keyof typeof schemas] ?? logsOpenSchema
+  const res = schema.safeParse({ ...rest, id: 0 })
+  if (!res.success) return undefined
+  return { open: res.data, stdout: stdout !== false, stderr: stderr === true }
+}
+
+/** The subprotocol answered to a proxied WebSocket: the client's first offer (the pod's choice is not known yet). */
+export function firstProtocol(headers: Array<[string, string]>): string | undefined {
+  const offered = headers.find(([name]) => name.toLowerCase() === 'sec-websocket-protocol')?.[1]
+  return offered?.split(',')[0]?.trim() || undefined
+}

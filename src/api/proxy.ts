@@ -1,0 +1,64 @@
+import type { Env } from '../env'
+import { ApiError, badRequest, failure } from '../apimachinery/status'
+import { fetchThroughNode, type PodTarget, type TunnelHttpResult } from '../edge/tunnel-http'
+import { fetchFromEndpoints, serviceEndpoints } from '../edge/service-endpoints'
+import { readPod, type Pod } from './pod-logs'
+import { statusResponse } from './respond'
+
+const proxyPath = /^\/api\/v1\/namespaces\/([^/]+)\/(pods|services)\/([^/]+)\/proxy(\/.*)?$/
+
+/**
+ * The `proxy` subresources of pods and services (`kubectl proxy`, dashboards): the request goes
+ * through the node's tunnel to the pod's port, and the pod's response comes back streamed.
+ * `<name>` may carry a port and a scheme as upstream: `[http:]name[:port]`.
+ */
+export async function serveProxy(req: Request, env: Env): Promise<Response> {
+  const url = new URL(req.url)
+  const m = proxyPath.exec(url.pathname)
+  if (!m) return statusResponse(failure(404, 'NotFound', 'the server could not find the requested resource'))
+  const namespace = decodeURIComponent(m[1]!)
+  const kind = m[2] as 'pods' | 'services'
+  const { name, port } = splitSchemeNamePort(decodeURIComponent(m[3]!))
+  const path = (m[4] || '/') + url.search
+  let result: TunnelHttpResult
+  if (kind === 'pods') {
+    const pod = await readPod(env, namespace, name)
+    const target = podTarget(pod, namespace, name, port)
+    result = await fetchThroughNode(env, target, req, path, { dropAuthorization: true })
+  } else {
+    result = await fetchFromEndpoints(env, await serviceEndpoints(env, namespace, name, port), req, path, { dropAuthorization: true })
+  }
+  if (result.ok) return result.response
+  return statusResponse(failure(503, 'ServiceUnavailable', `error trying to reach service: ${result.message}`))
+}
+
+/** net.SplitSchemeNamePort: `name`, `name:port` or `scheme:name:port`; only plain http is served. */
+export function splitSchemeNamePort(id: string): { name: string; port: string } {
+  const parts = id.split(':')
+  let scheme = ''
+  let name: string
+  let port = ''
+  if (parts.length === 1) name = parts[0]!
+  else if (parts.length === 2) [name, port] = parts as [string, string]
+  else if (parts.length === 3) [scheme, name, port] = parts as [string, string, string]
+  else throw new ApiError(badRequest(`invalid request ${id}`))
+  if (!name) throw new ApiError(badRequest(`invalid request ${id}`))
+  if (scheme === 'https') throw new ApiError(badRequest(`the proxy reaches pods over plain http only: "${id}" asks for https`))
+  if (scheme && scheme !== 'http') throw new ApiError(badRequest(`invalid request ${id}`))
+  return { name, port }
+}
+
+/** The pod's port: a number, a container port's name, or 80 when none is given (as upstream). */
+function podTarget(pod: Pod, namespace: string, name: string, port: string): PodTarget {
+  const node = pod.spec?.nodeName
+  if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
+  let number = port === '' ? 80 : Number(port)
+  if (!/^\d*$/.test(port)) {
+    const containers = (pod.spec as { containers?: Array<{ ports?: Array<{ name?: string; containerPort: number }> }> }).containers ?? []
+    const named = containers.flatMap((c) => c.ports ?? []).find((p) => p.name === port)
+    if (!named) throw new ApiError(badRequest(`pod ${name} has no container port named "${port}"`))
+    number = named.containerPort
+  }
+  if (!Number.isInteger(number) || number < 1 || number > 65535) throw new ApiError(badRequest(`invalid port "${port}"`))
+  return { node, podUid: pod.metadata.uid ?? '', namespace, pod: name, port: number }
+}
