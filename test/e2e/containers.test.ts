@@ -18,7 +18,6 @@ import { waitFor } from './helpers/wait'
 
 const IMAGE = 'localhost/busybox:test'
 const NODE = 'e2e-docker'
-const POD_CIDR = '10.213.7.0/24'
 const engine = await (async () => {
   const socket = await findSocket(process.env.EDGEPLANE_CONTAINER_SOCKET)
   if (!socket) return { skip: 'no container engine answers on its socket (run .ci/containers.sh as root)' }
@@ -35,6 +34,8 @@ if ('skip' in engine) process.stdout.write(`containers.test.ts skipped: ${engine
 let server: TestServer
 let agent: AgentProcess
 let stateDir: string
+/** the node's pod CIDR, as node IPAM assigned it */
+let podCIDR: string
 const { run, ok } = kubectlOn(() => server.kubeconfig)
 
 const web: Manifest[] = [
@@ -95,9 +96,8 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
       EDGEPLANE_AGENT_BACKOFF_BASE_MS: '1000',
       EDGEPLANE_AGENT_STATE_DIR: stateDir,
     })
-    // The node's podCIDR (set here as node IPAM would): pod IPs then come from a network of that subnet.
-    await waitFor(async () => (await run(['get', 'node', NODE])).code === 0, { what: `node ${NODE} registered`, timeoutMs: 60_000, intervalMs: 250 })
-    await ok(['patch', 'node', NODE, '-p', JSON.stringify({ spec: { podCIDR: POD_CIDR } })])
+    // Node IPAM gives the node its podCIDR: pod IPs then come from an engine network of that subnet.
+    podCIDR = await waitFor(async () => (await run(['get', 'node', NODE, '-o', 'jsonpath={.spec.podCIDR}'])).stdout.trim() || undefined, { what: `node ${NODE} registered with a podCIDR`, timeoutMs: 60_000, intervalMs: 250 })
     await ok(['apply', '-f', '-'], stream(...web))
     try {
       await waitFor(
@@ -128,7 +128,9 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     const pods = await webPods()
     const ips = pods.map((p) => p.status.podIP!)
     expect(new Set(ips).size).toBe(2)
-    for (const ip of ips) expect(ip).toMatch(/^10\.213\.7\.\d+$/)
+    expect(podCIDR).toMatch(/^10\.244\.\d+\.0\/24$/)
+    const prefix = podCIDR.split('.').slice(0, 3).join('.') + '.'
+    for (const ip of ips) expect(ip.startsWith(prefix), `${ip} in ${podCIDR}`).toBe(true)
     for (const p of pods) {
       const httpd = p.status.containerStatuses!.find((c) => c.name === 'httpd')!
       expect(httpd.containerID).toMatch(/^docker:\/\/[0-9a-f]{64}$/)

@@ -26,7 +26,8 @@ const nodeReady = async (name: string) => {
 }
 
 beforeAll(async () => {
-  server = await startServer({ args: ['--agent'] })
+  // The process runtime, whatever engine answers: these pods run commands as local processes.
+  server = await startServer({ args: ['--agent'], env: { EDGEPLANE_AGENT_RUNTIME: 'process' } })
   await waitFor(() => nodeReady(localNode), { what: `the launcher's node ${localNode} Ready`, timeoutMs: 60_000 })
 })
 

@@ -1,6 +1,7 @@
 import Docker from 'dockerode'
 import { join } from 'node:path'
 import { findSocket } from '../../agent/runtime/docker/socket'
+import { nodeNetworkName } from '../../agent/runtime/docker/network'
 import { PodTracker } from '../cluster'
 import { startControlPlane } from '../control-plane'
 import { HttpClient } from '../http-client'
@@ -117,4 +118,6 @@ function podJson(name: string, namespace: string): string {
 async function removeContainers(engine: Docker): Promise<void> {
   const list = await engine.listContainers({ all: true, filters: { label: [`io.edgeplane.node=${NODE}`] } })
   for (const c of list.sort((a) => (a.Labels['io.kubernetes.container.name'] === 'POD' ? 1 : -1))) await engine.getContainer(c.Id).remove({ force: true }).catch(() => {})
+  // Its pod network too: another cluster's node on this engine may be given the same podCIDR.
+  await engine.getNetwork(nodeNetworkName(NODE)).remove().catch(() => {})
 }

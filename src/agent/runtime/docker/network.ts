@@ -1,7 +1,8 @@
 /**
- * The engine network pod IPs come from: when the Node has a `spec.podCIDR`, a bridge network of
- * this node with that subnet (made once, kept across agent restarts); otherwise, or when the
- * engine refuses it (an overlapping subnet, a rootless engine), the engine's default bridge.
+ * The engine network pod IPs come from: a bridge network of this node with the subnet of its
+ * `spec.podCIDR` (made once, kept across agent restarts); when the engine refuses it (an
+ * overlapping subnet, a rootless engine), the engine's default bridge. Until node IPAM has given
+ * the Node its podCIDR, no pod network is chosen: the sandbox waits and is tried again.
  */
 import type Docker from 'dockerode'
 import type { Logger } from '../../log'
@@ -15,13 +16,8 @@ export function nodeNetworkName(nodeName: string): string {
 }
 
 export async function podNetwork(docker: Docker, get: ApiGet, nodeName: string, fallback: string, log?: Logger): Promise<string> {
-  let cidr: string | undefined
-  try {
-    cidr = ((await get(`/api/v1/nodes/${nodeName}`))?.spec as { podCIDR?: string } | undefined)?.podCIDR
-  } catch {
-    return fallback
-  }
-  if (!cidr) return fallback
+  const cidr = ((await get(`/api/v1/nodes/${nodeName}`))?.spec as { podCIDR?: string } | undefined)?.podCIDR
+  if (!cidr) throw new Error(`node ${nodeName} has no spec.podCIDR yet (node IPAM gives it one once the node has registered)`)
   const name = nodeNetworkName(nodeName)
   try {
     const existing = await docker.getNetwork(name).inspect()

@@ -220,8 +220,8 @@ export class DockerRuntime implements ManagedRuntime {
         this.infra = undefined
         throw err
       })
-      this.network ??= podNetwork(this.docker, this.opts.get, this.opts.nodeName, this.opts.network, this.opts.log)
-      const config = infraConfig(rec.pod, { image, command, nodeName: this.opts.nodeName, network: await this.network })
+      const network = isHostNetwork(rec.pod) ? this.opts.network : await this.podNetwork()
+      const config = infraConfig(rec.pod, { image, command, nodeName: this.opts.nodeName, network })
       const created = await this.docker.createContainer(config)
       rec.infraId = created.id
       await created.start()
@@ -234,6 +234,15 @@ export class DockerRuntime implements ManagedRuntime {
       this.warnOnce(rec, 'FailedCreatePodSandBox', message)
       throw new Error(message)
     }
+  }
+
+  /** The engine network of this node's pods, chosen once the Node has its podCIDR. */
+  private podNetwork(): Promise<string> {
+    this.network ??= podNetwork(this.docker, this.opts.get, this.opts.nodeName, this.opts.network, this.opts.log)
+    return this.network.catch((err: unknown) => {
+      this.network = undefined
+      throw err
+    })
   }
 
   /** The infra image's own command, else (a plain image such as busybox) one that waits forever. */
