@@ -9,16 +9,22 @@ export function credentialPath(nodeName: string): string {
   return `/agent/v1/nodes/${encodeURIComponent(nodeName)}/credential`
 }
 
-/** The node a join path names, or undefined when the path is not a join. */
-export function credentialPathNode(path: string): string | undefined {
-  const m = /^\/agent\/v1\/nodes\/([^/]+)\/credential$/.exec(path)
-  if (!m) return undefined
+/** The node an agent path (`/agent/v1/nodes/<name>/<endpoint>`) names, or undefined when the path is not that endpoint's. */
+export function agentPathNode(path: string, endpoint: 'credential' | 'tunnel'): string | undefined {
+  const prefix = '/agent/v1/nodes/'
+  const suffix = `/${endpoint}`
+  if (!path.startsWith(prefix) || !path.endsWith(suffix)) return undefined
+  const encoded = path.slice(prefix.length, path.length - suffix.length)
+  if (!encoded || encoded.includes('/')) return undefined
   try {
-    return decodeURIComponent(m[1]!)
+    return decodeURIComponent(encoded)
   } catch {
     return undefined
   }
 }
+
+/** The node a join path names, or undefined when the path is not a join. */
+export const credentialPathNode = (path: string): string | undefined => agentPathNode(path, 'credential')
 
 export const nodeCredentialSchema = z.object({
   kind: z.literal('NodeCredential'),

@@ -29,11 +29,16 @@ async function readBodyBytes(req: Request): Promise<Uint8Array> {
     }
     chunks.push(value)
   }
+  return concatBytes(chunks, size)
+}
+
+/** The chunks of a body read so far, as one array of `size` bytes. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size)
   let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.byteLength
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
   }
   return out
 }

@@ -1,3 +1,4 @@
+import { agentPathNode } from '../agent-protocol/node-credential'
 import type { Env } from '../env'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, qualifiedResource } from '../apimachinery/status'
@@ -23,15 +24,7 @@ export const nodeRules: PolicyRule[] = [
 ]
 
 /** The tunnel a node agent dials out on; `name` is the node it serves. */
-export function tunnelNodeName(path: string): string | undefined {
-  const m = /^\/agent\/v1\/nodes\/([^/]+)\/tunnel$/.exec(path)
-  if (!m) return undefined
-  try {
-    return decodeURIComponent(m[1]!)
-  } catch {
-    return undefined
-  }
-}
+export const tunnelNodeName = (path: string): string | undefined => agentPathNode(path, 'tunnel')
 
 /**
  * The Node authorizer: its own tunnel; secrets, configmaps, claims, pods and nodes as far as the

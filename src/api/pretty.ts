@@ -4,6 +4,7 @@
  * browsers. Watches and other streams are left as they are.
  */
 import type { MiddlewareHandler } from 'hono'
+import { concatBytes } from './body'
 import { queryFlag } from './query'
 
 const parseBoolTrue = ['1', 't', 'T', 'TRUE', 'true', 'True']
@@ -40,7 +41,7 @@ export function prettyJson(): MiddlewareHandler {
         return
       }
     }
-    const text = new TextDecoder().decode(concat(chunks, size))
+    const text = new TextDecoder().decode(concatBytes(chunks, size))
     let body = text
     try {
       body = JSON.stringify(JSON.parse(text), null, 2)
@@ -51,15 +52,6 @@ export function prettyJson(): MiddlewareHandler {
   }
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
-}
 
 /** The chunks already read, then the rest of the stream. */
 function resumed(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
