@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import Docker from 'dockerode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findSocket } from '../../src/agent/runtime/docker/socket'
+import { freePort } from '../../src/bench/ports'
 import { kubectlOn } from './helpers/kubectl'
 import { startKubectl } from './helpers/kubectl-stream'
 import { stream, type Manifest } from './helpers/manifests'
@@ -146,6 +147,21 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     )
     expect(endpoints).toEqual([...ips].sort())
     for (const ip of ips) expect(await get(`http://${ip}:8080/index.html`)).toEqual({ status: 200, body: 'hello from a container\n' })
+  })
+
+  it('kubectl port-forward reaches a container port on the pod IP', async () => {
+    const pod = (await webPods())[0]!
+    const local = await freePort()
+    const pf = startKubectl(['port-forward', `pod/${pod.metadata.name}`, `${local}:8080`], { kubeconfig: server.kubeconfig, timeoutMs: 60_000 })
+    try {
+      await waitFor(() => pf.stdout().includes('Forwarding from') || pf.done(), { what: 'kubectl port-forward listening', timeoutMs: 30_000 })
+      expect(pf.done(), pf.stderr()).toBe(false)
+      const res = await get(`http://127.0.0.1:${local}/index.html`)
+      expect(res.status).toBe(200)
+      expect(res.body).toBe('hello from a container\n')
+    } finally {
+      await pf.stop()
+    }
   })
 
   it('the Node reports its runtime, its engine and the images it holds', async () => {

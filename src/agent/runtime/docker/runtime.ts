@@ -94,6 +94,12 @@ export class DockerRuntime implements ManagedRuntime {
     if (isHostNetwork(pod)) return this.opts.nodeIP
     return this.pods.get(pod.metadata.uid ?? '')?.podIP
   }
+  /** A pod's ports are on its own IP (the sandbox's network), or the node's for hostNetwork pods. */
+  portHosts(podUid: string): string[] | undefined {
+    const ip = this.pods.get(podUid)?.podIP
+    return ip ? [ip] : undefined
+  }
+
 
   podUids(): string[] {
     return [...this.pods.keys()]
