@@ -18,7 +18,7 @@ import { agentIdentity, runAsFor, type RunAs } from './run-as'
 import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -54,20 +54,7 @@ interface Instance {
   done: boolean
 }
 
-interface Container {
-  name: string
-  init: boolean
-  spec: ContainerSpecWithProbes
-  env: Record<string, string> | undefined
-  configError: string | undefined
-  state: State
-  lastState: State | undefined
-  restartCount: number
-  ready: boolean
-  started: boolean
-  containerID: string | undefined
-  /** an instance ran (or a previous agent ran one): the next start is a restart */
-  everStarted: boolean
+interface Container extends ContainerRecord<ContainerSpecWithProbes> {
   instance: Instance | undefined
   logs: LogBuffer | undefined
   previousLogs: LogBuffer | undefined

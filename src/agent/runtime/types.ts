@@ -19,6 +19,23 @@ export interface ContainerState {
   init?: boolean
 }
 
+/** What every runtime that runs containers keeps of one container between syncs, whatever runs it. */
+export interface ContainerRecord<Spec> {
+  name: string
+  init: boolean
+  spec: Spec
+  env: Record<string, string> | undefined
+  configError: string | undefined
+  state: ContainerState['state']
+  lastState: ContainerState['state'] | undefined
+  restartCount: number
+  ready: boolean
+  started: boolean
+  containerID: string | undefined
+  /** an instance ran (or a previous agent ran one): the next start is a restart */
+  everStarted: boolean
+}
+
 /** Options of `kubectl logs`, as the pods/log subresource receives them. */
 export interface LogOptions {
   container: string

@@ -4,27 +4,13 @@ import type { Logger } from '../../log'
 import type { CrashLoopState } from '../backoff'
 import { startContainerProbes } from '../container-probes'
 import type { Probe, ProbeOutcome, ProbeWorker } from '../probes'
-import type { ContainerState } from '../types'
+import type { ContainerRecord } from '../types'
 import type { DockerContainerSpec } from './container-config'
 import type { PodVolumes } from './volumes'
 
-type State = ContainerState['state']
 
-export interface Ctr {
-  name: string
-  init: boolean
-  spec: DockerContainerSpec & { readinessProbe?: Probe; livenessProbe?: Probe; startupProbe?: Probe }
-  env: Record<string, string> | undefined
-  configError: string | undefined
-  state: State
-  lastState: State | undefined
-  restartCount: number
-  ready: boolean
-  started: boolean
-  containerID: string | undefined
+export interface Ctr extends ContainerRecord<DockerContainerSpec & { readinessProbe?: Probe; livenessProbe?: Probe; startupProbe?: Probe }> {
   imageID: string | undefined
-  /** an instance was created (by this agent or the one before): the next one is a restart */
-  everStarted: boolean
   /** the engine's id of the current (or last) instance */
   id: string | undefined
   running: boolean
