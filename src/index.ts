@@ -1,6 +1,6 @@
 import type { Env } from './env'
 import { buildApp } from './api/app'
-import { resyncControllers } from './controllers/cron'
+import { resyncControllers } from './controllers/hosts'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 
 export { KindStore } from '../durable-objects/kind-store/kind-store'

@@ -1,5 +1,5 @@
 import type { Env } from '../../src/env'
-import { hostFor } from '../../src/controllers/cron'
+import { hostFor } from '../../src/controllers/hosts'
 import { controllerNames } from '../../src/controllers/registry'
 import type { ControllerCounters } from './counters'
 

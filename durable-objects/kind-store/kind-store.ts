@@ -8,13 +8,12 @@ import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
 import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
-import { statusResponse } from '../../src/api/respond'
 import { replay } from './replay'
-import { Notifier } from './notifier'
+import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
-import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from './options'
-import type { PatchType } from '../../src/apis/patching'
+import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from '../../src/apis/store-options'
+import type { PatchType } from '../../src/apis/store-options'
 
 const podsStore = storeName({ group: '', plural: 'pods' })
 
@@ -48,13 +47,14 @@ export class KindStore extends DurableObject<Env> {
   /** this store holds Events, removed a while after their last write (kept in meta: alarms run before any request) */
   private expiring: boolean
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  /** `route` says which controllers hear of this store's changes (the Worker entry builds it). */
+  constructor(ctx: DurableObjectState, env: Env, route: ChangeRoute) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
     this.log = new Log(ctx.storage.sql)
     this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
-    this.notifier = new Notifier(env)
+    this.notifier = new Notifier(route, env.CONTROLLER_NOTIFICATIONS !== 'false')
     this.nodeRefs = new NodeRefs(ctx.storage.sql)
     this.writer = new Writer(
       this.log,
@@ -67,6 +67,7 @@ export class KindStore extends DurableObject<Env> {
       (change) => {
         if (this.resource === podsStore) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
       },
+      env.SERVICE_CLUSTER_IP_RANGE,
     )
   }
 
@@ -215,7 +216,7 @@ export class KindStore extends DurableObject<Env> {
     }
     // A selector that cannot be compiled is refused before any socket exists, as kube-apiserver does.
     const refused = selectorError(spec)
-    if (refused) return statusResponse(refused)
+    if (refused) return Response.json(refused, { status: refused.code })
     const pair = new WebSocketPair()
     const [client, server] = [pair[0], pair[1]]
     const from = q.get('resourceVersion') ?? ''

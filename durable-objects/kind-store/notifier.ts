@@ -1,7 +1,16 @@
-import type { Env } from '../../src/env'
-import { watchersOf } from '../../src/controllers/registry'
-import { hostFor } from '../../src/controllers/cron'
-import type { Change } from './log'
+import type { KubeObject } from '../../src/apimachinery/types'
+import type { Change, ChangeType } from './log'
+
+/**
+ * Who hears of a store's changes. The store never imports the controllers: the Worker entry (the
+ * composition root, src/index.ts) builds this route from the controller registry.
+ */
+export interface ChangeRoute {
+  /** The controllers to tell of a change to the store named `group/plural` (e.g. `core/pods`). */
+  watchersOf(storeName: string, type: ChangeType, object: KubeObject, previous?: KubeObject): Iterable<string>
+  /** Asks the controller `name` for a pass soon. */
+  poke(name: string): Promise<unknown>
+}
 
 /**
  * Tells the controllers watching this store that it changed. At most one notification per
@@ -13,13 +22,17 @@ export class Notifier {
   private readonly inFlight = new Set<string>()
   private readonly again = new Set<string>()
 
-  constructor(private readonly env: Env) {}
+  /** `enabled` false (CONTROLLER_NOTIFICATIONS=false) leaves the controllers to their periodic passes. */
+  constructor(
+    private readonly route: ChangeRoute,
+    private readonly enabled: boolean,
+  ) {}
 
   notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
-    if (this.env.CONTROLLER_NOTIFICATIONS === 'false') return
+    if (!this.enabled) return
     let names: Iterable<string>
     try {
-      names = watchersOf(storeName, change.type, change.object, change.previous)
+      names = this.route.watchersOf(storeName, change.type, change.object, change.previous)
     } catch (e) {
       // A notification only hastens a pass; the controllers' resync still sees the change.
       console.error('finding the controllers to notify failed', e)
@@ -34,7 +47,7 @@ export class Notifier {
       return
     }
     this.inFlight.add(name)
-    hostFor(this.env, name)
+    this.route
       .poke(name)
       .catch(() => {})
       .finally(() => {

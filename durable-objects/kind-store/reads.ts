@@ -4,7 +4,7 @@ import { compileFilter } from '../../src/apimachinery/object-filter'
 import { SelectorError } from '../../src/apimachinery/labels'
 import { decodeContinue, encodeContinue } from '../../src/apimachinery/continue-token'
 import type { Log, StoredRow } from './log'
-import type { ListOptions, ListResult } from './options'
+import type { ListOptions, ListResult } from '../../src/apis/store-options'
 import { storeReplyBytes } from '../../src/config'
 
 const continueExpired =

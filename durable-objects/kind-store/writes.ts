@@ -5,15 +5,14 @@ import { admit } from '../../src/apis/admission'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
 import { checkConfig, objectToCreate, type ApplyOptions } from '../../src/apis/ssa/apply'
-import type { ApplyWriteOptions } from '../../src/apis/ssa/request'
+import type { ApplyWriteOptions } from '../../src/apis/store-options'
 import { recordUpdate } from '../../src/apis/ssa/track'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { pendingFinalizers } from '../../src/apis/defaults'
 import { serviceAddressesFor } from '../../src/apis/service-ips'
 import { nodeWriteRefusal } from '../../src/apis/node-restriction'
-import { env } from 'cloudflare:workers'
 import type { Change, Log, StoredRow } from './log'
-import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from './options'
+import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from '../../src/apis/store-options'
 
 /** A write's outcome: the object to return, and whether it was created / still exists. */
 export interface WriteResult {
@@ -33,6 +32,8 @@ export class Writer {
     private readonly publish: (change: Change) => void,
     /** keeps the store's indexes, inside the transaction of each change */
     private readonly index: (change: Pick<Change, 'type' | 'key' | 'object'>) => void = () => {},
+    /** SERVICE_CLUSTER_IP_RANGE: where Service cluster IPs are allocated (unset: the default range) */
+    private readonly serviceClusterIpRange?: string,
   ) {}
 
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
@@ -226,8 +227,7 @@ export class Writer {
 
   /** ClusterIPs and node ports of a Service, checked against the services stored here (this store is their only writer). */
   private serviceAddresses(t: Target, obj: KubeObject, old: KubeObject | undefined): Status | undefined {
-    const range = (env as unknown as { SERVICE_CLUSTER_IP_RANGE?: string }).SERVICE_CLUSTER_IP_RANGE
-    return serviceAddressesFor(t.def, obj, old, () => this.log.scanCurrent(undefined, ''), range)
+    return serviceAddressesFor(t.def, obj, old, () => this.log.scanCurrent(undefined, ''), this.serviceClusterIpRange)
   }
 
   /**

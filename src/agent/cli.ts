@@ -20,7 +20,7 @@ import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, sim
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
-import { RUNTIME_LABEL } from '../controllers/scheduler/runtime-fit'
+import { RUNTIME_LABEL } from '../agent-protocol/runtime-label'
 import { NodeAgent } from './node-agent'
 import type { NodeIdentity } from './node-status'
 import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSetup } from './runtime/docker'

@@ -1,5 +1,6 @@
 import WebSocket from 'ws'
-import type { ContainerRuntime, ContainerState, LogOptions } from './runtime/types'
+import type { LogOptions } from '../agent-protocol/log-options'
+import type { ContainerRuntime, ContainerState } from './runtime/types'
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
 import { servePortForward } from './portforward/serve'
 import { serveHttp } from './proxy/http'

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { apiVersionOf, type ResourceDef } from '../apis/registry'
 import { asRequestedVersion } from '../apis/crd/version-view'
-import type { ListResult } from '../../durable-objects/kind-store/options'
+import type { ListResult } from '../apis/store-options'
 import { jsonBody, jsonText } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 

@@ -4,24 +4,12 @@ import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, qualifiedResource } from '../apimachinery/status'
 import { readBody } from './body'
 import { isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
-import { ruleAllows, type Decision, type PolicyRule } from './rbac'
+import { ruleAllows, type Decision } from './rbac'
+import { nodeRules } from '../apis/rbac/node-rules'
 import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
 import { admitNodeEvent } from './node-admission'
 
-const read = ['get', 'list', 'watch']
 const leaseNamespace = 'kube-node-lease'
-
-/**
- * What the system:node ClusterRole grants for the resources the Node authorizer does not subdivide
- * (narrowed to what this server serves and an agent needs): nodes, pods, secrets, configmaps and
- * claims are decided in node-graph.ts, and NodeRestriction below limits the writes to the node's
- * own objects.
- */
-export const nodeRules: PolicyRule[] = [
-  { apiGroups: [''], resources: ['services', 'endpoints'], verbs: read },
-  { apiGroups: [''], resources: ['events'], verbs: ['create', 'update', 'patch'] },
-  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update', 'patch'] },
-]
 
 /** The tunnel a node agent dials out on; `name` is the node it serves. */
 export const tunnelNodeName = (path: string): string | undefined => agentPathNode(path, 'tunnel')

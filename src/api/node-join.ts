@@ -1,3 +1,4 @@
+import { unwrap } from '../apimachinery/status'
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { formatNodeToken, newNodeToken, nodeTokenSecret } from '../apimachinery/node-token'
@@ -9,7 +10,7 @@ import { credentialPathNode } from '../agent-protocol/node-credential'
 import type { Attributes } from './authorizer-attributes'
 import { isResourceRequest } from './authorizer-attributes'
 import { ensureBootstrap } from './namespaces'
-import { jsonBody, unwrap } from './respond'
+import { jsonBody } from './respond'
 import { requestUser, type UserInfo } from './user'
 
 const nodesDef = findResource('', 'v1', 'nodes')!

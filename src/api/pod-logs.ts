@@ -1,11 +1,11 @@
 import type { Env } from '../env'
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { ApiError, badRequest, invalid } from '../apimachinery/status'
+import type { LogOptions } from '../agent-protocol/log-options'
+import { ApiError, badRequest, invalid, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
-import type { LogOptions } from '../agent/runtime/types'
-import { statusResponse, unwrap } from './respond'
+import { statusResponse } from './respond'
 import { queryFlag } from './query'
 
 /** Until the first log bytes, an error from the agent can still become the response's Status. */
@@ -119,7 +119,7 @@ async function bridge(ws: WebSocket, opts: LogOptions): Promise<Response> {
   const finish = () => {
     if (closed) return
     closed = true
-    clearTimeout(timer)
+    if (timer !== undefined) clearTimeout(timer)
     decide({})
     try {
       ws.close(1000, 'done')
@@ -129,7 +129,7 @@ async function bridge(ws: WebSocket, opts: LogOptions): Promise<Response> {
     writer.close().catch(() => {})
   }
   const arm = () => {
-    clearTimeout(timer)
+    if (timer !== undefined) clearTimeout(timer)
     if (!started) {
       timer = setTimeout(() => {
         started = true

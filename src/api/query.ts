@@ -1,6 +1,6 @@
 import { ApiError, badRequest, invalid } from '../apimachinery/status'
 import type { StatusCause } from '../apimachinery/types'
-import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../durable-objects/kind-store/options'
+import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../apis/store-options'
 
 /**
  * A boolean query parameter as kube-apiserver converts one (runtime.Convert_Slice_string_To_bool):

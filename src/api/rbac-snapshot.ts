@@ -5,6 +5,7 @@
  * and re-reads only the kinds that changed; a write to an RBAC kind through this isolate makes
  * the next request check at once. So a change made anywhere takes effect within rbacRecheckMs.
  */
+import { unwrap } from '../apimachinery/status'
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource, rbacGroup, type ResourceDef } from '../apis/registry'
@@ -12,7 +13,6 @@ import { storeFor } from '../client/stores'
 import { rbacRecheckMs } from '../config'
 import { RbacPolicy, type RbacObjects } from './rbac'
 import { ensureRbacBootstrap } from './rbac-bootstrap'
-import { unwrap } from './respond'
 
 const kinds: [keyof RbacObjects, ResourceDef][] = [
   ['roles', findResource(rbacGroup, 'v1', 'roles')!],

@@ -1,5 +1,4 @@
 import type { Status } from '../apimachinery/types'
-import { ApiError, type StoreResult } from '../apimachinery/status'
 
 const json = { 'Content-Type': 'application/json' }
 
@@ -18,8 +17,3 @@ export function statusResponse(status: Status): Response {
   return jsonBody(status, status.code)
 }
 
-/** Unwraps a store result, throwing its Status as an ApiError. */
-export function unwrap<T>(result: StoreResult<T>): T {
-  if (!result.ok) throw new ApiError(result.status)
-  return result.value
-}

@@ -1,11 +1,11 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
-import { ApiError, failure, invalid } from '../apimachinery/status'
+import { ApiError, failure, invalid, unwrap } from '../apimachinery/status'
 import { invalid as invalidCause, toStatusCause, type FieldCause } from '../apimachinery/validation'
 import { apiAudiences, mintServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
-import { jsonBody, unwrap } from './respond'
+import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
 
 const group = 'authentication.k8s.io'

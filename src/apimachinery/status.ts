@@ -62,3 +62,9 @@ export function success(details?: StatusDetails, code = 200): Status {
   if (details) status.details = details
   return status
 }
+
+/** Unwraps a store result, throwing its Status as an ApiError. */
+export function unwrap<T>(result: StoreResult<T>): T {
+  if (!result.ok) throw new ApiError(result.status)
+  return result.value
+}

@@ -4,9 +4,10 @@ import { strictDecodingMessage } from './schema/unknown-fields'
 import { checkDecode } from './schema/typed-decode'
 import { kindStruct, schemas } from './schema'
 import { validateObject } from './validate'
-import { applySchemaDefaults, pruneUnknownFields } from './crd/schema'
+import { applySchemaDefaults } from './crd/defaults'
+import { pruneUnknownFields } from './crd/prune'
 import type { ResourceDef } from './registry'
-import type { FieldValidation } from '../../durable-objects/kind-store/options'
+import type { FieldValidation } from './store-options'
 
 /**
  * The checks every write passes before it is stored: a value of the wrong type is refused whatever

@@ -4,8 +4,7 @@ import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError }
 import { kindStruct, schemas } from './schema'
 import type { ResourceDef } from './registry'
 import { applyToLive, checkConfig, type ApplyOptions } from './ssa/apply'
-
-export type PatchType = 'json' | 'merge' | 'strategic' | 'apply'
+import type { PatchType } from './store-options'
 
 /** Maps a request Content-Type to the patch it carries. */
 export function patchTypeOf(contentType: string | null): PatchType | undefined {

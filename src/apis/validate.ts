@@ -3,7 +3,7 @@ import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
 import { validateWorkload } from '../apimachinery/workload-validation'
 import { isCrd, rbacGroup, type ResourceDef } from './registry'
 import { validateCrd } from './crd/validate-crd'
-import { validateAgainstSchema } from './crd/schema'
+import { validateAgainstSchema } from './crd/validate'
 import { validateRbacObject } from './rbac/validate'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */

@@ -1,13 +1,8 @@
 import type { Env } from '../env'
 import type { ResourceDef } from '../apis/registry'
-import { ApiError, type StoreResult } from '../apimachinery/status'
-import type { DeleteOptions, ListOptions, ListResult } from '../../durable-objects/kind-store/options'
+import { unwrap } from '../apimachinery/status'
+import type { DeleteOptions, ListOptions, ListResult } from '../apis/store-options'
 import { storeFor } from './stores'
-
-function unwrapPage(res: StoreResult<ListResult>): ListResult {
-  if (!res.ok) throw new ApiError(res.status)
-  return res.value
-}
 
 /**
  * The pages of one LIST, all from the snapshot of the first: the store ends a page at `limit` or
@@ -15,10 +10,10 @@ function unwrapPage(res: StoreResult<ListResult>): ListResult {
  */
 export async function* listPages(env: Env, def: Pick<ResourceDef, 'group' | 'plural'>, opts: ListOptions): AsyncGenerator<ListResult> {
   const store = storeFor(env, def)
-  let page = unwrapPage(await store.list(def.plural, opts))
+  let page = unwrap(await store.list(def.plural, opts))
   yield page
   while (page.continue) {
-    page = unwrapPage(await store.list(def.plural, { ...opts, continue: page.continue }))
+    page = unwrap(await store.list(def.plural, { ...opts, continue: page.continue }))
     yield page
   }
 }
@@ -26,10 +21,10 @@ export async function* listPages(env: Env, def: Pick<ResourceDef, 'group' | 'plu
 /** deletecollection, page by page: each page's objects are deleted as the caller takes it. */
 export async function* deletePages(env: Env, def: ResourceDef, namespace: string | undefined, opts: ListOptions, del: DeleteOptions): AsyncGenerator<ListResult> {
   const store = storeFor(env, def)
-  let page = unwrapPage(await store.deleteCollection({ def, namespace }, { ...opts, limit: undefined, continue: undefined }, del))
+  let page = unwrap(await store.deleteCollection({ def, namespace }, { ...opts, limit: undefined, continue: undefined }, del))
   yield page
   while (page.continue) {
-    page = unwrapPage(await store.deleteCollection({ def, namespace }, { ...opts, limit: undefined, continue: page.continue }, del))
+    page = unwrap(await store.deleteCollection({ def, namespace }, { ...opts, limit: undefined, continue: page.continue }, del))
     yield page
   }
 }

@@ -18,7 +18,7 @@ import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
-import { defaultLbDomain } from '../edge/ingress-routes'
+import { defaultLbDomain } from '../apis/ingress-routes'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {

@@ -2,11 +2,8 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
+import { defaultClassAnnotation, edgeController, edgeIngressClass } from '../apis/ingress-routes'
 
-/** The IngressClass served at the edge, and the controller name it carries. */
-export const edgeIngressClass = 'edgeplane'
-export const edgeController = 'edgeplane.dev/edge'
-export const defaultClassAnnotation = 'ingressclass.kubernetes.io/is-default-class'
 
 /** Creates the `edgeplane` IngressClass, marked default, unless it exists (as an addon manager's EnsureExists). */
 export async function ensureIngressClass(env: Env): Promise<void> {

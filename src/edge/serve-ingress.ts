@@ -1,11 +1,10 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
-import { ApiError } from '../apimachinery/status'
+import { ApiError, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
-import { unwrap } from '../api/respond'
-import { edgeIngressClass } from './ingress-class'
-import { buildRoutes, defaultLbDomain, isDefaultClass, matchRoute, type RouteTable } from './ingress-routes'
+import { edgeIngressClass } from '../apis/ingress-routes'
+import { buildRoutes, defaultLbDomain, isDefaultClass, matchRoute, type RouteTable } from '../apis/ingress-routes'
 import { fetchFromEndpoints, recentServiceEndpoints } from './service-endpoints'
 
 /** The header the local launcher's ingress listener marks requests with (value: its secret). */

@@ -1,9 +1,8 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
-import { ApiError, failure } from '../apimachinery/status'
+import { ApiError, failure, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
-import { unwrap } from '../api/respond'
 import { fetchThroughNode, type PodTarget, type TunnelHttpOptions, type TunnelHttpResult } from './tunnel-http'
 
 interface ServiceSpec {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { nodeCidrSettings } from '../controllers/node-ipam/settings'
+import { nodeCidrSettings } from '../apis/node-cidrs'
 
 export interface LauncherSettings {
   stateDir: string

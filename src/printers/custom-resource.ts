@@ -1,5 +1,6 @@
 import type { PrinterColumn } from '../apis/registry'
-import { evaluateJsonPath, printerCell } from '../apimachinery/jsonpath'
+import { evaluateJsonPath } from '../apimachinery/jsonpath'
+import { printerCell } from './printer-cell'
 import { column, genericPrinter, nameColumn, objectName, type ColumnType, type Printer } from './columns'
 
 /**

@@ -1,5 +1,9 @@
 import { describe, it, expect } from 'vitest'
-import { applySchemaDefaults, checkStructural, pruneUnknownFields, validateAgainstSchema, type JSONSchemaProps } from '../../src/apis/crd/schema'
+import type { JSONSchemaProps } from '../../src/apis/crd/schema'
+import { applySchemaDefaults } from '../../src/apis/crd/defaults'
+import { checkStructural } from '../../src/apis/crd/structural'
+import { pruneUnknownFields } from '../../src/apis/crd/prune'
+import { validateAgainstSchema } from '../../src/apis/crd/validate'
 import { aggregateMessage, formatCause, toStatusCause } from '../../src/apimachinery/validation'
 import { strictDecodingMessage } from '../../src/apis/schema/unknown-fields'
 

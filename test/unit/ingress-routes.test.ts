@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { buildRoutes, matchRoute } from '../../src/edge/ingress-routes'
+import { buildRoutes, matchRoute } from '../../src/apis/ingress-routes'
 
 const backend = (service: string, port: number | string = 80) => ({ service: { name: service, port: typeof port === 'number' ? { number: port } : { name: port } } })
 

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest'
-import { evaluateJsonPath, parseJsonPath, printerCell } from '../../src/apimachinery/jsonpath'
+import { evaluateJsonPath, parseJsonPath } from '../../src/apimachinery/jsonpath'
+import { printerCell } from '../../src/printers/printer-cell'
 
 const obj = {
   metadata: { name: 'w', labels: { app: 'web', 'app.kubernetes.io/name': 'widget' }, creationTimestamp: '2024-01-01T00:00:00Z' },

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest'
-import type { FieldType, SchemaSet, StructDef } from '../../src/apis/schema/types'
+import type { FieldType, SchemaSet, StructDef } from '../../src/apimachinery/schema-types'
 import { kindStruct, schemas as realSchemas } from '../../src/apis/schema/index'
 import { PatchError, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../src/apimachinery/patch/index'
 

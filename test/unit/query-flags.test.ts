@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { queryFlag } from '../../src/api/query'
 import { logOptions, type Pod } from '../../src/api/pod-logs'
 import { attributesOf } from '../../src/api/authorizer-attributes'
-import { withApplyOptions } from '../../src/apis/ssa/request'
+import { withApplyOptions } from '../../src/api/apply-request'
 
 const q = (s: string) => new URLSearchParams(s)
 

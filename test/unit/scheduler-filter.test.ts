@@ -7,8 +7,8 @@ import {
   checkResources,
   checkTaints,
   filterNode,
-  type Rejection,
 } from '../../src/controllers/scheduler/filter'
+import type { Rejection } from '../../src/controllers/scheduler/rejection'
 import { newNode, newPod } from '../../src/controllers/scheduler/fixtures'
 import type { Taint, Toleration } from '../../src/controllers/node-lifecycle/taints'
 import { nodeAllocatable, podRequests, type ResourceList } from '../../src/controllers/scheduler/requests'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { QuantityError, parseBytes, parseCount, parseCpuMillis } from '../../src/controllers/scheduler/quantity'
+import { QuantityError, parseBytes, parseCount, parseCpuMillis } from '../../src/apimachinery/quantity'
 
 describe('parseCpuMillis', () => {
   it.each<[string | number, number]>([

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { filterNode } from '../../src/controllers/scheduler/filter'
 import { newNode, newPod } from '../../src/controllers/scheduler/fixtures'
-import { REASON_RUNTIME, RUNTIME_LABEL } from '../../src/controllers/scheduler/runtime-fit'
+import { REASON_RUNTIME } from '../../src/controllers/scheduler/runtime-fit'
+import { RUNTIME_LABEL } from '../../src/agent-protocol/runtime-label'
 
 const load = { requested: {}, podCount: 0 }
 const allocatable = { cpu: 4, memory: 8 * 2 ** 30, pods: 110 }

@@ -6,7 +6,7 @@ import { MemoryCache, newPod } from '../../src/controllers/scheduler/fixtures'
 import { leastAllocatedScore, scoreNodes, selectNode, spreadScores, type FeasibleNode } from '../../src/controllers/scheduler/score'
 import type { ResourceList } from '../../src/controllers/scheduler/requests'
 import { unschedulableMessage } from '../../src/controllers/scheduler/fit-error'
-import type { Rejection } from '../../src/controllers/scheduler/filter'
+import type { Rejection } from '../../src/controllers/scheduler/rejection'
 
 const usage = (nonZeroRequested: ResourceList, byOwner: Record<string, number> = {}): NodeUsage => ({
   ...emptyUsage(),

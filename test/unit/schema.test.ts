@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { parse } from 'yaml'
 import { kindStruct, schemas } from '../../src/apis/schema'
 import { findUnknownFields, strictDecodingMessage } from '../../src/apis/schema/unknown-fields'
-import type { FieldType, SchemaSet } from '../../src/apis/schema/types'
+import type { FieldType, SchemaSet } from '../../src/apimachinery/schema-types'
 
 const CORE = 'io.k8s.api.core.v1.'
 const APPS = 'io.k8s.api.apps.v1.'

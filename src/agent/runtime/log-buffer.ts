@@ -1,4 +1,4 @@
-import type { LogOptions } from './types'
+import type { LogOptions } from '../../agent-protocol/log-options'
 
 /** One line of a container's output (with its newline, unless the container ended mid-line). */
 interface LogLine {

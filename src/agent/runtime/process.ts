@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { statSync } from 'node:fs'
 import { constants } from 'node:os'
 import type { KubeObject } from '../../apimachinery/types'
+import type { LogOptions } from '../../agent-protocol/log-options'
 import { expandVars, podContainers, type ContainerSpec } from '../env'
 import type { Logger } from '../log'
 import { kubeTime } from '../pod-status'
@@ -18,7 +19,7 @@ import { agentIdentity, runAsFor, type RunAs } from './run-as'
 import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../../apimachinery/types'
+import type { LogOptions } from '../../agent-protocol/log-options'
 import { podContainers, type ContainerSpec } from '../env'
 import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
@@ -13,7 +14,7 @@ import { PodIPAllocator, type NodePodIPs } from './pod-ips'
 
 export { PodIPAllocator }
 import { crashLoopState, shouldRestart } from './restart'
-import { podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 

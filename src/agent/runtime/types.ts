@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
+import type { LogOptions } from '../../agent-protocol/log-options'
 
 /** One container's state as the agent reports it in pod status. */
 export interface ContainerState {
@@ -34,17 +35,6 @@ export interface ContainerRecord<Spec> {
   containerID: string | undefined
   /** an instance ran (or a previous agent ran one): the next start is a restart */
   everStarted: boolean
-}
-
-/** Options of `kubectl logs`, as the pods/log subresource receives them. */
-export interface LogOptions {
-  container: string
-  follow?: boolean
-  tailLines?: number
-  previous?: boolean
-  sinceSeconds?: number
-  timestamps?: boolean
-  limitBytes?: number
 }
 
 /** The streams of `kubectl exec`. */

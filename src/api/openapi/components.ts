@@ -4,8 +4,8 @@
  * a description or extensions (OpenAPI 3.0 ignores siblings of a bare `$ref`), and the list,
  * patch and int-or-string extensions are the ones kubectl and other clients read.
  */
-import type { FieldDef, FieldType, Scalar, SchemaSet, StructDef } from '../../apis/schema/types'
-import { int64Fields } from './int64-fields'
+import type { FieldDef, FieldType, Scalar, SchemaSet, StructDef } from '../../apimachinery/schema-types'
+import { int64Fields } from '../../apis/schema/int64-fields'
 
 export type Schema = Record<string, unknown>
 

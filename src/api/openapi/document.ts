@@ -15,7 +15,7 @@
  * contains it, and walks `properties`, `items`, `additionalProperties` and `allOf` from there.
  */
 import type { ResourceDef } from '../../apis/registry'
-import type { SchemaSet } from '../../apis/schema/types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { refsOf, refTo, scalarComponents, structSchema, type Schema } from './components'
 
 export interface GroupVersionKind {

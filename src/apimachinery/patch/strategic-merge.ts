@@ -1,4 +1,4 @@
-import type { FieldType, SchemaSet } from '../../apis/schema/types'
+import type { FieldType, SchemaSet } from '../schema-types'
 import { PatchError, goFormat } from './patch-error'
 
 /**

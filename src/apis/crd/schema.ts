@@ -1,7 +1,8 @@
 /**
  * The OpenAPI v3 schema of a CustomResourceDefinition version (apiextensions.k8s.io/v1
- * JSONSchemaProps), and the operations a custom resource goes through with it: pruning of unknown
- * fields, defaulting, and validation, each behaving as kube-apiserver's does.
+ * JSONSchemaProps). What a custom resource goes through with it, each as kube-apiserver does it,
+ * has its own module: pruning of unknown fields (prune.ts), defaulting (defaults.ts), validation
+ * (validate.ts) and the structural-schema check (structural.ts).
  */
 
 export interface JSONSchemaProps {
@@ -42,8 +43,3 @@ export interface JSONSchemaProps {
   'x-kubernetes-list-map-keys'?: string[]
   'x-kubernetes-map-type'?: string
 }
-
-export { pruneUnknownFields, dropNonNullableNulls } from './prune'
-export { applySchemaDefaults } from './defaults'
-export { validateAgainstSchema } from './validate'
-export { checkStructural } from './structural'

@@ -1,7 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { duplicate, invalid, notSupported, required, validateDns1035Label, validateDns1123Label, validateDns1123Subdomain, type FieldCause } from '../../apimachinery/validation'
 import { crdSpecOf, type CrdVersion } from './crd-object'
-import { checkStructural, type JSONSchemaProps } from './schema'
+import type { JSONSchemaProps } from './schema'
+import { checkStructural } from './structural'
 
 const scopes = ['Cluster', 'Namespaced']
 const columnTypes = ['integer', 'number', 'string', 'boolean', 'date']

@@ -1,4 +1,5 @@
 import { goQuote, invalid, notSupported, required, tooLong, typeInvalid, type FieldCause } from '../../apimachinery/validation'
+import { goFloat } from '../../apimachinery/go-format'
 import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
 import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'
@@ -48,16 +49,6 @@ const fieldOf = (name: string) => (name === '' || name === '.' ? '<nil>' : name.
 
 /** Go's int64 for a JSON number: integral and in range. */
 const isInt = (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 63
-
-/** Go's %v of a float64: the shortest digits, in exponent form below 1e-4 and from 1e21. */
-function goFloat(n: number): string {
-  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN'
-  if (n === 0) return Object.is(n, -0) ? '-0' : '0'
-  const [mantissa, exp] = n.toExponential().split('e') as [string, string]
-  const e = Number(exp)
-  if (e < -4 || e >= 21) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`
-  return String(n)
-}
 
 /** A JSON number as Go prints the decoded value: int64 plainly, float64 with %v. */
 const goNumber = (n: number) => (isInt(n) ? String(n) : goFloat(n))

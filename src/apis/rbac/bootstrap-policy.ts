@@ -5,7 +5,7 @@
  * startup reconcile adds back what is missing unless an administrator set it to "false".
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { nodeRules } from '../../api/node-authorizer'
+import { nodeRules } from './node-rules'
 import { NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../../agent-protocol/node-settings'
 import { rbacGroup, type BindingObject, type PolicyRule, type RoleObject } from './types'
 

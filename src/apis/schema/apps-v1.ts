@@ -1,7 +1,7 @@
 /**
  * Structural schema of apps/v1 (k8s.io/api/apps/v1) as of Kubernetes v1.32.
  */
-import type { FieldDef, SchemaSet } from './types'
+import type { FieldDef, SchemaSet } from '../../apimachinery/schema-types'
 import { APPS, CORE, META, any, bool, enumOf, group, int, intOrString, kind, listOf, ref, required, str, struct, time } from './dsl'
 
 const a = (name: string, description?: string) => ref(APPS + name, description)

@@ -2,7 +2,7 @@
  * Structural schema of autoscaling/v1 Scale (k8s.io/api/autoscaling/v1), the body of the scale
  * subresource.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { AUTOSCALING, group, int, kind, ref, required, str, struct } from './dsl'
 
 export const autoscalingV1: SchemaSet = group(AUTOSCALING, {

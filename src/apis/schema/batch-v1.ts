@@ -1,7 +1,7 @@
 /**
  * Structural schema of batch/v1 (k8s.io/api/batch/v1) as of Kubernetes v1.32.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { BATCH, CORE, META, bool, enumOf, group, int, kind, listOf, ref, required, str, struct, time } from './dsl'
 
 const b = (name: string, description?: string) => ref(BATCH + name, description)

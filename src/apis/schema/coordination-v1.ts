@@ -2,7 +2,7 @@
  * Structural schema of coordination.k8s.io/v1 (k8s.io/api/coordination/v1) as of Kubernetes v1.32.
  * acquireTime and renewTime are metav1.MicroTime, i.e. the scalar 'time'.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { COORDINATION, group, int, kind, ref, str, struct, time } from './dsl'
 
 export const coordinationV1: SchemaSet = group(COORDINATION, {

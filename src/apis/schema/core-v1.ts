@@ -3,7 +3,7 @@
  * every struct they embed, including those other groups embed (PodTemplateSpec,
  * PersistentVolumeClaim, ObjectReference).
  */
-import type { FieldDef, SchemaSet } from './types'
+import type { FieldDef, SchemaSet } from '../../apimachinery/schema-types'
 import {
   CORE,
   META,

@@ -1,7 +1,7 @@
 /**
  * Structural schema of discovery.k8s.io/v1 (k8s.io/api/discovery/v1) as of Kubernetes v1.32.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { CORE, DISCOVERY, bool, enumOf, group, int, kind, listOf, mapOf, ref, required, str, struct } from './dsl'
 
 const d = (name: string, description?: string) => ref(DISCOVERY + name, description)

@@ -2,7 +2,7 @@
  * Small constructors for the schema DSL of ./types, so that each field of the schema data files
  * reads as one short line.
  */
-import type { FieldDef, FieldType, SchemaSet, Scalar, StructDef } from './types'
+import type { FieldDef, FieldType, SchemaSet, Scalar, StructDef } from '../../apimachinery/schema-types'
 
 /** Struct name prefixes, as in the upstream OpenAPI definition names. */
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.'

@@ -2,7 +2,7 @@
  * The structural schema of every served group/version, merged into one set, and the lookup from a
  * kind to the struct that describes it.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { appsV1 } from './apps-v1'
 import { autoscalingV1 } from './autoscaling-v1'
 import { batchV1 } from './batch-v1'

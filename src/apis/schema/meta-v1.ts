@@ -2,7 +2,7 @@
  * Structural schema of meta/v1 (k8s.io/apimachinery/pkg/apis/meta/v1) types embedded by every
  * served kind. metav1.Time and metav1.MicroTime are the scalar 'time'.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { META, any, bool, enumOf, group, int, listOf, mapOf, ref, required, str, struct, time, typeMeta } from './dsl'
 
 const m = (name: string, description?: string) => ref(META + name, description)

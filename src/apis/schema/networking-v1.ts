@@ -2,7 +2,7 @@
  * Structural schema of networking.k8s.io/v1 Ingress and IngressClass (k8s.io/api/networking/v1)
  * as of Kubernetes v1.32.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { CORE, NETWORKING, enumOf, group, int, kind, listOf, ref, required, str, struct } from './dsl'
 
 const n = (name: string, description?: string) => ref(NETWORKING + name, description)

@@ -2,7 +2,7 @@
  * Structural schema of policy/v1 (k8s.io/api/policy/v1): Eviction, the body of the pods/eviction
  * subresource, and PodDisruptionBudget, which evictions honour.
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { META, POLICY, enumOf, group, int, intOrString, kind, listOf, mapOf, ref, required, struct, time } from './dsl'
 
 const p = (name: string, description?: string) => ref(POLICY + name, description)

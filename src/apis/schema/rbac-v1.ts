@@ -1,5 +1,5 @@
 /** Structural schema of rbac.authorization.k8s.io/v1 (k8s.io/api/rbac/v1) as of Kubernetes v1.32. */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { META, RBAC, group, kind, listOf, ref, required, str, struct } from './dsl'
 
 const strings = (description: string) => listOf(str(), description)

@@ -8,9 +8,9 @@
  * strict decoding does. Type errors name the struct that holds the field and the chain of JSON
  * field names from the top (no map keys, no indices), as Go's UnmarshalTypeError does.
  */
-import type { FieldType, SchemaSet } from './types'
-import { int64Fields } from '../../api/openapi/int64-fields'
-import { parseCount, QuantityError } from '../../controllers/scheduler/quantity'
+import type { FieldType, SchemaSet } from '../../apimachinery/schema-types'
+import { int64Fields } from './int64-fields'
+import { parseCount, QuantityError } from '../../apimachinery/quantity'
 import { base64Error } from '../../apimachinery/base64'
 
 /** kube-apiserver stops accumulating strict decoding errors at this many. */

@@ -2,7 +2,7 @@
  * Unknown-field reporting with the same field paths and message kube-apiserver's strict decoding
  * uses (sigs.k8s.io/json): struct fields and map keys join with ".", list elements add "[i]".
  */
-import type { SchemaSet } from './types'
+import type { SchemaSet } from '../../apimachinery/schema-types'
 import { checkDecode } from './typed-decode'
 
 /**

@@ -1,5 +1,5 @@
 /** Merging an applied configuration into a live value, and removing fields, with the schema's list semantics. */
-import type { FieldType } from '../schema/types'
+import type { FieldType } from '../../apimachinery/schema-types'
 import { fieldElement, type FieldSet } from './fieldset'
 import { childType, isObject, itemElement, resolve, setElement } from './types'
 

@@ -4,7 +4,7 @@
  * and scalars are atomic.
  */
 import { kindStruct, schemas } from '../schema'
-import type { FieldType, StructDef } from '../schema/types'
+import type { FieldType, StructDef } from '../../apimachinery/schema-types'
 import type { ResourceDef } from '../registry'
 import { keyElement, valueElement, type PathElement } from './fieldset'
 

@@ -1,5 +1,5 @@
 /** The schema-aware walks over values: the set of fields a value sets, and the leaves two values disagree on. */
-import type { FieldType } from '../schema/types'
+import type { FieldType } from '../../apimachinery/schema-types'
 import { FieldSet, fieldElement, type Path } from './fieldset'
 import { childType, declared, isObject, itemElement, resolve, sameValue, setElement } from './types'
 

@@ -1,6 +1,7 @@
 import type { BenchOptions } from '../options'
 import type { ControlPlaneRep } from '../scenarios/control-plane'
-import type { Outcome, WorkloadResult } from '../scenarios/workload'
+import type { Outcome } from '../scenarios/outcome'
+import type { WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
 import { ROUNDS } from '../scenarios/rbac'
 import type { PodStartResult } from '../scenarios/pod-start'

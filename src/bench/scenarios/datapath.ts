@@ -11,7 +11,7 @@ import { errorText, progress } from '../progress'
 import { REPO_ROOT } from '../repo'
 import type { Percentiles } from '../stats'
 import { waitUntil } from '../wait'
-import type { Outcome } from './workload'
+import type { Outcome } from './outcome'
 
 export interface DataPathResult {
   requests: number

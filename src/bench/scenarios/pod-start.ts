@@ -13,7 +13,7 @@ import { percentiles, type Percentiles } from '../stats'
 import { waitUntil } from '../wait'
 import { createNamespace } from './objects'
 import { expectStatus } from './series'
-import type { Outcome } from './workload'
+import type { Outcome } from './outcome'
 
 /** The local image the docker runtime starts (built by .ci/containers.sh); no registry is involved. */
 export const BENCH_IMAGE = process.env.EDGEPLANE_BENCH_IMAGE ?? 'localhost/busybox:test'

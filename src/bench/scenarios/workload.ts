@@ -1,18 +1,16 @@
-import { controllerNames } from '../../controllers/registry'
 import { PodTracker, startSimAgent, waitForReadyNodes, type SimAgent } from '../cluster'
 import { startControlPlane, type ControlPlane } from '../control-plane'
 import { HttpClient } from '../http-client'
+import { readControllerMetrics } from '../metrics'
 import { runLoad } from '../load'
 import type { BenchOptions, WorkloadSizes } from '../options'
 import { errorText, progress } from '../progress'
 import { percentiles, type Percentiles } from '../stats'
 import { idleScenario, type IdleResult } from './idle'
 import { podStartRun, type PodStartResults } from './pod-start'
+import type { Outcome } from './outcome'
 import { convergeDeployment, create, createNamespace, deploymentJson, podJson, running, waitForAvailable } from './objects'
 import { expectStatus } from './series'
-
-/** A scenario's figures, or why it has none. */
-export type Outcome<T> = T | { error: string }
 
 export interface ScheduleResult {
   pods: number
@@ -87,6 +85,8 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
   let idle: Outcome<IdleResult> = { error: 'not run' }
 
   let nodeLoss: Outcome<NodeLossResult> = { error: 'not run' }
+  /** how many controllers the control plane runs, as its /metrics lists them */
+  let controllers = 0
   const lossEnv = { EDGEPLANE_NODE_MONITOR_GRACE_PERIOD: String(GRACE_PERIOD_SECONDS) }
   const lossAgents = (spares: { name: string; nodes: number }) => [
     { ...spares, leaseSeconds: LOSS_LEASE_SECONDS },
@@ -101,6 +101,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
   if (s.oneCluster) {
     progress(`workload: control plane (grace period ${GRACE_PERIOD_SECONDS} s) and ${s.nodes + 1} simulated nodes: starting`)
     await withCluster(o, s, lossEnv, lossAgents({ name: 'sim', nodes: s.nodes }), async (cp, client, agents) => {
+      controllers = (await readControllerMetrics(client)).size
       schedule = await attempt('schedule', () => scheduleScenario(cp, client, s))
       deploy = await attempt('deploy', () => deployScenario(cp, client, s))
       replace = await attempt('pod replace', () => replaceScenario(cp, client, s))
@@ -110,6 +111,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
   } else {
     progress(`workload: control plane and ${s.nodes} simulated nodes: starting`)
     await withCluster(o, s, {}, [{ name: 'sim', nodes: s.nodes }], async (cp, client) => {
+      controllers = (await readControllerMetrics(client)).size
       schedule = await attempt('schedule', () => scheduleScenario(cp, client, s))
       deploy = await attempt('deploy', () => deployScenario(cp, client, s))
       replace = await attempt('pod replace', () => replaceScenario(cp, client, s))
@@ -123,7 +125,7 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
   }
 
   const podStart = await podStartRun(s.startPods)
-  return { sizes: s, schedule, deploy, replace, nodeLoss, idle, podStart, controllers: controllerNames().length }
+  return { sizes: s, schedule, deploy, replace, nodeLoss, idle, podStart, controllers }
 }
 
 /** A fresh control plane with sim agents whose nodes are all Ready; everything is stopped afterwards. */

@@ -3,8 +3,7 @@ import type { ControllerDefinition, Outcome, ResourceRef } from '../runtime/type
 import { sameJson } from '../shared/json'
 import { objectKey, splitKey } from '../shared/keys'
 import { sameResource } from '../resources'
-import { edgeIngressClass } from '../../edge/ingress-class'
-import { isDefaultClass, lbHostname, servedByEdge } from '../../edge/ingress-routes'
+import { edgeIngressClass, isDefaultClass, lbHostname, servedByEdge } from '../../apis/ingress-routes'
 
 const ingresses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingresses' })
 const ingressClasses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingressclasses' })

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { nodes, sameResource } from '../resources'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { reconcileNodeCidr } from './reconcile'
-import type { NodeCidrSettings } from './settings'
+import type { NodeCidrSettings } from '../../apis/node-cidrs'
 
 const waiting = (cache: Cache): string[] =>
   cache
@@ -34,5 +34,5 @@ export function nodeIpamController(settings: NodeCidrSettings): ControllerDefini
   }
 }
 
-export { nodeCidrSettings, pickNodeCidr, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE, type NodeCidrSettings } from './settings'
+export { nodeCidrSettings, pickNodeCidr, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE, type NodeCidrSettings } from '../../apis/node-cidrs'
 export { podCidrsOf }

@@ -1,7 +1,7 @@
 import { podCidrsOf } from '../../apimachinery/cidr'
 import { nodes } from '../resources'
 import type { Cache, Outcome } from '../runtime/types'
-import { pickNodeCidr, type NodeCidrSettings } from './settings'
+import { pickNodeCidr, type NodeCidrSettings } from '../../apis/node-cidrs'
 
 /**
  * Upstream's range allocator for one Node: a Node without a pod CIDR gets the first free block of

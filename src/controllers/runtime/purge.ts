@@ -1,3 +1,4 @@
+import { unwrap } from '../../apimachinery/status'
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
 import { crdResource, type ResourceDef } from '../../apis/registry'
@@ -5,7 +6,6 @@ import { CLEANUP_FINALIZER } from '../../apis/crd/crd-object'
 import { storageDefOf } from '../../apis/crd/resource-defs'
 import { storeFor } from '../../client/stores'
 import { allItems, deletePages, listPages } from '../../client/list-pages'
-import { unwrap } from '../../api/respond'
 
 /**
  * Deletes every object a CRD's store holds; once none is left, removes the cleanup finalizer

@@ -12,18 +12,13 @@ import {
 } from '../node-lifecycle/taints'
 import { podSpec } from './pods'
 import { checkNodeRuntime } from './runtime-fit'
+import type { Rejection } from './rejection'
 import type { ResourceList } from './requests'
 
-/**
+/*
  * The scheduler's filters, each a pure check of one pod against one node. Each returns undefined
- * when the node passes, or the reasons it does not, in kube-scheduler's wording (the reasons are
- * counted into the FailedScheduling message). A rejection is `resolvable` when evicting pods could
- * fix it (only resource fit), which decides what the preemption part of the message says.
+ * when the node passes, or the reasons it does not (a Rejection, rejection.ts).
  */
-export interface Rejection {
-  reasons: string[]
-  resolvable: boolean
-}
 
 type Json = Record<string, unknown>
 

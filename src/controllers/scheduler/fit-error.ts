@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { Rejection } from './filter'
+import type { Rejection } from './rejection'
 import { podSpec } from './pods'
 
 /**

@@ -1,3 +1,3 @@
 export { schedulerController, type SchedulerOptions } from './controller'
 export { reconcilePod } from './reconcile'
-export { parseBytes, parseCount, parseCpuMillis, QuantityError } from './quantity'
+export { parseBytes, parseCount, parseCpuMillis, QuantityError } from '../../apimachinery/quantity'

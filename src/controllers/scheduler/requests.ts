@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { QuantityError, parseCount, parseCpuMillis } from './quantity'
+import { QuantityError, parseCount, parseCpuMillis } from '../../apimachinery/quantity'
 
 /** Amounts by resource name: cpu in millicores, everything else as Quantity.Value(). */
 export type ResourceList = Record<string, number>

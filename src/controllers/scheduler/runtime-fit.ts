@@ -1,9 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { Rejection } from './filter'
+import type { Rejection } from './rejection'
 import { podSpec } from './pods'
-
-/** The label a node agent puts on its Node: the runtime that runs its pods (process, docker, sim). */
-export const RUNTIME_LABEL = 'edgeplane.io/runtime'
+import { RUNTIME_LABEL } from '../../agent-protocol/runtime-label'
 
 export const REASON_RUNTIME = "node(s) run containers as processes and can't run the pod's image-only containers (no command)"
 

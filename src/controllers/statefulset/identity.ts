@@ -5,6 +5,7 @@ import { podFromTemplate } from '../shared/pod-template'
 import type { PodTemplate } from '../shared/workloads'
 import type { StatefulSet } from './types'
 import { podVolumesFor } from './volume-claims'
+import { podName } from './pod-name'
 
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name'
 export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index'
@@ -28,10 +29,6 @@ export function isMemberOf(set: KubeObject, pod: KubeObject): boolean {
 
 export function ordinalOf(pod: KubeObject): number {
   return parentAndOrdinal(pod)?.ordinal ?? -1
-}
-
-export function podName(set: KubeObject, ordinal: number): string {
-  return `${set.metadata.name}-${ordinal}`
 }
 
 export function podRevision(pod: KubeObject): string {

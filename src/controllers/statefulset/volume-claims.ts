@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Json } from '../shared/json'
-import { podName } from './identity'
+import { podName } from './pod-name'
 import type { StatefulSet } from './types'
 
 /** getPersistentVolumeClaimName: `<claim>-<set>-<ordinal>`. */

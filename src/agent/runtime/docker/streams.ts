@@ -4,7 +4,8 @@
  */
 import type Docker from 'dockerode'
 import type { Duplex } from 'node:stream'
-import type { ExecStreams, LogOptions } from '../types'
+import type { ExecStreams } from '../types'
+import type { LogOptions } from '../../../agent-protocol/log-options'
 import type { ProbeOutcome } from '../probes'
 import { Demuxer } from './engine'
 

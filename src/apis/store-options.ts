@@ -1,5 +1,5 @@
-import type { ResourceDef } from '../../src/apis/registry'
-import type { NodeWriter } from '../../src/apis/node-restriction'
+import type { ResourceDef } from './registry'
+import type { NodeWriter } from './node-restriction'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
 
@@ -10,6 +10,11 @@ export interface WriteOptions {
   fieldManager?: string
   /** set when a node makes the write: NodeRestriction's checks on the object as stored */
   nodeWriter?: NodeWriter
+}
+
+/** Write options plus `force`, which only applies read. */
+export interface ApplyWriteOptions extends WriteOptions {
+  force?: boolean
 }
 
 export interface ListOptions {
@@ -28,7 +33,8 @@ export interface DeleteOptions extends WriteOptions {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'
 }
 
-export type { PatchType } from '../../src/apis/patching'
+/** The patch a PATCH request carries, by its Content-Type. */
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply'
 
 export interface Target {
   def: ResourceDef

@@ -1,4 +1,4 @@
-import { formatIPv4, parseCidr, type Cidr } from '../../apimachinery/cidr'
+import { formatIPv4, parseCidr, type Cidr } from '../apimachinery/cidr'
 
 /** kube-controller-manager's --cluster-cidr as kubeadm's flannel and kind set it up. */
 export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16'

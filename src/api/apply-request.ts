@@ -1,11 +1,6 @@
 /** The apply-related options a write request carries. */
-import type { WriteOptions } from '../../../durable-objects/kind-store/options'
-import { queryFlag } from '../../api/query'
-
-/** Write options plus `force`, which only applies read. */
-export interface ApplyWriteOptions extends WriteOptions {
-  force?: boolean
-}
+import type { ApplyWriteOptions, WriteOptions } from '../apis/store-options'
+import { queryFlag } from './query'
 
 /**
  * The manager a write is recorded under: `fieldManager` when given, otherwise the User-Agent's

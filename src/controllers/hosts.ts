@@ -1,6 +1,7 @@
 import type { Env } from '../env'
 import { controllerNames } from './registry'
 
+/** The ControllerHost Durable Object that runs the controller `name`. */
 export function hostFor(env: Env, name: string) {
   return env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
 }

@@ -1,5 +1,9 @@
 import type { KubeObject } from '../apimachinery/types'
-import { defaultClassAnnotation, edgeIngressClass } from './ingress-class'
+
+/** The IngressClass served at the edge, and the controller name it carries. */
+export const edgeIngressClass = 'edgeplane'
+export const edgeController = 'edgeplane.dev/edge'
+export const defaultClassAnnotation = 'ingressclass.kubernetes.io/is-default-class'
 
 /** Where a matched request goes: a Service port (number, or name) in a namespace. */
 export interface Backend {

@@ -1,0 +1,103 @@
+/**
+ * The layers, each importing only those below it (docs/architecture.md draws them):
+ *   apimachinery, agent-protocol, config  →  apis  →  store | controllers | printers | client  →  api  →  the Worker entry
+ * The Node side (agent, launcher, bench) stands on apimachinery, apis and agent-protocol only.
+ */
+const core = '^src/(apimachinery|agent-protocol|config\\.ts|web-platform\\.d\\.ts)'
+const workerSide = '^(src/(api|edge|client|controllers|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties modules that should stand apart. The Env interface (src/env.ts) names the Durable Object classes for typed stubs, so type-only cycles through it are allowed.',
+      from: {},
+      to: { circular: true, viaNot: '^src/env\\.ts$' },
+    },
+    {
+      name: 'core-is-bottom',
+      severity: 'error',
+      comment: 'apimachinery, agent-protocol and config are the bottom layer: they import nothing of ours above them.',
+      from: { path: core },
+      to: { path: '^(src|durable-objects)/', pathNot: core },
+    },
+    {
+      name: 'apis-on-core',
+      severity: 'error',
+      comment: 'The served kinds stand on apimachinery only.',
+      from: { path: '^src/apis/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/'] },
+    },
+    {
+      name: 'store-under-api',
+      severity: 'error',
+      comment: 'The store knows apimachinery and apis; it is told whom to notify by the composition root, never by importing controllers.',
+      from: { path: '^durable-objects/kind-store/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^durable-objects/kind-store/', '^src/env\\.ts$'] },
+    },
+    {
+      name: 'controllers-under-api',
+      severity: 'error',
+      comment: 'Controllers (and their host) use apis and the store client; never the HTTP layer, the store internals or the Worker entry.',
+      from: { path: '^(src/controllers|durable-objects/controller-host)/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/controllers/', '^src/client/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
+    },
+    {
+      name: 'printers-on-apis',
+      severity: 'error',
+      comment: 'Table printers format objects of the served kinds; nothing else.',
+      from: { path: '^src/printers/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/printers/'] },
+    },
+    {
+      name: 'client-on-apis',
+      severity: 'error',
+      comment: 'The store client addresses stores by kind; it knows nothing above apis.',
+      from: { path: '^src/client/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/client/', '^src/env\\.ts$'] },
+    },
+    {
+      name: 'api-under-entry',
+      severity: 'error',
+      comment: 'The HTTP layer (api, edge, node gateway) stands on everything below it but never on the Worker entry.',
+      from: { path: '^(src/api|src/edge|durable-objects/node-gateway)/' },
+      to: { path: '^src/index\\.ts$' },
+    },
+    {
+      name: 'node-side-off-worker',
+      severity: 'error',
+      comment: 'The agent, launcher and bench run on Node: they stand on apimachinery, apis and agent-protocol, never on Worker code.',
+      from: { path: '^src/(agent|launcher|bench)/' },
+      to: { path: workerSide, pathNot: '^src/bench/floor/worker\\.ts$' },
+    },
+    {
+      name: 'agent-alone',
+      severity: 'error',
+      comment: 'The agent is its own program: it does not import the launcher or the bench that start it.',
+      from: { path: '^src/agent/' },
+      to: { path: '^src/(launcher|bench)/' },
+    },
+    {
+      name: 'launcher-under-bench',
+      severity: 'error',
+      comment: 'The bench starts clusters with the launcher; the launcher never needs the bench.',
+      from: { path: '^src/launcher/' },
+      to: { path: '^src/bench/' },
+    },
+    {
+      name: 'src-not-tests',
+      severity: 'error',
+      comment: 'Product code never imports test code.',
+      from: { path: '^(src|durable-objects)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+}
