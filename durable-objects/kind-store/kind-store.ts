@@ -12,8 +12,9 @@ import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
-import { objectKey, type DeleteOptions, type ListOptions, type ListResult, type Target, type WriteOptions } from '../../src/apis/store-options'
+import type { DeleteOptions, ListOptions, ListResult, Target, WriteOptions } from '../../src/apis/store-options'
 import type { PatchType } from '../../src/apis/store-options'
+import { namespacedKey } from '../../src/apimachinery/object-key'
 
 const podsStore = storeName({ group: '', plural: 'pods' })
 
@@ -81,7 +82,7 @@ export class KindStore extends DurableObject<Env> {
   }
 
   get(t: Target): StoreResult<string> {
-    const row = this.log.get(objectKey(t.def.namespaced ? t.namespace : undefined, t.name))
+    const row = this.log.get(namespacedKey(t.def.namespaced ? t.namespace : undefined, t.name))
     if (!row) return { ok: false, status: notFound(t.def.group, t.def.plural, t.name) }
     return { ok: true, value: row.value }
   }

@@ -1,6 +1,6 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
-import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, timestamp, unchanged, validateCreate, validateUpdate } from '../../src/apis/strategy'
+import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, unchanged, validateCreate, validateUpdate } from '../../src/apis/strategy'
 import { admit } from '../../src/apis/admission'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
@@ -12,7 +12,9 @@ import { pendingFinalizers } from '../../src/apis/defaults'
 import { serviceAddressesFor } from '../../src/apis/service-ips'
 import { nodeWriteRefusal } from '../../src/apis/node-restriction'
 import type { Change, Log, StoredRow } from './log'
-import { objectKey, type DeleteOptions, type PatchType, type Target, type WriteOptions } from '../../src/apis/store-options'
+import type { DeleteOptions, PatchType, Target, WriteOptions } from '../../src/apis/store-options'
+import { formatTime } from '../../src/apimachinery/meta-time'
+import { namespacedKey } from '../../src/apimachinery/object-key'
 
 /** A write's outcome: the object to return, and whether it was created / still exists. */
 export interface WriteResult {
@@ -46,7 +48,7 @@ export class Writer {
       // A generated name that collides is drawn again, as kube-apiserver retries generateName.
       for (let attempt = 0; attempt < generateNameAttempts; attempt++) {
         prepared.metadata.name = `${prepared.metadata.generateName}${nameSuffix()}`
-        if (!this.log.get(objectKey(namespace, prepared.metadata.name))) break
+        if (!this.log.get(namespacedKey(namespace, prepared.metadata.name))) break
       }
     }
     const admitted = admit(def, prepared, opts.fieldValidation, body)
@@ -57,7 +59,7 @@ export class Writer {
     const name = obj.metadata.name!
     const refused = validateCreate(def, obj)
     if (refused.length) return { ok: false, status: invalid(def.group, def.kind, name, refused) }
-    const key = objectKey(namespace, name)
+    const key = namespacedKey(namespace, name)
     if (this.log.get(key)) return { ok: false, status: alreadyExists(def.group, def.plural, name) }
     const unallocated = this.serviceAddresses(t, obj, undefined)
     if (unallocated) return { ok: false, status: unallocated }
@@ -70,7 +72,7 @@ export class Writer {
 
   update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
-    const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
+    const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
@@ -91,7 +93,7 @@ export class Writer {
 
   patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
-    const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
+    const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
     const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource) : undefined
     if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
@@ -164,7 +166,7 @@ export class Writer {
   /** POST pods/binding: sets spec.nodeName of an unbound pod and records PodScheduled=True. */
   bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
-    const key = objectKey(t.namespace, t.name)
+    const key = namespacedKey(t.namespace, t.name)
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
@@ -176,7 +178,7 @@ export class Writer {
     if (old.metadata.deletionTimestamp) return { ok: false, status: conflict(def.group, def.plural, t.name, `pod ${t.name} is being deleted, cannot be assigned to a host`) }
     const status = { ...((old.status ?? {}) as Record<string, unknown>) }
     const conditions = ((status.conditions as { type: string }[] | undefined) ?? []).filter((c) => c.type !== 'PodScheduled')
-    status.conditions = [...conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(Date.now()) }]
+    status.conditions = [...conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(Date.now()) }]
     const next: KubeObject = { ...old, spec: { ...spec, nodeName }, status, metadata: { ...old.metadata } }
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(next) } }
     const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', next, row, Date.now(), old)
@@ -185,7 +187,7 @@ export class Writer {
 
   delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult> {
     const { def } = t
-    const key = objectKey(def.namespaced ? t.namespace : undefined, t.name)
+    const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
@@ -212,7 +214,7 @@ export class Writer {
     const already = old.metadata.deletionTimestamp
     const previousGrace = Number(old.metadata.deletionGracePeriodSeconds ?? 0)
     if (!already || grace < previousGrace) {
-      meta.deletionTimestamp = timestamp(nowMs + grace * 1000)
+      meta.deletionTimestamp = formatTime(nowMs + grace * 1000)
       meta.deletionGracePeriodSeconds = grace
     }
     if (meta.finalizers === undefined) delete meta.finalizers

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../apimachinery/types'
-import { kubeTime } from './pod-status'
+import { formatTime } from '../apimachinery/meta-time'
 
 export type EventType = 'Normal' | 'Warning'
 
@@ -13,7 +13,7 @@ export type PodEventRecorder = (pod: KubeObject, container: string | undefined, 
 
 /** The core/v1 Event for one occurrence. */
 export function podEvent(node: string, pod: KubeObject, container: string | undefined, type: EventType, reason: string, message: string, now: number, init = false): KubeObject {
-  const at = kubeTime(now)
+  const at = formatTime(now)
   const involved: Record<string, unknown> = { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid, apiVersion: 'v1', resourceVersion: pod.metadata.resourceVersion }
   if (container) involved.fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${container}}`
   return {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { parse } from 'yaml'
+import type { Json } from '../apimachinery/json-value'
 
 /** What the agent needs from a kubeconfig: where the server is, how to trust it, who we are. */
 export interface ClusterAccess {
@@ -26,8 +27,6 @@ interface NamedEntry<T> {
   user?: T
   context?: T
 }
-
-type Json = Record<string, unknown>
 
 /** The kubeconfig path: the flag, else $KUBECONFIG's first entry, else ~/.kube/config. */
 export function defaultKubeconfigPath(env: NodeJS.ProcessEnv = process.env): string {

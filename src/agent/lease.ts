@@ -4,6 +4,7 @@ import { ApiStatusError, isAlreadyExists, isNotFound, resourcePath, type ApiClie
 import { LEASE_RETRY, RetryBackoff } from './runtime/backoff'
 import type { Logger } from './log'
 import { GRACE_PERIOD_KEY, NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../agent-protocol/node-settings'
+import { microTime } from '../apimachinery/meta-time'
 
 export const LEASE_NAMESPACE = 'kube-node-lease'
 export const LEASE_DURATION_SECONDS = 40
@@ -60,10 +61,6 @@ export async function publishedGraceSeconds(api: ApiClient, log: Logger): Promis
   }
 }
 
-/** metav1.MicroTime: RFC 3339 with exactly six fractional digits. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
-}
 
 /** The Lease as kubelet writes it, owned by its Node so it goes when the Node does. */
 export function leaseObject(nodeName: string, nodeUid: string | undefined, now: number, durationSeconds = LEASE_DURATION_SECONDS): KubeObject {

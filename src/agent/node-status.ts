@@ -3,7 +3,8 @@
  * setters produce them (labels, capacity, addresses, nodeInfo, the four standard conditions).
  */
 import type { KubeObject } from '../apimachinery/types'
-import { canonical, kubeTime } from './pod-status'
+import { canonical } from './pod-status'
+import { formatTime } from '../apimachinery/meta-time'
 
 export const KUBELET_VERSION = 'v1.32.0-edgeplane'
 /** kubelet re-posts an unchanged status this often (nodeStatusReportFrequency). */
@@ -75,7 +76,7 @@ const CONDITIONS: [type: string, healthy: 'True' | 'False', reason: string, mess
 
 /** The node's status now; conditions keep their transition time while their status holds. */
 export function nodeStatus(id: NodeIdentity, now: number, previous?: NodeStatus): NodeStatus {
-  const t = kubeTime(now)
+  const t = formatTime(now)
   const conditions: NodeCondition[] = CONDITIONS.map(([type, status, reason, message]) => {
     const before = previous?.conditions?.find((c) => c.type === type)
     const lastTransitionTime = before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : t

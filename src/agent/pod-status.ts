@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../apimachinery/types'
 import type { ContainerState } from './runtime/types'
+import { formatTime } from '../apimachinery/meta-time'
 
 type State = ContainerState['state']
 
@@ -55,11 +56,6 @@ export interface PodStatusInput {
   now: number
 }
 
-/** metav1.Time: RFC 3339 with second precision. */
-export function kubeTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-}
-
 interface PodSpec {
   restartPolicy?: string
   containers?: { name: string; image?: string }[]
@@ -89,7 +85,7 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
   const cond = (type: string, ok: boolean, reason?: string, message?: string) => {
     const status = ok ? 'True' : 'False'
     const before = (previous.conditions ?? []).find((c) => c.type === type)
-    const c: PodCondition = { type, status, lastTransitionTime: before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : kubeTime(now) }
+    const c: PodCondition = { type, status, lastTransitionTime: before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : formatTime(now) }
     if (reason) c.reason = reason
     if (message) c.message = message
     conditions.push(c)
@@ -122,7 +118,7 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
   cond('Ready', ...ready)
   cond('ContainersReady', ...containersReady)
   const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled')
-  conditions.push(scheduled ?? { type: 'PodScheduled', status: 'True', lastTransitionTime: kubeTime(now) })
+  conditions.push(scheduled ?? { type: 'PodScheduled', status: 'True', lastTransitionTime: formatTime(now) })
   for (const c of previous.conditions ?? []) if (!OWNED.includes(c.type)) conditions.push(c)
 
   const status: PodStatus = {
@@ -130,7 +126,7 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
     conditions,
     hostIP: input.hostIP,
     hostIPs: [{ ip: input.hostIP }],
-    startTime: previous.startTime ?? kubeTime(now),
+    startTime: previous.startTime ?? formatTime(now),
   }
   if (input.podIP) {
     status.podIP = input.podIP

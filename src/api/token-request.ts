@@ -7,6 +7,7 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
+import { formatTime } from '../apimachinery/meta-time'
 
 const group = 'authentication.k8s.io'
 const apiVersion = `${group}/v1`
@@ -14,7 +15,6 @@ const defaultExpirationSeconds = 3600
 const minExpirationSeconds = 10 * 60
 const maxExpirationSeconds = 2 ** 32
 
-const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 
 interface TokenRequestSpec {
   audiences?: string[]
@@ -74,9 +74,9 @@ export async function serveTokenRequest(req: Request, env: Env, namespace: strin
   const out = {
     kind: 'TokenRequest',
     apiVersion,
-    metadata: { ...meta, name, namespace, creationTimestamp: metaTime(now) },
+    metadata: { ...meta, name, namespace, creationTimestamp: formatTime(now) },
     spec: { ...spec, boundObjectRef: spec.boundObjectRef ?? null },
-    status: { token, expirationTimestamp: metaTime((issuedAt + seconds) * 1000) },
+    status: { token, expirationTimestamp: formatTime((issuedAt + seconds) * 1000) },
   }
   return jsonBody(out, 201)
 }

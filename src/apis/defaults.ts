@@ -1,10 +1,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { rbacGroup, type ResourceDef } from './registry'
 import { defaultRbacObject } from './rbac/validate'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord, type Json } from '../apimachinery/json-value'
 
 /** The pod's quality-of-service class, computed on create as kube-apiserver does. */
 export function podQosClass(pod: KubeObject): string {

@@ -3,6 +3,7 @@ import { invalid as invalidStatus } from '../apimachinery/status'
 import { invalid, toStatusCause, type FieldCause } from '../apimachinery/validation'
 import type { ResourceDef } from './registry'
 import { formatIPv4, parseCidr, parseIPv4, type Cidr } from '../apimachinery/cidr'
+import { asRecord, type Json } from '../apimachinery/json-value'
 
 export { parseCidr }
 
@@ -18,10 +19,6 @@ export const defaultServiceClusterIpRange = '10.96.0.0/12'
 
 /** kube-apiserver's default --service-node-port-range. */
 export const nodePortRange = Object.freeze({ min: 30000, max: 32767 })
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 /**
  * The allocatable addresses of a range: all but the network and broadcast addresses (upstream's

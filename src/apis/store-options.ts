@@ -42,11 +42,6 @@ export interface Target {
   name: string
 }
 
-/** The store's key: `namespace/name` for namespaced kinds, `name` otherwise (upstream's key order). */
-export function objectKey(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name
-}
-
 export interface ListResult {
   items: string[]
   resourceVersion: string

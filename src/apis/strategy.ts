@@ -5,11 +5,7 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
-
-/** kube-apiserver's timestamps: RFC 3339, second precision. */
-export function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-}
+import { formatTime } from '../apimachinery/meta-time'
 
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
 
@@ -30,7 +26,7 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
   const meta = { ...obj.metadata }
   for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const) delete meta[f]
   meta.uid = crypto.randomUUID()
-  meta.creationTimestamp = timestamp(nowMs)
+  meta.creationTimestamp = formatTime(nowMs)
   if (def.generation) meta.generation = 1
   else delete meta.generation
   if (!def.namespaced) delete meta.namespace
@@ -43,7 +39,7 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
   if (def.group === '' && def.kind === 'Namespace') admitNewNamespace(out)
   if (isCrd(def)) {
     if (!(meta.finalizers ?? []).includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER]
-    out.status = establishedStatus(out, timestamp(nowMs))
+    out.status = establishedStatus(out, formatTime(nowMs))
   }
   return out
 }
@@ -67,7 +63,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
   }
   applyDefaults(def, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
-  if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
+  if (isCrd(def)) out.status = establishedStatus(out, formatTime(Date.now()))
   return out
 }
 

@@ -7,7 +7,7 @@ import {
   type Printer,
   workloadColumns,
 } from './columns'
-import { age, humanDuration, parseTime } from './duration'
+import { age, humanDuration } from './duration'
 import {
   containerCells,
   count,
@@ -17,6 +17,7 @@ import {
   type ContainerLike,
   type LabelSelector,
 } from './format'
+import { parseTime } from '../apimachinery/meta-time'
 
 interface JobSpec {
   completions?: number | null

@@ -1,3 +1,4 @@
+import { parseTime } from '../apimachinery/meta-time'
 /**
  * Human-readable durations for Table cells (Age, Duration, Last Seen, restart times), following
  * the precision rules of upstream's HumanDuration so kubectl output reads the same as against a
@@ -7,9 +8,6 @@
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
-
-/** Go's zero time.Time, which some clients serialize instead of leaving a timestamp out. */
-const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z')
 
 export function humanDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '<invalid>'
@@ -46,17 +44,6 @@ export function humanDuration(ms: number): string {
     return d === 0 ? `${years}y` : `${years}y${d}d`
   }
   return `${years}y`
-}
-
-/**
- * Milliseconds since the epoch for an RFC 3339 timestamp (metav1.Time or MicroTime), or undefined
- * when the value is absent, unparsable or Go's zero time, all of which mean "not set".
- */
-export function parseTime(timestamp: unknown): number | undefined {
-  if (typeof timestamp !== 'string' || timestamp === '') return undefined
-  const ms = Date.parse(timestamp)
-  if (Number.isNaN(ms) || ms === GO_ZERO_TIME) return undefined
-  return ms
 }
 
 /** Time elapsed since `timestamp`, as the Age column shows it; `<unknown>` when it is not set. */

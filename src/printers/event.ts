@@ -4,8 +4,9 @@
  */
 import type { KubeObject } from '../apimachinery/types'
 import { column, nameColumn, objectName, type Printer } from './columns'
-import { age, parseTime } from './duration'
+import { age } from './duration'
 import { count } from './format'
+import { parseTime } from '../apimachinery/meta-time'
 
 interface ObjectReference {
   kind?: string

@@ -5,8 +5,9 @@
  */
 import type { KubeObject } from '../apimachinery/types'
 import { ageColumn, column, nameColumn, objectAge, objectName, type Printer } from './columns'
-import { humanDuration, parseTime } from './duration'
+import { humanDuration } from './duration'
 import { count, list, orNone } from './format'
+import { parseTime } from '../apimachinery/meta-time'
 
 interface ContainerState {
   waiting?: { reason?: string }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { capacityFor, defaultNodeName, nodeNames, parseArgs, parseLabels, UsageError } from '../../src/agent/cli'
 import { goArch, simNodeIP } from '../../src/agent/host-info'
 import { resolveKubeconfig, KubeconfigError } from '../../src/agent/kubeconfig'
-import { leaseInterval, LeaseIntervalError, leaseObject, microTime } from '../../src/agent/lease'
+import { leaseInterval, LeaseIntervalError, leaseObject } from '../../src/agent/lease'
 import { KUBELET_VERSION, labelPatch, nodeLabels, nodeObject, nodeStatus, NODE_STATUS_REPORT_MS, shouldPostNodeStatus, type NodeIdentity } from '../../src/agent/node-status'
-import { kubeTime } from '../../src/agent/pod-status'
+import { formatTime, microTime } from '../../src/apimachinery/meta-time'
 
 const NOW = Date.parse('2026-11-22T12:00:00Z')
 
@@ -64,11 +64,11 @@ describe('node object', () => {
     const first = nodeStatus(identity, NOW)
     const later = nodeStatus(identity, NOW + 60_000, first)
     const ready = later.conditions!.find((c) => c.type === 'Ready')!
-    expect(ready.lastTransitionTime).toBe(kubeTime(NOW))
-    expect(ready.lastHeartbeatTime).toBe(kubeTime(NOW + 60_000))
+    expect(ready.lastTransitionTime).toBe(formatTime(NOW))
+    expect(ready.lastHeartbeatTime).toBe(formatTime(NOW + 60_000))
     const unknown = { ...first, conditions: first.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown' as const, reason: 'NodeStatusUnknown' } : c)) }
     const back = nodeStatus(identity, NOW + 120_000, unknown).conditions!.find((c) => c.type === 'Ready')!
-    expect(back).toMatchObject({ status: 'True', reason: 'KubeletReady', lastTransitionTime: kubeTime(NOW + 120_000) })
+    expect(back).toMatchObject({ status: 'True', reason: 'KubeletReady', lastTransitionTime: formatTime(NOW + 120_000) })
   })
 
   it('carries conditions it does not own', () => {

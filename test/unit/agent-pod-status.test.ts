@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { canonical, computePodStatus, kubeTime, statusPatch, type PodStatus } from '../../src/agent/pod-status'
+import { canonical, computePodStatus, statusPatch, type PodStatus } from '../../src/agent/pod-status'
 import type { ContainerState } from '../../src/agent/runtime/types'
+import { formatTime } from '../../src/apimachinery/meta-time'
 
 const NOW = Date.parse('2026-03-01T10:00:00Z')
 const EARLIER = '2026-03-01T09:00:00Z'
@@ -129,8 +130,8 @@ describe('computePodStatus: conditions', () => {
     expect(same.conditions).toEqual(first.conditions)
     const flipped = computePodStatus({ pod: pod({ status: first }), containers: [run('app', true)], hostIP: 'h', now: later })
     const ready = flipped.conditions!.find((c) => c.type === 'Ready')!
-    expect(ready.lastTransitionTime).toBe(kubeTime(later))
-    expect(flipped.conditions!.find((c) => c.type === 'Initialized')!.lastTransitionTime).toBe(kubeTime(NOW))
+    expect(ready.lastTransitionTime).toBe(formatTime(later))
+    expect(flipped.conditions!.find((c) => c.type === 'Initialized')!.lastTransitionTime).toBe(formatTime(NOW))
   })
 
   it('keeps conditions other components own, and an existing PodScheduled as it is', () => {
@@ -180,10 +181,10 @@ describe('computePodStatus: container statuses', () => {
 
   it('keeps startTime once set and leaves qosClass to the server', () => {
     const first = computePodStatus({ pod: pod(), containers: [run('app')], hostIP: 'h', now: NOW })
-    expect(first.startTime).toBe(kubeTime(NOW))
+    expect(first.startTime).toBe(formatTime(NOW))
     expect(first.qosClass).toBeUndefined()
     const again = computePodStatus({ pod: pod({ status: { ...first, qosClass: 'BestEffort' } }), containers: [run('app')], hostIP: 'h', now: NOW + 5_000 })
-    expect(again.startTime).toBe(kubeTime(NOW))
+    expect(again.startTime).toBe(formatTime(NOW))
   })
 })
 

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { cronJobController } from '../../src/controllers/cronjob'
 import { cronJobs, jobs } from '../../src/controllers/job/resources'
 import { MemoryCache } from '../../src/controllers/shared/memory-cache'
-import { timestamp } from '../../src/controllers/shared/time'
+import { formatTime } from '../../src/apimachinery/meta-time'
 
 type Json = Record<string, any>
 
@@ -38,7 +38,7 @@ function ownedJob(name: string, condition?: 'Complete' | 'Failed', startTime?: s
       uid: `uid-${name}`,
       resourceVersion: '1',
       creationTimestamp: startTime ?? '2025-06-01T11:59:00Z',
-      annotations: { 'batch.kubernetes.io/cronjob-scheduled-timestamp': startTime ?? '2025-06-01T11:59:00Z' },
+      annotations: { 'batch.kubernetes.io/cronjob-scheduled-formatTime': startTime ?? '2025-06-01T11:59:00Z' },
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'tick', uid: 'uid-tick', controller: true, blockOwnerDeletion: true }],
     },
     spec: {},
@@ -72,7 +72,7 @@ describe('cronjob reconcile', () => {
     const name = `tick-${minutes('2025-06-01T12:00:00Z')}`
     expect(jobNames(cache)).toEqual([name])
     const job = cache.get(jobs, 'default', name)!
-    expect(job.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-timestamp': '2025-06-01T12:00:00Z' })
+    expect(job.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-formatTime': '2025-06-01T12:00:00Z' })
     expect(job.metadata.labels).toEqual({ app: 'tick' })
     expect(job.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'CronJob', uid: 'uid-tick', controller: true, blockOwnerDeletion: true })
     expect(cronJob(cache).status.lastScheduleTime).toBe('2025-06-01T12:00:00Z')
@@ -84,11 +84,11 @@ describe('cronjob reconcile', () => {
     expect(jobNames(cache)).toEqual([name])
   })
 
-  it('formats the scheduled timestamp in the CronJob time zone', () => {
+  it('formats the scheduled formatTime in the CronJob time zone', () => {
     const cache = setup({ schedule: '0 9 * * *', timeZone: 'Europe/Berlin' }, { lastScheduleTime: '2025-05-31T07:00:00Z' })
     pass(cache, at('2025-06-01T07:00:05Z'))
     const job = cache.list(jobs)[0]!
-    expect(job.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe('2025-06-01T09:00:00+02:00')
+    expect(job.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-formatTime']).toBe('2025-06-01T09:00:00+02:00')
   })
 
   it.each([
@@ -130,15 +130,15 @@ describe('cronjob reconcile', () => {
   })
 
   it('drops finished Jobs from active, records the last success, and keeps the history limits', () => {
-    const finished = [1, 2, 3, 4].map((i) => ownedJob(`tick-ok-${i}`, 'Complete', timestamp(at('2025-06-01T11:00:00Z') + i * 60_000)))
-    const failed = [1, 2].map((i) => ownedJob(`tick-bad-${i}`, 'Failed', timestamp(at('2025-06-01T11:00:00Z') + i * 60_000)))
+    const finished = [1, 2, 3, 4].map((i) => ownedJob(`tick-ok-${i}`, 'Complete', formatTime(at('2025-06-01T11:00:00Z') + i * 60_000)))
+    const failed = [1, 2].map((i) => ownedJob(`tick-bad-${i}`, 'Failed', formatTime(at('2025-06-01T11:00:00Z') + i * 60_000)))
     const ref = { kind: 'Job', namespace: 'default', name: 'tick-ok-4', uid: 'uid-tick-ok-4', apiVersion: 'batch/v1' }
     const cache = setup({ suspend: true, successfulJobsHistoryLimit: 2 }, { active: [ref] }, ...finished, ...failed)
     pass(cache, at('2025-06-01T12:00:10Z'))
     expect(jobNames(cache)).toEqual(['tick-bad-2', 'tick-ok-3', 'tick-ok-4'])
     const status = cronJob(cache).status
     expect(status.active).toBeUndefined()
-    expect(status.lastSuccessfulTime).toBe(timestamp(at('2025-06-01T11:04:00Z')))
+    expect(status.lastSuccessfulTime).toBe(formatTime(at('2025-06-01T11:04:00Z')))
     expect(cache.events.map((e) => e.reason)).toEqual(['SawCompletedJob', 'SuccessfulDelete', 'SuccessfulDelete', 'SuccessfulDelete'])
   })
 

@@ -6,7 +6,7 @@ import { controllerRevisions } from '../../src/controllers/history'
 import { nodes, pods } from '../../src/controllers/resources'
 import { newNode } from '../../src/controllers/scheduler/fixtures'
 import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../../src/controllers/shared/fixtures'
-import { timestamp } from '../../src/controllers/shared/time'
+import { formatTime } from '../../src/apimachinery/meta-time'
 
 function newDaemonSet(name: string, spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): DaemonSet {
   return {
@@ -48,7 +48,7 @@ describe('daemon placement (NodeShouldRunDaemonPod)', () => {
 
 /** A daemon pod on a node at a revision hash, available or not. */
 function daemonPod(node: string, hash: string, available = true): KubeObject {
-  const status = available ? { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: timestamp(T0 - 60_000) }] } : { phase: 'Pending' }
+  const status = available ? { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(T0 - 60_000) }] } : { phase: 'Pending' }
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `ds-${node}`, namespace: 'default', uid: `uid-${node}`, labels: { app: 'ds', 'controller-revision-hash': hash } }, spec: { nodeName: node }, status }
 }
 
@@ -79,7 +79,7 @@ describe('daemonset controller', () => {
     for (const p of cache.list(pods)) {
       if ((p.status as any)?.phase !== 'Pending') continue
       // The scheduler binds the pod where its affinity pins it, then the kubelet readies it.
-      const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: timestamp(now) }] }
+      const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(now) }] }
       cache.write(pods, { ...p, spec: { ...(p.spec as any), nodeName: targetNodeName(p) }, status })
     }
   }

@@ -4,8 +4,8 @@ import { jobController } from '../../src/controllers/job'
 import { jobs } from '../../src/controllers/job/resources'
 import { pods } from '../../src/controllers/resources'
 import { MemoryCache, T0 } from '../../src/controllers/shared/memory-cache'
-import { timestamp } from '../../src/controllers/shared/time'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
+import { formatTime } from '../../src/apimachinery/meta-time'
 
 type Json = Record<string, any>
 
@@ -15,7 +15,7 @@ function newJob(spec: Json, status: Json = {}): KubeObject {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: 'pi', namespace: 'default', uid, resourceVersion: '1', generation: 1, creationTimestamp: timestamp(T0) },
+    metadata: { name: 'pi', namespace: 'default', uid, resourceVersion: '1', generation: 1, creationTimestamp: formatTime(T0) },
     spec: {
       selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } },
       template: { metadata: { labels }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } },
@@ -48,7 +48,7 @@ const conditionTypes = (cache: MemoryCache) => (job(cache).status.conditions ?? 
 
 function finish(cache: MemoryCache, pod: KubeObject, phase: 'Succeeded' | 'Failed', at: number) {
   const exitCode = phase === 'Succeeded' ? 0 : 1
-  cache.write(pods, { ...pod, status: { phase, containerStatuses: [{ name: 'main', state: { terminated: { exitCode, finishedAt: timestamp(at) } } }] } })
+  cache.write(pods, { ...pod, status: { phase, containerStatuses: [{ name: 'main', state: { terminated: { exitCode, finishedAt: formatTime(at) } } }] } })
 }
 
 describe('job accounting', () => {
@@ -72,8 +72,8 @@ describe('job accounting', () => {
     ])
     const s = job(cache).status
     expect(conditionTypes(cache)).toEqual(['SuccessCriteriaMet', 'Complete'])
-    expect(s.completionTime).toBe(timestamp(T0 + 4000))
-    expect(s.startTime).toBe(timestamp(T0))
+    expect(s.completionTime).toBe(formatTime(T0 + 4000))
+    expect(s.startTime).toBe(formatTime(T0))
     expect(s.uncountedTerminatedPods).toEqual({})
     expect(jobPods(cache)).toHaveLength(3)
     for (const p of jobPods(cache)) {
@@ -151,8 +151,8 @@ describe('job accounting', () => {
     { name: 'before the TTL it comes back at expiry', now: T0 + 40_000, requeue: 60_000, deleted: false },
     { name: 'at the TTL it deletes the Job in the background', now: T0 + 100_000, requeue: undefined, deleted: true },
   ])('ttlSecondsAfterFinished: $name', ({ now, requeue, deleted }) => {
-    const complete = { type: 'Complete', status: 'True', lastTransitionTime: timestamp(T0) }
-    const { cache, def } = setup({ ttlSecondsAfterFinished: 100 }, { conditions: [complete], completionTime: timestamp(T0), succeeded: 1 })
+    const complete = { type: 'Complete', status: 'True', lastTransitionTime: formatTime(T0) }
+    const { cache, def } = setup({ ttlSecondsAfterFinished: 100 }, { conditions: [complete], completionTime: formatTime(T0), succeeded: 1 })
     const out = def.reconcile('default/pi', cache, now)
     expect(out.requeueAfterMs).toBe(requeue)
     if (deleted) expect(out.actions).toEqual([{ type: 'delete', resource: jobs, namespace: 'default', name: 'pi', preconditions: { uid: 'uid-job' }, propagationPolicy: 'Background' }])
@@ -170,7 +170,7 @@ describe('job accounting', () => {
     edit(false)
     pass(def, cache, T0 + 5000)
     expect(live(cache)).toHaveLength(2)
-    expect(job(cache).status.startTime).toBe(timestamp(T0 + 5000))
+    expect(job(cache).status.startTime).toBe(formatTime(T0 + 5000))
     expect(job(cache).status.conditions.find((c: Json) => c.type === 'Suspended')).toMatchObject({ status: 'False', reason: 'JobResumed' })
   })
 

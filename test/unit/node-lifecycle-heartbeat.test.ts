@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { markConditionsUnknown } from '../../src/controllers/node-lifecycle/conditions'
-import { assessHealth, formatTime, lastHeartbeat } from '../../src/controllers/node-lifecycle/heartbeat'
+import { assessHealth, lastHeartbeat } from '../../src/controllers/node-lifecycle/heartbeat'
 import { parseGracePeriod } from '../../src/controllers/node-lifecycle/grace-period'
 import { newLease, newNode } from '../../src/controllers/scheduler/fixtures'
+import { formatTime } from '../../src/apimachinery/meta-time'
 
 const t = (iso: string) => Date.parse(iso)
 const periods = { gracePeriodMs: 40_000, startupGracePeriodMs: 60_000 }

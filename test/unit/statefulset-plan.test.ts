@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { planOrdinals, type PlanInput, type Step } from '../../src/controllers/statefulset/plan'
 import { T0 } from '../../src/controllers/shared/fixtures'
-import { timestamp } from '../../src/controllers/shared/time'
+import { formatTime } from '../../src/apimachinery/meta-time'
 
 type State = 'ready' | 'pending' | 'terminating' | 'failed'
 
@@ -10,10 +10,10 @@ type State = 'ready' | 'pending' | 'terminating' | 'failed'
 function pod(ordinal: number, state: State = 'ready', revision = 'web-new'): KubeObject {
   const status: Record<string, unknown> =
     state === 'ready' || state === 'terminating'
-      ? { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: timestamp(T0 - 60_000) }] }
+      ? { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(T0 - 60_000) }] }
       : { phase: state === 'failed' ? 'Failed' : 'Pending' }
   const metadata: KubeObject['metadata'] = { name: `web-${ordinal}`, namespace: 'default', uid: `uid-${ordinal}`, labels: { 'controller-revision-hash': revision } }
-  if (state === 'terminating') metadata.deletionTimestamp = timestamp(T0)
+  if (state === 'terminating') metadata.deletionTimestamp = formatTime(T0)
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec: {}, status }
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../../src/apimachinery/validation'
 import { validateMetaLabelSelector, validateWorkload } from '../../src/apimachinery/workload-validation'
 import type { KubeObject, ObjectMeta } from '../../src/apimachinery/types'
+import type { Json } from '../../src/apimachinery/json-value'
 
 const subdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
@@ -191,8 +192,6 @@ describe('validateObjectMeta', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Workloads
-
-type Json = Record<string, unknown>
 
 function container(overrides: Json = {}): Json {
   return { name: 'web', image: 'nginx:1.27', ...overrides }

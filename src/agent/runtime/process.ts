@@ -11,7 +11,6 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
 import { expandVars, podContainers, type ContainerSpec } from '../env'
 import type { Logger } from '../log'
-import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { PodDirs } from './pod-dirs'
@@ -20,6 +19,7 @@ import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
 import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
+import { formatTime } from '../../apimachinery/meta-time'
 
 type State = ContainerState['state']
 
@@ -249,7 +249,7 @@ export class ProcessRuntime implements ManagedRuntime {
 
     const startError = workingDirError(cwd)
     if (startError) {
-      c.state = { running: { startedAt: kubeTime(now) } }
+      c.state = { running: { startedAt: formatTime(now) } }
       this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: startError })
       return
     }
@@ -257,7 +257,7 @@ export class ProcessRuntime implements ManagedRuntime {
     try {
       child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...runAs })
     } catch (err) {
-      c.state = { running: { startedAt: kubeTime(now) } }
+      c.state = { running: { startedAt: formatTime(now) } }
       this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: (err as Error).message })
       return
     }
@@ -288,7 +288,7 @@ export class ProcessRuntime implements ManagedRuntime {
       exitCode ??= code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1)
       finish()
     })
-    c.state = { running: { startedAt: kubeTime(now) } }
+    c.state = { running: { startedAt: formatTime(now) } }
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (pid ${child.pid})`)
     this.startProbes(rec, c, instance)
   }
@@ -332,8 +332,8 @@ export class ProcessRuntime implements ManagedRuntime {
     const terminated: Extract<State, { terminated: unknown }>['terminated'] = {
       exitCode: end.exitCode,
       reason: end.reason,
-      startedAt: kubeTime(instance.startedAtMs),
-      finishedAt: kubeTime(now),
+      startedAt: formatTime(instance.startedAtMs),
+      finishedAt: formatTime(now),
       containerID: `process://${instance.id}`,
     }
     const message = end.message ?? (end.exitCode !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError' ? tailOf(c.logs) : undefined)
@@ -511,7 +511,7 @@ interface PrevStatus {
  * the old agent) and counts as a failed run; the restart policy then decides.
  */
 function adoptPrevious(c: Container, prev: PrevStatus, policy: string): void {
-  const now = kubeTime(Date.now())
+  const now = formatTime(Date.now())
   c.restartCount = prev.restartCount ?? 0
   const hadLast = prev.lastState && Object.keys(prev.lastState).length > 0
   if (hadLast) c.lastState = prev.lastState as State

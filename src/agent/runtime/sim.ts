@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
 import { podContainers, type ContainerSpec } from '../env'
-import { kubeTime } from '../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
 import { LogBuffer } from './log-buffer'
 import { PodIPAllocator, type NodePodIPs } from './pod-ips'
@@ -15,6 +14,7 @@ import { PodIPAllocator, type NodePodIPs } from './pod-ips'
 export { PodIPAllocator }
 import { crashLoopState, shouldRestart } from './restart'
 import { podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
+import { formatTime } from '../../apimachinery/meta-time'
 
 type State = ContainerState['state']
 
@@ -143,13 +143,13 @@ export class SimRuntime implements ManagedRuntime {
           const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
           c.everStarted = true
           c.startedAtMs = startedAtMs
-          c.state = { running: { startedAt: kubeTime(startedAtMs) } }
+          c.state = { running: { startedAt: formatTime(startedAtMs) } }
           c.ready = !init
           c.logs = this.newLogs(rec, c)
           this.scheduleExit(rec, c)
         } else if (prev.state?.terminated) {
           c.everStarted = true
-          c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? kubeTime(Date.now()) } }
+          c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? formatTime(Date.now()) } }
           c.finished = true
         } else if (c.restartCount > 0) c.everStarted = true
       }
@@ -197,7 +197,7 @@ export class SimRuntime implements ManagedRuntime {
     c.everStarted = true
     c.containerID = `sim://${randomBytes(16).toString('hex')}`
     c.startedAtMs = now
-    c.state = { running: { startedAt: kubeTime(now) } }
+    c.state = { running: { startedAt: formatTime(now) } }
     c.ready = !c.init
     if (c.logs) c.previousLogs = c.logs
     c.logs = this.newLogs(rec, c)
@@ -233,7 +233,7 @@ export class SimRuntime implements ManagedRuntime {
     const now = Date.now()
     c.logs?.write('stdout', `exiting with code ${exitCode}\n`)
     c.logs?.close()
-    const terminated: Extract<State, { terminated: unknown }>['terminated'] = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: kubeTime(c.startedAtMs ?? now), finishedAt: kubeTime(now) }
+    const terminated: Extract<State, { terminated: unknown }>['terminated'] = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: formatTime(c.startedAtMs ?? now), finishedAt: formatTime(now) }
     if (c.containerID) terminated.containerID = c.containerID
     c.state = { terminated }
     c.ready = false

@@ -1,7 +1,7 @@
 import { ProtobufError, utf8Text, WIRE_BYTES, WIRE_VARINT, WireReader } from './wire'
 import type { Field, FieldType, MessageRef, Table } from './schema'
+import type { JsonValue as Json } from '../json-value'
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
 /** Decodes one message into the object its JSON encoding would give. Unknown fields are skipped. */
 export function decodeMessage(table: Table, buf: Uint8Array): Record<string, Json> {

@@ -6,7 +6,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { badRequest, type StoreResult } from '../../apimachinery/status'
 import { apiVersionOf, type ResourceDef } from '../registry'
-import { timestamp } from '../strategy'
 import { typeErrorStatus } from '../admission'
 import { conflictStatus, type Conflict } from './conflict'
 import { FieldSet } from './fieldset'
@@ -15,6 +14,7 @@ import { mergeApplied, removeFields } from './merge'
 import { isObject, rootType } from './types'
 import { trackedView, type Subresource } from './view'
 import { fieldsOf, modifiedFields } from './walk'
+import { formatTime } from '../../apimachinery/meta-time'
 
 export interface ApplyOptions {
   manager: string
@@ -58,7 +58,7 @@ export function objectToCreate(def: ResourceDef, config: KubeObject, o: ApplyOpt
   const set = fieldsOf(rootType(def), trackedView(def, config, o.subresource))
   const meta = { ...config.metadata }
   delete meta.managedFields
-  return withManaged({ ...config, metadata: meta }, [{ entry: applyEntry(def, o, timestamp(o.nowMs)), set }])
+  return withManaged({ ...config, metadata: meta }, [{ entry: applyEntry(def, o, formatTime(o.nowMs)), set }])
 }
 
 /** The live object with the configuration applied, or 409 when it would change fields other managers own. */
@@ -86,6 +86,6 @@ export function applyToLive(def: ResourceDef, live: KubeObject, config: KubeObje
   merged = removeFields(root, merged, toRemove) as KubeObject
 
   // The entry keeps its time while its set is unchanged, so a repeated apply changes nothing.
-  const time = mine?.entry.time !== undefined && mine.set.equals(configSet) ? mine.entry.time : timestamp(o.nowMs)
+  const time = mine?.entry.time !== undefined && mine.set.equals(configSet) ? mine.entry.time : formatTime(o.nowMs)
   return { ok: true, value: withManaged(merged, [...rest, { entry: applyEntry(def, o, time), set: configSet }]) }
 }

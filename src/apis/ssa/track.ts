@@ -5,12 +5,12 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { apiVersionOf, type ResourceDef } from '../registry'
-import { timestamp } from '../strategy'
 import { FieldSet } from './fieldset'
 import { decodeManaged, sameManager, withManaged } from './managed'
 import { rootType } from './types'
 import { trackedView, type Subresource } from './view'
 import { fieldsOf, modifiedFields } from './walk'
+import { formatTime } from '../../apimachinery/meta-time'
 
 /** `obj` with its managedFields updated for a write by `manager` (unchanged when there is no manager or no change). */
 export function recordUpdate(def: ResourceDef, old: KubeObject | undefined, obj: KubeObject, manager: string | undefined, subresource: Subresource, nowMs: number): KubeObject {
@@ -34,7 +34,7 @@ export function recordUpdate(def: ResourceDef, old: KubeObject | undefined, obj:
     manager,
     operation: 'Update' as const,
     apiVersion: apiVersionOf(def),
-    time: timestamp(nowMs),
+    time: formatTime(nowMs),
     fieldsType: 'FieldsV1' as const,
     fieldsV1: {},
     ...(subresource ? { subresource } : {}),

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { CLEANUP_FINALIZER, conditionsOf, setCondition } from '../../apis/crd/crd-object'
-import { timestamp } from '../../apis/strategy'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { customResourceDefinitions } from '../resources'
+import { formatTime } from '../../apimachinery/meta-time'
 
 const crds = customResourceDefinitions
 
@@ -26,7 +26,7 @@ export function reconcileCrd(name: string, cache: Cache, now: number): Outcome {
     const conditions = setCondition(conditionsOf(crd), {
       type: 'Terminating',
       status: 'True',
-      lastTransitionTime: timestamp(now),
+      lastTransitionTime: formatTime(now),
       reason: 'InstanceDeletionInProgress',
       message: 'CustomResource deletion is in progress',
     })

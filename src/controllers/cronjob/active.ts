@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action } from '../runtime/types'
-import { parseTime } from '../shared/time'
 import { jobFinishedCondition, SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob, type CronJobStatus, type ObjectReference } from './cronjob'
+import { parseTime } from '../../apimachinery/meta-time'
 
 export function jobReference(job: KubeObject): ObjectReference {
   return { kind: 'Job', namespace: job.metadata.namespace, name: job.metadata.name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { intOr } from '../shared/json'
 import { workingCopy, type Condition } from '../shared/workloads'
 import type { JobSpec } from '../job/job'
+import { intOr } from '../../apimachinery/json-value'
 
 /** The batch/v1 CronJob fields the controller reads and writes; every field may be missing. */
 

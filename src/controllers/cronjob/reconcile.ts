@@ -1,9 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { sameJson } from '../shared/json'
-import { splitKey } from '../shared/keys'
 import { isControlledBy } from '../shared/owner-refs'
-import { timestamp } from '../shared/time'
 import { cronJobs, jobs } from '../job/resources'
 import { trackActive } from './active'
 import { nextAfter } from './cron/next'
@@ -11,6 +8,9 @@ import { concurrencyPolicyOf, toCronJob, type CronJob, type CronJobStatus } from
 import { historyCleanup } from './history'
 import { jobFromTemplate, jobNameFor } from './job-from-template'
 import { dueActivation, MANY_MISSED, scheduleOf } from './schedule'
+import { jsonEqual } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
+import { splitKey } from '../../apimachinery/object-key'
 
 /** Come back just after the next activation, as upstream's nextScheduleTimeDuration pads it. */
 const REQUEUE_PAD_MS = 100
@@ -62,10 +62,10 @@ export function reconcileCronJob(key: string, cache: Cache, now: number): Outcom
     if (scheduled === undefined) {
       // nothing is due yet
     } else if (typeof sds === 'number' && scheduled + sds * 1000 < now) {
-      after.push(event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${timestamp(scheduled)}`))
+      after.push(event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${formatTime(scheduled)}`))
     } else if (cache.get(jobs, namespace, jobName) || status.active?.some((r) => r.name === jobName)) {
       // Created before (perhaps by a pass whose status write was lost): record it as scheduled.
-      status.lastScheduleTime = timestamp(scheduled)
+      status.lastScheduleTime = formatTime(scheduled)
     } else if (concurrencyPolicyOf(cj) === 'Forbid' && status.active?.length) {
       after.push(event(cj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid'))
     } else {
@@ -80,14 +80,14 @@ export function reconcileCronJob(key: string, cache: Cache, now: number): Outcom
       }
       creates.push({ type: 'create', resource: jobs, object: jobFromTemplate(cj, scheduled, zone) })
       after.push(event(cj, 'Normal', 'SuccessfulCreate', `Created job ${jobName}`))
-      status.lastScheduleTime = timestamp(scheduled)
+      status.lastScheduleTime = formatTime(scheduled)
     }
     const next = nextAfter(schedule, now, zone)
     if (next !== undefined) requeueAfterMs = next - now + REQUEUE_PAD_MS
   }
 
   actions.push(...cleanup.actions, ...creates)
-  if (!sameJson(cj.status, status)) actions.push(statusWrite(stored, status))
+  if (!jsonEqual(cj.status, status)) actions.push(statusWrite(stored, status))
   actions.push(...after)
   return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
 }

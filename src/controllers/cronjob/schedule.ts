@@ -1,8 +1,8 @@
-import { parseTime } from '../shared/time'
 import { nextAfter } from './cron/next'
 import { CronSyntaxError, parseCron, type CronSchedule } from './cron/parse'
 import { isValidZone } from './cron/zone'
 import type { CronJob } from './cronjob'
+import { parseTime } from '../../apimachinery/meta-time'
 
 /** More missed start times than this get the TooManyMissedTimes warning. */
 export const MANY_MISSED = 100

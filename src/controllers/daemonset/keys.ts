@@ -3,9 +3,9 @@ import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../ap
 import { controllerRevisions } from '../history/resources'
 import { nodes, pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { objectKey } from '../shared/keys'
 import { controllerRefOf } from '../shared/owner-refs'
 import { daemonSets, type DaemonSet } from './types'
+import { objectKey } from '../../apimachinery/object-key'
 
 function ownerKey(o: KubeObject, cache: Cache): string[] {
   const ref = controllerRefOf(o)

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { findUntoleratedTaint, nodeTaints } from '../node-lifecycle/taints'
 import { checkNodeAffinity } from '../scheduler/filter'
-import { asRecord, type Json } from '../shared/json'
 import { withDaemonTolerations } from './tolerations'
 import type { DaemonSet } from './types'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 export interface Placement {
   /** a daemon pod should be created on the node */

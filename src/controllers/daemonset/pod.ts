@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { asRecord, type Json } from '../shared/json'
 import { newControllerRef } from '../shared/owner-refs'
 import { podFromTemplate } from '../shared/pod-template'
 import { withDaemonTolerations } from './tolerations'
 import type { DaemonSet } from './types'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** DefaultDaemonSetUniqueLabelKey: the hash of the revision a daemon pod was made from. */
 export const DAEMON_REVISION_LABEL = 'controller-revision-hash'

@@ -7,14 +7,14 @@ import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
 import { nodes, pods } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { intOr } from '../shared/json'
-import { splitKey } from '../shared/keys'
 import { availableInMs } from '../shared/pods'
 import { manageDaemonPods, podsByNode } from './manage'
 import { DAEMON_REVISION_LABEL, newDaemonPod } from './pod'
 import { rollingUpdateDeletes } from './rolling'
 import { computeStatus, statusChanged } from './status'
 import { daemonSets, historyLimitOf, minReadySecondsOf, statusOf, strategyOf, toDaemonSet, type DaemonSet } from './types'
+import { intOr } from '../../apimachinery/json-value'
+import { splitKey } from '../../apimachinery/object-key'
 
 function event(ds: DaemonSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
   return { type: 'event', involved: ds, eventType, reason, message }

@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { sameJson } from '../shared/json'
 import { isPodAvailable, isPodReady } from '../shared/pods'
 import { generationOf } from '../shared/workloads'
 import { oldestFirst } from './manage'
 import { isPodUpdated } from './pod'
 import { nodeShouldRunDaemonPod } from './placement'
 import { minReadySecondsOf, statusOf, type DaemonSet, type DaemonSetStatus } from './types'
+import { jsonEqual } from '../../apimachinery/json-value'
 
 /**
  * updateDaemonSetStatus: over every node, those that should run a daemon pod are desired, and
@@ -56,5 +56,5 @@ export function computeStatus(ds: DaemonSet, nodes: readonly KubeObject[], byNod
 }
 
 export function statusChanged(ds: DaemonSet, next: DaemonSetStatus): boolean {
-  return !sameJson(statusOf(ds), next)
+  return !jsonEqual(statusOf(ds), next)
 }

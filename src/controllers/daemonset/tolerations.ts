@@ -8,7 +8,7 @@ import {
   TAINT_UNREACHABLE,
   TAINT_UNSCHEDULABLE,
 } from '../node-lifecycle/taints'
-import type { Json } from '../shared/json'
+import type { Json } from '../../apimachinery/json-value'
 
 /**
  * AddOrUpdateDaemonPodTolerations: daemon pods stay through not-ready and unreachable nodes (no

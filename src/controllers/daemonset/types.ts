@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
-import { asRecord, intOr } from '../shared/json'
 import { workingCopy, type PodTemplate } from '../shared/workloads'
+import { asRecord, intOr } from '../../apimachinery/json-value'
 
 export const daemonSets = Object.freeze({ group: 'apps', version: 'v1', plural: 'daemonsets' })
 

@@ -1,8 +1,8 @@
-import { intOr } from '../shared/json'
 import { generationOf, rsStatus, specReplicas, type ReplicaSet } from '../shared/workloads'
 import type { Plan } from './plan'
 import { hasRevisionHistoryLimit } from './progress-deadline'
 import { byRevision } from './replica-sets'
+import { intOr } from '../../apimachinery/json-value'
 
 /**
  * cleanupDeployment: keeps revisionHistoryLimit old ReplicaSets and deletes the oldest revisions

@@ -1,5 +1,5 @@
-import { timestamp } from '../shared/time'
 import type { Condition } from '../shared/workloads'
+import { formatTime } from '../../apimachinery/meta-time'
 
 /** Deployment condition types and reasons, with upstream's spelling. */
 export const AVAILABLE = 'Available'
@@ -18,6 +18,6 @@ export const MIN_UNAVAILABLE_REASON = 'MinimumReplicasUnavailable'
 
 /** NewDeploymentCondition: both times set to now. */
 export function newCondition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string, now: number): Condition {
-  const at = timestamp(now)
+  const at = formatTime(now)
   return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message }
 }

@@ -2,11 +2,11 @@ import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { objectKey } from '../shared/keys'
 import { controllerRefOf } from '../shared/owner-refs'
 import { deployments, replicaSets } from '../shared/resources'
 import type { Deployment } from '../shared/workloads'
 import { RECREATE, strategyType } from './fenceposts'
+import { objectKey } from '../../apimachinery/object-key'
 
 /** The Deployment the reference names, if the cache holds that very object (same uid), as resolveControllerRef. */
 function controllingDeployment(o: KubeObject, cache: Cache): KubeObject | undefined {

@@ -1,5 +1,4 @@
 import { getCondition, setCondition } from '../shared/conditions'
-import { intOr } from '../shared/json'
 import { isControlledBy, newControllerRef } from '../shared/owner-refs'
 import { equalIgnoreHash } from '../shared/pod-template'
 import { replicaSets } from '../shared/resources'
@@ -18,6 +17,7 @@ import {
   setDeploymentRevision,
   setNewReplicaSetAnnotations,
 } from './replica-sets'
+import { intOr } from '../../apimachinery/json-value'
 
 export interface ReplicaSetsOf {
   newRS: ReplicaSet | undefined

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { sameJson } from '../shared/json'
 import { deployments, replicaSets } from '../shared/resources'
 import { toDeployment, toReplicaSet, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { REVISION_ANNOTATION } from './replica-sets'
+import { jsonEqual } from '../../apimachinery/json-value'
 
 /**
  * One sync's working state, kcp-style: the steps mutate deep copies of the Deployment and of its
@@ -88,7 +88,7 @@ export class Plan {
     }
     // Status is the controller's alone, so it is written without a resourceVersion: a spec change
     // racing with it is simply observed (and its generation reported) on the next pass.
-    if (!sameJson(this.d.status, this.stored.status ?? {})) {
+    if (!jsonEqual(this.d.status, this.stored.status ?? {})) {
       const { resourceVersion: _rv, ...metadata } = this.stored.metadata
       actions.push({ type: 'updateStatus', resource: deployments, object: { ...this.stored, metadata, status: this.d.status } })
     }
@@ -106,9 +106,9 @@ const withoutOwners = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, own
 
 /** Nothing; a merge patch of the owner references when only they changed (adoption); otherwise a full update. */
 function writeOf(original: KubeObject, rs: ReplicaSet): Action | undefined {
-  if (sameJson(original, rs)) return undefined
+  if (jsonEqual(original, rs)) return undefined
   const { namespace, name = '' } = original.metadata
-  if (sameJson(withoutOwners(original), withoutOwners(rs))) {
+  if (jsonEqual(withoutOwners(original), withoutOwners(rs))) {
     return { type: 'patch', resource: replicaSets, namespace, name, patch: { metadata: { ownerReferences: rs.metadata.ownerReferences ?? null, resourceVersion: original.metadata.resourceVersion } } }
   }
   return { type: 'update', resource: replicaSets, object: rs }

@@ -1,10 +1,10 @@
 import { getCondition, removeCondition, setCondition } from '../shared/conditions'
 import { rsStatus, type Condition, type Deployment, type DeploymentStatus, type ReplicaSet } from '../shared/workloads'
-import { parseTime } from '../shared/time'
 import { newCondition, NEW_RS_AVAILABLE_REASON, PROGRESSING, REPLICA_FAILURE, RS_UPDATED_REASON, TIMED_OUT_REASON } from './conditions'
 import type { Plan } from './plan'
 import { hasProgressDeadline } from './progress-deadline'
 import { calculateStatus, deploymentComplete } from './status'
+import { parseTime } from '../../apimachinery/meta-time'
 
 /** DeploymentProgressing: more updated, ready or available pods, or fewer old ones, than the last status said. */
 export function deploymentProgressing(d: Deployment, next: DeploymentStatus): boolean {

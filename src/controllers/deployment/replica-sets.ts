@@ -1,9 +1,9 @@
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { scaledValue } from '../shared/int-or-percent'
-import { intOr } from '../shared/json'
 import { equalIgnoreHash } from '../shared/pod-template'
 import { rsStatus, specReplicas, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { isRollingUpdate, maxSurge, RECREATE, strategyType } from './fenceposts'
+import { intOr } from '../../apimachinery/json-value'
 
 /** The annotations deploymentutil reads and writes, by their upstream names. */
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision'

@@ -1,4 +1,3 @@
-import { intOr } from '../shared/json'
 import { rsStatus, specReplicas, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { cleanupDeployment } from './cleanup'
 import { maxUnavailable } from './fenceposts'
@@ -8,6 +7,7 @@ import { syncRolloutStatus } from './progress'
 import { activeReplicaSets, availableReplicaCount, byCreation, newRSNewReplicas, specReplicaCount } from './replica-sets'
 import { scaleReplicaSetAndRecordEvent } from './scale'
 import { deploymentComplete } from './status'
+import { intOr } from '../../apimachinery/json-value'
 
 /**
  * rolloutRolling: scale the new ReplicaSet up if the surge allows; otherwise scale old ones down

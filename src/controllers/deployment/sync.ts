@@ -1,5 +1,4 @@
 import { getCondition, setCondition } from '../shared/conditions'
-import { intOr } from '../shared/json'
 import { specReplicas, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { cleanupDeployment } from './cleanup'
 import { newCondition, PAUSED_REASON, PROGRESSING, RESUMED_REASON, TIMED_OUT_REASON } from './conditions'
@@ -10,6 +9,7 @@ import { hasProgressDeadline } from './progress-deadline'
 import { activeReplicaSets, byCreation, bySizeNewer, bySizeOlder, desiredReplicasAnnotation, isSaturated, maxReplicasAnnotation, specReplicaCount } from './replica-sets'
 import { scaleReplicaSet, scaleReplicaSetAndRecordEvent } from './scale'
 import { syncDeploymentStatus } from './status'
+import { intOr } from '../../apimachinery/json-value'
 
 /** syncStatusOnly: a Deployment being deleted only gets its status refreshed. */
 export function syncStatusOnly(plan: Plan, rsList: readonly ReplicaSet[]): void {

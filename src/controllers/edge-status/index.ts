@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { ControllerDefinition, Outcome, ResourceRef } from '../runtime/types'
-import { sameJson } from '../shared/json'
-import { objectKey, splitKey } from '../shared/keys'
 import { sameResource } from '../resources'
 import { edgeIngressClass, isDefaultClass, lbHostname, servedByEdge } from '../../apis/ingress-routes'
+import { jsonEqual } from '../../apimachinery/json-value'
+import { objectKey, splitKey } from '../../apimachinery/object-key'
 
 const ingresses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingresses' })
 const ingressClasses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingressclasses' })
@@ -65,7 +65,7 @@ export function edgeStatusController(opts: EdgeStatusOptions): ControllerDefinit
       if (!obj || obj.metadata.deletionTimestamp) return { actions: [] }
       const edgeIsDefault = isDefaultClass(cache.get(ingressClasses, undefined, edgeIngressClass))
       const desired = desiredLoadBalancer(resource, obj, edgeIsDefault, opts)
-      if (desired === undefined || sameJson(currentIngress(obj), desired)) return { actions: [] }
+      if (desired === undefined || jsonEqual(currentIngress(obj), desired)) return { actions: [] }
       return { actions: [{ type: 'updateStatus', resource, object: withLoadBalancer(obj, desired) }] }
     },
   }

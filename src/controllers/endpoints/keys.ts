@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { objectKey } from '../shared/keys'
 import { endpoints, services } from './resources'
 import { servicesOfPod } from './service-pods'
+import { objectKey } from '../../apimachinery/object-key'
 
 /** The annotation of a leader-election record kept in an Endpoints object, which has no service. */
 export const leaderElectionAnnotation = 'control-plane.alpha.kubernetes.io/leader'

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { asRecord, type Json } from '../shared/json'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** A service port as the endpoint controllers read it. */
 export interface ServicePort {

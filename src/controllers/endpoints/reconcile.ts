@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { sameJson } from '../shared/json'
-import { splitKey } from '../shared/keys'
 import { leaderElectionAnnotation } from './keys'
 import { endpoints, services } from './resources'
 import { isHeadless, isManagedService, podsOfService } from './service-pods'
 import { computeSubsets } from './subsets'
+import { jsonEqual } from '../../apimachinery/json-value'
+import { splitKey } from '../../apimachinery/object-key'
 
 /** v1.IsHeadlessService: marks the Endpoints of a service without a cluster IP. */
 export const headlessLabel = 'service.kubernetes.io/headless'
@@ -37,7 +37,7 @@ export function reconcileEndpoints(key: string, cache: Cache): Outcome {
 
   const subsets = computeSubsets(svc, podsOfService(svc, cache))
   const labels = endpointsLabels(svc)
-  if (current && sameJson(current.subsets ?? [], subsets) && sameJson(current.metadata.labels ?? {}, labels)) return { actions: [] }
+  if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels)) return { actions: [] }
 
   if (!current) {
     const object: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels } }

@@ -2,9 +2,9 @@ import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, selectorFromSet } from '../../apimachinery/labels'
 import { pods } from '../resources'
 import type { Cache } from '../runtime/types'
-import { asRecord, type Json } from '../shared/json'
 import { podPhase } from '../shared/pods'
 import { services } from './resources'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** How Services select pods, shared by the Endpoints and EndpointSlice controllers. */
 

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { isPodReady, podNodeName } from '../shared/pods'
-import type { Json } from '../shared/json'
 import { findPort, servicePorts } from './ports'
 import { hostnameFor, isHeadless, podIP, podReference, publishNotReadyAddresses, shouldPodBeInEndpoints } from './service-pods'
+import type { Json } from '../../apimachinery/json-value'
 
 export interface EndpointAddress {
   ip: string

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { findPort, servicePorts } from '../endpoints/ports'
 import { hostnameFor, podIP, podReference, publishNotReadyAddresses, shouldPodBeInEndpoints } from '../endpoints/service-pods'
-import { stableStringify, type Json } from '../shared/json'
 import { isPodReady, podNodeName } from '../shared/pods'
 import { maxEndpointsPerSlice } from './resources'
+import { stableStringify, type Json } from '../../apimachinery/json-value'
 
 export interface SlicePort {
   name: string

@@ -3,8 +3,8 @@ import { services } from '../endpoints/resources'
 import { servicesOfPod } from '../endpoints/service-pods'
 import { pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { objectKey } from '../shared/keys'
 import { controllerName, endpointSlices, managedByLabel, serviceNameLabel } from './resources'
+import { objectKey } from '../../apimachinery/object-key'
 
 /** Whether this controller manages the slice (the managed-by label says so). */
 export function isManagedSlice(slice: KubeObject): boolean {

@@ -2,12 +2,12 @@ import type { KubeObject } from '../../apimachinery/types'
 import { services } from '../endpoints/resources'
 import { isHeadless, isManagedService, podsOfService } from '../endpoints/service-pods'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { sameJson, stableStringify } from '../shared/json'
-import { splitKey } from '../shared/keys'
 import { isControlledBy, newControllerRef } from '../shared/owner-refs'
 import { desiredSlices, type SliceContent } from './desired'
 import { isManagedSlice } from './keys'
 import { controllerName, endpointSlices, managedByLabel, serviceNameLabel } from './resources'
+import { jsonEqual, stableStringify } from '../../apimachinery/json-value'
+import { splitKey } from '../../apimachinery/object-key'
 
 const headlessLabel = 'service.kubernetes.io/headless'
 
@@ -46,9 +46,9 @@ function newSlice(svc: KubeObject, content: SliceContent): KubeObject {
 function upToDate(slice: KubeObject, svc: KubeObject, content: SliceContent): boolean {
   return (
     slice.addressType === 'IPv4' &&
-    sameJson(slice.endpoints ?? [], content.endpoints) &&
-    sameJson(slice.ports ?? [], content.ports) &&
-    sameJson(slice.metadata.labels ?? {}, sliceLabels(svc)) &&
+    jsonEqual(slice.endpoints ?? [], content.endpoints) &&
+    jsonEqual(slice.ports ?? [], content.ports) &&
+    jsonEqual(slice.metadata.labels ?? {}, sliceLabels(svc)) &&
     isControlledBy(slice, svc)
   )
 }

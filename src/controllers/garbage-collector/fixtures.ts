@@ -1,8 +1,9 @@
 import { applyMergePatch } from '../../apimachinery/patch'
 import type { KubeObject, OwnerReference } from '../../apimachinery/types'
 import { apiVersionOf, builtinResources, findResource, type ResourceDef } from '../../apis/registry'
-import { timestamp } from '../../apis/strategy'
 import type { Action, Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
+import { asRecord, type Json } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 /**
  * Fixtures for the garbage collector, namespace and pod GC unit tests: object builders and an
@@ -10,8 +11,6 @@ import type { Action, Cache, ControllerDefinition, ResourceRef } from '../runtim
  * propagation policies, graceful pod deletion, namespace spec.finalizers), so a test can drive
  * several passes and watch objects go in the order an API server would remove them.
  */
-
-type Json = Record<string, unknown>
 
 const refOf = (group: string, plural: string): ResourceRef => {
   const def = builtinResources.find((d) => d.group === group && d.plural === plural)
@@ -90,8 +89,6 @@ export function ownerRef(owner: KubeObject, opts: { block?: boolean; controller?
 const keyOf = (r: ResourceRef) => `${r.group}/${r.plural}`
 const objKey = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`
 
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 
 /**
@@ -196,7 +193,7 @@ export class MemoryStore implements Cache {
         if (!finalizers.length) delete next.metadata.finalizers
         const previousGrace = current.metadata.deletionGracePeriodSeconds
         if (!current.metadata.deletionTimestamp || (previousGrace !== undefined && grace < previousGrace)) {
-          next.metadata.deletionTimestamp = timestamp(this.now + grace * 1000)
+          next.metadata.deletionTimestamp = formatTime(this.now + grace * 1000)
           next.metadata.deletionGracePeriodSeconds = grace
         }
         if (def.kind === 'Namespace') next.status = { ...asRecord(current.status), phase: 'Terminating' }

@@ -1,5 +1,5 @@
 import { safeEncodeString } from '../shared/pod-template'
-import { stableStringify } from '../shared/json'
+import { stableStringify } from '../../apimachinery/json-value'
 
 /** hash/fnv's New32: FNV-1 (multiply, then xor), which history.HashControllerRevision uses, not FNV-1a. */
 export function fnv32(bytes: Uint8Array, seed = 0x811c9dc5): number {

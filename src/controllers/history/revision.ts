@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { canonicalTemplate } from '../shared/pod-template'
-import { asRecord, intOr, isRecord, stableStringify } from '../shared/json'
 import { newControllerRef } from '../shared/owner-refs'
 import type { PodTemplate } from '../shared/workloads'
 import { hashControllerRevision } from './hash'
+import { asRecord, intOr, isJsonObject, stableStringify } from '../../apimachinery/json-value'
 
 /** The label history.NewControllerRevision puts on every revision (ControllerRevisionHashLabel). */
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller.kubernetes.io/hash'
@@ -36,7 +36,7 @@ export function templateOf(revision: KubeObject): PodTemplate {
 function canonicalData(data: unknown): string {
   const template = asRecord(asRecord(asRecord(data).spec).template)
   const { $patch: directive, ...rest } = template
-  return stableStringify({ directive, template: canonicalTemplate(rest as PodTemplate), other: isRecord(data) ? Object.keys(data).sort() : [] })
+  return stableStringify({ directive, template: canonicalTemplate(rest as PodTemplate), other: isJsonObject(data) ? Object.keys(data).sort() : [] })
 }
 
 /**

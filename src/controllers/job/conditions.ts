@@ -1,6 +1,6 @@
 import { getCondition, setCondition } from '../shared/conditions'
-import { timestamp } from '../shared/time'
 import type { Condition } from '../shared/workloads'
+import { formatTime } from '../../apimachinery/meta-time'
 
 /** Job condition types, reasons and messages as kube-controller-manager v1.32 writes them. */
 export const FAILURE_TARGET = 'FailureTarget'
@@ -17,7 +17,7 @@ export const completionsReached: Finish = { reason: 'CompletionsReached', messag
 
 /** newCondition: probe and transition times are both now. */
 export function withCondition(conditions: readonly Condition[] | undefined, type: string, status: 'True' | 'False', finish: Finish, now: number): Condition[] {
-  const at = timestamp(now)
+  const at = formatTime(now)
   return setCondition(conditions, { type, status, lastProbeTime: at, lastTransitionTime: at, reason: finish.reason, message: finish.message } as Condition)
 }
 

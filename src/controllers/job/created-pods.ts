@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { ControllerMemory } from '../runtime/memory'
-import { parseTime } from '../shared/time'
+import { parseTime } from '../../apimachinery/meta-time'
 
 /** Pods younger than this when first seen are taken to be this controller's creates. */
 const RECENT_MS = 60_000

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { asRecord, type Json } from '../shared/json'
 import { newControllerRef } from '../shared/owner-refs'
 import { podFromTemplate } from '../shared/pod-template'
 import { JOB_API_VERSION, type Job } from './job'
 import { COMPLETION_INDEX_ANNOTATION } from './pods'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** A pod from the Job's template, controlled by the Job (named `<job>-<random>` by the store). */
 export function newJobPod(job: Job): KubeObject {

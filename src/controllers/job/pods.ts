@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { asRecord } from '../shared/json'
 import { podPhase } from '../shared/pods'
-import { parseTime } from '../shared/time'
 import type { Job } from './job'
+import { asRecord } from '../../apimachinery/json-value'
+import { parseTime } from '../../apimachinery/meta-time'
 
 export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index'
 

@@ -1,10 +1,7 @@
 import { pods } from '../resources'
 import { deleteAction } from '../replicaset/replicas'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { sameJson } from '../shared/json'
-import { splitKey } from '../shared/keys'
 import { isPodReady } from '../shared/pods'
-import { parseTime, timestamp } from '../shared/time'
 import { failureBackoffRemainingMs } from './backoff'
 import { backoffLimitExceeded, completionsReached, deadlineExceeded, FAILURE_TARGET, interim, isTrue, SUCCESS_CRITERIA_MET, withCondition, type Finish } from './conditions'
 import type { CreatedPods } from './created-pods'
@@ -14,6 +11,9 @@ import { managePods, type PodChanges } from './manage'
 import { classifyPods, type JobPods } from './pods'
 import { jobs } from './resources'
 import { ttlOutcome } from './ttl'
+import { jsonEqual } from '../../apimachinery/json-value'
+import { formatTime, parseTime } from '../../apimachinery/meta-time'
+import { splitKey } from '../../apimachinery/object-key'
 
 function event(job: Job, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
   return { type: 'event', involved: job, eventType, reason, message }
@@ -89,7 +89,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
       conditions = withCondition(conditions, finalType, 'True', finish, now)
       if (failure) finalEvents.push(event(job, 'Warning', finish.reason, finish.message))
       else {
-        completionTime = timestamp(now)
+        completionTime = formatTime(now)
         finalEvents.push(event(job, 'Normal', 'Completed', 'Job completed'))
       }
     }
@@ -103,10 +103,10 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
     if (isTrue(conditions, 'Suspended')) {
       // Resuming restarts the clock activeDeadlineSeconds runs against.
       conditions = withCondition(conditions, 'Suspended', 'False', { reason: 'JobResumed', message: 'Job resumed' }, now)
-      startTime = timestamp(now)
+      startTime = formatTime(now)
       finalEvents.push(event(job, 'Normal', 'Resumed', 'Job resumed'))
     }
-    startTime ??= timestamp(now)
+    startTime ??= formatTime(now)
     const backoff = failureBackoffRemainingMs(p.succeeded, p.failed, now)
     changes = managePods(job, p.active, succeeded, done, now)
     if (backoff > 0 && changes.creates.length) {
@@ -135,7 +135,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
   if (!conditions.length) delete status.conditions
 
   for (const pod of changes.deletes) actions.push(deleteAction(pod), event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
-  if (!sameJson(prev, status)) {
+  if (!jsonEqual(prev, status)) {
     // Status is this controller's alone, so it is written without a resourceVersion.
     const { resourceVersion: _rv, ...metadata } = stored.metadata
     actions.push({ type: 'updateStatus', resource: jobs, object: { ...stored, metadata, status } })

@@ -1,9 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { timestamp } from '../../apis/strategy'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord, type Json } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 export interface NamespaceCondition {
   type: string
@@ -72,10 +69,10 @@ export function withConditions(ns: KubeObject, wanted: readonly NamespaceConditi
   for (const w of wanted) {
     const existing = next.find((c) => c.type === w.type)
     if (!existing) {
-      next.push({ ...w, lastTransitionTime: timestamp(now) })
+      next.push({ ...w, lastTransitionTime: formatTime(now) })
       changed = true
     } else if (existing.status !== w.status || existing.reason !== w.reason || existing.message !== w.message) {
-      if (existing.status !== w.status) existing.lastTransitionTime = timestamp(now)
+      if (existing.status !== w.status) existing.lastTransitionTime = formatTime(now)
       Object.assign(existing, { status: w.status, reason: w.reason, message: w.message })
       changed = true
     }

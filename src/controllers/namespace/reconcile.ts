@@ -4,6 +4,7 @@ import { deletionConditions, withConditions, type ContentCount } from './conditi
 
 export type { ContentCount } from './conditions'
 import { namespaces } from './resources'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** The token this controller owns in a namespace's spec.finalizers. */
 export const KUBERNETES_FINALIZER = 'kubernetes'
@@ -14,10 +15,6 @@ export interface RetryOptions {
   /** the slowest recheck of a namespace held by content that never goes (e.g. an abandoned finalizer) */
   maxRetryMs: number
 }
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 export const specFinalizers = (ns: KubeObject): string[] => {
   const f = asRecord(ns.spec).finalizers

@@ -1,7 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { nodeConditions } from './heartbeat'
-
-type Json = Record<string, unknown>
+import type { Json } from '../../apimachinery/json-value'
 
 /** The conditions the kubelet owns and that go Unknown when it stops reporting. */
 export const MONITORED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const

@@ -4,6 +4,7 @@ import { leases, nodes, pods, sameResource } from '../resources'
 import { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE, readyCondition } from './heartbeat'
 import { reconcileNode } from './reconcile'
 import { nodeTaints } from './taints'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 export interface NodeLifecycleOptions {
   /** how long a node may go without a heartbeat before it is marked Unknown (default 40 s) */
@@ -11,10 +12,6 @@ export interface NodeLifecycleOptions {
   /** the same for a node that has never reported a Ready condition (default 60 s) */
   startupGracePeriodMs?: number
 }
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 /**
  * Pod changes only matter on a node where pods are being evicted or marked not ready; elsewhere

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { parseTime } from './heartbeat'
 import { podTolerations, toleratesTaint, type Taint, type Toleration } from './taints'
+import { asRecord, type Json } from '../../apimachinery/json-value'
+import { parseTime } from '../../apimachinery/meta-time'
 
 /** What the taint manager does about one pod on a node with NoExecute taints. */
 export type EvictionPlan =
@@ -9,10 +10,6 @@ export type EvictionPlan =
   | { kind: 'evict' }
   /** tolerated until `at` (epoch ms) */
   | { kind: 'wait'; at: number }
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 /**
  * When the pod arrived on its node: the PodScheduled=True transition, else its creation. A

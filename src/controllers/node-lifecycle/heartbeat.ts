@@ -1,26 +1,12 @@
 import type { KubeObject } from '../../apimachinery/types'
+import { asRecord, type Json } from '../../apimachinery/json-value'
+import { parseTime } from '../../apimachinery/meta-time'
 
 /** --node-monitor-grace-period: how long a node may stay silent before it is marked Unknown. */
 export const DEFAULT_GRACE_PERIOD_MS = 40_000
 /** --node-startup-grace-period: the same allowance for a node that has never reported Ready. */
 export const DEFAULT_STARTUP_GRACE_PERIOD_MS = 60_000
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
-
-/** metav1.Time and MicroTime strings as epoch milliseconds. */
-export function parseTime(v: unknown): number | undefined {
-  if (typeof v !== 'string' || v === '') return undefined
-  const ms = Date.parse(v)
-  return Number.isNaN(ms) ? undefined : ms
-}
-
-/** metav1.Time: RFC 3339 with whole seconds. */
-export function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-}
 
 export function nodeConditions(node: KubeObject): Json[] {
   const conditions = asRecord(node.status).conditions

@@ -3,13 +3,11 @@ import type { Action, Cache, Outcome } from '../runtime/types'
 import { leases, nodes, pods } from '../resources'
 import { markConditionsUnknown } from './conditions'
 import { planEviction } from './eviction'
-import { NODE_LEASE_NAMESPACE, assessHealth, formatTime, nodeConditions, type GracePeriods } from './heartbeat'
+import { NODE_LEASE_NAMESPACE, assessHealth, nodeConditions, type GracePeriods } from './heartbeat'
 import { markPodNotReady } from './pod-readiness'
 import { nodeTaints, reconcileTaints, type Taint } from './taints'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord, type Json } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 const readyOf = (conditions: readonly Json[]) => conditions.find((c) => c.type === 'Ready')?.status
 

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** core/v1 Taint and Toleration, as read from node.spec.taints and pod.spec.tolerations. */
 export interface Taint {
@@ -24,9 +25,6 @@ export const TAINT_DISK_PRESSURE = 'node.kubernetes.io/disk-pressure'
 export const TAINT_PID_PRESSURE = 'node.kubernetes.io/pid-pressure'
 export const TAINT_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable'
 
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
 export function nodeTaints(node: KubeObject): Taint[] {

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { timestamp } from '../../apis/strategy'
 import { pods } from '../resources'
 import type { Action } from '../runtime/types'
 import { asRecord, isTerminated } from './pods'
+import { formatTime } from '../../apimachinery/meta-time'
 
 export interface PodCondition {
   type: string
@@ -37,7 +37,7 @@ function withCondition(pod: KubeObject, condition: PodCondition, now: number): R
   const current = asRecord(pod.status).conditions
   const list = Array.isArray(current) ? (current as Record<string, unknown>[]) : []
   const existing = list.find((c) => c.type === condition.type)
-  const lastTransitionTime = existing && existing.status === condition.status ? existing.lastTransitionTime : timestamp(now)
+  const lastTransitionTime = existing && existing.status === condition.status ? existing.lastTransitionTime : formatTime(now)
   const next = { ...condition, lastTransitionTime }
   return existing ? list.map((c) => (c === existing ? next : c)) : [...list, next]
 }

@@ -1,6 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-
-type Json = Record<string, unknown>
+import type { Json } from '../../apimachinery/json-value'
 
 export const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 

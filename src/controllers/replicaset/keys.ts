@@ -2,10 +2,10 @@ import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { objectKey } from '../shared/keys'
 import { controllerRefOf } from '../shared/owner-refs'
 import { replicaSets } from '../shared/resources'
 import type { ReplicaSet } from '../shared/workloads'
+import { objectKey } from '../../apimachinery/object-key'
 
 /**
  * The ReplicaSets in the pod's namespace whose selector matches its labels (GetPodReplicaSets). An

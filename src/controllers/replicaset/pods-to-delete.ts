@@ -5,8 +5,8 @@ import type { Cache } from '../runtime/types'
 import { controllerRefOf } from '../shared/owner-refs'
 import { isPodActive, isPodReady, maxContainerRestarts, podNodeName, podPhase, podReadySince } from '../shared/pods'
 import { replicaSets } from '../shared/resources'
-import { parseTime } from '../shared/time'
 import type { ReplicaSet } from '../shared/workloads'
+import { parseTime } from '../../apimachinery/meta-time'
 
 const DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost'
 

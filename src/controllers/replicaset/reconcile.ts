@@ -1,7 +1,6 @@
 import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
 import { pods } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { splitKey } from '../shared/keys'
 import { controllerRefOf } from '../shared/owner-refs'
 import { isPodActive } from '../shared/pods'
 import { replicaSets } from '../shared/resources'
@@ -11,6 +10,7 @@ import type { Expectations, Outcomes } from './expectations'
 import { relatedPods } from './pods-to-delete'
 import { createAction, deleteAction, manageReplicas } from './replicas'
 import { availabilityRequeueMs, calculateStatus, statusChanged, type ReplicaFailure } from './status'
+import { splitKey } from '../../apimachinery/object-key'
 
 function failureOf(o: Outcomes): ReplicaFailure | undefined {
   if (o.missingCreates > 0) return { reason: 'FailedCreate', message: `${o.missingCreates} of ${o.requestedCreates} pod creations did not succeed` }

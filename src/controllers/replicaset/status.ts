@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { getCondition, removeCondition, setCondition } from '../shared/conditions'
-import { intOr, sameJson } from '../shared/json'
 import { availableInMs, isPodAvailable, isPodReady } from '../shared/pods'
-import { timestamp } from '../shared/time'
 import { generationOf, rsStatus, specReplicas, type Condition, type ReplicaSet, type ReplicaSetStatus } from '../shared/workloads'
+import { intOr, jsonEqual } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 export const REPLICA_FAILURE = 'ReplicaFailure'
 
@@ -35,7 +35,7 @@ export function calculateStatus(rs: ReplicaSet, active: readonly KubeObject[], f
   let conditions: Condition[] = rsStatus(rs).conditions ?? []
   const current = getCondition(conditions, REPLICA_FAILURE)
   if (failure && !current) {
-    conditions = setCondition(conditions, { type: REPLICA_FAILURE, status: 'True', lastTransitionTime: timestamp(now), reason: failure.reason, message: failure.message })
+    conditions = setCondition(conditions, { type: REPLICA_FAILURE, status: 'True', lastTransitionTime: formatTime(now), reason: failure.reason, message: failure.message })
   } else if (!failure && current) {
     conditions = removeCondition(conditions, REPLICA_FAILURE)
   }
@@ -58,7 +58,7 @@ export function statusChanged(rs: ReplicaSet, next: ReplicaSetStatus): boolean {
     n(cur.readyReplicas) !== n(next.readyReplicas) ||
     n(cur.availableReplicas) !== n(next.availableReplicas) ||
     n(cur.observedGeneration) !== generationOf(rs) ||
-    !sameJson(cur.conditions ?? [], next.conditions ?? [])
+    !jsonEqual(cur.conditions ?? [], next.conditions ?? [])
   )
 }
 

@@ -1,7 +1,6 @@
 import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { timestamp } from '../../apis/strategy'
 import { storeFor } from '../../client/stores'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
@@ -9,6 +8,7 @@ import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import { formatTime } from '../../apimachinery/meta-time'
 
 
 
@@ -106,7 +106,7 @@ async function recordEvent(env: Env, event: KubeObject, now: number): Promise<vo
   const repeat = correlator.repeatOf(event)
   if (repeat) {
     const count = repeat.count + 1
-    const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: timestamp(now) }, undefined, {})
+    const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: formatTime(now) }, undefined, {})
     if (res.ok) {
       correlator.remember(event, { ...repeat, count })
       return
@@ -153,7 +153,7 @@ export function newEvent(action: Extract<Action, { type: 'event' }>, controllerN
   const controller = eventSources[controllerName] ?? controllerName
   const o = action.involved
   const namespace = o.metadata.namespace || 'default'
-  const at = timestamp(now)
+  const at = formatTime(now)
   return {
     apiVersion: 'v1',
     kind: 'Event',

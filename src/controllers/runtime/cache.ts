@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ResourceRef } from './types'
+import { objectKey } from '../../apimachinery/object-key'
 
 export const refKey = (r: ResourceRef) => `${r.group}/${r.version}/${r.plural}`
-export const objectKeyOf = (o: KubeObject) => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : `${o.metadata.name}`)
 const rvOf = (o: KubeObject) => Number(o.metadata.resourceVersion ?? 0)
 
 /**
@@ -54,7 +54,7 @@ export class ResourceCache {
     this.objects.clear()
     this.byNamespace.clear()
     this.tombstones.clear()
-    for (const o of objects) this.set(objectKeyOf(o), o)
+    for (const o of objects) this.set(objectKey(o), o)
     this.rv = rv
     this.synced = true
   }
@@ -65,7 +65,7 @@ export class ResourceCache {
    * stale replay never undoes a newer write.
    */
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): { previous?: KubeObject; applied: boolean } {
-    const key = objectKeyOf(obj)
+    const key = objectKey(obj)
     const previous = this.objects.get(key)
     const rv = rvOf(obj)
     const deletedAt = this.tombstones.get(key)
@@ -81,7 +81,7 @@ export class ResourceCache {
 
   /** Records the result of our own successful write. */
   put(obj: KubeObject): void {
-    const key = objectKeyOf(obj)
+    const key = objectKey(obj)
     const current = this.objects.get(key)
     if (!current || rvOf(current) <= rvOf(obj)) this.set(key, obj)
   }

@@ -14,15 +14,13 @@ import { podSpec } from './pods'
 import { checkNodeRuntime } from './runtime-fit'
 import type { Rejection } from './rejection'
 import type { ResourceList } from './requests'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /*
  * The scheduler's filters, each a pure check of one pod against one node. Each returns undefined
  * when the node passes, or the reasons it does not (a Rejection, rejection.ts).
  */
 
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const asArray = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : [])
 
 export const REASON_NOT_READY = 'node(s) were not ready'

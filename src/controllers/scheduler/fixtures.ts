@@ -3,14 +3,13 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { Taint, Toleration } from '../node-lifecycle/taints'
 import type { Action, Cache, ResourceRef } from '../runtime/types'
 import { leases, nodes, pods } from '../resources'
+import type { Json } from '../../apimachinery/json-value'
 
 /**
  * Fixture builders and an in-memory Cache for the scheduler and node lifecycle unit tests. The
  * cache can apply actions the way the runner does (each action's result is visible before the next
  * reconcile), which is what lets a test drive several passes without an API server.
  */
-
-type Json = Record<string, unknown>
 
 export interface NodeFixture {
   /** Ready condition status; true → 'True', false → 'False', a string is used as is, null omits it */

@@ -2,10 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { Cache } from '../runtime/types'
 import { pods } from '../resources'
 import { isPendingFor, podKey } from './pods'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 export function pendingKeys(cache: Cache, schedulerName: string): string[] {
   return cache

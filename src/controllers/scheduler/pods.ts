@@ -1,8 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler'
 
@@ -16,11 +13,6 @@ export function podStatus(pod: KubeObject): Json {
 
 export function podKey(pod: KubeObject): string {
   return `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`
-}
-
-export function splitKey(key: string): { namespace: string; name: string } {
-  const slash = key.indexOf('/')
-  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) }
 }
 
 export function nodeNameOf(pod: KubeObject): string {

@@ -4,10 +4,11 @@ import { unschedulableMessage } from './fit-error'
 import { filterNode } from './filter'
 import type { Rejection } from './rejection'
 import { emptyUsage, nodeUsagesOf } from './node-load'
-import { controllerUid, isPendingFor, splitKey } from './pods'
+import { controllerUid, isPendingFor } from './pods'
 import { nodeAllocatable, podRequests } from './requests'
 import { scoreNodes, selectNode, type FeasibleNode } from './score'
 import { unschedulableActions } from './unschedulable'
+import { splitKey } from '../../apimachinery/object-key'
 
 /**
  * One scheduling attempt for the pod `namespace/name`: filter every node, score the feasible ones,

@@ -1,12 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { QuantityError, parseCount, parseCpuMillis } from '../../apimachinery/quantity'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** Amounts by resource name: cpu in millicores, everything else as Quantity.Value(). */
 export type ResourceList = Record<string, number>
 
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const asArray = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : [])
 
 /** Used for scoring only, for containers that request no cpu or memory (schedutil defaults). */

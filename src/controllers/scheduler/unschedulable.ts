@@ -2,11 +2,10 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { Action } from '../runtime/types'
 import { pods } from '../resources'
 import { podStatus } from './pods'
-
-type Json = Record<string, unknown>
+import type { Json } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 /** metav1.Time: RFC 3339 with whole seconds. */
-const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 
 function conditionsOf(pod: KubeObject): Json[] {
   const conditions = podStatus(pod).conditions
@@ -30,7 +29,7 @@ export function unschedulableActions(pod: KubeObject, message: string, now: numb
     status: 'False',
     lastProbeTime: null,
     // the transition time moves only when the status does
-    lastTransitionTime: current?.status === 'False' && typeof current.lastTransitionTime === 'string' ? current.lastTransitionTime : metaTime(now),
+    lastTransitionTime: current?.status === 'False' && typeof current.lastTransitionTime === 'string' ? current.lastTransitionTime : formatTime(now),
     reason: 'Unschedulable',
     message,
   }

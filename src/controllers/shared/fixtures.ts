@@ -1,15 +1,15 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { Json } from './json'
 import { MemoryCache, T0 } from './memory-cache'
 import { newControllerRef } from './owner-refs'
 import { deployments } from './resources'
-import { timestamp } from './time'
+import type { Json } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 export * from './memory-cache'
 
 /** Fixture builders for the ReplicaSet and Deployment unit tests (the in-memory cache is re-exported). */
 
-const stamp = (t: number | string | undefined) => (typeof t === 'number' ? timestamp(t) : (t ?? timestamp(T0 - 3600_000)))
+const stamp = (t: number | string | undefined) => (typeof t === 'number' ? formatTime(t) : (t ?? formatTime(T0 - 3600_000)))
 
 export interface PodFixture {
   namespace?: string
@@ -49,8 +49,8 @@ export function newPod(name: string, f: PodFixture = {}): KubeObject {
   const spec: Json = { containers: [{ name: 'app', image: 'nginx:1' }] }
   if (nodeName) spec.nodeName = nodeName
   const status: Json = { phase: f.phase ?? (f.readySince !== undefined ? 'Running' : 'Pending') }
-  if (f.readySince !== undefined) status.conditions = [{ type: 'Ready', status: 'True', lastTransitionTime: timestamp(f.readySince) }]
-  else if (f.notReady) status.conditions = [{ type: 'Ready', status: 'False', lastTransitionTime: timestamp(T0 - 60_000) }]
+  if (f.readySince !== undefined) status.conditions = [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(f.readySince) }]
+  else if (f.notReady) status.conditions = [{ type: 'Ready', status: 'False', lastTransitionTime: formatTime(T0 - 60_000) }]
   if (f.restarts !== undefined) status.containerStatuses = [{ name: 'app', restartCount: f.restarts, ready: f.readySince !== undefined }]
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec, status }
 }
@@ -134,7 +134,7 @@ export function newDeployment(name: string, f: DeploymentFixture = {}): KubeObje
     uid: `uid-${name}`,
     resourceVersion: '1',
     generation: f.generation ?? 1,
-    creationTimestamp: timestamp(T0 - 3600_000),
+    creationTimestamp: formatTime(T0 - 3600_000),
   }
   if (f.annotations) metadata.annotations = f.annotations
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec, status: f.status ?? {} }

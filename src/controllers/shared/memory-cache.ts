@@ -2,9 +2,9 @@ import { applyMergePatch } from '../../apimachinery/patch'
 import type { KubeObject } from '../../apimachinery/types'
 import { pods, sameResource } from '../resources'
 import type { Action, Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
-import { isRecord, sameJson, type Json } from './json'
 import { deployments, replicaSets } from './resources'
-import { timestamp } from './time'
+import { isJsonObject, jsonEqual, type Json } from '../../apimachinery/json-value'
+import { formatTime } from '../../apimachinery/meta-time'
 
 /**
  * An in-memory Cache for the workload controllers' tests that applies actions as the stores would
@@ -81,7 +81,7 @@ export class MemoryCache implements Cache {
   write(resource: ResourceRef, object: KubeObject): KubeObject {
     const current = this.get(resource, object.metadata.namespace, object.metadata.name ?? '')
     const next = structuredClone(object)
-    if (current && withGeneration.has(next.kind ?? '') && !sameJson(current.spec, next.spec)) next.metadata.generation = (current.metadata.generation ?? 0) + 1
+    if (current && withGeneration.has(next.kind ?? '') && !jsonEqual(current.spec, next.spec)) next.metadata.generation = (current.metadata.generation ?? 0) + 1
     next.metadata.resourceVersion = String(++this.revision)
     this.bucket(resource).set(`${next.metadata.namespace ?? ''}/${next.metadata.name}`, next)
     return next
@@ -119,7 +119,7 @@ export class MemoryCache implements Cache {
           o.status = {}
         }
         o.metadata.uid = `uid-${name}`
-        o.metadata.creationTimestamp = timestamp(this.now)
+        o.metadata.creationTimestamp = formatTime(this.now)
         if (withGeneration.has(o.kind ?? '')) o.metadata.generation = 1
         this.write(action.resource, o)
         return
@@ -130,7 +130,7 @@ export class MemoryCache implements Cache {
         const current = this.current(action.resource, namespace, name, action.type)
         if (resourceVersion && resourceVersion !== current.metadata.resourceVersion) throw new Error(`${action.type}: ${name} conflict`)
         if (action.type === 'updateStatus') {
-          if (!sameJson(current.status, action.object.status)) this.write(action.resource, { ...current, status: structuredClone(action.object.status) })
+          if (!jsonEqual(current.status, action.object.status)) this.write(action.resource, { ...current, status: structuredClone(action.object.status) })
           return
         }
         const { generation: _g, uid: _u, creationTimestamp: _c, ...meta } = action.object.metadata
@@ -140,7 +140,7 @@ export class MemoryCache implements Cache {
       case 'patch': {
         const current = this.current(action.resource, action.namespace, action.name, 'patch')
         const patch = (action.subresource === 'status' ? { status: (action.patch as Json).status } : action.patch) as Json
-        const rv = isRecord(patch.metadata) ? patch.metadata.resourceVersion : undefined
+        const rv = isJsonObject(patch.metadata) ? patch.metadata.resourceVersion : undefined
         if (rv && rv !== current.metadata.resourceVersion) throw new Error(`patch: ${action.name} conflict`)
         const next = applyMergePatch(current, patch) as KubeObject
         next.metadata.uid = current.metadata.uid
@@ -152,7 +152,7 @@ export class MemoryCache implements Cache {
         if (action.preconditions?.uid && action.preconditions.uid !== current.metadata.uid) throw new Error(`delete: ${action.name} uid mismatch`)
         const bound = !!(current.spec as Json | undefined)?.nodeName
         if (this.gracefulPodDeletion && current.kind === 'Pod' && bound) {
-          if (!current.metadata.deletionTimestamp) this.write(action.resource, { ...current, metadata: { ...current.metadata, deletionTimestamp: timestamp(this.now + 30_000) } })
+          if (!current.metadata.deletionTimestamp) this.write(action.resource, { ...current, metadata: { ...current.metadata, deletionTimestamp: formatTime(this.now + 30_000) } })
           return
         }
         this.remove(action.resource, action.namespace, action.name)
@@ -197,7 +197,7 @@ export function runPass(def: ControllerDefinition, cache: MemoryCache, now: numb
 
 /** What a kubelet reports for a running pod: bound, Running, Ready since `now`. */
 export function markPodReady(cache: MemoryCache, pod: KubeObject, now: number): KubeObject {
-  const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: timestamp(now) }] }
+  const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(now) }] }
   return cache.write(pods, { ...pod, spec: { ...(pod.spec as Json), nodeName: (pod.spec as Json)?.nodeName ?? 'node-1' }, status })
 }
 

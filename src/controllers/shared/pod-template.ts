@@ -1,6 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../apimachinery/types'
-import { isRecord, stableStringify, type Json } from './json'
 import type { PodTemplate } from './workloads'
+import { isJsonObject, stableStringify, type Json } from '../../apimachinery/json-value'
 
 /** The label a Deployment adds to its ReplicaSets, their selectors and pods (DefaultDeploymentUniqueLabelKey). */
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash'
@@ -17,7 +17,7 @@ const emptyMeansUnset = new Set(['metadata', 'spec', 'labels', 'annotations', 'n
 
 function canonical(v: unknown, key?: string): unknown {
   if (Array.isArray(v)) return v.length ? v.map((x) => canonical(x)) : undefined
-  if (!isRecord(v)) return v === null ? undefined : v
+  if (!isJsonObject(v)) return v === null ? undefined : v
   const out: Json = {}
   for (const k of Object.keys(v).sort()) {
     const c = canonical(v[k], k)

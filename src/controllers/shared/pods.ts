@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { asRecord, type Json } from './json'
-import { parseTime } from './time'
+import { asRecord, type Json } from '../../apimachinery/json-value'
+import { parseTime } from '../../apimachinery/meta-time'
 
 /** Pod predicates shared by the workload controllers (pkg/controller and pkg/api/v1/pod upstream). */
 

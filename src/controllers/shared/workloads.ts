@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
-import { intOr, type Json } from './json'
+import { intOr, type Json } from '../../apimachinery/json-value'
 
 /**
  * The apps/v1 ReplicaSet and Deployment fields the controllers read and write. Objects come from the

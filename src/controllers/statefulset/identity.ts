@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { asRecord, type Json } from '../shared/json'
 import { newControllerRef } from '../shared/owner-refs'
 import { podFromTemplate } from '../shared/pod-template'
 import type { PodTemplate } from '../shared/workloads'
 import type { StatefulSet } from './types'
 import { podVolumesFor } from './volume-claims'
 import { podName } from './pod-name'
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name'
 export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index'

@@ -3,10 +3,10 @@ import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../ap
 import { controllerRevisions } from '../history/resources'
 import { pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { objectKey } from '../shared/keys'
 import { controllerRefOf } from '../shared/owner-refs'
 import { isMemberOf } from './identity'
 import { statefulSets, type StatefulSet } from './types'
+import { objectKey } from '../../apimachinery/object-key'
 
 /** The set its controller reference names, when that set (by uid) is in the cache. */
 function ownerKey(o: KubeObject, cache: Cache): string[] {

@@ -7,8 +7,6 @@ import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
 import { persistentVolumeClaims, pods } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { intOr } from '../shared/json'
-import { splitKey } from '../shared/keys'
 import { availableInMs } from '../shared/pods'
 import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevision } from './identity'
 import { planOrdinals, type Step } from './plan'
@@ -27,6 +25,8 @@ import {
   toStatefulSet,
   type StatefulSet,
 } from './types'
+import { intOr } from '../../apimachinery/json-value'
+import { splitKey } from '../../apimachinery/object-key'
 
 function event(set: StatefulSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
   return { type: 'event', involved: set, eventType, reason, message }

@@ -1,10 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { intOr, sameJson } from '../shared/json'
 import { generationOf } from '../shared/workloads'
 import { isRunningAndAvailable, isRunningAndReady, isTerminating } from './health'
 import { podRevision } from './identity'
 import type { Step } from './plan'
 import { statusOf, strategyOf, type StatefulSet, type StatefulSetStatus } from './types'
+import { intOr, jsonEqual } from '../../apimachinery/json-value'
 
 export interface StatusInput {
   pods: readonly KubeObject[]
@@ -72,5 +72,5 @@ export function computeStatus(set: StatefulSet, input: StatusInput): StatefulSet
 
 /** Whether the status differs from what is stored (no write when it does not). */
 export function statusChanged(set: StatefulSet, next: StatefulSetStatus): boolean {
-  return !sameJson(statusOf(set), next) || intOr(statusOf(set).observedGeneration, 0) !== generationOf(set)
+  return !jsonEqual(statusOf(set), next) || intOr(statusOf(set).observedGeneration, 0) !== generationOf(set)
 }

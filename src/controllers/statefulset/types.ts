@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
-import { asRecord, intOr, type Json } from '../shared/json'
 import { workingCopy, type PodTemplate } from '../shared/workloads'
+import { asRecord, intOr, type Json } from '../../apimachinery/json-value'
 
 export const statefulSets = Object.freeze({ group: 'apps', version: 'v1', plural: 'statefulsets' })
 

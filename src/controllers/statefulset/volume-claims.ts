@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { Json } from '../shared/json'
 import { podName } from './pod-name'
 import type { StatefulSet } from './types'
+import type { Json } from '../../apimachinery/json-value'
 
 /** getPersistentVolumeClaimName: `<claim>-<set>-<ordinal>`. */
 export function claimName(set: KubeObject, claim: KubeObject, ordinal: number): string {

@@ -5,11 +5,11 @@
  */
 import type Docker from 'dockerode'
 import type { KubeObject } from '../../../apimachinery/types'
-import { kubeTime } from '../../pod-status'
 import { shouldRestart } from '../restart'
 import { INFRA_NAME } from './container-config'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
 import type { Ctr, PodRec } from './pod-record'
+import { formatTime } from '../../../apimachinery/meta-time'
 
 export function restartPolicyOf(pod: KubeObject): string {
   return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
@@ -51,7 +51,7 @@ export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, ho
     if (info.State.Running) {
       c.running = true
       c.startedAtMs = Date.parse(info.State.StartedAt) || Date.now()
-      c.state = { running: { startedAt: kubeTime(c.startedAtMs) } }
+      c.state = { running: { startedAt: formatTime(c.startedAtMs) } }
       hooks.running(c, latest.id)
     } else {
       const t = terminatedState(info)

@@ -3,9 +3,9 @@
  * labels, so nothing else on the engine is ever touched) and their states in pod-status terms.
  */
 import type Docker from 'dockerode'
-import { kubeTime } from '../../pod-status'
 import type { ContainerState } from '../types'
 import { INFRA_NAME, LABEL_CONTAINER, LABEL_MANAGED, LABEL_NODE, LABEL_POD_UID, LABEL_RESTART_COUNT, MANAGED_BY } from './container-config'
+import { formatTime } from '../../../apimachinery/meta-time'
 
 type Terminated = Extract<ContainerState['state'], { terminated: unknown }>['terminated']
 
@@ -38,7 +38,7 @@ export async function listOwnContainers(docker: Docker, nodeName: string, podUid
 export function engineTime(t: string | undefined): string | undefined {
   if (!t || t.startsWith('0001-')) return undefined
   const ms = Date.parse(t)
-  return Number.isFinite(ms) ? kubeTime(ms) : undefined
+  return Number.isFinite(ms) ? formatTime(ms) : undefined
 }
 
 /** A stopped container's terminated state as the kubelet reports it: exit code, Completed / Error / OOMKilled. */
@@ -46,7 +46,7 @@ export function terminatedState(info: Docker.ContainerInspectInfo): Terminated {
   const s = info.State
   const exitCode = s.ExitCode ?? 0
   const reason = s.OOMKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error'
-  const out: Terminated = { exitCode, reason, finishedAt: engineTime(s.FinishedAt) ?? kubeTime(Date.now()), containerID: `docker://${info.Id}` }
+  const out: Terminated = { exitCode, reason, finishedAt: engineTime(s.FinishedAt) ?? formatTime(Date.now()), containerID: `docker://${info.Id}` }
   const started = engineTime(s.StartedAt)
   if (started) out.startedAt = started
   if (s.Error) {

@@ -12,7 +12,6 @@ import type { LogOptions } from '../../../agent-protocol/log-options'
 import { podContainers } from '../../env'
 import type { EventType, PodEventRecorder } from '../../events'
 import type { Logger } from '../../log'
-import { kubeTime } from '../../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
 import { crashLoopState, shouldRestart } from '../restart'
 import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from '../types'
@@ -25,6 +24,7 @@ import { podNetwork } from './network'
 import { startProbes, type Ctr, type PodRec } from './pod-record'
 import { engineAttach, engineExec, engineLogs, execProbe } from './streams'
 import { PodVolumes, VolumeError, type ApiGet } from './volumes'
+import { formatTime } from '../../../apimachinery/meta-time'
 
 export interface DockerRuntimeOptions {
   docker: Docker
@@ -336,7 +336,7 @@ export class DockerRuntime implements ManagedRuntime {
     c.running = true
     // The start call returns once the process runs: its time is the start time, without another round trip.
     c.startedAtMs = Date.now()
-    c.state = { running: { startedAt: kubeTime(c.startedAtMs) } }
+    c.state = { running: { startedAt: formatTime(c.startedAtMs) } }
     this.event(rec, c, 'Normal', 'Started', `Started container ${c.name}`)
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`)
     this.watch(rec, c, created.id)
@@ -391,7 +391,7 @@ export class DockerRuntime implements ManagedRuntime {
     try {
       terminated = terminatedState(await this.docker.getContainer(id).inspect())
     } catch {
-      terminated = { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', finishedAt: kubeTime(Date.now()) }
+      terminated = { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', finishedAt: formatTime(Date.now()) }
     }
     c.state = { terminated }
     this.opts.log?.debug(`${podKey(rec.pod)} container ${c.name} exited with ${terminated.exitCode} (${terminated.reason})`)
