@@ -13,8 +13,9 @@ import { join } from 'node:path'
 import { CredentialError, nodeToken, prepareStateDir } from './credentials'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { parseArgs as parseFlags, type ParseArgsConfig } from 'node:util'
 import { ApiClient } from './api-client'
-import { parseQuantity } from './env'
+import { parseCpuMillis } from '../apimachinery/quantity'
 import { apiEventRecorder } from './events'
 import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
 import { defaultKubeconfigPath, KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
@@ -27,6 +28,7 @@ import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSet
 import { ProcessRuntime } from './runtime/process'
 import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
+import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../apimachinery/validation'
 
 export interface AgentArgs {
   kubeconfig: string
@@ -86,44 +88,30 @@ export const USAGE = `usage: npm run agent -- [flags]
 
 export class UsageError extends Error {}
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
-const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/
-
 export { defaultNodeName }
 
 /** Pure: the flags as typed, validated. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentArgs {
   const values = new Map<string, string>()
-  const booleans = new Set(['verbose', 'help'])
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '-h') {
-      values.set('help', 'true')
+  const { tokens } = parseFlags({ args: argv, options: FLAGS, strict: false, allowPositionals: true, tokens: true })
+  for (const t of tokens) {
+    if (t.kind === 'positional') throw new UsageError(`unexpected argument "${t.value}"`)
+    if (t.kind === 'option-terminator') throw new UsageError('unexpected argument "--"')
+    if (!t.rawName.startsWith('--') && t.rawName !== '-h' && t.rawName !== '-v') throw new UsageError(`unexpected argument "${t.rawName}"`)
+    if (BOOLEAN_FLAGS.includes(t.name)) {
+      values.set(t.name, t.inlineValue ? String(t.value) : 'true')
       continue
     }
-    if (arg === '-v') {
-      values.set('verbose', 'true')
-      continue
-    }
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`)
-    const eq = arg.indexOf('=')
-    const key = eq > 0 ? arg.slice(2, eq) : arg.slice(2)
-    if (booleans.has(key)) {
-      values.set(key, eq > 0 ? arg.slice(eq + 1) : 'true')
-      continue
-    }
-    if (!KNOWN.has(key)) throw new UsageError(`unknown flag --${key}`)
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined) throw new UsageError(`flag --${key} needs a value`)
-    values.set(key, value)
+    if (!STRING_FLAGS.includes(t.name)) throw new UsageError(`unknown flag --${t.name}`)
+    if (t.value === undefined) throw new UsageError(`flag --${t.name} needs a value`)
+    values.set(t.name, t.value)
   }
 
   const runtime = values.get('runtime') ?? 'process'
   if (runtime !== 'process' && runtime !== 'sim' && runtime !== 'docker') throw new UsageError(`--runtime must be "process", "sim" or "docker", not "${runtime}"`)
   // Node names are lower case; kubelet lowers a host name given to it the same way.
   const name = (values.get('name') ?? defaultNodeName()).toLowerCase()
-  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
+  if (isDns1123Subdomain(name).length) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
   const nodes = int(values.get('nodes') ?? '1', 'nodes', 1)
   if (nodes > 1 && runtime !== 'sim') throw new UsageError('--nodes is for the sim runtime only (one process runtime per machine)')
   const leaseSeconds = values.has('lease-seconds') ? int(values.get('lease-seconds')!, 'lease-seconds', 1) : undefined
@@ -162,7 +150,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   return args
 }
 
-const KNOWN = new Set(['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image'])
+const STRING_FLAGS = ['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image']
+const BOOLEAN_FLAGS = ['verbose', 'help']
+const FLAGS: NonNullable<ParseArgsConfig['options']> = {
+  ...Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: 'string' as const }])),
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+}
 
 function int(text: string, flag: string, min: number): number {
   const n = Number(text)
@@ -173,7 +167,7 @@ function int(text: string, flag: string, min: number): number {
 function quantity(text: string, flag: string): string {
   let n: number
   try {
-    n = parseQuantity(text)
+    n = parseCpuMillis(text)
   } catch {
     throw new UsageError(`--${flag} "${text}" is not a quantity (e.g. 4, 500m, 16Gi)`)
   }
@@ -189,8 +183,8 @@ export function parseLabels(text: string): Record<string, string> {
     if (eq <= 0) throw new UsageError(`--labels entry "${part}" is not key=value`)
     const key = part.slice(0, eq)
     const value = part.slice(eq + 1)
-    if (!LABEL_KEY.test(key)) throw new UsageError(`--labels key "${key}" is not a valid label key`)
-    if (!LABEL_VALUE.test(value) || value.length > 63) throw new UsageError(`--labels value "${value}" (of ${key}) is not a valid label value`)
+    if (isQualifiedName(key).length) throw new UsageError(`--labels key "${key}" is not a valid label key`)
+    if (isValidLabelValue(value).length) throw new UsageError(`--labels value "${value}" (of ${key}) is not a valid label value`)
     out[key] = value
   }
   // As kubelet checks --node-labels: the API server would refuse the node these labels (NodeRestriction).

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
 import { linkedServices, serviceEnv } from './service-env'
+import { parseBytes, parseCpuMillis, QuantityError } from '../apimachinery/quantity'
 
 /** core/v1 EnvVar and EnvFromSource, as far as the agent resolves them. */
 export interface EnvVar {
@@ -255,38 +256,17 @@ function resourceFieldValue(pod: KubeObject, container: ContainerSpec, ref: NonN
   // An unset limit reads as the node's allocatable amount; an unset request as the limit, then zero.
   if (raw === undefined && kind === 'requests') raw = target.resources?.limits?.[resource] ?? 0
   if (raw === undefined) raw = ctx.allocatable?.[resource] ?? 0
-  const divisor = parseQuantity(ref.divisor ?? '1')
+  // As the kubelet: cpu in millicores, memory and storage in bytes, divided and rounded up.
+  const amount = (q: string | number) => {
+    try {
+      return resource === 'cpu' ? parseCpuMillis(q) : parseBytes(q)
+    } catch (e) {
+      throw new EnvError(e instanceof QuantityError ? `invalid quantity "${q}" for ${ref.resource}` : String(e))
+    }
+  }
+  const divisor = amount(ref.divisor ?? '1')
   if (divisor <= 0) throw new EnvError(`invalid divisor for ${ref.resource}`)
-  return String(Math.ceil(parseQuantity(raw) / divisor - 1e-9))
-}
-
-const SUFFIX: Record<string, number> = {
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  '': 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-}
-
-/** A resource quantity ("250m", "1Gi", "1e3") as a number. */
-export function parseQuantity(q: string | number): number {
-  if (typeof q === 'number') return q
-  const m = /^([+-]?[0-9.]+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/.exec(q.trim())
-  if (!m) throw new EnvError(`invalid quantity "${q}"`)
-  const base = Number(m[1])
-  if (m[2]) return base * 10 ** Number(m[2].slice(1))
-  return base * SUFFIX[m[3] ?? '']!
+  return String(Math.ceil(amount(raw) / divisor))
 }
 
 /**

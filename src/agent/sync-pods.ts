@@ -3,7 +3,7 @@
  * holds. The agent executes the actions; nothing here does I/O or reads a clock.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { parseQuantity } from './env'
+import { parseBytes, parseCpuMillis } from '../apimachinery/quantity'
 
 /** The agent's view of one pod in the runtime. */
 export interface RuntimePodView {
@@ -105,7 +105,9 @@ export function syncPods(input: {
 }
 
 interface Requests {
+  /** millicores */
   cpu: number
+  /** bytes */
   memory: number
 }
 
@@ -128,11 +130,14 @@ interface ContainerResources {
   resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> }
 }
 
-function request(c: ContainerResources, resource: string): number {
+/** cpu in millicores, memory in bytes */
+const amount = (resource: 'cpu' | 'memory', q: string | number) => (resource === 'cpu' ? parseCpuMillis(q) : parseBytes(q))
+
+function request(c: ContainerResources, resource: 'cpu' | 'memory'): number {
   const raw = c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource]
   if (raw === undefined) return 0
   try {
-    return parseQuantity(raw)
+    return amount(resource, raw)
   } catch {
     return 0
   }
@@ -150,8 +155,8 @@ export function admitPods(
   const out = new Map<string, { ok: true } | { ok: false; reason: string; message: string }>()
   const cap = {
     pods: Number(allocatable.pods ?? Infinity),
-    cpu: allocatable.cpu !== undefined ? parseQuantity(allocatable.cpu) : Infinity,
-    memory: allocatable.memory !== undefined ? parseQuantity(allocatable.memory) : Infinity,
+    cpu: allocatable.cpu !== undefined ? amount('cpu', allocatable.cpu) : Infinity,
+    memory: allocatable.memory !== undefined ? amount('memory', allocatable.memory) : Infinity,
   }
   const live = pods.filter((p) => !isTerminal(p) && !p.metadata.deletionTimestamp)
   const used = { pods: 0, cpu: 0, memory: 0 }
@@ -184,7 +189,7 @@ export function admitPods(
 }
 
 function outOf(resource: string, requested: number, used: number, capacity: number): { ok: false; reason: string; message: string } {
-  const fmt = (n: number) => (resource === 'cpu' ? `${Math.round(n * 1000)}m` : String(Math.round(n)))
+  const fmt = (n: number) => (resource === 'cpu' ? `${n}m` : String(n))
   return {
     ok: false,
     reason: `OutOf${resource}`,

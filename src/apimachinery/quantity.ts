@@ -1,5 +1,5 @@
 /**
- * resource.Quantity parsing for the values the scheduler compares: `500m`, `2`, `128Mi`, `1G`,
+ * resource.Quantity parsing, the one parser of quantities (the scheduler, admission and the agent): `500m`, `2`, `128Mi`, `1G`,
  * `1e3`. Arithmetic is exact (BigInt) and rounds up like Quantity.MilliValue()/Value(), so a request
  * of `0.1m` cpu still counts as 1 millicore and never as free.
  */

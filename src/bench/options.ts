@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path'
 import { REPO_ROOT } from './repo'
+import { parseArgs as parseFlags, type ParseArgsConfig } from 'node:util'
 
 export type Mode = 'full' | 'quick' | 'smoke'
 
@@ -81,18 +82,35 @@ export const USAGE = `Usage: npm run bench [-- options]
 
 export class UsageError extends Error {}
 
+const OPTIONS: NonNullable<ParseArgsConfig['options']> = {
+  quick: { type: 'boolean' },
+  smoke: { type: 'boolean' },
+  'no-etcd': { type: 'boolean' },
+  'no-workload': { type: 'boolean' },
+  reps: { type: 'string' },
+  objects: { type: 'string' },
+  watchers: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+}
+
 export function parseOptions(argv: string[]): BenchOptions | 'help' {
   const flags = new Set<string>()
   const values = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--help' || arg === '-h') return 'help'
-    if (['--quick', '--smoke', '--no-etcd', '--no-workload'].includes(arg)) flags.add(arg)
-    else if (['--reps', '--objects', '--watchers', '--out'].includes(arg)) {
-      const v = argv[++i]
-      if (v === undefined) throw new UsageError(`${arg} needs a value`)
-      values.set(arg, v)
-    } else throw new UsageError(`unknown argument '${arg}'\n\n${USAGE}`)
+  const { tokens } = parseFlags({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true })
+  for (const t of tokens) {
+    if (t.kind === 'option' && t.name === 'help') return 'help'
+  }
+  for (const t of tokens) {
+    const arg = t.kind === 'option' ? t.rawName : t.kind === 'positional' ? t.value : '--'
+    if (t.kind !== 'option' || !(t.name in OPTIONS) || !t.rawName.startsWith('--')) throw new UsageError(`unknown argument '${arg}'\n\n${USAGE}`)
+    if (OPTIONS[t.name]!.type === 'boolean') {
+      if (t.inlineValue) throw new UsageError(`${arg} takes no value`)
+      flags.add(arg)
+    } else {
+      if (t.value === undefined) throw new UsageError(`${arg} needs a value`)
+      values.set(arg, t.value)
+    }
   }
   const mode: Mode = flags.has('--smoke') ? 'smoke' : flags.has('--quick') ? 'quick' : 'full'
   const base: Omit<BenchOptions, 'outDir' | 'etcd' | 'workload'> =

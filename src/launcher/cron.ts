@@ -1,30 +1,24 @@
-// Miniflare never fires cron triggers by itself, so the launcher does, from wrangler.toml's crons.
-//
-// Supported expressions: the minute field may be `*`, `*/N` (N in 1..59) or a single minute `M`
-// (0..59); the hour, day-of-month, month and day-of-week fields must be `*`. Anything else is
-// reported at startup and never fired.
+// Miniflare never fires cron triggers by itself, so the launcher does, from wrangler.toml's crons:
+// standard five-field expressions (the parser CronJobs use), evaluated in UTC as Workers do.
+import { CronSyntaxError, parseCron as parseCronSpec, type CronSchedule as Spec } from '../apimachinery/cron/parse'
+import { nextAfter } from '../apimachinery/cron/next'
 
 export interface CronSchedule {
   expression: string
-  matches(minuteOfHour: number): boolean
+  /** whether the schedule fires at this minute (an instant on a whole minute) */
+  firesAt(minute: number): boolean
 }
 
+/** The schedule of a cron trigger, or undefined when the expression does not parse. */
 export function parseCron(expression: string): CronSchedule | undefined {
-  const fields = expression.trim().split(/\s+/)
-  if (fields.length !== 5 || fields.slice(1).some((f) => f !== '*')) return undefined
-  const minute = fields[0]!
-  if (minute === '*') return { expression, matches: () => true }
-  const step = /^\*\/(\d+)$/.exec(minute)
-  if (step) {
-    const n = Number(step[1])
-    if (n < 1 || n > 59) return undefined
-    return { expression, matches: (m) => m % n === 0 }
+  let spec: Spec
+  try {
+    spec = parseCronSpec(expression)
+  } catch (err) {
+    if (err instanceof CronSyntaxError) return undefined
+    throw err
   }
-  if (/^\d+$/.test(minute) && Number(minute) <= 59) {
-    const at = Number(minute)
-    return { expression, matches: (m) => m === at }
-  }
-  return undefined
+  return { expression, firesAt: (minute) => nextAfter(spec, minute - 1) === minute }
 }
 
 export type FireScheduled = (cron: string, scheduledTime: Date) => Promise<void>
@@ -51,9 +45,8 @@ export function startCron(schedules: CronSchedule[], fire: FireScheduled): () =>
   const tick = (slot: number) => {
     if (stopped) return
     arm()
-    const minute = new Date(slot).getUTCMinutes()
     for (const s of schedules) {
-      if (!s.matches(minute)) continue
+      if (!s.firesAt(slot)) continue
       if (running.has(s.expression)) {
         console.warn(`edgeplane: cron '${s.expression}' still running, skipping ${new Date(slot).toISOString()}`)
         continue

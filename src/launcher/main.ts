@@ -101,7 +101,7 @@ function cronSchedules(crons: string[]): CronSchedule[] {
   for (const c of crons) {
     const s = parseCron(c)
     if (s) out.push(s)
-    else console.warn(`edgeplane: cron '${c}' is not supported locally and will not fire (supported: '* * * * *', '*/N * * * *', 'M * * * *')`)
+    else console.warn(`edgeplane: cron '${c}' is not a valid cron expression and will not fire`)
   }
   return out
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { WorkerOptions } from 'miniflare'
-import { parseTomlSubset, TomlSubsetError, type TomlTable, type TomlValue } from './toml'
+import { parse as parseToml, TomlError, type TomlTable, type TomlValue } from 'smol-toml'
 
 /** What the launcher needs from wrangler.toml to run the Worker the way `wrangler dev` would. */
 export interface WorkerConfig {
@@ -9,7 +9,7 @@ export interface WorkerConfig {
   /** Compatibility settings and every binding, as Miniflare worker options (no script). */
   workerOptions: BindingOptions
   crons: string[]
-  /** `subset`: read by the built-in reader; `wrangler`: derived by wrangler itself (slow to load). */
+  /** `subset`: read here (smol-toml) for the keys understood below; `wrangler`: derived by wrangler itself (slow to load). */
   source: 'subset' | 'wrangler'
   /** Why wrangler had to be loaded, when it had to. */
   fallbackReason?: string
@@ -28,7 +28,7 @@ export async function loadWorkerConfig(configPath: string): Promise<WorkerConfig
   try {
     return readWithSubset(configPath)
   } catch (err) {
-    if (!(err instanceof NeedsWrangler || err instanceof TomlSubsetError)) throw err
+    if (!(err instanceof NeedsWrangler || err instanceof TomlError)) throw err
     return { ...(await readWithWrangler(configPath)), fallbackReason: err.message }
   }
 }
@@ -39,7 +39,7 @@ export function readWithSubset(configPath: string): WorkerConfig {
   for (const f of ['.dev.vars', '.env']) {
     if (existsSync(join(dir, f))) throw new NeedsWrangler(`${f} present`)
   }
-  const toml = parseTomlSubset(readFileSync(configPath, 'utf8'))
+  const toml = parseToml(readFileSync(configPath, 'utf8'))
   for (const key of Object.keys(toml)) {
     if (!UNDERSTOOD.has(key) && !IRRELEVANT.has(key)) throw new NeedsWrangler(`wrangler.toml uses '${key}'`)
   }
@@ -100,8 +100,8 @@ export async function readWithWrangler(configPath: string): Promise<Omit<WorkerC
 }
 
 function table(v: TomlValue, what: string): TomlTable {
-  if (typeof v !== 'object' || Array.isArray(v)) throw new NeedsWrangler(`unexpected shape of '${what}'`)
-  return v
+  if (typeof v !== 'object' || Array.isArray(v) || v instanceof Date) throw new NeedsWrangler(`unexpected shape of '${what}'`)
+  return v as TomlTable
 }
 
 function tables(v: TomlValue | undefined, what: string): TomlTable[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { runAsFor } from '../../src/agent/runtime/run-as'
-import { EnvError, expandVars, fieldRefValue, parseQuantity, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
+import { EnvError, expandVars, fieldRefValue, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 
@@ -105,6 +105,19 @@ describe('resolveContainerEnv', () => {
       },
       want: { MEM: '256', CPU_REQ_M: '250', CPU_LIMIT: '4' },
     },
+    {
+      name: 'resourceFieldRef rounds up after dividing, as the kubelet does',
+      container: {
+        resources: { limits: { memory: '1e3', cpu: '0.5' }, requests: { cpu: '1001m', memory: '1Ki' } },
+        env: [
+          { name: 'MEM_K', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1k' } } },
+          { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+          { name: 'CPU_REQ', valueFrom: { resourceFieldRef: { resource: 'requests.cpu' } } },
+          { name: 'MEM_REQ', valueFrom: { resourceFieldRef: { resource: 'requests.memory' } } },
+        ],
+      },
+      want: { MEM_K: '1', CPU: '1', CPU_REQ: '2', MEM_REQ: '1024' },
+    },
   ]
   for (const c of cases) {
     it(c.name, async () => {
@@ -120,6 +133,7 @@ describe('resolveContainerEnv', () => {
     { name: 'missing envFrom configmap', container: { envFrom: [{ configMapRef: { name: 'nope' } }] }, message: 'configmap "nope" not found' },
     { name: 'missing envFrom secret', container: { envFrom: [{ secretRef: { name: 'nope' } }] }, message: 'secret "nope" not found' },
     { name: 'unsupported fieldPath', container: { env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'spec.hostname' } } }] }, message: 'unsupported fieldPath: spec.hostname' },
+    { name: 'unreadable quantity', container: { resources: { limits: { memory: 'lots' } }, env: [{ name: 'X', valueFrom: { resourceFieldRef: { resource: 'limits.memory' } } }] }, message: 'invalid quantity "lots" for limits.memory' },
   ]
   for (const c of errors) {
     it(`fails: ${c.name}`, async () => {
@@ -164,27 +178,9 @@ describe('expandVars', () => {
   }
 })
 
-describe('fieldRefValue and parseQuantity', () => {
+describe('fieldRefValue', () => {
   it('renders whole label maps as sorted key="value" lines', () => {
     expect(fieldRefValue(pod([]), 'metadata.labels', ctx)).toBe('app="web"\ntier="front"')
-  })
-
-  const quantities: [string, number][] = [
-    ['1', 1],
-    ['250m', 0.25],
-    ['1Ki', 1024],
-    ['16Gi', 16 * 2 ** 30],
-    ['1k', 1000],
-    ['1e3', 1000],
-    ['0.5', 0.5],
-  ]
-  for (const [q, n] of quantities) {
-    it(`parses ${q}`, () => {
-      expect(parseQuantity(q)).toBeCloseTo(n)
-    })
-  }
-  it('rejects nonsense', () => {
-    expect(() => parseQuantity('lots')).toThrow(EnvError)
   })
 })
 

@@ -140,6 +140,6 @@ describe('admitPods', () => {
   it('takes the larger of the app containers sum and the largest init container', () => {
     const p = pod('a', { cpu: '200m' })
     ;(p.spec as { initContainers: unknown[] }).initContainers = [{ name: 'i', image: 'x', resources: { requests: { cpu: '1', memory: '64Mi' } } }]
-    expect(podRequests(p)).toEqual({ cpu: 1, memory: 64 * 2 ** 20 })
+    expect(podRequests(p)).toEqual({ cpu: 1000, memory: 64 * 2 ** 20 })
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { nextAfter } from '../../src/controllers/cronjob/cron/next'
-import { parseCron } from '../../src/controllers/cronjob/cron/parse'
+import { nextAfter } from '../../src/apimachinery/cron/next'
+import { parseCron } from '../../src/apimachinery/cron/parse'
 import { dueActivation, scheduleOf } from '../../src/controllers/cronjob/schedule'
 import { toCronJob } from '../../src/controllers/cronjob/cronjob'
 

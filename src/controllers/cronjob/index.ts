@@ -20,5 +20,5 @@ export function cronJobController(): ControllerDefinition {
 }
 
 export { reconcileCronJob } from './reconcile'
-export { parseCron } from './cron/parse'
-export { nextAfter } from './cron/next'
+export { parseCron } from '../../apimachinery/cron/parse'
+export { nextAfter } from '../../apimachinery/cron/next'

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { newControllerRef } from '../shared/owner-refs'
 import { SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob } from './cronjob'
-import { toWall } from './cron/zone'
+import { toWall } from '../../apimachinery/cron/zone'
 
 /** getTimeHashInMinutes: the scheduled time in minutes since the epoch, which names the Job. */
 export function jobNameFor(cj: CronJob, scheduled: number): string {

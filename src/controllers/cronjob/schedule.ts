@@ -1,6 +1,6 @@
-import { nextAfter } from './cron/next'
-import { CronSyntaxError, parseCron, type CronSchedule } from './cron/parse'
-import { isValidZone } from './cron/zone'
+import { nextAfter } from '../../apimachinery/cron/next'
+import { CronSyntaxError, parseCron, type CronSchedule } from '../../apimachinery/cron/parse'
+import { isValidZone } from '../../apimachinery/cron/zone'
 import type { CronJob } from './cronjob'
 import { parseTime } from '../../apimachinery/meta-time'
 

@@ -5,7 +5,8 @@
  */
 import type Docker from 'dockerode'
 import type { KubeObject } from '../../../apimachinery/types'
-import { expandVars, parseQuantity, type ContainerSpec } from '../../env'
+import { expandVars, type ContainerSpec } from '../../env'
+import { parseBytes, parseCpuMillis } from '../../../apimachinery/quantity'
 
 export const LABEL_MANAGED = 'io.edgeplane.managed-by'
 export const MANAGED_BY = 'edgeplane-agent'
@@ -168,20 +169,20 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
 /** limits.memory → Memory, limits.cpu → NanoCpus (a CFS quota), requests.cpu → CpuShares, as the kubelet maps them. */
 export function resourceConfig(spec: ContainerSpec): { Memory?: number; NanoCpus?: number; CpuShares?: number } {
   const out: { Memory?: number; NanoCpus?: number; CpuShares?: number } = {}
-  const q = (v: string | number | undefined) => {
+  const q = (v: string | number | undefined, parse: (v: string | number) => number) => {
     if (v === undefined) return undefined
     try {
-      return parseQuantity(v)
+      return parse(v)
     } catch {
       return undefined
     }
   }
-  const memory = q(spec.resources?.limits?.memory)
-  if (memory && memory > 0) out.Memory = Math.floor(memory)
-  const cpu = q(spec.resources?.limits?.cpu)
-  if (cpu && cpu > 0) out.NanoCpus = Math.round(cpu * 1e9)
-  const request = q(spec.resources?.requests?.cpu) ?? cpu
-  if (request && request > 0) out.CpuShares = Math.max(2, Math.floor(request * 1024))
+  const memory = q(spec.resources?.limits?.memory, parseBytes)
+  if (memory && memory > 0) out.Memory = memory
+  const cpuMillis = q(spec.resources?.limits?.cpu, parseCpuMillis)
+  if (cpuMillis && cpuMillis > 0) out.NanoCpus = cpuMillis * 1e6
+  const requestMillis = q(spec.resources?.requests?.cpu, parseCpuMillis) ?? cpuMillis
+  if (requestMillis && requestMillis > 0) out.CpuShares = Math.max(2, Math.floor((requestMillis * 1024) / 1000))
   return out
 }
 
