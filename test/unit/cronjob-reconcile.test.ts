@@ -38,7 +38,7 @@ function ownedJob(name: string, condition?: 'Complete' | 'Failed', startTime?: s
       uid: `uid-${name}`,
       resourceVersion: '1',
       creationTimestamp: startTime ?? '2025-06-01T11:59:00Z',
-      annotations: { 'batch.kubernetes.io/cronjob-scheduled-formatTime': startTime ?? '2025-06-01T11:59:00Z' },
+      annotations: { 'batch.kubernetes.io/cronjob-scheduled-timestamp': startTime ?? '2025-06-01T11:59:00Z' },
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'tick', uid: 'uid-tick', controller: true, blockOwnerDeletion: true }],
     },
     spec: {},
@@ -72,7 +72,7 @@ describe('cronjob reconcile', () => {
     const name = `tick-${minutes('2025-06-01T12:00:00Z')}`
     expect(jobNames(cache)).toEqual([name])
     const job = cache.get(jobs, 'default', name)!
-    expect(job.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-formatTime': '2025-06-01T12:00:00Z' })
+    expect(job.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-timestamp': '2025-06-01T12:00:00Z' })
     expect(job.metadata.labels).toEqual({ app: 'tick' })
     expect(job.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'CronJob', uid: 'uid-tick', controller: true, blockOwnerDeletion: true })
     expect(cronJob(cache).status.lastScheduleTime).toBe('2025-06-01T12:00:00Z')
@@ -84,11 +84,11 @@ describe('cronjob reconcile', () => {
     expect(jobNames(cache)).toEqual([name])
   })
 
-  it('formats the scheduled formatTime in the CronJob time zone', () => {
+  it('formats the scheduled timestamp in the CronJob time zone', () => {
     const cache = setup({ schedule: '0 9 * * *', timeZone: 'Europe/Berlin' }, { lastScheduleTime: '2025-05-31T07:00:00Z' })
     pass(cache, at('2025-06-01T07:00:05Z'))
     const job = cache.list(jobs)[0]!
-    expect(job.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-formatTime']).toBe('2025-06-01T09:00:00+02:00')
+    expect(job.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe('2025-06-01T09:00:00+02:00')
   })
 
   it.each([
