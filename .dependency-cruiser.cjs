@@ -1,10 +1,10 @@
 /**
  * The layers, each importing only those below it (docs/architecture.md draws them):
- *   apimachinery, agent-protocol, config  →  apis  →  store | controllers | printers | client  →  api  →  the Worker entry
+ *   apimachinery, agent-protocol, config  →  apis  →  store | store-client | controllers | printers  →  api  →  the Worker entry
  * The Node side (agent, launcher, bench) stands on apimachinery, apis and agent-protocol only.
  */
 const core = '^src/(apimachinery|agent-protocol|config\\.ts|web-platform\\.d\\.ts)'
-const workerSide = '^(src/(api|edge|client|controllers|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
+const workerSide = '^(src/(api|edge|store-client|controllers|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -42,7 +42,7 @@ module.exports = {
       severity: 'error',
       comment: 'Controllers (and their host) use apis and the store client; never the HTTP layer, the store internals or the Worker entry.',
       from: { path: '^(src/controllers|durable-objects/controller-host)/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/controllers/', '^src/client/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/controllers/', '^src/store-client/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
     },
     {
       name: 'printers-on-apis',
@@ -52,11 +52,11 @@ module.exports = {
       to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/printers/'] },
     },
     {
-      name: 'client-on-apis',
+      name: 'store-client-on-apis',
       severity: 'error',
       comment: 'The store client addresses stores by kind; it knows nothing above apis.',
-      from: { path: '^src/client/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/client/', '^src/env\\.ts$'] },
+      from: { path: '^src/store-client/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/env\\.ts$'] },
     },
     {
       name: 'api-under-entry',

@@ -2,7 +2,7 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { parseFieldSelector, type FieldRequirement } from '../apimachinery/fields'
 import { findResource } from '../apis/registry'
-import { storeFor } from '../client/stores'
+import { storeFor } from '../store-client/stores'
 import type { ResourceAttributes } from './authorizer-attributes'
 import type { Decision } from './rbac'
 

@@ -1,7 +1,7 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource } from '../apis/registry'
-import { storeFor } from '../client/stores'
+import { storeFor } from '../store-client/stores'
 import { GRACE_PERIOD_KEY, NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../agent-protocol/node-settings'
 import { DEFAULT_GRACE_PERIOD_MS } from '../controllers/node-lifecycle/heartbeat'
 import { parseGracePeriod } from '../controllers/node-lifecycle/grace-period'

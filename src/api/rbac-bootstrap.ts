@@ -1,7 +1,7 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource, rbacGroup, type ResourceDef } from '../apis/registry'
-import { storeFor } from '../client/stores'
+import { storeFor } from '../store-client/stores'
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '../apis/rbac/bootstrap-policy'
 import { aggregateRoles } from '../apis/rbac/aggregate'
 import { reconcileBinding, reconcileRole } from '../apis/rbac/reconcile'

@@ -1,7 +1,7 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource } from '../apis/registry'
-import { storeFor } from '../client/stores'
+import { storeFor } from '../store-client/stores'
 import { defaultClassAnnotation, edgeController, edgeIngressClass } from '../apis/ingress-routes'
 
 

@@ -2,7 +2,7 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
-import { storeFor } from '../client/stores'
+import { storeFor } from '../store-client/stores'
 import { fetchThroughNode, type PodTarget, type TunnelHttpOptions, type TunnelHttpResult } from './tunnel-http'
 
 interface ServiceSpec {

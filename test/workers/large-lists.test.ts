@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { api, configMap } from './helpers'
 import { storeReplyBytes } from '../../src/config'
 import { findResource } from '../../src/apis/registry'
-import { storeFor } from '../../src/client/stores'
+import { storeFor } from '../../src/store-client/stores'
 
 // Objects of about 1 MiB each: enough of them outgrow what one store reply may carry.
 const objectBytes = 1024 * 1024

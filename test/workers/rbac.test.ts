@@ -6,7 +6,7 @@ import { RbacPolicy, ruleAllows, type PolicyRule } from '../../src/api/rbac'
 import { uncovered } from '../../src/apis/rbac/covers'
 import { aggregateRoles } from '../../src/apis/rbac/aggregate'
 import { findResource } from '../../src/apis/registry'
-import { storeFor } from '../../src/client/stores'
+import { storeFor } from '../../src/store-client/stores'
 import type { UserInfo } from '../../src/api/user'
 import { api } from './helpers'
 

@@ -1,4 +1,64 @@
-export { nodeLifecycleController, type NodeLifecycleOptions } from './controller'
+import type { KubeObject } from '../../apimachinery/types'
+import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
+import { leases, nodes, pods, sameResource } from '../resources'
+import { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE, readyCondition } from './heartbeat'
+import { reconcileNode } from './reconcile'
+import { nodeTaints } from './taints'
+import { asRecord, type Json } from '../../apimachinery/json-value'
+
+export interface NodeLifecycleOptions {
+  /** how long a node may go without a heartbeat before it is marked Unknown (default 40 s) */
+  gracePeriodMs?: number
+  /** the same for a node that has never reported a Ready condition (default 60 s) */
+  startupGracePeriodMs?: number
+}
+
+/**
+ * Pod changes only matter on a node where pods are being evicted or marked not ready; elsewhere
+ * they would only cost a pass that lists every pod.
+ */
+function podNeedsNode(pod: KubeObject, cache: Cache): string[] {
+  const nodeName = asRecord(pod.spec).nodeName
+  if (typeof nodeName !== 'string' || nodeName === '') return []
+  const node = cache.get(nodes, undefined, nodeName)
+  if (!node) return []
+  const troubled = readyCondition(node)?.status !== 'True' || nodeTaints(node).some((t) => t.effect === 'NoExecute')
+  return troubled ? [nodeName] : []
+}
+
+/**
+ * The node lifecycle controller: marks nodes whose kubelet went silent, keeps the
+ * condition-derived taints in step with node status, and evicts pods from NoExecute-tainted nodes.
+ * Keys are node names; a node's Lease (in kube-node-lease) and its pods map to it.
+ */
+export function nodeLifecycleController(options: NodeLifecycleOptions = {}): ControllerDefinition {
+  const periods = {
+    gracePeriodMs: options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
+    startupGracePeriodMs: options.startupGracePeriodMs ?? DEFAULT_STARTUP_GRACE_PERIOD_MS,
+  }
+  return {
+    name: 'node-lifecycle',
+    watches: [nodes, leases, pods],
+    // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
+    // reads the leases and finds it. A node coming back reports its status, which does wake it.
+    // Pods matter only on their node (podNeedsNode): a pending one is on none.
+    wakesOn: (resource, _type, object, previous) => {
+      if (sameResource(resource, leases)) return false
+      if (!sameResource(resource, pods)) return true
+      return [object, previous].some((p) => typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '')
+    },
+    keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+      const name = object.metadata.name ?? ''
+      if (sameResource(resource, nodes)) return name ? [name] : []
+      if (sameResource(resource, leases)) return object.metadata.namespace === NODE_LEASE_NAMESPACE && name ? [name] : []
+      if (sameResource(resource, pods)) return podNeedsNode(object, cache)
+      return []
+    },
+    allKeys: (cache) => cache.list(nodes).map((n) => n.metadata.name ?? '').filter((n) => n !== ''),
+    reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods),
+  }
+}
+
 export { reconcileNode } from './reconcile'
 export { parseGracePeriod } from './grace-period'
 export { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE } from './heartbeat'

@@ -1,7 +1,7 @@
 import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { storeFor } from '../../client/stores'
+import { storeFor } from '../../store-client/stores'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'

@@ -4,8 +4,8 @@ import type { KubeObject } from '../../apimachinery/types'
 import { crdResource, type ResourceDef } from '../../apis/registry'
 import { CLEANUP_FINALIZER } from '../../apis/crd/crd-object'
 import { storageDefOf } from '../../apis/crd/resource-defs'
-import { storeFor } from '../../client/stores'
-import { allItems, deletePages, listPages } from '../../client/list-pages'
+import { storeFor } from '../../store-client/stores'
+import { allItems, deletePages, listPages } from '../../store-client/list-pages'
 
 /**
  * Deletes every object a CRD's store holds; once none is left, removes the cleanup finalizer
