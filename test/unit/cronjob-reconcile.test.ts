@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { cronJobController } from '../../src/controllers/cronjob'
 import { cronJobs, jobs } from '../../src/controllers/job/resources'
-import { MemoryCache } from '../../src/controllers/shared/memory-cache'
+import { MemoryCache } from '../fixtures/memory-cache'
 import { formatTime } from '../../src/apimachinery/meta-time'
 
 type Json = Record<string, any>

@@ -4,8 +4,8 @@ import { daemonSetController, daemonSets, nodeShouldRunDaemonPod, rollingUpdateD
 import type { DaemonSet } from '../../src/controllers/daemonset/types'
 import { controllerRevisions } from '../../src/controllers/history'
 import { nodes, pods } from '../../src/controllers/resources'
-import { newNode } from '../../src/controllers/scheduler/fixtures'
-import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../../src/controllers/shared/fixtures'
+import { newNode } from '../fixtures/nodes-pods'
+import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../fixtures/workloads'
 import { formatTime } from '../../src/apimachinery/meta-time'
 
 function newDaemonSet(name: string, spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): DaemonSet {

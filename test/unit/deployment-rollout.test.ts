@@ -7,7 +7,7 @@ import { maxScaledDown } from '../../src/controllers/deployment/rolling'
 import { pods } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import { isPodReady } from '../../src/controllers/shared/pods'
-import { MemoryCache, newDeployment, newReplicaSet, rolloutStatusMessage, runPass, setImage, settle, T0, type DeploymentFixture } from '../../src/controllers/shared/fixtures'
+import { MemoryCache, newDeployment, newReplicaSet, rolloutStatusMessage, runPass, setImage, settle, T0, type DeploymentFixture } from '../fixtures/workloads'
 import { deployments, replicaSets } from '../../src/controllers/shared/resources'
 import { toDeployment, toReplicaSet, type ReplicaSet } from '../../src/controllers/shared/workloads'
 

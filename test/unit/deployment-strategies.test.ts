@@ -17,7 +17,7 @@ import {
   settle,
   T0,
   type DeploymentFixture,
-} from '../../src/controllers/shared/fixtures'
+} from '../fixtures/workloads'
 import { deployments, replicaSets } from '../../src/controllers/shared/resources'
 import type { Condition, ReplicaSet } from '../../src/controllers/shared/workloads'
 

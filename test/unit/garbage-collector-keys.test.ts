@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { garbageCollectedResources, garbageCollector, objectKey, parseKey } from '../../src/controllers/garbage-collector'
-import { MemoryStore, newObject, ownerRef, res } from '../../src/controllers/garbage-collector/fixtures'
+import { MemoryStore, newObject, ownerRef, res } from '../fixtures/memory-store'
 
 const deleting = { deletionTimestamp: '2025-06-01T11:59:00Z' }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { garbageCollectedResources, garbageCollector, objectKey } from '../../src/controllers/garbage-collector'
-import { drive, MemoryStore, newObject, ownerRef, res } from '../../src/controllers/garbage-collector/fixtures'
+import { drive, MemoryStore, newObject, ownerRef, res } from '../fixtures/memory-store'
 import type { Action, ResourceRef } from '../../src/controllers/runtime/types'
 
 const gc = garbageCollector(garbageCollectedResources)

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { jobController } from '../../src/controllers/job'
 import { jobs } from '../../src/controllers/job/resources'
 import { pods } from '../../src/controllers/resources'
-import { MemoryCache, T0 } from '../../src/controllers/shared/memory-cache'
+import { MemoryCache, T0 } from '../fixtures/memory-cache'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { formatTime } from '../../src/apimachinery/meta-time'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { MemoryStore, newObject, ownerRef, res } from '../../src/controllers/garbage-collector/fixtures'
+import { MemoryStore, newObject, ownerRef, res } from '../fixtures/memory-store'
 import { namespaceController, namespacedResources } from '../../src/controllers/namespace'
 import type { Action } from '../../src/controllers/runtime/types'
 import { afterEmptying, type ContentCount } from '../../src/controllers/namespace/reconcile'

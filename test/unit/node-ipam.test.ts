@@ -3,7 +3,7 @@ import { findResource } from '../../src/apis/registry'
 import { validateUpdate } from '../../src/apis/strategy'
 import { nodeCidrSettings, nodeIpamController, pickNodeCidr, podCidrsOf } from '../../src/controllers/node-ipam'
 import { nodes } from '../../src/controllers/resources'
-import { MemoryCache, newNode } from '../../src/controllers/scheduler/fixtures'
+import { MemoryCache, newNode } from '../fixtures/nodes-pods'
 
 const defaults = nodeCidrSettings(undefined, undefined)
 

@@ -4,7 +4,7 @@ import { nodeLifecycleController } from '../../src/controllers/node-lifecycle'
 import type { Taint } from '../../src/controllers/node-lifecycle/taints'
 import { leases, nodes, pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
-import { MemoryCache, newLease, newNode, newPod } from '../../src/controllers/scheduler/fixtures'
+import { MemoryCache, newLease, newNode, newPod } from '../fixtures/nodes-pods'
 
 const t = (iso: string) => Date.parse(iso)
 const renewed = '2025-06-01T12:00:00Z'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { MemoryStore, newNode, newObject, res } from '../../src/controllers/garbage-collector/fixtures'
+import { MemoryStore, newNode, newObject, res } from '../fixtures/memory-store'
 import { OUT_OF_SERVICE_TAINT, podGcController, TERMINATED_KEY } from '../../src/controllers/pod-gc'
 import type { Action } from '../../src/controllers/runtime/types'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { deletesBefore, podsToDelete, rankByRelatedPodsOnSameNode, relatedPods } from '../../src/controllers/replicaset/pods-to-delete'
-import { MemoryCache, newDeployment, newPod, newReplicaSet, T0, type PodFixture } from '../../src/controllers/shared/fixtures'
+import { MemoryCache, newDeployment, newPod, newReplicaSet, T0, type PodFixture } from '../fixtures/workloads'
 import { toReplicaSet } from '../../src/controllers/shared/workloads'
 
 const now = T0

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { nodes, pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { schedulerController } from '../../src/controllers/scheduler'
-import { MemoryCache, newNode, newPod } from '../../src/controllers/scheduler/fixtures'
+import { MemoryCache, newNode, newPod } from '../fixtures/nodes-pods'
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const small = { cpu: '1', memory: '2Gi', pods: '10' }
