@@ -12,8 +12,7 @@ import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
-import type { DeleteOptions, ListOptions, ListResult, Target, WriteOptions } from '../../src/apis/store-options'
-import type { PatchType } from '../../src/apis/store-options'
+import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../src/apis/store-options'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 
 const podsStore = storeName({ group: '', plural: 'pods' })

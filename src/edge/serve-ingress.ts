@@ -3,8 +3,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiError, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
-import { edgeIngressClass } from '../apis/ingress-routes'
-import { buildRoutes, defaultLbDomain, isDefaultClass, matchRoute, type RouteTable } from '../apis/ingress-routes'
+import { buildRoutes, defaultLbDomain, edgeIngressClass, isDefaultClass, matchRoute, type RouteTable } from '../apis/ingress-routes'
 import { fetchFromEndpoints, recentServiceEndpoints } from './service-endpoints'
 
 /** The header the local launcher's ingress listener marks requests with (value: its secret). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { cronJobController } from '../../src/controllers/cronjob'
-import { cronJobs, jobs } from '../../src/controllers/job/resources'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { formatTime } from '../../src/apimachinery/meta-time'
+import { cronJobs, jobs } from '../../src/controllers/resources'
 
 type Json = Record<string, any>
 

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { deploymentController, podTemplateHash } from '../../src/controllers/deployment'
-import { pods } from '../../src/controllers/resources'
+import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, newDeployment, newPod, newReplicaSet, T0 } from '../fixtures/workloads'
 import { computeHash } from '../../src/controllers/shared/pod-template'
-import { deployments, replicaSets } from '../../src/controllers/shared/resources'
 import { toDeployment, type ReplicaSet } from '../../src/controllers/shared/workloads'
 
 const now = T0

@@ -4,11 +4,10 @@ import { deploymentController } from '../../src/controllers/deployment'
 import { resolveFenceposts } from '../../src/controllers/deployment/fenceposts'
 import { newRSNewReplicas } from '../../src/controllers/deployment/replica-sets'
 import { maxScaledDown } from '../../src/controllers/deployment/rolling'
-import { pods } from '../../src/controllers/resources'
+import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import { isPodReady } from '../../src/controllers/shared/pods'
 import { MemoryCache, newDeployment, newReplicaSet, rolloutStatusMessage, runPass, setImage, settle, T0, type DeploymentFixture } from '../fixtures/workloads'
-import { deployments, replicaSets } from '../../src/controllers/shared/resources'
 import { toDeployment, toReplicaSet, type ReplicaSet } from '../../src/controllers/shared/workloads'
 
 const replicasOf = (rs: KubeObject) => (rs.spec as ReplicaSet['spec']).replicas ?? 0

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { deploymentController } from '../../src/controllers/deployment'
-import { pods } from '../../src/controllers/resources'
+import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
 import {
@@ -18,7 +18,6 @@ import {
   T0,
   type DeploymentFixture,
 } from '../fixtures/workloads'
-import { deployments, replicaSets } from '../../src/controllers/shared/resources'
 import type { Condition, ReplicaSet } from '../../src/controllers/shared/workloads'
 
 const ofType = <T extends Action['type']>(actions: Action[], type: T) => actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { computeSubsets, findPort, reconcileEndpoints } from '../../src/controllers/endpoints'
-import { endpoints, services } from '../../src/controllers/endpoints/resources'
 import { desiredSlices, reconcileEndpointSlices } from '../../src/controllers/endpointslice'
-import { endpointSlices } from '../../src/controllers/endpointslice/resources'
-import { pods } from '../../src/controllers/resources'
+import { endpoints, endpointSlices, pods, services } from '../../src/controllers/resources'
 import type { Cache, ResourceRef } from '../../src/controllers/runtime/types'
 
 class MapCache implements Cache {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { pods } from '../../src/controllers/resources'
+import { pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, newPod, newReplicaSet, T0 } from '../fixtures/workloads'
-import { replicaSets } from '../../src/controllers/shared/resources'
 
 const now = T0
 

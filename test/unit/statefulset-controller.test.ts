@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { controllerRevisions, fnv32, hashControllerRevision, newControllerRevision, syncHistory, templatePatch } from '../../src/controllers/history'
-import { pods, persistentVolumeClaims } from '../../src/controllers/resources'
+import { fnv32, hashControllerRevision, newControllerRevision, syncHistory, templatePatch } from '../../src/controllers/history'
+import { controllerRevisions, persistentVolumeClaims, pods, statefulSets } from '../../src/controllers/resources'
 import { MemoryCache, markPendingPodsReady, runPass, T0, finishTerminatingPods } from '../fixtures/workloads'
-import { statefulSetController, statefulSets } from '../../src/controllers/statefulset'
+import { statefulSetController } from '../../src/controllers/statefulset'
 
 function newStatefulSet(name: string, replicas: number, image = 'nginx:1', extra: Record<string, unknown> = {}): KubeObject {
   return {

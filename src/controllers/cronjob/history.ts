@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action } from '../runtime/types'
-import { jobs } from '../job/resources'
 import { historyLimits, jobFailed, jobSucceeded, type CronJob } from './cronjob'
 import { parseTime } from '../../apimachinery/meta-time'
+import { jobs } from '../resources'
 
 const startOf = (j: KubeObject) => parseTime((j.status as { startTime?: string } | undefined)?.startTime) ?? parseTime(j.metadata.creationTimestamp) ?? 0
 

@@ -1,7 +1,7 @@
 import type { ControllerDefinition } from '../runtime/types'
-import { cronJobs, jobs } from '../job/resources'
 import { allCronJobKeys, cronJobKeysFor } from './keys'
 import { reconcileCronJob } from './reconcile'
+import { cronJobs, jobs } from '../resources'
 
 /**
  * The CronJob controller: creates a Job for each activation of a CronJob's schedule (in its time

@@ -1,7 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { isControlledBy } from '../shared/owner-refs'
-import { cronJobs, jobs } from '../job/resources'
 import { trackActive } from './active'
 import { nextAfter } from '../../apimachinery/cron/next'
 import { concurrencyPolicyOf, toCronJob, type CronJob, type CronJobStatus } from './cronjob'
@@ -11,6 +10,7 @@ import { dueActivation, MANY_MISSED, scheduleOf } from './schedule'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 import { splitKey } from '../../apimachinery/object-key'
+import { cronJobs, jobs } from '../resources'
 
 /** Come back just after the next activation, as upstream's nextScheduleTimeDuration pads it. */
 const REQUEUE_PAD_MS = 100

@@ -1,9 +1,7 @@
-import { controllerRevisions } from '../history/resources'
-import { nodes, pods } from '../resources'
+import { controllerRevisions, daemonSets, nodes, pods } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { allDaemonSetKeys, daemonSetKeysFor } from './keys'
 import { reconcileDaemonSet } from './reconcile'
-import { daemonSets } from './types'
 import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
@@ -29,4 +27,3 @@ export { manageDaemonPods, podsByNode } from './manage'
 export { rollingUpdateDeletes, maxUnavailableCount } from './rolling'
 export { newDaemonPod, pinnedAffinity } from './pod'
 export { computeStatus } from './status'
-export { daemonSets } from './types'

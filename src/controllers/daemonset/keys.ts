@@ -1,10 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { controllerRevisions } from '../history/resources'
-import { nodes, pods, sameResource } from '../resources'
+import { controllerRevisions, daemonSets, nodes, pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
 import { controllerRefOf } from '../shared/owner-refs'
-import { daemonSets, type DaemonSet } from './types'
+import type { DaemonSet } from './types'
 import { objectKey } from '../../apimachinery/object-key'
 
 function ownerKey(o: KubeObject, cache: Cache): string[] {

@@ -3,8 +3,6 @@ import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { workingCopy, type PodTemplate } from '../shared/workloads'
 import { asRecord, intOr } from '../../apimachinery/json-value'
 
-export const daemonSets = Object.freeze({ group: 'apps', version: 'v1', plural: 'daemonsets' })
-
 /** The apps/v1 DaemonSet fields the controller reads and writes; every field may be missing. */
 export interface DaemonSet extends KubeObject {
   spec: {

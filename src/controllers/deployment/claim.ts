@@ -1,8 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, type LabelSelector } from '../../apimachinery/labels'
-import { pods } from '../resources'
+import { pods, replicaSets } from '../resources'
 import { claimObjects, controllerRefOf, newControllerRef, ownerRefsPatch, withoutOwner } from '../shared/owner-refs'
-import { replicaSets } from '../shared/resources'
 import type { ReplicaSet } from '../shared/workloads'
 import type { Plan } from './plan'
 

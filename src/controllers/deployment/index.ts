@@ -1,6 +1,5 @@
-import { pods, sameResource } from '../resources'
+import { deployments, pods, replicaSets, sameResource } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
-import { deployments, replicaSets } from '../shared/resources'
 import { allDeploymentKeys, deploymentKeysFor } from './keys'
 import { reconcileDeployment } from './reconcile'
 import { podLeaving } from '../shared/wakes'

@@ -1,7 +1,6 @@
 import { getCondition, setCondition } from '../shared/conditions'
 import { isControlledBy, newControllerRef } from '../shared/owner-refs'
 import { equalIgnoreHash } from '../shared/pod-template'
-import { replicaSets } from '../shared/resources'
 import { specReplicas, type ReplicaSet } from '../shared/workloads'
 import { FOUND_NEW_RS_REASON, newCondition, NEW_RS_REASON, PROGRESSING } from './conditions'
 import { podTemplateHash, POD_TEMPLATE_HASH_LABEL, replicaSetName } from './hash'
@@ -18,6 +17,7 @@ import {
   setNewReplicaSetAnnotations,
 } from './replica-sets'
 import { intOr } from '../../apimachinery/json-value'
+import { replicaSets } from '../resources'
 
 export interface ReplicaSetsOf {
   newRS: ReplicaSet | undefined

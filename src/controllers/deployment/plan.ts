@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { deployments, replicaSets } from '../shared/resources'
 import { toDeployment, toReplicaSet, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { REVISION_ANNOTATION } from './replica-sets'
 import { jsonEqual } from '../../apimachinery/json-value'
+import { deployments, replicaSets } from '../resources'
 
 /**
  * One sync's working state, kcp-style: the steps mutate deep copies of the Deployment and of its

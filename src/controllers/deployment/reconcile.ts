@@ -1,6 +1,5 @@
 import { isEverything, selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
 import type { Cache, Outcome } from '../runtime/types'
-import { deployments } from '../shared/resources'
 import { generationOf } from '../shared/workloads'
 import { claimReplicaSets, podsByReplicaSet } from './claim'
 import { RECREATE, ROLLING_UPDATE, strategyType } from './fenceposts'
@@ -9,6 +8,7 @@ import { rolloutRecreate } from './recreate'
 import { rolloutRolling } from './rolling'
 import { checkPausedConditions, isScalingEvent, sync, syncStatusOnly } from './sync'
 import { splitKey } from '../../apimachinery/object-key'
+import { deployments } from '../resources'
 
 /**
  * syncDeployment, as a checklist: read the Deployment (gone → nothing); refuse a selector that

@@ -1,13 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { ControllerDefinition, Outcome, ResourceRef } from '../runtime/types'
-import { sameResource } from '../resources'
+import { ingressClasses, ingresses, sameResource, services } from '../resources'
 import { edgeIngressClass, isDefaultClass, lbHostname, servedByEdge } from '../../apis/ingress-routes'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { objectKey, splitKey } from '../../apimachinery/object-key'
 
-const ingresses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingresses' })
-const ingressClasses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingressclasses' })
-const services: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'services' })
 
 export interface EdgeStatusOptions {
   /** the edge's address for Ingress status (an IP or a hostname); none: Ingress status is left alone */

@@ -1,8 +1,7 @@
-import { pods } from '../resources'
+import { endpoints, pods, services } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { allEndpointsKeys, endpointsKeysFor } from './keys'
 import { reconcileEndpoints } from './reconcile'
-import { endpoints, services } from './resources'
 import { wakesOnLabelledPods } from '../shared/wakes'
 
 /**

@@ -1,7 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { pods, sameResource } from '../resources'
+import { endpoints, pods, sameResource, services } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { endpoints, services } from './resources'
 import { servicesOfPod } from './service-pods'
 import { objectKey } from '../../apimachinery/object-key'
 

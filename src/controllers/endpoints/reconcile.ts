@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { leaderElectionAnnotation } from './keys'
-import { endpoints, services } from './resources'
 import { isHeadless, isManagedService, podsOfService } from './service-pods'
 import { computeSubsets } from './subsets'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
+import { endpoints, services } from '../resources'
 
 /** v1.IsHeadlessService: marks the Endpoints of a service without a cluster IP. */
 export const headlessLabel = 'service.kubernetes.io/headless'

@@ -1,9 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, selectorFromSet } from '../../apimachinery/labels'
-import { pods } from '../resources'
+import { pods, services } from '../resources'
 import type { Cache } from '../runtime/types'
 import { podPhase } from '../shared/pods'
-import { services } from './resources'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** How Services select pods, shared by the Endpoints and EndpointSlice controllers. */

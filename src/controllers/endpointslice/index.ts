@@ -1,9 +1,7 @@
-import { services } from '../endpoints/resources'
-import { pods } from '../resources'
+import { endpointSlices, pods, services } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { allEndpointSliceKeys, endpointSliceKeysFor } from './keys'
 import { reconcileEndpointSlices } from './reconcile'
-import { endpointSlices } from './resources'
 import { wakesOnLabelledPods } from '../shared/wakes'
 
 /**

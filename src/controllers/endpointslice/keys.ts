@@ -1,9 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { services } from '../endpoints/resources'
 import { servicesOfPod } from '../endpoints/service-pods'
-import { pods, sameResource } from '../resources'
+import { endpointSlices, pods, sameResource, services } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { controllerName, endpointSlices, managedByLabel, serviceNameLabel } from './resources'
+import { controllerName, managedByLabel, serviceNameLabel } from './resources'
 import { objectKey } from '../../apimachinery/object-key'
 
 /** Whether this controller manages the slice (the managed-by label says so). */

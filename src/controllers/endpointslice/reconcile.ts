@@ -1,13 +1,13 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { services } from '../endpoints/resources'
 import { isHeadless, isManagedService, podsOfService } from '../endpoints/service-pods'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { isControlledBy, newControllerRef } from '../shared/owner-refs'
 import { desiredSlices, type SliceContent } from './desired'
 import { isManagedSlice } from './keys'
-import { controllerName, endpointSlices, managedByLabel, serviceNameLabel } from './resources'
+import { controllerName, managedByLabel, serviceNameLabel } from './resources'
 import { jsonEqual, stableStringify } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
+import { endpointSlices, services } from '../resources'
 
 const headlessLabel = 'service.kubernetes.io/headless'
 

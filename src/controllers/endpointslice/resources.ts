@@ -1,7 +1,3 @@
-import type { ResourceRef } from '../runtime/types'
-
-export const endpointSlices: ResourceRef = Object.freeze({ group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices' })
-
 /** discovery.LabelServiceName: the service a slice belongs to. */
 export const serviceNameLabel = 'kubernetes.io/service-name'
 

@@ -1,5 +1,4 @@
 export { fnv32, hashControllerRevision } from './hash'
-export { controllerRevisions } from './resources'
 export * from './revision'
 export { revisionsToTruncate } from './truncate'
 export { syncHistory, type HistoryInput, type HistoryResult } from './sync'

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action } from '../runtime/types'
-import { controllerRevisions } from './resources'
 import { equalRevision, newControllerRevision, nextRevision, sortRevisions, type ControllerRevision, type RevisionOwner } from './revision'
+import { controllerRevisions } from '../resources'
 
 export interface HistoryInput {
   owner: RevisionOwner

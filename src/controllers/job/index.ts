@@ -1,9 +1,8 @@
-import { pods } from '../resources'
+import { jobs, pods } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { CreatedPods } from './created-pods'
 import { allJobKeys, jobKeysFor } from './keys'
 import { reconcileJob } from './reconcile'
-import { jobs } from './resources'
 import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
@@ -26,4 +25,3 @@ export function jobController(): ControllerDefinition {
 }
 
 export { reconcileJob } from './reconcile'
-export { jobs, cronJobs } from './resources'

@@ -1,8 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { pods, sameResource } from '../resources'
+import { jobs, pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
 import { controllerRefOf } from '../shared/owner-refs'
-import { jobs } from './resources'
 import { objectKey } from '../../apimachinery/object-key'
 
 /** A pod concerns the Job its controller reference names (matched by uid, as resolveControllerRef does). */

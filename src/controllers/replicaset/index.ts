@@ -1,6 +1,5 @@
-import { pods } from '../resources'
+import { pods, replicaSets } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
-import { replicaSets } from '../shared/resources'
 import { Expectations } from './expectations'
 import { allReplicaSetKeys, replicaSetKeysFor } from './keys'
 import { reconcileReplicaSet } from './reconcile'

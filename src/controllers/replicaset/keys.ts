@@ -1,9 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { pods, sameResource } from '../resources'
+import { pods, replicaSets, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
 import { controllerRefOf } from '../shared/owner-refs'
-import { replicaSets } from '../shared/resources'
 import type { ReplicaSet } from '../shared/workloads'
 import { objectKey } from '../../apimachinery/object-key'
 

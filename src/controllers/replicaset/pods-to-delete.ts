@@ -1,10 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { pods } from '../resources'
+import { pods, replicaSets } from '../resources'
 import type { Cache } from '../runtime/types'
 import { controllerRefOf } from '../shared/owner-refs'
 import { isPodActive, isPodReady, maxContainerRestarts, podNodeName, podPhase, podReadySince } from '../shared/pods'
-import { replicaSets } from '../shared/resources'
 import type { ReplicaSet } from '../shared/workloads'
 import { parseTime } from '../../apimachinery/meta-time'
 

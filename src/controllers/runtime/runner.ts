@@ -1,7 +1,7 @@
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { resourceDefOf } from '../resources'
+import { pods, resourceDefOf } from '../resources'
 import { storeFor } from '../../store-client/stores'
 import { listPages } from '../../store-client/list-pages'
 import { applyAction } from './apply'
@@ -28,7 +28,6 @@ export interface RunnerOptions {
 /** Bindings written concurrently by one pass: enough to hide a store round trip, few enough to bound a burst. */
 const maxBindingsInFlight = 32
 
-const podsRef: ResourceRef = { group: '', version: 'v1', plural: 'pods' }
 
 /** A reconcile that only binds a pod (and records events): the next key need not wait for it. */
 const isBinding = (actions: Action[]) => actions.some((a) => a.type === 'bind') && actions.every((a) => a.type === 'bind' || a.type === 'event')
@@ -123,7 +122,7 @@ export class ControllerRunner {
     const undo: (() => void)[] = []
     for (const a of actions) {
       if (a.type !== 'bind') continue
-      const cache = this.caches.of(podsRef)
+      const cache = this.caches.of(pods)
       const key = `${a.namespace}/${a.name}`
       const current = cache.get(key)
       if (!current) continue

@@ -1,9 +1,7 @@
-import { controllerRevisions } from '../history/resources'
-import { persistentVolumeClaims, pods } from '../resources'
+import { controllerRevisions, persistentVolumeClaims, pods, statefulSets } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
 import { allStatefulSetKeys, statefulSetKeysFor } from './keys'
 import { reconcileStatefulSet } from './reconcile'
-import { statefulSets } from './types'
 import { wakesOnPodsOf } from '../shared/wakes'
 
 /**
@@ -26,4 +24,3 @@ export function statefulSetController(): ControllerDefinition {
 export { reconcileStatefulSet } from './reconcile'
 export { planOrdinals, type Step, type PlanInput } from './plan'
 export { computeStatus } from './status'
-export { statefulSets } from './types'

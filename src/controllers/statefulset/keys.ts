@@ -1,11 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { controllerRevisions } from '../history/resources'
-import { pods, sameResource } from '../resources'
+import { controllerRevisions, pods, sameResource, statefulSets } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
 import { controllerRefOf } from '../shared/owner-refs'
 import { isMemberOf } from './identity'
-import { statefulSets, type StatefulSet } from './types'
+import type { StatefulSet } from './types'
 import { objectKey } from '../../apimachinery/object-key'
 
 /** The set its controller reference names, when that set (by uid) is in the cache. */

@@ -1,30 +1,17 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
 import { claimByRef } from '../history/claim'
-import { controllerRevisions } from '../history/resources'
 import { templateOf, templatePatch } from '../history/revision'
 import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
-import { persistentVolumeClaims, pods } from '../resources'
+import { controllerRevisions, persistentVolumeClaims, pods, statefulSets } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { availableInMs } from '../shared/pods'
 import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevision } from './identity'
 import { planOrdinals, type Step } from './plan'
 import { computeStatus, statusChanged } from './status'
 import { volumeClaimsFor } from './volume-claims'
-import {
-  historyLimitOf,
-  isParallel,
-  minReadySecondsOf,
-  partitionOf,
-  replicasOf,
-  startOrdinalOf,
-  statefulSets,
-  statusOf,
-  strategyOf,
-  toStatefulSet,
-  type StatefulSet,
-} from './types'
+import { historyLimitOf, isParallel, minReadySecondsOf, partitionOf, replicasOf, startOrdinalOf, statusOf, strategyOf, toStatefulSet, type StatefulSet } from './types'
 import { intOr } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
 

@@ -3,8 +3,6 @@ import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { workingCopy, type PodTemplate } from '../shared/workloads'
 import { asRecord, intOr, type Json } from '../../apimachinery/json-value'
 
-export const statefulSets = Object.freeze({ group: 'apps', version: 'v1', plural: 'statefulsets' })
-
 /** The apps/v1 StatefulSet fields the controller reads and writes; every field may be missing. */
 export interface StatefulSet extends KubeObject {
   spec: {
