@@ -1,6 +1,6 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
-import { validateWorkload } from '../apimachinery/workload-validation'
+import { validateWorkload } from './validation'
 import { isCrd, rbacGroup, type ResourceDef } from './registry'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/validate'

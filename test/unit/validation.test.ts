@@ -18,7 +18,8 @@ import {
   validateObjectMeta,
   type FieldCause,
 } from '../../src/apimachinery/validation'
-import { validateMetaLabelSelector, validateWorkload } from '../../src/apimachinery/workload-validation'
+import { validateWorkload } from '../../src/apis/validation'
+import { validateMetaLabelSelector } from '../../src/apis/validation/selectors'
 import type { KubeObject, ObjectMeta } from '../../src/apimachinery/types'
 import type { Json } from '../../src/apimachinery/json-value'
 

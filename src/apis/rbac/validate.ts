@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { goQuote, invalid, isDns1123Subdomain, isValidPathSegmentName, notSupported, required, type FieldCause } from '../../apimachinery/validation'
 import { selectorFromLabelSelector, SelectorError } from '../../apimachinery/labels'
-import { validateMetaLabelSelector } from '../../apimachinery/workload-validation'
+import { validateMetaLabelSelector } from '../validation/selectors'
 import { rbacGroup } from '../registry'
 import { readRule, roleRefOf, subjectsOf, type RoleObject } from './types'
 
