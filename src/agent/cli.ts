@@ -28,7 +28,7 @@ import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSet
 import { ProcessRuntime } from './runtime/process'
 import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
-import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../apimachinery/validation'
+import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../apimachinery/field-formats'
 
 export interface AgentArgs {
   kubeconfig: string

@@ -1,6 +1,6 @@
 import type { KubeObject } from './types'
 import { SelectorError } from './labels'
-import { goQuote } from './validation'
+import { goQuote } from './go-format'
 
 /**
  * Field selectors as k8s.io/apimachinery/pkg/fields parses them, and the per-kind field labels

@@ -1,4 +1,6 @@
-import { aggregateMessage, formatCause, goStringSlice, invalid, isQualifiedName, isValidLabelValue, notSupported, type FieldCause } from './validation'
+import { aggregateMessage, formatCause, invalid, notSupported, type FieldCause } from './validation'
+import { goStringSlice } from './go-format'
+import { isQualifiedName, isValidLabelValue } from './field-formats'
 
 /**
  * Label selectors as k8s.io/apimachinery/pkg/labels parses, matches and prints them, including the

@@ -1,10 +1,11 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
+import { toStatusCause } from '../apimachinery/validation'
 import { validateWorkload } from './validation'
 import { isCrd, rbacGroup, type ResourceDef } from './registry'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/validate'
 import { validateRbacObject } from './rbac/validate'
+import { validateObjectMeta } from '../apimachinery/object-meta-validation'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {

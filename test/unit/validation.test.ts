@@ -1,27 +1,11 @@
 import { describe, it, expect } from 'vitest'
-import {
-  aggregateMessage,
-  causeBody,
-  formatCause,
-  invalid,
-  invalidMessage,
-  nameRuleForKind,
-  notSupported,
-  required,
-  toStatusCause,
-  tooLong,
-  validateAnnotations,
-  validateDns1035Label,
-  validateDns1123Label,
-  validateDns1123Subdomain,
-  validateLabels,
-  validateObjectMeta,
-  type FieldCause,
-} from '../../src/apimachinery/validation'
+import { aggregateMessage, causeBody, formatCause, invalid, invalidMessage, notSupported, required, toStatusCause, tooLong, type FieldCause } from '../../src/apimachinery/validation'
 import { validateWorkload } from '../../src/apis/validation'
 import { validateMetaLabelSelector } from '../../src/apis/validation/selectors'
 import type { KubeObject, ObjectMeta } from '../../src/apimachinery/types'
 import type { Json } from '../../src/apimachinery/json-value'
+import { validateAnnotations, validateDns1035Label, validateDns1123Label, validateDns1123Subdomain, validateLabels } from '../../src/apimachinery/field-formats'
+import { nameRuleForKind, validateObjectMeta } from '../../src/apimachinery/object-meta-validation'
 
 const subdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"

@@ -1,7 +1,7 @@
 import { PatchError } from './patch-error'
 import { jsonEqual } from '../json-value'
-import { byteLength } from '../validation'
 import { maxJsonPatchOperations, maxRequestBodyBytes } from '../../config'
+import { byteLength } from '../field-formats'
 
 /**
  * JSON patch (RFC 6902), the `application/json-patch+json` body of `kubectl patch --type=json`

@@ -1,8 +1,9 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, invalid, notSupported, required, validateDns1035Label, validateDns1123Label, validateDns1123Subdomain, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
 import { crdSpecOf, type CrdVersion } from './crd-object'
 import type { JSONSchemaProps } from './schema'
 import { checkStructural } from './structural'
+import { validateDns1035Label, validateDns1123Label, validateDns1123Subdomain } from '../../apimachinery/field-formats'
 
 const scopes = ['Cluster', 'Namespaced']
 const columnTypes = ['integer', 'number', 'string', 'boolean', 'date']

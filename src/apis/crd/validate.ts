@@ -1,5 +1,5 @@
-import { goQuote, invalid, notSupported, required, tooLong, typeInvalid, type FieldCause } from '../../apimachinery/validation'
-import { goFloat } from '../../apimachinery/go-format'
+import { invalid, notSupported, required, tooLong, typeInvalid, type FieldCause } from '../../apimachinery/validation'
+import { goFloat, goQuote } from '../../apimachinery/go-format'
 import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
 import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'

@@ -3,11 +3,13 @@
  * (pkg/apis/rbac/validation, pkg/apis/rbac/v1/defaults.go), with upstream's paths and messages.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { goQuote, invalid, isDns1123Subdomain, isValidPathSegmentName, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
 import { selectorFromLabelSelector, SelectorError } from '../../apimachinery/labels'
 import { validateMetaLabelSelector } from '../validation/selectors'
 import { rbacGroup } from '../registry'
 import { readRule, roleRefOf, subjectsOf, type RoleObject } from './types'
+import { goQuote } from '../../apimachinery/go-format'
+import { isDns1123Subdomain, isValidPathSegmentName } from '../../apimachinery/field-formats'
 
 export const rbacKinds = ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']
 

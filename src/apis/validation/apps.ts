@@ -1,9 +1,11 @@
-import { type FieldCause, forbidden, goIntOrString, goPointer, goQuote, invalid, isNegativeErrorMsg, isValidPercent, notSupported, required, validateAnnotations, validateLabels, validateNonnegative } from '../../apimachinery/validation'
+import { type FieldCause, forbidden, invalid, notSupported, required } from '../../apimachinery/validation'
 import { type IntOrString, type PodTemplate, daemonSetSpec, deploymentSpec, read, replicaSetSpec, replicationControllerSpec, statefulSetSpec } from './shapes'
 import type { KubeObject } from '../../apimachinery/types'
 import { type LabelSelector, isEverything, matchesLabels, selectorFromSet } from '../../apimachinery/labels'
 import { goLabelSelector, requiredSelector, selectorMismatch, toSelector, validateMetaLabelSelector } from './selectors'
 import { validatePodTemplateSpec } from './pod-spec'
+import { goIntOrString, goPointer, goQuote } from '../../apimachinery/go-format'
+import { isNegativeErrorMsg, isValidPercent, validateAnnotations, validateLabels, validateNonnegative } from '../../apimachinery/field-formats'
 
 /** Workload controllers: Deployment, ReplicaSet, DaemonSet, StatefulSet (pkg/apis/apps/validation) and ReplicationController. */
 

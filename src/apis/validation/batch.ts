@@ -1,9 +1,11 @@
-import { type FieldCause, goQuote, goStringMap, invalid, notSupported, required, validateNonnegative } from '../../apimachinery/validation'
+import { type FieldCause, invalid, notSupported, required } from '../../apimachinery/validation'
 import { type JobSpec, cronJobSpec, jobSpec, objectMeta, read } from './shapes'
 import type { KubeObject } from '../../apimachinery/types'
 import { goLabelSelector, selectorMismatch, toSelector, validateMetaLabelSelector } from './selectors'
 import { matchesLabels } from '../../apimachinery/labels'
 import { validatePodTemplateSpec } from './pod-spec'
+import { goQuote, goStringMap } from '../../apimachinery/go-format'
+import { validateNonnegative } from '../../apimachinery/field-formats'
 
 /** Job and CronJob (pkg/apis/batch/validation). */
 

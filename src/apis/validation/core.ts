@@ -1,7 +1,9 @@
-import { byteLength, duplicate, type FieldCause, forbidden, goQuote, invalid, isConfigMapKey, isValidPortName, isValidPortNum, notSupported, required, tooLong, validateDns1123Label, validateDns1123Subdomain, validateLabels, validateQualifiedName } from '../../apimachinery/validation'
+import { duplicate, type FieldCause, forbidden, invalid, notSupported, required, tooLong } from '../../apimachinery/validation'
 import type { KubeObject } from '../../apimachinery/types'
 import { objectMeta, read, serviceSpec, stringMap } from './shapes'
 import { supportedProtocols, validatePodSpec } from './pod-spec'
+import { goQuote } from '../../apimachinery/go-format'
+import { byteLength, isConfigMapKey, isValidPortName, isValidPortNum, validateDns1123Label, validateDns1123Subdomain, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
 
 /** Pod, Service, ConfigMap and Secret (pkg/apis/core/validation). */
 

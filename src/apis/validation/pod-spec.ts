@@ -1,5 +1,6 @@
 import { type Container, type PodSpec, type PodTemplate, containerPort, podSpec, podTemplate, read } from './shapes'
-import { type FieldCause, duplicate, forbidden, inclusiveRangeError, invalid, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, notSupported, required, validateAnnotations, validateDns1123Label, validateLabels } from '../../apimachinery/validation'
+import { type FieldCause, duplicate, forbidden, invalid, notSupported, required } from '../../apimachinery/validation'
+import { inclusiveRangeError, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, validateAnnotations, validateDns1123Label, validateLabels } from '../../apimachinery/field-formats'
 
 /** PodSpec and PodTemplateSpec validation (pkg/apis/core/validation). */
 

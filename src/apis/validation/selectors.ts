@@ -1,6 +1,8 @@
-import { type FieldCause, forbidden, goQuote, goStringMap, goStringSlice, invalid, isValidLabelValue, required, validateLabels, validateQualifiedName } from '../../apimachinery/validation'
+import { type FieldCause, forbidden, invalid, required } from '../../apimachinery/validation'
 import { type LabelSelector, SelectorError, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { type MetaSelector, type PodTemplate, type SelectorRequirement, labelSelector, read } from './shapes'
+import { goQuote, goStringMap, goStringSlice } from '../../apimachinery/go-format'
+import { isValidLabelValue, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
 
 /** Label selectors in specs, and what controllers require of them. */
 
