@@ -1,6 +1,7 @@
 import type { KubeObject } from './types'
-import { matchesLabels, parseLabelSelector } from './labels'
+import { matchesLabels } from './labels'
 import { fieldValuesFor, matchesFields, parseFieldSelector, validateFieldSelector } from './fields'
+import { parseLabelSelector } from './label-selector-parser'
 
 /** What a list or watch asks for: one namespace (or all), and label and field selectors. */
 export interface FilterSpec {

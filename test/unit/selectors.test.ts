@@ -1,18 +1,5 @@
 import { describe, it, expect } from 'vitest'
-import {
-  SelectorError,
-  everything,
-  formatLabelSelector,
-  isEverything,
-  labelSelectorString,
-  matchesLabels,
-  nothing,
-  parseLabelSelector,
-  requiresExactMatch,
-  selectorFromLabelSelector,
-  selectorFromSet,
-  type MetaLabelSelector,
-} from '../../src/apimachinery/labels'
+import { SelectorError, everything, formatLabelSelector, isEverything, labelSelectorString, matchesLabels, nothing, requiresExactMatch, selectorFromLabelSelector, selectorFromSet, type MetaLabelSelector } from '../../src/apimachinery/labels'
 import {
   fieldSelectorString,
   fieldValuesFor,
@@ -22,6 +9,7 @@ import {
   validateFieldSelector,
 } from '../../src/apimachinery/fields'
 import type { KubeObject } from '../../src/apimachinery/types'
+import { parseLabelSelector } from '../../src/apimachinery/label-selector-parser'
 
 function parseError(fn: () => unknown): string {
   try {
