@@ -1,9 +1,16 @@
 import type { Env } from './env'
 import { buildApp } from './api/app'
-import { resyncControllers } from './controllers/hosts'
+import { hostFor, resyncControllers } from './controllers/hosts'
+import { watchersOf } from './controllers/registry'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
+import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 
-export { KindStore } from '../durable-objects/kind-store/kind-store'
+/** The store of one kind, whose changes are routed to the controllers that watch it. */
+export class KindStore extends Store {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env, { watchersOf, poke: (name) => hostFor(env, name).poke(name) })
+  }
+}
 export { ControllerHost } from '../durable-objects/controller-host/controller-host'
 export { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
 
