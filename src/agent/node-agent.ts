@@ -15,6 +15,7 @@ import { ListWatch } from './pod-watch'
 import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
 import type { ManagedRuntime } from './runtime/types'
 import { admitPods, decidePod, isTerminal, type SyncAction } from './sync-pods'
+import { WorkQueue } from './work-queue'
 
 export interface NodeAgentOptions {
   api: ApiClient
@@ -37,52 +38,6 @@ export interface NodeAgentOptions {
 const DEFAULT_RESYNC_MS = 10_000
 const RETRY_AFTER_ERROR_MS = 1_000
 const RETRY_MAX_MS = 30_000
-
-/** A set of keys to work on, each handled by one worker at a time; a key marked again while busy runs again after. */
-class WorkQueue {
-  private readonly dirty = new Set<string>()
-  private readonly busy = new Set<string>()
-  private running = 0
-  private closed = false
-
-  constructor(
-    private readonly work: (key: string) => Promise<void>,
-    private readonly concurrency: number,
-  ) {}
-
-  add(key: string): void {
-    if (this.closed) return
-    this.dirty.add(key)
-    this.pump()
-  }
-
-  close(): void {
-    this.closed = true
-    this.dirty.clear()
-  }
-
-  private pump(): void {
-    while (this.running < this.concurrency && !this.closed) {
-      let next: string | undefined
-      for (const k of this.dirty) {
-        if (!this.busy.has(k)) {
-          next = k
-          break
-        }
-      }
-      if (next === undefined) return
-      const key = next
-      this.dirty.delete(key)
-      this.busy.add(key)
-      this.running++
-      void this.work(key).finally(() => {
-        this.busy.delete(key)
-        this.running--
-        this.pump()
-      })
-    }
-  }
-}
 
 /** resourceVersions are opaque, but this server's are integers: a response older than the cache must not replace it. */
 function isNewer(candidate: KubeObject, cached: KubeObject | undefined): boolean {
