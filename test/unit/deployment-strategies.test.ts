@@ -18,7 +18,8 @@ import {
   T0,
   type DeploymentFixture,
 } from '../fixtures/workloads'
-import type { Condition, ReplicaSet } from '../../src/controllers/shared/workloads'
+import type { ReplicaSet } from '../../src/controllers/shared/workloads'
+import type { Condition } from '../../src/apimachinery/conditions'
 
 const ofType = <T extends Action['type']>(actions: Action[], type: T) => actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
 const replicasOf = (rs: KubeObject) => (rs.spec as ReplicaSet['spec']).replicas ?? 0

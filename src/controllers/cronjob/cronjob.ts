@@ -1,7 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { workingCopy, type Condition } from '../shared/workloads'
+import { workingCopy } from '../shared/workloads'
 import type { JobSpec } from '../job/job'
 import { intOr } from '../../apimachinery/json-value'
+import type { Condition } from '../../apimachinery/conditions'
 
 /** The batch/v1 CronJob fields the controller reads and writes; every field may be missing. */
 

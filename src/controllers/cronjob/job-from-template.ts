@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { newControllerRef } from '../shared/owner-refs'
+import { newControllerRef } from '../../apimachinery/owner-refs'
 import { SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob } from './cronjob'
 import { toWall } from '../../apimachinery/cron/zone'
 

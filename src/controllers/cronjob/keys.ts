@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { cronJobs, jobs, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { objectKey } from '../../apimachinery/object-key'
 
 /** A Job concerns the CronJob its controller reference names (matched by uid). */

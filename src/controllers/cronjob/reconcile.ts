@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { isControlledBy } from '../shared/owner-refs'
+import { isControlledBy } from '../../apimachinery/owner-refs'
 import { trackActive } from './active'
 import { nextAfter } from '../../apimachinery/cron/next'
 import { concurrencyPolicyOf, toCronJob, type CronJob, type CronJobStatus } from './cronjob'

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { controllerRevisions, daemonSets, nodes, pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 import type { DaemonSet } from './types'
 import { objectKey } from '../../apimachinery/object-key'
 

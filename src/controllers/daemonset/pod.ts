@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { newControllerRef } from '../shared/owner-refs'
+import { newControllerRef } from '../../apimachinery/owner-refs'
 import { podFromTemplate } from '../shared/pod-template'
 import { withDaemonTolerations } from './tolerations'
 import type { DaemonSet } from './types'

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, type LabelSelector } from '../../apimachinery/labels'
 import { pods, replicaSets } from '../resources'
-import { claimObjects, controllerRefOf, newControllerRef, ownerRefsPatch, withoutOwner } from '../shared/owner-refs'
+import { claimObjects, controllerRefOf, newControllerRef, ownerRefsPatch, withoutOwner } from '../../apimachinery/owner-refs'
 import type { ReplicaSet } from '../shared/workloads'
 import type { Plan } from './plan'
 

@@ -1,5 +1,5 @@
-import type { Condition } from '../shared/workloads'
 import { formatTime } from '../../apimachinery/meta-time'
+import type { Condition } from '../../apimachinery/conditions'
 
 /** Deployment condition types and reasons, with upstream's spelling. */
 export const AVAILABLE = 'Available'

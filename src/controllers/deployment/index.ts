@@ -3,7 +3,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allDeploymentKeys, deploymentKeysFor } from './keys'
 import { reconcileDeployment } from './reconcile'
 import { podLeaving } from '../shared/wakes'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 
 /**
  * The Deployment controller: owns one ReplicaSet per pod template (`<name>-<pod-template-hash>`),

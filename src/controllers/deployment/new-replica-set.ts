@@ -1,5 +1,5 @@
-import { getCondition, setCondition } from '../shared/conditions'
-import { isControlledBy, newControllerRef } from '../shared/owner-refs'
+import { getCondition, setCondition } from '../../apimachinery/conditions'
+import { isControlledBy, newControllerRef } from '../../apimachinery/owner-refs'
 import { equalIgnoreHash } from '../shared/pod-template'
 import { specReplicas, type ReplicaSet } from '../shared/workloads'
 import { FOUND_NEW_RS_REASON, newCondition, NEW_RS_REASON, PROGRESSING } from './conditions'

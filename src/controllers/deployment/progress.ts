@@ -1,5 +1,5 @@
-import { getCondition, removeCondition, setCondition } from '../shared/conditions'
-import { rsStatus, type Condition, type Deployment, type DeploymentStatus, type ReplicaSet } from '../shared/workloads'
+import { type Condition, getCondition, removeCondition, setCondition } from '../../apimachinery/conditions'
+import { rsStatus, type Deployment, type DeploymentStatus, type ReplicaSet } from '../shared/workloads'
 import { newCondition, NEW_RS_AVAILABLE_REASON, PROGRESSING, REPLICA_FAILURE, RS_UPDATED_REASON, TIMED_OUT_REASON } from './conditions'
 import type { Plan } from './plan'
 import { hasProgressDeadline } from './progress-deadline'

@@ -1,4 +1,4 @@
-import { setCondition } from '../shared/conditions'
+import { setCondition } from '../../apimachinery/conditions'
 import { generationOf, specReplicas, type Deployment, type DeploymentStatus, type ReplicaSet } from '../shared/workloads'
 import { AVAILABLE, MIN_AVAILABLE_REASON, MIN_UNAVAILABLE_REASON, newCondition } from './conditions'
 import { maxUnavailable } from './fenceposts'

@@ -1,4 +1,4 @@
-import { getCondition, setCondition } from '../shared/conditions'
+import { getCondition, setCondition } from '../../apimachinery/conditions'
 import { specReplicas, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { cleanupDeployment } from './cleanup'
 import { newCondition, PAUSED_REASON, PROGRESSING, RESUMED_REASON, TIMED_OUT_REASON } from './conditions'

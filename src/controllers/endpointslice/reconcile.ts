@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { isHeadless, isManagedService, podsOfService } from '../endpoints/service-pods'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { isControlledBy, newControllerRef } from '../shared/owner-refs'
+import { isControlledBy, newControllerRef } from '../../apimachinery/owner-refs'
 import { desiredSlices, type SliceContent } from './desired'
 import { isManagedSlice } from './keys'
 import { controllerName, managedByLabel, serviceNameLabel } from './resources'

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { canonicalTemplate } from '../shared/pod-template'
-import { newControllerRef } from '../shared/owner-refs'
+import { newControllerRef } from '../../apimachinery/owner-refs'
 import type { PodTemplate } from '../shared/workloads'
 import { hashControllerRevision } from './hash'
 import { asRecord, intOr, isJsonObject, stableStringify } from '../../apimachinery/json-value'

@@ -1,5 +1,4 @@
-import { getCondition, setCondition } from '../shared/conditions'
-import type { Condition } from '../shared/workloads'
+import { type Condition, getCondition, setCondition } from '../../apimachinery/conditions'
 import { formatTime } from '../../apimachinery/meta-time'
 
 /** Job condition types, reasons and messages as kube-controller-manager v1.32 writes them. */

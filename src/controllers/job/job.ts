@@ -1,7 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
-import { workingCopy, type Condition, type PodTemplate } from '../shared/workloads'
+import { workingCopy, type PodTemplate } from '../shared/workloads'
 import { intOr } from '../../apimachinery/json-value'
+import type { Condition } from '../../apimachinery/conditions'
 
 /** The batch/v1 Job fields the controller reads and writes; objects are plain JSON, so every field may be missing. */
 

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { jobs, pods, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { objectKey } from '../../apimachinery/object-key'
 
 /** A pod concerns the Job its controller reference names (matched by uid, as resolveControllerRef does). */

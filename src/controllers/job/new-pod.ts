@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { newControllerRef } from '../shared/owner-refs'
+import { newControllerRef } from '../../apimachinery/owner-refs'
 import { podFromTemplate } from '../shared/pod-template'
 import { JOB_API_VERSION, type Job } from './job'
 import { COMPLETION_INDEX_ANNOTATION } from './pods'

@@ -1,8 +1,8 @@
 import type { Outcome } from '../runtime/types'
-import type { Condition } from '../shared/workloads'
 import type { Job } from './job'
 import { parseTime } from '../../apimachinery/meta-time'
 import { jobs } from '../resources'
+import type { Condition } from '../../apimachinery/conditions'
 
 /**
  * The TTL-after-finished controller's decision for a finished Job: once ttlSecondsAfterFinished

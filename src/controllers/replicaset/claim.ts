@@ -2,7 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { LabelSelector } from '../../apimachinery/labels'
 import { pods } from '../resources'
 import type { Action } from '../runtime/types'
-import { claimObjects, newControllerRef, ownerRefsPatch, withControllerRef, withoutOwner } from '../shared/owner-refs'
+import { claimObjects, newControllerRef, ownerRefsPatch, withControllerRef, withoutOwner } from '../../apimachinery/owner-refs'
 import type { ReplicaSet } from '../shared/workloads'
 
 export interface ClaimedPods {

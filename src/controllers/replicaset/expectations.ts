@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { ControllerMemory } from '../runtime/memory'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { isPodActive } from '../shared/pods'
 import type { ReplicaSet } from '../shared/workloads'
 

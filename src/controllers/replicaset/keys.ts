@@ -2,7 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { pods, replicaSets, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 import type { ReplicaSet } from '../shared/workloads'
 import { objectKey } from '../../apimachinery/object-key'
 

@@ -1,7 +1,7 @@
 import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
 import { pods, replicaSets } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { controllerRefOf } from '../shared/owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { isPodActive } from '../shared/pods'
 import { toReplicaSet, type ReplicaSet } from '../shared/workloads'
 import { claimPods } from './claim'

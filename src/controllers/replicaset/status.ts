@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { getCondition, removeCondition, setCondition } from '../shared/conditions'
+import { type Condition, getCondition, removeCondition, setCondition } from '../../apimachinery/conditions'
 import { availableInMs, isPodAvailable, isPodReady } from '../shared/pods'
-import { generationOf, rsStatus, specReplicas, type Condition, type ReplicaSet, type ReplicaSetStatus } from '../shared/workloads'
+import { generationOf, rsStatus, specReplicas, type ReplicaSet, type ReplicaSetStatus } from '../shared/workloads'
 import { intOr, jsonEqual } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 

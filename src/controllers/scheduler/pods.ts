@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, type Json } from '../../apimachinery/json-value'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler'
 
@@ -42,5 +43,5 @@ export function isPendingFor(pod: KubeObject, schedulerName: string): boolean {
 
 /** The uid of the pod's managing controller (the ownerReference with controller: true). */
 export function controllerUid(pod: KubeObject): string | undefined {
-  return pod.metadata.ownerReferences?.find((r) => r.controller === true)?.uid
+  return controllerRefOf(pod)?.uid
 }

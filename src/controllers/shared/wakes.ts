@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { pods, sameResource } from '../resources'
 import type { WakesOn } from '../runtime/types'
-import { controllerRefOf } from './owner-refs'
+import { controllerRefOf } from '../../apimachinery/owner-refs'
 
 const labelled = (o: KubeObject | undefined): boolean => !!o && Object.keys(o.metadata.labels ?? {}).length > 0
 

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { intOr, type Json } from '../../apimachinery/json-value'
+import type { Condition } from '../../apimachinery/conditions'
 
 /**
  * The apps/v1 ReplicaSet and Deployment fields the controllers read and write. Objects come from the
@@ -11,16 +12,6 @@ export interface PodTemplate {
   metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; [field: string]: unknown }
   spec?: Json
   [field: string]: unknown
-}
-
-export interface Condition {
-  type: string
-  status: 'True' | 'False' | 'Unknown' | string
-  reason?: string
-  message?: string
-  lastTransitionTime?: string
-  /** Deployment conditions only */
-  lastUpdateTime?: string
 }
 
 export interface ReplicaSetSpec {

@@ -1,4 +1,13 @@
-import type { Condition } from './workloads'
+/** A status condition (metav1.Condition, and the per-kind condition types shaped like it). */
+export interface Condition {
+  type: string
+  status: 'True' | 'False' | 'Unknown' | string
+  reason?: string
+  message?: string
+  lastTransitionTime?: string
+  /** Deployment conditions only */
+  lastUpdateTime?: string
+}
 
 /**
  * Status conditions as pkg/controller/deployment/util and replicaset's helpers keep them: one per

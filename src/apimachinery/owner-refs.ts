@@ -1,5 +1,5 @@
-import type { KubeObject, OwnerReference } from '../../apimachinery/types'
-import { matchesLabels, type LabelSelector } from '../../apimachinery/labels'
+import type { KubeObject, OwnerReference } from './types'
+import { matchesLabels, type LabelSelector } from './labels'
 
 /** metav1.GetControllerOf: the owner reference marked controller=true. */
 export function controllerRefOf(o: KubeObject): OwnerReference | undefined {
