@@ -9,7 +9,7 @@
 //   CLUSTER_CIDR, NODE_CIDR_MASK_SIZE     the same: where node pod CIDRs are cut from, and their size
 //   EDGEPLANE_DEBUG=1                     print the full error when startup fails
 //
-// Cron triggers from wrangler.toml are fired by the launcher; cron.ts lists what it understands.
+// Cron triggers from wrangler.toml are fired by the launcher (cron.ts): standard five-field expressions, in UTC.
 import { chmod, mkdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
