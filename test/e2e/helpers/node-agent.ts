@@ -15,6 +15,8 @@ export interface AgentProcess {
   child: ChildProcess
   /** the agent's state dir: its node credentials and its pods' working directories */
   stateDir: string
+  /** the address its node ports are bound on (--nodeport-addresses) */
+  nodePortAddress: string
   output(): string
   stop(): Promise<void>
 }
@@ -102,6 +104,7 @@ function spawnAgent(argv: string[], env: Record<string, string>): AgentProcess {
   const agent: AgentProcess = {
     child,
     stateDir,
+    nodePortAddress: argv[argv.indexOf('--nodeport-addresses') + 1]!,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
