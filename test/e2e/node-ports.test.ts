@@ -1,4 +1,4 @@
-import { connect } from 'node:net'
+import { connect, createServer, type Server } from 'node:net'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
@@ -57,6 +57,21 @@ function dialOutcome(host: string, port: number): Promise<string> {
     })
     s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message))
   })
+}
+
+/** A listener on `host` at a free port of the node port range that no Service here holds. */
+async function holdPortInRange(host: string): Promise<{ server: Server; port: number }> {
+  for (let i = 0; i < 50; i++) {
+    const port = 30000 + Math.floor(Math.random() * 2768)
+    if (Object.values(nodePorts).includes(port)) continue
+    const server = createServer()
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false))
+      server.listen(port, host, () => resolve(true))
+    })
+    if (ok) return { server, port }
+  }
+  throw new Error('no free port in the node port range')
 }
 
 const answered = (host: string, port: number, path: string) => httpGet(host, port, path).then((r) => (r.status === 200 ? r : undefined), () => undefined)
@@ -125,6 +140,27 @@ describe('NodePorts on the agents', () => {
     expect(await dialOutcome(addrB, port)).toBe('ECONNREFUSED')
     // Node B does serve the Cluster one at the same time.
     expect((await httpGet(addrB, nodePorts.web!, '/cluster')).body.toString()).toBe('hello from web /cluster')
+  })
+
+  it('reports a node port it cannot bind as a Warning Event on the Node, and keeps serving the others', async () => {
+    // Something else holds a port on node B's address; a Service then asks for that node port.
+    const { server: blocker, port } = await holdPortInRange(addrB)
+    try {
+      const svc: Manifest = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'taken' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, targetPort: podPort, nodePort: port }] } }
+      const applied = await run(['apply', '-f', '-'], stream(svc))
+      expect(applied.code, applied.stderr).toBe(0)
+      const events = await waitFor(async () => {
+        const out = (await run(['get', 'events', '-n', 'default', '--field-selector', `involvedObject.kind=Node,involvedObject.name=${B},reason=FailedToOpenNodePort`, '-o', 'jsonpath={.items[*].message}'])).stdout
+        return out.includes(`${port}`) ? out : undefined
+      }, { what: 'a FailedToOpenNodePort event on node B', timeoutMs: 20_000, intervalMs: 250 })
+      expect(events).toContain(`can't open port ${addrB}:${port}/tcp for service default/taken, skipping it: listen EADDRINUSE`)
+      expect(agentB.child.exitCode).toBeNull()
+      expect((await httpGet(addrB, nodePorts.web!, '/still')).body.toString()).toBe('hello from web /still')
+      // Node A binds its own address, so it serves the port all the same.
+      expect((await waitFor(() => answered(addrA, port, '/taken'), { what: 'node A serving the port', timeoutMs: 20_000, intervalMs: 250 })).body.toString()).toBe('hello from web /taken')
+    } finally {
+      blocker.close()
+    }
   })
 
   it('closes a node port when its Service is deleted', async () => {
