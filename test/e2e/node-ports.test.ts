@@ -1,7 +1,7 @@
 import { connect, createServer, type Server } from 'node:net'
-import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
+import { httpGet } from './helpers/http-get'
 import { kubectl, type KubectlResult } from './helpers/kubectl'
 import { stream, type Manifest } from './helpers/manifests'
 import { loopbackAddress, startAgent, type AgentProcess } from './helpers/node-agent'
@@ -33,19 +33,6 @@ http.createServer((q, s) => {
   }
   s.end('hello from ' + process.env.POD_NAME + ' ' + q.url)
 }).listen(Number(process.argv[1]), '127.0.0.1')`
-
-function httpGet(host: string, port: number, path: string): Promise<{ status: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host, port, path, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
 
 /** How a plain TCP connect to host:port ends: `connected` or the error code. */
 function dialOutcome(host: string, port: number): Promise<string> {
