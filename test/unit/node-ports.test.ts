@@ -1,4 +1,6 @@
+import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { NodePortListeners } from '../../src/agent/node-ports/listeners'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { candidates, nodePortTable, openPorts } from '../../src/agent/node-ports/table'
 import { bindAddresses, parseNodePortAddresses } from '../../src/agent/node-ports/addresses'
@@ -110,5 +112,37 @@ describe('dialTarget: what a node may reach on another node', () => {
     expect(dialTarget(svc('web', { type: 'ClusterIP', ports: [{ name: 'http', port: 80, nodePort: 30080 }] }), endpoints, dial)).toBe('service default/web has no TCP node port 30080')
     expect(dialTarget(svc('web', { type: 'NodePort', externalTrafficPolicy: 'Local', ports: [{ name: 'http', port: 80, nodePort: 30080 }] }), endpoints, dial)).toContain('externalTrafficPolicy Local')
     expect(dialTarget(web, undefined, dial)).toContain('is not a ready endpoint')
+  })
+})
+
+describe('NodePortListeners', () => {
+  it('reports a port it cannot bind once, keeps the others, and binds it at a later sync once free', async () => {
+    const blocker = createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
+    const taken = (blocker.address() as AddressInfo).port
+    const free = createServer()
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r))
+    const other = (free.address() as AddressInfo).port
+    await new Promise((r) => free.close(r))
+    const reports: string[] = []
+    const listeners = new NodePortListeners(['127.0.0.1'], (_port, socket) => socket.destroy(), (port, address, err) => reports.push(`${address}:${port} ${(err as NodeJS.ErrnoException).code}`))
+    try {
+      const ports = new Set([taken, other])
+      listeners.sync(ports)
+      await new Promise((r) => setTimeout(r, 100))
+      listeners.sync(ports)
+      await new Promise((r) => setTimeout(r, 100))
+      expect(reports).toEqual([`127.0.0.1:${taken} EADDRINUSE`])
+      expect(listeners.listening()).toEqual([other])
+      await new Promise((r) => blocker.close(r))
+      listeners.sync(ports)
+      await new Promise((r) => setTimeout(r, 100))
+      expect(listeners.listening()).toEqual([taken, other].sort((a, b) => a - b))
+      listeners.sync(new Set([other]))
+      expect(listeners.listening()).toEqual([other])
+    } finally {
+      listeners.close()
+      blocker.close()
+    }
   })
 })
