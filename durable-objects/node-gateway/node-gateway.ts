@@ -38,6 +38,9 @@ interface Dialled {
   ended: boolean
 }
 
+/** NodePort connections one node may have open to other nodes at once; more are refused (a flood stays bounded). */
+export const maxDialled = 4096
+
 const streamTag = (id: number) => `s:${id}`
 /** The agent pings every 20 s; a tunnel silent for longer than this died without a close (NAT, power). */
 const agentSilentAfterMs = 65_000
@@ -288,6 +291,7 @@ export class NodeGateway extends DurableObject<Env> {
   private async dial(agentWs: WebSocket, att: AgentAttachment, msg: Dial): Promise<void> {
     const fail = (error: string) => this.sendToAgent(agentWs, { op: 'end', id: msg.id, error })
     if (!(msg.id & agentStreamBit) || this.dialled.has(msg.id)) return fail('invalid stream id')
+    if (this.dialled.size >= maxDialled) return fail(`node "${att.node}" has ${maxDialled} node port connections to other nodes open already`)
     const entry: Dialled = { conn: att.conn, ended: false }
     this.dialled.set(msg.id, entry)
     const target = await authorizeDial(this.env, msg)
