@@ -17,7 +17,7 @@ import { jsonBody, jsonText, unwrap } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
 import { pagedListResponse } from './list-response'
-import { deletePages, listPages } from '../client/list-pages'
+import { listPages } from '../client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
@@ -140,7 +140,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
       const opts = deleteOptions(q, body)
       if (!info.name) {
-        return pagedListResponse(def, deletePages(env, def, namespace, listOptions(q, namespace), opts), req, q, false)
+        return pagedListResponse(def, admitted.deletePages(namespace, listOptions(q, namespace), opts), req, q, false)
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
       const res = unwrap(await admitted.delete(target, opts))

@@ -284,6 +284,19 @@ describe('deletes', () => {
     }, { what: 'the delete webhook to take effect', timeoutMs: 10_000, intervalMs: 300 })
     expect(res.stderr).toContain('admission webhook "deletes.webhook.example.com" denied the request: kept')
     expect((await run(['get', 'configmap', 'kept', '-n', 'webhooks'])).code).toBe(0)
+
+    // A deletecollection admits each object it deletes.
+    await configMap('gone', 'webhooks', { batch: 'one' })
+    const collection = (selector: string) =>
+      server.request(`/api/v1/namespaces/webhooks/configmaps?labelSelector=${encodeURIComponent(selector)}`, { method: 'DELETE', token: server.token })
+    const refused = await collection('keep=yes')
+    expect(refused.status).toBe(400)
+    expect(JSON.parse(refused.body).message).toBe('admission webhook "deletes.webhook.example.com" denied the request: kept')
+    expect((await run(['get', 'configmap', 'kept', '-n', 'webhooks'])).code).toBe(0)
+    const deleted = await collection('batch=one')
+    expect(deleted.status, deleted.body).toBe(200)
+    expect(JSON.parse(deleted.body).items.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(['gone'])
+    expect((await run(['get', 'configmap', 'gone', '-n', 'webhooks'])).code).not.toBe(0)
     await ok(['delete', 'validatingwebhookconfiguration', 'deletes'])
   })
 })

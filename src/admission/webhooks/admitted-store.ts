@@ -11,12 +11,13 @@
  */
 import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
-import { failure, type StoreResult } from '../../apimachinery/status'
+import { ApiError, failure, type StoreResult } from '../../apimachinery/status'
 import { admissionGroup, findResource, type ResourceDef } from '../../apis/registry'
 import { applyPatch, type PatchType } from '../../apis/patching'
 import { storeFor } from '../../client/stores'
+import { deletePages, listPages } from '../../client/list-pages'
 import type { UserInfo } from '../../api/user'
-import type { DeleteOptions, Target, WriteOptions } from '../../../durable-objects/kind-store/options'
+import type { DeleteOptions, ListOptions, ListResult, Target, WriteOptions } from '../../../durable-objects/kind-store/options'
 import type { WriteResult } from '../../../durable-objects/kind-store/writes'
 import { configuredWebhooks, type ConfiguredWebhook } from './configurations'
 import { rulesMatch, selectorsMatch, type AdmissionAttributes, type Operation } from './match'
@@ -43,6 +44,27 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo) {
       admit(t, subresource, 'update', opts, { kind: 'PatchOptions', ...writeOptionsOf(opts) }, (step) => store.patch(t, type, patch, subresource, merged(opts, step))),
     delete: (t: Target, opts: DeleteOptions) =>
       admit(t, undefined, 'delete', opts, { kind: 'DeleteOptions', ...deleteOptionsOf(opts) }, (step) => store.delete(t, merged(opts, step))),
+    /**
+     * deletecollection: in the store page by page, unless a DELETE webhook's rules name the
+     * resource; then each listed object is deleted as one admitted delete (as kube-apiserver
+     * admits each item), and the first refusal ends the request.
+     */
+    deletePages: async function* (namespace: string | undefined, list: ListOptions, opts: DeleteOptions): AsyncGenerator<ListResult> {
+      const attributes: AdmissionAttributes = { operation: 'DELETE', group: def.group, version: def.version, resource: def.plural, subresource: '', namespaced: def.namespaced, namespace: namespace ?? '' }
+      const hooks = def.group === admissionGroup ? [] : await configuredWebhooks(env)
+      if (!hooks.some((h) => rulesMatch(h.hook, attributes))) return yield* deletePages(env, def, namespace, list, opts)
+      for await (const page of listPages(env, def, { ...list, namespace, limit: undefined, continue: undefined })) {
+        const items: string[] = []
+        for (const text of page.items) {
+          const o = JSON.parse(text) as KubeObject
+          const t = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
+          const res = await admit(t, undefined, 'delete', opts, { kind: 'DeleteOptions', ...deleteOptionsOf(opts) }, (step) => store.delete(t, merged(opts, step)))
+          if (res.ok) items.push(res.value.object)
+          else if ((res as { status: Status }).status.code !== 404) throw new ApiError((res as { status: Status }).status)
+        }
+        yield { items, resourceVersion: page.resourceVersion }
+      }
+    },
   }
 }
 
