@@ -70,6 +70,11 @@ export const httpOpenSchema = z.object({
   /** path and query, as sent to the pod */
   path: z.string().startsWith('/'),
   headers: z.array(z.tuple([z.string(), z.string()])),
+  /**
+   * Speak TLS to the pod and check its certificate for `serverName`, against `ca` (PEM) when given,
+   * else the node's trust store: how kube-apiserver reaches a `service` admission webhook.
+   */
+  tls: z.object({ serverName: z.string().min(1), ca: z.string().max(1024 * 1024).optional() }).optional(),
 })
 
 /**
