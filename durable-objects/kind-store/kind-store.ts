@@ -4,6 +4,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
 import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds, expiryBatchRows } from '../../src/config'
 import { ensureSchema, readMeta, writeMeta } from './schema'
+import { ensureNodeNameColumn } from './node-name-column'
 import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
@@ -51,6 +52,7 @@ export class KindStore extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
+    ctx.storage.transactionSync(() => ensureNodeNameColumn(ctx.storage.sql))
     this.log = new Log(ctx.storage.sql)
     this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
@@ -221,7 +223,7 @@ export class KindStore extends DurableObject<Env> {
     const from = q.get('resourceVersion') ?? ''
     const fromRv = from === '' || from === '0' ? undefined : Number(from)
     if (fromRv !== undefined && (!Number.isInteger(fromRv) || fromRv < this.log.compactedRv)) {
-      this.ctx.acceptWebSocket(server)
+      this.ctx.acceptWebSocket(server, ['expired'])
       const status = expired(`too old resource version: ${from} (${this.log.compactedRv})`)
       server.send(JSON.stringify({ type: 'ERROR', object: status }))
       server.close(1000, 'expired')
