@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
-import type { KubeObject } from '../../src/apimachinery/types'
+import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
 import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds, expiryBatchRows } from '../../src/config'
 import { ensureSchema, readMeta, writeMeta } from './schema'
@@ -23,6 +23,20 @@ const podsStore = storeName({ group: '', plural: 'pods' })
 export interface NamespaceContent {
   count: number
   finalizers: Record<string, number>
+}
+
+/** One pod to bind, as a POST pods/binding names it. */
+export interface Binding {
+  namespace: string
+  name: string
+  nodeName: string
+  uid?: string
+}
+
+/** A binding's answer: the bound pod, or why it was refused. */
+export interface BindingResult {
+  object?: string
+  status?: Status
 }
 
 /** A slice of the change log. */
@@ -122,6 +136,23 @@ export class KindStore extends DurableObject<Env> {
   bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.bind(t, nodeName, uid, opts)
+  }
+
+  /**
+   * Many bindings in one call, each its own write with its own answer, in order. The answers stop
+   * once they hold `storeReplyBytes`: the bindings after that were not attempted and are sent again.
+   */
+  bindMany(def: ResourceDef, bindings: Binding[]): BindingResult[] {
+    this.learn(def)
+    const results: BindingResult[] = []
+    let bytes = 0
+    for (const b of bindings) {
+      if (bytes >= storeReplyBytes) break
+      const result = this.writer.bind({ def, namespace: b.namespace, name: b.name }, b.nodeName, b.uid, {})
+      results.push(result.ok ? { object: result.value.object } : { status: result.status })
+      bytes += result.ok ? result.value.object.length : 0
+    }
+    return results
   }
 
   /**
