@@ -33,8 +33,8 @@ export interface Binding {
   uid?: string
 }
 
-/** A binding's answer: the bound pod, or why it was refused. */
-export interface BindingResult {
+/** One write's answer in a batch: the object written, or why it was refused. */
+export interface ItemResult {
   object?: string
   status?: Status
 }
@@ -142,17 +142,15 @@ export class KindStore extends DurableObject<Env> {
    * Many bindings in one call, each its own write with its own answer, in order. The answers stop
    * once they hold `storeReplyBytes`: the bindings after that were not attempted and are sent again.
    */
-  bindMany(def: ResourceDef, bindings: Binding[]): BindingResult[] {
+  bindMany(def: ResourceDef, bindings: Binding[]): ItemResult[] {
     this.learn(def)
-    const results: BindingResult[] = []
-    let bytes = 0
-    for (const b of bindings) {
-      if (bytes >= storeReplyBytes) break
-      const result = this.writer.bind({ def, namespace: b.namespace, name: b.name }, b.nodeName, b.uid, {})
-      results.push(result.ok ? { object: result.value.object } : { status: result.status })
-      bytes += result.ok ? result.value.object.length : 0
-    }
-    return results
+    return eachWithin(bindings, (b) => this.writer.bind({ def, namespace: b.namespace, name: b.name }, b.nodeName, b.uid, {}))
+  }
+
+  /** Many creates in one call (a controller's events), answered as bindMany answers. */
+  createMany(def: ResourceDef, objects: KubeObject[]): ItemResult[] {
+    this.learn(def)
+    return eachWithin(objects, (o) => this.writer.create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {}))
   }
 
   /**
@@ -312,6 +310,19 @@ export class KindStore extends DurableObject<Env> {
       if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
     })
   }
+}
+
+/** Runs writes in order, each answered on its own, until the answers hold `storeReplyBytes`. */
+function eachWithin<T>(items: readonly T[], write: (item: T) => StoreResult<WriteResult>): ItemResult[] {
+  const results: ItemResult[] = []
+  let bytes = 0
+  for (const item of items) {
+    if (bytes >= storeReplyBytes) break
+    const result = write(item)
+    results.push(result.ok ? { object: result.value.object } : { status: result.status })
+    bytes += result.ok ? result.value.object.length : 0
+  }
+  return results
 }
 
 /** Events expire as kube-apiserver's --event-ttl removes them; no other kind does. */

@@ -4,11 +4,11 @@ import { storeFor } from '../../client/stores'
 import type { InformerCaches } from './cache'
 import type { Action } from './types'
 import { pods, resourceDefOf } from '../resources'
-import type { Binding, BindingResult } from '../../../durable-objects/kind-store/kind-store'
+import type { Binding, ItemResult } from '../../../durable-objects/kind-store/kind-store'
 import type { ResourceDef } from '../../apis/registry'
 
 /** The pods store's batch binding, typed as it answers (the RPC typing drops the Status it may carry). */
-type BatchBinder = { bindMany(def: ResourceDef, bindings: Binding[]): Promise<BindingResult[]> }
+type BatchBinder = { bindMany(def: ResourceDef, bindings: Binding[]): Promise<ItemResult[]> }
 
 export type BindAction = Extract<Action, { type: 'bind' }>
 

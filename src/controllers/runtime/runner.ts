@@ -4,7 +4,7 @@ import { ApiError } from '../../apimachinery/status'
 import { resourceDefOf } from '../resources'
 import { storeFor } from '../../client/stores'
 import { listPages } from '../../client/list-pages'
-import { applyAction } from './apply'
+import { applyAction, recordEvents } from './apply'
 import { InformerCaches } from './cache'
 import { WorkQueue } from './queue'
 import type { Action, ControllerDefinition, ResourceRef } from './types'
@@ -28,6 +28,8 @@ export interface RunnerOptions {
 
 /** Batches of bindings written concurrently by one pass: enough to hide a store round trip, few enough to bound a burst. */
 const maxBindingBatchesInFlight = 2
+
+type EventAction = Extract<Action, { type: 'event' }>
 
 /** A reconcile's binding, assumed in the cache and waiting to be written with others in one store call. */
 interface PendingBinding {
@@ -133,7 +135,7 @@ export class ControllerRunner {
 
   /**
    * Writes a batch of binding reconciles: their bindings in as few store calls as the store takes,
-   * then each one's other actions (its events). A refused binding is taken back from the cache.
+   * then their events likewise. A refused binding is taken back from the cache.
    */
   private async writeBindings(batch: PendingBinding[], done: (key: string, requeueAfterMs: number | undefined, now: number) => void, failed: (key: string, e: unknown) => void): Promise<void> {
     const binds = batch.map((b) => b.actions.filter((a): a is BindAction => a.type === 'bind'))
@@ -149,21 +151,28 @@ export class ControllerRunner {
     }
     let offset = 0
     const refusedOf = binds.map((own) => refusals.slice(offset, (offset += own.length)).find((r) => r !== undefined))
-    await Promise.all(
-      batch.map(async (b, i) => {
-        const refused = refusedOf[i]
-        if (refused) {
-          b.undo()
-          return failed(b.key, new ApiError(refused))
-        }
-        try {
-          await this.apply(b.actions.filter((a) => a.type !== 'bind'), b.now)
-          done(b.key, b.requeueAfterMs, b.now)
-        } catch (e) {
-          failed(b.key, e)
-        }
-      }),
-    )
+    const bound: PendingBinding[] = []
+    batch.forEach((b, i) => {
+      const refused = refusedOf[i]
+      if (!refused) return bound.push(b)
+      b.undo()
+      failed(b.key, new ApiError(refused))
+    })
+    // A binding reconcile's other actions are its events: written many per call as well.
+    const events = bound.map((b) => b.actions.filter((a): a is EventAction => a.type === 'event').map((action) => ({ action, now: b.now })))
+    let eventRefusals: (Status | undefined)[]
+    try {
+      eventRefusals = await recordEvents(this.env, events.flat(), this.def.name)
+    } catch (e) {
+      for (const b of bound) failed(b.key, e)
+      return
+    }
+    offset = 0
+    bound.forEach((b, i) => {
+      const refused = eventRefusals.slice(offset, (offset += events[i]!.length)).find((r) => r !== undefined)
+      if (refused) failed(b.key, new ApiError(refused))
+      else done(b.key, b.requeueAfterMs, b.now)
+    })
   }
 
   /** Records bindings in the cache before they are written; returns how to take them back. */
