@@ -11,6 +11,8 @@ import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import type { ItemResult } from '../../../durable-objects/kind-store/kind-store'
+import type { ResourceDef } from '../../apis/registry'
 
 
 
@@ -119,6 +121,53 @@ async function recordEvent(env: Env, event: KubeObject, now: number): Promise<vo
   unwrapText(await store.create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
   correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
+
+type EventAction = Extract<Action, { type: 'event' }>
+type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]> }
+
+/**
+ * Writes many events: the new ones in calls of up to `eventsPerCall` to the events store, then
+ * the repeats (of earlier events, or of one in this batch) as recordEvent bumps them. Answers per
+ * event: undefined when written, else the store's refusal.
+ */
+export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
+  const def = resourceDefOf(eventsRef)
+  const store = storeFor(env, def) as unknown as BatchCreator
+  const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
+  const fresh: { index: number; event: KubeObject }[] = []
+  const repeats: { index: number; event: KubeObject; now: number }[] = []
+  for (const [index, { action, now }] of events.entries()) {
+    const event = newEvent(action, controller, now)
+    if (correlator.repeatOf(event)) repeats.push({ index, event, now })
+    else {
+      fresh.push({ index, event })
+      correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
+    }
+  }
+  for (let done = 0; done < fresh.length; ) {
+    const batch = fresh.slice(done, done + eventsPerCall)
+    const results = await store.createMany(def, batch.map((f) => f.event))
+    if (results.length === 0) throw new Error('the events store answered no create')
+    for (const [i, r] of results.entries()) {
+      if (r.object !== undefined) continue
+      correlator.forget(batch[i]!.event)
+      answers[batch[i]!.index] = r.status
+    }
+    done += results.length
+  }
+  for (const r of repeats) {
+    try {
+      await recordEvent(env, r.event, r.now)
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      answers[r.index] = e.status
+    }
+  }
+  return answers
+}
+
+/** Events sent to the events store per call. */
+const eventsPerCall = 50
 
 /** The component names upstream's schedulers and controllers sign their events with. */
 const eventSources: Record<string, string> = {
