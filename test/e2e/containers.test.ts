@@ -219,13 +219,33 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     await ok(['delete', 'pod', 'ticker', '--wait=false'])
   }, 120_000)
 
-  it('kubectl debug is refused as a server without ephemeral containers refuses it', async () => {
+  it('kubectl debug runs an ephemeral container in the pod: its network, and with --target its container\'s processes', async () => {
     const [pod] = await webPods()
-    const debug = await run(['debug', pod!.metadata.name, `--image=${IMAGE}`, '--target=httpd', '--', 'sh'])
-    expect(debug.code).not.toBe(0)
-    expect(debug.stderr).not.toContain('panic')
-    expect(debug.stderr).toContain('ephemeral containers are disabled for this cluster')
-  })
+    const name = pod!.metadata.name
+    const script = 'busybox wget -qO- http://127.0.0.1:8080/index.html; busybox ps -o args; echo debug done'
+    const debug = await run(['debug', name, `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg', '--target=httpd', '--', 'sh', '-c', script])
+    expect(debug.code, debug.stderr).toBe(0)
+    const status = await waitFor(
+      async () => {
+        const p = JSON.parse((await ok(['get', 'pod', name, '-o', 'json'])).stdout) as { status: { ephemeralContainerStatuses?: { name: string; state: { terminated?: { exitCode: number; reason: string } }; containerID?: string }[] } }
+        const s = p.status.ephemeralContainerStatuses?.find((c) => c.name === 'dbg')
+        return s?.state.terminated ? s : undefined
+      },
+      { what: 'the ephemeral container dbg terminated', timeoutMs: 60_000, intervalMs: 300 },
+    )
+    expect(status.state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' })
+    expect(status.containerID).toMatch(/^docker:\/\//)
+    const logs = (await ok(['logs', name, '-c', 'dbg'])).stdout
+    // The pod's localhost is the ephemeral container's: it reaches httpd on 127.0.0.1.
+    expect(logs).toContain('hello from a container')
+    // --target shares httpd's process namespace: its process is in the list.
+    expect(logs).toMatch(/httpd -f -p 8080/)
+    expect(logs).toContain('debug done')
+    // The pod itself goes on: Running and ready, its containers not restarted.
+    const after = (await webPods()).find((p) => p.metadata.name === name)!
+    expect(after.status.phase).toBe('Running')
+    expect(after.status.containerStatuses?.every((c) => c.ready && c.restartCount === 0)).toBe(true)
+  }, 120_000)
 
   it('runs init containers first, shares emptyDir, probes through the engine, and applies the security context', async () => {
     const specPod: Manifest = {

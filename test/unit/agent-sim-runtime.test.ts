@@ -46,6 +46,22 @@ describe('SimRuntime', () => {
     expect(s.containerID).toMatch(/^sim:\/\//)
   })
 
+  it('marks an ephemeral container added to a running pod running, once, not ready, and never restarts it', async () => {
+    const r = runtime()
+    const p = pod({ restartPolicy: 'Always', annotations: { [EXIT_AFTER_ANNOTATION]: '0.2', [EXIT_CODE_ANNOTATION]: '1' } })
+    await r.sync(p, {})
+    await until('running', () => 'running' in main(r, p).state)
+    const debugged = { ...p, spec: { ...(p.spec as object), ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } }
+    await r.sync(debugged, {})
+    const dbg = () => r.status(p.metadata.uid!)!.find((c) => c.name === 'dbg')!
+    expect(dbg()).toMatchObject({ ephemeral: true, state: { waiting: { reason: 'ContainerCreating' } } })
+    await until('dbg running', () => 'running' in dbg().state)
+    // The app container exits and restarts by the annotation; the ephemeral one runs on, untouched.
+    await until('main restarted', () => main(r, p).restartCount >= 1)
+    await r.sync(debugged, {})
+    expect(dbg()).toMatchObject({ ready: false, restartCount: 0, state: { running: {} } })
+  })
+
   it('completes init containers before the app starts', async () => {
     const r = runtime()
     const p = pod({ init: true })

@@ -17,12 +17,16 @@ export interface ContainerState {
   imageID?: string
   /** true for an init container (reported in `initContainerStatuses`) */
   init?: boolean
+  /** true for an ephemeral container (reported in `ephemeralContainerStatuses`) */
+  ephemeral?: boolean
 }
 
 /** What every runtime that runs containers keeps of one container between syncs, whatever runs it. */
 export interface ContainerRecord<Spec> {
   name: string
   init: boolean
+  /** added by `kubectl debug`: started once, never restarted */
+  ephemeral?: boolean
   spec: Spec
   env: Record<string, string> | undefined
   configError: string | undefined
@@ -111,6 +115,7 @@ export interface ReportedContainer {
   restartCount: number
   containerID?: string
   init?: boolean
+  ephemeral?: boolean
 }
 
 /** A container's status entry; `ready` only while it runs. */
@@ -119,6 +124,7 @@ export function reportContainer(c: ReportedContainer, started: boolean): Contain
   if (c.lastState) s.lastState = c.lastState
   if (c.containerID) s.containerID = c.containerID
   if (c.init) s.init = true
+  if (c.ephemeral) s.ephemeral = true
   return s
 }
 

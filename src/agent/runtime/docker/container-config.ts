@@ -131,6 +131,8 @@ export interface AppOptions {
   restartCount: number
   /** the pod's grace period, the engine's stop timeout */
   stopTimeout?: number
+  /** the container whose process namespace this one joins (an ephemeral container's target) */
+  pidOf?: string
 }
 
 /** One container of the pod, joined to the infra container's network namespace. */
@@ -145,6 +147,7 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
     Env: Object.entries(opts.env).map(([k, v]) => `${k}=${v}`),
     HostConfig: {
       NetworkMode: `container:${opts.infraId}`,
+      ...(opts.pidOf ? { PidMode: `container:${opts.pidOf}` } : {}),
       Binds: opts.binds,
       RestartPolicy: { Name: 'no' },
       ReadonlyRootfs: !!spec.securityContext?.readOnlyRootFilesystem,
