@@ -58,6 +58,16 @@ export interface ExecStreams {
   stderr(chunk: Uint8Array): void
   /** aborted when the client has gone: an attach (which never ends by itself) lets go */
   signal?: AbortSignal
+  /** the client asked for a terminal (`-t`): stdout and stderr are one stream */
+  tty?: boolean
+  /** registers what to do with each window size the client sends (the resize channel), the last one first if any came already */
+  onResize?(listener: (size: TerminalSize) => void): void
+}
+
+/** A terminal's window size, as kubectl sends it on the resize channel. */
+export interface TerminalSize {
+  width: number
+  height: number
 }
 
 /**

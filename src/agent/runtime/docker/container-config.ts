@@ -31,6 +31,7 @@ export interface DockerContainerSpec extends ContainerSpec {
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[]
   stdin?: boolean
   stdinOnce?: boolean
+  tty?: boolean
   ports?: { name?: string; containerPort: number; protocol?: string; hostPort?: number; hostIP?: string }[]
 }
 
@@ -163,6 +164,8 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
   if (spec.workingDir) config.WorkingDir = spec.workingDir
   // `stdin: true` keeps the process's stdin open for `kubectl attach -i`.
   if (spec.stdin) Object.assign(config, { OpenStdin: true, StdinOnce: !!spec.stdinOnce, AttachStdin: true })
+  // `tty: true` gives the process a terminal (`kubectl run -it`, `kubectl debug -it`).
+  if (spec.tty) config.Tty = true
   if (sc.runAsUser !== undefined) config.User = sc.runAsGroup !== undefined ? `${sc.runAsUser}:${sc.runAsGroup}` : String(sc.runAsUser)
   if (opts.stopTimeout !== undefined) config.StopTimeout = opts.stopTimeout
   return config

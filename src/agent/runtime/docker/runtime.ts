@@ -508,13 +508,13 @@ export class DockerRuntime implements ManagedRuntime {
       if (opts.previous) {
         const prev = c.previousId
         if (!prev) throw new Error(`previous terminated container "${c.name}" in pod "${pod}" not found`)
-        return engineLogs(this.docker, prev, opts, false)
+        return engineLogs(this.docker, prev, opts, false, !!c.spec.tty)
       }
       if (!c.id) {
         const reason = 'waiting' in c.state ? c.state.waiting.reason : 'ContainerCreating'
         throw new Error(`container "${c.name}" in pod "${pod}" is waiting to start: ${reason}`)
       }
-      return engineLogs(this.docker, c.id, opts, c.running)
+      return engineLogs(this.docker, c.id, opts, c.running, !!c.spec.tty)
     }
     return (async function* () {
       yield* open()
@@ -531,7 +531,7 @@ export class DockerRuntime implements ManagedRuntime {
   async attach(podUid: string, container: string, streams: ExecStreams): Promise<number> {
     const c = this.container(podUid, container)
     if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
-    return engineAttach(this.docker, c.id, streams)
+    return engineAttach(this.docker, c.id, streams, !!c.spec.tty)
   }
 }
 
