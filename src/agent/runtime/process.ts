@@ -19,7 +19,7 @@ import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
 import { addEphemeral } from './ephemeral'
-import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { findContainer, freshRecord, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -495,18 +495,7 @@ export class ProcessRuntime implements ManagedRuntime {
 /** A container's record before its first instance. */
 function newContainer(spec: ContainerSpecWithProbes, init: boolean): Container {
   return {
-    name: spec.name,
-    init,
-    spec,
-    env: undefined,
-    configError: undefined,
-    state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
-    lastState: undefined,
-    restartCount: 0,
-    ready: false,
-    started: false,
-    containerID: undefined,
-    everStarted: false,
+    ...freshRecord(spec, init),
     instance: undefined,
     logs: undefined,
     previousLogs: undefined,

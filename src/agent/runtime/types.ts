@@ -40,6 +40,24 @@ export interface ContainerRecord<Spec> {
   everStarted: boolean
 }
 
+/** The shared part of a container's record before its first instance. */
+export function freshRecord<Spec extends { name: string }>(spec: Spec, init: boolean): ContainerRecord<Spec> {
+  return {
+    name: spec.name,
+    init,
+    spec,
+    env: undefined,
+    configError: undefined,
+    state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
+    lastState: undefined,
+    restartCount: 0,
+    ready: false,
+    started: false,
+    containerID: undefined,
+    everStarted: false,
+  }
+}
+
 /** Options of `kubectl logs`, as the pods/log subresource receives them. */
 export interface LogOptions {
   container: string

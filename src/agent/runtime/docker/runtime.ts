@@ -15,7 +15,7 @@ import { kubeTime } from '../../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
 import { crashLoopState, shouldRestart } from '../restart'
 import { addEphemeral, type EphemeralSpec } from '../ephemeral'
-import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
+import { findContainer, freshRecord, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
 import { appConfig, gracePeriod, infraConfig, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
 import { engineMessage, isNoSuchObject } from './engine'
 import { adoptPod, restartPolicyOf } from './adopt'
@@ -549,19 +549,8 @@ function quiesce(rec: PodRec): void {
 /** A container's record before its first instance. */
 function newCtr(spec: DockerContainerSpec, init: boolean): Ctr {
   return {
-    name: spec.name,
-    init,
-    spec,
-    env: undefined,
-    configError: undefined,
-    state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
-    lastState: undefined,
-    restartCount: 0,
-    ready: false,
-    started: false,
-    containerID: undefined,
+    ...freshRecord(spec, init),
     imageID: undefined,
-    everStarted: false,
     id: undefined,
     running: false,
     startedAtMs: 0,
