@@ -62,6 +62,27 @@ describe('SimRuntime', () => {
     expect(dbg()).toMatchObject({ ready: false, restartCount: 0, state: { running: {} } })
   })
 
+  it('a new agent keeps a running ephemeral container as its status says, and does not start a finished one again', async () => {
+    const r = runtime()
+    const running = { running: { startedAt: '2026-03-01T10:00:00Z' } }
+    const p = pod({
+      status: {
+        phase: 'Running',
+        containerStatuses: [{ name: 'main', state: running, restartCount: 0, containerID: 'sim://main' }],
+        ephemeralContainerStatuses: [
+          { name: 'dbg', state: running, restartCount: 0, containerID: 'sim://dbg' },
+          { name: 'done', state: { terminated: { exitCode: 0, reason: 'Completed', finishedAt: '2026-03-01T10:00:01Z' } }, restartCount: 0, containerID: 'sim://done' },
+        ],
+      },
+    })
+    ;(p.spec as Record<string, unknown>).ephemeralContainers = [{ name: 'dbg', image: 'busybox' }, { name: 'done', image: 'busybox' }]
+    await r.sync(p, {})
+    await new Promise((res) => setTimeout(res, 120))
+    const byName = (n: string) => r.status(p.metadata.uid!)!.find((c) => c.name === n)!
+    expect(byName('dbg')).toMatchObject({ ephemeral: true, containerID: 'sim://dbg', ready: false, state: running })
+    expect(byName('done')).toMatchObject({ ephemeral: true, containerID: 'sim://done', state: { terminated: { reason: 'Completed' } } })
+  })
+
   it('completes init containers before the app starts', async () => {
     const r = runtime()
     const p = pod({ init: true })

@@ -103,7 +103,12 @@ export class SimRuntime implements ManagedRuntime {
     if (this.closed) return
     const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopped) return
-    addEphemeral(rec.containers, pod, (spec) => ({ ...freshContainer(spec.name, false), ephemeral: true }))
+    addEphemeral(rec.containers, pod, (spec) => {
+      const c: Container = { ...freshContainer(spec.name, false), ephemeral: true }
+      const prev = (pod.status as { ephemeralContainerStatuses?: PrevStatus[] } | undefined)?.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
+      if (prev) this.resume(rec, c, prev)
+      return c
+    })
     for (const c of rec.containers) {
       if (c.timer || c.finished || c.startedAtMs !== undefined) continue
       c.configError = configErrors[c.name]
@@ -121,27 +126,30 @@ export class SimRuntime implements ManagedRuntime {
       const c = freshContainer(spec.name, init)
       // A simulated container survives an agent restart: it keeps running as the status says.
       const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
-      if (prev) {
-        c.restartCount = prev.restartCount ?? 0
-        if (prev.lastState && Object.keys(prev.lastState).length) c.lastState = prev.lastState as State
-        c.containerID = prev.containerID
-        if (prev.state?.running) {
-          const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
-          c.everStarted = true
-          c.startedAtMs = startedAtMs
-          c.state = { running: { startedAt: kubeTime(startedAtMs) } }
-          c.ready = !init
-          c.logs = this.newLogs(rec, c)
-          this.scheduleExit(rec, c)
-        } else if (prev.state?.terminated) {
-          c.everStarted = true
-          c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? kubeTime(Date.now()) } }
-          c.finished = true
-        } else if (c.restartCount > 0) c.everStarted = true
-      }
+      if (prev) this.resume(rec, c, prev)
       return c
     })
     return rec
+  }
+
+  /** Picks up a container's state from the pod's status after an agent restart. */
+  private resume(rec: Pod, c: Container, prev: PrevStatus): void {
+    c.restartCount = prev.restartCount ?? 0
+    if (prev.lastState && Object.keys(prev.lastState).length) c.lastState = prev.lastState as State
+    c.containerID = prev.containerID
+    if (prev.state?.running) {
+      const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
+      c.everStarted = true
+      c.startedAtMs = startedAtMs
+      c.state = { running: { startedAt: kubeTime(startedAtMs) } }
+      c.ready = !c.init && !c.ephemeral
+      c.logs = this.newLogs(rec, c)
+      if (!c.ephemeral) this.scheduleExit(rec, c)
+    } else if (prev.state?.terminated) {
+      c.everStarted = true
+      c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? kubeTime(Date.now()) } }
+      c.finished = true
+    } else if (c.restartCount > 0) c.everStarted = true
   }
 
   private advance(rec: Pod): void {
