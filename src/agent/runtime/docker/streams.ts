@@ -136,7 +136,7 @@ export async function engineAttach(docker: Docker, id: string, streams: ExecStre
   const stream = await hijackAttach(docker, id, !!streams.stdin)
   const ended = relayOutput(stream, streams, tty)
   streams.signal?.addEventListener('abort', () => stream.destroy())
-  if (tty) (await windowSizes(streams)).follow((size) => docker.getContainer(id).resize(size))
+  if (tty) void windowSizes(streams).then((sizes) => sizes.follow((size) => docker.getContainer(id).resize(size)))
   if (streams.stdin) pumpStdin(stream, streams.stdin)
   await ended
   return 0
