@@ -274,6 +274,12 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     const interactive = await run(['debug', name, '-i', `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg-i', '--', 'sh', '-c', 'read line; echo debugger got $line'], 'a line\n')
     expect(interactive.code, interactive.stderr).toBe(0)
     expect(interactive.stdout).toContain('debugger got a line')
+    // kubectl debug -it on a terminal: the ephemeral container has one, resized to the client's
+    // window once kubectl attaches (the command waits for that, at most 15 s, then prints).
+    const terminal = await kubectlInTerminal(['debug', name, '-it', `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg-tty', '--', 'sh', '-c', 'i=0; while [ "$(stty size)" != "22 77" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done; tty; stty size'], { kubeconfig: server.kubeconfig, cols: 77, rows: 22, timeoutMs: 60_000 })
+    expect(terminal.code, terminal.stdout + terminal.stderr).toBe(0)
+    expect(terminal.stdout).toMatch(/\/dev\/pts\/\d+/)
+    expect(terminal.stdout).toContain('22 77')
   }, 120_000)
 
   it('runs init containers first, shares emptyDir, probes through the engine, and applies the security context', async () => {
