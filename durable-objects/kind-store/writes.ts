@@ -25,6 +25,25 @@ export interface WriteResult {
   deleted?: boolean
 }
 
+/**
+ * The object as admission webhooks patched it, admitted again (validation runs after mutation, as
+ * upstream); `prepare` keeps what the write may not change (a status write leaves the spec).
+ */
+function admitMutated(def: Target['def'], admitted: StoreResult<KubeObject>, opts: WriteOptions, prepare: (o: KubeObject) => KubeObject = (o) => o): StoreResult<KubeObject> {
+  const patch = opts.admission?.patch
+  if (!admitted.ok || !patch?.length) return admitted
+  const patched = applyPatch(def, 'json', admitted.value, patch)
+  if (!patched.ok) return { ok: false, status: failure(500, 'InternalError', `Internal error occurred: the admission webhooks' patch could not be applied: ${patched.status.message}`) }
+  const again = admit(def, prepare(patched.value), 'Ignore')
+  return again.ok ? { ...again, warnings: [...(admitted.warnings ?? []), ...(again.warnings ?? [])] } : again
+}
+
+/** Admission webhooks were shown another version of the object than the one stored now. */
+function shownOtherVersion(opts: WriteOptions, row: StoredRow): boolean {
+  const shown = opts.admission?.resourceVersion
+  return shown !== undefined && shown !== String(row.rv)
+}
+
 /** Applies writes to the log; every method is synchronous so one write never interleaves with another. */
 export class Writer {
   constructor(
@@ -48,7 +67,7 @@ export class Writer {
         if (!this.log.get(objectKey(namespace, prepared.metadata.name))) break
       }
     }
-    const admitted = admit(def, prepared, opts.fieldValidation, body)
+    const admitted = admitMutated(def, admit(def, prepared, opts.fieldValidation, body), opts)
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, undefined, admitted.value, opts.fieldManager, undefined, nowMs)
     const nodeRefused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, undefined, obj)
@@ -74,6 +93,7 @@ export class Writer {
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
     const wantRv = body.metadata?.resourceVersion
+    if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (subresource === 'scale') {
       const scaled = fromScale(def, old, body)
@@ -96,6 +116,7 @@ export class Writer {
     if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
     if (!row && apply && !subresource) return this.createOnApply(t, patch, apply, opts)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
+    if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     const old = JSON.parse(row.value) as KubeObject
     if (subresource === 'scale') {
       const patched = applyPatch(def, type, toScale(def, old), patch, 'scale')
@@ -141,7 +162,7 @@ export class Writer {
       return { ok: false, status: failure(400, 'BadRequest', `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`) }
     }
     const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
-    const admitted = admit(def, next, opts.fieldValidation, incoming)
+    const admitted = admitMutated(def, admit(def, next, opts.fieldValidation, incoming), opts, (o) => prepareForUpdate(def, old, o, subresource))
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' ? 'status' : undefined, Date.now())
     const causes = validateUpdate(def, old, obj, subresource)

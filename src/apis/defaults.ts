@@ -1,5 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
-import { rbacGroup, type ResourceDef } from './registry'
+import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
+import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { defaultRbacObject } from './rbac/validate'
 
 type Json = Record<string, unknown>
@@ -41,6 +42,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
+  if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)

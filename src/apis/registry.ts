@@ -65,6 +65,7 @@ const apps = (kind: string, plural: string, shortNames: string[], subresources: 
 })
 
 export const rbacGroup = 'rbac.authorization.k8s.io'
+export const admissionGroup = 'admissionregistration.k8s.io'
 
 const podSubresources = [
   { name: 'binding', kind: 'Binding', verbs: ['create'] },
@@ -101,6 +102,8 @@ export const builtinResources: ResourceDef[] = [
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'], generation: true },
   { group: 'networking.k8s.io', version: 'v1', kind: 'IngressClass', plural: 'ingressclasses', singular: 'ingressclass', namespaced: false, subresources: [], generation: true },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  webhookConfiguration('MutatingWebhookConfiguration'),
+  webhookConfiguration('ValidatingWebhookConfiguration'),
   rbac('Role', true),
   rbac('RoleBinding', true),
   rbac('ClusterRole', false),
@@ -116,6 +119,12 @@ export const builtinResources: ResourceDef[] = [
 function rbac(kind: string, namespaced: boolean): ResourceDef {
   const singular = kind.toLowerCase()
   return { group: rbacGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced, subresources: [] }
+}
+
+/** An admissionregistration.k8s.io/v1 webhook configuration. */
+function webhookConfiguration(kind: string): ResourceDef {
+  const singular = kind.toLowerCase()
+  return { group: admissionGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced: false, categories: ['api-extensions'], subresources: [], generation: true }
 }
 
 /** A create-only review kind (`kubectl auth whoami|can-i`), answered from the request alone. */

@@ -165,6 +165,14 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     }
   })
 
+  it("serves a NodePort on the agent, to the pods' IPs", async () => {
+    await ok(['create', 'service', 'nodeport', 'web-np', '--tcp=80:8080'])
+    await ok(['set', 'selector', 'service/web-np', 'app=web'])
+    const nodePort = Number((await ok(['get', 'service', 'web-np', '-o', 'jsonpath={.spec.ports[0].nodePort}'])).stdout)
+    const res = await waitFor(() => get(`http://${agent.nodePortAddress}:${nodePort}/index.html`).then((r) => (r.status === 200 ? r : undefined), () => undefined), { what: 'the node port answering', timeoutMs: 30_000, intervalMs: 250 })
+    expect(res.body).toBe('hello from a container\n')
+  })
+
   it('the Node reports its runtime, its engine and the images it holds', async () => {
     const node = JSON.parse((await ok(['get', 'node', NODE, '-o', 'json'])).stdout) as { metadata: { labels: Record<string, string> }; status: { nodeInfo: { containerRuntimeVersion: string }; images?: { names: string[] }[] } }
     expect(node.metadata.labels['edgeplane.io/runtime']).toBe('docker')

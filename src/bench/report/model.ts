@@ -76,7 +76,7 @@ export const WORKLOAD_KEYS = [
 ] as const
 
 /** The edge data path (Ingress through node tunnels, port-forward), measured once with one process node. */
-export const DATAPATH_KEYS = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s'] as const
+export const DATAPATH_KEYS = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s', 'nodeport_rps', 'nodeport_p99_ms'] as const
 
 export const ALL_KEYS = [...MEASURED_KEYS, ...WORKLOAD_KEYS, ...DATAPATH_KEYS]
 
@@ -445,6 +445,8 @@ function dataPathFigures(d: Outcome<DataPathResult> | undefined): Record<(typeof
       ingress_p99_ms: skipped('ms', why!),
       ingress_vs_direct: skipped('ratio', why!),
       port_forward_mb_per_s: skipped('MiB/s', why!),
+      nodeport_rps: skipped('req/s', why!),
+      nodeport_p99_ms: skipped('ms', why!),
     }
   }
   const at = d.requests === 4_000 ? undefined : `${d.requests} requests`
@@ -472,5 +474,21 @@ function dataPathFigures(d: Outcome<DataPathResult> | undefined): Record<(typeof
             seconds: d.portForward.seconds,
             what: 'one GET of the bytes through kubectl port-forward (SPDY in WebSocket → node gateway → agent → pod), request to last byte',
           }),
+    ...nodePortFigures(d.nodePort, d.concurrency, f),
+  }
+}
+
+/** The NodePort of a second node, whose only endpoint is on the first: the node-to-node tunnel path. */
+function nodePortFigures(np: DataPathResult['nodePort'], concurrency: number, f: (key: Key, unit: string, value: number, details: Record<string, unknown>) => Figure): Record<'nodeport_rps' | 'nodeport_p99_ms', Figure> {
+  if ('error' in np) return { nodeport_rps: skipped('req/s', np.error), nodeport_p99_ms: skipped('ms', np.error) }
+  const details = {
+    errors: np.errors,
+    p50_ms: np.latency.p50,
+    what: `GET / at c=${concurrency} to the NodePort of a process node without the pod (new TCP connections per client socket kept alive)`,
+    where_the_time_goes: 'per connection: the Service and Endpoints check in the gateway (cached 1 s) and a WebSocket from one node gateway to the other; per request: the bytes as frames through the agent tunnel, both gateways and the far agent',
+  }
+  return {
+    nodeport_rps: f('nodeport_rps', 'req/s', np.perSecond, details),
+    nodeport_p99_ms: f('nodeport_p99_ms', 'ms', np.latency.p99, details),
   }
 }

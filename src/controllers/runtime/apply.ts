@@ -3,6 +3,8 @@ import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { timestamp } from '../../apis/strategy'
 import { storeFor } from '../../client/stores'
+import { admittedStore } from '../../admission/webhooks/admitted-store'
+import type { UserInfo } from '../../api/user'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
@@ -33,7 +35,7 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'create': {
       const def = resourceDefOf(action.resource)
       const o = action.object
-      const res = await storeFor(env, def).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
+      const res = await admittedStore(env, def, controllerUser(controller)).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
@@ -41,19 +43,19 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'updateStatus': {
       const def = resourceDefOf(action.resource)
       const o = action.object
-      const res = await storeFor(env, def).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
+      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'patch': {
       const def = resourceDefOf(action.resource)
-      const res = await storeFor(env, def).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
+      const res = await admittedStore(env, def, controllerUser(controller)).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'delete': {
       const def = resourceDefOf(action.resource)
-      const res = await storeFor(env, def).delete(
+      const res = await admittedStore(env, def, controllerUser(controller)).delete(
         { def, namespace: action.namespace, name: action.name },
         { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
       )
@@ -133,6 +135,18 @@ const eventSources: Record<string, string> = {
   endpointslice: 'endpoint-slice-controller',
   'garbage-collector': 'garbage-collector-controller',
   namespace: 'namespace-controller',
+}
+
+/**
+ * Who a controller's writes are made as, for admission webhooks: the service account
+ * kube-controller-manager gives each controller (`--use-service-account-credentials`), and the
+ * scheduler's own user.
+ */
+export function controllerUser(controller: string): UserInfo {
+  if (controller === 'scheduler') return { username: 'system:kube-scheduler', groups: ['system:authenticated'] }
+  const named = eventSources[controller]
+  const account = named?.endsWith('-controller') ? named : `${controller}-controller`
+  return { username: `system:serviceaccount:kube-system:${account}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] }
 }
 
 /** Counts events named in this isolate, from a random start, so no two in one millisecond share a name. */
