@@ -81,8 +81,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   const sub = info.subresource
   if (def.group === '' && def.plural === 'pods' && info.name && (sub === 'binding' || sub === 'eviction')) return podAction(req, env, def, info.namespace, info.name, sub)
   const finalize = def.group === '' && def.plural === 'namespaces' && sub === 'finalize' && req.method === 'PUT'
-  if (sub !== undefined && !finalize && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
-  const subresource = sub as 'status' | 'scale' | 'finalize' | undefined
+  // pods/ephemeralcontainers reads and writes the Pod; a write changes only spec.ephemeralContainers.
+  const ephemeral = def.group === '' && def.plural === 'pods' && sub === 'ephemeralcontainers' && !!info.name
+  if (ephemeral && !['GET', 'PUT', 'PATCH'].includes(req.method)) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+  if (sub !== undefined && !finalize && !ephemeral && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
+  const subresource = sub as 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)

@@ -79,7 +79,7 @@ export function defaultPodSpec(spec: Json): void {
   spec.terminationGracePeriodSeconds ??= 30
   spec.dnsPolicy ??= 'ClusterFirst'
   spec.schedulerName ??= 'default-scheduler'
-  for (const list of ['containers', 'initContainers']) {
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of (spec[list] as Json[] | undefined) ?? []) {
       if (!c || typeof c !== 'object') continue
       c.terminationMessagePath ??= '/dev/termination-log'

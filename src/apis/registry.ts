@@ -69,6 +69,7 @@ export const admissionGroup = 'admissionregistration.k8s.io'
 
 const podSubresources = [
   { name: 'binding', kind: 'Binding', verbs: ['create'] },
+  { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
   { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   { name: 'log', kind: 'Pod', verbs: ['get'] },
   { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
