@@ -23,6 +23,8 @@ import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
+import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
+import { admitPodCreate } from '../apis/pod-admission'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -39,6 +41,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       forgetServiceAccounts()
     }
   }
+  if (isSchedulingClass(def) && req.method !== 'GET') return serveClassWrite(req, env, def, info, serveResource)
   if (!isCrd(def) || req.method === 'GET') return serveResource(req, env, def, info)
   try {
     return await serveResource(req, env, def, info)
@@ -100,6 +103,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
+      if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, body)
       const res = await store.create(target, body, requestWriteOptions(req, q))
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }

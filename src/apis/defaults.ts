@@ -1,6 +1,8 @@
 import type { KubeObject } from '../apimachinery/types'
 import { rbacGroup, type ResourceDef } from './registry'
 import { defaultRbacObject } from './rbac/validate'
+import { defaultPriorityClass } from './priority-class'
+import { defaultReplicationController } from './replication-controller'
 
 type Json = Record<string, unknown>
 
@@ -53,6 +55,8 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     mergeStringData(obj)
     obj.type ??= 'Opaque'
   }
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
+  if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -92,6 +96,8 @@ export function defaultPodSpec(spec: Json): void {
 export function podSpecsOf(def: ResourceDef, obj: KubeObject): Json[] {
   const spec = asRecord(obj.spec)
   if (def.group === '' && def.kind === 'Pod') return obj.spec ? [spec] : []
+  if (def.group === '' && def.kind === 'ReplicationController') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
+  if (def.group === '' && def.kind === 'PodTemplate') return obj.template ? [asRecord(asRecord(obj.template).spec)] : []
   if (def.group === 'apps' && def.kind !== 'ControllerRevision') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
   if (def.group === 'batch' && def.kind === 'Job') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
   if (def.group === 'batch' && def.kind === 'CronJob') {

@@ -18,6 +18,7 @@ import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
+import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -38,6 +39,10 @@ const printers = new Map<string, Printer>([
   ['/secrets', secretPrinter],
   ['/serviceaccounts', serviceAccountPrinter],
   ['/events', eventPrinter],
+  ['/replicationcontrollers', replicationControllerPrinter],
+  ['/podtemplates', podTemplatePrinter],
+  ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+  ['node.k8s.io/runtimeclasses', runtimeClassPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],

@@ -8,7 +8,8 @@ import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
-import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
+import { admitPodCreate } from '../../apis/pod-admission'
 
 
 
@@ -33,6 +34,7 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'create': {
       const def = resourceDefOf(action.resource)
       const o = action.object
+      if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
       const res = await storeFor(env, def).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
