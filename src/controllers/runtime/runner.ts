@@ -79,7 +79,8 @@ export class ControllerRunner {
     }
     const binding = new Set<Promise<void>>()
     let budgetLeft = true
-    for (const key of this.queue.takeDue(clock())) {
+    const due = this.queue.takeDue(clock())
+    for (const key of this.def.order ? this.def.order(due, this.caches) : due) {
       if (!budgetLeft) {
         this.queue.add(key, clock())
         continue
@@ -113,8 +114,8 @@ export class ControllerRunner {
       if (clock() - start > this.opts.passBudgetMs || report.actions >= this.opts.maxActionsPerPass) budgetLeft = false
     }
     await Promise.all(binding)
-    const due = this.queue.nextDue()
-    report.nextAt = Math.min(due ?? Infinity, this.nextResyncAt)
+    const nextDue = this.queue.nextDue()
+    report.nextAt = Math.min(nextDue ?? Infinity, this.nextResyncAt)
     return report
   }
 
