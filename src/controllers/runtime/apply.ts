@@ -126,6 +126,7 @@ const eventSources: Record<string, string> = {
   'node-lifecycle': 'node-controller',
   'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
+  replicationcontroller: 'replication-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',
   daemonset: 'daemonset-controller',
