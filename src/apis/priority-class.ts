@@ -151,3 +151,15 @@ export function admitPodPriority(pod: KubeObject, lookup: (name: string) => Kube
   }
   return { ok: true }
 }
+
+/**
+ * The Priority plugin on a pod update: a priority or preemptionPolicy the update leaves out is
+ * kept from the stored pod (admission set it on create). Mutates `next`.
+ */
+export function keepPodPriority(old: KubeObject, next: KubeObject): void {
+  const before = (old.spec ?? {}) as { priority?: unknown; preemptionPolicy?: unknown }
+  const after = next.spec as { priority?: unknown; preemptionPolicy?: unknown } | undefined
+  if (!after) return
+  if ((after.priority === undefined || after.priority === null) && before.priority !== undefined) after.priority = before.priority
+  if ((after.preemptionPolicy === undefined || after.preemptionPolicy === null) && before.preemptionPolicy !== undefined) after.preemptionPolicy = before.preemptionPolicy
+}

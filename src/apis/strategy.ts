@@ -5,7 +5,7 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
-import { validatePriorityClassUpdate } from './priority-class'
+import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -67,6 +67,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
     else out.status = old.status
   }
   applyDefaults(def, out)
+  if (def.group === '' && def.kind === 'Pod') keepPodPriority(old, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
   if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
   return out

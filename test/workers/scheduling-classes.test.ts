@@ -41,6 +41,11 @@ describe('PriorityClass', () => {
     const created = await api('POST', PODS, pod('wk-defaulted'))
     expect(created.status).toBe(201)
     expect(created.json.spec).toMatchObject({ priorityClassName: 'wk-default', priority: 5, preemptionPolicy: 'PreemptLowerPriority' })
+    // An update that leaves them out keeps them, as the plugin does.
+    const { priority: _p, preemptionPolicy: _pp, ...specWithout } = created.json.spec
+    const replaced = await api('PUT', `${PODS}/wk-defaulted`, { ...created.json, spec: specWithout })
+    expect(replaced.status).toBe(200)
+    expect(replaced.json.spec).toMatchObject({ priority: 5, preemptionPolicy: 'PreemptLowerPriority' })
     expect((await api('DELETE', `${PCS}/wk-default`)).status).toBe(200)
   })
 
@@ -87,5 +92,16 @@ describe('ReplicationController', () => {
     expect(scale.status).toBe(200)
     expect(scale.json).toMatchObject({ kind: 'Scale', spec: { replicas: 4 }, status: { selector: 'app=wk-rc' } })
     expect((await api('GET', '/api/v1/namespaces/default/replicationcontrollers/wk-rc')).json.spec.replicas).toBe(4)
+  })
+})
+
+describe('server-side apply of a new pod', () => {
+  it('passes priority admission like a create', async () => {
+    const path = `${PODS}/wk-applied?fieldManager=test`
+    const refused = await api('PATCH', path, pod('wk-applied', { priorityClassName: 'missing' }), 'application/apply-patch+yaml')
+    expect(refused.status).toBe(403)
+    const applied = await api('PATCH', path, pod('wk-applied', { priorityClassName: 'system-cluster-critical' }), 'application/apply-patch+yaml')
+    expect(applied.status).toBe(201)
+    expect(applied.json.spec.priority).toBe(2000000000)
   })
 })
