@@ -53,6 +53,12 @@ describe('PriorityClass', () => {
     expect(out.stdout).toMatch(/system-node-critical\s+2000001000\s+false/)
     const del = await run(['delete', 'pc', 'system-node-critical'])
     expect(del.stderr).toContain('priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted')
+    // kubectl create priorityclass sends protobuf.
+    const created = await run(['create', 'priorityclass', 'made-by-kubectl', '--value=-5', '--description=negative', '--preemption-policy=Never'])
+    expect(created.code).toBe(0)
+    expect(await json(['get', 'pc', 'made-by-kubectl', '-o', 'json'])).toMatchObject({ value: -5, description: 'negative', preemptionPolicy: 'Never' })
+    const immutable = await run(['patch', 'pc', 'made-by-kubectl', '--type=merge', '-p', '{"value":6}'])
+    expect(immutable.stderr).toContain('value: Forbidden: may not be changed in an update.')
     const reserved = await run(['apply', '-f', '-'], stream(pc('system-mine', 5)))
     expect(reserved.stderr).toContain("priority class names with 'system-' prefix are reserved for system use only")
   })
