@@ -28,6 +28,11 @@ describe('scheduler preemption', () => {
     const [preempted] = events(out.actions, 'Preempted')
     expect(preempted?.involved.metadata.name).toBe('low-a')
     expect(preempted?.message).toBe('Preempted by pod uid-high on node n1')
+    const marked = out.actions.find((a): a is Extract<Action, { type: 'patch' }> => a.type === 'patch')
+    expect(marked).toMatchObject({ name: 'low-a', subresource: 'status' })
+    expect((marked!.patch as { status: { conditions: unknown[] } }).status.conditions).toContainEqual(
+      expect.objectContaining({ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod' }),
+    )
     expect(statusOf(out.actions)?.nominatedNodeName).toBe('n1')
     expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu.')
     expect(out.actions.some((a) => a.type === 'bind')).toBe(false)
@@ -86,7 +91,12 @@ describe('scheduler preemption', () => {
     ;(preemptor.status as Record<string, unknown>).nominatedNodeName = 'n1'
     const cache = new MemoryCache(
       newNode('n1', { allocatable: oneCpu }),
-      withPriority('leaving', 1, { nodeName: 'n1', requests: { cpu: '900m' }, deletionTimestamp: '2025-06-01T11:59:59Z' }),
+      withPriority('leaving', 1, {
+        nodeName: 'n1',
+        requests: { cpu: '900m' },
+        deletionTimestamp: '2025-06-01T11:59:59Z',
+        conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' }],
+      }),
       preemptor,
     )
     const out = schedulerController().reconcile('default/p', cache, now)

@@ -2,8 +2,27 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { Action } from '../runtime/types'
 import { pods } from '../resources'
 import { filterMessage, unschedulableMessage } from './fit-error'
-import { preempt, type PreemptionNode } from './preemption'
-import { unschedulableActions } from './unschedulable'
+import { DISRUPTION_TARGET, PREEMPTION_BY_SCHEDULER, preempt, type PreemptionNode } from './preemption'
+import { podSpec, podStatus } from './pods'
+import { metaTime, unschedulableActions } from './unschedulable'
+
+/**
+ * The DisruptionTarget condition upstream's preemption sets on a victim before deleting it, so
+ * the pod (and `kubectl describe`) tells why it is going away.
+ */
+function disruptionTargetPatch(victim: KubeObject, preemptor: KubeObject, now: number): Action {
+  const schedulerName = typeof podSpec(preemptor).schedulerName === 'string' ? podSpec(preemptor).schedulerName : 'default-scheduler'
+  const others = (Array.isArray(podStatus(victim).conditions) ? (podStatus(victim).conditions as Record<string, unknown>[]) : []).filter((c) => c.type !== DISRUPTION_TARGET)
+  const condition = {
+    type: DISRUPTION_TARGET,
+    status: 'True',
+    lastProbeTime: null,
+    lastTransitionTime: metaTime(now),
+    reason: PREEMPTION_BY_SCHEDULER,
+    message: `${String(schedulerName)}: preempting to accommodate a higher priority pod`,
+  }
+  return { type: 'patch', resource: pods, namespace: victim.metadata.namespace, name: victim.metadata.name ?? '', subresource: 'status', patch: { status: { conditions: [...others, condition] } } }
+}
 
 /**
  * What a failed attempt does: preempt when it can (a Preempted event on each victim and its
@@ -22,6 +41,7 @@ export function failedAttemptActions(pod: KubeObject, nodes: readonly Preemption
   for (const victim of victims) {
     actions.push(
       { type: 'event', involved: victim, eventType: 'Normal', reason: 'Preempted', message: `Preempted by pod ${pod.metadata.uid ?? ''} on node ${nodeName}` },
+      disruptionTargetPatch(victim, pod, now),
       { type: 'delete', resource: pods, namespace: victim.metadata.namespace, name: victim.metadata.name ?? '', preconditions: { uid: victim.metadata.uid } },
     )
   }

@@ -12,6 +12,17 @@ import { podRequests, type ResourceList } from './requests'
  * are not weighed.
  */
 
+export const DISRUPTION_TARGET = 'DisruptionTarget'
+export const PREEMPTION_BY_SCHEDULER = 'PreemptionByScheduler'
+
+/** A pod being deleted because the scheduler preempted it (its DisruptionTarget condition says so). */
+export function terminatingByPreemption(pod: KubeObject): boolean {
+  if (!pod.metadata.deletionTimestamp) return false
+  const conditions = Array.isArray(podStatus(pod).conditions) ? (podStatus(pod).conditions as Record<string, unknown>[]) : []
+  const target = conditions.find((c) => c.type === DISRUPTION_TARGET)
+  return target?.status === 'True' && target.reason === PREEMPTION_BY_SCHEDULER
+}
+
 export const NOT_ELIGIBLE_TERMINATING = 'not eligible due to a terminating pod on the nominated node.'
 
 /** spec.priority, 0 when unset (corev1helpers.PodPriority). */
@@ -106,14 +117,15 @@ export function pickCandidate(candidates: readonly Candidate[]): Candidate | und
 
 /**
  * PodEligibleToPreemptOthers: a pod with preemptionPolicy Never never preempts, and a pod whose
- * nominated node still has a lower-priority pod terminating waits for it instead of preempting more.
+ * nominated node still has a lower-priority pod terminating by preemption waits for it instead of
+ * preempting more.
  */
 export function ineligibility(pod: KubeObject, podsOnNode: (node: string) => readonly KubeObject[]): string | undefined {
   if (podSpec(pod).preemptionPolicy === 'Never') return PREEMPTION_NEVER
   const nominated = nominatedNodeOf(pod)
   if (!nominated) return undefined
   const priority = podPriority(pod)
-  return podsOnNode(nominated).some((p) => p.metadata.deletionTimestamp && podPriority(p) < priority) ? NOT_ELIGIBLE_TERMINATING : undefined
+  return podsOnNode(nominated).some((p) => terminatingByPreemption(p) && podPriority(p) < priority) ? NOT_ELIGIBLE_TERMINATING : undefined
 }
 
 /**

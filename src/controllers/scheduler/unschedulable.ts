@@ -6,7 +6,7 @@ import { podStatus } from './pods'
 type Json = Record<string, unknown>
 
 /** metav1.Time: RFC 3339 with whole seconds. */
-const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+export const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 
 function conditionsOf(pod: KubeObject): Json[] {
   const conditions = podStatus(pod).conditions
