@@ -1,7 +1,8 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
 import { validateWorkload } from '../apimachinery/workload-validation'
-import { isCrd, rbacGroup, type ResourceDef } from './registry'
+import { admissionGroup, isCrd, rbacGroup, type ResourceDef } from './registry'
+import { validateWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
@@ -20,5 +21,6 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
+  if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
   return validateWorkload(def.kind, obj)
 }

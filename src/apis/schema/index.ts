@@ -11,6 +11,7 @@ import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
+import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 import { coreV1Replication } from './core-v1-replication'
@@ -30,6 +31,7 @@ export const schemas: SchemaSet = {
   ...coreV1Replication,
   ...schedulingV1,
   ...nodeV1,
+  ...admissionregistrationV1,
 }
 
 /**
