@@ -25,6 +25,8 @@ import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
+import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
+import { admitPodCreate } from '../apis/pod-admission'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -41,6 +43,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       forgetServiceAccounts()
     }
   }
+  if (isSchedulingClass(def) && req.method !== 'GET') return serveClassWrite(req, env, def, info, serveResource)
   if (def.group === admissionGroup && req.method !== 'GET') {
     try {
       return await serveResource(req, env, def, info)
@@ -113,6 +116,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
+      if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, body)
       const res = await admitted.create(target, body, requestWriteOptions(req, q))
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
@@ -134,6 +138,8 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
+      // A server-side apply that creates a pod passes the same admission as a POST.
+      if (def.group === '' && def.plural === 'pods' && type === 'apply' && !subresource && !(await store.get(target)).ok) await admitPodCreate(env, patch as KubeObject)
       const res = await admitted.patch(target, type, patch, subresource, requestWriteOptions(req, q))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)

@@ -2,6 +2,8 @@ import type { KubeObject } from '../apimachinery/types'
 import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
 import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { defaultRbacObject } from './rbac/validate'
+import { defaultPriorityClass } from './priority-class'
+import { defaultReplicationController } from './replication-controller'
 
 type Json = Record<string, unknown>
 
@@ -55,6 +57,8 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     mergeStringData(obj)
     obj.type ??= 'Opaque'
   }
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
+  if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -94,6 +98,8 @@ export function defaultPodSpec(spec: Json): void {
 export function podSpecsOf(def: ResourceDef, obj: KubeObject): Json[] {
   const spec = asRecord(obj.spec)
   if (def.group === '' && def.kind === 'Pod') return obj.spec ? [spec] : []
+  if (def.group === '' && def.kind === 'ReplicationController') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
+  if (def.group === '' && def.kind === 'PodTemplate') return obj.template ? [asRecord(asRecord(obj.template).spec)] : []
   if (def.group === 'apps' && def.kind !== 'ControllerRevision') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
   if (def.group === 'batch' && def.kind === 'Job') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
   if (def.group === 'batch' && def.kind === 'CronJob') {

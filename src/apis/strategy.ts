@@ -5,6 +5,7 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
+import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
 import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from '../apimachinery/ephemeral-validation'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
@@ -72,6 +73,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
     else out.status = old.status
   }
   applyDefaults(def, out)
+  if (def.group === '' && def.kind === 'Pod') keepPodPriority(old, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
   if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
   return out
@@ -111,6 +113,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   }
   if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') causes.push(...validatePriorityClassUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector

@@ -7,6 +7,7 @@ import { garbageCollectedResources, garbageCollector } from './garbage-collector
 import { namespaceController, namespacedResources } from './namespace'
 import { podGcController } from './pod-gc'
 import { replicaSetController } from './replicaset'
+import { replicationControllerController } from './replicationcontroller'
 import { deploymentController } from './deployment'
 import { statefulSetController } from './statefulset'
 import { daemonSetController } from './daemonset'
@@ -29,6 +30,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   namespace: () => namespaceController(namespacedResources()),
   'pod-gc': () => podGcController(),
   replicaset: () => replicaSetController(),
+  replicationcontroller: () => replicationControllerController(),
   deployment: () => deploymentController(),
   statefulset: () => statefulSetController(),
   daemonset: () => daemonSetController(),

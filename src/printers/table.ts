@@ -19,6 +19,7 @@ import { ingressClassPrinter, ingressPrinter } from './networking'
 import { webhookConfigurationPrinter } from './admissionregistration'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
+import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -39,6 +40,10 @@ const printers = new Map<string, Printer>([
   ['/secrets', secretPrinter],
   ['/serviceaccounts', serviceAccountPrinter],
   ['/events', eventPrinter],
+  ['/replicationcontrollers', replicationControllerPrinter],
+  ['/podtemplates', podTemplatePrinter],
+  ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+  ['node.k8s.io/runtimeclasses', runtimeClassPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],

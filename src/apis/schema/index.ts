@@ -14,6 +14,8 @@ import { networkingV1 } from './networking-v1'
 import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
+import { coreV1Replication } from './core-v1-replication'
+import { nodeV1, schedulingV1 } from './scheduling-node-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -26,6 +28,9 @@ export const schemas: SchemaSet = {
   ...policyV1,
   ...rbacV1,
   ...networkingV1,
+  ...coreV1Replication,
+  ...schedulingV1,
+  ...nodeV1,
   ...admissionregistrationV1,
 }
 

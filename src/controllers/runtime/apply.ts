@@ -10,7 +10,8 @@ import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
-import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
+import { admitPodCreate } from '../../apis/pod-admission'
 import type { ItemResult } from '../../../durable-objects/kind-store/kind-store'
 import type { ResourceDef } from '../../apis/registry'
 
@@ -37,6 +38,7 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'create': {
       const def = resourceDefOf(action.resource)
       const o = action.object
+      if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
       const res = await admittedStore(env, def, controllerUser(controller)).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
@@ -175,6 +177,7 @@ const eventSources: Record<string, string> = {
   'node-lifecycle': 'node-controller',
   'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
+  replicationcontroller: 'replication-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',
   daemonset: 'daemonset-controller',

@@ -101,7 +101,8 @@ export class ControllerRunner {
       if (binding.size >= maxBindingBatchesInFlight) await Promise.race(binding)
     }
     let budgetLeft = true
-    for (const key of this.queue.takeDue(clock())) {
+    const due = this.queue.takeDue(clock())
+    for (const key of this.def.order ? this.def.order(due, this.caches) : due) {
       if (!budgetLeft) {
         this.queue.add(key, clock())
         continue
@@ -128,8 +129,8 @@ export class ControllerRunner {
     }
     await flush()
     await Promise.all(binding)
-    const due = this.queue.nextDue()
-    report.nextAt = Math.min(due ?? Infinity, this.nextResyncAt)
+    const nextDue = this.queue.nextDue()
+    report.nextAt = Math.min(nextDue ?? Infinity, this.nextResyncAt)
     return report
   }
 
