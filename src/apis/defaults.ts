@@ -1,6 +1,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { rbacGroup, type ResourceDef } from './registry'
 import { defaultRbacObject } from './rbac/validate'
+import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 
 type Json = Record<string, unknown>
 
@@ -34,6 +35,8 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (def.group === '' && def.kind === 'Node') return obj.status
   if (def.group === '' && def.kind === 'Pod') return { phase: 'Pending', qosClass: podQosClass(obj) }
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
+  const storage = initialStorageStatus(def.group, def.kind)
+  if (storage) return storage
   return {}
 }
 
@@ -41,6 +44,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
+  defaultStorageObject(def.group, def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)

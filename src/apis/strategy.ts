@@ -5,6 +5,7 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
+import { validateStorageUpdate } from './storage/validate'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -101,6 +102,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
+  causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

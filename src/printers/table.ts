@@ -17,6 +17,7 @@ import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { nodePrinter } from './node'
+import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { podPrinter } from './pod'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
@@ -38,6 +39,10 @@ const printers = new Map<string, Printer>([
   ['/secrets', secretPrinter],
   ['/serviceaccounts', serviceAccountPrinter],
   ['/events', eventPrinter],
+  ['/persistentvolumes', persistentVolumePrinter],
+  ['/persistentvolumeclaims', persistentVolumeClaimPrinter],
+  ['storage.k8s.io/storageclasses', storageClassPrinter],
+  ['storage.k8s.io/csidrivers', csiDriverPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],

@@ -13,6 +13,8 @@ import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
+import { coreV1Storage } from './core-v1-storage'
+import { storageV1 } from './storage-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -25,6 +27,8 @@ export const schemas: SchemaSet = {
   ...policyV1,
   ...rbacV1,
   ...networkingV1,
+  ...coreV1Storage,
+  ...storageV1,
 }
 
 /**
