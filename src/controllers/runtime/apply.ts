@@ -8,6 +8,7 @@ import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
+import { defaultStorageClass } from '../../api/storage-class'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
 
 
@@ -33,6 +34,8 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'create': {
       const def = resourceDefOf(action.resource)
       const o = action.object
+      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
       const res = await storeFor(env, def).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
