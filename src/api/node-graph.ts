@@ -11,7 +11,7 @@ const deny = (reason: string): Decision => ({ allowed: false, reason })
 const noRelationship = (node: string) => deny(`no relationship found between node '${node}' and this object`)
 
 /** What the store must say for a node's request to be decided: whether the named object is related to the node. */
-type Relation = { kind: 'referenced'; resource: string; namespace: string; name: string } | { kind: 'bound'; namespace: string; name: string }
+type Relation = { kind: 'referenced'; resource: string; namespace: string; name: string } | { kind: 'bound'; namespace: string; name: string } | { kind: 'volume'; name: string }
 
 /**
  * The part of kube-apiserver's Node authorizer that looks past the static rules: secrets,
@@ -30,6 +30,7 @@ export function authorizeNodeScoped(node: string, attrs: ResourceAttributes, rel
       if (!attrs.namespace) return deny('can only read namespaced object of this type')
       return relatedObject(node, attrs, related)
     case 'persistentvolumeclaims':
+    case 'persistentvolumes':
       if (attrs.verb !== 'get') return deny('can only get individual resources of this type')
       if (attrs.subresource) return deny('cannot get subresource')
       return relatedObject(node, attrs, related)
@@ -96,6 +97,8 @@ function fieldRequirements(attrs: ResourceAttributes): readonly FieldRequirement
 
 /** The relation the store must confirm before `authorizeNodeScoped` can allow the request, if any. */
 export function relationOf(node: string, attrs: ResourceAttributes): Relation | undefined {
+  // A volume, through the claim it is bound to (pod → pvc → pv).
+  if (attrs.group === '' && attrs.resource === 'persistentvolumes' && attrs.verb === 'get' && attrs.name && !attrs.subresource) return { kind: 'volume', name: attrs.name }
   if (attrs.group !== '' || attrs.subresource || !attrs.name || !attrs.namespace) return undefined
   const { resource, namespace, name, verb } = attrs
   if (resource === 'secrets' || resource === 'configmaps') return ['get', 'list', 'watch'].includes(verb) ? { kind: 'referenced', resource, namespace, name } : undefined
@@ -107,6 +110,7 @@ export function relationOf(node: string, attrs: ResourceAttributes): Relation | 
 /** Asks the pods store: a lookup in its index of pod references, or the pod's binding. */
 export async function isRelated(env: Env, node: string, relation: Relation): Promise<boolean> {
   if (relation.kind === 'bound') return (await boundNode(env, relation.namespace, relation.name)) === node
+  if (relation.kind === 'volume') return volumeRelated(env, node, relation.name)
   const pods = findResource('', 'v1', 'pods')!
   return storeFor(env, pods).nodeRefers(node, relation.resource, relation.namespace, relation.name)
 }
@@ -118,4 +122,15 @@ export async function boundNode(env: Env, namespace: string, name: string): Prom
   if (!res.ok) return undefined
   const pod = JSON.parse(res.value) as KubeObject & { spec?: { nodeName?: string } }
   return pod.spec?.nodeName ?? ''
+}
+
+/** Whether the volume's claim is one a pod bound to the node references. */
+async function volumeRelated(env: Env, node: string, name: string): Promise<boolean> {
+  const def = findResource('', 'v1', 'persistentvolumes')!
+  const res = await storeFor(env, def).get({ def, name })
+  if (!res.ok) return false
+  const ref = (JSON.parse(res.value) as KubeObject & { spec?: { claimRef?: { namespace?: string; name?: string } } }).spec?.claimRef
+  if (!ref?.namespace || !ref.name) return false
+  const pods = findResource('', 'v1', 'pods')!
+  return storeFor(env, pods).nodeRefers(node, 'persistentvolumeclaims', ref.namespace, ref.name)
 }
