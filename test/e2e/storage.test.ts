@@ -76,6 +76,7 @@ describe('storage', () => {
     expect(pv.status.phase).toBe('Bound')
     expect(pv.spec.claimRef).toMatchObject({ namespace: 'default', name: 'data-store-0', uid: claim.metadata.uid })
     expect(pv.spec.persistentVolumeReclaimPolicy).toBe('Delete')
+    expect(pv.metadata.labels['edgeplane.io/local-path-node']).toBe('disk')
     expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values).toEqual(['disk'])
     const dir: string = pv.spec.local.path
     expect(dir.startsWith(agent.stateDir)).toBe(true)
@@ -103,6 +104,7 @@ describe('storage', () => {
     await run(['delete', 'statefulset', 'store', '--wait=true'])
     await run(['delete', 'pvc', 'data-store-0'])
     await waitFor(async () => !(await run(['get', 'pv', '-o', 'name'])).includes(pv.metadata.name), { what: 'the provisioned volume deleted', timeoutMs: 30_000 })
+    expect(existsSync(dir)).toBe(false)
   })
 
   it('binds a static PersistentVolume to a matching claim and releases it with Retain', async () => {

@@ -1,6 +1,6 @@
 /** The local-path provisioner: a PersistentVolume for a claim, a directory on the node chosen for its pod. */
 import type { KubeObject } from '../../apimachinery/types'
-import { LOCAL_PATH_PROVISIONER, LOCAL_PATH_ROOT_ANNOTATION, PROVISIONED_BY_ANNOTATION } from './resources'
+import { LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_NODE_LABEL, LOCAL_PATH_PROVISIONER, LOCAL_PATH_ROOT_ANNOTATION, PROVISIONED_BY_ANNOTATION } from './resources'
 
 type Json = Record<string, unknown>
 const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
@@ -25,7 +25,7 @@ export function localPathVolume(pvc: KubeObject, cls: KubeObject, node: KubeObje
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
-    metadata: { name, annotations: { [PROVISIONED_BY_ANNOTATION]: LOCAL_PATH_PROVISIONER } },
+    metadata: { name, finalizers: [LOCAL_PATH_CLEANUP_FINALIZER], labels: { [LOCAL_PATH_NODE_LABEL]: node.metadata.name ?? '' }, annotations: { [PROVISIONED_BY_ANNOTATION]: LOCAL_PATH_PROVISIONER } },
     spec: {
       capacity: { storage: rec(rec(spec.resources).requests).storage },
       accessModes: spec.accessModes,

@@ -125,8 +125,13 @@ export function reconcileClaim(pvc: KubeObject, cache: Cache, now: number): Acti
 
 /** syncVolume */
 export function reconcileVolume(pv: KubeObject, cache: Cache, now: number): Action[] {
-  if (pv.metadata.deletionTimestamp) return []
   const ref = rec(rec(pv.spec).claimRef)
+  if (pv.metadata.deletionTimestamp) {
+    // Being deleted (its finalizers wait for the phase): Released once its claim is gone.
+    const claim = ref.name === undefined ? undefined : cache.get(persistentVolumeClaims, String(ref.namespace ?? ''), String(ref.name))
+    const claimed = !!claim && claim.metadata.uid === ref.uid
+    return phaseOf(pv) === 'Bound' && !claimed ? volumePhase(pv, 'Released', now) : []
+  }
   if (ref.name === undefined) return volumePhase(pv, 'Available', now)
   const claim = cache.get(persistentVolumeClaims, String(ref.namespace ?? ''), String(ref.name))
   // Pre-bound by the user to a claim that does not exist yet: still available to it.

@@ -15,3 +15,7 @@ export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-c
 export const LOCAL_PATH_PROVISIONER = 'edgeplane.io/local-path'
 /** The Node annotation in which an agent advertises where its local-path volumes live. */
 export const LOCAL_PATH_ROOT_ANNOTATION = 'edgeplane.io/local-path-root'
+/** On a local-path volume until its node's agent has removed (or kept) its directory. */
+export const LOCAL_PATH_CLEANUP_FINALIZER = 'edgeplane.io/local-path-cleanup'
+/** The label naming the node a local-path volume lives on (which lets that node read and finalize it). */
+export const LOCAL_PATH_NODE_LABEL = 'edgeplane.io/local-path-node'
