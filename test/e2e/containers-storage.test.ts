@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import Docker from 'dockerode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findSocket } from '../../src/agent/runtime/docker/socket'
+import { TEST_IMAGE, testEngine } from './helpers/engine'
 import { kubectlOn } from './helpers/kubectl'
 import { stream } from './helpers/manifests'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
@@ -11,20 +11,9 @@ import { waitFor } from './helpers/wait'
 // A PersistentVolumeClaim of the default local-path class mounted into real containers: the real
 // launcher, a `--runtime docker` agent against the engine on this machine, and the real kubectl.
 
-const IMAGE = 'localhost/busybox:test'
+const IMAGE = TEST_IMAGE
 const NODE = 'e2e-docker-pvc'
-const engine = await (async () => {
-  const socket = await findSocket(process.env.EDGEPLANE_CONTAINER_SOCKET)
-  if (!socket) return { skip: 'no container engine answers on its socket (run .ci/containers.sh as root)' }
-  const docker = new Docker({ socketPath: socket })
-  const present = await docker
-    .getImage(IMAGE)
-    .inspect()
-    .then(() => true, () => false)
-  if (!present) return { skip: `the engine on ${socket} has no image ${IMAGE} (run .ci/containers.sh as root)` }
-  return { socket, docker }
-})()
-if ('skip' in engine) process.stdout.write(`containers-storage.test.ts skipped: ${engine.skip}\n`)
+const engine = await testEngine('containers-storage.test.ts')
 
 let server: TestServer
 let agent: AgentProcess

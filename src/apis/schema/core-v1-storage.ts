@@ -3,14 +3,30 @@
  * the persistent variants of the volume sources (those that name a SecretReference or carry
  * fields a pod's inline source lacks). The sources shared with pods are core-v1.ts's structs.
  */
-import type { SchemaSet } from './types'
+import type { FieldDef, SchemaSet, StructDef } from './types'
+import { coreV1 } from './core-v1'
 import { CORE, bool, enumOf, group, int, kind, listOf, mapOf, quantity, ref, required, str, struct, time } from './dsl'
 
 const c = (name: string, description?: string) => ref(CORE + name, description)
 const strings = (description?: string) => listOf(str(), description)
 const secretRef = (description?: string) => c('SecretReference', description)
 
+/** A pod's inline volume source with a field or two of its persistent variant instead. */
+const persistentVariant = (inline: string, fields: Record<string, FieldDef>): StructDef => {
+  const base = coreV1[CORE + inline]
+  if (!base) throw new Error(`no struct ${inline}`)
+  return struct({ ...base.fields, ...fields })
+}
+const withSecretRef = (inline: string) => persistentVariant(inline, { secretRef: secretRef('secretRef references the secret holding the credentials for this volume.') })
+
 export const coreV1Storage: SchemaSet = group(CORE, {
+  GlusterfsPersistentVolumeSource: persistentVariant('GlusterfsVolumeSource', { endpointsNamespace: str('endpointsNamespace is the namespace that contains Glusterfs endpoint.') }),
+  RBDPersistentVolumeSource: withSecretRef('RBDVolumeSource'),
+  ISCSIPersistentVolumeSource: withSecretRef('ISCSIVolumeSource'),
+  CinderPersistentVolumeSource: withSecretRef('CinderVolumeSource'),
+  FlexPersistentVolumeSource: withSecretRef('FlexVolumeSource'),
+  ScaleIOPersistentVolumeSource: persistentVariant('ScaleIOVolumeSource', { secretRef: required(secretRef('secretRef references to the secret for ScaleIO user and other sensitive information.')) }),
+  StorageOSPersistentVolumeSource: persistentVariant('StorageOSVolumeSource', { secretRef: c('ObjectReference', 'secretRef specifies the secret to use for obtaining the StorageOS API credentials.') }),
   PersistentVolume: kind(
     'PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node.',
     {
@@ -68,41 +84,6 @@ export const coreV1Storage: SchemaSet = group(CORE, {
     path: required(str('path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).')),
     fsType: str('fsType is the filesystem type to mount. It applies only when the Path is a block device.'),
   }),
-  GlusterfsPersistentVolumeSource: struct({
-    endpoints: required(str('endpoints is the endpoint name that details Glusterfs topology.')),
-    path: required(str('path is the Glusterfs volume path.')),
-    readOnly: bool('readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false.'),
-    endpointsNamespace: str('endpointsNamespace is the namespace that contains Glusterfs endpoint.'),
-  }),
-  RBDPersistentVolumeSource: struct({
-    monitors: required(strings('monitors is a collection of Ceph monitors.')),
-    image: required(str('image is the rados image name.')),
-    fsType: str('fsType is the filesystem type of the volume that you want to mount.'),
-    pool: str('pool is the rados pool name. Default is rbd.'),
-    user: str('user is the rados user name. Default is admin.'),
-    keyring: str('keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring.'),
-    secretRef: secretRef('secretRef is name of the authentication secret for RBDUser.'),
-    readOnly: bool('readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false.'),
-  }),
-  ISCSIPersistentVolumeSource: struct({
-    targetPortal: required(str('targetPortal is iSCSI Target Portal.')),
-    iqn: required(str('iqn is Target iSCSI Qualified Name.')),
-    lun: required(int('lun is iSCSI Target Lun number.')),
-    iscsiInterface: str("iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp)."),
-    fsType: str('fsType is the filesystem type of the volume that you want to mount.'),
-    readOnly: bool('readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false.'),
-    portals: strings('portals is the iSCSI Target Portal List.'),
-    chapAuthDiscovery: bool('chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication'),
-    chapAuthSession: bool('chapAuthSession defines whether support iSCSI Session CHAP authentication'),
-    secretRef: secretRef('secretRef is the CHAP Secret for iSCSI target and initiator authentication'),
-    initiatorName: str('initiatorName is the custom iSCSI Initiator Name.'),
-  }),
-  CinderPersistentVolumeSource: struct({
-    volumeID: required(str('volumeID used to identify the volume in cinder.')),
-    fsType: str('fsType Filesystem type to mount.'),
-    readOnly: bool('readOnly is Optional: Defaults to false (read/write).'),
-    secretRef: secretRef('secretRef is Optional: points to a secret object containing parameters used to connect to OpenStack.'),
-  }),
   CephFSPersistentVolumeSource: struct({
     monitors: required(strings('monitors is Required: Monitors is a collection of Ceph monitors.')),
     path: str('path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /'),
@@ -111,37 +92,11 @@ export const coreV1Storage: SchemaSet = group(CORE, {
     secretRef: secretRef('secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.'),
     readOnly: bool('readOnly is Optional: Defaults to false (read/write).'),
   }),
-  FlexPersistentVolumeSource: struct({
-    driver: required(str('driver is the name of the driver to use for this volume.')),
-    fsType: str('fsType is the Filesystem type to mount.'),
-    secretRef: secretRef('secretRef is Optional: SecretRef is reference to the secret object containing sensitive information to pass to the plugin scripts.'),
-    readOnly: bool('readOnly is Optional: defaults to false (read/write).'),
-    options: mapOf(str(), 'options is Optional: this field holds extra command options if any.'),
-  }),
   AzureFilePersistentVolumeSource: struct({
     secretName: required(str('secretName is the name of secret that contains Azure Storage Account Name and Key')),
     shareName: required(str('shareName is the azure Share Name')),
     readOnly: bool('readOnly defaults to false (read/write).'),
     secretNamespace: str('secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod'),
-  }),
-  ScaleIOPersistentVolumeSource: struct({
-    gateway: required(str('gateway is the host address of the ScaleIO API Gateway.')),
-    system: required(str('system is the name of the storage system as configured in ScaleIO.')),
-    secretRef: required(secretRef('secretRef references to the secret for ScaleIO user and other sensitive information.')),
-    sslEnabled: bool('sslEnabled is the flag to enable/disable SSL communication with Gateway, default false'),
-    protectionDomain: str('protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.'),
-    storagePool: str('storagePool is the ScaleIO Storage Pool associated with the protection domain.'),
-    storageMode: str('storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.'),
-    volumeName: str('volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.'),
-    fsType: str('fsType is the filesystem type to mount.'),
-    readOnly: bool('readOnly defaults to false (read/write).'),
-  }),
-  StorageOSPersistentVolumeSource: struct({
-    volumeName: str('volumeName is the human-readable name of the StorageOS volume.'),
-    volumeNamespace: str('volumeNamespace specifies the scope of the volume within StorageOS.'),
-    fsType: str('fsType is the filesystem type to mount.'),
-    readOnly: bool('readOnly defaults to false (read/write).'),
-    secretRef: c('ObjectReference', 'secretRef specifies the secret to use for obtaining the StorageOS API credentials.'),
   }),
   CSIPersistentVolumeSource: struct({
     driver: required(str('driver is the name of the driver to use for this volume. Required.')),
