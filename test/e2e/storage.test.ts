@@ -107,6 +107,32 @@ describe('storage', () => {
     expect(existsSync(dir)).toBe(false)
   })
 
+  it('waits for a consumer, and keeps the directory of a volume switched to Retain', async () => {
+    await apply({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'kept' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Mi' } } } })
+    await waitFor(async () => (await run(['describe', 'pvc', 'kept'])).includes('waiting for first consumer to be created before binding'), { what: 'the WaitForFirstConsumer event', timeoutMs: 20_000 })
+    expect((await json(['get', 'pvc', 'kept', '-o', 'json'])).status.phase).toBe('Pending')
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'keeper' },
+      spec: {
+        terminationGracePeriodSeconds: 1,
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'kept' } }],
+        containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'echo kept > vol/sub/file; exec sleep 3600'], volumeMounts: [{ name: 'v', mountPath: '/vol' }] }],
+        initContainers: [{ name: 'prep', image: 'busybox', command: ['mkdir', '-p', 'vol/sub'], volumeMounts: [{ name: 'v', mountPath: '/vol' }] }],
+      },
+    })
+    const volumeName = await waitFor(async () => (await json(['get', 'pvc', 'kept', '-o', 'json'])).spec.volumeName, { what: 'claim kept bound', timeoutMs: 30_000 })
+    const dir = (await json(['get', 'pv', volumeName, '-o', 'json'])).spec.local.path
+    await waitFor(() => existsSync(`${dir}/sub/file`), { what: 'the file in the volume', timeoutMs: 30_000 })
+    await run(['patch', 'pv', volumeName, '-p', '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'])
+    await run(['delete', 'pod', 'keeper', '--wait=true'])
+    await run(['delete', 'pvc', 'kept'])
+    await waitFor(async () => (await json(['get', 'pv', volumeName, '-o', 'json'])).status?.phase === 'Released', { what: 'the volume Released', timeoutMs: 20_000 })
+    await run(['delete', 'pv', volumeName, '--wait=true', '--timeout=30s'])
+    expect(readFileSync(`${dir}/sub/file`, 'utf8')).toBe('kept\n')
+  })
+
   it('binds a static PersistentVolume to a matching claim and releases it with Retain', async () => {
     const labels = { tier: 'static' }
     await apply({
