@@ -116,6 +116,11 @@ describe('the Node authorizer and volumes', () => {
       expect([path, (await asNode('GET', path)).status]).toEqual([path, 403])
     }
     expect((await asNode('PATCH', '/api/v1/persistentvolumes/n1-local', { metadata: { finalizers: [] } }, merge)).status).toBe(200)
+    // Only its finalizers: NodeRestriction refuses any other change.
+    const relabel = await asNode('PATCH', '/api/v1/persistentvolumes/n1-local', { metadata: { labels: { 'edgeplane.io/local-path-node': 'n2' } } }, merge)
+    expect(relabel.status).toBe(403)
+    expect(relabel.json.message).toBe('persistentvolumes "n1-local" is forbidden: node "n1" may only change the finalizers of persistentvolume "n1-local"')
+    expect((await asNode('PATCH', '/api/v1/persistentvolumes/n1-local', { spec: { claimRef: { namespace: 'st', name: 'x' } } }, merge)).status).toBe(403)
     expect((await asNode('PATCH', '/api/v1/persistentvolumes/n2-local', { metadata: { finalizers: [] } }, merge)).status).toBe(403)
     expect((await asNode('DELETE', '/api/v1/persistentvolumes/n1-local')).status).toBe(403)
   })
