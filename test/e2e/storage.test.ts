@@ -34,6 +34,12 @@ describe('storage', () => {
     const out = await run(['get', 'storageclass'])
     expect(out).toMatch(/NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE/)
     expect(out).toMatch(/local-path \(default\)\s+edgeplane\.io\/local-path\s+Delete\s+WaitForFirstConsumer\s+false/)
+    const resources = await run(['api-resources', '--namespaced=false'])
+    expect(resources).toMatch(/persistentvolumes\s+pv\s+v1\s+false\s+PersistentVolume/)
+    expect(resources).toMatch(/storageclasses\s+sc\s+storage\.k8s\.io\/v1\s+false\s+StorageClass/)
+    expect(resources).toMatch(/csidrivers\s+storage\.k8s\.io\/v1\s+false\s+CSIDriver/)
+    expect(await run(['explain', 'pv.spec.local.path'])).toContain('path of the full path to the volume on the node')
+    expect(await run(['explain', 'storageclass.volumeBindingMode'])).toMatch(/FIELD: volumeBindingMode <string>\s+ENUM:\s+Immediate\s+WaitForFirstConsumer/)
   })
 
   it('gives a StatefulSet Bound claims on a process node whose files outlive the pod', async () => {
