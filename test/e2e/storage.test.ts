@@ -15,6 +15,17 @@ async function run(args: string[], stdin?: string): Promise<string> {
 const json = (args: string[]) => kubectlJson(args, { kubeconfig: server.kubeconfig })
 const apply = (obj: unknown) => run(['apply', '-f', '-'], JSON.stringify(obj))
 
+/** The claim once it is Bound. */
+async function boundClaim(name: string, timeoutMs: number) {
+  return waitFor(
+    async () => {
+      const c = await json(['get', 'pvc', name, '-o', 'json'])
+      return c.status?.phase === 'Bound' ? c : undefined
+    },
+    { what: `claim ${name} Bound`, timeoutMs },
+  )
+}
+
 beforeAll(async () => {
   server = await startServer()
   agent = startAgent(server.kubeconfig, ['--name', 'disk', '--runtime', 'process', '--lease-seconds', '1'])
@@ -68,13 +79,7 @@ describe('storage', () => {
         volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
       },
     })
-    const claim = await waitFor(
-      async () => {
-        const c = await json(['get', 'pvc', 'data-store-0', '-o', 'json'])
-        return c.status?.phase === 'Bound' ? c : undefined
-      },
-      { what: 'claim data-store-0 Bound', timeoutMs: 60_000 },
-    )
+    const claim = await boundClaim('data-store-0', 60_000)
     expect(claim.spec.storageClassName).toBe('local-path')
     expect(claim.metadata.annotations['volume.kubernetes.io/selected-node']).toBe('disk')
     expect(claim.status.capacity.storage).toBe('1Gi')
@@ -161,13 +166,7 @@ describe('storage', () => {
       metadata: { name: 'want' },
       spec: { storageClassName: 'manual', accessModes: ['ReadWriteOnce'], selector: { matchLabels: labels }, resources: { requests: { storage: '2Gi' } } },
     })
-    const bound = await waitFor(
-      async () => {
-        const c = await json(['get', 'pvc', 'want', '-o', 'json'])
-        return c.status?.phase === 'Bound' ? c : undefined
-      },
-      { what: 'claim want Bound', timeoutMs: 30_000 },
-    )
+    const bound = await boundClaim('want', 30_000)
     expect(bound.spec.volumeName).toBe('large')
     expect(bound.status.capacity.storage).toBe('5Gi')
     expect(bound.status.accessModes).toEqual(['ReadWriteOnce', 'ReadOnlyMany'])
