@@ -1,5 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
-import { rbacGroup, type ResourceDef } from './registry'
+import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
+import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { defaultRbacObject } from './rbac/validate'
 import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 
@@ -45,6 +46,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   defaultStorageObject(def.group, def.kind, obj)
+  if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
@@ -81,7 +83,7 @@ export function defaultPodSpec(spec: Json): void {
   spec.terminationGracePeriodSeconds ??= 30
   spec.dnsPolicy ??= 'ClusterFirst'
   spec.schedulerName ??= 'default-scheduler'
-  for (const list of ['containers', 'initContainers']) {
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of (spec[list] as Json[] | undefined) ?? []) {
       if (!c || typeof c !== 'object') continue
       c.terminationMessagePath ??= '/dev/termination-log'

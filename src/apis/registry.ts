@@ -65,9 +65,11 @@ const apps = (kind: string, plural: string, shortNames: string[], subresources: 
 })
 
 export const rbacGroup = 'rbac.authorization.k8s.io'
+export const admissionGroup = 'admissionregistration.k8s.io'
 
 const podSubresources = [
   { name: 'binding', kind: 'Binding', verbs: ['create'] },
+  { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
   { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   { name: 'log', kind: 'Pod', verbs: ['get'] },
   { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
@@ -103,6 +105,8 @@ export const builtinResources: ResourceDef[] = [
   { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', singular: 'storageclass', namespaced: false, shortNames: ['sc'], subresources: [] },
   { group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', singular: 'csidriver', namespaced: false, subresources: [] },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  webhookConfiguration('MutatingWebhookConfiguration'),
+  webhookConfiguration('ValidatingWebhookConfiguration'),
   rbac('Role', true),
   rbac('RoleBinding', true),
   rbac('ClusterRole', false),
@@ -118,6 +122,12 @@ export const builtinResources: ResourceDef[] = [
 function rbac(kind: string, namespaced: boolean): ResourceDef {
   const singular = kind.toLowerCase()
   return { group: rbacGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced, subresources: [] }
+}
+
+/** An admissionregistration.k8s.io/v1 webhook configuration. */
+function webhookConfiguration(kind: string): ResourceDef {
+  const singular = kind.toLowerCase()
+  return { group: admissionGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced: false, categories: ['api-extensions'], subresources: [], generation: true }
 }
 
 /** A create-only review kind (`kubectl auth whoami|can-i`), answered from the request alone. */

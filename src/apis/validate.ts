@@ -1,7 +1,8 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
 import { validateWorkload } from '../apimachinery/workload-validation'
-import { isCrd, rbacGroup, type ResourceDef } from './registry'
+import { admissionGroup, isCrd, rbacGroup, type ResourceDef } from './registry'
+import { validateWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
@@ -17,5 +18,6 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.custom) return def.custom.schema ? validateAgainstSchema(def.custom.schema, obj) : []
   if (isCrd(def)) return validateCrd(obj)
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
+  if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
   return validateStorageObject(def.group, def.kind, obj) ?? validateWorkload(def.kind, obj)
 }

@@ -2,7 +2,7 @@ import type { Env } from '../env'
 import type { ChangeType, KubeObject } from '../apimachinery/types'
 import type { ControllerDefinition, ResourceRef } from './runtime/types'
 import { schedulerController } from './scheduler'
-import { nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
+import { evictionRatesFrom, nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
 import { namespaceController, namespacedResources } from './namespace'
 import { podGcController } from './pod-gc'
@@ -25,7 +25,7 @@ import { defaultLbDomain } from '../edge/ingress-routes'
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   scheduler: () => schedulerController(),
   'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
-  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
+  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD), evictionRates: evictionRatesFrom(env) }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),
   'pod-gc': () => podGcController(),

@@ -16,6 +16,7 @@ import {
 import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
+import { webhookConfigurationPrinter } from './admissionregistration'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { podPrinter } from './pod'
@@ -60,6 +61,8 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterroles', rolePrinter],
   ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
+  ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

@@ -11,6 +11,7 @@ import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
+import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 import { coreV1Storage } from './core-v1-storage'
@@ -29,6 +30,7 @@ export const schemas: SchemaSet = {
   ...networkingV1,
   ...coreV1Storage,
   ...storageV1,
+  ...admissionregistrationV1,
 }
 
 /**
