@@ -214,7 +214,8 @@ export class NodeAgent {
     this.nodeUid = existing.metadata.uid
     this.podCIDR.observe(existing)
     const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
-    if (labels) await this.api.mergePatch(this.nodePath, { metadata: { labels } })
+    const annotations = labelPatch(existing.metadata.annotations, this.identity.annotations ?? {})
+    if (labels || annotations) await this.api.mergePatch(this.nodePath, { metadata: { labels, annotations } })
     await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
     this.log.info(`node ${this.name} already registered; status updated`)
   }

@@ -7,6 +7,7 @@ import { ensureRbacBootstrap } from './rbac-bootstrap'
 import { publishNodeSettings } from './node-settings'
 import { ensureIngressClass } from '../edge/ingress-class'
 import { ensureClasses } from './class-bootstrap'
+import { ensureStorageClass } from './storage-class'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
@@ -31,6 +32,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
     await ensureRbacBootstrap(env)
     await ensureIngressClass(env)
     await ensureClasses(env)
+    await ensureStorageClass(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

@@ -1,5 +1,6 @@
 import type { Env } from '../env'
 import { defaultIngressClass } from '../edge/ingress-class'
+import { defaultStorageClass } from './storage-class'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } from '../apimachinery/status'
 import { admissionGroup, apiVersionOf, isCrd, rbacGroup, type ResourceDef } from '../apis/registry'
@@ -117,6 +118,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
       if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, body)
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, body)
       const res = await admitted.create(target, body, requestWriteOptions(req, q))
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }

@@ -4,6 +4,7 @@ import { defaultWebhookConfiguration } from './admissionregistration/webhook-con
 import { defaultRbacObject } from './rbac/validate'
 import { defaultPriorityClass } from './priority-class'
 import { defaultReplicationController } from './replication-controller'
+import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 
 type Json = Record<string, unknown>
 
@@ -37,6 +38,8 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (def.group === '' && def.kind === 'Node') return obj.status
   if (def.group === '' && def.kind === 'Pod') return { phase: 'Pending', qosClass: podQosClass(obj) }
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
+  const storage = initialStorageStatus(def.group, def.kind)
+  if (storage) return storage
   return {}
 }
 
@@ -44,6 +47,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
+  defaultStorageObject(def.group, def.kind, obj)
   if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'batch' && def.kind === 'Job') {

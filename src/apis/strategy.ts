@@ -6,6 +6,7 @@ import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
 import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
+import { validateStorageUpdate } from './storage/validate'
 import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from '../apimachinery/ephemeral-validation'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
@@ -115,6 +116,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') causes.push(...validatePriorityClassUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
+  causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

@@ -8,6 +8,7 @@ import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
 import { validatePriorityClass } from './priority-class'
 import { validateRuntimeClass } from './runtime-class'
+import { validateStorageObject } from './storage/validate'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -22,5 +23,5 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
   if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
-  return validateWorkload(def.kind, obj)
+  return validateStorageObject(def.group, def.kind, obj) ?? validateWorkload(def.kind, obj)
 }

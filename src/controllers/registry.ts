@@ -19,6 +19,7 @@ import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
+import { persistentVolumeController } from './persistentvolume'
 import { defaultLbDomain } from '../edge/ingress-routes'
 
 /** Every controller, by name. */
@@ -40,6 +41,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
+  persistentvolume: () => persistentVolumeController(),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
 }
 

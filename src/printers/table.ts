@@ -18,6 +18,7 @@ import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { webhookConfigurationPrinter } from './admissionregistration'
 import { nodePrinter } from './node'
+import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { podPrinter } from './pod'
 import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
@@ -44,6 +45,10 @@ const printers = new Map<string, Printer>([
   ['/podtemplates', podTemplatePrinter],
   ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
   ['node.k8s.io/runtimeclasses', runtimeClassPrinter],
+  ['/persistentvolumes', persistentVolumePrinter],
+  ['/persistentvolumeclaims', persistentVolumeClaimPrinter],
+  ['storage.k8s.io/storageclasses', storageClassPrinter],
+  ['storage.k8s.io/csidrivers', csiDriverPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Docker from 'dockerode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findSocket } from '../../src/agent/runtime/docker/socket'
+import { TEST_IMAGE, testEngine } from './helpers/engine'
 import { freePort } from '../../src/bench/ports'
 import { kubectlOn } from './helpers/kubectl'
 import { startKubectl } from './helpers/kubectl-stream'
@@ -18,20 +18,9 @@ import { waitFor } from './helpers/wait'
 // engine on this machine (Podman's Docker-compatible service in CI), and the real kubectl. The
 // image is a local busybox (`.ci/containers.sh` builds it), so nothing is pulled from a registry.
 
-const IMAGE = 'localhost/busybox:test'
+const IMAGE = TEST_IMAGE
 const NODE = 'e2e-docker'
-const engine = await (async () => {
-  const socket = await findSocket(process.env.EDGEPLANE_CONTAINER_SOCKET)
-  if (!socket) return { skip: 'no container engine answers on its socket (run .ci/containers.sh as root)' }
-  const docker = new Docker({ socketPath: socket })
-  const present = await docker
-    .getImage(IMAGE)
-    .inspect()
-    .then(() => true, () => false)
-  if (!present) return { skip: `the engine on ${socket} has no image ${IMAGE} (run .ci/containers.sh as root)` }
-  return { socket, docker }
-})()
-if ('skip' in engine) process.stdout.write(`containers.test.ts skipped: ${engine.skip}\n`)
+const engine = await testEngine('containers.test.ts')
 
 let server: TestServer
 let agent: AgentProcess

@@ -3,6 +3,8 @@
  * with the container's environment and working directory. Restart policy with crash-loop
  * backoff, probes, bounded logs per instance, exec, and graceful stop (SIGTERM, then SIGKILL).
  */
+import { linkClaimVolumes, mountsClaims } from './process-volumes'
+import type { ApiGet } from './claim-path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { statSync } from 'node:fs'
@@ -37,6 +39,8 @@ export interface ProcessRuntimeOptions {
   shutdownGraceSeconds?: number
   /** where each pod gets its working directory (`<podsDir>/<uid>`) when its containers set none */
   podsDir: string
+  /** reads the claims and volumes of the pods' persistentVolumeClaim volumes */
+  get?: ApiGet
 }
 
 interface ContainerSpecWithProbes extends ContainerSpec {
@@ -106,6 +110,8 @@ export class ProcessRuntime implements ManagedRuntime {
   private readonly dirs: PodDirs
   private readonly agent = agentIdentity()
   private shuttingDown = false
+  /** pods whose claim volumes are linked into their directory */
+  private readonly claimsLinked = new Set<string>()
 
   constructor(private readonly opts: ProcessRuntimeOptions) {
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
@@ -146,6 +152,14 @@ export class ProcessRuntime implements ManagedRuntime {
     const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopping) return
     addEphemeral(rec.containers, pod, (spec) => this.newEphemeral(pod, spec))
+    if (this.opts.get && !this.claimsLinked.has(rec.uid) && mountsClaims(pod)) {
+      try {
+        await linkClaimVolumes(pod, this.dirs.dirOf(rec.uid), this.opts.get)
+        this.claimsLinked.add(rec.uid)
+      } catch (err) {
+        configErrors = Object.fromEntries(rec.containers.map((c) => [c.name, (err as Error).message]))
+      }
+    }
     for (const c of rec.containers) {
       if (c.instance || c.restartTimer || c.finished) continue
       c.env = resolvedEnv[c.name]
@@ -409,6 +423,7 @@ export class ProcessRuntime implements ManagedRuntime {
     if (rec.killTimer) clearTimeout(rec.killTimer)
     this.pods.delete(podUid)
     this.dirs.remove(podUid)
+    this.claimsLinked.delete(podUid)
   }
 
   async shutdown(): Promise<void> {

@@ -16,6 +16,8 @@ import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 import { coreV1Replication } from './core-v1-replication'
 import { nodeV1, schedulingV1 } from './scheduling-node-v1'
+import { coreV1Storage } from './core-v1-storage'
+import { storageV1 } from './storage-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -31,6 +33,8 @@ export const schemas: SchemaSet = {
   ...coreV1Replication,
   ...schedulingV1,
   ...nodeV1,
+  ...coreV1Storage,
+  ...storageV1,
   ...admissionregistrationV1,
 }
 

@@ -12,6 +12,7 @@ import { purgeCustomResources } from './purge'
 import { emptyNamespace } from '../namespace/empty'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
 import { admitPodCreate } from '../../apis/pod-admission'
+import { defaultStorageClass } from '../../api/storage-class'
 import type { ItemResult } from '../../../durable-objects/kind-store/kind-store'
 import type { ResourceDef } from '../../apis/registry'
 
@@ -39,6 +40,8 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       const def = resourceDefOf(action.resource)
       const o = action.object
       if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
+      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
       const res = await admittedStore(env, def, controllerUser(controller)).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return

@@ -9,6 +9,8 @@ import type { PreemptionNode } from './preemption'
 import { controllerUid, isPendingFor, isTerminal, nodeNameOf, splitKey } from './pods'
 import { nodeAllocatable, podRequests } from './requests'
 import { scoreNodes, selectNode, type FeasibleNode } from './score'
+import { unschedulableActions } from './unschedulable'
+import { preFilterMessage, volumeBinding } from './volume-binding'
 
 /**
  * One scheduling attempt for the pod `namespace/name`: filter every node (counting what pods of
@@ -25,6 +27,8 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
   const pod = cache.get(pods, namespace, name)
   if (!pod || !isPendingFor(pod, schedulerName)) return { actions: [] }
 
+  const volumes = volumeBinding(pod, cache)
+  if (volumes.unschedulable) return { actions: unschedulableActions(pod, preFilterMessage(volumes.unschedulable, cache.list(nodes).length), now) }
   const usages = nodeUsagesOf(cache)
   const request = podRequests(pod)
   const allPods = cache.list(pods)
@@ -35,7 +39,7 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
     const nodeName = node.metadata.name ?? ''
     const allocatable = nodeAllocatable(node)
     const usage = plusNominated(usages.get(nodeName) ?? emptyUsage(), nominated.get(nodeName))
-    const rejection = filterNode(pod, node, request, allocatable, usage)
+    const rejection = filterNode(pod, node, request, allocatable, usage) ?? volumes.filter(node)
     if (rejection) rejected.push({ name: nodeName, rejection, allocatable, load: usage })
     else feasible.push({ name: nodeName, allocatable, usage })
   }
@@ -55,6 +59,10 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
   }
 
   const nodeName = selectNode(scoreNodes(feasible, podRequests(pod, { nonMissing: true }), controllerUid(pod)))!
+  // Claims waiting for their first consumer are provisioned or bound for this node first; their
+  // changes bring the pod back here, and it is bound once they are.
+  const prebind = volumes.preBind(nodeName)
+  if (!prebind.ready) return { actions: prebind.actions }
   return {
     actions: [
       { type: 'bind', namespace, name, uid: pod.metadata.uid ?? '', nodeName },
