@@ -1,4 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
+import { defaultNetworkPolicy } from './network-policy'
 import { rbacGroup, type ResourceDef } from './registry'
 import { defaultRbacObject } from './rbac/validate'
 
@@ -42,6 +43,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))

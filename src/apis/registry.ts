@@ -20,7 +20,7 @@ export interface ResourceDef {
   custom?: CustomResource
   /** the verbs discovery lists; every verb when unset */
   verbs?: string[]
-  /** create-only and never stored: a dedicated handler answers it from the request (the review kinds) */
+  /** never stored: a dedicated handler answers it (the create-only review kinds, componentstatuses) */
   virtual?: true
 }
 
@@ -88,6 +88,7 @@ export const builtinResources: ResourceDef[] = [
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
   { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'], extraSubresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] },
   { group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
+  { group: '', version: 'v1', kind: 'ComponentStatus', plural: 'componentstatuses', singular: 'componentstatus', namespaced: false, shortNames: ['cs'], subresources: [], verbs: ['get', 'list'], virtual: true },
   apps('Deployment', 'deployments', ['deploy'], ['status', 'scale']),
   apps('ReplicaSet', 'replicasets', ['rs'], ['status', 'scale']),
   apps('StatefulSet', 'statefulsets', ['sts'], ['status', 'scale']),
@@ -99,6 +100,7 @@ export const builtinResources: ResourceDef[] = [
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', singular: 'endpointslice', namespaced: true, subresources: [] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'], generation: true },
   { group: 'networking.k8s.io', version: 'v1', kind: 'IngressClass', plural: 'ingressclasses', singular: 'ingressclass', namespaced: false, subresources: [], generation: true },
+  { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', singular: 'networkpolicy', namespaced: true, shortNames: ['netpol'], subresources: [], generation: true },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
   rbac('Role', true),
   rbac('RoleBinding', true),

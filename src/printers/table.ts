@@ -17,6 +17,7 @@ import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { nodePrinter } from './node'
+import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
@@ -49,6 +50,7 @@ const printers = new Map<string, Printer>([
   ['coordination.k8s.io/leases', leasePrinter],
   ['networking.k8s.io/ingresses', ingressPrinter],
   ['networking.k8s.io/ingressclasses', ingressClassPrinter],
+  ['networking.k8s.io/networkpolicies', networkPolicyPrinter],
   ['events.k8s.io/events', eventPrinter],
   ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
   ['rbac.authorization.k8s.io/roles', rolePrinter],

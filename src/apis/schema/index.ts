@@ -11,6 +11,7 @@ import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
+import { networkingV1Policy } from './networking-v1-policy'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 
@@ -25,6 +26,7 @@ export const schemas: SchemaSet = {
   ...policyV1,
   ...rbacV1,
   ...networkingV1,
+  ...networkingV1Policy,
 }
 
 /**
