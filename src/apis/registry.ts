@@ -86,7 +86,7 @@ export const builtinResources: ResourceDef[] = [
   { group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', namespaced: true, shortNames: ['ev'], subresources: [] },
   { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true, shortNames: ['sa'], subresources: [], extraSubresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }] },
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
-  { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'], extraSubresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] },
+  { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], extraSubresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] },
   { group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
   { group: '', version: 'v1', kind: 'ComponentStatus', plural: 'componentstatuses', singular: 'componentstatus', namespaced: false, shortNames: ['cs'], subresources: [], verbs: ['get', 'list'], virtual: true },
   apps('Deployment', 'deployments', ['deploy'], ['status', 'scale']),
