@@ -96,7 +96,7 @@ describe('cluster defaults and everyday kinds', () => {
       type: 'Normal',
       regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'widget' },
     })
-    await ok(['create', '-f', '-', '--validate=false'], manifest)
+    await ok(['create', '-f', '-'], manifest)
     const events = (await ok(['events'])).stdout
     expect(events).toMatch(/Normal\s+WidgetSynced\s+ConfigMap\/widget\s+widget is in sync/)
     const v1 = await json(['get', 'events.events.k8s.io', 'widget.sync', '-o', 'json'])

@@ -12,6 +12,7 @@ import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
 import { networkingV1Policy } from './networking-v1-policy'
+import { eventsV1 } from './events-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 
@@ -27,6 +28,7 @@ export const schemas: SchemaSet = {
   ...rbacV1,
   ...networkingV1,
   ...networkingV1Policy,
+  ...eventsV1,
 }
 
 /**
