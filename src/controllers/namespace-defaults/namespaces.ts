@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { namespaces, sameResource } from '../resources'
-import type { Cache, ResourceRef, WakesOn } from '../runtime/types'
+import type { Cache, ControllerDefinition, Outcome, ResourceRef, WakesOn } from '../runtime/types'
 
 /**
  * Whether a namespace takes new content: it exists, is not being deleted and is Active, as the
@@ -30,4 +30,19 @@ export function namespaceKeysFor(kept: ResourceRef, name: string) {
 /** Wakes on every namespace change, and on changes to the kept object only (not its whole kind). */
 export function wakesOnNamespacesAnd(kept: ResourceRef, name: string): WakesOn {
   return (resource, _type, object) => !sameResource(resource, kept) || object.metadata.name === name
+}
+
+/**
+ * A controller keeping the object `name` of `kept` in every namespace: keys are namespace names,
+ * woken by namespace changes and by changes to that object alone.
+ */
+export function perNamespaceController(controller: string, kept: ResourceRef, name: string, reconcile: (namespace: string, cache: Cache) => Outcome): ControllerDefinition {
+  return {
+    name: controller,
+    watches: [namespaces, kept],
+    wakesOn: wakesOnNamespacesAnd(kept, name),
+    keysFor: namespaceKeysFor(kept, name),
+    allKeys: namespaceKeys,
+    reconcile: (key, cache) => reconcile(key, cache),
+  }
 }

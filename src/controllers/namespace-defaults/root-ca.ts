@@ -2,7 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { sameJson } from '../shared/json'
 import { namespaces } from '../resources'
 import type { Cache, ControllerDefinition, Outcome, ResourceRef } from '../runtime/types'
-import { isActiveNamespace, namespaceKeys, namespaceKeysFor, wakesOnNamespacesAnd } from './namespaces'
+import { isActiveNamespace, perNamespaceController } from './namespaces'
 
 export const configMaps: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'configmaps' })
 
@@ -26,14 +26,7 @@ export const noCaDescription =
  * one is put back (its `ca.crt` and description; other metadata is left alone).
  */
 export function rootCaPublisher(rootCa: string): ControllerDefinition {
-  return {
-    name: 'root-ca-cert-publisher',
-    watches: [namespaces, configMaps],
-    wakesOn: wakesOnNamespacesAnd(configMaps, rootCaConfigMap),
-    keysFor: namespaceKeysFor(configMaps, rootCaConfigMap),
-    allKeys: namespaceKeys,
-    reconcile: (key, cache) => publishRootCa(key, cache, rootCa),
-  }
+  return perNamespaceController('root-ca-cert-publisher', configMaps, rootCaConfigMap, (namespace, cache) => publishRootCa(namespace, cache, rootCa))
 }
 
 export function publishRootCa(namespace: string, cache: Cache, rootCa: string): Outcome {

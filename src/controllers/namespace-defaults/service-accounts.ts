@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { namespaces } from '../resources'
 import type { Cache, ControllerDefinition, Outcome, ResourceRef } from '../runtime/types'
-import { isActiveNamespace, namespaceKeys, namespaceKeysFor, wakesOnNamespacesAnd } from './namespaces'
+import { isActiveNamespace, perNamespaceController } from './namespaces'
 
 export const serviceAccounts: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'serviceaccounts' })
 
@@ -13,14 +13,7 @@ export const defaultServiceAccount = 'default'
  * `default` ServiceAccount; one deleted is created again. An existing one is never changed.
  */
 export function serviceAccountsController(): ControllerDefinition {
-  return {
-    name: 'serviceaccount',
-    watches: [namespaces, serviceAccounts],
-    wakesOn: wakesOnNamespacesAnd(serviceAccounts, defaultServiceAccount),
-    keysFor: namespaceKeysFor(serviceAccounts, defaultServiceAccount),
-    allKeys: namespaceKeys,
-    reconcile: (key, cache) => ensureDefaultServiceAccount(key, cache),
-  }
+  return perNamespaceController('serviceaccount', serviceAccounts, defaultServiceAccount, ensureDefaultServiceAccount)
 }
 
 export function ensureDefaultServiceAccount(namespace: string, cache: Cache): Outcome {
