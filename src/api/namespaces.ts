@@ -6,6 +6,7 @@ import { storeFor } from '../client/stores'
 import { ensureRbacBootstrap } from './rbac-bootstrap'
 import { publishNodeSettings } from './node-settings'
 import { ensureIngressClass } from '../edge/ingress-class'
+import { ensureClasses } from './class-bootstrap'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
@@ -29,6 +30,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
     await publishNodeSettings(env)
     await ensureRbacBootstrap(env)
     await ensureIngressClass(env)
+    await ensureClasses(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

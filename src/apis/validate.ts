@@ -1,11 +1,14 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause, validateObjectMeta } from '../apimachinery/validation'
 import { validateWorkload } from '../apimachinery/workload-validation'
-import { isCrd, rbacGroup, type ResourceDef } from './registry'
+import { admissionGroup, isCrd, rbacGroup, type ResourceDef } from './registry'
+import { validateWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
 import { validateNetworkPolicy } from './network-policy'
+import { validatePriorityClass } from './priority-class'
+import { validateRuntimeClass } from './runtime-class'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -18,5 +21,8 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (isCrd(def)) return validateCrd(obj)
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') return validateNetworkPolicy(obj)
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
+  if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
+  if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
   return validateWorkload(def.kind, obj)
 }

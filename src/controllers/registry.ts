@@ -2,11 +2,12 @@ import type { Env } from '../env'
 import type { ChangeType, KubeObject } from '../apimachinery/types'
 import type { ControllerDefinition, ResourceRef } from './runtime/types'
 import { schedulerController } from './scheduler'
-import { nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
+import { evictionRatesFrom, nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
 import { namespaceController, namespacedResources } from './namespace'
 import { podGcController } from './pod-gc'
 import { replicaSetController } from './replicaset'
+import { replicationControllerController } from './replicationcontroller'
 import { deploymentController } from './deployment'
 import { statefulSetController } from './statefulset'
 import { daemonSetController } from './daemonset'
@@ -28,11 +29,12 @@ import { defaultServiceClusterIpRange } from '../apis/service-ips'
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   scheduler: () => schedulerController(),
   'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
-  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
+  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD), evictionRates: evictionRatesFrom(env) }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),
   'pod-gc': () => podGcController(),
   replicaset: () => replicaSetController(),
+  replicationcontroller: () => replicationControllerController(),
   deployment: () => deploymentController(),
   statefulset: () => statefulSetController(),
   daemonset: () => daemonSetController(),

@@ -16,9 +16,11 @@ import {
 import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
+import { webhookConfigurationPrinter } from './admissionregistration'
 import { nodePrinter } from './node'
 import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
+import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -39,6 +41,10 @@ const printers = new Map<string, Printer>([
   ['/secrets', secretPrinter],
   ['/serviceaccounts', serviceAccountPrinter],
   ['/events', eventPrinter],
+  ['/replicationcontrollers', replicationControllerPrinter],
+  ['/podtemplates', podTemplatePrinter],
+  ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+  ['node.k8s.io/runtimeclasses', runtimeClassPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],
@@ -57,6 +63,8 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterroles', rolePrinter],
   ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
+  ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

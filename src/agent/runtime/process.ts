@@ -18,7 +18,8 @@ import { agentIdentity, runAsFor, type RunAs } from './run-as'
 import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { addEphemeral } from './ephemeral'
+import { findContainer, freshRecord, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -144,6 +145,7 @@ export class ProcessRuntime implements ManagedRuntime {
     if (this.shuttingDown) return
     const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopping) return
+    addEphemeral(rec.containers, pod, (spec) => this.newEphemeral(pod, spec))
     for (const c of rec.containers) {
       if (c.instance || c.restartTimer || c.finished) continue
       c.env = resolvedEnv[c.name]
@@ -160,29 +162,7 @@ export class ProcessRuntime implements ManagedRuntime {
     const initNames = new Set(((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map((c) => c.name))
     const containers = podContainers(pod).map((spec): Container => {
       const init = initNames.has(spec.name)
-      const c: Container = {
-        name: spec.name,
-        init,
-        spec,
-        env: undefined,
-        configError: undefined,
-        state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
-        lastState: undefined,
-        restartCount: 0,
-        ready: false,
-        started: false,
-        containerID: undefined,
-        everStarted: false,
-        instance: undefined,
-        logs: undefined,
-        previousLogs: undefined,
-        crash: { streak: 0 },
-        restartTimer: undefined,
-        probes: [],
-        execs: new Set(),
-        runAs: {},
-        finished: false,
-      }
+      const c = newContainer(spec, init)
       const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
       if (prev) adoptPrevious(c, prev, policy)
       return c
@@ -190,9 +170,29 @@ export class ProcessRuntime implements ManagedRuntime {
     return { uid: pod.metadata.uid ?? '', pod, containers, stopping: false, killTimer: undefined, killAtMs: undefined }
   }
 
-  /** Starts whatever may start now: init containers one at a time, then every app container. */
+  /**
+   * An ephemeral container: a process in the pod's directory, as the others. One a previous agent
+   * started is over (its process ended with that agent): it is not run again.
+   */
+  private newEphemeral(pod: KubeObject, spec: ContainerSpec): Container {
+    const c: Container = { ...newContainer(spec, false), ephemeral: true }
+    const status = (pod.status ?? {}) as { ephemeralContainerStatuses?: PrevStatus[] }
+    const prev = status.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
+    if (prev && (prev.state?.running || prev.state?.terminated)) {
+      adoptPrevious(c, prev, 'Never')
+      c.finished = true
+    }
+    return c
+  }
+
+  /** Starts whatever may start now: ephemeral containers, init containers one at a time, then every app container. */
   private advance(rec: Pod): void {
     if (rec.stopping || this.shuttingDown) return
+    for (const c of rec.containers.filter((x) => x.ephemeral)) {
+      if (c.instance || c.finished || c.everStarted) continue
+      if (c.configError) this.waitOnConfig(c, c.configError)
+      else this.start(rec, c)
+    }
     for (const c of rec.containers.filter((x) => x.init)) {
       const t = 'terminated' in c.state ? c.state.terminated : undefined
       if (t && t.exitCode === 0) continue
@@ -202,7 +202,7 @@ export class ProcessRuntime implements ManagedRuntime {
       this.start(rec, c)
       return
     }
-    for (const c of rec.containers.filter((x) => !x.init)) {
+    for (const c of rec.containers.filter((x) => !x.init && !x.ephemeral)) {
       if (c.instance || c.restartTimer || c.finished) continue
       if (c.configError) {
         this.waitOnConfig(c, c.configError)
@@ -344,7 +344,7 @@ export class ProcessRuntime implements ManagedRuntime {
     instance.markExited()
     this.opts.log?.debug(`${podKey(rec.pod)} container ${c.name} exited with ${end.exitCode} (${end.reason})`)
 
-    if (!rec.stopping && !this.shuttingDown && shouldRestart(restartPolicyOf(rec.pod), end.exitCode, c.init)) {
+    if (!rec.stopping && !this.shuttingDown && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), end.exitCode, c.init)) {
       const next = nextCrashDelay(c.crash, now - instance.startedAtMs, this.backoff)
       c.crash = next.state
       c.lastState = c.state
@@ -489,6 +489,22 @@ export class ProcessRuntime implements ManagedRuntime {
         })()
       }
     })
+  }
+}
+
+/** A container's record before its first instance. */
+function newContainer(spec: ContainerSpecWithProbes, init: boolean): Container {
+  return {
+    ...freshRecord(spec, init),
+    instance: undefined,
+    logs: undefined,
+    previousLogs: undefined,
+    crash: { streak: 0 },
+    restartTimer: undefined,
+    probes: [],
+    execs: new Set(),
+    runAs: {},
+    finished: false,
   }
 }
 

@@ -13,8 +13,11 @@ import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
 import { networkingV1Policy } from './networking-v1-policy'
 import { eventsV1 } from './events-v1'
+import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
+import { coreV1Replication } from './core-v1-replication'
+import { nodeV1, schedulingV1 } from './scheduling-node-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -29,6 +32,10 @@ export const schemas: SchemaSet = {
   ...networkingV1,
   ...networkingV1Policy,
   ...eventsV1,
+  ...coreV1Replication,
+  ...schedulingV1,
+  ...nodeV1,
+  ...admissionregistrationV1,
 }
 
 /**

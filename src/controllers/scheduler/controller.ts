@@ -4,6 +4,7 @@ import { nodes, pods, sameResource } from '../resources'
 import { pendingKeys, schedulingFingerprint } from './keys'
 import { DEFAULT_SCHEDULER_NAME, isPendingFor, isTerminal, nodeNameOf, podKey } from './pods'
 import { reconcilePod } from './reconcile'
+import { byPriority } from './queue-order'
 import { podLeaving } from '../shared/wakes'
 
 export interface SchedulerOptions {
@@ -60,6 +61,7 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
       return []
     },
     allKeys: (cache) => pendingKeys(cache, schedulerName),
+    order: byPriority,
     reconcile: (key, cache, now) => reconcilePod(key, cache, now, schedulerName),
   }
 }
