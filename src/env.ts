@@ -48,4 +48,11 @@ export interface Env {
   EDGEPLANE_INGRESS_ADDRESS?: string
   /** Set by the local launcher: its ingress listener marks the requests it passes on with this secret. */
   EDGEPLANE_INGRESS_SECRET?: string
+  /**
+   * The PEM bundle of the CA the API's serving certificate chains to, published in every
+   * namespace's `kube-root-ca.crt`; unset when the API is served under a publicly trusted certificate.
+   */
+  EDGEPLANE_ROOT_CA?: string
+  /** `ip:port` where the API listens, listed by the `default/kubernetes` Endpoints; unset when it has no IP clients can dial. */
+  EDGEPLANE_API_ENDPOINT?: string
 }

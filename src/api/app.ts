@@ -19,6 +19,8 @@ import { serveTunnel } from './tunnel'
 import { versionInfo } from './version'
 import { customResources, servedResources } from './custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
+import { serveComponentStatuses } from './component-statuses'
+import { serveEventsV1 } from './events-v1'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
@@ -80,11 +82,17 @@ export function buildApp() {
     app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy`, (c) => serveProxy(c.req.raw, c.env))
     app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy/*`, (c) => serveProxy(c.req.raw, c.env))
   }
+  app.all('/api/v1/componentstatuses', (c) => serveComponentStatuses(c.req.raw, c.env))
+  app.all('/api/v1/componentstatuses/:name', (c) => serveComponentStatuses(c.req.raw, c.env, c.req.param('name')))
   app.all('/api/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))
     if (!info) return statusResponse(notFoundStatus())
     return handleResource(c.req.raw, c.env, info)
+  })
+  app.all('/apis/events.k8s.io/v1/*', async (c) => {
+    await ensureBootstrap(c.env)
+    return serveEventsV1(c.req.raw, c.env)
   })
   app.all('/apis/:group/:version/*', async (c) => {
     await ensureBootstrap(c.env)

@@ -151,6 +151,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
       const opts = deleteOptions(q, body)
       if (!info.name) {
+        if (def.verbs && !def.verbs.includes('deletecollection')) throw new ApiError(methodNotAllowed('the server does not allow this method on the requested resource'))
         return pagedListResponse(def, admitted.deletePages(namespace, listOptions(q, namespace), opts), req, q, false)
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))

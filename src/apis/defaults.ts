@@ -1,4 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
+import { defaultNetworkPolicy } from './network-policy'
 import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
 import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { defaultRbacObject } from './rbac/validate'
@@ -50,6 +51,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   defaultStorageObject(def.group, def.kind, obj)
   if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))

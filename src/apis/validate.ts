@@ -6,6 +6,7 @@ import { validateWebhookConfiguration } from './admissionregistration/webhook-co
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
+import { validateNetworkPolicy } from './network-policy'
 import { validatePriorityClass } from './priority-class'
 import { validateRuntimeClass } from './runtime-class'
 import { validateStorageObject } from './storage/validate'
@@ -20,6 +21,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.custom) return def.custom.schema ? validateAgainstSchema(def.custom.schema, obj) : []
   if (isCrd(def)) return validateCrd(obj)
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') return validateNetworkPolicy(obj)
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
   if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)

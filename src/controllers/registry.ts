@@ -21,6 +21,10 @@ import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
 import { persistentVolumeController } from './persistentvolume'
 import { defaultLbDomain } from '../edge/ingress-routes'
+import { rootCaPublisher } from './namespace-defaults/root-ca'
+import { serviceAccountsController } from './namespace-defaults/service-accounts'
+import { kubernetesServiceController, parseApiEndpoint } from './kubernetes-service'
+import { defaultServiceClusterIpRange } from '../apis/service-ips'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -43,6 +47,9 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
   persistentvolume: () => persistentVolumeController(),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
+  'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
+  serviceaccount: () => serviceAccountsController(),
+  'kubernetes-service': (env) => kubernetesServiceController(env.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange, parseApiEndpoint(env.EDGEPLANE_API_ENDPOINT)),
 }
 
 export function controllerNames(): string[] {

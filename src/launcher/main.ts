@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   mf = startRuntime({
     scriptPath,
     worker,
-    vars: { EDGEPLANE_INGRESS_ADDRESS: HOST, ...settings.passThroughVars, ADMIN_TOKEN: admin.token, EDGEPLANE_INGRESS_SECRET: ingressSecret },
+    vars: { EDGEPLANE_INGRESS_ADDRESS: HOST, EDGEPLANE_API_ENDPOINT: `${HOST}:${settings.port}`, EDGEPLANE_ROOT_CA: tls.cert, ...settings.passThroughVars, ADMIN_TOKEN: admin.token, EDGEPLANE_INGRESS_SECRET: ingressSecret },
     stateDir: settings.stateDir,
     port: settings.port,
     tls,

@@ -19,6 +19,7 @@ import { ingressClassPrinter, ingressPrinter } from './networking'
 import { webhookConfigurationPrinter } from './admissionregistration'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
+import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
 import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
@@ -60,6 +61,7 @@ const printers = new Map<string, Printer>([
   ['coordination.k8s.io/leases', leasePrinter],
   ['networking.k8s.io/ingresses', ingressPrinter],
   ['networking.k8s.io/ingressclasses', ingressClassPrinter],
+  ['networking.k8s.io/networkpolicies', networkPolicyPrinter],
   ['events.k8s.io/events', eventPrinter],
   ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
   ['rbac.authorization.k8s.io/roles', rolePrinter],

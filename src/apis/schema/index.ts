@@ -11,6 +11,8 @@ import { coreV1 } from './core-v1'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
+import { networkingV1Policy } from './networking-v1-policy'
+import { eventsV1 } from './events-v1'
 import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
@@ -30,6 +32,8 @@ export const schemas: SchemaSet = {
   ...policyV1,
   ...rbacV1,
   ...networkingV1,
+  ...networkingV1Policy,
+  ...eventsV1,
   ...coreV1Replication,
   ...schedulingV1,
   ...nodeV1,
