@@ -23,6 +23,8 @@ import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
+import { admitCreate } from './admission/create'
+import { servePodEviction } from './pod-eviction'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -100,7 +102,9 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
-      const res = await store.create(target, body, requestWriteOptions(req, q))
+      const opts = requestWriteOptions(req, q)
+      if (namespace) await admitCreate(env, target, body, opts)
+      const res = await store.create(target, body, opts)
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -185,7 +189,5 @@ async function podAction(req: Request, env: Env, def: ResourceDef, namespace: st
     unwrap(await store.bind(target, node, uid, writeOptions(q)))
     return jsonBody(success(undefined, 201), 201)
   }
-  const deleteBody = (body.deleteOptions ?? undefined) as Record<string, unknown> | undefined
-  unwrap(await store.delete(target, deleteOptions(q, deleteBody)))
-  return jsonBody(success(undefined, 201), 201)
+  return servePodEviction(req, env, def, namespace ?? '', name, body)
 }

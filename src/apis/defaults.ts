@@ -1,6 +1,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { rbacGroup, type ResourceDef } from './registry'
 import { defaultRbacObject } from './rbac/validate'
+import { defaultLimitRange } from './limit-range/object'
 
 type Json = Record<string, unknown>
 
@@ -34,6 +35,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (def.group === '' && def.kind === 'Node') return obj.status
   if (def.group === '' && def.kind === 'Pod') return { phase: 'Pending', qosClass: podQosClass(obj) }
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
+  if (def.group === 'policy' && def.kind === 'PodDisruptionBudget') return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }
   return {}
 }
 
@@ -42,6 +44,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
+  if (def.group === '' && def.kind === 'LimitRange') defaultLimitRange(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))

@@ -5,6 +5,7 @@ import { isCrd, rbacGroup, type ResourceDef } from './registry'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
+import { validatePolicyObject } from './policy/validate'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -16,5 +17,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.custom) return def.custom.schema ? validateAgainstSchema(def.custom.schema, obj) : []
   if (isCrd(def)) return validateCrd(obj)
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
+  const policy = validatePolicyObject(def, obj)
+  if (policy) return policy
   return validateWorkload(def.kind, obj)
 }

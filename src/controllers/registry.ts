@@ -18,6 +18,8 @@ import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
+import { disruptionController } from './disruption'
+import { resourceQuotaController } from './resourcequota'
 import { defaultLbDomain } from '../edge/ingress-routes'
 
 /** Every controller, by name. */
@@ -38,6 +40,8 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
+  disruption: () => disruptionController(),
+  resourcequota: () => resourceQuotaController(),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
 }
 

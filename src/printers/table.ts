@@ -18,6 +18,7 @@ import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
+import { policyPrinters } from './policy'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -55,6 +56,7 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterroles', rolePrinter],
   ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
+  ...policyPrinters(),
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

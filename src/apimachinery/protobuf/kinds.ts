@@ -3,6 +3,7 @@ import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
 import { Ingress } from './networking'
+import { PodDisruptionBudget, ResourceQuota } from './policy'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -31,6 +32,8 @@ const byGroupKind: Record<string, Table> = {
   'rbac.authorization.k8s.io/RoleBinding': RoleBinding,
   'rbac.authorization.k8s.io/ClusterRoleBinding': ClusterRoleBinding,
   'networking.k8s.io/Ingress': Ingress,
+  '/ResourceQuota': ResourceQuota,
+  'policy/PodDisruptionBudget': PodDisruptionBudget,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */
