@@ -5,6 +5,7 @@ import { objectKey } from '../shared/keys'
 import { deployments, replicaSets } from '../shared/resources'
 import { podDisruptionBudgets, statefulSetsRef } from './resources'
 import { reconcileDisruptionBudget } from './reconcile'
+import { disruptionWakesOn } from './wakes'
 
 const namespaceBudgets = (cache: Cache, namespace: string | undefined): string[] => cache.list(podDisruptionBudgets, namespace).map(objectKey)
 
@@ -26,6 +27,7 @@ export function disruptionController(): ControllerDefinition {
   return {
     name: 'disruption',
     watches: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef],
+    wakesOn: disruptionWakesOn,
     keysFor,
     allKeys: (cache) => namespaceBudgets(cache, undefined),
     reconcile: reconcileDisruptionBudget,

@@ -4,6 +4,7 @@ import { sameResource } from '../resources'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { objectKey } from '../shared/keys'
 import { reconcileResourceQuota, resourceQuotas } from './reconcile'
+import { quotaWakesOn } from './wakes'
 
 const watched: ResourceRef[] = [resourceQuotas, ...trackedKinds.filter((k) => !sameResource(k, resourceQuotas))]
 
@@ -21,6 +22,7 @@ export function resourceQuotaController(): ControllerDefinition {
   return {
     name: 'resourcequota',
     watches: watched,
+    wakesOn: quotaWakesOn,
     keysFor,
     allKeys: (cache) => cache.list(resourceQuotas).map(objectKey),
     reconcile: reconcileResourceQuota,
