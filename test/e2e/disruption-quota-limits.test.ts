@@ -49,6 +49,10 @@ describe('kubectl drain under a PodDisruptionBudget', () => {
     const table = await run(['get', 'pdb', '-n', 'drain'])
     expect(table.stdout).toMatch(/NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\nweb\s+2\s+N\/A\s+0\s+/)
 
+    const described = await run(['describe', 'pdb', 'web', '-n', 'drain'])
+    expect(described.stdout).toMatch(/Min available:\s+2/)
+    expect(described.stdout).toMatch(/Allowed disruptions:\s+0/)
+
     const blocked = await run(['drain', 'drain-a', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=8s'])
     expect(blocked.code).not.toBe(0)
     expect(blocked.stdout + blocked.stderr).toContain("Cannot evict pod as it would violate the pod's disruption budget.")
@@ -91,6 +95,15 @@ describe('ResourceQuota', () => {
     // deleting a pod gives its unit back
     expect((await run(['delete', 'pod', 'p1', '-n', 'quota', '--wait=false'])).code).toBe(0)
     await waitFor(async () => (await run(['apply', '-f', '-'], stream(pod('p3', { namespace: 'quota' })))).code === 0, { what: 'p3 admitted after p1 is gone', timeoutMs: 30_000 })
+
+    // Pods a controller creates are admitted the same way: the ReplicaSet reports the refusal.
+    expect((await run(['apply', '-f', '-'], stream(deployment('over', { namespace: 'quota', replicas: 1, containers: [{ name: 'main', image: 'busybox' }] })))).code).toBe(0)
+    const rs = await waitFor(async () => {
+      const list = await json(['get', 'rs', '-n', 'quota', '-l', 'app=over', '-o', 'json'])
+      return list.items.find((r: any) => r.status?.conditions?.some((c: any) => c.type === 'ReplicaFailure')) ?? false
+    }, { what: 'ReplicaFailure on the ReplicaSet over quota', timeoutMs: 40_000 })
+    expect(rs.status.conditions.find((c: any) => c.type === 'ReplicaFailure')).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    expect((await json(['get', 'pods', '-n', 'quota', '-l', 'app=over', '-o', 'json'])).items).toHaveLength(0)
   })
 })
 
