@@ -24,6 +24,7 @@ import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
 import { admitCreate } from './admission/create'
+import { applyCreate } from './admission/apply-create'
 import { servePodEviction } from './pod-eviction'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
@@ -125,7 +126,8 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
-      const res = await store.patch(target, type, patch, subresource, requestWriteOptions(req, q))
+      const opts = requestWriteOptions(req, q)
+      const res = (subresource === undefined && (await applyCreate(env, target, type, patch, opts))) || (await store.patch(target, type, patch, subresource, opts))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }

@@ -65,6 +65,26 @@ describe('quota admission through the API', () => {
   })
 })
 
+describe('server-side apply that creates', () => {
+  it('is admitted as a create: LimitRange defaults, then quota', async () => {
+    await ns('wa')
+    await quotaWithStatus('wa', 'q', { pods: '1' }, { pods: '0' })
+    const lr = await api('POST', '/api/v1/namespaces/wa/limitranges', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '200m' } }] } })
+    expect(lr.status).toBe(201)
+    const apply = (name: string) => api('PATCH', `/api/v1/namespaces/wa/pods/${name}?fieldManager=test`, JSON.stringify(pod(name)), 'application/apply-patch+yaml')
+    const first = await apply('a')
+    expect(first.status).toBe(201)
+    expect(first.json.spec.containers[0].resources).toEqual({ limits: { cpu: '200m' }, requests: { cpu: '200m' } })
+    expect(first.json.metadata.managedFields.map((f: any) => f.manager)).toEqual(['test'])
+    const second = await apply('b')
+    expect(second.status).toBe(403)
+    expect(second.json.message).toBe('pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1')
+    // applying again to the existing pod is an update, not charged
+    expect((await apply('a')).status).toBe(200)
+    expect(await usedPods('wa', 'q')).toBe('1')
+  })
+})
+
 describe('pods/eviction through the API', () => {
   const ready = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] }
   const eviction = (name: string) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } })
