@@ -2,9 +2,8 @@
 import type { KubeObject } from '../apimachinery/types'
 import { formatQuantity, quantityOf } from '../apimachinery/quantity'
 import { ageColumn, column, nameColumn, objectAge, objectName, type Printer } from './columns'
+import { fieldsOf } from '../apimachinery/json-value'
 
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 export const podDisruptionBudgetPrinter: Printer = {
   columns: [
@@ -15,9 +14,9 @@ export const podDisruptionBudgetPrinter: Printer = {
     ageColumn,
   ],
   cells(obj, now) {
-    const spec = rec(obj.spec)
+    const spec = fieldsOf(obj.spec)
     const shown = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A')
-    return [objectName(obj), shown(spec.minAvailable), shown(spec.maxUnavailable), Number(rec(obj.status).disruptionsAllowed ?? 0), objectAge(obj, now)]
+    return [objectName(obj), shown(spec.minAvailable), shown(spec.maxUnavailable), Number(fieldsOf(obj.status).disruptionsAllowed ?? 0), objectAge(obj, now)]
   },
 }
 
@@ -34,11 +33,11 @@ export const resourceQuotaPrinter: Printer = {
     column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
   ],
   cells(obj, now) {
-    const status = rec(obj.status)
+    const status = fieldsOf(obj.status)
     const requests: string[] = []
     const limits: string[] = []
-    for (const name of Object.keys(rec(rec(obj.spec).hard)).sort()) {
-      const text = `${name}: ${quantityText(rec(status.used)[name])}/${quantityText(rec(status.hard)[name])}`
+    for (const name of Object.keys(fieldsOf(fieldsOf(obj.spec).hard)).sort()) {
+      const text = `${name}: ${quantityText(fieldsOf(status.used)[name])}/${quantityText(fieldsOf(status.hard)[name])}`
       ;(name.split('.')[0] === 'limits' && name.includes('.') ? limits : requests).push(text)
     }
     return [objectName(obj), objectAge(obj, now), requests.join(', '), limits.join(', ')]

@@ -6,19 +6,18 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { formatQuantity, quantityListOf, quantityMilli, quantityOf, type Quantity, type QuantityList } from '../../apimachinery/quantity'
 import { podAmounts } from '../quota/usage'
+import { fieldsOf, objectsOf } from '../../apimachinery/json-value'
 
 type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
-const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as unknown[]).filter((x) => x && typeof x === 'object' && !Array.isArray(x)).map((x) => x as Json) : [])
 
 export const limitRangerAnnotation = 'kubernetes.io/limit-ranger'
 
-const items = (lr: KubeObject): Json[] => arr(rec(lr.spec).limits)
+const items = (lr: KubeObject): Json[] => objectsOf(fieldsOf(lr.spec).limits)
 
 /** The raw JSON values (kept as written) of a ResourceList field, for values that parse. */
 function rawList(v: unknown): Record<string, string | number> {
   const out: Record<string, string | number> = {}
-  for (const [k, q] of Object.entries(rec(v))) if (quantityOf(q) && (typeof q === 'string' || typeof q === 'number')) out[k] = q
+  for (const [k, q] of Object.entries(fieldsOf(v))) if (quantityOf(q) && (typeof q === 'string' || typeof q === 'number')) out[k] = q
   return out
 }
 
@@ -40,9 +39,9 @@ function containerDefaults(lr: KubeObject): { requests: Record<string, string | 
  * container's own limit). Returns the annotation parts naming what was set.
  */
 function mergeContainer(container: Json, defaults: ReturnType<typeof containerDefaults>, prefix: string): string[] {
-  const resources = rec(container.resources)
-  const limits = { ...rec(resources.limits) }
-  const requests = { ...rec(resources.requests) }
+  const resources = fieldsOf(container.resources)
+  const limits = { ...fieldsOf(resources.limits) }
+  const requests = { ...fieldsOf(resources.requests) }
   const setLimits: string[] = []
   const setRequests: string[] = []
   for (const [k, v] of Object.entries(defaults.limits)) {
@@ -53,7 +52,7 @@ function mergeContainer(container: Json, defaults: ReturnType<typeof containerDe
   }
   for (const [k, v] of Object.entries(defaults.requests)) {
     if (!(k in requests)) {
-      requests[k] = k in rec(resources.limits) ? rec(resources.limits)[k] : v
+      requests[k] = k in fieldsOf(resources.limits) ? fieldsOf(resources.limits)[k] : v
       setRequests.push(k)
     }
   }
@@ -68,13 +67,13 @@ function mergeContainer(container: Json, defaults: ReturnType<typeof containerDe
 export function defaultPodResources(pod: KubeObject, limitRanges: readonly KubeObject[]): void {
   // The spec may be shared with a caller's cached template: defaults go into a copy.
   if (pod.spec && typeof pod.spec === 'object') pod.spec = structuredClone(pod.spec)
-  const spec = rec(pod.spec)
+  const spec = fieldsOf(pod.spec)
   for (const lr of limitRanges) {
     const defaults = containerDefaults(lr)
     if (!Object.keys(defaults.limits).length && !Object.keys(defaults.requests).length) continue
     const parts: string[] = []
-    for (const c of arr(spec.containers)) parts.push(...mergeContainer(c, defaults, 'container'))
-    for (const c of arr(spec.initContainers)) parts.push(...mergeContainer(c, defaults, 'init container'))
+    for (const c of objectsOf(spec.containers)) parts.push(...mergeContainer(c, defaults, 'container'))
+    for (const c of objectsOf(spec.initContainers)) parts.push(...mergeContainer(c, defaults, 'init container'))
     if (parts.length) pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [limitRangerAnnotation]: `LimitRanger plugin set: ${parts.join('; ')}` }
   }
 }
@@ -125,13 +124,13 @@ function checkItem(item: Json, type: string, requests: QuantityList, limits: Qua
  * undefined when the pod fits.
  */
 export function podLimitRangeError(pod: KubeObject, limitRanges: readonly KubeObject[]): string | undefined {
-  const spec = rec(pod.spec)
+  const spec = fieldsOf(pod.spec)
   const errs: string[] = []
   for (const lr of limitRanges) {
     for (const item of items(lr)) {
       if (item.type === 'Container') {
-        for (const c of [...arr(spec.containers), ...arr(spec.initContainers)]) {
-          const resources = rec(c.resources)
+        for (const c of [...objectsOf(spec.containers), ...objectsOf(spec.initContainers)]) {
+          const resources = fieldsOf(c.resources)
           errs.push(...checkItem(item, 'Container', quantityListOf(resources.requests), quantityListOf(resources.limits)))
         }
       } else if (item.type === 'Pod') {

@@ -6,21 +6,21 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { cmpQuantity, formatQuantity, quantityListOf, quantityMilli, type QuantityList } from '../../apimachinery/quantity'
 import { forbidden, invalid, required, validateQualifiedName, type FieldCause } from '../../apimachinery/validation'
+import { fieldsOf } from '../../apimachinery/json-value'
 
 type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 export function defaultLimitRange(obj: KubeObject): void {
-  const limits = rec(obj.spec).limits
+  const limits = fieldsOf(obj.spec).limits
   if (!Array.isArray(limits)) return
   for (const raw of limits) {
     if (!raw || typeof raw !== 'object' || (raw as Json).type !== 'Container') continue
     const item = raw as Json
-    const dflt = { ...rec(item.default) }
-    const request = { ...rec(item.defaultRequest) }
-    for (const [k, v] of Object.entries(rec(item.max))) if (!(k in dflt)) dflt[k] = v
+    const dflt = { ...fieldsOf(item.default) }
+    const request = { ...fieldsOf(item.defaultRequest) }
+    for (const [k, v] of Object.entries(fieldsOf(item.max))) if (!(k in dflt)) dflt[k] = v
     for (const [k, v] of Object.entries(dflt)) if (!(k in request)) request[k] = v
-    for (const [k, v] of Object.entries(rec(item.min))) if (!(k in request)) request[k] = v
+    for (const [k, v] of Object.entries(fieldsOf(item.min))) if (!(k in request)) request[k] = v
     if (Object.keys(dflt).length) item.default = dflt
     if (Object.keys(request).length) item.defaultRequest = request
   }
@@ -31,11 +31,11 @@ const q = formatQuantity
 /** ValidateLimitRange's spec rules. */
 export function validateLimitRange(obj: KubeObject): FieldCause[] {
   const causes: FieldCause[] = []
-  const limits = rec(obj.spec).limits
+  const limits = fieldsOf(obj.spec).limits
   if (!Array.isArray(limits)) return causes
   const seenTypes = new Set<string>()
   limits.forEach((raw, i) => {
-    const item = rec(raw)
+    const item = fieldsOf(raw)
     const path = `spec.limits[${i}]`
     const type = typeof item.type === 'string' ? item.type : ''
     if (!type) causes.push(required(`${path}.type`))
@@ -44,7 +44,7 @@ export function validateLimitRange(obj: KubeObject): FieldCause[] {
     const lists: Record<string, QuantityList> = {}
     for (const field of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
       lists[field] = quantityListOf(item[field])
-      for (const k of Object.keys(rec(item[field]))) causes.push(...validateQualifiedName(k, `${path}.${field}[${k}]`))
+      for (const k of Object.keys(fieldsOf(item[field]))) causes.push(...validateQualifiedName(k, `${path}.${field}[${k}]`))
     }
     const { max, min, default: dflt, defaultRequest, maxLimitRequestRatio } = lists as Record<string, QuantityList>
     if (type === 'Pod') {

@@ -7,9 +7,9 @@ import type { KubeObject, Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import { isEverything, matchesLabels, selectorFromLabelSelector, SelectorError, type MetaLabelSelector } from '../../apimachinery/labels'
 import { timestamp } from '../strategy'
+import { fieldsOf } from '../../apimachinery/json-value'
 
 type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 /** More recorded evictions than this in one budget's status refuses further ones. */
 export const maxDisruptedPods = 2000
@@ -27,7 +27,7 @@ export type EvictionDecision =
 export function budgetsFor(pod: KubeObject, pdbs: readonly KubeObject[]): KubeObject[] {
   return pdbs.filter((pdb) => {
     try {
-      const selector = selectorFromLabelSelector(rec(pdb.spec).selector as MetaLabelSelector | undefined)
+      const selector = selectorFromLabelSelector(fieldsOf(pdb.spec).selector as MetaLabelSelector | undefined)
       return !isEverything(selector) && matchesLabels(selector, pod.metadata.labels)
     } catch (e) {
       if (e instanceof SelectorError) return false
@@ -36,8 +36,8 @@ export function budgetsFor(pod: KubeObject, pdbs: readonly KubeObject[]): KubeOb
   })
 }
 
-const phaseOf = (pod: KubeObject) => rec(pod.status).phase
-const isReady = (pod: KubeObject) => Array.isArray(rec(pod.status).conditions) && (rec(pod.status).conditions as Json[]).some((c) => c.type === 'Ready' && c.status === 'True')
+const phaseOf = (pod: KubeObject) => fieldsOf(pod.status).phase
+const isReady = (pod: KubeObject) => Array.isArray(fieldsOf(pod.status).conditions) && (fieldsOf(pod.status).conditions as Json[]).some((c) => c.type === 'Ready' && c.status === 'True')
 
 function tooManyRequests(message: string, retryAfterSeconds?: number): Status {
   const details: Status['details'] = { causes: [{ reason: 'DisruptionBudget', message }] }
@@ -63,8 +63,8 @@ export function decideEviction(pod: KubeObject, pdbs: readonly KubeObject[], now
   if (covering.length > 1) return { type: 'refuse', status: failure(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.') }
   const pdb = covering[0]!
   const name = pdb.metadata.name ?? ''
-  const spec = rec(pdb.spec)
-  const status = rec(pdb.status)
+  const spec = fieldsOf(pdb.spec)
+  const status = fieldsOf(pdb.status)
   const num = (v: unknown) => (typeof v === 'number' ? v : 0)
   if (!isReady(pod)) {
     if (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow') return { type: 'delete' }
@@ -73,7 +73,7 @@ export function decideEviction(pod: KubeObject, pdbs: readonly KubeObject[], now
   if (num(status.observedGeneration) < num(pdb.metadata.generation)) return { type: 'refuse', status: tooManyRequests(`The disruption budget ${name} is still being processed by the server.`, 10) }
   const allowed = num(status.disruptionsAllowed)
   if (allowed < 0) return { type: 'refuse', status: forbiddenBudget(name, 'pdb disruptions allowed is negative') }
-  const disrupted = rec(status.disruptedPods)
+  const disrupted = fieldsOf(status.disruptedPods)
   if (Object.keys(disrupted).length > maxDisruptedPods) return { type: 'refuse', status: forbiddenBudget(name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller') }
   if (allowed === 0) return { type: 'refuse', status: tooManyRequests(`The disruption budget ${name} needs ${num(status.desiredHealthy)} healthy pods and has ${num(status.currentHealthy)} currently`) }
   const next: Json = { ...status, disruptionsAllowed: allowed - 1, disruptedPods: { ...disrupted, [pod.metadata.name ?? '']: timestamp(now) } }

@@ -2,15 +2,14 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { goIntOrString, invalid, notSupported, type FieldCause } from '../../apimachinery/validation'
 import { notMoreThan100Percent, validateMetaLabelSelector, validatePositiveIntOrPercent } from '../../apimachinery/workload-validation'
+import { fieldsOf } from '../../apimachinery/json-value'
 
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const intOrString = (v: unknown): v is number | string => typeof v === 'number' || typeof v === 'string'
 const policies = ['AlwaysAllow', 'IfHealthyBudget']
 
 export function validatePodDisruptionBudget(obj: KubeObject): FieldCause[] {
   const causes: FieldCause[] = []
-  const spec = rec(obj.spec)
+  const spec = fieldsOf(obj.spec)
   const { minAvailable, maxUnavailable } = spec
   if (intOrString(minAvailable) && intOrString(maxUnavailable)) {
     causes.push(invalid('spec', spec, 'minAvailable and maxUnavailable cannot be both set', `policy.PodDisruptionBudgetSpec{MinAvailable:${goIntOrString(minAvailable)}, MaxUnavailable:${goIntOrString(maxUnavailable)}}`))

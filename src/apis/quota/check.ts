@@ -8,10 +8,8 @@ import { addQuantity, cmpQuantity, formatQuantity, quantityListOf, type Quantity
 import type { ResourceDef } from '../registry'
 import { isBestEffort, objectUsage, podConstraintError } from './usage'
 import { isTrackedName } from './tracked'
+import { fieldsOf, objectsOf } from '../../apimachinery/json-value'
 
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
-const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as unknown[]).map(rec) : [])
 
 /** One quota's new usage, to be written with the quota's resourceVersion as precondition. */
 export interface QuotaCharge {
@@ -32,19 +30,19 @@ interface ScopeRequirement {
 
 /** The quota's scopes as selector requirements (a listed scope is `Exists`). */
 function scopeRequirements(quota: KubeObject): ScopeRequirement[] {
-  const spec = rec(quota.spec)
+  const spec = fieldsOf(quota.spec)
   const out: ScopeRequirement[] = (Array.isArray(spec.scopes) ? spec.scopes : []).map((s) => ({ scopeName: String(s), operator: 'Exists', values: [] }))
-  for (const e of arr(rec(spec.scopeSelector).matchExpressions)) {
+  for (const e of objectsOf(fieldsOf(spec.scopeSelector).matchExpressions)) {
     out.push({ scopeName: String(e.scopeName ?? ''), operator: String(e.operator ?? ''), values: Array.isArray(e.values) ? e.values.map(String) : [] })
   }
   return out
 }
 
 function crossNamespaceAffinity(pod: KubeObject): boolean {
-  const affinity = rec(rec(pod.spec).affinity)
+  const affinity = fieldsOf(fieldsOf(pod.spec).affinity)
   for (const kind of ['podAffinity', 'podAntiAffinity']) {
-    const a = rec(affinity[kind])
-    const terms = [...arr(a.requiredDuringSchedulingIgnoredDuringExecution), ...arr(a.preferredDuringSchedulingIgnoredDuringExecution).map((w) => rec(w.podAffinityTerm))]
+    const a = fieldsOf(affinity[kind])
+    const terms = [...objectsOf(a.requiredDuringSchedulingIgnoredDuringExecution), ...objectsOf(a.preferredDuringSchedulingIgnoredDuringExecution).map((w) => fieldsOf(w.podAffinityTerm))]
     if (terms.some((t) => (Array.isArray(t.namespaces) && t.namespaces.length > 0) || t.namespaceSelector !== undefined)) return true
   }
   return false
@@ -52,7 +50,7 @@ function crossNamespaceAffinity(pod: KubeObject): boolean {
 
 /** podMatchesScopeFunc: whether a pod is in one scope requirement. */
 function podInScope(pod: KubeObject, r: ScopeRequirement): boolean {
-  const spec = rec(pod.spec)
+  const spec = fieldsOf(pod.spec)
   switch (r.scopeName) {
     case 'Terminating':
       return typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0
@@ -106,7 +104,7 @@ export function checkQuotas(def: Pick<ResourceDef, 'group' | 'plural'>, obj: Kub
   const charges: QuotaCharge[] = []
   for (const quota of [...quotas].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))) {
     if (!quotaSelects(quota, def, obj)) continue
-    const status = rec(quota.status)
+    const status = fieldsOf(quota.status)
     const hard = quantityListOf(status.hard)
     const used = quantityListOf(status.used)
     const name = quota.metadata.name ?? ''

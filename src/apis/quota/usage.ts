@@ -7,10 +7,9 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { addLists, countQuantity, quantityListOf, type QuantityList } from '../../apimachinery/quantity'
 import type { ResourceDef } from '../registry'
+import { fieldsOf, objectsOf } from '../../apimachinery/json-value'
 
 type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
-const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as unknown[]).map(rec) : [])
 
 const classicCounts = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas'])
 
@@ -22,9 +21,9 @@ export function objectCountName(def: Pick<ResourceDef, 'group' | 'plural'>): str
 /** The containers' sum, or any init container's own need when larger, plus spec.overhead. */
 export function podAmounts(spec: Json, field: 'requests' | 'limits'): QuantityList {
   let total: QuantityList = {}
-  for (const c of arr(spec.containers)) total = addLists(total, quantityListOf(rec(c.resources)[field]))
-  for (const c of arr(spec.initContainers)) {
-    for (const [k, v] of Object.entries(quantityListOf(rec(c.resources)[field]))) {
+  for (const c of objectsOf(spec.containers)) total = addLists(total, quantityListOf(fieldsOf(c.resources)[field]))
+  for (const c of objectsOf(spec.initContainers)) {
+    for (const [k, v] of Object.entries(quantityListOf(fieldsOf(c.resources)[field]))) {
       if (!total[k] || total[k]!.nanos < v.nanos) total[k] = v
     }
   }
@@ -50,7 +49,7 @@ export function podComputeUsage(requests: QuantityList, limits: QuantityList): Q
 
 /** QuotaV1Pod: a pod counts its compute resources until it finishes or its grace period is over. */
 export function podCountsCompute(pod: KubeObject, now: number): boolean {
-  const phase = rec(pod.status).phase
+  const phase = fieldsOf(pod.status).phase
   if (phase === 'Succeeded' || phase === 'Failed') return false
   const deletion = pod.metadata.deletionTimestamp
   if (deletion) {
@@ -64,24 +63,24 @@ export function podCountsCompute(pod: KubeObject, now: number): boolean {
 export function podUsage(pod: KubeObject, now: number): QuantityList {
   const out: QuantityList = { 'count/pods': countQuantity(1) }
   if (!podCountsCompute(pod, now)) return out
-  const spec = rec(pod.spec)
+  const spec = fieldsOf(pod.spec)
   return { ...out, ...podComputeUsage(podAmounts(spec, 'requests'), podAmounts(spec, 'limits')) }
 }
 
 /** What a Service uses: services, services.loadbalancers, services.nodeports. */
 function serviceUsage(svc: KubeObject): QuantityList {
-  const spec = rec(svc.spec)
+  const spec = fieldsOf(svc.spec)
   const type = spec.type ?? 'ClusterIP'
   const out: QuantityList = { services: countQuantity(1), 'services.loadbalancers': countQuantity(0), 'services.nodeports': countQuantity(0) }
   if (type === 'LoadBalancer') out['services.loadbalancers'] = countQuantity(1)
-  if (type === 'NodePort' || type === 'LoadBalancer') out['services.nodeports'] = countQuantity(arr(spec.ports).length)
+  if (type === 'NodePort' || type === 'LoadBalancer') out['services.nodeports'] = countQuantity(objectsOf(spec.ports).length)
   return out
 }
 
 /** What a PersistentVolumeClaim uses: persistentvolumeclaims and requests.storage. */
 function claimUsage(pvc: KubeObject): QuantityList {
   const out: QuantityList = { persistentvolumeclaims: countQuantity(1) }
-  const storage = quantityListOf(rec(rec(pvc.spec).resources).requests).storage
+  const storage = quantityListOf(fieldsOf(fieldsOf(pvc.spec).resources).requests).storage
   if (storage) out['requests.storage'] = storage
   return out
 }
@@ -107,10 +106,10 @@ const validationSet = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory
 export function podConstraintError(pod: KubeObject, limited: readonly string[]): string | undefined {
   const required = limited.filter((r) => validationSet.has(r))
   if (!required.length) return undefined
-  const spec = rec(pod.spec)
+  const spec = fieldsOf(pod.spec)
   const missing = new Map<string, Set<string>>()
-  for (const c of [...arr(spec.containers), ...arr(spec.initContainers)]) {
-    const resources = rec(c.resources)
+  for (const c of [...objectsOf(spec.containers), ...objectsOf(spec.initContainers)]) {
+    const resources = fieldsOf(c.resources)
     const has = podComputeUsage(quantityListOf(resources.requests), quantityListOf(resources.limits))
     for (const r of required) {
       if (has[r]) continue
@@ -125,9 +124,9 @@ export function podConstraintError(pod: KubeObject, limited: readonly string[]):
 
 /** Pod QoS BestEffort: no container requests or limits cpu or memory. */
 export function isBestEffort(pod: KubeObject): boolean {
-  const spec = rec(pod.spec)
-  for (const c of [...arr(spec.containers), ...arr(spec.initContainers)]) {
-    const resources = rec(c.resources)
+  const spec = fieldsOf(pod.spec)
+  for (const c of [...objectsOf(spec.containers), ...objectsOf(spec.initContainers)]) {
+    const resources = fieldsOf(c.resources)
     for (const field of ['requests', 'limits']) {
       const list = quantityListOf(resources[field])
       if ((list.cpu && list.cpu.nanos !== 0n) || (list.memory && list.memory.nanos !== 0n)) return false

@@ -2,9 +2,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { formatQuantity, quantityOf } from '../../apimachinery/quantity'
 import { invalid, notSupported, validateQualifiedName, type FieldCause } from '../../apimachinery/validation'
+import { fieldsOf } from '../../apimachinery/json-value'
 
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 const integerResources = new Set(['pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers'])
 const scopes = ['BestEffort', 'CrossNamespacePodAffinity', 'NotBestEffort', 'NotTerminating', 'PriorityClass', 'Terminating']
@@ -14,8 +13,8 @@ const isInteger = (name: string) => integerResources.has(name) || name.startsWit
 
 export function validateResourceQuota(obj: KubeObject): FieldCause[] {
   const causes: FieldCause[] = []
-  const spec = rec(obj.spec)
-  for (const [name, raw] of Object.entries(rec(spec.hard))) {
+  const spec = fieldsOf(obj.spec)
+  for (const [name, raw] of Object.entries(fieldsOf(spec.hard))) {
     const path = `spec.hard[${name}]`
     causes.push(...validateQualifiedName(name.startsWith('count/') ? name.slice('count/'.length) : name, path))
     const q = quantityOf(raw)
@@ -27,10 +26,10 @@ export function validateResourceQuota(obj: KubeObject): FieldCause[] {
   listed.forEach((s) => {
     if (!scopes.includes(String(s))) causes.push(notSupported('spec.scopes', s, scopes))
   })
-  const expressions = rec(spec.scopeSelector).matchExpressions
+  const expressions = fieldsOf(spec.scopeSelector).matchExpressions
   if (Array.isArray(expressions)) {
     expressions.forEach((raw, i) => {
-      const e = rec(raw)
+      const e = fieldsOf(raw)
       const path = `spec.scopeSelector.matchExpressions[${i}]`
       if (!scopes.includes(String(e.scopeName))) causes.push(notSupported(`${path}.scopeName`, e.scopeName, scopes))
       if (!operators.includes(String(e.operator))) causes.push(notSupported(`${path}.operator`, e.operator, operators))
