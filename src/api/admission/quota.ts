@@ -9,16 +9,12 @@ import { storeFor } from '../../client/stores'
 import type { Target, WriteOptions } from '../../../durable-objects/kind-store/options'
 import { unwrap } from '../respond'
 import { admissionForbidden } from './forbidden'
+import type { AdmissionLookups } from './lookups'
 
 const resourceQuotas = findResource('', 'v1', 'resourcequotas')!
 
 /** How many times a charge is re-read and retried when another write moved a quota first. */
 const chargeAttempts = 8
-
-async function namespaceQuotas(env: Env, namespace: string): Promise<KubeObject[]> {
-  const listed = unwrap(await storeFor(env, resourceQuotas).list(resourceQuotas.plural, { namespace }))
-  return listed.items.map((t) => JSON.parse(t) as KubeObject)
-}
 
 /**
  * Quota admission for a create (plugin/pkg/admission/resourcequota): the object is first checked
@@ -27,14 +23,15 @@ async function namespaceQuotas(env: Env, namespace: string): Promise<KubeObject[
  * refused with 403 Forbidden and upstream's message; otherwise each quota's status.used is raised
  * by what the object uses, written with the quota's resourceVersion as precondition, so that
  * concurrent creates in any isolate never both take the last unit: a conflict re-reads the quotas
- * and checks again. A dry run checks and charges nothing.
+ * and checks again. A dry run checks and charges nothing. `checked`: the body is already as it
+ * will be stored (no dry run needed).
  */
-export async function admitQuota(env: Env, target: Target, body: KubeObject, opts: WriteOptions): Promise<void> {
+export async function admitQuota(env: Env, lookups: AdmissionLookups, target: Target, body: KubeObject, opts: WriteOptions, checked = false): Promise<void> {
   const { def, namespace } = target
   if (!namespace || !def.namespaced || def.custom || !isTrackedKind(def)) return
-  let quotas = await namespaceQuotas(env, namespace)
+  let quotas = await lookups.quotas(namespace)
   if (!quotas.length) return
-  const stored = JSON.parse(unwrap(await storeFor(env, def).create(target, structuredClone(body), { ...opts, dryRun: true })).object) as KubeObject
+  const stored = checked ? body : (JSON.parse(unwrap(await storeFor(env, def).create(target, structuredClone(body), { ...opts, dryRun: true })).object) as KubeObject)
   const charged = new Set<string>()
   for (let attempt = 0; attempt < chargeAttempts; attempt++) {
     const decision = checkQuotas(def, stored, quotas.filter((q) => !charged.has(q.metadata.uid ?? '')), Date.now())
@@ -45,6 +42,7 @@ export async function admitQuota(env: Env, target: Target, body: KubeObject, opt
       const next = { ...quota, status: { ...(quota.status as object), used: quantityListJson(used) } }
       const res = await storeFor(env, resourceQuotas).update({ def: resourceQuotas, namespace, name: quota.metadata.name ?? '' }, next, 'status', {})
       if (res.ok) {
+        lookups.quotaWritten(JSON.parse(res.value.object) as KubeObject)
         charged.add(quota.metadata.uid ?? '')
         continue
       }
@@ -54,7 +52,7 @@ export async function admitQuota(env: Env, target: Target, body: KubeObject, opt
       break
     }
     if (!moved) return
-    quotas = await namespaceQuotas(env, namespace)
+    quotas = await lookups.quotas(namespace, true)
   }
   throw new ApiError(conflict('', resourceQuotas.plural, '', staleObjectMessage))
 }

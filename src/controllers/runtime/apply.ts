@@ -7,7 +7,7 @@ import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
-import { admitCreate } from '../../api/admission/create'
+import { admitControllerCreate } from '../../api/admission/create'
 import { emptyNamespace } from '../namespace/empty'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
 
@@ -35,7 +35,7 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       const def = resourceDefOf(action.resource)
       const o = action.object
       const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
-      await admitCreate(env, target, o, {})
+      await admitControllerCreate(env, target, o)
       const res = await storeFor(env, def).create(target, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
