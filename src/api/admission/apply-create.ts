@@ -24,5 +24,7 @@ export async function applyCreate(env: Env, target: Target, type: PatchType, pat
   const obj = JSON.parse(trial.value.object) as KubeObject
   await admitCreate(env, target, obj, opts)
   // The apply's ownership is already recorded in the object: the create must not record it again.
-  return (await store.create(target, obj, { ...opts, fieldManager: undefined })) as StoreResult<WriteResult>
+  const created = (await store.create(target, obj, { ...opts, fieldManager: undefined })) as StoreResult<WriteResult>
+  // The apply's warnings (unknown fields it dropped) are the ones the client is owed.
+  return created.ok ? { ...created, warnings: trial.warnings } : created
 }
