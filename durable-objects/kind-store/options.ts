@@ -10,6 +10,18 @@ export interface WriteOptions {
   fieldManager?: string
   /** set when a node makes the write: NodeRestriction's checks on the object as stored */
   nodeWriter?: NodeWriter
+  /** what mutating admission webhooks decided for this write (see src/api/webhooks) */
+  admission?: AdmissionDecision
+}
+
+/**
+ * The outcome of admission webhooks for one write: the JSON patch their answers add up to, applied
+ * to the admitted object and admitted again, and the resourceVersion of the object they were shown
+ * (an update or patch of any other version is a conflict, and the caller runs admission again).
+ */
+export interface AdmissionDecision {
+  patch?: unknown[]
+  resourceVersion?: string
 }
 
 export interface ListOptions {

@@ -3,8 +3,8 @@ import { ApiError, badRequest, failure } from '../apimachinery/status'
 import { maxRequestBodyBytes } from '../config'
 import { decodeProtobufBody, UnsupportedProtobufKind } from '../apimachinery/protobuf'
 
-/** Reads a request body within kube-apiserver's 3 MiB limit (413 beyond it). */
-export async function readBodyText(req: Request): Promise<string> {
+/** Reads a request (or response) body within kube-apiserver's 3 MiB limit (413 beyond it). */
+export async function readBodyText(req: Body & { headers: Headers }): Promise<string> {
   return new TextDecoder().decode(await readBodyBytes(req))
 }
 
@@ -12,7 +12,7 @@ export async function readBodyText(req: Request): Promise<string> {
  * The body's bytes. A declared length over the limit is refused before reading; a body without
  * one (chunked) is read only up to the limit, then the stream is cancelled.
  */
-async function readBodyBytes(req: Request): Promise<Uint8Array> {
+async function readBodyBytes(req: Body & { headers: Headers }): Promise<Uint8Array> {
   const declared = Number(req.headers.get('Content-Length') ?? 0)
   if (declared > maxRequestBodyBytes) throw tooLarge()
   if (!req.body) return new Uint8Array()

@@ -1,8 +1,11 @@
 import type { Env } from '../env'
 import { defaultIngressClass } from '../edge/ingress-class'
+import { defaultStorageClass } from './storage-class'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } from '../apimachinery/status'
-import { apiVersionOf, isCrd, rbacGroup, type ResourceDef } from '../apis/registry'
+import { admissionGroup, apiVersionOf, isCrd, rbacGroup, type ResourceDef } from '../apis/registry'
+import { admittedStore } from '../admission/webhooks/admitted-store'
+import { forgetWebhookConfigurations } from '../admission/webhooks/configurations'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
 import { withApplyOptions, type ApplyWriteOptions } from '../apis/ssa/request'
@@ -15,7 +18,7 @@ import { jsonBody, jsonText, unwrap } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 import { serveWatch } from './watch-http'
 import { pagedListResponse } from './list-response'
-import { deletePages, listPages } from '../client/list-pages'
+import { listPages } from '../client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from './custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
@@ -23,6 +26,8 @@ import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
+import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
+import { admitPodCreate } from '../apis/pod-admission'
 import { admitCreate } from './admission/create'
 import { applyCreate } from './admission/apply-create'
 import { servePodEviction } from './pod-eviction'
@@ -40,6 +45,14 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       return await serveResource(req, env, def, info)
     } finally {
       forgetServiceAccounts()
+    }
+  }
+  if (isSchedulingClass(def) && req.method !== 'GET') return serveClassWrite(req, env, def, info, serveResource)
+  if (def.group === admissionGroup && req.method !== 'GET') {
+    try {
+      return await serveResource(req, env, def, info)
+    } finally {
+      forgetWebhookConfigurations()
     }
   }
   if (!isCrd(def) || req.method === 'GET') return serveResource(req, env, def, info)
@@ -75,11 +88,15 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   const sub = info.subresource
   if (def.group === '' && def.plural === 'pods' && info.name && (sub === 'binding' || sub === 'eviction')) return podAction(req, env, def, info.namespace, info.name, sub)
   const finalize = def.group === '' && def.plural === 'namespaces' && sub === 'finalize' && req.method === 'PUT'
-  if (sub !== undefined && !finalize && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
-  const subresource = sub as 'status' | 'scale' | 'finalize' | undefined
+  // pods/ephemeralcontainers reads and writes the Pod; a write changes only spec.ephemeralContainers.
+  const ephemeral = def.group === '' && def.plural === 'pods' && sub === 'ephemeralcontainers' && !!info.name
+  if (ephemeral && !['GET', 'PUT', 'PATCH'].includes(req.method)) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+  if (sub !== undefined && !finalize && !ephemeral && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
+  const subresource = sub as 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)
+  const admitted = admittedStore(env, def, requestUser(req))
   const target = { def, namespace, name: info.name ?? '' }
 
   switch (req.method) {
@@ -103,9 +120,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
+      if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, body)
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, body)
       const opts = requestWriteOptions(req, q)
       if (namespace) await admitCreate(env, target, body, opts)
-      const res = await store.create(target, body, opts)
+      const res = await admitted.create(target, body, opts)
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -113,7 +132,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const raw = (await readBody(req)) as KubeObject
       const body = subresource === 'scale' ? raw : checkTypeMeta(def, raw)
       if (subresource !== 'scale') matchNamespace(body, namespace)
-      const res = await store.update(target, body, subresource, requestWriteOptions(req, q))
+      const res = await admitted.update(target, body, subresource, requestWriteOptions(req, q))
       return jsonText(subresource === 'scale' ? unwrap(res).object : asRequestedVersion(def, unwrap(res).object), 200, res.ok ? res.warnings : undefined)
     }
     case 'PATCH': {
@@ -126,8 +145,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
+      // A server-side apply that creates a pod passes the same admission as a POST.
+      if (def.group === '' && def.plural === 'pods' && type === 'apply' && !subresource && !(await store.get(target)).ok) await admitPodCreate(env, patch as KubeObject)
       const opts = requestWriteOptions(req, q)
-      const res = (subresource === undefined && (await applyCreate(env, target, type, patch, opts))) || (await store.patch(target, type, patch, subresource, opts))
+      const created = subresource === undefined ? await applyCreate(env, target, type, patch, opts, (obj, o) => admitted.create(target, obj, o)) : undefined
+      const res = created ?? (await admitted.patch(target, type, patch, subresource, opts))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
@@ -136,10 +158,10 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
       const opts = deleteOptions(q, body)
       if (!info.name) {
-        return pagedListResponse(def, deletePages(env, def, namespace, listOptions(q, namespace), opts), req, q, false)
+        return pagedListResponse(def, admitted.deletePages(namespace, listOptions(q, namespace), opts), req, q, false)
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
-      const res = unwrap(await store.delete(target, opts))
+      const res = unwrap(await admitted.delete(target, opts))
       return jsonText(asRequestedVersion(def, res.object), res.pending ? 202 : 200)
     }
     default:

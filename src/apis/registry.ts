@@ -65,9 +65,11 @@ const apps = (kind: string, plural: string, shortNames: string[], subresources: 
 })
 
 export const rbacGroup = 'rbac.authorization.k8s.io'
+export const admissionGroup = 'admissionregistration.k8s.io'
 
 const podSubresources = [
   { name: 'binding', kind: 'Binding', verbs: ['create'] },
+  { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
   { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   { name: 'log', kind: 'Pod', verbs: ['get'] },
   { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
@@ -86,10 +88,13 @@ export const builtinResources: ResourceDef[] = [
   { group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', namespaced: true, shortNames: ['ev'], subresources: [] },
   { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', singular: 'serviceaccount', namespaced: true, shortNames: ['sa'], subresources: [], extraSubresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }] },
   { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
+  { group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', singular: 'persistentvolume', namespaced: false, shortNames: ['pv'], subresources: ['status'] },
   { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'], subresources: ['status'], extraSubresources: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }] },
   { group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', singular: 'resourcequota', namespaced: true, shortNames: ['quota'], subresources: ['status'] },
   { group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', singular: 'limitrange', namespaced: true, shortNames: ['limits'], subresources: [] },
   { group: '', version: 'v1', kind: 'Node', plural: 'nodes', singular: 'node', namespaced: false, shortNames: ['no'], subresources: ['status'] },
+  { group: '', version: 'v1', kind: 'ReplicationController', plural: 'replicationcontrollers', singular: 'replicationcontroller', namespaced: true, shortNames: ['rc'], categories: ['all'], subresources: ['status', 'scale'], generation: true },
+  { group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates', singular: 'podtemplate', namespaced: true, subresources: [] },
   apps('Deployment', 'deployments', ['deploy'], ['status', 'scale']),
   apps('ReplicaSet', 'replicasets', ['rs'], ['status', 'scale']),
   apps('StatefulSet', 'statefulsets', ['sts'], ['status', 'scale']),
@@ -102,7 +107,13 @@ export const builtinResources: ResourceDef[] = [
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', singular: 'endpointslice', namespaced: true, subresources: [] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'], generation: true },
   { group: 'networking.k8s.io', version: 'v1', kind: 'IngressClass', plural: 'ingressclasses', singular: 'ingressclass', namespaced: false, subresources: [], generation: true },
+  { group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', singular: 'priorityclass', namespaced: false, shortNames: ['pc'], subresources: [] },
+  { group: 'node.k8s.io', version: 'v1', kind: 'RuntimeClass', plural: 'runtimeclasses', singular: 'runtimeclass', namespaced: false, subresources: [] },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', singular: 'storageclass', namespaced: false, shortNames: ['sc'], subresources: [] },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', singular: 'csidriver', namespaced: false, subresources: [] },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  webhookConfiguration('MutatingWebhookConfiguration'),
+  webhookConfiguration('ValidatingWebhookConfiguration'),
   rbac('Role', true),
   rbac('RoleBinding', true),
   rbac('ClusterRole', false),
@@ -118,6 +129,12 @@ export const builtinResources: ResourceDef[] = [
 function rbac(kind: string, namespaced: boolean): ResourceDef {
   const singular = kind.toLowerCase()
   return { group: rbacGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced, subresources: [] }
+}
+
+/** An admissionregistration.k8s.io/v1 webhook configuration. */
+function webhookConfiguration(kind: string): ResourceDef {
+  const singular = kind.toLowerCase()
+  return { group: admissionGroup, version: 'v1', kind, plural: `${singular}s`, singular, namespaced: false, categories: ['api-extensions'], subresources: [], generation: true }
 }
 
 /** A create-only review kind (`kubectl auth whoami|can-i`), answered from the request alone. */

@@ -20,6 +20,7 @@ export const trackedKinds: readonly TrackedKind[] = Object.freeze(
     ['', 'secrets'],
     ['', 'persistentvolumeclaims'],
     ['', 'resourcequotas'],
+    ['', 'replicationcontrollers'],
     ['apps', 'deployments'],
     ['apps', 'replicasets'],
     ['apps', 'statefulsets'],
@@ -30,7 +31,7 @@ export const trackedKinds: readonly TrackedKind[] = Object.freeze(
 )
 
 const countNames = new Set(trackedKinds.map(objectCountName))
-const classic = new Set(['pods', 'services', 'services.loadbalancers', 'services.nodeports', 'configmaps', 'secrets', 'persistentvolumeclaims', 'requests.storage', 'resourcequotas'])
+const classic = new Set(['pods', 'services', 'services.loadbalancers', 'services.nodeports', 'configmaps', 'secrets', 'persistentvolumeclaims', 'requests.storage', 'resourcequotas', 'replicationcontrollers'])
 const compute = new Set(['cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory', 'limits.ephemeral-storage'])
 
 /** Whether usage of this resource name is counted (and so enforced). */

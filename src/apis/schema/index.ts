@@ -12,8 +12,13 @@ import { coreV1Quota } from './core-v1-quota'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
+import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
+import { coreV1Replication } from './core-v1-replication'
+import { nodeV1, schedulingV1 } from './scheduling-node-v1'
+import { coreV1Storage } from './core-v1-storage'
+import { storageV1 } from './storage-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -27,6 +32,12 @@ export const schemas: SchemaSet = {
   ...policyV1,
   ...rbacV1,
   ...networkingV1,
+  ...coreV1Replication,
+  ...schedulingV1,
+  ...nodeV1,
+  ...coreV1Storage,
+  ...storageV1,
+  ...admissionregistrationV1,
 }
 
 /**

@@ -4,7 +4,7 @@ import { deployments, replicaSets } from '../shared/resources'
 import { asRecord } from '../shared/json'
 import { controllerRefOf } from '../shared/owner-refs'
 import { scaledValue } from '../shared/int-or-percent'
-import { statefulSetsRef } from './resources'
+import { replicationControllersRef, statefulSetsRef } from './resources'
 
 /** What the budget expects of its pods: how many there should be and how many must stay healthy. */
 export interface Expectation {
@@ -23,8 +23,8 @@ const replicasOf = (o: KubeObject): number => {
 
 /**
  * The scale of the controller owning a pod, as the disruption controller's finders look it up:
- * a ReplicaSet owned by a Deployment counts as the Deployment, else the ReplicaSet or StatefulSet
- * itself. Undefined when the owner is not one of them or is gone.
+ * a ReplicaSet owned by a Deployment counts as the Deployment, else the ReplicaSet, StatefulSet or
+ * ReplicationController itself. Undefined when the owner is not one of them or is gone.
  */
 function ownerScale(cache: Cache, pod: KubeObject): { uid: string; scale: number } | undefined {
   const ref = controllerRefOf(pod)!
@@ -38,6 +38,10 @@ function ownerScale(cache: Cache, pod: KubeObject): { uid: string; scale: number
       return d && d.metadata.uid === owner.uid ? { uid: owner.uid, scale: replicasOf(d) } : undefined
     }
     return { uid: ref.uid, scale: replicasOf(rs) }
+  }
+  if (ref.kind === 'ReplicationController' && ref.apiVersion === 'v1') {
+    const rc = cache.get(replicationControllersRef, ns, ref.name)
+    return rc && rc.metadata.uid === ref.uid ? { uid: ref.uid, scale: replicasOf(rc) } : undefined
   }
   if (ref.kind === 'StatefulSet' && ref.apiVersion.startsWith('apps/')) {
     const s = cache.get(statefulSetsRef, ns, ref.name)

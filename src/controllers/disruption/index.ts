@@ -3,7 +3,7 @@ import { pods, sameResource } from '../resources'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { objectKey } from '../shared/keys'
 import { deployments, replicaSets } from '../shared/resources'
-import { podDisruptionBudgets, statefulSetsRef } from './resources'
+import { podDisruptionBudgets, replicationControllersRef, statefulSetsRef } from './resources'
 import { reconcileDisruptionBudget } from './reconcile'
 import { disruptionWakesOn } from './wakes'
 
@@ -26,7 +26,7 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
 export function disruptionController(): ControllerDefinition {
   return {
     name: 'disruption',
-    watches: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef],
+    watches: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef, replicationControllersRef],
     wakesOn: disruptionWakesOn,
     keysFor,
     allKeys: (cache) => namespaceBudgets(cache, undefined),
