@@ -28,6 +28,9 @@ import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
 import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
 import { admitPodCreate } from '../apis/pod-admission'
+import { admitCreate } from './admission/create'
+import { applyCreate } from './admission/apply-create'
+import { servePodEviction } from './pod-eviction'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -119,7 +122,9 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
       if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, body)
       if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, body)
-      const res = await admitted.create(target, body, requestWriteOptions(req, q))
+      const opts = requestWriteOptions(req, q)
+      if (namespace) await admitCreate(env, target, body, opts)
+      const res = await admitted.create(target, body, opts)
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -142,7 +147,9 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       if (subresource === 'finalize') throw notServed()
       // A server-side apply that creates a pod passes the same admission as a POST.
       if (def.group === '' && def.plural === 'pods' && type === 'apply' && !subresource && !(await store.get(target)).ok) await admitPodCreate(env, patch as KubeObject)
-      const res = await admitted.patch(target, type, patch, subresource, requestWriteOptions(req, q))
+      const opts = requestWriteOptions(req, q)
+      const created = subresource === undefined ? await applyCreate(env, target, type, patch, opts, (obj, o) => admitted.create(target, obj, o)) : undefined
+      const res = created ?? (await admitted.patch(target, type, patch, subresource, opts))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
@@ -207,7 +214,5 @@ async function podAction(req: Request, env: Env, def: ResourceDef, namespace: st
     unwrap(await store.bind(target, node, uid, writeOptions(q)))
     return jsonBody(success(undefined, 201), 201)
   }
-  const deleteBody = (body.deleteOptions ?? undefined) as Record<string, unknown> | undefined
-  unwrap(await store.delete(target, deleteOptions(q, deleteBody)))
-  return jsonBody(success(undefined, 201), 201)
+  return servePodEviction(req, env, def, namespace ?? '', name, body)
 }

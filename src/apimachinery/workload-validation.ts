@@ -410,12 +410,12 @@ function intOrPercentValue(v: IntOrString): number {
   return /^[+-]?\d+$/.test(v) ? Number(v) : 0
 }
 
-function validatePositiveIntOrPercent(v: IntOrString, path: string): FieldCause[] {
+export function validatePositiveIntOrPercent(v: IntOrString, path: string): FieldCause[] {
   if (typeof v === 'string') return isValidPercent(v).map((m) => invalid(path, v, m, goIntOrString(v)))
   return v < 0 ? [invalid(path, v, isNegativeErrorMsg)] : []
 }
 
-function notMoreThan100Percent(v: IntOrString, path: string): FieldCause[] {
+export function notMoreThan100Percent(v: IntOrString, path: string): FieldCause[] {
   const p = percentValue(v)
   return p !== undefined && p > 100 ? [invalid(path, v, 'must not be greater than 100%', goIntOrString(v))] : []
 }

@@ -6,6 +6,7 @@ import { defaultRbacObject } from './rbac/validate'
 import { defaultPriorityClass } from './priority-class'
 import { defaultReplicationController } from './replication-controller'
 import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
+import { defaultLimitRange } from './limit-range/object'
 
 type Json = Record<string, unknown>
 
@@ -41,6 +42,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
   const storage = initialStorageStatus(def.group, def.kind)
   if (storage) return storage
+  if (def.group === 'policy' && def.kind === 'PodDisruptionBudget') return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }
   return {}
 }
 
@@ -52,6 +54,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
+  if (def.group === '' && def.kind === 'LimitRange') defaultLimitRange(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))

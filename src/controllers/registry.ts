@@ -20,6 +20,8 @@ import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
 import { persistentVolumeController } from './persistentvolume'
+import { disruptionController } from './disruption'
+import { resourceQuotaController } from './resourcequota'
 import { defaultLbDomain } from '../edge/ingress-routes'
 import { rootCaPublisher } from './namespace-defaults/root-ca'
 import { serviceAccountsController } from './namespace-defaults/service-accounts'
@@ -46,6 +48,8 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   'crd-cleanup': () => crdCleanupController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
   persistentvolume: () => persistentVolumeController(),
+  disruption: () => disruptionController(),
+  resourcequota: () => resourceQuotaController(),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
   'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
   serviceaccount: () => serviceAccountsController(),

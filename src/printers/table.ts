@@ -22,6 +22,7 @@ import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter
 import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
 import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
+import { policyPrinters } from './policy'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -70,6 +71,7 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
+  ...policyPrinters(),
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

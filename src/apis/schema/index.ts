@@ -8,6 +8,7 @@ import { autoscalingV1 } from './autoscaling-v1'
 import { batchV1 } from './batch-v1'
 import { coordinationV1 } from './coordination-v1'
 import { coreV1 } from './core-v1'
+import { coreV1Quota } from './core-v1-quota'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
@@ -24,6 +25,7 @@ import { storageV1 } from './storage-v1'
 export const schemas: SchemaSet = {
   ...metaV1,
   ...coreV1,
+  ...coreV1Quota,
   ...appsV1,
   ...batchV1,
   ...coordinationV1,

@@ -9,6 +9,7 @@ import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
+import { admitControllerCreate } from '../../api/admission/create'
 import { emptyNamespace } from '../namespace/empty'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
 import { admitPodCreate } from '../../apis/pod-admission'
@@ -42,7 +43,9 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
       // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
       if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
-      const res = await admittedStore(env, def, controllerUser(controller)).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
+      const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
+      await admitControllerCreate(env, target, o)
+      const res = await admittedStore(env, def, controllerUser(controller)).create(target, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
