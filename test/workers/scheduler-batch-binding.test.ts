@@ -68,9 +68,9 @@ describe('batched bindings', () => {
     expect(calls.create ?? 0).toBe(0)
     expect(calls.bindMany).toBe(Math.ceil(total / 50))
     expect(calls.createMany).toBe(Math.ceil(total / 50))
-    // The relists (pods and nodes), then one call per 50 bindings and one per 50 events: none per pod.
+    // One relist per watched kind, then one call per 50 bindings and one per 50 events: none per pod.
     expect(subrequests).toBe((calls.list ?? 0) + 2 * Math.ceil(total / 50))
-    expect(calls.list).toBeLessThanOrEqual(4)
+    expect(calls.list).toBe(schedulerController().watches.length)
   })
 
   it('answers each write of a batch on its own: a refused one leaves the others written', async () => {
