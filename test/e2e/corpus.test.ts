@@ -110,17 +110,22 @@ describe('a real-world corpus', () => {
       recordedRefusals(observed, accepted)
       return
     }
-    const unrecorded = Object.keys(observed).filter((k) => !(k in refusals)).map((k) => `${k}: ${observed[k]}`)
-    const nowAccepted = Object.keys(refusals).filter((k) => outcomes.get(k)?.accepted)
-    const missing = Object.keys(refusals).filter((k) => !outcomes.has(k))
-    const changed = Object.keys(refusals)
-      .filter((k) => k in observed && observed[k] !== refusals[k])
-      .map((k) => `${k}:\n  recorded: ${refusals[k]}\n  now:      ${observed[k]}`)
-    const hint = 'Run with EDGEPLANE_CORPUS_RECORD=1 to rewrite test/e2e/corpus-refusals.ts from this run.'
-    expect(unrecorded, `refused without a recorded reason. ${hint}`).toEqual([])
-    expect(nowAccepted, `accepted although a reason says it is refused. ${hint}`).toEqual([])
-    expect(missing, `recorded for a document the corpus does not have. ${hint}`).toEqual([])
-    expect(changed, `refused for another reason than the recorded one. ${hint}`).toEqual([])
+    // Every way the record and the run disagree, in one list, so a single run shows them all.
+    const problems = [
+      ...Object.keys(observed)
+        .filter((k) => !(k in refusals))
+        .map((k) => `refused without a recorded reason: ${k}: ${observed[k]}`),
+      ...Object.keys(refusals)
+        .filter((k) => outcomes.get(k)?.accepted)
+        .map((k) => `accepted although a reason says it is refused: ${k}`),
+      ...Object.keys(refusals)
+        .filter((k) => !outcomes.has(k))
+        .map((k) => `recorded for a document the corpus does not have: ${k}`),
+      ...Object.keys(refusals)
+        .filter((k) => k in observed && observed[k] !== refusals[k])
+        .map((k) => `refused for another reason than the recorded one: ${k}\n  recorded: ${refusals[k]}\n  now:      ${observed[k]}`),
+    ]
+    expect(problems, 'Run with EDGEPLANE_CORPUS_RECORD=1 to rewrite test/e2e/corpus-refusals.ts from this run.').toEqual([])
     expect(accepted).toBeGreaterThanOrEqual(acceptedFloor)
   }, 300_000)
 
