@@ -6,6 +6,7 @@ import { prettyJson } from './pretty'
 import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
+import { serveOpenapiV2 } from './openapi-v2'
 import { serveNodeJoin } from './node-join'
 import { servePodExec } from './pod-exec'
 import { servePodLogs } from './pod-logs'
@@ -66,6 +67,7 @@ export function buildApp() {
     const doc = resourceList(await servedResources(c.env), c.req.param('group'), c.req.param('version'))
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
+  app.get('/openapi/v2', (c) => serveOpenapiV2(c.req.header('Accept') ?? null))
   app.get('/openapi/v3', async (c) => c.json(openapiIndex(await customResources(c.env))))
   app.get('/openapi/v3/*', async (c) => {
     const doc = openapiGroupVersion(await customResources(c.env), c.req.path.slice('/openapi/v3/'.length))
