@@ -1,10 +1,11 @@
 /**
  * The layers, each importing only those below it (docs/architecture.md draws them):
- *   apimachinery, agent-protocol, config  →  apis  →  store | store-client | controllers | printers  →  api  →  the Worker entry
+ *   apimachinery, agent-protocol, config  →  apis  →  store | store-client | service-client | printers
+ *   →  admission  →  controllers  →  api  →  the Worker entry
  * The Node side (agent, launcher, bench) stands on apimachinery, apis and agent-protocol only.
  */
 const core = '^src/(apimachinery|agent-protocol|config\\.ts|web-platform\\.d\\.ts)'
-const workerSide = '^(src/(api|edge|store-client|controllers|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
+const workerSide = '^(src/(api|edge|store-client|service-client|admission|controllers|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -42,7 +43,7 @@ module.exports = {
       severity: 'error',
       comment: 'Controllers (and their host) use apis and the store client; never the HTTP layer, the store internals or the Worker entry.',
       from: { path: '^(src/controllers|durable-objects/controller-host)/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/controllers/', '^src/store-client/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/controllers/', '^src/store-client/', '^src/admission/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
     },
     {
       name: 'printers-on-apis',
@@ -57,6 +58,20 @@ module.exports = {
       comment: 'The store client addresses stores by kind; it knows nothing above apis.',
       from: { path: '^src/store-client/' },
       to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/env\\.ts$'] },
+    },
+    {
+      name: 'service-client-on-stores',
+      severity: 'error',
+      comment: 'Reaching a Service or a pod through the node tunnel: it reads Endpoints through the store client and dials the node gateway; nothing above.',
+      from: { path: '^src/service-client/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/service-client/', '^durable-objects/node-gateway/client\\.ts$', '^src/env\\.ts$'] },
+    },
+    {
+      name: 'admission-under-controllers',
+      severity: 'error',
+      comment: 'Admission (plugins and webhooks) runs on every write, the API\'s and the controllers\' alike: it stands on apis, the store client and the service client, never on controllers or HTTP.',
+      from: { path: '^src/admission/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/service-client/', '^src/admission/', '^src/env\\.ts$'] },
     },
     {
       name: 'api-under-entry',

@@ -51,5 +51,8 @@ export const generateNameAttempts = 8
 /** How stale the Worker's compiled RBAC policy may be: a changed role or binding takes effect within this long. */
 export const rbacRecheckMs = 1000
 
+/** How stale an isolate's copy of the admission webhook configurations may get: the same second as RBAC's. */
+export const webhookRecheckMs = rbacRecheckMs
+
 /** The shortest admin token served with: shorter ones are too easy to guess. */
 export const minAdminTokenLength = 32

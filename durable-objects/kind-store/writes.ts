@@ -14,15 +14,27 @@ import { nodeWriteRefusal } from '../../src/apis/node-restriction'
 import type { Change, Log, StoredRow } from './log'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { namespacedKey } from '../../src/apimachinery/object-key'
+import type { WriteResult } from '../../src/apis/store-options'
 
-/** A write's outcome: the object to return, and whether it was created / still exists. */
-export interface WriteResult {
-  object: string
-  created?: boolean
-  /** false when a delete removed the object; true when it waits for finalizers or graceful termination */
-  pending?: boolean
-  /** an update that removed the last finalizer of an object being deleted removed the object */
-  deleted?: boolean
+export type { WriteResult }
+
+/**
+ * The object as admission webhooks patched it, admitted again (validation runs after mutation, as
+ * upstream); `prepare` keeps what the write may not change (a status write leaves the spec).
+ */
+function admitMutated(def: Target['def'], admitted: StoreResult<KubeObject>, opts: WriteOptions, prepare: (o: KubeObject) => KubeObject = (o) => o): StoreResult<KubeObject> {
+  const patch = opts.admission?.patch
+  if (!admitted.ok || !patch?.length) return admitted
+  const patched = applyPatch(def, 'json', admitted.value, patch)
+  if (!patched.ok) return { ok: false, status: failure(500, 'InternalError', `Internal error occurred: the admission webhooks' patch could not be applied: ${patched.status.message}`) }
+  const again = admit(def, prepare(patched.value), 'Ignore')
+  return again.ok ? { ...again, warnings: [...(admitted.warnings ?? []), ...(again.warnings ?? [])] } : again
+}
+
+/** Admission webhooks were shown another version of the object than the one stored now. */
+function shownOtherVersion(opts: WriteOptions, row: StoredRow): boolean {
+  const shown = opts.admission?.resourceVersion
+  return shown !== undefined && shown !== String(row.rv)
 }
 
 /** Applies writes to the log; every method is synchronous so one write never interleaves with another. */
@@ -50,7 +62,7 @@ export class Writer {
         if (!this.log.get(namespacedKey(namespace, prepared.metadata.name))) break
       }
     }
-    const admitted = admit(def, prepared, opts.fieldValidation, body)
+    const admitted = admitMutated(def, admit(def, prepared, opts.fieldValidation, body), opts)
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, undefined, admitted.value, opts.fieldManager, undefined, nowMs)
     const nodeRefused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, undefined, obj)
@@ -69,13 +81,14 @@ export class Writer {
     return { ok: true, value: { object: text, created: true }, warnings: admitted.warnings }
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
     const wantRv = body.metadata?.resourceVersion
+    if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (subresource === 'scale') {
       const scaled = fromScale(def, old, body)
@@ -90,14 +103,15 @@ export class Writer {
     return this.replace(t, key, row, old, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
-    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource) : undefined
+    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource === 'status' ? 'status' : undefined) : undefined
     if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
     if (!row && apply && !subresource) return this.createOnApply(t, patch, apply, opts)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
+    if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     const old = JSON.parse(row.value) as KubeObject
     if (subresource === 'scale') {
       const patched = applyPatch(def, type, toScale(def, old), patch, 'scale')
@@ -108,7 +122,7 @@ export class Writer {
       if (!scaled.ok) return scaled
       return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
     }
-    const patched = applyPatch(def, type, old, patch, subresource, apply)
+    const patched = applyPatch(def, type, old, patch, subresource === 'status' ? 'status' : undefined, apply)
     if (!patched.ok) return patched
     const wantRv = patched.value.metadata?.resourceVersion
     if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
@@ -130,7 +144,7 @@ export class Writer {
     row: StoredRow,
     old: KubeObject,
     incoming: KubeObject,
-    subresource: 'status' | undefined,
+    subresource: 'status' | 'ephemeralcontainers' | undefined,
     opts: WriteOptions,
     render: (o: KubeObject) => string = (o) => JSON.stringify(o),
   ): StoreResult<WriteResult> {
@@ -143,10 +157,10 @@ export class Writer {
       return { ok: false, status: failure(400, 'BadRequest', `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`) }
     }
     const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
-    const admitted = admit(def, next, opts.fieldValidation, incoming)
+    const admitted = admitMutated(def, admit(def, next, opts.fieldValidation, incoming), opts, (o) => prepareForUpdate(def, old, o, subresource))
     if (!admitted.ok) return admitted
-    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource, Date.now())
-    const causes = validateUpdate(def, old, obj)
+    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' ? 'status' : undefined, Date.now())
+    const causes = validateUpdate(def, old, obj, subresource)
     if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
     const refused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, old, obj)
     if (refused) return { ok: false, status: refused }

@@ -13,7 +13,7 @@ export function gatewayFor(env: Env, node: string) {
 }
 
 /** A stream to open through a node's tunnel; the gateway assigns the id. */
-export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'portforward' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'http' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'websocket' }>, 'id'>) & {
+export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'portforward' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'http' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'websocket' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'tcp' }>, 'id'>) & {
   /** exec: which output channels the client asked for */
   stdout?: boolean
   stderr?: boolean

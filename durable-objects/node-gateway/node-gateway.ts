@@ -2,10 +2,11 @@ import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
-import { parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
+import { agentStreamBit, parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type Dial, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
 import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame, execStatus } from './exec-status'
-import { execSubprotocol, portForwardSubprotocol } from './client'
+import { execSubprotocol, gatewayFor, portForwardSubprotocol, streamUrl } from './client'
+import { authorizeDial } from './node-port-dial'
 
 /** Kept on each socket so every relay decision survives hibernation. */
 type Attachment = AgentAttachment | ClientAttachment
@@ -21,13 +22,24 @@ interface AgentAttachment {
 interface ClientAttachment {
   role: 'client'
   id: number
-  kind: 'logs' | 'exec' | 'portforward' | 'http' | 'websocket'
+  kind: 'logs' | 'exec' | 'portforward' | 'http' | 'websocket' | 'tcp'
   conn: string
   node: string
   stdout: boolean
   stderr: boolean
   command: string[]
 }
+
+/** A NodePort connection this node's agent dialled to another node's pod: the socket to that node's gateway. */
+interface Dialled {
+  conn: string
+  /** unset while the target is being checked and its gateway dialled */
+  ws?: WebSocket
+  ended: boolean
+}
+
+/** NodePort connections one node may have open to other nodes at once; more are refused (a flood stays bounded). */
+export const maxDialled = 4096
 
 const streamTag = (id: number) => `s:${id}`
 /** The agent pings every 20 s; a tunnel silent for longer than this died without a close (NAT, power). */
@@ -40,6 +52,12 @@ const statusChannel = 3
  * it relays between them: control messages as JSON text, data as `[id][channel][payload]` frames.
  */
 export class NodeGateway extends DurableObject<Env> {
+  /**
+   * Streams the agent dialled, by id. Held in memory: a gateway with an open outgoing socket is
+   * not evicted, and a restart closes every socket, ending these streams at both ends anyway.
+   */
+  private readonly dialled = new Map<number, Dialled>()
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     // The agent's keepalives are answered without waking the object.
@@ -135,12 +153,15 @@ export class NodeGateway extends DurableObject<Env> {
       if (message === pingText) return ws.send(pongText)
       const msg = parseAgentMessage(message)
       if (!msg) return
+      if (msg.op === 'dial') return void this.dial(ws, att, msg)
+      if (msg.id & agentStreamBit) return this.endDialled(msg.id)
       const client = this.client(msg.id)
       if (client) this.finish(client.ws, client.att, msg)
       return
     }
     const frame = decodeFrame(message)
     if (!frame) return
+    if (frame.id & agentStreamBit) return this.toDialled(frame.id, frame.channel, frame.payload)
     const client = this.client(frame.id)
     if (!client || client.att.conn !== att.conn) {
       // Its client left before the cancel reached the agent; say it again.
@@ -153,8 +174,8 @@ export class NodeGateway extends DurableObject<Env> {
       else if (frame.channel === Channel.stderr) client.ws.send(new TextDecoder().decode(frame.payload))
       return
     }
-    if (client.att.kind === 'http') {
-      // The response head (channel 3) and body (1), channel-tagged as exec's frames.
+    if (client.att.kind === 'http' || client.att.kind === 'tcp') {
+      // The response head (channel 3) and body (1), channel-tagged as exec's frames; for tcp, "connected" and the pod's bytes.
       if (frame.channel === Channel.stdout || frame.channel === Channel.head) client.ws.send(channelFrame(frame.channel, frame.payload))
       return
     }
@@ -176,7 +197,7 @@ export class NodeGateway extends DurableObject<Env> {
     if (bytes.byteLength === 0) return
     const channel = bytes[0]!
     if (channel !== Channel.stdin && channel !== Channel.resize && channel !== Channel.close) return
-    if (att.kind === 'http' && channel === Channel.resize) return
+    if ((att.kind === 'http' || att.kind === 'tcp') && channel === Channel.resize) return
     const agent = this.agent()
     if (!agent || agent.att.conn !== att.conn) return
     agent.ws.send(encodeFrame(att.id, channel, bytes.subarray(1)))
@@ -230,6 +251,7 @@ export class NodeGateway extends DurableObject<Env> {
   }
 
   private endStreams(conn: string, error: string): void {
+    for (const [id, d] of this.dialled) if (d.conn === conn) this.endDialled(id)
     for (const ws of this.ctx.getWebSockets()) {
       const att = ws.deserializeAttachment() as Attachment | null
       if (att?.role === 'client' && att.conn === conn) this.finish(ws, att, { error })
@@ -261,9 +283,81 @@ export class NodeGateway extends DurableObject<Env> {
     return undefined
   }
 
+  /**
+   * A NodePort connection from this node's agent to a pod on another node: allowed only to a ready
+   * endpoint of the Service owning that node port (node-port-dial.ts), then relayed as a `tcp`
+   * stream through the other node's gateway. Either the agent's or the far side's `end` ends it.
+   */
+  private async dial(agentWs: WebSocket, att: AgentAttachment, msg: Dial): Promise<void> {
+    const fail = (error: string) => this.sendToAgent(agentWs, { op: 'end', id: msg.id, error })
+    if (!(msg.id & agentStreamBit) || this.dialled.has(msg.id)) return fail('invalid stream id')
+    if (this.dialled.size >= maxDialled) return fail(`node "${att.node}" has ${maxDialled} node port connections to other nodes open already`)
+    const entry: Dialled = { conn: att.conn, ended: false }
+    this.dialled.set(msg.id, entry)
+    const target = await authorizeDial(this.env, msg)
+    if (entry.ended) return
+    if (typeof target === 'string') {
+      this.dialled.delete(msg.id)
+      return fail(target)
+    }
+    const open = { op: 'tcp' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port }
+    let ws: WebSocket | null = null
+    try {
+      ws = (await gatewayFor(this.env, target.node).fetch(streamUrl(target.node, open), { headers: { Upgrade: 'websocket' } })).webSocket
+    } catch {
+      ws = null
+    }
+    if (!ws) {
+      this.dialled.delete(msg.id)
+      if (!entry.ended) fail(`node "${target.node}" has no connected agent`)
+      return
+    }
+    ws.binaryType = 'arraybuffer'
+    ws.accept()
+    entry.ws = ws
+    if (entry.ended) return safeClose(ws, 1000, 'stream ended')
+    const toAgent = (message: GatewayMessage | Uint8Array) => {
+      const agent = this.agent()
+      if (!agent || agent.att.conn !== entry.conn) return
+      if (message instanceof Uint8Array) agent.ws.send(message)
+      else this.sendToAgent(agent.ws, message)
+    }
+    const finish = (error?: string) => {
+      if (entry.ended) return
+      toAgent({ op: 'end', id: msg.id, ...(error ? { error } : {}) })
+      this.endDialled(msg.id)
+    }
+    ws.addEventListener('message', (event) => {
+      if (typeof event.data === 'string') return finish(endError(event.data))
+      const bytes = new Uint8Array(event.data as ArrayBuffer)
+      if (bytes.byteLength > 0) toAgent(encodeFrame(msg.id, bytes[0]!, bytes.subarray(1)))
+    })
+    ws.addEventListener('close', () => finish())
+    ws.addEventListener('error', () => finish('the node stream failed'))
+  }
+
+  /** The agent's bytes (channel 0) or its end of sending (255) for a stream it dialled. */
+  private toDialled(id: number, channel: number, payload: Uint8Array): void {
+    const ws = this.dialled.get(id)?.ws
+    if (!ws || (channel !== Channel.stdin && channel !== Channel.close)) return
+    try {
+      ws.send(channelFrame(channel, payload))
+    } catch {
+      this.endDialled(id)
+    }
+  }
+
+  private endDialled(id: number): void {
+    const entry = this.dialled.get(id)
+    if (!entry) return
+    entry.ended = true
+    this.dialled.delete(id)
+    if (entry.ws) safeClose(entry.ws, 1000, 'stream ended')
+  }
+
   private newStreamId(): number {
     for (;;) {
-      const id = crypto.getRandomValues(new Uint32Array(1))[0]!
+      const id = crypto.getRandomValues(new Uint32Array(1))[0]! & ~agentStreamBit
       if (this.ctx.getWebSockets(streamTag(id)).length === 0) return id
     }
   }
@@ -275,6 +369,12 @@ export class NodeGateway extends DurableObject<Env> {
       /* closing; its close handler ends the streams */
     }
   }
+}
+
+/** The error of a relayed `end` message, if it has one. */
+function endError(text: string): string | undefined {
+  const msg = parseAgentMessage(text)
+  return msg?.op === 'end' ? msg.error : undefined
 }
 
 function safeClose(ws: WebSocket, code: number, reason: string): void {

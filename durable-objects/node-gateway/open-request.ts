@@ -1,4 +1,4 @@
-import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, websocketOpenSchema, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, tcpOpenSchema, websocketOpenSchema, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
 
 /** A stream request from the Worker (see client.ts): the open message without its id, and exec's output channels. */
 export interface OpenRequest {
@@ -16,7 +16,7 @@ export function parseOpen(text: string): OpenRequest | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined
   const { stdout, stderr, ...rest } = value
-  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, websocket: websocketOpenSchema, logs: logsOpenSchema }
+  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, websocket: websocketOpenSchema, tcp: tcpOpenSchema, logs: logsOpenSchema }
   const schema = schemas[rest.op as keyof typeof schemas] ?? logsOpenSchema
   const res = schema.safeParse({ ...rest, id: 0 })
   if (!res.success) return undefined

@@ -70,6 +70,11 @@ export const httpOpenSchema = z.object({
   /** path and query, as sent to the pod */
   path: z.string().startsWith('/'),
   headers: z.array(z.tuple([z.string(), z.string()])),
+  /**
+   * Speak TLS to the pod and check its certificate for `serverName`, against `ca` (PEM) when given,
+   * else the node's trust store: how kube-apiserver reaches a `service` admission webhook.
+   */
+  tls: z.object({ serverName: z.string().min(1), ca: z.string().max(1024 * 1024).optional() }).optional(),
 })
 
 /**
@@ -78,7 +83,38 @@ export const httpOpenSchema = z.object({
  */
 export const websocketOpenSchema = httpOpenSchema.extend({ op: z.literal('websocket') })
 
+/**
+ * A TCP connection to a pod's port (a NodePort connection from another node): the client's bytes
+ * come as data frames on channel 0, its end of sending as channel 255; the agent writes `{}` on
+ * channel 3 once the pod's port has accepted, then the pod's bytes on channel 1, then `end`.
+ */
+export const tcpOpenSchema = z.object({
+  op: z.literal('tcp'),
+  id: streamId,
+  podUid: z.string(),
+  namespace: z.string(),
+  pod: z.string(),
+  port: z.number().int().min(1).max(65535),
+})
+
 export const cancelSchema = z.object({ op: z.literal('cancel'), id: streamId })
+
+/**
+ * agent → gateway: a stream the agent opens (ids with the top bit set; the gateway's own have it
+ * clear). A NodePort connection for an endpoint on another node: the gateway checks that the pod
+ * is a ready endpoint of the Service that owns `nodePort` and opens a `tcp` stream to that pod
+ * through its node's gateway; frames then flow as for `tcp`, and either side ends it with `end`.
+ */
+export const dialSchema = z.object({
+  op: z.literal('dial'),
+  id: streamId,
+  namespace: z.string().min(1),
+  service: z.string().min(1),
+  nodePort: z.number().int().min(1).max(65535),
+  /** the endpoint chosen: its node and pod */
+  node: z.string().min(1),
+  pod: z.string().min(1),
+})
 
 export const endSchema = z.object({
   op: z.literal('end'),
@@ -89,17 +125,19 @@ export const endSchema = z.object({
   error: z.string().optional(),
 })
 
-/** gateway → agent */
-export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, websocketOpenSchema, cancelSchema])
+/** gateway → agent (`end`: a stream the agent dialled is over) */
+export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, websocketOpenSchema, tcpOpenSchema, cancelSchema, endSchema])
 /** agent → gateway */
-export const agentMessageSchema = z.discriminatedUnion('op', [endSchema])
+export const agentMessageSchema = z.discriminatedUnion('op', [endSchema, dialSchema])
 
 export type LogsOpen = z.infer<typeof logsOpenSchema>
 export type ExecOpen = z.infer<typeof execOpenSchema>
 export type PortForwardOpen = z.infer<typeof portForwardOpenSchema>
 export type HttpOpen = z.infer<typeof httpOpenSchema>
 export type WebSocketOpen = z.infer<typeof websocketOpenSchema>
-export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen | HttpOpen | WebSocketOpen
+export type TcpOpen = z.infer<typeof tcpOpenSchema>
+export type Dial = z.infer<typeof dialSchema>
+export type StreamOpen = LogsOpen | ExecOpen | PortForwardOpen | HttpOpen | WebSocketOpen | TcpOpen
 export type Cancel = z.infer<typeof cancelSchema>
 export type End = z.infer<typeof endSchema>
 export type GatewayMessage = z.infer<typeof gatewayMessageSchema>
@@ -110,6 +148,9 @@ export const tunnelReplacedCode = 4000
 
 /** The close code of a tunnel whose node credential was revoked (its Node or credential deleted). */
 export const tunnelRevokedCode = 4001
+
+/** Stream ids the agent chooses (`dial`) have this bit set; those the gateway chooses have it clear. */
+export const agentStreamBit = 0x80000000
 
 /**
  * Keepalive: the agent sends this text frame; the gateway answers without waking up. The

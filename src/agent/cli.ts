@@ -23,9 +23,15 @@ import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
 import { RUNTIME_LABEL } from '../agent-protocol/runtime-label'
 import { NodeAgent } from './node-agent'
+import { nodeWarning } from './node-event'
+import { bindAddresses, parseNodePortAddresses } from './node-ports/addresses'
+import { NodePorts } from './node-ports/node-ports'
 import type { NodeIdentity } from './node-status'
 import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSetup } from './runtime/docker'
 import { ProcessRuntime } from './runtime/process'
+import { localPathRoot } from './runtime/claim-path'
+import { LocalPathSweeper } from './local-path'
+import { LOCAL_PATH_ROOT_ANNOTATION } from '../apis/storage/annotations'
 import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
 import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../apimachinery/field-formats'
@@ -52,6 +58,8 @@ export interface AgentArgs {
   /** as given; unset, the agent follows the control plane's published grace period */
   leaseSeconds?: number
   simStartDelayMs: number
+  /** --nodeport-addresses: IPs or CIDRs to bind node ports on; unset, every address */
+  nodePortAddresses?: string[]
   verbose: boolean
   help: boolean
 }
@@ -81,6 +89,11 @@ export const USAGE = `usage: npm run agent -- [flags]
   --nodes N                sim only: simulate N nodes NODE-0 … NODE-(N-1) in this process
   --lease-seconds N        lease renewal interval (default: 10, or a quarter of the control
                            plane's node monitor grace period when that is shorter)
+  --nodeport-addresses LIST
+                           IP addresses or CIDRs (comma-separated) to listen on for the node
+                           ports of NodePort and LoadBalancer Services; a CIDR means this node's
+                           addresses inside it (default: every address; the sim runtime opens no
+                           node ports)
   --sim-start-delay-ms N   sim only: ContainerCreating → Running delay (default: 200,
                            or $EDGEPLANE_SIM_START_DELAY_MS)
   --verbose                debug logging
@@ -147,10 +160,17 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   if (values.has('cpu')) args.cpu = quantity(values.get('cpu')!, 'cpu')
   if (values.has('memory')) args.memory = quantity(values.get('memory')!, 'memory')
   if (values.has('pods')) args.pods = int(values.get('pods')!, 'pods', 1)
+  if (values.has('nodeport-addresses')) {
+    try {
+      args.nodePortAddresses = parseNodePortAddresses(values.get('nodeport-addresses')!)
+    } catch (err) {
+      throw new UsageError((err as Error).message)
+    }
+  }
   return args
 }
 
-const STRING_FLAGS = ['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image']
+const STRING_FLAGS = ['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image', 'nodeport-addresses']
 const BOOLEAN_FLAGS = ['verbose', 'help']
 const FLAGS: NonNullable<ParseArgsConfig['options']> = {
   ...Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: 'string' as const }])),
@@ -304,8 +324,13 @@ export async function main(argv: string[]): Promise<void> {
         ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips })
         : docker
           ? docker.runtime
-          : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods') })
+          : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods'), get: (path) => clients[i]!.getOptional(path) })
     const identity = args.runtime === 'sim' ? simNodeIdentity(name, labels, capacity) : processNodeIdentity(name, labels, capacity)
+    identity.annotations = { [LOCAL_PATH_ROOT_ANNOTATION]: localPathRoot(args.stateDir, name) }
+    // Simulated nodes keep no directories, and look less often (there may be hundreds of them).
+    const sweeper = new LocalPathSweeper(clients[i]!, name, localPathRoot(args.stateDir, name), nodeLog, args.runtime === 'sim')
+    sweeper.start()
+    closers.push(() => sweeper.stop())
     if (docker) {
       identity.info.containerRuntimeVersion = docker.runtimeVersion
       identity.instanceType = 'edgeplane-docker'
@@ -322,6 +347,24 @@ export async function main(argv: string[]): Promise<void> {
       debug: (m) => nodeLog.debug(m),
     })
     closers.push(() => tunnel.close())
+    if (args.runtime !== 'sim') {
+      // Simulated pods listen nowhere, so a sim node opens no node ports.
+      const client = clients[i]!
+      const nodePorts = new NodePorts({
+        api: client,
+        node: name,
+        runtime,
+        tunnel,
+        addresses: bindAddresses(args.nodePortAddresses),
+        log: nodeLog,
+        warn: (reason, message) => {
+          const event = nodeWarning(name, 'kube-proxy', reason, message, Date.now())
+          client.create('/api/v1/namespaces/default/events', event).catch((err: Error) => nodeLog.debug(`recording event ${reason} failed: ${err.message}`))
+        },
+      })
+      nodePorts.start()
+      closers.push(() => nodePorts.stop())
+    }
     return new NodeAgent({ api: clients[i]!, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds, serviceEnv: args.runtime === 'process' })
   })
 

@@ -62,7 +62,7 @@ export async function resolvePodEnv(
   const base = await podServiceEnv(pod, sources)
   const env: Record<string, Record<string, string>> = {}
   const errors: Record<string, string> = {}
-  for (const c of podContainers(pod)) {
+  for (const c of [...podContainers(pod), ...ephemeralSpecs(pod)]) {
     try {
       env[c.name] = await resolveContainerEnv(pod, c, cached, ctx, base)
     } catch (err) {
@@ -86,6 +86,17 @@ async function podServiceEnv(pod: KubeObject, sources: EnvSources): Promise<Reco
 export function podContainers(pod: KubeObject): ContainerSpec[] {
   const spec = (pod.spec ?? {}) as { initContainers?: ContainerSpec[]; containers?: ContainerSpec[] }
   return [...(spec.initContainers ?? []), ...(spec.containers ?? [])]
+}
+
+export interface EphemeralSpec extends ContainerSpec {
+  /** the app or init container whose process namespace it joins, where the runtime can */
+  targetContainerName?: string
+}
+
+/** spec.ephemeralContainers of a pod. */
+export function ephemeralSpecs(pod: KubeObject): EphemeralSpec[] {
+  const list = (pod.spec as { ephemeralContainers?: EphemeralSpec[] } | undefined)?.ephemeralContainers
+  return Array.isArray(list) ? list : []
 }
 
 /** One fetch per referenced object while resolving one pod. */

@@ -1,12 +1,14 @@
 import WebSocket from 'ws'
 import type { LogOptions } from '../agent-protocol/log-options'
-import type { ContainerRuntime, ContainerState } from './runtime/types'
+import type { ContainerRuntime, ContainerState, ExecStreams } from './runtime/types'
+import { ResizeChannel } from './resize-channel'
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
 import { servePortForward } from './portforward/serve'
 import { serveHttp } from './proxy/http'
 import { serveWebSocket } from './proxy/websocket'
+import { serveTcp } from './proxy/tcp'
 import type { StreamOutput } from './stream-output'
-import { parseGatewayMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
+import { agentStreamBit, parseGatewayMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type Dial, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
 
 export interface TunnelOptions {
   /** The API server URL from the kubeconfig (https://host:port). */
@@ -27,8 +29,30 @@ export interface TunnelOptions {
 export interface Tunnel {
   /** Whether the tunnel is open right now. */
   connected(): boolean
+  /**
+   * Opens a stream to a pod on another node through the gateways (a NodePort connection); the
+   * gateway checks that the pod is an endpoint of the Service. Undefined while the tunnel is down.
+   */
+  dial(request: Omit<Dial, 'op' | 'id'>, handlers: DialHandlers): DialStream | undefined
   /** Stops reconnecting, ends every stream and closes the tunnel. */
   close(): Promise<void>
+}
+
+/** What comes back on a dialled stream: channel 3 once the pod accepted, its bytes on 1; then the end. */
+export interface DialHandlers {
+  data(channel: number, payload: Uint8Array): void
+  end(error?: string): void
+}
+
+export interface DialStream {
+  /** bytes for the pod (channel 0) */
+  write(bytes: Uint8Array): void
+  /** no more bytes for the pod (channel 255) */
+  endInput(): void
+  /** ends the stream at both ends */
+  close(): void
+  drained(): Promise<void>
+  congested(): boolean
 }
 
 /** Reconnect delays: 800 ms doubling to 30 s, each drawn from ±20 % so a fleet does not redial in step. */
@@ -68,6 +92,8 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
   const debug = opts.debug ?? (() => {})
   const url = tunnelUrl(opts.server, opts.nodeName)
   const sessions = new Map<number, Session>()
+  const dialled = new Map<number, DialHandlers>()
+  let nextDialId = 0
   let ws: WebSocket | undefined
   let open = false
   let stopped = false
@@ -100,7 +126,8 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     socket.on('message', (data, isBinary) => {
       if (!isBinary) return onText(socket, data.toString())
       const frame = decodeFrame(toBytes(data))
-      if (frame) sessions.get(frame.id)?.input(frame)
+      if (frame && frame.id & agentStreamBit) dialled.get(frame.id)?.data(frame.channel, frame.payload)
+      else if (frame) sessions.get(frame.id)?.input(frame)
     })
     socket.on('error', (err) => log(`tunnel: ${err.message}`))
     socket.on('close', (code, reason) => {
@@ -111,6 +138,7 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
       // The gateway ends every stream of a closed tunnel; nothing here outlives it.
       for (const s of sessions.values()) s.cancel()
       sessions.clear()
+      endDialled('the tunnel closed')
       if (stopped) return
       // Another connection took this node's tunnel: a second agent for the same node is running.
       // Redialling at once would only take it back, so wait long before trying again.
@@ -132,6 +160,12 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     lastPong = Date.now()
     const msg = parseGatewayMessage(text)
     if (!msg) return debug(`tunnel: ignoring an unknown message: ${text.slice(0, 200)}`)
+    if (msg.op === 'end') {
+      const handlers = dialled.get(msg.id)
+      dialled.delete(msg.id)
+      handlers?.end(msg.error)
+      return
+    }
     if (msg.op === 'cancel') {
       debug(`tunnel: stream ${msg.id} cancelled by the server`)
       sessions.get(msg.id)?.cancel()
@@ -144,17 +178,55 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     else if (msg.op === 'portforward') sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
     else if (msg.op === 'http') sessions.set(msg.id, serveHttp(opts.runtime, msg, out))
     else if (msg.op === 'websocket') sessions.set(msg.id, serveWebSocket(opts.runtime, msg, out))
+    else if (msg.op === 'tcp') sessions.set(msg.id, serveTcp(opts.runtime, msg, out))
     else sessions.set(msg.id, serveExec(opts.runtime, msg, out))
+  }
+
+  const endDialled = (error: string) => {
+    const all = [...dialled.values()]
+    dialled.clear()
+    for (const h of all) h.end(error)
+  }
+
+  const dialStream = (request: Omit<Dial, 'op' | 'id'>, handlers: DialHandlers): DialStream | undefined => {
+    const socket = ws
+    if (!open || !socket || socket.readyState !== WebSocket.OPEN) return undefined
+    let id: number
+    do {
+      nextDialId = (nextDialId + 1) & ~agentStreamBit
+      id = (nextDialId | agentStreamBit) >>> 0
+    } while (dialled.has(id))
+    dialled.set(id, handlers)
+    socket.send(JSON.stringify({ op: 'dial', id, ...request } satisfies Dial))
+    const live = () => dialled.has(id) && socket.readyState === WebSocket.OPEN
+    return {
+      write(bytes) {
+        if (live()) for (const frame of encodeFrames(id, Channel.stdin, bytes)) socket.send(frame)
+      },
+      endInput() {
+        if (live()) socket.send(encodeFrames(id, Channel.close, Uint8Array.of(Channel.stdin))[0]!)
+      },
+      close() {
+        if (!dialled.delete(id)) return
+        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: 'end', id }))
+      },
+      async drained() {
+        while (live() && socket.bufferedAmount > maxBufferedBytes) await new Promise((r) => setTimeout(r, 10))
+      },
+      congested: () => live() && socket.bufferedAmount > maxBufferedBytes,
+    }
   }
 
   dial()
   return {
     connected: () => open,
+    dial: dialStream,
     close: () => {
       stopped = true
       clearTimeout(retryTimer)
       for (const s of sessions.values()) s.cancel()
       sessions.clear()
+      endDialled('the agent is stopping')
       const socket = ws
       if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve()
       return new Promise<void>((resolve) => {
@@ -248,9 +320,12 @@ function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Sessi
   const stdin = msg.stdin ? new ByteQueue() : undefined
   let cancelled = false
   const abort = new AbortController()
-  const streams = {
+  const resize = new ResizeChannel()
+  const streams: ExecStreams = {
     stdin,
     signal: abort.signal,
+    tty: !!msg.tty,
+    onResize: (listener) => resize.listen(listener),
     stdout: (chunk: Uint8Array) => !cancelled && out.data(Channel.stdout, chunk),
     // A terminal has one output stream.
     stderr: (chunk: Uint8Array) => !cancelled && out.data(msg.tty ? Channel.stdout : Channel.stderr, chunk),
@@ -270,7 +345,7 @@ function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Sessi
     input: (frame) => {
       if (frame.channel === Channel.stdin) stdin?.push(frame.payload.slice())
       else if (frame.channel === Channel.close && (frame.payload[0] ?? Channel.stdin) === Channel.stdin) stdin?.end()
-      // Resize (channel 4) has no use without a terminal, which the runtime does not offer.
+      else if (frame.channel === Channel.resize && msg.tty) resize.push(frame.payload)
     },
   }
 }

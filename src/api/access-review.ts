@@ -7,7 +7,8 @@ import { bootstrapPolicy } from './rbac'
 import { rbacPolicy } from './rbac-snapshot'
 import { jsonBody } from './respond'
 import { readCreateBody } from './review-body'
-import { nodeOf, requestUser, type UserInfo } from './user'
+import { nodeOf, requestUser } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 const group = 'authorization.k8s.io'
 const apiVersion = `${group}/v1`

@@ -15,7 +15,8 @@ import { admitNode } from './node-authorizer'
 import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
 import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
-import { adminUser, anonymousUser, nodeOf, setRequestUser, type UserInfo } from './user'
+import { adminUser, anonymousUser, nodeOf, setRequestUser } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 /** Paths kube-apiserver serves to anyone (system:public-info-viewer). */
 const publicPaths = new Set(['/version', '/healthz', '/readyz', '/livez'])

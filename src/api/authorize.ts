@@ -5,7 +5,8 @@ import { combinedResource, isResourceRequest, type Attributes } from './authoriz
 import { forbidden, nodeAuthorize, nodeRelated } from './node-authorizer'
 import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from './rbac'
 import { rbacPolicy } from './rbac-snapshot'
-import { mastersGroup, nodeOf, type UserInfo } from './user'
+import { mastersGroup, nodeOf } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 export type { Decision } from './rbac'
 

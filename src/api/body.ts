@@ -1,47 +1,7 @@
 import { parse as parseYaml } from 'yaml'
 import { ApiError, badRequest, failure } from '../apimachinery/status'
-import { maxRequestBodyBytes } from '../config'
+import { readBodyBytes, readBodyText } from '../service-client/body-limit'
 import { decodeProtobufBody, UnsupportedProtobufKind } from '../apimachinery/protobuf'
-
-/** Reads a request body within kube-apiserver's 3 MiB limit (413 beyond it). */
-export async function readBodyText(req: Request): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(req))
-}
-
-/**
- * The body's bytes. A declared length over the limit is refused before reading; a body without
- * one (chunked) is read only up to the limit, then the stream is cancelled.
- */
-async function readBodyBytes(req: Request): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('Content-Length') ?? 0)
-  if (declared > maxRequestBodyBytes) throw tooLarge()
-  if (!req.body) return new Uint8Array()
-  const reader = req.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxRequestBodyBytes) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge()
-    }
-    chunks.push(value)
-  }
-  return concatBytes(chunks, size)
-}
-
-/** The chunks of a body read so far, as one array of `size` bytes. */
-export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
-}
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
 
@@ -59,10 +19,6 @@ async function readProtobuf(req: Request): Promise<Record<string, unknown>> {
     }
     throw new ApiError(badRequest(`couldn't decode the protobuf body: ${(e as Error).message}`))
   }
-}
-
-function tooLarge(): ApiError {
-  return new ApiError(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`))
 }
 
 const unsupported = (media: string) =>

@@ -11,7 +11,8 @@ import type { Attributes } from './authorizer-attributes'
 import { isResourceRequest } from './authorizer-attributes'
 import { ensureBootstrap } from './namespaces'
 import { jsonBody } from './respond'
-import { requestUser, type UserInfo } from './user'
+import { requestUser } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 const nodesDef = findResource('', 'v1', 'nodes')!
 const secretsDef = findResource('', 'v1', 'secrets')!

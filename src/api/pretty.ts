@@ -4,7 +4,7 @@
  * browsers. Watches and other streams are left as they are.
  */
 import type { MiddlewareHandler } from 'hono'
-import { concatBytes } from './body'
+import { concatBytes } from '../service-client/body-limit'
 import { queryFlag } from './query'
 
 const parseBoolTrue = ['1', 't', 'T', 'TRUE', 'true', 'True']

@@ -1,7 +1,7 @@
 import type { Env } from '../env'
 import { ApiError, badRequest, failure } from '../apimachinery/status'
-import { fetchThroughNode, type PodTarget, type TunnelHttpResult } from '../edge/tunnel-http'
-import { fetchFromEndpoints, serviceEndpoints } from '../edge/service-endpoints'
+import { fetchThroughNode, type PodTarget, type TunnelHttpResult } from '../service-client/tunnel-http'
+import { fetchFromEndpoints, serviceEndpoints } from '../service-client/service-endpoints'
 import { readPod, type Pod } from './pod-logs'
 import { statusResponse } from './respond'
 

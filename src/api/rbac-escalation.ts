@@ -12,7 +12,8 @@ import { roleRefOf, rulesOf, type PolicyRule } from '../apis/rbac/types'
 import { forbidden } from './node-authorizer'
 import { authorize } from './authorize'
 import type { RbacPolicy } from './rbac'
-import { mastersGroup, type UserInfo } from './user'
+import { mastersGroup } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 const fullAuthority: PolicyRule[] = [
   { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },

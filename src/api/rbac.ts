@@ -8,7 +8,7 @@ import { combinedResource, isResourceRequest, type Attributes } from './authoriz
 import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from '../apis/rbac/types'
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '../apis/rbac/bootstrap-policy'
 import { aggregateRoles } from '../apis/rbac/aggregate'
-import type { UserInfo } from './user'
+import type { UserInfo } from '../apimachinery/user-info'
 
 export type { PolicyRule } from '../apis/rbac/types'
 

@@ -9,7 +9,8 @@
 import type { Env } from '../env'
 import { rbacRecheckMs } from '../config'
 import { verifyServiceAccountToken, type ServiceAccountClaims } from '../apimachinery/service-account-token'
-import { serviceAccountUserInfo, type UserInfo } from './user'
+import { serviceAccountUserInfo } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 interface Entry {
   user: UserInfo

@@ -6,7 +6,8 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { gatewayFor } from '../../durable-objects/node-gateway/client'
 import type { ResourceAttributes } from './authorizer-attributes'
-import { authenticated, nodeUserInfo, type UserInfo } from './user'
+import { authenticated, nodeUserInfo } from './user'
+import { type UserInfo } from '../apimachinery/user-info'
 
 const secretsDef = findResource('', 'v1', 'secrets')!
 const nodesDef = findResource('', 'v1', 'nodes')!

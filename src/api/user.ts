@@ -2,13 +2,9 @@ import type { ServiceAccountClaims } from '../apimachinery/service-account-token
 import { serviceAccountUser } from '../apimachinery/service-account-token'
 import { nodeUser } from '../apimachinery/node-token'
 
-/** Who a request authenticated as: authentication/v1 UserInfo. */
-export interface UserInfo {
-  username: string
-  uid?: string
-  groups: string[]
-  extra?: Record<string, string[]>
-}
+import type { UserInfo } from '../apimachinery/user-info'
+
+export type { UserInfo }
 
 export const authenticated = 'system:authenticated'
 /** The superuser group: kube-apiserver allows its members everything without consulting RBAC. */

@@ -50,3 +50,6 @@ function sortKeys(v: unknown): unknown {
 export function intOr(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : fallback
 }
+
+/** The objects of a JSON list, or none for any other value. */
+export const objectsOf = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isJsonObject) : [])

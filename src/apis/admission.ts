@@ -7,6 +7,7 @@ import { validateObject } from './validate'
 import { applySchemaDefaults } from './crd/defaults'
 import { pruneUnknownFields } from './crd/prune'
 import type { ResourceDef } from './registry'
+import { notEnforcedWarning } from './network-policy'
 import type { FieldValidation } from './store-options'
 
 /**
@@ -36,6 +37,7 @@ export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation =
   }
   const causes = validateObject(def, obj)
   if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') warnings = [...(warnings ?? []), notEnforcedWarning]
   return { ok: true, value: obj, warnings }
 }
 

@@ -1,4 +1,5 @@
 import type { ResourceDef } from './registry'
+import type { Status } from '../apimachinery/types'
 import type { NodeWriter } from './node-restriction'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
@@ -10,6 +11,18 @@ export interface WriteOptions {
   fieldManager?: string
   /** set when a node makes the write: NodeRestriction's checks on the object as stored */
   nodeWriter?: NodeWriter
+  /** what mutating admission webhooks decided for this write (see src/api/webhooks) */
+  admission?: AdmissionDecision
+}
+
+/**
+ * The outcome of admission webhooks for one write: the JSON patch their answers add up to, applied
+ * to the admitted object and admitted again, and the resourceVersion of the object they were shown
+ * (an update or patch of any other version is a conflict, and the caller runs admission again).
+ */
+export interface AdmissionDecision {
+  patch?: unknown[]
+  resourceVersion?: string
 }
 
 /** Write options plus `force`, which only applies read. */
@@ -47,4 +60,28 @@ export interface ListResult {
   resourceVersion: string
   continue?: string
   remainingItemCount?: number
+}
+
+/** A write's outcome: the object to return, and whether it was created / still exists. */
+export interface WriteResult {
+  object: string
+  created?: boolean
+  /** false when a delete removed the object; true when it waits for finalizers or graceful termination */
+  pending?: boolean
+  /** an update that removed the last finalizer of an object being deleted removed the object */
+  deleted?: boolean
+}
+
+/** One pod to bind, as a POST pods/binding names it. */
+export interface Binding {
+  namespace: string
+  name: string
+  nodeName: string
+  uid?: string
+}
+
+/** One write's answer in a batch: the object written, or why it was refused. */
+export interface ItemResult {
+  object?: string
+  status?: Status
 }

@@ -22,6 +22,8 @@ export const jobs: ResourceRef = Object.freeze({ group: 'batch', version: 'v1', 
 export const cronJobs: ResourceRef = Object.freeze({ group: 'batch', version: 'v1', plural: 'cronjobs' })
 export const endpointSlices: ResourceRef = Object.freeze({ group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices' })
 export const ingresses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingresses' })
+export const persistentVolumes: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'persistentvolumes' })
+export const storageClasses: ResourceRef = Object.freeze({ group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses' })
 export const ingressClasses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingressclasses' })
 
 /** Compares by value: the runner may hand back copies of the refs a definition declared. */

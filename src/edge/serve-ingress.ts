@@ -4,7 +4,7 @@ import { ApiError, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { buildRoutes, defaultLbDomain, edgeIngressClass, isDefaultClass, matchRoute, type RouteTable } from '../apis/ingress-routes'
-import { fetchFromEndpoints, recentServiceEndpoints } from './service-endpoints'
+import { fetchFromEndpoints, recentServiceEndpoints } from '../service-client/service-endpoints'
 
 /** The header the local launcher's ingress listener marks requests with (value: its secret). */
 export const ingressMarkHeader = 'x-edgeplane-ingress'

@@ -23,10 +23,11 @@ const MEASURED = [
   'bundle_gzip_bytes',
   'rss_mb_peak',
   'create_rbac_vs_admin',
+  'create_webhook_vs_unselected',
 ]
 // Pod startup runs real node agents: the docker runtime's figure needs the engine .ci/containers.sh sets up.
 const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min', 'container_pod_start_p99_ms', 'process_pod_start_p99_ms']
-const DATAPATH = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s']
+const DATAPATH = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s', 'nodeport_rps', 'nodeport_p99_ms']
 // Only etcd may be missing on a machine; anything else unmeasured means the harness broke.
 const MAY_BE_SKIPPED = new Set(['etcd_put_per_s_c16', 'create_vs_etcd', 'rss_mb_peak'])
 // The event usually reaches the watcher before the write's own response: 0 is a real figure there,

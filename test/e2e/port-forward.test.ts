@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
+import { httpGet as getFrom } from './helpers/http-get'
 import { kubectl, type KubectlResult } from './helpers/kubectl'
 import { startKubectl, type KubectlProcess } from './helpers/kubectl-stream'
 import { stream, type Manifest } from './helpers/manifests'
@@ -38,18 +38,7 @@ function container(listen: number[]) {
   return { name: 'web', image: 'node', command: [process.execPath, '-e', httpServer, ...listen.map(String)], ports: listen.map((p) => ({ containerPort: p })) }
 }
 
-function httpGet(port: number, path: string): Promise<{ status: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+const httpGet = (port: number, path: string) => getFrom('127.0.0.1', port, path)
 
 async function forward(args: string[]): Promise<KubectlProcess> {
   const pf = startKubectl(['port-forward', ...args], { kubeconfig: server.kubeconfig, timeoutMs: 120_000 })

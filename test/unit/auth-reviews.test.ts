@@ -7,7 +7,8 @@ import { serveSelfSubjectAccessReview, serveSelfSubjectRulesReview } from '../..
 import { authorize, forbiddenStatus } from '../../src/api/authorize'
 import { ruleAllows } from '../../src/api/rbac'
 import { serveSelfSubjectReview } from '../../src/api/self-review'
-import { adminUser, nodeUserInfo, serviceAccountUserInfo, setRequestUser, type UserInfo } from '../../src/api/user'
+import { adminUser, nodeUserInfo, serviceAccountUserInfo, setRequestUser } from '../../src/api/user'
+import { type UserInfo } from '../../src/apimachinery/user-info'
 
 const admin = 'admin-token-for-tests'
 const claims: ServiceAccountClaims = { namespace: 'default', name: 'bot', uid: 'u-1', id: 'j-1', audiences: ['https://kubernetes.default.svc.cluster.local'], issuedAt: 1000, expiresAt: 4600 }

@@ -95,6 +95,14 @@ describe('node authorization attributes', () => {
     expect(nodeAuthorize('n1', attrs('GET', '/api/v1/nodes'))).toEqual({ allowed: false, reason: "node 'n1' cannot read all nodes, only its own Node object" })
   })
 
+  it('let a node list and watch every Service and Endpoints, as kube-proxy does for its node ports, but not write them', () => {
+    for (const path of ['/api/v1/services', '/api/v1/services?watch=true', '/api/v1/endpoints', '/api/v1/endpoints?watch=true&resourceVersion=5', '/api/v1/namespaces/a/services/s']) {
+      expect([path, nodeAuthorize('n1', attrs('GET', path)).allowed]).toEqual([path, true])
+    }
+    expect(nodeAuthorize('n1', attrs('PUT', '/api/v1/namespaces/a/endpoints/s')).allowed).toBe(false)
+    expect(nodeAuthorize('n1', attrs('POST', '/api/v1/namespaces/a/services')).allowed).toBe(false)
+  })
+
   it('word refusals as kube-apiserver does', () => {
     const forbiddenByRbac = (node: string, a: ReturnType<typeof attrs>) => forbiddenStatus(nodeUserInfo(node), a)
     expect(forbiddenByRbac('n1', attrs('PATCH', '/api/v1/namespaces/default/pods/x')).message).toBe(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FieldSet, keyElement, pathString, valueElement } from '../../src/apis/ssa/fieldset'
-import { fieldsOf } from '../../src/apis/ssa/walk'
+import { asRecord } from '../../src/apis/ssa/walk'
 import { rootType } from '../../src/apis/ssa/types'
 import { findResource } from '../../src/apis/registry'
 
@@ -8,7 +8,7 @@ const deployments = findResource('apps', 'v1', 'deployments')!
 
 describe('FieldsV1 encoding', () => {
   it('encodes list-map items by key, with "." for members that have children', () => {
-    const set = fieldsOf(rootType(deployments), {
+    const set = asRecord(rootType(deployments), {
       metadata: { labels: { app: 'web' } },
       spec: {
         replicas: 2,

@@ -7,7 +7,7 @@ import { uncovered } from '../../src/apis/rbac/covers'
 import { aggregateRoles } from '../../src/apis/rbac/aggregate'
 import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
-import type { UserInfo } from '../../src/api/user'
+import type { UserInfo } from '../../src/apimachinery/user-info'
 import { api } from './helpers'
 
 const get = (resource: string, extra: Partial<Attributes> = {}): Attributes => ({ verb: 'get', group: '', resource, ...extra }) as Attributes

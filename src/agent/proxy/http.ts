@@ -1,4 +1,6 @@
-import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http'
+import { Agent, request, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http'
+import { Agent as TlsAgent, request as tlsRequest } from 'node:https'
+import { checkServerIdentity } from 'node:tls'
 import type { ContainerRuntime } from '../runtime/types'
 import type { End, HttpOpen } from '../../agent-protocol/tunnel-messages'
 import type { StreamOutput } from '../stream-output'
@@ -7,6 +9,7 @@ import { dialError } from '../portforward/session'
 
 /** Connections to pods are kept open between requests, as a proxy in front of a server would. */
 const keepAlive = new Agent({ keepAlive: true, maxFreeSockets: 16 })
+const tlsKeepAlive = new TlsAgent({ keepAlive: true, maxFreeSockets: 16 })
 
 /** Headers that belong to one hop, never passed on (RFC 9110 §7.6.1). */
 export const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'])
@@ -41,7 +44,10 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
     // The pod sees the address it was reached at, unless the caller named a Host (Ingress).
     headers.host ??= host.includes(':') ? `[${host}]:${msg.port}` : `${host}:${msg.port}`
     try {
-      req = request({ host, port: msg.port, method: msg.method, path: msg.path, headers, agent: keepAlive, setHost: false })
+      const options: RequestOptions = { host, port: msg.port, method: msg.method, path: msg.path, headers, setHost: false }
+      req = msg.tls
+        ? tlsRequest({ ...options, agent: tlsKeepAlive, servername: msg.tls.serverName, ca: msg.tls.ca, checkServerIdentity: serverIdentity(msg.tls.serverName) })
+        : request({ ...options, agent: keepAlive })
     } catch (err) {
       // Refused by node:http before any I/O (an invalid method, path or header).
       finish({ error: err instanceof Error ? err.message : String(err) })
@@ -78,4 +84,9 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
       else if (frame.channel === Channel.close) req.end()
     },
   }
+}
+
+/** The certificate must name the service (`<svc>.<ns>.svc`), whatever address the pod was dialled at. */
+function serverIdentity(serverName: string) {
+  return (_host: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(serverName, cert)
 }

@@ -15,6 +15,7 @@ export const AUTOSCALING = 'io.k8s.api.autoscaling.v1.'
 export const POLICY = 'io.k8s.api.policy.v1.'
 export const RBAC = 'io.k8s.api.rbac.v1.'
 export const NETWORKING = 'io.k8s.api.networking.v1.'
+export const ADMISSIONREGISTRATION = 'io.k8s.api.admissionregistration.v1.'
 
 const field = (type: FieldType, description?: string): FieldDef =>
   description === undefined ? { type } : { type, description }

@@ -13,7 +13,7 @@ import { decodeManaged, sameManager, withManaged, type Managed } from './managed
 import { mergeApplied, removeFields } from './merge'
 import { isObject, rootType } from './types'
 import { trackedView, type Subresource } from './view'
-import { fieldsOf, modifiedFields } from './walk'
+import { asRecord, modifiedFields } from './walk'
 import { formatTime } from '../../apimachinery/meta-time'
 
 export interface ApplyOptions {
@@ -55,7 +55,7 @@ const applyEntry = (def: ResourceDef, o: ApplyOptions, time: string) => ({
 
 /** The object an apply creates: the configuration, owned entirely by the applier. */
 export function objectToCreate(def: ResourceDef, config: KubeObject, o: ApplyOptions): KubeObject {
-  const set = fieldsOf(rootType(def), trackedView(def, config, o.subresource))
+  const set = asRecord(rootType(def), trackedView(def, config, o.subresource))
   const meta = { ...config.metadata }
   delete meta.managedFields
   return withManaged({ ...config, metadata: meta }, [{ entry: applyEntry(def, o, formatTime(o.nowMs)), set }])
@@ -65,7 +65,7 @@ export function objectToCreate(def: ResourceDef, config: KubeObject, o: ApplyOpt
 export function applyToLive(def: ResourceDef, live: KubeObject, config: KubeObject, o: ApplyOptions): StoreResult<KubeObject> {
   const root = rootType(def)
   const applied = trackedView(def, config, o.subresource)
-  const configSet = fieldsOf(root, applied)
+  const configSet = asRecord(root, applied)
   let merged = mergeApplied(root, live, applied) as KubeObject
   const changed = modifiedFields(root, trackedView(def, live, o.subresource), trackedView(def, merged, o.subresource))
 

@@ -9,7 +9,7 @@ import { FieldSet } from './fieldset'
 import { decodeManaged, sameManager, withManaged } from './managed'
 import { rootType } from './types'
 import { trackedView, type Subresource } from './view'
-import { fieldsOf, modifiedFields } from './walk'
+import { asRecord, modifiedFields } from './walk'
 import { formatTime } from '../../apimachinery/meta-time'
 
 /** `obj` with its managedFields updated for a write by `manager` (unchanged when there is no manager or no change). */
@@ -18,8 +18,8 @@ export function recordUpdate(def: ResourceDef, old: KubeObject | undefined, obj:
   const root = rootType(def)
   const before = old ? trackedView(def, old, subresource) : {}
   const after = trackedView(def, obj, subresource)
-  const beforeSet = fieldsOf(root, before)
-  const afterSet = fieldsOf(root, after)
+  const beforeSet = asRecord(root, before)
+  const afterSet = asRecord(root, after)
   const modified = modifiedFields(root, before, after)
   const changed = afterSet.difference(beforeSet).union(modified)
   const removed = beforeSet.difference(afterSet)

@@ -4,7 +4,7 @@ import { FieldSet, fieldElement, type Path } from './fieldset'
 import { childType, declared, isObject, itemElement, resolve, sameValue, setElement } from './types'
 
 /** Every field the value sets, as upstream's ToFieldSet: leaves, list items, map entries. */
-export function fieldsOf(t: FieldType | undefined, value: unknown): FieldSet {
+export function asRecord(t: FieldType | undefined, value: unknown): FieldSet {
   const set = new FieldSet()
   collect(t, value, [], set)
   return set

@@ -2,13 +2,14 @@ import { duplicate, type FieldCause, forbidden, invalid, notSupported, required,
 import type { KubeObject } from '../../apimachinery/types'
 import { objectMeta, read, serviceSpec, stringMap } from './shapes'
 import { supportedProtocols, validatePodSpec } from './pod-spec'
+import { validateEphemeralContainers } from './ephemeral'
 import { goQuote } from '../../apimachinery/go-format'
 import { byteLength, isConfigMapKey, isValidPortName, isValidPortNum, validateDns1123Label, validateDns1123Subdomain, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
 
 /** Pod, Service, ConfigMap and Secret (pkg/apis/core/validation). */
 
 export function validatePod(obj: KubeObject): FieldCause[] {
-  return validatePodSpec(obj.spec, 'spec')
+  return [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec, 'spec.ephemeralContainers')]
 }
 
 export const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']

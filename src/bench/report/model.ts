@@ -63,6 +63,7 @@ export const MEASURED_KEYS = [
   'bundle_gzip_bytes',
   'rss_mb_peak',
   'create_rbac_vs_admin',
+  'create_webhook_vs_unselected',
 ] as const
 
 /** Measured once per run, with simulated node agents, at the sizes of `WorkloadSizes`. */
@@ -77,7 +78,7 @@ export const WORKLOAD_KEYS = [
 ] as const
 
 /** The edge data path (Ingress through node tunnels, port-forward), measured once with one process node. */
-export const DATAPATH_KEYS = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s'] as const
+export const DATAPATH_KEYS = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s', 'nodeport_rps', 'nodeport_p99_ms'] as const
 
 export const ALL_KEYS = [...MEASURED_KEYS, ...WORKLOAD_KEYS, ...DATAPATH_KEYS]
 
@@ -195,6 +196,18 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
         admin_per_s: med(rbac.map((r) => r.admin.perSecond)),
         service_account_per_s: med(rbac.map((r) => r.serviceAccount.perSecond)),
         service_account_errors: sum(rbac.map((r) => r.serviceAccount.errors)),
+      })
+    : skipped('ratio', 'no repetition measured it')
+  const hooked = cp.flatMap((r) => (r.webhook ? [r.webhook] : []))
+  results.create_webhook_vs_unselected = hooked.length
+    ? figure('create_webhook_vs_unselected', 'ratio', hooked.map((r) => r.hooked.perSecond / r.unselected.perSecond), 'median', {
+        what: 'configmap creates per second that each call a validating url webhook (served by the bench over https) ÷ the same creates in a namespace the webhook does not select, per repetition',
+        creates_per_series: hooked[0]!.hooked.ok,
+        rounds: ROUNDS,
+        hooked_per_s: med(hooked.map((r) => r.hooked.perSecond)),
+        unselected_per_s: med(hooked.map((r) => r.unselected.perSecond)),
+        webhook_calls: sum(hooked.map((r) => r.calls)),
+        hooked_errors: sum(hooked.map((r) => r.hooked.errors)),
       })
     : skipped('ratio', 'no repetition measured it')
   if (o.objects !== 10_000) {
@@ -446,6 +459,8 @@ function dataPathFigures(d: Outcome<DataPathResult> | undefined): Record<(typeof
       ingress_p99_ms: skipped('ms', why!),
       ingress_vs_direct: skipped('ratio', why!),
       port_forward_mb_per_s: skipped('MiB/s', why!),
+      nodeport_rps: skipped('req/s', why!),
+      nodeport_p99_ms: skipped('ms', why!),
     }
   }
   const at = d.requests === 4_000 ? undefined : `${d.requests} requests`
@@ -473,5 +488,21 @@ function dataPathFigures(d: Outcome<DataPathResult> | undefined): Record<(typeof
             seconds: d.portForward.seconds,
             what: 'one GET of the bytes through kubectl port-forward (SPDY in WebSocket → node gateway → agent → pod), request to last byte',
           }),
+    ...nodePortFigures(d.nodePort, d.concurrency, f),
+  }
+}
+
+/** The NodePort of a second node, whose only endpoint is on the first: the node-to-node tunnel path. */
+function nodePortFigures(np: DataPathResult['nodePort'], concurrency: number, f: (key: Key, unit: string, value: number, details: Record<string, unknown>) => Figure): Record<'nodeport_rps' | 'nodeport_p99_ms', Figure> {
+  if ('error' in np) return { nodeport_rps: skipped('req/s', np.error), nodeport_p99_ms: skipped('ms', np.error) }
+  const details = {
+    errors: np.errors,
+    p50_ms: np.latency.p50,
+    what: `GET / at c=${concurrency} to the NodePort of a process node without the pod (new TCP connections per client socket kept alive)`,
+    where_the_time_goes: 'per connection: the Service and Endpoints check in the gateway (cached 1 s) and a WebSocket from one node gateway to the other; per request: the bytes as frames through the agent tunnel, both gateways and the far agent',
+  }
+  return {
+    nodeport_rps: f('nodeport_rps', 'req/s', np.perSecond, details),
+    nodeport_p99_ms: f('nodeport_p99_ms', 'ms', np.latency.p99, details),
   }
 }

@@ -20,10 +20,15 @@ export interface DataPathResult {
   ingress: { perSecond: number; latency: Percentiles; errors: number }
   /** the same pod's port, straight from the bench */
   direct: { perSecond: number; latency: Percentiles; errors: number }
+  /** the Service's NodePort on a second node without pods: agent → its gateway → the pod's gateway → agent → pod */
+  nodePort: { perSecond: number; latency: Percentiles; errors: number } | { error: string }
   portForward: { bytes: number; seconds: number; mbPerSecond: number } | { error: string }
 }
 
 const NODE = 'bench-datapath'
+const NODE_B = 'bench-datapath-b'
+/** Each agent binds its node ports on a loopback address of its own. */
+const nodePortAddress = (n: number) => `127.77.${process.pid % 250}.${n}`
 const HOST = 'bench.example'
 
 /** A pod that answers `ok` and, for `/bytes/N`, N bytes of zeros (streamed in 1 MiB writes). */
@@ -48,13 +53,16 @@ export async function dataPathRun(o: BenchOptions): Promise<Outcome<DataPathResu
   const podPort = await freePort()
   let cp: ControlPlane | undefined
   let agent: GroupProcess | undefined
+  let agentB: GroupProcess | undefined
   try {
     progress('data path: control plane, one process node, a pod, its Service and Ingress')
     cp = await startControlPlane({ EDGEPLANE_INGRESS_PORT: String(ingressPort) })
     const kubeconfig = join(cp.stateDir, 'kubeconfig')
-    agent = spawnGroup('data path agent', process.execPath, ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, '--name', NODE, '--runtime', 'process'], { cwd: REPO_ROOT, env: process.env })
+    const agentArgs = (name: string, n: number) => ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, '--name', name, '--runtime', 'process', '--nodeport-addresses', nodePortAddress(n)]
+    agent = spawnGroup('data path agent', process.execPath, agentArgs(NODE, 1), { cwd: REPO_ROOT, env: process.env })
+    agentB = spawnGroup('data path agent B', process.execPath, agentArgs(NODE_B, 2), { cwd: REPO_ROOT, env: process.env })
     const api = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: 2 })
-    await apply(api, podPort)
+    const nodePort = await apply(api, podPort)
     const edge = new HttpClient(`http://127.0.0.1:${ingressPort}`, { connections: o.concurrency })
     const direct = new HttpClient(`http://127.0.0.1:${podPort}`, { connections: o.concurrency })
     await waitUntil('the pod served through the edge', async () => (await edge.request('GET', '/', undefined, { host: HOST }).catch(() => undefined))?.status === 200, {
@@ -72,9 +80,14 @@ export async function dataPathRun(o: BenchOptions): Promise<Outcome<DataPathResu
           if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.slice(0, 200)}`)
         },
       })
-    progress(`data path: ${requests} GETs at c=${o.concurrency}, direct then through the edge`)
+    progress(`data path: ${requests} GETs at c=${o.concurrency}, direct, through the edge, then the NodePort of a node without the pod`)
     const d = await load(direct, {})
     const e = await load(edge, { host: HOST })
+    const viaB = new HttpClient(`http://${nodePortAddress(2)}:${nodePort}`, { connections: o.concurrency })
+    const np = await waitUntil('the NodePort served by the second node', async () => (await viaB.request('GET', '/').catch(() => undefined))?.status === 200, { timeoutMs: 60_000, exited: agentB.exited, output: agentB.output })
+      .then(() => load(viaB, {}))
+      .then((r) => ({ perSecond: r.perSecond, latency: r.latency, errors: r.errors }), (err: unknown) => ({ error: errorText(err) }))
+    viaB.close()
     edge.close()
     direct.close()
     api.close()
@@ -85,19 +98,23 @@ export async function dataPathRun(o: BenchOptions): Promise<Outcome<DataPathResu
       concurrency: o.concurrency,
       ingress: { perSecond: e.perSecond, latency: e.latency, errors: e.errors },
       direct: { perSecond: d.perSecond, latency: d.latency, errors: d.errors },
+      nodePort: np,
       portForward,
     }
   } catch (err) {
     return { error: errorText(err) }
   } finally {
     await agent?.stop()
+    await agentB?.stop()
     await cp?.stop()
   }
 }
 
-async function apply(api: HttpClient, podPort: number): Promise<void> {
+/** Creates the pod, its NodePort Service and the Ingress; returns the node port allocated. */
+async function apply(api: HttpClient, podPort: number): Promise<number> {
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } }, spec: { nodeName: NODE, containers: [{ name: 'web', image: 'node', command: [process.execPath, '-e', server, String(podPort)] }] } }
-  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: podPort }] } }
+  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, targetPort: podPort }] } }
+  let nodePort = 0
   const ing = {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
@@ -111,7 +128,9 @@ async function apply(api: HttpClient, podPort: number): Promise<void> {
   ] as const) {
     const res = await api.request('POST', path, JSON.stringify(body))
     if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status} ${res.body.slice(0, 200)}`)
+    if (body === svc) nodePort = (JSON.parse(res.body) as { spec: { ports: Array<{ nodePort: number }> } }).spec.ports[0]!.nodePort
   }
+  return nodePort
 }
 
 /** One GET of `bytes` through `kubectl port-forward`, timed from the request to the last byte. */

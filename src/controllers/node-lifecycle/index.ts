@@ -5,12 +5,15 @@ import { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NA
 import { reconcileNode } from './reconcile'
 import { nodeTaints } from './taints'
 import { asRecord, type Json } from '../../apimachinery/json-value'
+import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from './eviction-rate'
 
 export interface NodeLifecycleOptions {
   /** how long a node may go without a heartbeat before it is marked Unknown (default 40 s) */
   gracePeriodMs?: number
   /** the same for a node that has never reported a Ready condition (default 60 s) */
   startupGracePeriodMs?: number
+  /** how fast nodes may newly be tainted NoExecute for being not ready (upstream's defaults) */
+  evictionRates?: EvictionRateOptions
 }
 
 /**
@@ -36,6 +39,7 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
     gracePeriodMs: options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
     startupGracePeriodMs: options.startupGracePeriodMs ?? DEFAULT_STARTUP_GRACE_PERIOD_MS,
   }
+  const rates = options.evictionRates ?? DEFAULT_EVICTION_RATES
   return {
     name: 'node-lifecycle',
     watches: [nodes, leases, pods],
@@ -55,10 +59,11 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
       return []
     },
     allKeys: (cache) => cache.list(nodes).map((n) => n.metadata.name ?? '').filter((n) => n !== ''),
-    reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods),
+    reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods, rates),
   }
 }
 
 export { reconcileNode } from './reconcile'
 export { parseGracePeriod } from './grace-period'
 export { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE } from './heartbeat'
+export { evictionRatesFrom, type EvictionRateOptions } from './eviction-rate'

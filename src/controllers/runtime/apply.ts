@@ -2,13 +2,20 @@ import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { storeFor } from '../../store-client/stores'
+import { admittedStore } from '../../admission/webhooks/admitted-store'
+import type { UserInfo } from '../../apimachinery/user-info'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
+import { admitControllerCreate } from '../../admission/create'
 import { emptyNamespace } from '../namespace/empty'
-import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
 import { formatTime } from '../../apimachinery/meta-time'
+import { admitPodCreate } from '../../admission/pod-admission'
+import { defaultStorageClass } from '../../admission/storage-class'
+import type { ItemResult } from '../../apis/store-options'
+import type { ResourceDef } from '../../apis/registry'
 
 
 
@@ -33,7 +40,12 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'create': {
       const def = resourceDefOf(action.resource)
       const o = action.object
-      const res = await storeFor(env, def).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
+      if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
+      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
+      const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
+      await admitControllerCreate(env, target, o)
+      const res = await admittedStore(env, def, controllerUser(controller)).create(target, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
@@ -41,19 +53,19 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'updateStatus': {
       const def = resourceDefOf(action.resource)
       const o = action.object
-      const res = await storeFor(env, def).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
+      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'patch': {
       const def = resourceDefOf(action.resource)
-      const res = await storeFor(env, def).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
+      const res = await admittedStore(env, def, controllerUser(controller)).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'delete': {
       const def = resourceDefOf(action.resource)
-      const res = await storeFor(env, def).delete(
+      const res = await admittedStore(env, def, controllerUser(controller)).delete(
         { def, namespace: action.namespace, name: action.name },
         { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
       )
@@ -118,12 +130,60 @@ async function recordEvent(env: Env, event: KubeObject, now: number): Promise<vo
   correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
 
+type EventAction = Extract<Action, { type: 'event' }>
+type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]> }
+
+/**
+ * Writes many events: the new ones in calls of up to `eventsPerCall` to the events store, then
+ * the repeats (of earlier events, or of one in this batch) as recordEvent bumps them. Answers per
+ * event: undefined when written, else the store's refusal.
+ */
+export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
+  const def = resourceDefOf(eventsRef)
+  const store = storeFor(env, def) as unknown as BatchCreator
+  const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
+  const fresh: { index: number; event: KubeObject }[] = []
+  const repeats: { index: number; event: KubeObject; now: number }[] = []
+  for (const [index, { action, now }] of events.entries()) {
+    const event = newEvent(action, controller, now)
+    if (correlator.repeatOf(event)) repeats.push({ index, event, now })
+    else {
+      fresh.push({ index, event })
+      correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
+    }
+  }
+  for (let done = 0; done < fresh.length; ) {
+    const batch = fresh.slice(done, done + eventsPerCall)
+    const results = await store.createMany(def, batch.map((f) => f.event))
+    if (results.length === 0) throw new Error('the events store answered no create')
+    for (const [i, r] of results.entries()) {
+      if (r.object !== undefined) continue
+      correlator.forget(batch[i]!.event)
+      answers[batch[i]!.index] = r.status
+    }
+    done += results.length
+  }
+  for (const r of repeats) {
+    try {
+      await recordEvent(env, r.event, r.now)
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      answers[r.index] = e.status
+    }
+  }
+  return answers
+}
+
+/** Events sent to the events store per call. */
+const eventsPerCall = 50
+
 /** The component names upstream's schedulers and controllers sign their events with. */
 const eventSources: Record<string, string> = {
   scheduler: 'default-scheduler',
   'node-lifecycle': 'node-controller',
   'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
+  replicationcontroller: 'replication-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',
   daemonset: 'daemonset-controller',
@@ -133,6 +193,18 @@ const eventSources: Record<string, string> = {
   endpointslice: 'endpoint-slice-controller',
   'garbage-collector': 'garbage-collector-controller',
   namespace: 'namespace-controller',
+}
+
+/**
+ * Who a controller's writes are made as, for admission webhooks: the service account
+ * kube-controller-manager gives each controller (`--use-service-account-credentials`), and the
+ * scheduler's own user.
+ */
+export function controllerUser(controller: string): UserInfo {
+  if (controller === 'scheduler') return { username: 'system:kube-scheduler', groups: ['system:authenticated'] }
+  const named = eventSources[controller]
+  const account = named?.endsWith('-controller') ? named : `${controller}-controller`
+  return { username: `system:serviceaccount:kube-system:${account}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] }
 }
 
 /** Counts events named in this isolate, from a random start, so no two in one millisecond share a name. */

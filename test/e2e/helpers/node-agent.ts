@@ -15,6 +15,8 @@ export interface AgentProcess {
   child: ChildProcess
   /** the agent's state dir: its node credentials and its pods' working directories */
   stateDir: string
+  /** the address its node ports are bound on (--nodeport-addresses) */
+  nodePortAddress: string
   output(): string
   stop(): Promise<void>
 }
@@ -68,7 +70,19 @@ export function joinAgent(server: TestServer, joinToken: string | undefined, arg
   return spawnAgent(['--server', server.url, '--ca-cert', join(server.stateDir, 'tls', 'cert.pem'), ...token, ...args], env)
 }
 
+let loopbacks = 0
+
+/**
+ * A loopback address of its own (127.x.y.z; Linux routes all of 127/8 to lo) for an agent's node
+ * ports, so that agents of parallel tests on one machine never contend for the same port.
+ */
+export function loopbackAddress(): string {
+  const n = loopbacks++
+  return `127.${100 + (process.pid % 150)}.${Math.floor(n / 250) % 250}.${1 + (n % 250)}`
+}
+
 function spawnAgent(argv: string[], env: Record<string, string>): AgentProcess {
+  if (!argv.includes('--nodeport-addresses')) argv = [...argv, '--nodeport-addresses', loopbackAddress()]
   const own = argv.includes('--state-dir') ? undefined : mkdtempSync(join(tmpdir(), 'edgeplane-agent-'))
   // As the agent makes a state dir of its own: passed through, not listed, for pods running as another user.
   if (own) chmodSync(own, 0o711)
@@ -90,6 +104,7 @@ function spawnAgent(argv: string[], env: Record<string, string>): AgentProcess {
   const agent: AgentProcess = {
     child,
     stateDir,
+    nodePortAddress: argv[argv.indexOf('--nodeport-addresses') + 1]!,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {

@@ -3,17 +3,8 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
+import { endpointTargets, type ServiceSpec } from '../apis/endpoint-targets'
 import { fetchThroughNode, type PodTarget, type TunnelHttpOptions, type TunnelHttpResult } from './tunnel-http'
-
-interface ServiceSpec {
-  ports?: Array<{ name?: string; port: number; targetPort?: number | string; nodePort?: number }>
-  type?: string
-}
-
-interface Subset {
-  addresses?: Array<{ ip: string; nodeName?: string; targetRef?: { kind?: string; name?: string; namespace?: string; uid?: string } }>
-  ports?: Array<{ name?: string; port: number }>
-}
 
 export async function readObject(env: Env, resource: string, namespace: string, name: string): Promise<KubeObject> {
   const def = findResource('', 'v1', resource)!
@@ -39,15 +30,7 @@ export async function serviceEndpoints(env: Env, namespace: string, name: string
   } catch {
     eps = undefined
   }
-  const targets: PodTarget[] = []
-  for (const subset of ((eps as { subsets?: Subset[] } | undefined)?.subsets ?? [])) {
-    const p = (subset.ports ?? []).find((sp) => (sp.name ?? '') === portName)
-    if (!p) continue
-    for (const a of subset.addresses ?? []) {
-      if (!a.nodeName || a.targetRef?.kind !== 'Pod' || !a.targetRef.name) continue
-      targets.push({ node: a.nodeName, podUid: a.targetRef.uid ?? '', namespace: a.targetRef.namespace ?? namespace, pod: a.targetRef.name, port: p.port })
-    }
-  }
+  const targets: PodTarget[] = endpointTargets(eps, portName, namespace)
   if (targets.length === 0) throw new ApiError(failure(503, 'ServiceUnavailable', `no endpoints available for service "${name}"`))
   return rotate(targets)
 }

@@ -32,6 +32,8 @@ export interface TunnelHttpOptions {
    * credentials, consumed by authentication as kube-apiserver does); the edge passes it to the app.
    */
   dropAuthorization?: boolean
+  /** speak TLS to the pod, checking its certificate (admission webhooks behind a Service) */
+  tls?: { serverName: string; ca?: string }
 }
 
 export function isWebSocketUpgrade(req: Request): boolean {
@@ -70,7 +72,7 @@ const bodyChannel = 1
 export async function fetchThroughNode(env: Env, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
   if (isWebSocketUpgrade(req)) return websocketThroughNode(env, target, req, path, opts)
   const headers = passedHeaders(req, opts)
-  const open = { op: 'http' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: req.method, path, headers }
+  const open = { op: 'http' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: req.method, path, headers, ...(opts.tls ? { tls: opts.tls } : {}) }
   const upstream = await gatewayFor(env, target.node).fetch(streamUrl(target.node, open), { headers: { Upgrade: 'websocket' } })
   const ws = upstream.webSocket
   if (!ws) return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }

@@ -1,0 +1,7 @@
+/** Who a request authenticated as: authentication/v1 UserInfo. */
+export interface UserInfo {
+  username: string
+  uid?: string
+  groups: string[]
+  extra?: Record<string, string[]>
+}
