@@ -11,11 +11,9 @@ import type { KubeObject } from '../apimachinery/types'
 import { LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_NODE_LABEL } from '../apis/storage/annotations'
 import type { ApiClient } from './api-client'
 import type { Logger } from './log'
+import { asRecord as rec, type Json } from '../apimachinery/json-value'
 
 export const LOCAL_PATH_SWEEP_MS = 3_000
-
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
 /** What to do about one of this node's local-path volumes. */
 export function sweepAction(pv: KubeObject): 'make' | 'remove' | 'release' | 'none' {

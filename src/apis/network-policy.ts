@@ -3,6 +3,7 @@ import { forbidden, invalid, notSupported, required, type FieldCause } from '../
 import { isValidPortName, isValidPortNum } from '../apimachinery/field-formats'
 import { validateMetaLabelSelector } from './validation/selectors'
 import { parseCidr } from '../apimachinery/cidr'
+import { asRecord, type Json } from '../apimachinery/json-value'
 
 /**
  * networking.k8s.io/v1 NetworkPolicy: stored, defaulted and validated as kube-apiserver does.
@@ -13,8 +14,6 @@ export const enforcementAnnotation = 'networking.edgeplane.dev/enforced'
 export const notEnforced = 'false: no node runtime enforces NetworkPolicy yet; this policy does not restrict any traffic'
 export const notEnforcedWarning = 'NetworkPolicy is stored but not enforced: no node runtime restricts traffic by NetworkPolicy yet'
 
-type Json = Record<string, unknown>
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 /** SetDefaults_NetworkPolicy and _NetworkPolicyPort, plus the not-enforced annotation. */

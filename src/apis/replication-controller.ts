@@ -1,8 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
-
-type Json = Record<string, unknown>
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord, type Json } from '../apimachinery/json-value'
 
 /**
  * SetDefaults_ReplicationController: an empty selector, and empty object labels, take the pod

@@ -2,8 +2,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { ageColumn, column, nameColumn, objectAge, objectName, type Printer } from './columns'
 import { list, record } from './format'
-
-type Json = Record<string, unknown>
+import type { Json } from '../apimachinery/json-value'
 
 /** GetAccessModesAsString: the abbreviations in upstream's fixed order. */
 export function accessModesString(modes: unknown): string {

@@ -6,9 +6,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { formatQuantity, quantityListOf, quantityMilli, quantityOf, type Quantity, type QuantityList } from '../../apimachinery/quantity'
 import { podAmounts } from '../quota/usage'
-import { asRecord, objectsOf } from '../../apimachinery/json-value'
-
-type Json = Record<string, unknown>
+import { asRecord, objectsOf, type Json } from '../../apimachinery/json-value'
 
 export const limitRangerAnnotation = 'kubernetes.io/limit-ranger'
 

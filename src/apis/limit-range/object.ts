@@ -7,9 +7,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { cmpQuantity, formatQuantity, quantityListOf, quantityMilli, type QuantityList } from '../../apimachinery/quantity'
 import { forbidden, invalid, required, type FieldCause } from '../../apimachinery/validation'
 import { validateQualifiedName } from '../../apimachinery/field-formats'
-import { asRecord } from '../../apimachinery/json-value'
-
-type Json = Record<string, unknown>
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 export function defaultLimitRange(obj: KubeObject): void {
   const limits = asRecord(obj.spec).limits

@@ -7,9 +7,7 @@ import type { KubeObject, Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import { isEverything, matchesLabels, selectorFromLabelSelector, SelectorError, type MetaLabelSelector } from '../../apimachinery/labels'
 import { formatTime } from '../../apimachinery/meta-time'
-import { asRecord } from '../../apimachinery/json-value'
-
-type Json = Record<string, unknown>
+import { asRecord, type Json } from '../../apimachinery/json-value'
 
 /** More recorded evictions than this in one budget's status refuses further ones. */
 export const maxDisruptedPods = 2000

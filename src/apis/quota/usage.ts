@@ -7,9 +7,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { addLists, countQuantity, quantityListOf, type QuantityList } from '../../apimachinery/quantity'
 import type { ResourceDef } from '../registry'
-import { asRecord, objectsOf } from '../../apimachinery/json-value'
-
-type Json = Record<string, unknown>
+import { asRecord, objectsOf, type Json } from '../../apimachinery/json-value'
 
 const classicCounts = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas'])
 

@@ -1,8 +1,6 @@
 /** Upstream's defaulting of the storage kinds (SetDefaults_PersistentVolume, …_StorageClass, …_CSIDriver). */
 import type { KubeObject } from '../../apimachinery/types'
-
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
 /** Fills the defaults of a storage kind in place; other kinds are left alone. */
 export function defaultStorageObject(group: string, kind: string, obj: KubeObject): void {

@@ -7,9 +7,8 @@ import type { KubeObject } from '../../apimachinery/types'
 import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
 import { validateDns1123Subdomain, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
 import { parseBytes, QuantityError } from '../../apimachinery/quantity'
+import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 export const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { nodeTaints, TAINT_NOT_READY, TAINT_UNREACHABLE, type Taint } from './taints'
+import type { Json } from '../../apimachinery/json-value'
 
 /** How fast nodes may newly be tainted NoExecute for being not ready or unreachable, as kube-controller-manager's flags set it. */
 export interface EvictionRateOptions {
@@ -16,8 +17,6 @@ export interface EvictionRateOptions {
 export const DEFAULT_EVICTION_RATES: EvictionRateOptions = { evictionRate: 0.1, secondaryEvictionRate: 0.01, unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50 }
 
 export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption'
-
-type Json = Record<string, unknown>
 
 /** A node's zone, as upstream's GetZoneKey: region and zone from the topology labels (or their beta forms). */
 export function zoneOf(node: KubeObject): string {

@@ -5,9 +5,7 @@ import { claimClass } from './match'
 import { claimKey, reconcileStorage, volumeKey } from './reconcile'
 import { SELECTED_NODE_ANNOTATION } from '../../apis/storage/annotations'
 import { persistentVolumes, storageClasses } from '../resources'
-
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
 const unboundClaims = (cache: Cache) => cache.list(persistentVolumeClaims).filter((c) => !rec(c.spec).volumeName)
 const keyOfClaim = (c: KubeObject) => claimKey(c.metadata.namespace ?? '', c.metadata.name ?? '')

@@ -7,9 +7,8 @@ import { matchesLabels, selectorFromLabelSelector, SelectorError } from '../../a
 import type { KubeObject } from '../../apimachinery/types'
 import { parseBytes } from '../../apimachinery/quantity'
 import { termMatches } from '../scheduler/filter'
+import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 const bytes = (q: unknown): number => {

@@ -1,9 +1,7 @@
 /** The local-path provisioner: a PersistentVolume for a claim, a directory on the node chosen for its pod. */
 import type { KubeObject } from '../../apimachinery/types'
 import { LOCAL_PATH_CLEANUP_FINALIZER, LOCAL_PATH_NODE_LABEL, LOCAL_PATH_PROVISIONER, LOCAL_PATH_ROOT_ANNOTATION, PROVISIONED_BY_ANNOTATION } from '../../apis/storage/annotations'
-
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
 /** Upstream's name for a provisioned volume: `pvc-<claim uid>`. */
 export const provisionedName = (pvc: KubeObject): string => `pvc-${pvc.metadata.uid ?? ''}`

@@ -11,9 +11,7 @@ import { localPathRoot, localPathVolume, provisionedName } from './provision'
 import { BIND_COMPLETED_ANNOTATION, BOUND_BY_CONTROLLER_ANNOTATION, LOCAL_PATH_PROVISIONER, PROVISIONED_BY_ANNOTATION, SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION } from '../../apis/storage/annotations'
 import { persistentVolumes, storageClasses } from '../resources'
 import { formatTime } from '../../apimachinery/meta-time'
-
-type Json = Record<string, unknown>
-const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
 export const claimKey = (namespace: string, name: string) => `claim:${namespace}/${name}`
 export const volumeKey = (name: string) => `volume:${name}`
