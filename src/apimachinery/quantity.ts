@@ -22,7 +22,7 @@ const NANO = 1_000_000_000n
 const MAX_INT64 = 2n ** 63n - 1n
 const binary: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 }
 const decimal: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 }
-const pattern = /^([+-]?)([0-9]*)(?:\.([0-9]*))?([eEinumkKMGTP]*[-+]?[0-9]*)$/
+const pattern = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)$/
 // Beyond this a value is either larger than int64 or smaller than the rounding unit; the exact
 // power is irrelevant to a scalar and computing it would only cost time.
 const EXPONENT_LIMIT = 400
