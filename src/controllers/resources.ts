@@ -18,6 +18,7 @@ export const deployments: ResourceRef = Object.freeze({ group: 'apps', version: 
 export const statefulSets: ResourceRef = Object.freeze({ group: 'apps', version: 'v1', plural: 'statefulsets' })
 export const daemonSets: ResourceRef = Object.freeze({ group: 'apps', version: 'v1', plural: 'daemonsets' })
 export const controllerRevisions: ResourceRef = Object.freeze({ group: 'apps', version: 'v1', plural: 'controllerrevisions' })
+export const replicationControllers: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'replicationcontrollers' })
 export const jobs: ResourceRef = Object.freeze({ group: 'batch', version: 'v1', plural: 'jobs' })
 export const cronJobs: ResourceRef = Object.freeze({ group: 'batch', version: 'v1', plural: 'cronjobs' })
 export const endpointSlices: ResourceRef = Object.freeze({ group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices' })

@@ -4,7 +4,7 @@ import { pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, newPod } from '../fixtures/nodes-pods'
 import { replicationControllerController } from '../../src/controllers/replicationcontroller'
-import { replicationControllers } from '../../src/controllers/replicationcontroller/view'
+import { replicationControllers } from '../../src/controllers/resources'
 import { defaultReplicationController } from '../../src/apis/replication-controller'
 
 const now = Date.parse('2025-06-01T12:00:00Z')

@@ -4,7 +4,7 @@ import { deployments, replicaSets } from '../resources'
 import { asRecord } from '../../apimachinery/json-value'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { scaledValue } from '../shared/int-or-percent'
-import { replicationControllersRef, statefulSetsRef } from './resources'
+import { replicationControllers as replicationControllersRef, statefulSets as statefulSetsRef } from '../resources'
 
 /** What the budget expects of its pods: how many there should be and how many must stay healthy. */
 export interface Expectation {

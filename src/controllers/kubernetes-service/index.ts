@@ -2,7 +2,8 @@ import type { KubeObject } from '../../apimachinery/types'
 import { namespaces, sameResource } from '../resources'
 import type { ControllerDefinition, ResourceRef } from '../runtime/types'
 import { apiServiceIp, kubernetesServiceName, kubernetesServiceNamespace, type ApiEndpoint } from './desired'
-import { endpointSlices, endpoints, reconcileKubernetesService, services } from './reconcile'
+import { reconcileKubernetesService } from './reconcile'
+import { endpointSlices, endpoints, services } from '../resources'
 
 const key = `${kubernetesServiceNamespace}/${kubernetesServiceName}`
 

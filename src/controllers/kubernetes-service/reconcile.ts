@@ -1,11 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { jsonEqual } from '../../apimachinery/json-value'
 import type { Action, Cache, Outcome, ResourceRef } from '../runtime/types'
+import { endpointSlices, endpoints, services } from '../resources'
 import { desiredEndpointSlice, desiredEndpoints, desiredService, kubernetesServiceName as name, kubernetesServiceNamespace as namespace, type ApiEndpoint } from './desired'
-
-export const services: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'services' })
-export const endpoints: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'endpoints' })
-export const endpointSlices: ResourceRef = Object.freeze({ group: 'discovery.k8s.io', version: 'v1', plural: 'endpointslices' })
 
 const portsOf = (svc: KubeObject) => (svc.spec as { ports?: unknown } | undefined)?.ports
 const typeOf = (svc: KubeObject) => (svc.spec as { type?: unknown } | undefined)?.type

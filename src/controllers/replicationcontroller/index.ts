@@ -7,7 +7,8 @@ import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { wakesOnPodsOf } from '../shared/wakes'
 import { Expectations } from '../replicaset/expectations'
 import { reconcileReplicaSet } from '../replicaset/reconcile'
-import { ReplicationControllerCache, replicationControllers, toRcActions } from './view'
+import { ReplicationControllerCache, toRcActions } from './view'
+import { replicationControllers } from '../resources'
 
 /** The RCs in the pod's namespace whose selector matches its labels (an empty one matches nothing). */
 function matchingControllers(pod: KubeObject, cache: Cache): KubeObject[] {

@@ -1,9 +1,7 @@
 import type { KubeObject, OwnerReference } from '../../apimachinery/types'
 import { sameResource } from '../resources'
 import type { Action, Cache, ResourceRef } from '../runtime/types'
-import { replicaSets } from '../resources'
-
-export const replicationControllers: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'replicationcontrollers' })
+import { replicaSets, replicationControllers } from '../resources'
 
 const views = new WeakMap<KubeObject, KubeObject>()
 
