@@ -11,7 +11,7 @@ export interface WriteOptions {
   fieldManager?: string
   /** set when a node makes the write: NodeRestriction's checks on the object as stored */
   nodeWriter?: NodeWriter
-  /** what mutating admission webhooks decided for this write (see src/api/webhooks) */
+  /** what mutating admission webhooks decided for this write (see src/admission/webhooks) */
   admission?: AdmissionDecision
 }
 
