@@ -5,6 +5,8 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
+import { isCsr, prepareCsrUpdate } from './certificates/csr-object'
+import { validateCsrUpdate } from './certificates/csr-validation'
 import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from '../apimachinery/ephemeral-validation'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
@@ -53,7 +55,8 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
  * Merges an incoming full object over the stored one: system fields stay, a main-resource write
  * keeps the stored status and a status write changes only status, as with a status subresource.
  */
-export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'ephemeralcontainers'): KubeObject {
+export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): KubeObject {
+  if (isCsr(def) && (subresource === 'status' || subresource === 'approval')) return prepareCsrUpdate(old, { ...old, status: incoming.status, metadata: { ...old.metadata } }, subresource)
   if (subresource === 'status') return { ...old, status: incoming.status, metadata: { ...old.metadata } }
   if (subresource === 'ephemeralcontainers') {
     const out = withEphemeralContainers(old, incoming)
@@ -74,6 +77,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
   applyDefaults(def, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
   if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
+  if (isCsr(def)) return prepareCsrUpdate(old, out, undefined)
   return out
 }
 
@@ -84,7 +88,7 @@ export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[]
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
-export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'ephemeralcontainers'): StatusCause[] {
+export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): StatusCause[] {
   const causes: StatusCause[] = []
   if (def.group === '' && def.kind === 'Pod') {
     const checks = subresource === 'ephemeralcontainers' ? validateEphemeralUpdate(old, next) : validateEphemeralUnchanged(old, next)
@@ -112,6 +116,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
+  if (isCsr(def)) causes.push(...validateCsrUpdate(old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

@@ -6,6 +6,8 @@ import { validateWebhookConfiguration } from './admissionregistration/webhook-co
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
+import { isCsr } from './certificates/csr-object'
+import { validateCsr } from './certificates/csr-validation'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -18,5 +20,6 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (isCrd(def)) return validateCrd(obj)
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
   if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
+  if (isCsr(def)) return validateCsr(obj)
   return validateWorkload(def.kind, obj)
 }

@@ -19,6 +19,7 @@ import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
 import { defaultLbDomain } from '../edge/ingress-routes'
+import { csrSigningController, defaultSigningDurationSeconds, signingDurationSeconds } from './csr-signing'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -38,6 +39,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
+  'csr-signing': (env) => csrSigningController({ configured: !!env.CLUSTER_CA_CERT && !!env.CLUSTER_CA_KEY, maxDurationSeconds: signingDurationSeconds(env.CLUSTER_SIGNING_DURATION_SECONDS, defaultSigningDurationSeconds) }),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
 }
 

@@ -17,6 +17,7 @@ import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { webhookConfigurationPrinter } from './admissionregistration'
+import { csrPrinter } from './certificates'
 import { nodePrinter } from './node'
 import { podPrinter } from './pod'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
@@ -58,6 +59,7 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['certificates.k8s.io/certificatesigningrequests', csrPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

@@ -3,6 +3,7 @@ import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
 import { Ingress } from './networking'
+import { CertificateSigningRequest } from './certificates'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -31,6 +32,7 @@ const byGroupKind: Record<string, Table> = {
   'rbac.authorization.k8s.io/RoleBinding': RoleBinding,
   'rbac.authorization.k8s.io/ClusterRoleBinding': ClusterRoleBinding,
   'networking.k8s.io/Ingress': Ingress,
+  'certificates.k8s.io/CertificateSigningRequest': CertificateSigningRequest,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */

@@ -14,6 +14,7 @@ import { networkingV1 } from './networking-v1'
 import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
+import { certificatesV1 } from './certificates-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -27,6 +28,7 @@ export const schemas: SchemaSet = {
   ...rbacV1,
   ...networkingV1,
   ...admissionregistrationV1,
+  ...certificatesV1,
 }
 
 /**
