@@ -6,6 +6,7 @@ import type { TLSSocket } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
 import { clientCertMarkHeader, clientIdentityHeader, encodeClientIdentity } from '../api/client-cert'
 import { HOST } from './host'
+import { relayUpgrade } from './relay-upgrade'
 
 export interface HttpsFrontOptions {
   port: number
@@ -96,20 +97,7 @@ export function startHttpsFront(opts: HttpsFrontOptions): Promise<Server> {
   })
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const lines = [`${req.method} ${req.url} HTTP/1.1`, ...forwardedHeaders(req, ca, opts.secret).map(([k, v]) => `${k}: ${v}`), '', '']
-    const up = connect({ host: HOST, port: opts.upstreamPort }, () => {
-      up.write(lines.join('\r\n'))
-      if (head.length) up.write(head)
-      up.pipe(socket)
-      socket.pipe(up)
-    })
-    const close = () => {
-      up.destroy()
-      socket.destroy()
-    }
-    up.on('error', close)
-    socket.on('error', close)
-    up.on('close', close)
-    socket.on('close', close)
+    relayUpgrade(socket, head, lines.join('\r\n'), (connected) => connect({ host: HOST, port: opts.upstreamPort }, connected))
   })
   return new Promise((resolve, reject) => {
     server.once('error', reject)
