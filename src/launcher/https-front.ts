@@ -82,18 +82,26 @@ export function startHttpsFront(opts: HttpsFrontOptions): Promise<Server> {
   // check there leaves an error behind that ends the connection, where a refused certificate
   // should get the Worker's 401 as with no certificate at all.
   const server = createServer({ cert: opts.cert, key: opts.key, requestCert: true, rejectUnauthorized: false }, (req: IncomingMessage, res: ServerResponse) => {
-    const headers = forwardedHeaders(req, ca, opts.secret)
-    const up = httpRequest({ host: HOST, port: opts.upstreamPort, method: req.method, path: req.url, headers: headers.flat() as unknown as IncomingHttpHeaders, agent }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
-      res.flushHeaders()
-      upRes.pipe(res)
-    })
-    up.on('error', (err) => {
-      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' })
-      res.end(`502 Bad Gateway: ${err.message}\n`)
-    })
-    res.on('close', () => up.destroy())
-    req.pipe(up)
+    const headers = forwardedHeaders(req, ca, opts.secret).flat() as unknown as IncomingHttpHeaders
+    // Reads reuse idle connections, and are sent again on a new one if a reused connection turns
+    // out to have been closed by the Worker's side; a write always gets a connection of its own.
+    const bodiless = req.method === 'GET' || req.method === 'HEAD'
+    const send = (retry: boolean) => {
+      const up = httpRequest({ host: HOST, port: opts.upstreamPort, method: req.method, path: req.url, headers, agent: bodiless && retry ? agent : false }, (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
+        res.flushHeaders()
+        upRes.pipe(res)
+      })
+      up.on('error', (err) => {
+        if (retry && up.reusedSocket && !res.headersSent) return send(false)
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' })
+        res.end(`502 Bad Gateway: ${err.message}\n`)
+      })
+      res.on('close', () => up.destroy())
+      if (bodiless) up.end()
+      else req.pipe(up)
+    }
+    send(true)
   })
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const lines = [`${req.method} ${req.url} HTTP/1.1`, ...forwardedHeaders(req, ca, opts.secret).map(([k, v]) => `${k}: ${v}`), '', '']
