@@ -82,6 +82,9 @@ describe('CertificateSigningRequest and client-certificate authentication', () =
     const csr = await kubectlJson(['get', 'csr', 'jane'], { kubeconfig: server.kubeconfig })
     expect(csr.spec).toMatchObject({ username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] })
     expect(await ok(['get', 'csr'])).toMatch(/^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION\njane\s+\S+\s+kubernetes\.io\/kube-apiserver-client\s+kubernetes-admin\s+60m\s+Pending$/)
+    const described = await ok(['describe', 'csr', 'jane'])
+    for (const line of [/Requesting User:\s+kubernetes-admin$/m, /Signer:\s+kubernetes\.io\/kube-apiserver-client$/m, /Status:\s+Pending$/m, /Common Name:\s+jane$/m]) expect(described).toMatch(line)
+    expect(await ok(['api-resources', '--api-group=certificates.k8s.io', '--no-headers'])).toMatch(/^certificatesigningrequests\s+csr\s+certificates\.k8s\.io\/v1\s+false\s+CertificateSigningRequest$/)
 
     expect(await ok(['certificate', 'approve', 'jane'])).toBe('certificatesigningrequest.certificates.k8s.io/jane approved')
     janeCert = await issued('jane')
