@@ -1,5 +1,6 @@
-// Runs edgeplane locally: the Worker in workerd (via Miniflare) over https on 127.0.0.1, with its
-// Durable Objects, certificate, admin token and kubeconfig kept in the state dir (mode 0700).
+// Runs edgeplane locally: the Worker in workerd (via Miniflare) behind an https front on 127.0.0.1
+// that also verifies client certificates (https-front.ts), with its Durable Objects, certificate
+// (also the cluster CA), admin token and kubeconfig kept in the state dir (mode 0700).
 // Prints a join token for node agents; with --agent, the local agent joins with it.
 //
 //   --agent                               also run the node agent (src/agent/cli.ts) once it exists
