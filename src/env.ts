@@ -55,4 +55,11 @@ export interface Env {
   EDGEPLANE_ROOT_CA?: string
   /** `ip:port` where the API listens, listed by the `default/kubernetes` Endpoints; unset when it has no IP clients can dial. */
   EDGEPLANE_API_ENDPOINT?: string
+  /** The cluster CA (PEM certificate, PKCS#8 PEM key): signs approved kube-apiserver-client CSRs. Secrets; never served. */
+  CLUSTER_CA_CERT?: string
+  CLUSTER_CA_KEY?: string
+  /** The longest validity of an issued certificate, in seconds (kube-controller-manager's --cluster-signing-duration; default one year). */
+  CLUSTER_SIGNING_DURATION_SECONDS?: string
+  /** Set by the local launcher: its https front marks requests that carried a verified client certificate with this secret. */
+  EDGEPLANE_CLIENT_CERT_SECRET?: string
 }

@@ -1,5 +1,6 @@
 import type { ResourceDef } from '../../src/apis/registry'
 import type { NodeWriter } from '../../src/apis/node-restriction'
+import type { Requester } from '../../src/apis/certificates/csr-object'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
 
@@ -12,6 +13,8 @@ export interface WriteOptions {
   nodeWriter?: NodeWriter
   /** what mutating admission webhooks decided for this write (see src/api/webhooks) */
   admission?: AdmissionDecision
+  /** who asks, for kinds that record their creator (CertificateSigningRequest spec.username…) */
+  requester?: Requester
 }
 
 /**
