@@ -25,19 +25,19 @@ describe('the https front’s client-certificate check', () => {
   ca('cluster')
   ca('foreign')
   const clusterCa = cert('cluster.crt')
-  const now = Date.now()
 
   it('takes CN as the user and every O as a group for a client certificate the cluster CA issued', () => {
-    expect(verifiedIdentity(leaf('jane', 'cluster', '/CN=jane/O=devs/O=qa', 'extendedKeyUsage=clientAuth'), clusterCa, now)).toEqual({ user: 'jane', groups: ['devs', 'qa'] })
-    expect(verifiedIdentity(leaf('plain', 'cluster', '/CN=plain', 'basicConstraints=CA:FALSE'), clusterCa, now)).toEqual({ user: 'plain', groups: [] })
+    expect(verifiedIdentity(leaf('jane', 'cluster', '/CN=jane/O=devs/O=qa', 'extendedKeyUsage=clientAuth'), clusterCa, Date.now())).toEqual({ user: 'jane', groups: ['devs', 'qa'] })
+    expect(verifiedIdentity(leaf('plain', 'cluster', '/CN=plain', 'basicConstraints=CA:FALSE'), clusterCa, Date.now())).toEqual({ user: 'plain', groups: [] })
   })
 
   it('refuses another CA’s certificate, even under the same name', () => {
-    expect(verifiedIdentity(leaf('forged', 'foreign', '/CN=jane/O=system:masters', 'extendedKeyUsage=clientAuth'), clusterCa, now)).toBeUndefined()
+    expect(verifiedIdentity(leaf('forged', 'foreign', '/CN=jane/O=system:masters', 'extendedKeyUsage=clientAuth'), clusterCa, Date.now())).toBeUndefined()
   })
 
   it('refuses a certificate outside its validity, one for servers only, and one without a CN', () => {
     const jane = leaf('jane2', 'cluster', '/CN=jane', 'extendedKeyUsage=clientAuth')
+    const now = Date.now()
     expect(verifiedIdentity(jane, clusterCa, now + 3 * 86400_000)).toBeUndefined()
     expect(verifiedIdentity(jane, clusterCa, now - 86400_000)).toBeUndefined()
     expect(verifiedIdentity(leaf('server', 'cluster', '/CN=server', 'extendedKeyUsage=serverAuth'), clusterCa, now)).toBeUndefined()
