@@ -43,4 +43,6 @@ export interface Env {
   EDGEPLANE_INGRESS_ADDRESS?: string
   /** Set by the local launcher: its ingress listener marks the requests it passes on with this secret. */
   EDGEPLANE_INGRESS_SECRET?: string
+  /** "true" counts every invocation's subrequests, RPC sizes, cache sizes and pass CPU and fails past the production limits (tests, the bench). */
+  EDGEPLANE_STRICT_LIMITS?: string
 }

@@ -39,10 +39,18 @@ export function setOwnerReferences(kind: WatchedKind, object: KubeObject, remain
   }
 }
 
-/** Drops one finalizer with a full update carrying the observed resourceVersion. */
+/**
+ * Drops one finalizer with a JSON merge patch carrying the observed resourceVersion (a finalizer
+ * added concurrently fails it with a conflict). A patch leaves the rest of the object as stored,
+ * so the cache it was computed from need not hold every field.
+ */
 export function removeFinalizer(kind: WatchedKind, object: KubeObject, finalizer: string): Action {
   const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer)
-  const metadata: KubeObject['metadata'] = { ...object.metadata, finalizers }
-  if (!finalizers.length) delete metadata.finalizers
-  return { type: 'update', resource: kind.ref, object: { ...object, metadata } }
+  return {
+    type: 'patch',
+    resource: kind.ref,
+    namespace: object.metadata.namespace,
+    name: object.metadata.name ?? '',
+    patch: { metadata: { finalizers: finalizers.length ? finalizers : null, resourceVersion: object.metadata.resourceVersion } },
+  }
 }
