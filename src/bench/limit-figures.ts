@@ -9,11 +9,11 @@ export interface LimitReadings {
   max_pass_cpu_ms: number
   /** every production limit passed, counted over all scopes */
   limits_exceeded: number
-  /** the host whose cache was largest */
-  largest_cache_host?: string
+  /** where each largest figure was seen: `worker` or a controller's name */
+  where: Record<string, string>
 }
 
-const GAUGES: [metric: string, field: keyof Omit<LimitReadings, 'largest_cache_host'>][] = [
+const GAUGES: [metric: string, field: keyof Omit<LimitReadings, 'where' | 'limits_exceeded'>][] = [
   ['edgeplane_strict_max_rpc_bytes', 'max_rpc_bytes'],
   ['edgeplane_strict_max_subrequests_per_invocation', 'max_subrequests_per_invocation'],
   ['edgeplane_strict_max_cache_bytes', 'max_cache_bytes_per_host'],
@@ -28,7 +28,7 @@ export async function readLimitFigures(client: HttpClient): Promise<LimitReading
 }
 
 export function parseLimitFigures(text: string): LimitReadings {
-  const out: LimitReadings = { max_rpc_bytes: 0, max_subrequests_per_invocation: 0, max_cache_bytes_per_host: 0, max_pass_cpu_ms: 0, limits_exceeded: 0 }
+  const out: LimitReadings = { max_rpc_bytes: 0, max_subrequests_per_invocation: 0, max_cache_bytes_per_host: 0, max_pass_cpu_ms: 0, limits_exceeded: 0, where: {} }
   for (const line of text.split('\n')) {
     const m = /^(edgeplane_strict_[a-z_]+)\{([^}]*)\} (\S+)$/.exec(line.trim())
     if (!m) continue
@@ -40,7 +40,7 @@ export function parseLimitFigures(text: string): LimitReadings {
     const field = GAUGES.find(([metric]) => metric === m[1])?.[1]
     if (!field || value <= out[field]) continue
     out[field] = value
-    if (field === 'max_cache_bytes_per_host') out.largest_cache_host = /controller="([^"]+)"/.exec(m[2]!)?.[1]
+    out.where[field] = /controller="([^"]+)"/.exec(m[2]!)?.[1] ?? 'worker'
   }
   return out
 }
