@@ -57,7 +57,7 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
   const nodes = Math.max(1, Math.round(n / 100))
   const rolloutReplicas = Math.max(1, Math.round(n / 10))
   const namespaceObjects = Math.max(1, Math.round(n / 4))
-  const stepMs = Math.max(120_000, n * 60)
+  const stepMs = Math.max(120_000, n * 200)
   progress(`scale: ${n} pods over ${nodes} sim nodes, a ${rolloutReplicas}-replica rollout, a namespace of ${namespaceObjects} objects deleted (each step bounded by ${stepMs / 1000} s)`)
   const cp = await startControlPlane({ EDGEPLANE_STRICT_LIMITS: 'true' })
   const client = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: o.concurrency })
@@ -86,6 +86,7 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
       const ns = 'scale-pods'
       await createNamespace(client, ns)
       const pods = await PodTracker.start(client, cp, ns)
+      const t0 = performance.now()
       try {
         const created = await runLoad({
           concurrency: 16,
@@ -103,7 +104,7 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
             if (up - last >= n / 10) count((last = up), created.ok, 'pods Running')
             return up >= created.ok
           },
-          stepMs,
+          Math.max(10_000, stepMs - (performance.now() - t0)),
         )
       } finally {
         pods.close()
