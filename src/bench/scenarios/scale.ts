@@ -57,7 +57,7 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
   const nodes = Math.max(1, Math.round(n / 100))
   const rolloutReplicas = Math.max(1, Math.round(n / 10))
   const namespaceObjects = Math.max(1, Math.round(n / 4))
-  const stepMs = Math.max(120_000, n * 200)
+  const stepMs = Math.max(120_000, n * 240)
   progress(`scale: ${n} pods over ${nodes} sim nodes, a ${rolloutReplicas}-replica rollout, a namespace of ${namespaceObjects} objects deleted (each step bounded by ${stepMs / 1000} s)`)
   const cp = await startControlPlane({ EDGEPLANE_STRICT_LIMITS: 'true' })
   const client = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: o.concurrency })
