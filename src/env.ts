@@ -32,6 +32,11 @@ export interface Env {
   NODE_CIDR_MASK_SIZE?: string
   /** Seconds without a node heartbeat before the node is marked Unknown (default 40). */
   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD?: string
+  /** node eviction rate limit (kube-controller-manager's --node-eviction-rate and companions) */
+  EDGEPLANE_NODE_EVICTION_RATE?: string
+  EDGEPLANE_SECONDARY_NODE_EVICTION_RATE?: string
+  EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD?: string
+  EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD?: string
   /**
    * The API's hostnames (comma-separated). When set, a request for any other host is served as
    * ingress traffic (Ingress rules, LoadBalancer hostnames); requests for these never are.
@@ -45,4 +50,11 @@ export interface Env {
   EDGEPLANE_INGRESS_SECRET?: string
   /** "true" counts every invocation's subrequests, RPC sizes, cache sizes and pass CPU and fails past the production limits (tests, the bench). */
   EDGEPLANE_STRICT_LIMITS?: string
+  /**
+   * The PEM bundle of the CA the API's serving certificate chains to, published in every
+   * namespace's `kube-root-ca.crt`; unset when the API is served under a publicly trusted certificate.
+   */
+  EDGEPLANE_ROOT_CA?: string
+  /** `ip:port` where the API listens, listed by the `default/kubernetes` Endpoints; unset when it has no IP clients can dial. */
+  EDGEPLANE_API_ENDPOINT?: string
 }

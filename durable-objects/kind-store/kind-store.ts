@@ -1,9 +1,10 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
-import type { KubeObject } from '../../src/apimachinery/types'
+import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
 import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds, expiryBatchRows } from '../../src/config'
 import { ensureSchema, readMeta, writeMeta } from './schema'
+import { ensureNodeNameColumn } from './node-name-column'
 import { Log } from './log'
 import { Writer, type WriteResult } from './writes'
 import { listObjects } from './reads'
@@ -22,6 +23,20 @@ const podsStore = storeName({ group: '', plural: 'pods' })
 export interface NamespaceContent {
   count: number
   finalizers: Record<string, number>
+}
+
+/** One pod to bind, as a POST pods/binding names it. */
+export interface Binding {
+  namespace: string
+  name: string
+  nodeName: string
+  uid?: string
+}
+
+/** One write's answer in a batch: the object written, or why it was refused. */
+export interface ItemResult {
+  object?: string
+  status?: Status
 }
 
 /** A slice of the change log. */
@@ -51,6 +66,7 @@ export class KindStore extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
+    ctx.storage.transactionSync(() => ensureNodeNameColumn(ctx.storage.sql))
     this.log = new Log(ctx.storage.sql)
     this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
@@ -102,12 +118,12 @@ export class KindStore extends DurableObject<Env> {
     return this.writer.create(t, body, opts)
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }
@@ -120,6 +136,21 @@ export class KindStore extends DurableObject<Env> {
   bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.bind(t, nodeName, uid, opts)
+  }
+
+  /**
+   * Many bindings in one call, each its own write with its own answer, in order. The answers stop
+   * once they hold `storeReplyBytes`: the bindings after that were not attempted and are sent again.
+   */
+  bindMany(def: ResourceDef, bindings: Binding[]): ItemResult[] {
+    this.learn(def)
+    return eachWithin(bindings, (b) => this.writer.bind({ def, namespace: b.namespace, name: b.name }, b.nodeName, b.uid, {}))
+  }
+
+  /** Many creates in one call (a controller's events), answered as bindMany answers. */
+  createMany(def: ResourceDef, objects: KubeObject[]): ItemResult[] {
+    this.learn(def)
+    return eachWithin(objects, (o) => this.writer.create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {}))
   }
 
   /**
@@ -221,7 +252,7 @@ export class KindStore extends DurableObject<Env> {
     const from = q.get('resourceVersion') ?? ''
     const fromRv = from === '' || from === '0' ? undefined : Number(from)
     if (fromRv !== undefined && (!Number.isInteger(fromRv) || fromRv < this.log.compactedRv)) {
-      this.ctx.acceptWebSocket(server)
+      this.ctx.acceptWebSocket(server, ['expired'])
       const status = expired(`too old resource version: ${from} (${this.log.compactedRv})`)
       server.send(JSON.stringify({ type: 'ERROR', object: status }))
       server.close(1000, 'expired')
@@ -279,6 +310,19 @@ export class KindStore extends DurableObject<Env> {
       if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
     })
   }
+}
+
+/** Runs writes in order, each answered on its own, until the answers hold `storeReplyBytes`. */
+function eachWithin<T>(items: readonly T[], write: (item: T) => StoreResult<WriteResult>): ItemResult[] {
+  const results: ItemResult[] = []
+  let bytes = 0
+  for (const item of items) {
+    if (bytes >= storeReplyBytes) break
+    const result = write(item)
+    results.push(result.ok ? { object: result.value.object } : { status: result.status })
+    bytes += result.ok ? result.value.object.length : 0
+  }
+  return results
 }
 
 /** Events expire as kube-apiserver's --event-ttl removes them; no other kind does. */

@@ -1,5 +1,6 @@
 import type { ChangeType, KubeObject } from '../../src/apimachinery/types'
 import { readMeta, writeMeta } from './schema'
+import { nodeNameOf } from './node-scope'
 
 export type { ChangeType }
 
@@ -44,41 +45,51 @@ export class Log {
     const rv = this.currentRv + 1
     object.metadata.resourceVersion = String(rv)
     const text = JSON.stringify(object)
-    this.sql.exec('INSERT INTO events (rv, key, namespace, type, prev_rv, at_ms, value) VALUES (?, ?, ?, ?, ?, ?, ?)', rv, key, namespace, type, previous?.rv ?? 0, nowMs, text)
+    const node = nodeNameOf(object)
+    this.sql.exec('INSERT INTO events (rv, key, namespace, type, prev_rv, at_ms, value, node_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', rv, key, namespace, type, previous?.rv ?? 0, nowMs, text, node)
     if (type === 'DELETED') this.sql.exec('DELETE FROM objects WHERE key = ?', key)
-    else this.sql.exec('INSERT INTO objects (key, namespace, rv, value) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET rv = excluded.rv, value = excluded.value', key, namespace, rv, text)
+    else this.sql.exec('INSERT INTO objects (key, namespace, rv, value, node_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET rv = excluded.rv, value = excluded.value, node_name = excluded.node_name', key, namespace, rv, text, node)
     writeMeta(this.sql, 'current_rv', rv)
     this.currentRv = rv
     return { rv, text }
   }
 
-  /** Current objects in key order, after `startAfter`, optionally in one namespace. */
-  *scanCurrent(namespace: string | undefined, startAfter: string): Generator<StoredRow> {
-    const cursor = namespace === undefined
-      ? this.sql.exec<{ key: string; rv: number; value: string }>('SELECT key, rv, value FROM objects WHERE key > ? ORDER BY key', startAfter)
-      : this.sql.exec<{ key: string; rv: number; value: string }>('SELECT key, rv, value FROM objects WHERE namespace = ? AND key > ? ORDER BY key', namespace, startAfter)
+  /** Current objects in key order, after `startAfter`, optionally in one namespace and of one node. */
+  *scanCurrent(namespace: string | undefined, startAfter: string, node?: string): Generator<StoredRow> {
+    const where = ['key > ?']
+    const args: string[] = [startAfter]
+    if (namespace !== undefined) where.push('namespace = ?'), args.push(namespace)
+    if (node !== undefined) where.push('node_name = ?'), args.push(node)
+    const cursor = this.sql.exec<{ key: string; rv: number; value: string }>(`SELECT key, rv, value FROM objects WHERE ${where.join(' AND ')} ORDER BY key`, ...args)
     for (const row of cursor) yield row
   }
 
-  /** Objects as they were at `rv` (which must not be older than the compacted revision), in key order. */
-  *scanAt(rv: number, namespace: string | undefined, startAfter: string): Generator<StoredRow> {
+  /** Objects as they were at `rv` (which must not be older than the compacted revision), in key order, optionally of one node. */
+  *scanAt(rv: number, namespace: string | undefined, startAfter: string, node?: string): Generator<StoredRow> {
     const nsClause = namespace === undefined ? '' : 'AND namespace = ?'
+    const nodeClause = node === undefined ? '' : 'AND node_name = ?'
     const args: (string | number)[] = namespace === undefined ? [rv, startAfter] : [rv, startAfter, namespace]
+    if (node !== undefined) args.push(node)
     const cursor = this.sql.exec<{ key: string; rv: number; value: string; type: string }>(
       `SELECT key, rv, value, type FROM events WHERE rv IN (
          SELECT MAX(rv) FROM events WHERE rv <= ? AND key > ? ${nsClause} GROUP BY key
-       ) ORDER BY key`,
+       ) ${nodeClause} ORDER BY key`,
       ...args,
     )
     for (const row of cursor) if (row.type !== 'DELETED') yield { key: row.key, rv: row.rv, value: row.value }
   }
 
-  /** Changes after `rv`, in order, for watch replay. */
-  *changesAfter(rv: number): Generator<{ rv: number; key: string; type: ChangeType; value: string; prevRv: number }> {
-    const cursor = this.sql.exec<{ rv: number; key: string; type: ChangeType; value: string; prev_rv: number }>(
-      'SELECT rv, key, type, value, prev_rv FROM events WHERE rv > ? ORDER BY rv',
-      rv,
-    )
+  /** Changes after `rv`, in order, for watch replay; with `node`, only those whose object was or is of that node. */
+  *changesAfter(rv: number, node?: string): Generator<{ rv: number; key: string; type: ChangeType; value: string; prevRv: number }> {
+    const cursor = node === undefined
+      ? this.sql.exec<{ rv: number; key: string; type: ChangeType; value: string; prev_rv: number }>('SELECT rv, key, type, value, prev_rv FROM events WHERE rv > ? ORDER BY rv', rv)
+      : this.sql.exec<{ rv: number; key: string; type: ChangeType; value: string; prev_rv: number }>(
+          `SELECT e.rv, e.key, e.type, e.value, e.prev_rv FROM events e LEFT JOIN events p ON p.rv = e.prev_rv
+           WHERE e.rv > ? AND (e.node_name = ? OR p.node_name = ?) ORDER BY e.rv`,
+          rv,
+          node,
+          node,
+        )
     for (const row of cursor) yield { rv: row.rv, key: row.key, type: row.type, value: row.value, prevRv: row.prev_rv }
   }
 

@@ -6,6 +6,7 @@ import { decodeContinue, encodeContinue } from '../../src/apimachinery/continue-
 import type { Log, StoredRow } from './log'
 import type { ListOptions, ListResult } from './options'
 import { storeReplyBytes } from '../../src/config'
+import { nodeScope } from './node-scope'
 
 const continueExpired =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
@@ -44,14 +45,17 @@ export function listObjects(log: Log, resource: string, opts: ListOptions): Stor
   } else if (opts.resourceVersionMatch && opts.resourceVersionMatch !== 'NotOlderThan') {
     return { ok: false, status: badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`) }
   }
-  const rows: Iterable<StoredRow> = snapshotRv === log.currentRv ? log.scanCurrent(opts.namespace, start) : log.scanAt(snapshotRv, opts.namespace, start)
+  // A pods list pinned to one node reads that node's rows by the node_name index.
+  const scope = matches ? nodeScope(resource, opts) : undefined
+  const rowMatches = scope?.only ? undefined : matches
+  const rows: Iterable<StoredRow> = snapshotRv === log.currentRv ? log.scanCurrent(opts.namespace, start, scope?.node) : log.scanAt(snapshotRv, opts.namespace, start, scope?.node)
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity
   const items: string[] = []
   let lastKey = ''
   let more = false
   let bytes = 0
   for (const row of rows) {
-    if (matches && !matches(JSON.parse(row.value) as KubeObject)) continue
+    if (rowMatches && !rowMatches(JSON.parse(row.value) as KubeObject)) continue
     if (items.length >= limit || bytes >= storeReplyBytes) {
       more = true
       break

@@ -3,6 +3,7 @@ import type { ObjectPredicate } from '../../src/apimachinery/object-filter'
 import { watchFrameBytes } from '../../src/config'
 import type { Log } from './log'
 import { eventFor, eventLine, shownTo, type WatchSpec } from './watch-hub'
+import { nodeScope } from './node-scope'
 
 /**
  * What a new watcher is sent before live events, as newline-joined frames: the current objects as
@@ -21,14 +22,17 @@ export function* replay(log: Log, spec: WatchSpec, matches: ObjectPredicate | un
       size = 0
     }
   }
+  // A pods watch pinned to one node reads only that node's rows and changes (the node_name column).
+  const scope = matches ? nodeScope(spec.resource, spec) : undefined
   if (fromRv === undefined) {
-    for (const row of log.scanCurrent(spec.namespace, '')) {
-      if (matches && !matches(JSON.parse(row.value) as KubeObject)) continue
+    const rowMatches = scope?.only ? undefined : matches
+    for (const row of log.scanCurrent(spec.namespace, '', scope?.node)) {
+      if (rowMatches && !rowMatches(JSON.parse(row.value) as KubeObject)) continue
       yield* push(eventLine('ADDED', shownTo(spec, row.value)))
     }
   } else {
     const filtered = spec.namespace !== undefined || matches !== undefined
-    for (const change of log.changesAfter(fromRv)) {
+    for (const change of log.changesAfter(fromRv, scope?.node)) {
       if (!filtered) {
         yield* push(eventLine(change.type, shownTo(spec, change.value)))
         continue

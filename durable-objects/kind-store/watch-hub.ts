@@ -4,6 +4,17 @@ import { SelectorError } from '../../src/apimachinery/labels'
 import { compileFilter, type FilterSpec, type ObjectPredicate } from '../../src/apimachinery/object-filter'
 import type { Change } from './log'
 import { withApiVersion } from '../../src/apis/crd/version-view'
+import { nodeNameOf, nodeScope } from './node-scope'
+
+/** The socket tag of a watcher not pinned to one node. */
+const anyTag = 'watch'
+/** A platform tag holds at most 256 characters; a longer node name is watched under `anyTag`. */
+const maxTagLength = 256
+
+function nodeTag(node: string): string | undefined {
+  const tag = `node:${node}`
+  return tag.length <= maxTagLength ? tag : undefined
+}
 
 /** What a watcher asked for; kept as the socket's attachment so it survives hibernation. */
 export interface WatchSpec extends FilterSpec {
@@ -64,10 +75,30 @@ export class WatchHub {
 
   constructor(private readonly ctx: DurableObjectState) {}
 
+  /** sockets accepted untagged (before watchers were tagged by node): every broadcast then visits every socket */
+  private untagged: boolean | undefined
+
+  /** Accepts a watcher, tagged with the node its selector pins it to so a pod's change reaches only its node's watchers. */
   accept(ws: WebSocket, spec: WatchSpec): void {
-    this.ctx.acceptWebSocket(ws)
+    const matches = compileFilter(spec.resource, spec)
+    const scope = matches ? nodeScope(spec.resource, spec) : undefined
+    this.ctx.acceptWebSocket(ws, [(scope && nodeTag(scope.node)) ?? anyTag])
     ws.serializeAttachment(spec)
-    this.watchers.set(ws, { spec, matches: compileFilter(spec.resource, spec) })
+    this.watchers.set(ws, { spec, matches })
+  }
+
+  /** The sockets a change may concern: every watcher not pinned to a node, and those of the object's node before and after. */
+  private socketsFor(change: Change): WebSocket[] {
+    this.untagged ??= this.ctx.getWebSockets().some((ws) => this.ctx.getTags(ws).length === 0)
+    if (this.untagged) return this.ctx.getWebSockets()
+    const sockets = this.ctx.getWebSockets(anyTag)
+    const nodes = new Set([nodeNameOf(change.object)])
+    if (change.previous) nodes.add(nodeNameOf(change.previous))
+    for (const node of nodes) {
+      const tag = nodeTag(node)
+      if (tag) sockets.push(...this.ctx.getWebSockets(tag))
+    }
+    return sockets
   }
 
   /** A socket's watcher, recompiled after hibernation; one whose filter no longer compiles is dropped. */
@@ -100,7 +131,7 @@ export class WatchHub {
    * socket fails, is closed; the others still get the change.
    */
   broadcast(change: Change): void {
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of this.socketsFor(change)) {
       const w = this.watcher(ws)
       if (!w) continue
       let line: string | undefined

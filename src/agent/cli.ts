@@ -28,6 +28,9 @@ import { NodePorts } from './node-ports/node-ports'
 import type { NodeIdentity } from './node-status'
 import { createDockerRuntime, DEFAULT_INFRA_IMAGE, NoEngineError, type DockerSetup } from './runtime/docker'
 import { ProcessRuntime } from './runtime/process'
+import { localPathRoot } from './runtime/claim-path'
+import { LocalPathSweeper } from './local-path'
+import { LOCAL_PATH_ROOT_ANNOTATION } from '../controllers/persistentvolume/resources'
 import { DEFAULT_SIM_START_DELAY_MS, PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
 
@@ -327,8 +330,13 @@ export async function main(argv: string[]): Promise<void> {
         ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips })
         : docker
           ? docker.runtime
-          : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods') })
+          : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods'), get: (path) => clients[i]!.getOptional(path) })
     const identity = args.runtime === 'sim' ? simNodeIdentity(name, labels, capacity) : processNodeIdentity(name, labels, capacity)
+    identity.annotations = { [LOCAL_PATH_ROOT_ANNOTATION]: localPathRoot(args.stateDir, name) }
+    // Simulated nodes keep no directories, and look less often (there may be hundreds of them).
+    const sweeper = new LocalPathSweeper(clients[i]!, name, localPathRoot(args.stateDir, name), nodeLog, args.runtime === 'sim')
+    sweeper.start()
+    closers.push(() => sweeper.stop())
     if (docker) {
       identity.info.containerRuntimeVersion = docker.runtimeVersion
       identity.instanceType = 'edgeplane-docker'

@@ -1,3 +1,4 @@
+import { ephemeralSpecs } from './runtime/ephemeral'
 import type { KubeObject } from '../apimachinery/types'
 import { linkedServices, serviceEnv } from './service-env'
 
@@ -61,7 +62,7 @@ export async function resolvePodEnv(
   const base = await podServiceEnv(pod, sources)
   const env: Record<string, Record<string, string>> = {}
   const errors: Record<string, string> = {}
-  for (const c of podContainers(pod)) {
+  for (const c of [...podContainers(pod), ...ephemeralSpecs(pod)]) {
     try {
       env[c.name] = await resolveContainerEnv(pod, c, cached, ctx, base)
     } catch (err) {

@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../apimachinery/types'
 import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient, type KubeList } from './api-client'
+import { hasNewEphemeral } from './runtime/ephemeral'
 import { resolvePodEnv, type EnvSources } from './env'
 import { DEFAULT_LEASE_SECONDS, LeaseRenewer, leaseInterval, publishedGraceSeconds } from './lease'
 import type { Logger } from './log'
@@ -213,7 +214,8 @@ export class NodeAgent {
     this.nodeUid = existing.metadata.uid
     this.podCIDR.observe(existing)
     const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
-    if (labels) await this.api.mergePatch(this.nodePath, { metadata: { labels } })
+    const annotations = labelPatch(existing.metadata.annotations, this.identity.annotations ?? {})
+    if (labels || annotations) await this.api.mergePatch(this.nodePath, { metadata: { labels, annotations } })
     await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
     this.log.info(`node ${this.name} already registered; status updated`)
   }
@@ -284,7 +286,9 @@ export class NodeAgent {
       const heldUids = new Set(this.runtime.podUids())
       admission = admitPods([...this.pods.values()], heldUids, this.identity.capacity).get(uid)
     }
-    const actions = decidePod({ uid, pod, runtime: view, admission, retry: this.retry.has(uid) })
+    // A pod given new ephemeral containers (kubectl debug) is handed to the runtime again.
+    const retry = this.retry.has(uid) || (!!pod && held && hasNewEphemeral(pod, this.runtime.status(uid)))
+    const actions = decidePod({ uid, pod, runtime: view, admission, retry })
     const what = pod ? `pod ${pod.metadata.namespace}/${pod.metadata.name}` : `pod ${uid}`
     try {
       for (const action of actions) await this.execute(uid, action)

@@ -28,6 +28,8 @@ export interface NodeIdentity {
     architecture: string
   }
   instanceType?: string
+  /** annotations the agent keeps on its Node (the local-path root) */
+  annotations?: Record<string, string>
   /** the images on the node (a container engine's), largest first and capped as kubelet caps them */
   images?: { names: string[]; sizeBytes: number }[]
 }
@@ -102,7 +104,7 @@ export function nodeObject(id: NodeIdentity, now: number): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: id.name, labels: nodeLabels(id), annotations: { 'node.alpha.kubernetes.io/ttl': '0' } },
+    metadata: { name: id.name, labels: nodeLabels(id), annotations: { 'node.alpha.kubernetes.io/ttl': '0', ...id.annotations } },
     spec: {},
     status: nodeStatus(id, now),
   }

@@ -40,6 +40,7 @@ export interface PodStatus {
   startTime?: string
   initContainerStatuses?: ContainerStatus[]
   containerStatuses?: ContainerStatus[]
+  ephemeralContainerStatuses?: ContainerStatus[]
   qosClass?: string
   [field: string]: unknown
 }
@@ -64,6 +65,7 @@ interface PodSpec {
   restartPolicy?: string
   containers?: { name: string; image?: string }[]
   initContainers?: { name: string; image?: string }[]
+  ephemeralContainers?: { name: string; image?: string }[]
   readinessGates?: { conditionType: string }[]
 }
 
@@ -74,7 +76,7 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
   const { pod, now } = input
   const spec = (pod.spec ?? {}) as PodSpec
   const previous = (pod.status ?? {}) as PodStatus
-  const byName = new Map((input.containers ?? []).map((c) => [`${c.init ? 'init' : 'app'}/${c.name}`, c]))
+  const byName = new Map((input.containers ?? []).map((c) => [`${c.init ? 'init' : c.ephemeral ? 'ephemeral' : 'app'}/${c.name}`, c]))
   const initSpecs = spec.initContainers ?? []
   const appSpecs = spec.containers ?? []
 
@@ -138,6 +140,9 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
   }
   if (initSpecs.length) status.initContainerStatuses = initStatuses
   status.containerStatuses = appStatuses
+  // Ephemeral containers are reported, but count for neither the phase nor readiness.
+  const ephemeral = (spec.ephemeralContainers ?? []).map((c) => ({ ...containerStatus(c, byName.get(`ephemeral/${c.name}`), 'ContainerCreating'), ready: false }))
+  if (ephemeral.length) status.ephemeralContainerStatuses = ephemeral
   return status
 }
 

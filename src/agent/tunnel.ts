@@ -1,5 +1,6 @@
 import WebSocket from 'ws'
-import type { ContainerRuntime, ContainerState, LogOptions } from './runtime/types'
+import type { ContainerRuntime, ContainerState, ExecStreams, LogOptions } from './runtime/types'
+import { ResizeChannel } from './resize-channel'
 import { Channel, decodeFrame, encodeFrames, type DataFrame } from '../agent-protocol/data-frames'
 import { servePortForward } from './portforward/serve'
 import { serveHttp } from './proxy/http'
@@ -318,9 +319,12 @@ function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Sessi
   const stdin = msg.stdin ? new ByteQueue() : undefined
   let cancelled = false
   const abort = new AbortController()
-  const streams = {
+  const resize = new ResizeChannel()
+  const streams: ExecStreams = {
     stdin,
     signal: abort.signal,
+    tty: !!msg.tty,
+    onResize: (listener) => resize.listen(listener),
     stdout: (chunk: Uint8Array) => !cancelled && out.data(Channel.stdout, chunk),
     // A terminal has one output stream.
     stderr: (chunk: Uint8Array) => !cancelled && out.data(msg.tty ? Channel.stdout : Channel.stderr, chunk),
@@ -340,7 +344,7 @@ function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Sessi
     input: (frame) => {
       if (frame.channel === Channel.stdin) stdin?.push(frame.payload.slice())
       else if (frame.channel === Channel.close && (frame.payload[0] ?? Channel.stdin) === Channel.stdin) stdin?.end()
-      // Resize (channel 4) has no use without a terminal, which the runtime does not offer.
+      else if (frame.channel === Channel.resize && msg.tty) resize.push(frame.payload)
     },
   }
 }

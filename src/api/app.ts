@@ -6,6 +6,7 @@ import { prettyJson } from './pretty'
 import { registerAuthRoutes } from './auth-routes'
 import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery'
 import { openapiGroupVersion, openapiIndex } from './openapi'
+import { serveOpenapiV2 } from './openapi-v2'
 import { serveNodeJoin } from './node-join'
 import { servePodExec } from './pod-exec'
 import { servePodLogs } from './pod-logs'
@@ -19,6 +20,8 @@ import { serveTunnel } from './tunnel'
 import { versionInfo } from './version'
 import { customResources, servedResources } from './custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
+import { serveComponentStatuses } from './component-statuses'
+import { serveEventsV1 } from './events-v1'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
@@ -64,6 +67,7 @@ export function buildApp() {
     const doc = resourceList(await servedResources(c.env), c.req.param('group'), c.req.param('version'))
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
+  app.get('/openapi/v2', (c) => serveOpenapiV2(c.req.header('Accept') ?? null))
   app.get('/openapi/v3', async (c) => c.json(openapiIndex(await customResources(c.env))))
   app.get('/openapi/v3/*', async (c) => {
     const doc = openapiGroupVersion(await customResources(c.env), c.req.path.slice('/openapi/v3/'.length))
@@ -80,11 +84,17 @@ export function buildApp() {
     app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy`, (c) => serveProxy(c.req.raw, c.env))
     app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy/*`, (c) => serveProxy(c.req.raw, c.env))
   }
+  app.all('/api/v1/componentstatuses', (c) => serveComponentStatuses(c.req.raw, c.env))
+  app.all('/api/v1/componentstatuses/:name', (c) => serveComponentStatuses(c.req.raw, c.env, c.req.param('name')))
   app.all('/api/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))
     if (!info) return statusResponse(notFoundStatus())
     return handleResource(c.req.raw, c.env, info)
+  })
+  app.all('/apis/events.k8s.io/v1/*', async (c) => {
+    await ensureBootstrap(c.env)
+    return serveEventsV1(c.req.raw, c.env)
   })
   app.all('/apis/:group/:version/*', async (c) => {
     await ensureBootstrap(c.env)

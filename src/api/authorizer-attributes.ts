@@ -13,6 +13,8 @@ export interface ResourceAttributes {
   name?: string
   /** the raw `fieldSelector` of a list, watch or deletecollection */
   fieldSelector?: string
+  /** the raw `labelSelector` of a list or watch */
+  labelSelector?: string
 }
 
 /** A request for any other path (discovery, health, the agent tunnel). */
@@ -72,6 +74,8 @@ export function attributesOf(req: Request): Attributes {
   if (info.name) attrs.name = info.name
   const fieldSelector = url.searchParams.get('fieldSelector')
   if (fieldSelector && !info.name && (verb === 'list' || verb === 'watch' || verb === 'deletecollection')) attrs.fieldSelector = fieldSelector
+  const labelSelector = url.searchParams.get('labelSelector')
+  if (labelSelector && !info.name && (verb === 'list' || verb === 'watch')) attrs.labelSelector = labelSelector
   // As upstream's RequestInfo: a list or watch pinned to one name by `metadata.name=` is about that object.
   if (!info.name && (verb === 'list' || verb === 'watch') && fieldSelector) {
     const name = selectedName(fieldSelector)

@@ -6,6 +6,8 @@ import { storeFor } from '../client/stores'
 import { ensureRbacBootstrap } from './rbac-bootstrap'
 import { publishNodeSettings } from './node-settings'
 import { ensureIngressClass } from '../edge/ingress-class'
+import { ensureClasses } from './class-bootstrap'
+import { ensureStorageClass } from './storage-class'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
@@ -29,6 +31,8 @@ export function ensureBootstrap(env: Env): Promise<void> {
     await publishNodeSettings(env)
     await ensureRbacBootstrap(env)
     await ensureIngressClass(env)
+    await ensureClasses(env)
+    await ensureStorageClass(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

@@ -7,6 +7,7 @@ import { isResourceRequest, type Attributes, type ResourceAttributes } from './a
 import { ruleAllows, type Decision, type PolicyRule } from './rbac'
 import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
 import { admitNodeEvent } from './node-admission'
+import { admitNodeVolumePatch } from './node-volume-admission'
 
 const read = ['get', 'list', 'watch']
 const leaseNamespace = 'kube-node-lease'
@@ -69,6 +70,10 @@ export async function admitNode(req: Request, env: Env, node: string, attrs: Res
     if (bound === undefined || bound === node) return undefined
     const why = attrs.subresource === 'status' ? 'update pod status for pods' : 'delete pods'
     return forbidden(attrs, attrs.name, `node "${node}" can only ${why} with spec.nodeName set to itself`)
+  }
+  if (attrs.group === '' && attrs.resource === 'persistentvolumes' && verb === 'patch' && attrs.name) {
+    const refused = await admitNodeVolumePatch(req, node, attrs.name)
+    if (refused) return forbidden(attrs, attrs.name, refused)
   }
   if (attrs.group === '' && attrs.resource === 'events' && !attrs.subresource) {
     const refused = await admitNodeEvent(req, env, node, attrs)

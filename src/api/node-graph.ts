@@ -5,13 +5,15 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../client/stores'
 import type { ResourceAttributes } from './authorizer-attributes'
 import type { Decision } from './rbac'
+import { parseLabelSelector, requiresExactMatch } from '../apimachinery/labels'
+import { LOCAL_PATH_NODE_LABEL } from '../controllers/persistentvolume/resources'
 
 const allow: Decision = { allowed: true, reason: '' }
 const deny = (reason: string): Decision => ({ allowed: false, reason })
 const noRelationship = (node: string) => deny(`no relationship found between node '${node}' and this object`)
 
 /** What the store must say for a node's request to be decided: whether the named object is related to the node. */
-type Relation = { kind: 'referenced'; resource: string; namespace: string; name: string } | { kind: 'bound'; namespace: string; name: string }
+type Relation = { kind: 'referenced'; resource: string; namespace: string; name: string } | { kind: 'bound'; namespace: string; name: string } | { kind: 'volume'; name: string; verb: string }
 
 /**
  * The part of kube-apiserver's Node authorizer that looks past the static rules: secrets,
@@ -28,6 +30,14 @@ export function authorizeNodeScoped(node: string, attrs: ResourceAttributes, rel
       if (!['get', 'list', 'watch'].includes(attrs.verb)) return deny('can only read resources of this type')
       if (attrs.subresource) return deny('cannot read subresource')
       if (!attrs.namespace) return deny('can only read namespaced object of this type')
+      return relatedObject(node, attrs, related)
+    case 'persistentvolumes':
+      // Read through a pod's claim; listed, read and finalized when it is a local-path volume of this node.
+      if ((attrs.verb === 'list' || attrs.verb === 'watch') && !attrs.name) {
+        return selectsLocalPathNode(node, attrs) ? allow : deny(`can only list/watch persistentvolumes with the ${LOCAL_PATH_NODE_LABEL}=${node} label selector`)
+      }
+      if (attrs.verb !== 'get' && attrs.verb !== 'patch') return deny('can only get or patch individual resources of this type')
+      if (attrs.subresource) return deny('cannot get subresource')
       return relatedObject(node, attrs, related)
     case 'persistentvolumeclaims':
       if (attrs.verb !== 'get') return deny('can only get individual resources of this type')
@@ -80,6 +90,16 @@ function authorizePod(node: string, attrs: ResourceAttributes, related: boolean)
   return deny('can only list/watch pods with spec.nodeName field selector')
 }
 
+/** A label selector that requires `edgeplane.io/local-path-node=<node>`. */
+function selectsLocalPathNode(node: string, attrs: ResourceAttributes): boolean {
+  if (!attrs.labelSelector) return false
+  try {
+    return requiresExactMatch(parseLabelSelector(attrs.labelSelector), LOCAL_PATH_NODE_LABEL) === node
+  } catch {
+    return false
+  }
+}
+
 function selectsNode(node: string, attrs: ResourceAttributes): boolean {
   return fieldRequirements(attrs).some((r) => r.field === 'spec.nodeName' && r.operator === '=' && r.value === node)
 }
@@ -96,6 +116,8 @@ function fieldRequirements(attrs: ResourceAttributes): readonly FieldRequirement
 
 /** The relation the store must confirm before `authorizeNodeScoped` can allow the request, if any. */
 export function relationOf(node: string, attrs: ResourceAttributes): Relation | undefined {
+  // A volume, through the claim it is bound to (pod → pvc → pv).
+  if (attrs.group === '' && attrs.resource === 'persistentvolumes' && (attrs.verb === 'get' || attrs.verb === 'patch') && attrs.name && !attrs.subresource) return { kind: 'volume', name: attrs.name, verb: attrs.verb }
   if (attrs.group !== '' || attrs.subresource || !attrs.name || !attrs.namespace) return undefined
   const { resource, namespace, name, verb } = attrs
   if (resource === 'secrets' || resource === 'configmaps') return ['get', 'list', 'watch'].includes(verb) ? { kind: 'referenced', resource, namespace, name } : undefined
@@ -107,6 +129,7 @@ export function relationOf(node: string, attrs: ResourceAttributes): Relation | 
 /** Asks the pods store: a lookup in its index of pod references, or the pod's binding. */
 export async function isRelated(env: Env, node: string, relation: Relation): Promise<boolean> {
   if (relation.kind === 'bound') return (await boundNode(env, relation.namespace, relation.name)) === node
+  if (relation.kind === 'volume') return volumeRelated(env, node, relation.name, relation.verb)
   const pods = findResource('', 'v1', 'pods')!
   return storeFor(env, pods).nodeRefers(node, relation.resource, relation.namespace, relation.name)
 }
@@ -118,4 +141,21 @@ export async function boundNode(env: Env, namespace: string, name: string): Prom
   if (!res.ok) return undefined
   const pod = JSON.parse(res.value) as KubeObject & { spec?: { nodeName?: string } }
   return pod.spec?.nodeName ?? ''
+}
+
+/**
+ * Whether the volume is a local-path volume of this node (which the node finalizes), or, for a
+ * read, the volume of a claim that a pod bound to the node references.
+ */
+async function volumeRelated(env: Env, node: string, name: string, verb: string): Promise<boolean> {
+  const def = findResource('', 'v1', 'persistentvolumes')!
+  const res = await storeFor(env, def).get({ def, name })
+  if (!res.ok) return false
+  const pv = JSON.parse(res.value) as KubeObject & { spec?: { claimRef?: { namespace?: string; name?: string } } }
+  if (pv.metadata.labels?.[LOCAL_PATH_NODE_LABEL] === node) return true
+  if (verb !== 'get') return false
+  const ref = pv.spec?.claimRef
+  if (!ref?.namespace || !ref.name) return false
+  const pods = findResource('', 'v1', 'pods')!
+  return storeFor(env, pods).nodeRefers(node, 'persistentvolumeclaims', ref.namespace, ref.name)
 }

@@ -1,4 +1,4 @@
-import { groupVersions, storedResources, type ResourceDef } from '../apis/registry'
+import { builtinResources, groupVersions, storedResources, type ResourceDef } from '../apis/registry'
 import { kindStruct, schemas } from '../apis/schema'
 import { customKindSchemas } from './openapi/custom'
 import { groupVersionDocument, groupVersionPath, kindSchemas, type OpenAPIDocument } from './openapi/document'
@@ -29,8 +29,10 @@ function publish(documents: Map<string, OpenAPIDocument>): Published {
  */
 function builtinDocuments(): Published {
   if (builtin) return builtin
-  const kinds = kindSchemas(storedResources, schemas, kindStruct)
-  builtin = publish(new Map(groupVersions(storedResources).map((gv) => [groupVersionPath(gv), groupVersionDocument(gv, storedResources, schemas, kinds)])))
+  // events.k8s.io/v1 is a view of the core Events, served by its own handler but documented as any kind.
+  const documented = [...storedResources, ...builtinResources.filter((d) => d.virtual && d.group === 'events.k8s.io')]
+  const kinds = kindSchemas(documented, schemas, kindStruct)
+  builtin = publish(new Map(groupVersions(documented).map((gv) => [groupVersionPath(gv), groupVersionDocument(gv, documented, schemas, kinds)])))
   return builtin
 }
 

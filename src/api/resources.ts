@@ -1,5 +1,6 @@
 import type { Env } from '../env'
 import { defaultIngressClass } from '../edge/ingress-class'
+import { defaultStorageClass } from './storage-class'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, methodNotAllowed, success } from '../apimachinery/status'
 import { admissionGroup, apiVersionOf, isCrd, rbacGroup, type ResourceDef } from '../apis/registry'
@@ -25,6 +26,11 @@ import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
 import { mastersGroup, requestUser } from './user'
+import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
+import { admitPodCreate } from '../apis/pod-admission'
+import { admitCreate } from './admission/create'
+import { applyCreate } from './admission/apply-create'
+import { servePodEviction } from './pod-eviction'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -41,6 +47,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       forgetServiceAccounts()
     }
   }
+  if (isSchedulingClass(def) && req.method !== 'GET') return serveClassWrite(req, env, def, info, serveResource)
   if (def.group === admissionGroup && req.method !== 'GET') {
     try {
       return await serveResource(req, env, def, info)
@@ -81,8 +88,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   const sub = info.subresource
   if (def.group === '' && def.plural === 'pods' && info.name && (sub === 'binding' || sub === 'eviction')) return podAction(req, env, def, info.namespace, info.name, sub)
   const finalize = def.group === '' && def.plural === 'namespaces' && sub === 'finalize' && req.method === 'PUT'
-  if (sub !== undefined && !finalize && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
-  const subresource = sub as 'status' | 'scale' | 'finalize' | undefined
+  // pods/ephemeralcontainers reads and writes the Pod; a write changes only spec.ephemeralContainers.
+  const ephemeral = def.group === '' && def.plural === 'pods' && sub === 'ephemeralcontainers' && !!info.name
+  if (ephemeral && !['GET', 'PUT', 'PATCH'].includes(req.method)) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
+  if (sub !== undefined && !finalize && !ephemeral && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
+  const subresource = sub as 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)
@@ -110,7 +120,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       matchNamespace(body, namespace)
       if (namespace) await ensureNamespaceWritable(env, namespace)
       if (def.group === 'networking.k8s.io' && def.plural === 'ingresses') await defaultIngressClass(env, body)
-      const res = await admitted.create(target, body, requestWriteOptions(req, q))
+      if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, body)
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, body)
+      const opts = requestWriteOptions(req, q)
+      if (namespace) await admitCreate(env, target, body, opts)
+      const res = await admitted.create(target, body, opts)
       return jsonText(asRequestedVersion(def, unwrap(res).object), 201, res.ok ? res.warnings : undefined)
     }
     case 'PUT': {
@@ -131,7 +145,11 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       }
       const patch = await readBody(req, type === 'json' ? 'any' : 'object')
       if (subresource === 'finalize') throw notServed()
-      const res = await admitted.patch(target, type, patch, subresource, requestWriteOptions(req, q))
+      // A server-side apply that creates a pod passes the same admission as a POST.
+      if (def.group === '' && def.plural === 'pods' && type === 'apply' && !subresource && !(await store.get(target)).ok) await admitPodCreate(env, patch as KubeObject)
+      const opts = requestWriteOptions(req, q)
+      const created = subresource === undefined ? await applyCreate(env, target, type, patch, opts, (obj, o) => admitted.create(target, obj, o)) : undefined
+      const res = created ?? (await admitted.patch(target, type, patch, subresource, opts))
       const written = unwrap(res)
       return jsonText(subresource === 'scale' ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }
@@ -140,6 +158,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const body = hasBody ? ((await readBody(req)) as Record<string, unknown>) : undefined
       const opts = deleteOptions(q, body)
       if (!info.name) {
+        if (def.verbs && !def.verbs.includes('deletecollection')) throw new ApiError(methodNotAllowed('the server does not allow this method on the requested resource'))
         return pagedListResponse(def, admitted.deletePages(namespace, listOptions(q, namespace), opts), req, q, false)
       }
       if (subresource) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
@@ -195,7 +214,5 @@ async function podAction(req: Request, env: Env, def: ResourceDef, namespace: st
     unwrap(await store.bind(target, node, uid, writeOptions(q)))
     return jsonBody(success(undefined, 201), 201)
   }
-  const deleteBody = (body.deleteOptions ?? undefined) as Record<string, unknown> | undefined
-  unwrap(await store.delete(target, deleteOptions(q, deleteBody)))
-  return jsonBody(success(undefined, 201), 201)
+  return servePodEviction(req, env, def, namespace ?? '', name, body)
 }

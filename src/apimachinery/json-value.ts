@@ -12,3 +12,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false
 }
+
+/** A JSON object's fields, or none for any other value (a field of the wrong type reads as absent). */
+export const fieldsOf = (v: unknown): Record<string, unknown> => (isJsonObject(v) ? v : {})
+
+/** The objects of a JSON list, or none for any other value. */
+export const objectsOf = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isJsonObject) : [])

@@ -411,6 +411,7 @@ const nameRules = new Map<string, NameRule>([
   ['ClusterRole', 'path-segment'],
   ['RoleBinding', 'path-segment'],
   ['ClusterRoleBinding', 'path-segment'],
+  ['PersistentVolume', 'path-segment'],
 ])
 
 export function nameRuleForKind(kind: string): NameRule {

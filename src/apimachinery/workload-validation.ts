@@ -31,6 +31,7 @@ import {
   validateQualifiedName,
   type FieldCause,
 } from './validation'
+import { validateEphemeralContainers } from './ephemeral-validation'
 
 /**
  * Spec validation for the kinds the server acts on, as kube-apiserver v1.32 validates them on
@@ -164,7 +165,7 @@ const serviceSpec = z.looseObject({
 })
 
 type PodSpec = z.infer<typeof podSpec>
-type Container = z.infer<typeof container>
+export type Container = z.infer<typeof container>
 type PodTemplate = z.infer<typeof podTemplate>
 type MetaSelector = z.infer<typeof labelSelector>
 type SelectorRequirement = z.infer<typeof selectorRequirement>
@@ -208,7 +209,8 @@ function validateContainerPorts(ports: Container['ports'], path: string): FieldC
   return causes
 }
 
-function validateContainerCommon(c: Container, path: string): FieldCause[] {
+/** What every kind of container must satisfy (name, image, ports, policies). */
+export function validateContainerCommon(c: Container, path: string): FieldCause[] {
   const causes: FieldCause[] = []
   if (!c.name) causes.push(required(`${path}.name`))
   else causes.push(...validateDns1123Label(c.name, `${path}.name`))
@@ -408,12 +410,12 @@ function intOrPercentValue(v: IntOrString): number {
   return /^[+-]?\d+$/.test(v) ? Number(v) : 0
 }
 
-function validatePositiveIntOrPercent(v: IntOrString, path: string): FieldCause[] {
+export function validatePositiveIntOrPercent(v: IntOrString, path: string): FieldCause[] {
   if (typeof v === 'string') return isValidPercent(v).map((m) => invalid(path, v, m, goIntOrString(v)))
   return v < 0 ? [invalid(path, v, isNegativeErrorMsg)] : []
 }
 
-function notMoreThan100Percent(v: IntOrString, path: string): FieldCause[] {
+export function notMoreThan100Percent(v: IntOrString, path: string): FieldCause[] {
   const p = percentValue(v)
   return p !== undefined && p > 100 ? [invalid(path, v, 'must not be greater than 100%', goIntOrString(v))] : []
 }
@@ -665,7 +667,7 @@ function validateCronJob(obj: KubeObject): FieldCause[] {
 }
 
 function validatePod(obj: KubeObject): FieldCause[] {
-  return validatePodSpec(obj.spec, 'spec')
+  return [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec, 'spec.ephemeralContainers')]
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { kindStruct, schemas } from './schema'
 import { validateObject } from './validate'
 import { applySchemaDefaults, pruneUnknownFields } from './crd/schema'
 import type { ResourceDef } from './registry'
+import { notEnforcedWarning } from './network-policy'
 import type { FieldValidation } from '../../durable-objects/kind-store/options'
 
 /**
@@ -35,6 +36,7 @@ export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation =
   }
   const causes = validateObject(def, obj)
   if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') warnings = [...(warnings ?? []), notEnforcedWarning]
   return { ok: true, value: obj, warnings }
 }
 

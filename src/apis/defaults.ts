@@ -1,7 +1,12 @@
 import type { KubeObject } from '../apimachinery/types'
+import { defaultNetworkPolicy } from './network-policy'
 import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
 import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { defaultRbacObject } from './rbac/validate'
+import { defaultPriorityClass } from './priority-class'
+import { defaultReplicationController } from './replication-controller'
+import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
+import { defaultLimitRange } from './limit-range/object'
 
 type Json = Record<string, unknown>
 
@@ -35,6 +40,9 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (def.group === '' && def.kind === 'Node') return obj.status
   if (def.group === '' && def.kind === 'Pod') return { phase: 'Pending', qosClass: podQosClass(obj) }
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
+  const storage = initialStorageStatus(def.group, def.kind)
+  if (storage) return storage
+  if (def.group === 'policy' && def.kind === 'PodDisruptionBudget') return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }
   return {}
 }
 
@@ -42,8 +50,11 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
+  defaultStorageObject(def.group, def.kind, obj)
   if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
+  if (def.group === '' && def.kind === 'LimitRange') defaultLimitRange(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))
@@ -55,6 +66,8 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     mergeStringData(obj)
     obj.type ??= 'Opaque'
   }
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
+  if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -79,7 +92,7 @@ export function defaultPodSpec(spec: Json): void {
   spec.terminationGracePeriodSeconds ??= 30
   spec.dnsPolicy ??= 'ClusterFirst'
   spec.schedulerName ??= 'default-scheduler'
-  for (const list of ['containers', 'initContainers']) {
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of (spec[list] as Json[] | undefined) ?? []) {
       if (!c || typeof c !== 'object') continue
       c.terminationMessagePath ??= '/dev/termination-log'
@@ -94,6 +107,8 @@ export function defaultPodSpec(spec: Json): void {
 export function podSpecsOf(def: ResourceDef, obj: KubeObject): Json[] {
   const spec = asRecord(obj.spec)
   if (def.group === '' && def.kind === 'Pod') return obj.spec ? [spec] : []
+  if (def.group === '' && def.kind === 'ReplicationController') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
+  if (def.group === '' && def.kind === 'PodTemplate') return obj.template ? [asRecord(asRecord(obj.template).spec)] : []
   if (def.group === 'apps' && def.kind !== 'ControllerRevision') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
   if (def.group === 'batch' && def.kind === 'Job') return spec.template ? [asRecord(asRecord(spec.template).spec)] : []
   if (def.group === 'batch' && def.kind === 'CronJob') {

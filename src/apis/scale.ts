@@ -1,6 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
 import { invalid, type StoreResult } from '../apimachinery/status'
-import { formatLabelSelector } from '../apimachinery/labels'
+import { formatLabelSelector, labelSelectorString, selectorFromSet } from '../apimachinery/labels'
 import type { ResourceDef } from './registry'
 import { structTypeError } from './admission'
 
@@ -36,6 +36,8 @@ function write(obj: KubeObject, path: string, value: unknown): KubeObject {
   return set(obj, [head!, ...rest]) as KubeObject
 }
 
+const formatSelectorSet = (set: Record<string, string>): string => labelSelectorString(selectorFromSet(set))
+
 const pathsOf = (def: ResourceDef): ScalePaths => def.custom?.scale ?? builtinPaths
 
 /** The autoscaling/v1 Scale view of a workload, as `kubectl scale` reads and writes it. */
@@ -48,7 +50,9 @@ export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
     selector = typeof s === 'string' ? s : ''
   } else {
     const s = read(obj, '.spec.selector')
-    if (s) selector = formatLabelSelector(s as never)
+    // A ReplicationController's selector is a plain label map.
+    if (s && def.group === '' && def.kind === 'ReplicationController') selector = formatSelectorSet(s as Record<string, string>)
+    else if (s) selector = formatLabelSelector(s as never)
   }
   return {
     kind: 'Scale',

@@ -5,6 +5,9 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
+import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
+import { validateStorageUpdate } from './storage/validate'
+import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from '../apimachinery/ephemeral-validation'
 
 /** kube-apiserver's timestamps: RFC 3339, second precision. */
 export function timestamp(ms: number): string {
@@ -52,8 +55,13 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
  * Merges an incoming full object over the stored one: system fields stay, a main-resource write
  * keeps the stored status and a status write changes only status, as with a status subresource.
  */
-export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status'): KubeObject {
+export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'ephemeralcontainers'): KubeObject {
   if (subresource === 'status') return { ...old, status: incoming.status, metadata: { ...old.metadata } }
+  if (subresource === 'ephemeralcontainers') {
+    const out = withEphemeralContainers(old, incoming)
+    applyDefaults(def, out)
+    return out
+  }
   const meta = { ...incoming.metadata }
   for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'name', 'namespace'] as const) {
     if (old.metadata[f] === undefined) delete meta[f]
@@ -66,6 +74,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
     else out.status = old.status
   }
   applyDefaults(def, out)
+  if (def.group === '' && def.kind === 'Pod') keepPodPriority(old, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
   if (isCrd(def)) out.status = establishedStatus(out, timestamp(Date.now()))
   return out
@@ -73,12 +82,17 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
 
 /** Create rules beyond the object's own validation (kube-apiserver's create-only checks we enforce). */
 export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
+  if (def.group === '' && def.kind === 'Pod') return validateEphemeralOnCreate(obj).map(toStatusCause)
   return isCrd(def) ? validateApiApproval(obj).map(toStatusCause) : []
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
-export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject): StatusCause[] {
+export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'ephemeralcontainers'): StatusCause[] {
   const causes: StatusCause[] = []
+  if (def.group === '' && def.kind === 'Pod') {
+    const checks = subresource === 'ephemeralcontainers' ? validateEphemeralUpdate(old, next) : validateEphemeralUnchanged(old, next)
+    causes.push(...checks.map(toStatusCause))
+  }
   if (old.metadata.deletionTimestamp) {
     const before = new Set(old.metadata.finalizers ?? [])
     const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f))
@@ -100,7 +114,9 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   }
   if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') causes.push(...validatePriorityClassUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
+  causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

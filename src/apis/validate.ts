@@ -6,6 +6,11 @@ import { validateWebhookConfiguration } from './admissionregistration/webhook-co
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/schema'
 import { validateRbacObject } from './rbac/validate'
+import { validateNetworkPolicy } from './network-policy'
+import { validatePriorityClass } from './priority-class'
+import { validateRuntimeClass } from './runtime-class'
+import { validateStorageObject } from './storage/validate'
+import { validatePolicyObject } from './policy/validate'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -17,6 +22,11 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.custom) return def.custom.schema ? validateAgainstSchema(def.custom.schema, obj) : []
   if (isCrd(def)) return validateCrd(obj)
   if (def.group === rbacGroup) return validateRbacObject(def.kind, obj)
+  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') return validateNetworkPolicy(obj)
+  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
+  if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
   if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
-  return validateWorkload(def.kind, obj)
+  const policy = validatePolicyObject(def, obj)
+  if (policy) return policy
+  return validateStorageObject(def.group, def.kind, obj) ?? validateWorkload(def.kind, obj)
 }

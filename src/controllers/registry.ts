@@ -2,11 +2,12 @@ import type { Env } from '../env'
 import type { ChangeType, KubeObject } from '../apimachinery/types'
 import type { ControllerDefinition, ResourceRef } from './runtime/types'
 import { schedulerController } from './scheduler'
-import { nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
+import { evictionRatesFrom, nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
 import { namespaceController, namespacedResources } from './namespace'
 import { podGcController } from './pod-gc'
 import { replicaSetController } from './replicaset'
+import { replicationControllerController } from './replicationcontroller'
 import { deploymentController } from './deployment'
 import { statefulSetController } from './statefulset'
 import { daemonSetController } from './daemonset'
@@ -18,17 +19,25 @@ import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
 import { nodeCidrSettings, nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
+import { persistentVolumeController } from './persistentvolume'
+import { disruptionController } from './disruption'
+import { resourceQuotaController } from './resourcequota'
 import { defaultLbDomain } from '../edge/ingress-routes'
+import { rootCaPublisher } from './namespace-defaults/root-ca'
+import { serviceAccountsController } from './namespace-defaults/service-accounts'
+import { kubernetesServiceController, parseApiEndpoint } from './kubernetes-service'
+import { defaultServiceClusterIpRange } from '../apis/service-ips'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   scheduler: () => schedulerController(),
   'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
-  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) }),
+  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD), evictionRates: evictionRatesFrom(env) }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),
   'pod-gc': () => podGcController(),
   replicaset: () => replicaSetController(),
+  replicationcontroller: () => replicationControllerController(),
   deployment: () => deploymentController(),
   statefulset: () => statefulSetController(),
   daemonset: () => daemonSetController(),
@@ -38,7 +47,13 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
+  persistentvolume: () => persistentVolumeController(),
+  disruption: () => disruptionController(),
+  resourcequota: () => resourceQuotaController(),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
+  'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
+  serviceaccount: () => serviceAccountsController(),
+  'kubernetes-service': (env) => kubernetesServiceController(env.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange, parseApiEndpoint(env.EDGEPLANE_API_ENDPOINT)),
 }
 
 export function controllerNames(): string[] {

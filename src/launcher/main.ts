@@ -6,6 +6,7 @@
 //   EDGEPLANE_STATE=.edgeplane            state dir (relative to cwd); the agent's is <state>/agent
 //   EDGEPLANE_PORT=8787                   https port
 //   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD   passed to the Worker as a binding of that name when set
+//   EDGEPLANE_NODE_EVICTION_RATE and the other eviction rate settings: the same
 //   CLUSTER_CIDR, NODE_CIDR_MASK_SIZE     the same: where node pod CIDRs are cut from, and their size
 //   EDGEPLANE_DEBUG=1                     print the full error when startup fails
 //
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   mf = startRuntime({
     scriptPath,
     worker,
-    vars: { EDGEPLANE_INGRESS_ADDRESS: HOST, ...settings.passThroughVars, ADMIN_TOKEN: admin.token, EDGEPLANE_INGRESS_SECRET: ingressSecret },
+    vars: { EDGEPLANE_INGRESS_ADDRESS: HOST, EDGEPLANE_API_ENDPOINT: `${HOST}:${settings.port}`, EDGEPLANE_ROOT_CA: tls.cert, ...settings.passThroughVars, ADMIN_TOKEN: admin.token, EDGEPLANE_INGRESS_SECRET: ingressSecret },
     stateDir: settings.stateDir,
     port: settings.port,
     tls,

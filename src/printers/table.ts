@@ -18,7 +18,11 @@ import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { webhookConfigurationPrinter } from './admissionregistration'
 import { nodePrinter } from './node'
+import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
+import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
+import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
+import { policyPrinters } from './policy'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -39,6 +43,14 @@ const printers = new Map<string, Printer>([
   ['/secrets', secretPrinter],
   ['/serviceaccounts', serviceAccountPrinter],
   ['/events', eventPrinter],
+  ['/replicationcontrollers', replicationControllerPrinter],
+  ['/podtemplates', podTemplatePrinter],
+  ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+  ['node.k8s.io/runtimeclasses', runtimeClassPrinter],
+  ['/persistentvolumes', persistentVolumePrinter],
+  ['/persistentvolumeclaims', persistentVolumeClaimPrinter],
+  ['storage.k8s.io/storageclasses', storageClassPrinter],
+  ['storage.k8s.io/csidrivers', csiDriverPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],
@@ -50,6 +62,7 @@ const printers = new Map<string, Printer>([
   ['coordination.k8s.io/leases', leasePrinter],
   ['networking.k8s.io/ingresses', ingressPrinter],
   ['networking.k8s.io/ingressclasses', ingressClassPrinter],
+  ['networking.k8s.io/networkpolicies', networkPolicyPrinter],
   ['events.k8s.io/events', eventPrinter],
   ['apiextensions.k8s.io/customresourcedefinitions', crdPrinter],
   ['rbac.authorization.k8s.io/roles', rolePrinter],
@@ -58,6 +71,7 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
+  ...policyPrinters(),
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Docker from 'dockerode'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findSocket } from '../../src/agent/runtime/docker/socket'
+import { TEST_IMAGE, testEngine } from './helpers/engine'
 import { freePort } from '../../src/bench/ports'
 import { kubectlOn } from './helpers/kubectl'
 import { startKubectl } from './helpers/kubectl-stream'
+import { kubectlInTerminal } from './helpers/kubectl-pty'
 import { stream, type Manifest } from './helpers/manifests'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
@@ -17,20 +18,9 @@ import { waitFor } from './helpers/wait'
 // engine on this machine (Podman's Docker-compatible service in CI), and the real kubectl. The
 // image is a local busybox (`.ci/containers.sh` builds it), so nothing is pulled from a registry.
 
-const IMAGE = 'localhost/busybox:test'
+const IMAGE = TEST_IMAGE
 const NODE = 'e2e-docker'
-const engine = await (async () => {
-  const socket = await findSocket(process.env.EDGEPLANE_CONTAINER_SOCKET)
-  if (!socket) return { skip: 'no container engine answers on its socket (run .ci/containers.sh as root)' }
-  const docker = new Docker({ socketPath: socket })
-  const present = await docker
-    .getImage(IMAGE)
-    .inspect()
-    .then(() => true, () => false)
-  if (!present) return { skip: `the engine on ${socket} has no image ${IMAGE} (run .ci/containers.sh as root)` }
-  return { socket, docker }
-})()
-if ('skip' in engine) process.stdout.write(`containers.test.ts skipped: ${engine.skip}\n`)
+const engine = await testEngine('containers.test.ts')
 
 let server: TestServer
 let agent: AgentProcess
@@ -205,7 +195,7 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
     }
   })
 
-  it('kubectl attach streams the output of the container process; -i is refused with the reason', async () => {
+  it('kubectl attach streams the output of the container process, and with -i feeds its stdin', async () => {
     const pods: Manifest[] = [
       {
         apiVersion: 'v1',
@@ -213,27 +203,81 @@ describe.skipIf('skip' in engine)('the docker runtime against a real container e
         metadata: { name: 'ticker' },
         spec: { terminationGracePeriodSeconds: 0, containers: [{ name: 'main', image: IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', 'i=0; while true; do echo tick $i; i=$((i+1)); sleep 0.3; done'] }] },
       },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'echoer' },
+        spec: { terminationGracePeriodSeconds: 0, restartPolicy: 'Never', containers: [{ name: 'main', image: IMAGE, imagePullPolicy: 'Never', stdin: true, stdinOnce: true, command: ['sh', '-c', 'cat; echo stdin closed'] }] },
+      },
     ]
     await ok(['apply', '-f', '-'], stream(...pods))
-    for (const name of ['ticker']) {
+    for (const name of ['ticker', 'echoer']) {
       await waitFor(async () => (await run(['get', 'pod', name, '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', { what: `${name} Running`, timeoutMs: 60_000, intervalMs: 300 })
     }
     const attached = startKubectl(['attach', 'ticker', '-c', 'main'], { kubeconfig: server.kubeconfig, timeoutMs: 30_000 })
     await waitFor(() => /tick \d+\n.*tick \d+/s.test(attached.stdout()), { what: 'ticks through attach', timeoutMs: 20_000, intervalMs: 200 })
     await attached.stop()
-    const withStdin = await run(['attach', '-i', 'ticker', '-c', 'main'], 'hello\n')
-    expect(withStdin.code).not.toBe(0)
-    expect(withStdin.stderr).toContain('stdin is not supported by kubectl attach on this node (use kubectl exec -i)')
-    await ok(['delete', 'pod', 'ticker', '--wait=false'])
+    // stdin reaches cat; its end closes the process's stdin (stdinOnce), cat ends, and so does attach.
+    const withStdin = await run(['attach', '-i', 'echoer', '-c', 'main'], 'hello through attach\n')
+    expect(withStdin.code, withStdin.stderr).toBe(0)
+    expect(withStdin.stdout).toContain('hello through attach\nstdin closed\n')
+    await waitFor(async () => (await run(['get', 'pod', 'echoer', '-o', 'jsonpath={.status.phase}'])).stdout === 'Succeeded', { what: 'echoer Succeeded', timeoutMs: 30_000, intervalMs: 300 })
+    await ok(['delete', 'pod', 'ticker', 'echoer', '--wait=false'])
   }, 120_000)
 
-  it('kubectl debug is refused as a server without ephemeral containers refuses it', async () => {
+  it('kubectl run -i --rm runs a pod, feeds it stdin, prints its output and deletes it', async () => {
+    const res = await run(['run', 'once', '-i', '--rm', '--restart=Never', `--image=${IMAGE}`, '--image-pull-policy=Never', '--command', '--', 'sh', '-c', 'read line; echo got $line'], 'world\n')
+    expect(res.code, res.stderr).toBe(0)
+    expect(res.stdout).toContain('got world')
+    await waitFor(async () => (await run(['get', 'pod', 'once'])).code !== 0, { what: 'pod once deleted', timeoutMs: 30_000, intervalMs: 300 })
+  }, 120_000)
+
+  it('kubectl exec -it gives the command a terminal of the client\'s window size', async () => {
     const [pod] = await webPods()
-    const debug = await run(['debug', pod!.metadata.name, `--image=${IMAGE}`, '--target=httpd', '--', 'sh'])
-    expect(debug.code).not.toBe(0)
-    expect(debug.stderr).not.toContain('panic')
-    expect(debug.stderr).toContain('ephemeral containers are disabled for this cluster')
-  })
+    const res = await kubectlInTerminal(['exec', '-it', pod!.metadata.name, '-c', 'sidecar', '--', 'sh', '-c', 'tty; stty size; [ -t 0 ] && echo stdin is a terminal'], { kubeconfig: server.kubeconfig, cols: 91, rows: 33 })
+    expect(res.code, res.stdout + res.stderr).toBe(0)
+    expect(res.stdout).toMatch(/\/dev\/pts\/\d+/)
+    expect(res.stdout).toContain('33 91')
+    expect(res.stdout).toContain('stdin is a terminal')
+  }, 60_000)
+
+  it('kubectl debug runs an ephemeral container in the pod: its network, and with --target its container\'s processes', async () => {
+    const [pod] = await webPods()
+    const name = pod!.metadata.name
+    const script = 'busybox wget -qO- http://127.0.0.1:8080/index.html; busybox ps -o args; echo debug done'
+    const debug = await run(['debug', name, `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg', '--target=httpd', '--', 'sh', '-c', script])
+    expect(debug.code, debug.stderr).toBe(0)
+    const status = await waitFor(
+      async () => {
+        const p = JSON.parse((await ok(['get', 'pod', name, '-o', 'json'])).stdout) as { status: { ephemeralContainerStatuses?: { name: string; state: { terminated?: { exitCode: number; reason: string } }; containerID?: string }[] } }
+        const s = p.status.ephemeralContainerStatuses?.find((c) => c.name === 'dbg')
+        return s?.state.terminated ? s : undefined
+      },
+      { what: 'the ephemeral container dbg terminated', timeoutMs: 60_000, intervalMs: 300 },
+    )
+    expect(status.state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' })
+    expect(status.containerID).toMatch(/^docker:\/\//)
+    const logs = (await ok(['logs', name, '-c', 'dbg'])).stdout
+    // The pod's localhost is the ephemeral container's: it reaches httpd on 127.0.0.1.
+    expect(logs).toContain('hello from a container')
+    // --target shares httpd's process namespace: its process is in the list.
+    expect(logs).toMatch(/httpd -f -p 8080/)
+    expect(logs).toContain('debug done')
+    // The pod itself goes on: Running and ready, its containers not restarted.
+    const after = (await webPods()).find((p) => p.metadata.name === name)!
+    expect(after.status.phase).toBe('Running')
+    expect(after.status.containerStatuses?.every((c) => c.ready && c.restartCount === 0)).toBe(true)
+    // kubectl debug -i waits for the ephemeral container to run, then attaches to it with stdin.
+    const interactive = await run(['debug', name, '-i', `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg-i', '--', 'sh', '-c', 'read line; echo debugger got $line'], 'a line\n')
+    expect(interactive.code, interactive.stderr).toBe(0)
+    expect(interactive.stdout).toContain('debugger got a line')
+    // kubectl debug -it on a terminal: the ephemeral container has one, resized to the client's
+    // window once kubectl attaches (the command waits for that, at most 15 s, then prints).
+    const terminal = await kubectlInTerminal(['debug', name, '-it', `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg-tty', '--', 'sh', '-c', 'i=0; while [ "$(stty size)" != "22 77" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done; tty; stty size'], { kubeconfig: server.kubeconfig, cols: 77, rows: 22, timeoutMs: 60_000 })
+    expect(terminal.code, terminal.stdout + terminal.stderr).toBe(0)
+    expect(terminal.stdout).toMatch(/\/dev\/pts\/\d+/)
+    expect(terminal.stdout).toContain('22 77')
+  }, 120_000)
 
   it('runs init containers first, shares emptyDir, probes through the engine, and applies the security context', async () => {
     const specPod: Manifest = {

@@ -138,3 +138,26 @@ describe('kubectl exec', () => {
     expect(res.stderr).toContain('error dialing backend: node "no-agent-node" has no connected agent')
   })
 })
+
+describe('kubectl debug', () => {
+  it('runs the ephemeral container as a process in the pod directory, once, and reports its status', async () => {
+    const debug = await run(['debug', 'counter', '--image=busybox:1.36', '-c', 'dbg', '--', 'sh', '-c', 'echo debugging in "$(basename "$PWD")"; echo HOSTNAME=$HOSTNAME'])
+    expect(debug.code, debug.stderr).toBe(0)
+    const uid = (await run(['get', 'pod', 'counter', '-o', 'jsonpath={.metadata.uid}'])).stdout.trim()
+    const terminated = await waitFor(
+      async () => {
+        const res = await run(['get', 'pod', 'counter', '-o', 'jsonpath={.status.ephemeralContainerStatuses[?(@.name=="dbg")].state.terminated}'])
+        return res.stdout.trim() ? (JSON.parse(res.stdout) as { exitCode: number; reason: string }) : undefined
+      },
+      { what: 'the ephemeral container dbg terminated', timeoutMs: 30_000, intervalMs: 250 },
+    )
+    expect(terminated).toMatchObject({ exitCode: 0, reason: 'Completed' })
+    const logs = await run(['logs', 'counter', '-c', 'dbg'])
+    expect(logs.stdout).toBe(`debugging in ${uid}\nHOSTNAME=counter\n`)
+    // It is not restarted, whatever the pod's restartPolicy, and the pod goes on running.
+    await new Promise((r) => setTimeout(r, 1_500))
+    const status = JSON.parse((await run(['get', 'pod', 'counter', '-o', 'json'])).stdout) as { status: { phase: string; ephemeralContainerStatuses: { name: string; restartCount: number; ready: boolean }[] } }
+    expect(status.status.phase).toBe('Running')
+    expect(status.status.ephemeralContainerStatuses).toEqual([expect.objectContaining({ name: 'dbg', restartCount: 0, ready: false })])
+  })
+})

@@ -123,7 +123,9 @@ describe("a pod's environment", () => {
     const ip = (await run(['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout
     const env = Object.fromEntries((await run(['logs', 'envcheck'])).stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
     expect(env).toMatchObject({ MINE: '1', HOSTNAME: 'envcheck', WEB_SERVICE_HOST: ip, WEB_SERVICE_PORT: '80', WEB_PORT: `tcp://${ip}:80`, WEB_PORT_80_TCP_ADDR: ip })
-    const allowed = /^(MINE|HOSTNAME|PATH|HOME|USER|LANG|TMPDIR|TZ|PWD|SHLVL|_|WEB_.*)$/
+    // As kubelet, every pod also gets the variables of default/kubernetes, the API's Service.
+    expect(env).toMatchObject({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', KUBERNETES_SERVICE_PORT_HTTPS: '443' })
+    const allowed = /^(MINE|HOSTNAME|PATH|HOME|USER|LANG|TMPDIR|TZ|PWD|SHLVL|_|WEB_.*|KUBERNETES_.*)$/
     expect(Object.keys(env).filter((k) => !allowed.test(k))).toEqual([])
   })
 })

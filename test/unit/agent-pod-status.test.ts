@@ -178,6 +178,22 @@ describe('computePodStatus: container statuses', () => {
     expect(status.podIP).toBeUndefined()
   })
 
+  it('reports ephemeral containers apart, never ready, and counting for neither phase nor readiness', () => {
+    const p = pod()
+    ;(p.spec as Record<string, unknown>).ephemeralContainers = [{ name: 'dbg', image: 'busybox' }, { name: 'later', image: 'busybox' }]
+    const status = computePodStatus({ pod: p, containers: [run('app'), exit('dbg', 3, { ephemeral: true })], hostIP: 'h', now: NOW })
+    expect(status.phase).toBe('Running')
+    expect(status.conditions!.find((c) => c.type === 'Ready')!.status).toBe('True')
+    expect(status.containerStatuses!.map((c) => c.name)).toEqual(['app'])
+    expect(status.ephemeralContainerStatuses!.map((c) => [c.name, c.state, c.ready])).toEqual([
+      ['dbg', { terminated: { exitCode: 3, reason: 'Error', finishedAt: EARLIER } }, false],
+      ['later', { waiting: { reason: 'ContainerCreating' } }, false],
+    ])
+    // A running ephemeral container is not ready either.
+    const running = computePodStatus({ pod: p, containers: [run('app'), run('dbg', true, { ephemeral: true })], hostIP: 'h', now: NOW })
+    expect(running.ephemeralContainerStatuses![0]).toMatchObject({ name: 'dbg', ready: false, started: true })
+  })
+
   it('keeps startTime once set and leaves qosClass to the server', () => {
     const first = computePodStatus({ pod: pod(), containers: [run('app')], hostIP: 'h', now: NOW })
     expect(first.startTime).toBe(kubeTime(NOW))

@@ -46,6 +46,43 @@ describe('SimRuntime', () => {
     expect(s.containerID).toMatch(/^sim:\/\//)
   })
 
+  it('marks an ephemeral container added to a running pod running, once, not ready, and never restarts it', async () => {
+    const r = runtime()
+    const p = pod({ restartPolicy: 'Always', annotations: { [EXIT_AFTER_ANNOTATION]: '0.2', [EXIT_CODE_ANNOTATION]: '1' } })
+    await r.sync(p, {})
+    await until('running', () => 'running' in main(r, p).state)
+    const debugged = { ...p, spec: { ...(p.spec as object), ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } }
+    await r.sync(debugged, {})
+    const dbg = () => r.status(p.metadata.uid!)!.find((c) => c.name === 'dbg')!
+    expect(dbg()).toMatchObject({ ephemeral: true, state: { waiting: { reason: 'ContainerCreating' } } })
+    await until('dbg running', () => 'running' in dbg().state)
+    // The app container exits and restarts by the annotation; the ephemeral one runs on, untouched.
+    await until('main restarted', () => main(r, p).restartCount >= 1)
+    await r.sync(debugged, {})
+    expect(dbg()).toMatchObject({ ready: false, restartCount: 0, state: { running: {} } })
+  })
+
+  it('a new agent keeps a running ephemeral container as its status says, and does not start a finished one again', async () => {
+    const r = runtime()
+    const running = { running: { startedAt: '2026-03-01T10:00:00Z' } }
+    const p = pod({
+      status: {
+        phase: 'Running',
+        containerStatuses: [{ name: 'main', state: running, restartCount: 0, containerID: 'sim://main' }],
+        ephemeralContainerStatuses: [
+          { name: 'dbg', state: running, restartCount: 0, containerID: 'sim://dbg' },
+          { name: 'done', state: { terminated: { exitCode: 0, reason: 'Completed', finishedAt: '2026-03-01T10:00:01Z' } }, restartCount: 0, containerID: 'sim://done' },
+        ],
+      },
+    })
+    ;(p.spec as Record<string, unknown>).ephemeralContainers = [{ name: 'dbg', image: 'busybox' }, { name: 'done', image: 'busybox' }]
+    await r.sync(p, {})
+    await new Promise((res) => setTimeout(res, 120))
+    const byName = (n: string) => r.status(p.metadata.uid!)!.find((c) => c.name === n)!
+    expect(byName('dbg')).toMatchObject({ ephemeral: true, containerID: 'sim://dbg', ready: false, state: running })
+    expect(byName('done')).toMatchObject({ ephemeral: true, containerID: 'sim://done', state: { terminated: { reason: 'Completed' } } })
+  })
+
   it('completes init containers before the app starts', async () => {
     const r = runtime()
     const p = pod({ init: true })

@@ -24,6 +24,17 @@ describe('container create options', () => {
     expect(argsOnly.Cmd).toEqual(['-v'])
   })
 
+  it('keeps stdin open and gives a terminal when the spec asks; joins a target\'s process namespace', () => {
+    const p = pod({ containers: [] })
+    const plain = appConfig(p, { name: 'c', image: 'img' }, { nodeName: 'n', infraId: 'i', env: {}, binds: [], restartCount: 0 })
+    expect(plain).not.toHaveProperty('Tty')
+    expect(plain).not.toHaveProperty('OpenStdin')
+    expect(plain.HostConfig).not.toHaveProperty('PidMode')
+    const debug = appConfig(p, { name: 'dbg', image: 'img', stdin: true, stdinOnce: true, tty: true }, { nodeName: 'n', infraId: 'i', env: {}, binds: [], restartCount: 0, pidOf: 'target-id' })
+    expect(debug).toMatchObject({ Tty: true, OpenStdin: true, StdinOnce: true, AttachStdin: true })
+    expect(debug.HostConfig).toMatchObject({ NetworkMode: 'container:i', PidMode: 'container:target-id' })
+  })
+
   it('maps securityContext, workingDir and limits as the kubelet does', () => {
     const p = pod({ securityContext: { runAsUser: 1000, runAsGroup: 3000 }, containers: [] })
     const c = appConfig(

@@ -29,6 +29,7 @@ describe('garbage collector keys', () => {
       'configmaps',
       'secrets',
       'replicasets',
+      'replicationcontrollers',
       'jobs',
       'services',
       'statefulsets',

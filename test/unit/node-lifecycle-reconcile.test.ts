@@ -28,8 +28,11 @@ function unreachableNode(name: string, taints: Taint[]): KubeObject {
   return newNode(name, { ready: 'Unknown', heartbeat: renewed, taints, conditions: ['MemoryPressure', 'DiskPressure', 'PIDPressure'].map(unknown) })
 }
 
+/** A Ready node besides the one under test: with every node not ready, none is tainted NoExecute (disruption mode). */
+const peer = () => [newNode('peer', { heartbeat: renewed }), newLease('peer', '2025-06-02T00:00:00Z')]
+
 function healthyCluster(...extra: KubeObject[]) {
-  return new MemoryCache(newNode('n1', { heartbeat: '2025-06-01T11:00:00Z' }), newLease('n1', renewed), ...extra)
+  return new MemoryCache(newNode('n1', { heartbeat: '2025-06-01T11:00:00Z' }), newLease('n1', renewed), ...peer(), ...extra)
 }
 
 describe('node-lifecycle reconcile', () => {
@@ -124,7 +127,7 @@ describe('node-lifecycle reconcile', () => {
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: taintedAt },
     ])
     const pod = newPod('p', { nodeName: 'n1', tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 2 }] })
-    const cache = new MemoryCache(node, newLease('n1', renewed), pod)
+    const cache = new MemoryCache(node, newLease('n1', renewed), ...peer(), pod)
 
     expect(controller.reconcile('n1', cache, t(taintedAt))).toEqual({ actions: [], requeueAfterMs: 2000 })
     expect(controller.reconcile('n1', cache, t(taintedAt) + 1500)).toEqual({ actions: [], requeueAfterMs: 500 })
@@ -136,7 +139,7 @@ describe('node-lifecycle reconcile', () => {
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: renewed },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: renewed },
     ])
-    const cache = new MemoryCache(node, newLease('n1', renewed), newPod('p', { nodeName: 'n1', deletionTimestamp: renewed }))
+    const cache = new MemoryCache(node, newLease('n1', renewed), ...peer(), newPod('p', { nodeName: 'n1', deletionTimestamp: renewed }))
     expect(controller.reconcile('n1', cache, t(renewed) + 60_000)).toEqual({ actions: [] })
   })
 
@@ -171,7 +174,7 @@ describe('node-lifecycle reconcile', () => {
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: renewed },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: renewed },
     ]
-    const cache = new MemoryCache(newNode('n1', { ready: 'Unknown', taints }), newLease('n1', '2025-06-01T12:10:00Z'))
+    const cache = new MemoryCache(newNode('n1', { ready: 'Unknown', taints }), newLease('n1', '2025-06-01T12:10:00Z'), ...peer())
     expect(controller.reconcile('n1', cache, t('2025-06-01T12:10:01Z')).actions).toEqual([])
   })
 

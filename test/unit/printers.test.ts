@@ -1022,6 +1022,10 @@ describe('printerFor and column definitions', () => {
     ['apps', 'statefulsets', ['Name', 'Ready', 'Age'], ['Containers', 'Images']],
     ['apps', 'daemonsets', ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age'], ['Containers', 'Images', 'Selector']],
     ['apps', 'controllerrevisions', ['Name', 'Controller', 'Revision', 'Age'], []],
+    ['', 'replicationcontrollers', ['Name', 'Desired', 'Current', 'Ready', 'Age'], ['Containers', 'Images', 'Selector']],
+    ['', 'podtemplates', ['Template', 'Containers', 'Images', 'Pod Labels'], []],
+    ['scheduling.k8s.io', 'priorityclasses', ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'], []],
+    ['node.k8s.io', 'runtimeclasses', ['Name', 'Handler', 'Age'], []],
     ['batch', 'jobs', ['Name', 'Status', 'Completions', 'Duration', 'Age'], ['Containers', 'Images', 'Selector']],
     ['batch', 'cronjobs', ['Name', 'Schedule', 'Timezone', 'Suspend', 'Active', 'Last Schedule', 'Age'], ['Containers', 'Images', 'Selector']],
     ['', 'services', ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age'], ['Selector']],
@@ -1048,7 +1052,8 @@ describe('printerFor and column definitions', () => {
     for (const c of columns) {
       expect(Object.keys(c).sort()).toEqual(['description', 'format', 'name', 'priority', 'type'])
       expect(c.description).not.toBe('')
-      expect(c.format).toBe(c.name === 'Name' ? 'name' : '')
+      // PodTemplate's name column is titled Template, as upstream's.
+      expect(c.format).toBe(c.name === 'Name' || (resource === 'podtemplates' && c.name === 'Template') ? 'name' : '')
       expect(['string', 'integer', 'number', 'boolean', 'date']).toContain(c.type)
     }
   })

@@ -167,7 +167,7 @@ describe('protobuf field kinds', () => {
   })
 
   it('rejects kinds it does not decode and malformed bodies', () => {
-    expect(() => fixture('priorityclass')).toThrow(UnsupportedProtobufKind)
+    expect(() => decodeProtobufBody(envelope('example.com/v1', 'Widget', []))).toThrow(UnsupportedProtobufKind)
     expect(() => decodeProtobufBody(new Uint8Array([0x6b, 0x38, 0x73, 0x00]))).toThrow(UnsupportedProtobufKind)
     expect(() => decodeProtobufBody(new TextEncoder().encode('{}'))).toThrow(ProtobufError)
     const truncated = envelope('v1', 'Namespace', bytes(1, bytes(1, 'name'))).slice(0, -6)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { nodes, pods } from '../../src/controllers/resources'
+import { nodes, persistentVolumeClaims, pods } from '../../src/controllers/resources'
+import { persistentVolumes, storageClasses } from '../../src/controllers/persistentvolume/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { schedulerController } from '../../src/controllers/scheduler'
 import { MemoryCache, newNode, newPod } from '../../src/controllers/scheduler/fixtures'
@@ -160,8 +161,8 @@ describe('scheduler reconcile', () => {
 describe('scheduler keys', () => {
   const pending = () => [newPod('a'), newPod('b', { namespace: 'team' })]
 
-  it('watches pods and nodes', () => {
-    expect(schedulerController().watches).toEqual([pods, nodes])
+  it('watches pods, nodes and what volume binding reads', () => {
+    expect(schedulerController().watches).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses])
     expect(schedulerController().name).toBe('scheduler')
   })
 

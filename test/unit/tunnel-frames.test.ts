@@ -38,10 +38,12 @@ describe('tunnel control messages', () => {
     expect(parseGatewayMessage('{"op":"cancel","id":3}')).toEqual({ op: 'cancel', id: 3 })
     expect(parseAgentMessage('{"op":"end","id":3,"exitCode":2}')).toEqual({ op: 'end', id: 3, exitCode: 2 })
     expect(parseAgentMessage('{"op":"end","id":3,"error":"nope"}')).toEqual({ op: 'end', id: 3, error: 'nope' })
-    for (const bad of ['', 'ping', '{"op":"exec","id":1,"podUid":"u","container":"c","command":[],"stdin":false,"tty":false}', '{"op":"logs","id":-1}', '{"op":"cancel","id":4294967296}', '{"op":"end","id":1}']) {
+    for (const bad of ['', 'ping', '{"op":"exec","id":1,"podUid":"u","container":"c","command":[],"stdin":false,"tty":false}', '{"op":"logs","id":-1}', '{"op":"cancel","id":4294967296}']) {
       expect([bad, parseGatewayMessage(bad)]).toEqual([bad, undefined])
     }
     expect(parseAgentMessage('{"op":"cancel","id":1}')).toBeUndefined()
+    // The gateway ends a NodePort stream the far side closed.
+    expect(parseGatewayMessage('{"op":"end","id":1}')).toEqual({ op: 'end', id: 1 })
     expect(parseGatewayMessage('{"op":"logs","id":1,"podUid":"u","namespace":"ns","pod":"p","opts":{"container":"c","tailLines":-1}}')).toBeUndefined()
   })
 })

@@ -20,12 +20,12 @@ import type { UserInfo } from '../../api/user'
 import type { DeleteOptions, ListOptions, ListResult, Target, WriteOptions } from '../../../durable-objects/kind-store/options'
 import type { WriteResult } from '../../../durable-objects/kind-store/writes'
 import { configuredWebhooks, type ConfiguredWebhook } from './configurations'
-import { rulesMatch, selectorsMatch, type AdmissionAttributes, type Operation } from './match'
+import { namespaceMatches, rulesMatch, selectorsMatch, type AdmissionAttributes, type Operation } from './match'
 import { callFailure, denial, review, type ReviewRequest } from './review'
 
 type Step = Pick<WriteOptions, 'dryRun' | 'admission'>
 type Write = (step: Step) => Promise<StoreResult<WriteResult>>
-type Subresource = 'status' | 'scale' | 'finalize' | undefined
+type Subresource = 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
 
 /** How often a write whose object changed under its admission is admitted again. */
 const admissionAttempts = 3
@@ -40,7 +40,7 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo) {
       admit(t, undefined, 'create', opts, { kind: 'CreateOptions', ...writeOptionsOf(opts) }, (step) => store.create(t, body, merged(opts, step))),
     update: (t: Target, body: KubeObject, subresource: Subresource, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'UpdateOptions', ...writeOptionsOf(opts) }, (step) => store.update(t, body, subresource, merged(opts, step))),
-    patch: (t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | undefined, opts: WriteOptions) =>
+    patch: (t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'PatchOptions', ...writeOptionsOf(opts) }, (step) => store.patch(t, type, patch, subresource, merged(opts, step))),
     delete: (t: Target, opts: DeleteOptions) =>
       admit(t, undefined, 'delete', opts, { kind: 'DeleteOptions', ...deleteOptionsOf(opts) }, (step) => store.delete(t, merged(opts, step))),
@@ -84,6 +84,23 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
   if (def.group === admissionGroup || call.subresource === 'finalize') return write({})
   const hooks = await configuredWebhooks(env)
   if (!hooks.length) return write({})
+  const attributesOf = (operation: Operation): AdmissionAttributes => ({
+    operation,
+    group: def.group,
+    version: def.version,
+    resource: def.plural,
+    subresource: call.subresource ?? '',
+    namespaced: def.namespaced,
+    namespace: def.namespaced ? (t.namespace ?? '') : '',
+  })
+  // What can be known before reading anything: the rules (an update may turn out to be an apply
+  // that creates), then the namespace's labels.
+  const possible: Operation[] = call.op === 'delete' ? ['DELETE'] : call.op === 'create' ? ['CREATE'] : ['UPDATE', 'CREATE']
+  let named = hooks.filter((h) => possible.some((op) => rulesMatch(h.hook, attributesOf(op))))
+  if (!named.length) return write({})
+  const namespaceLabels = def.namespaced ? await recentNamespaceLabels(env, t.namespace ?? '') : undefined
+  named = named.filter((h) => !def.namespaced || namespaceMatches(h.hook, attributesOf(possible[0]!), namespaceLabels))
+  if (!named.length) return write({})
   for (let attempt = 1; ; attempt++) {
     let old: KubeObject | undefined
     if (call.op !== 'create') {
@@ -92,26 +109,23 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
       // A missing object: the write answers 404 itself, or (an apply) creates it.
       else if (call.op === 'delete' || (got as unknown as { status: Status }).status.code !== 404) return write({})
     }
-    const operation: Operation = call.op === 'delete' ? 'DELETE' : old ? 'UPDATE' : 'CREATE'
-    const attributes: AdmissionAttributes = {
-      operation,
-      group: def.group,
-      version: def.version,
-      resource: def.plural,
-      subresource: call.subresource ?? '',
-      namespaced: def.namespaced,
-      namespace: def.namespaced ? (t.namespace ?? '') : '',
-    }
-    const named = hooks.filter((h) => rulesMatch(h.hook, attributes))
-    if (!named.length) return write({})
-    const resourceVersion = old?.metadata.resourceVersion
-    const result = await admitOnce(call, write, named, attributes, old, resourceVersion)
-    if (result.ok || result.status.code !== 409 || operation === 'CREATE' || attempt >= admissionAttempts) return result
+    const attributes = attributesOf(call.op === 'delete' ? 'DELETE' : old ? 'UPDATE' : 'CREATE')
+    const hooksNow = named.filter((h) => rulesMatch(h.hook, attributes))
+    if (!hooksNow.length) return write({})
+    const result = await admitOnce(call, write, hooksNow, attributes, namespaceLabels, old)
+    if (result.ok || result.status.code !== 409 || attributes.operation === 'CREATE' || attempt >= admissionAttempts) return result
   }
 }
 
-async function admitOnce(call: WriteCall, write: Write, hooks: ConfiguredWebhook[], attributes: AdmissionAttributes, old: KubeObject | undefined, resourceVersion: string | undefined): Promise<StoreResult<WriteResult>> {
-  const namespaceLabels = attributes.namespaced ? await labelsOfNamespace(call.env, attributes.namespace) : undefined
+async function admitOnce(
+  call: WriteCall,
+  write: Write,
+  hooks: ConfiguredWebhook[],
+  attributes: AdmissionAttributes,
+  namespaceLabels: Record<string, string> | undefined,
+  old: KubeObject | undefined,
+): Promise<StoreResult<WriteResult>> {
+  const resourceVersion = old?.metadata.resourceVersion
   const base: Omit<ReviewRequest, 'object'> = {
     attributes,
     kind: call.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: call.def.group, version: call.def.version, kind: call.def.kind },
@@ -221,9 +235,21 @@ function withWarnings(result: StoreResult<WriteResult>, warnings: string[]): Sto
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
-async function labelsOfNamespace(env: Env, namespace: string): Promise<Record<string, string> | undefined> {
-  const got = await storeFor(env, namespacesDef).get({ def: namespacesDef, name: namespace })
-  return got.ok ? ((JSON.parse(got.value) as KubeObject).metadata.labels ?? {}) : undefined
+/** How long a namespace's labels are taken as read: upstream's webhooks read them from an informer, as stale. */
+const namespaceLabelsTtlMs = 1000
+const namespaceLabels = new Map<string, { at: number; labels: Promise<Record<string, string> | undefined> }>()
+
+function recentNamespaceLabels(env: Env, namespace: string): Promise<Record<string, string> | undefined> {
+  const now = Date.now()
+  const hit = namespaceLabels.get(namespace)
+  if (hit && now - hit.at < namespaceLabelsTtlMs) return hit.labels
+  if (namespaceLabels.size > 1000) namespaceLabels.clear()
+  const labels = storeFor(env, namespacesDef)
+    .get({ def: namespacesDef, name: namespace })
+    .then((got) => (got.ok ? ((JSON.parse(got.value) as KubeObject).metadata.labels ?? {}) : undefined))
+  namespaceLabels.set(namespace, { at: now, labels })
+  labels.catch(() => namespaceLabels.delete(namespace))
+  return labels
 }
 
 function writeOptionsOf(opts: WriteOptions): Record<string, unknown> {

@@ -45,13 +45,23 @@ export function rulesMatch(hook: Webhook, a: AdmissionAttributes): boolean {
 }
 
 /**
- * The selectors: the namespace's labels for a namespaced object (the object's own labels when it is
- * a Namespace; cluster-scoped objects always pass), and the object's or the old object's labels.
+ * The namespace selector: the namespace's labels for a namespaced object, the object's own labels
+ * when it is a Namespace; cluster-scoped objects always pass.
  */
-export function selectorsMatch(hook: Webhook, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function namespaceMatches(hook: Webhook, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
   const isNamespace = a.group === '' && a.resource === 'namespaces'
-  const nsLabels = isNamespace ? (object ?? oldObject)?.metadata.labels : a.namespaced ? namespaceLabels : undefined
-  if ((isNamespace || a.namespaced) && !matchesLabels(selectorFromLabelSelector(hook.namespaceSelector ?? {}), nsLabels ?? {})) return false
-  const objectSelector = selectorFromLabelSelector(hook.objectSelector ?? {})
-  return [object, oldObject].some((o) => o && matchesLabels(objectSelector, o.metadata.labels ?? {})) || (!object && !oldObject)
+  if (!isNamespace && !a.namespaced) return true
+  const labels = isNamespace ? (object ?? oldObject)?.metadata.labels : namespaceLabels
+  return matchesLabels(selectorFromLabelSelector(hook.namespaceSelector ?? {}), labels ?? {})
+}
+
+/** The object selector: the object's or the old object's labels. */
+export function objectMatches(hook: Webhook, object?: KubeObject, oldObject?: KubeObject): boolean {
+  if (!object && !oldObject) return true
+  const selector = selectorFromLabelSelector(hook.objectSelector ?? {})
+  return [object, oldObject].some((o) => o && matchesLabels(selector, o.metadata.labels ?? {}))
+}
+
+export function selectorsMatch(hook: Webhook, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
+  return namespaceMatches(hook, a, namespaceLabels, object, oldObject) && objectMatches(hook, object, oldObject)
 }

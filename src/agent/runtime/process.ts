@@ -3,6 +3,8 @@
  * with the container's environment and working directory. Restart policy with crash-loop
  * backoff, probes, bounded logs per instance, exec, and graceful stop (SIGTERM, then SIGKILL).
  */
+import { linkClaimVolumes, mountsClaims } from './process-volumes'
+import type { ApiGet } from './claim-path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { statSync } from 'node:fs'
@@ -18,7 +20,8 @@ import { agentIdentity, runAsFor, type RunAs } from './run-as'
 import { startContainerProbes } from './container-probes'
 import type { Probe, ProbeWorker } from './probes'
 import { crashLoopState, lostInstance, shouldRestart } from './restart'
-import { findContainer, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
+import { addEphemeral } from './ephemeral'
+import { findContainer, freshRecord, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from './types'
 
 type State = ContainerState['state']
 
@@ -36,6 +39,8 @@ export interface ProcessRuntimeOptions {
   shutdownGraceSeconds?: number
   /** where each pod gets its working directory (`<podsDir>/<uid>`) when its containers set none */
   podsDir: string
+  /** reads the claims and volumes of the pods' persistentVolumeClaim volumes */
+  get?: ApiGet
 }
 
 interface ContainerSpecWithProbes extends ContainerSpec {
@@ -105,6 +110,8 @@ export class ProcessRuntime implements ManagedRuntime {
   private readonly dirs: PodDirs
   private readonly agent = agentIdentity()
   private shuttingDown = false
+  /** pods whose claim volumes are linked into their directory */
+  private readonly claimsLinked = new Set<string>()
 
   constructor(private readonly opts: ProcessRuntimeOptions) {
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
@@ -144,6 +151,15 @@ export class ProcessRuntime implements ManagedRuntime {
     if (this.shuttingDown) return
     const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopping) return
+    addEphemeral(rec.containers, pod, (spec) => this.newEphemeral(pod, spec))
+    if (this.opts.get && !this.claimsLinked.has(rec.uid) && mountsClaims(pod)) {
+      try {
+        await linkClaimVolumes(pod, this.dirs.dirOf(rec.uid), this.opts.get)
+        this.claimsLinked.add(rec.uid)
+      } catch (err) {
+        configErrors = Object.fromEntries(rec.containers.map((c) => [c.name, (err as Error).message]))
+      }
+    }
     for (const c of rec.containers) {
       if (c.instance || c.restartTimer || c.finished) continue
       c.env = resolvedEnv[c.name]
@@ -160,29 +176,7 @@ export class ProcessRuntime implements ManagedRuntime {
     const initNames = new Set(((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map((c) => c.name))
     const containers = podContainers(pod).map((spec): Container => {
       const init = initNames.has(spec.name)
-      const c: Container = {
-        name: spec.name,
-        init,
-        spec,
-        env: undefined,
-        configError: undefined,
-        state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
-        lastState: undefined,
-        restartCount: 0,
-        ready: false,
-        started: false,
-        containerID: undefined,
-        everStarted: false,
-        instance: undefined,
-        logs: undefined,
-        previousLogs: undefined,
-        crash: { streak: 0 },
-        restartTimer: undefined,
-        probes: [],
-        execs: new Set(),
-        runAs: {},
-        finished: false,
-      }
+      const c = newContainer(spec, init)
       const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
       if (prev) adoptPrevious(c, prev, policy)
       return c
@@ -190,9 +184,29 @@ export class ProcessRuntime implements ManagedRuntime {
     return { uid: pod.metadata.uid ?? '', pod, containers, stopping: false, killTimer: undefined, killAtMs: undefined }
   }
 
-  /** Starts whatever may start now: init containers one at a time, then every app container. */
+  /**
+   * An ephemeral container: a process in the pod's directory, as the others. One a previous agent
+   * started is over (its process ended with that agent): it is not run again.
+   */
+  private newEphemeral(pod: KubeObject, spec: ContainerSpec): Container {
+    const c: Container = { ...newContainer(spec, false), ephemeral: true }
+    const status = (pod.status ?? {}) as { ephemeralContainerStatuses?: PrevStatus[] }
+    const prev = status.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
+    if (prev && (prev.state?.running || prev.state?.terminated)) {
+      adoptPrevious(c, prev, 'Never')
+      c.finished = true
+    }
+    return c
+  }
+
+  /** Starts whatever may start now: ephemeral containers, init containers one at a time, then every app container. */
   private advance(rec: Pod): void {
     if (rec.stopping || this.shuttingDown) return
+    for (const c of rec.containers.filter((x) => x.ephemeral)) {
+      if (c.instance || c.finished || c.everStarted) continue
+      if (c.configError) this.waitOnConfig(c, c.configError)
+      else this.start(rec, c)
+    }
     for (const c of rec.containers.filter((x) => x.init)) {
       const t = 'terminated' in c.state ? c.state.terminated : undefined
       if (t && t.exitCode === 0) continue
@@ -202,7 +216,7 @@ export class ProcessRuntime implements ManagedRuntime {
       this.start(rec, c)
       return
     }
-    for (const c of rec.containers.filter((x) => !x.init)) {
+    for (const c of rec.containers.filter((x) => !x.init && !x.ephemeral)) {
       if (c.instance || c.restartTimer || c.finished) continue
       if (c.configError) {
         this.waitOnConfig(c, c.configError)
@@ -344,7 +358,7 @@ export class ProcessRuntime implements ManagedRuntime {
     instance.markExited()
     this.opts.log?.debug(`${podKey(rec.pod)} container ${c.name} exited with ${end.exitCode} (${end.reason})`)
 
-    if (!rec.stopping && !this.shuttingDown && shouldRestart(restartPolicyOf(rec.pod), end.exitCode, c.init)) {
+    if (!rec.stopping && !this.shuttingDown && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), end.exitCode, c.init)) {
       const next = nextCrashDelay(c.crash, now - instance.startedAtMs, this.backoff)
       c.crash = next.state
       c.lastState = c.state
@@ -409,6 +423,7 @@ export class ProcessRuntime implements ManagedRuntime {
     if (rec.killTimer) clearTimeout(rec.killTimer)
     this.pods.delete(podUid)
     this.dirs.remove(podUid)
+    this.claimsLinked.delete(podUid)
   }
 
   async shutdown(): Promise<void> {
@@ -489,6 +504,22 @@ export class ProcessRuntime implements ManagedRuntime {
         })()
       }
     })
+  }
+}
+
+/** A container's record before its first instance. */
+function newContainer(spec: ContainerSpecWithProbes, init: boolean): Container {
+  return {
+    ...freshRecord(spec, init),
+    instance: undefined,
+    logs: undefined,
+    previousLogs: undefined,
+    crash: { streak: 0 },
+    restartTimer: undefined,
+    probes: [],
+    execs: new Set(),
+    runAs: {},
+    finished: false,
   }
 }
 

@@ -3,6 +3,7 @@
  * delay and Ready right after; pod annotations script exits; logs are a few synthetic lines; exec
  * succeeds with no output. Cheap enough for hundreds of nodes and thousands of pods in one process.
  */
+import { addEphemeral } from './ephemeral'
 import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../../apimachinery/types'
 import { podContainers, type ContainerSpec } from '../env'
@@ -33,6 +34,7 @@ export interface SimRuntimeOptions {
 interface Container {
   name: string
   init: boolean
+  ephemeral?: boolean
   state: State
   lastState: State | undefined
   restartCount: number
@@ -101,6 +103,12 @@ export class SimRuntime implements ManagedRuntime {
     if (this.closed) return
     const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopped) return
+    addEphemeral(rec.containers, pod, (spec) => {
+      const c: Container = { ...freshContainer(spec.name, false), ephemeral: true }
+      const prev = (pod.status as { ephemeralContainerStatuses?: PrevStatus[] } | undefined)?.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
+      if (prev) this.resume(rec, c, prev)
+      return c
+    })
     for (const c of rec.containers) {
       if (c.timer || c.finished || c.startedAtMs !== undefined) continue
       c.configError = configErrors[c.name]
@@ -115,50 +123,39 @@ export class SimRuntime implements ManagedRuntime {
     const rec: Pod = { uid: pod.metadata.uid ?? '', pod, containers: [], stopped: false }
     rec.containers = podContainers(pod).map((spec): Container => {
       const init = initNames.has(spec.name)
-      const c: Container = {
-        name: spec.name,
-        init,
-        state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
-        lastState: undefined,
-        restartCount: 0,
-        ready: false,
-        containerID: undefined,
-        startedAtMs: undefined,
-        everStarted: false,
-        timer: undefined,
-        crash: { streak: 0 },
-        logs: undefined,
-        previousLogs: undefined,
-        configError: undefined,
-        finished: false,
-      }
+      const c = freshContainer(spec.name, init)
       // A simulated container survives an agent restart: it keeps running as the status says.
       const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
-      if (prev) {
-        c.restartCount = prev.restartCount ?? 0
-        if (prev.lastState && Object.keys(prev.lastState).length) c.lastState = prev.lastState as State
-        c.containerID = prev.containerID
-        if (prev.state?.running) {
-          const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
-          c.everStarted = true
-          c.startedAtMs = startedAtMs
-          c.state = { running: { startedAt: kubeTime(startedAtMs) } }
-          c.ready = !init
-          c.logs = this.newLogs(rec, c)
-          this.scheduleExit(rec, c)
-        } else if (prev.state?.terminated) {
-          c.everStarted = true
-          c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? kubeTime(Date.now()) } }
-          c.finished = true
-        } else if (c.restartCount > 0) c.everStarted = true
-      }
+      if (prev) this.resume(rec, c, prev)
       return c
     })
     return rec
   }
 
+  /** Picks up a container's state from the pod's status after an agent restart. */
+  private resume(rec: Pod, c: Container, prev: PrevStatus): void {
+    c.restartCount = prev.restartCount ?? 0
+    if (prev.lastState && Object.keys(prev.lastState).length) c.lastState = prev.lastState as State
+    c.containerID = prev.containerID
+    if (prev.state?.running) {
+      const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
+      c.everStarted = true
+      c.startedAtMs = startedAtMs
+      c.state = { running: { startedAt: kubeTime(startedAtMs) } }
+      c.ready = !c.init && !c.ephemeral
+      c.logs = this.newLogs(rec, c)
+      if (!c.ephemeral) this.scheduleExit(rec, c)
+    } else if (prev.state?.terminated) {
+      c.everStarted = true
+      c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? kubeTime(Date.now()) } }
+      c.finished = true
+    } else if (c.restartCount > 0) c.everStarted = true
+  }
+
   private advance(rec: Pod): void {
     if (rec.stopped || this.closed) return
+    // An ephemeral container is marked running once, and stays so.
+    for (const c of rec.containers.filter((x) => x.ephemeral && !x.everStarted && !x.timer)) this.create(rec, c)
     for (const c of rec.containers.filter((x) => x.init)) {
       const t = 'terminated' in c.state ? c.state.terminated : undefined
       if (t && t.exitCode === 0) continue
@@ -170,7 +167,7 @@ export class SimRuntime implements ManagedRuntime {
       this.create(rec, c)
       return
     }
-    for (const c of rec.containers.filter((x) => !x.init)) {
+    for (const c of rec.containers.filter((x) => !x.init && !x.ephemeral)) {
       if (c.timer || c.startedAtMs !== undefined || c.finished) continue
       if (c.configError) {
         c.state = { waiting: { reason: 'CreateContainerConfigError', message: c.configError } }
@@ -197,11 +194,11 @@ export class SimRuntime implements ManagedRuntime {
     c.containerID = `sim://${randomBytes(16).toString('hex')}`
     c.startedAtMs = now
     c.state = { running: { startedAt: kubeTime(now) } }
-    c.ready = !c.init
+    c.ready = !c.init && !c.ephemeral
     if (c.logs) c.previousLogs = c.logs
     c.logs = this.newLogs(rec, c)
     if (c.init) this.exit(rec, c, 0)
-    else this.scheduleExit(rec, c)
+    else if (!c.ephemeral) this.scheduleExit(rec, c)
     this.advance(rec)
     this.changed(rec.uid)
   }
@@ -238,7 +235,7 @@ export class SimRuntime implements ManagedRuntime {
     c.ready = false
     const ranFor = now - (c.startedAtMs ?? now)
     c.startedAtMs = undefined
-    if (!rec.stopped && !this.closed && shouldRestart(restartPolicyOf(rec.pod), exitCode, c.init)) {
+    if (!rec.stopped && !this.closed && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), exitCode, c.init)) {
       const next = nextCrashDelay(c.crash, ranFor, this.backoff)
       c.crash = next.state
       c.lastState = c.state
@@ -324,4 +321,25 @@ interface PrevStatus {
 
 function restartPolicyOf(pod: KubeObject): string {
   return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
+}
+
+/** A container's record before its first (simulated) start. */
+function freshContainer(name: string, init: boolean): Container {
+  return {
+    name,
+    init,
+    state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
+    lastState: undefined,
+    restartCount: 0,
+    ready: false,
+    containerID: undefined,
+    startedAtMs: undefined,
+    everStarted: false,
+    timer: undefined,
+    crash: { streak: 0 },
+    logs: undefined,
+    previousLogs: undefined,
+    configError: undefined,
+    finished: false,
+  }
 }

@@ -17,12 +17,16 @@ export interface ContainerState {
   imageID?: string
   /** true for an init container (reported in `initContainerStatuses`) */
   init?: boolean
+  /** true for an ephemeral container (reported in `ephemeralContainerStatuses`) */
+  ephemeral?: boolean
 }
 
 /** What every runtime that runs containers keeps of one container between syncs, whatever runs it. */
 export interface ContainerRecord<Spec> {
   name: string
   init: boolean
+  /** added by `kubectl debug`: started once, never restarted */
+  ephemeral?: boolean
   spec: Spec
   env: Record<string, string> | undefined
   configError: string | undefined
@@ -34,6 +38,24 @@ export interface ContainerRecord<Spec> {
   containerID: string | undefined
   /** an instance ran (or a previous agent ran one): the next start is a restart */
   everStarted: boolean
+}
+
+/** The shared part of a container's record before its first instance. */
+export function freshRecord<Spec extends { name: string }>(spec: Spec, init: boolean): ContainerRecord<Spec> {
+  return {
+    name: spec.name,
+    init,
+    spec,
+    env: undefined,
+    configError: undefined,
+    state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
+    lastState: undefined,
+    restartCount: 0,
+    ready: false,
+    started: false,
+    containerID: undefined,
+    everStarted: false,
+  }
 }
 
 /** Options of `kubectl logs`, as the pods/log subresource receives them. */
@@ -54,6 +76,16 @@ export interface ExecStreams {
   stderr(chunk: Uint8Array): void
   /** aborted when the client has gone: an attach (which never ends by itself) lets go */
   signal?: AbortSignal
+  /** the client asked for a terminal (`-t`): stdout and stderr are one stream */
+  tty?: boolean
+  /** registers what to do with each window size the client sends (the resize channel), the last one first if any came already */
+  onResize?(listener: (size: TerminalSize) => void): void
+}
+
+/** A terminal's window size, as kubectl sends it on the resize channel. */
+export interface TerminalSize {
+  width: number
+  height: number
 }
 
 /**
@@ -111,6 +143,7 @@ export interface ReportedContainer {
   restartCount: number
   containerID?: string
   init?: boolean
+  ephemeral?: boolean
 }
 
 /** A container's status entry; `ready` only while it runs. */
@@ -119,6 +152,7 @@ export function reportContainer(c: ReportedContainer, started: boolean): Contain
   if (c.lastState) s.lastState = c.lastState
   if (c.containerID) s.containerID = c.containerID
   if (c.init) s.init = true
+  if (c.ephemeral) s.ephemeral = true
   return s
 }
 

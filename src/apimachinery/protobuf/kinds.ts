@@ -3,6 +3,8 @@ import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
 import { Ingress } from './networking'
+import { PriorityClass } from './scheduling'
+import { PodDisruptionBudget, ResourceQuota } from './policy'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -31,6 +33,9 @@ const byGroupKind: Record<string, Table> = {
   'rbac.authorization.k8s.io/RoleBinding': RoleBinding,
   'rbac.authorization.k8s.io/ClusterRoleBinding': ClusterRoleBinding,
   'networking.k8s.io/Ingress': Ingress,
+  'scheduling.k8s.io/PriorityClass': PriorityClass,
+  '/ResourceQuota': ResourceQuota,
+  'policy/PodDisruptionBudget': PodDisruptionBudget,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */

@@ -90,6 +90,12 @@ export const bootstrapClusterRoles: RoleObject[] = [
   clusterRole('system:public-info-viewer', [urls(['get'], healthURLs)]),
   clusterRole('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'])]),
   clusterRole('system:node', nodeRules),
+  clusterRole('system:persistent-volume-provisioner', [
+    rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['persistentvolumes']),
+    rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+    rule(read, ['storage.k8s.io'], ['storageclasses']),
+    rule(['create', 'patch', 'update', 'watch'], [''], ['events']),
+  ]),
   clusterRole('system:auth-delegator', [rule(['create'], ['authentication.k8s.io'], ['tokenreviews']), rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews'])]),
 ]
 

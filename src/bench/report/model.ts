@@ -62,6 +62,7 @@ export const MEASURED_KEYS = [
   'bundle_gzip_bytes',
   'rss_mb_peak',
   'create_rbac_vs_admin',
+  'create_webhook_vs_unselected',
 ] as const
 
 /** Measured once per run, with simulated node agents, at the sizes of `WorkloadSizes`. */
@@ -194,6 +195,18 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
         admin_per_s: med(rbac.map((r) => r.admin.perSecond)),
         service_account_per_s: med(rbac.map((r) => r.serviceAccount.perSecond)),
         service_account_errors: sum(rbac.map((r) => r.serviceAccount.errors)),
+      })
+    : skipped('ratio', 'no repetition measured it')
+  const hooked = cp.flatMap((r) => (r.webhook ? [r.webhook] : []))
+  results.create_webhook_vs_unselected = hooked.length
+    ? figure('create_webhook_vs_unselected', 'ratio', hooked.map((r) => r.hooked.perSecond / r.unselected.perSecond), 'median', {
+        what: 'configmap creates per second that each call a validating url webhook (served by the bench over https) ÷ the same creates in a namespace the webhook does not select, per repetition',
+        creates_per_series: hooked[0]!.hooked.ok,
+        rounds: ROUNDS,
+        hooked_per_s: med(hooked.map((r) => r.hooked.perSecond)),
+        unselected_per_s: med(hooked.map((r) => r.unselected.perSecond)),
+        webhook_calls: sum(hooked.map((r) => r.calls)),
+        hooked_errors: sum(hooked.map((r) => r.hooked.errors)),
       })
     : skipped('ratio', 'no repetition measured it')
   if (o.objects !== 10_000) {

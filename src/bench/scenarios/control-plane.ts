@@ -9,6 +9,7 @@ import { listAll, type ListResult } from './list'
 import { expectStatus, measuredSeries, type SeriesResult } from './series'
 import { watchLatency, type WatchResult } from './watch'
 import { rbacCreates, type RbacCreates } from './rbac'
+import { startBenchWebhook, webhookCreates, type WebhookCreates } from './webhooks'
 
 export interface ControlPlaneRep {
   create: SeriesResult
@@ -20,6 +21,7 @@ export interface ControlPlaneRep {
   bundle?: BundleSize
   /** creates as the admin and as a service account bound to `edit` */
   rbac?: RbacCreates
+  webhook?: WebhookCreates
 }
 
 const NS = 'bench'
@@ -32,7 +34,9 @@ const WATCH_NS = 'bench-watch'
  */
 export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundle: boolean): Promise<ControlPlaneRep> {
   progress(`rep ${rep}: control plane: starting`)
-  const cp = await startControlPlane()
+  // The webhook of the admission series is served over https; the Worker trusts its certificate.
+  const hook = await startBenchWebhook()
+  const cp = await startControlPlane({ NODE_EXTRA_CA_CERTS: hook.caPath })
   // workerd is up once the server answers; looked up once so sampling does not scan /proc each time.
   const servers = cp.workerdPids()
   const rss = new RssSampler(() => servers)
@@ -64,13 +68,15 @@ export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundl
     const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length + own)
     const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
     const rbac = await rbacCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
+    const webhook = await webhookCreates(o, client, hook, servers)
     const rssPeakMb = rss.stop()
     if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)
-    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac }
+    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac, webhook }
   } finally {
     rss.stop()
     client.close()
     await cp.stop()
+    await hook.close()
   }
 }
 

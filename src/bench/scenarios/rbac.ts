@@ -63,7 +63,8 @@ export async function rbacCreates(o: BenchOptions, admin: HttpClient, target: { 
   }
 }
 
-function combined(series: SeriesResult[]): CreateRate {
+/** Several series as one rate: their creates over their summed time. */
+export function combined(series: SeriesResult[]): CreateRate {
   const ok = series.reduce((n, s) => n + s.ok, 0)
   const seconds = series.reduce((n, s) => n + s.elapsedMs, 0) / 1000
   return { perSecond: seconds > 0 ? ok / seconds : 0, ok, errors: series.reduce((n, s) => n + s.errors, 0) }

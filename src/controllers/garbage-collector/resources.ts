@@ -19,6 +19,7 @@ export const garbageCollectedResources: readonly ResourceRef[] = Object.freeze([
   ref('', 'configmaps'),
   ref('', 'secrets'),
   ref('apps', 'replicasets'),
+  ref('', 'replicationcontrollers'),
   ref('batch', 'jobs'),
   ref('', 'services'),
   ref('apps', 'statefulsets'),

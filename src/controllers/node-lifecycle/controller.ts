@@ -4,12 +4,15 @@ import { leases, nodes, pods, sameResource } from '../resources'
 import { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE, readyCondition } from './heartbeat'
 import { reconcileNode } from './reconcile'
 import { nodeTaints } from './taints'
+import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from './eviction-rate'
 
 export interface NodeLifecycleOptions {
   /** how long a node may go without a heartbeat before it is marked Unknown (default 40 s) */
   gracePeriodMs?: number
   /** the same for a node that has never reported a Ready condition (default 60 s) */
   startupGracePeriodMs?: number
+  /** how fast nodes may newly be tainted NoExecute for being not ready (upstream's defaults) */
+  evictionRates?: EvictionRateOptions
 }
 
 type Json = Record<string, unknown>
@@ -39,6 +42,7 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
     gracePeriodMs: options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS,
     startupGracePeriodMs: options.startupGracePeriodMs ?? DEFAULT_STARTUP_GRACE_PERIOD_MS,
   }
+  const rates = options.evictionRates ?? DEFAULT_EVICTION_RATES
   return {
     name: 'node-lifecycle',
     watches: [nodes, leases, pods],
@@ -58,6 +62,6 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
       return []
     },
     allKeys: (cache) => cache.list(nodes).map((n) => n.metadata.name ?? '').filter((n) => n !== ''),
-    reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods),
+    reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods, rates),
   }
 }

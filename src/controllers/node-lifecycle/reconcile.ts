@@ -7,6 +7,7 @@ import { planEviction } from './eviction'
 import { NODE_LEASE_NAMESPACE, assessHealth, formatTime, nodeConditions, type GracePeriods } from './heartbeat'
 import { markPodNotReady } from './pod-readiness'
 import { nodeTaints, reconcileTaints, type Taint } from './taints'
+import { DEFAULT_EVICTION_RATES, limitNoExecuteTaint, type EvictionRateOptions } from './eviction-rate'
 
 type Json = Record<string, unknown>
 
@@ -18,6 +19,12 @@ function podsOn(cache: Cache, nodeName: string): KubeObject[] {
   return onNode(cache, pods, nodeName)
 }
 
+/** A node's conditions as this pass judges them: marked Unknown if its heartbeat is overdue. */
+function healthNow(node: KubeObject, cache: Cache, now: number, periods: GracePeriods, nowTime: string): readonly Json[] {
+  const health = assessHealth(node, cache.get(leases, NODE_LEASE_NAMESPACE, node.metadata.name ?? ''), now, periods)
+  return (health.stale ? markConditionsUnknown(node, nowTime).conditions : nodeConditions(node)) as readonly Json[]
+}
+
 /**
  * One pass over node `nodeName`: health from its heartbeat, the condition-derived taints, and
  * eviction of pods that do not tolerate its NoExecute taints.
@@ -27,7 +34,7 @@ function podsOn(cache: Cache, nodeName: string): KubeObject[] {
  * Eviction acts on the taints the node carries now, not on those this pass adds; those take effect
  * when the updated node comes back through the watch, as they do for upstream's taint manager.
  */
-export function reconcileNode(nodeName: string, cache: Cache, now: number, periods: GracePeriods): Outcome {
+export function reconcileNode(nodeName: string, cache: Cache, now: number, periods: GracePeriods, rates: EvictionRateOptions = DEFAULT_EVICTION_RATES): Outcome {
   const node = cache.get(nodes, undefined, nodeName)
   if (!node) return { actions: [] }
   const lease = cache.get(leases, NODE_LEASE_NAMESPACE, nodeName)
@@ -42,7 +49,15 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
   const marked = health.stale ? markConditionsUnknown(node, nowTime) : { conditions: before, changed: false }
 
   const spec = asRecord(node.spec)
-  const taints = reconcileTaints(nodeTaints(node), marked.conditions as { type: string; status: string }[], spec.unschedulable === true, nowTime)
+  const current = nodeTaints(node)
+  const reconciled = reconcileTaints(current, marked.conditions as { type: string; status: string }[], spec.unschedulable === true, nowTime)
+  const cluster = {
+    nodes: () => cache.list(nodes),
+    ready: (n: KubeObject) => (n.metadata.name === nodeName ? marked.conditions : healthNow(n, cache, now, periods, nowTime)).find((c) => c.type === 'Ready'),
+  }
+  const limited = limitNoExecuteTaint(node, current, reconciled.taints, cluster, now, rates)
+  if (limited.retryInMs !== undefined) waits.push(limited.retryInMs)
+  const taints = { taints: limited.taints, changed: JSON.stringify(limited.taints) !== JSON.stringify(current) }
   if (taints.changed) {
     const updated = structuredClone(node)
     const updatedSpec: Json = { ...spec, taints: taints.taints }

@@ -9,8 +9,13 @@ import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
+import { admitControllerCreate } from '../../api/admission/create'
 import { emptyNamespace } from '../namespace/empty'
-import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
+import { admitPodCreate } from '../../apis/pod-admission'
+import { defaultStorageClass } from '../../api/storage-class'
+import type { ItemResult } from '../../../durable-objects/kind-store/kind-store'
+import type { ResourceDef } from '../../apis/registry'
 
 
 
@@ -35,7 +40,12 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'create': {
       const def = resourceDefOf(action.resource)
       const o = action.object
-      const res = await admittedStore(env, def, controllerUser(controller)).create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {})
+      if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
+      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
+      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
+      const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
+      await admitControllerCreate(env, target, o)
+      const res = await admittedStore(env, def, controllerUser(controller)).create(target, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
@@ -120,12 +130,60 @@ async function recordEvent(env: Env, event: KubeObject, now: number): Promise<vo
   correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
 
+type EventAction = Extract<Action, { type: 'event' }>
+type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]> }
+
+/**
+ * Writes many events: the new ones in calls of up to `eventsPerCall` to the events store, then
+ * the repeats (of earlier events, or of one in this batch) as recordEvent bumps them. Answers per
+ * event: undefined when written, else the store's refusal.
+ */
+export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
+  const def = resourceDefOf(eventsRef)
+  const store = storeFor(env, def) as unknown as BatchCreator
+  const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
+  const fresh: { index: number; event: KubeObject }[] = []
+  const repeats: { index: number; event: KubeObject; now: number }[] = []
+  for (const [index, { action, now }] of events.entries()) {
+    const event = newEvent(action, controller, now)
+    if (correlator.repeatOf(event)) repeats.push({ index, event, now })
+    else {
+      fresh.push({ index, event })
+      correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
+    }
+  }
+  for (let done = 0; done < fresh.length; ) {
+    const batch = fresh.slice(done, done + eventsPerCall)
+    const results = await store.createMany(def, batch.map((f) => f.event))
+    if (results.length === 0) throw new Error('the events store answered no create')
+    for (const [i, r] of results.entries()) {
+      if (r.object !== undefined) continue
+      correlator.forget(batch[i]!.event)
+      answers[batch[i]!.index] = r.status
+    }
+    done += results.length
+  }
+  for (const r of repeats) {
+    try {
+      await recordEvent(env, r.event, r.now)
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      answers[r.index] = e.status
+    }
+  }
+  return answers
+}
+
+/** Events sent to the events store per call. */
+const eventsPerCall = 50
+
 /** The component names upstream's schedulers and controllers sign their events with. */
 const eventSources: Record<string, string> = {
   scheduler: 'default-scheduler',
   'node-lifecycle': 'node-controller',
   'node-ipam': 'cidrAllocator',
   replicaset: 'replicaset-controller',
+  replicationcontroller: 'replication-controller',
   deployment: 'deployment-controller',
   statefulset: 'statefulset-controller',
   daemonset: 'daemonset-controller',

@@ -18,6 +18,8 @@ const writtenWhole = new Set(
     { group: 'discovery.k8s.io', plural: 'endpointslices' },
     { group: 'apps', plural: 'replicasets' },
     { group: '', plural: 'endpoints' },
+    { group: '', plural: 'configmaps' },
+    { group: '', plural: 'services' },
   ].map((r) => `${r.group}/${r.plural}`),
 )
 

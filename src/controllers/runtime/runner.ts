@@ -1,15 +1,16 @@
 import type { Env } from '../../env'
-import type { KubeObject } from '../../apimachinery/types'
+import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { resourceDefOf } from '../resources'
 import { storeFor } from '../../client/stores'
 import { listPages } from '../../client/list-pages'
-import { applyAction } from './apply'
+import { applyAction, recordEvents } from './apply'
 import { InformerCaches } from './cache'
 import { WorkQueue } from './queue'
 import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
+import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
@@ -26,8 +27,19 @@ export interface RunnerOptions {
   changesPerRead: number
 }
 
-/** Bindings written concurrently by one pass: enough to hide a store round trip, few enough to bound a burst. */
-const maxBindingsInFlight = 32
+/** Batches of bindings written concurrently by one pass: enough to hide a store round trip, few enough to bound a burst. */
+const maxBindingBatchesInFlight = 2
+
+type EventAction = Extract<Action, { type: 'event' }>
+
+/** A reconcile's binding, assumed in the cache and waiting to be written with others in one store call. */
+interface PendingBinding {
+  key: string
+  actions: Action[]
+  requeueAfterMs: number | undefined
+  now: number
+  undo: () => void
+}
 
 const podsRef: ResourceRef = { group: '', version: 'v1', plural: 'pods' }
 
@@ -99,8 +111,19 @@ export class ControllerRunner {
       if (requeueAfterMs !== undefined) this.queue.add(key, now + requeueAfterMs)
     }
     const binding = new Set<Promise<void>>()
+    let pending: PendingBinding[] = []
+    const flush = async () => {
+      if (!pending.length) return
+      const batch = pending
+      pending = []
+      const p = this.writeBindings(batch, done, failed)
+      binding.add(p)
+      void p.finally(() => binding.delete(p))
+      if (binding.size >= maxBindingBatchesInFlight) await Promise.race(binding)
+    }
     let budgetLeft = true
-    for (const key of this.queue.takeDue(clock())) {
+    const due = this.queue.takeDue(clock())
+    for (const key of this.def.order ? this.def.order(due, this.caches) : due) {
       if (!budgetLeft) {
         this.queue.add(key, clock())
         continue
@@ -112,18 +135,10 @@ export class ControllerRunner {
         report.reconciled++
         if (isBinding(outcome.actions)) {
           // As kube-scheduler's assume: the pod counts as bound in the cache at once, so the next
-          // key sees the capacity it takes, while the binding itself completes in the background.
-          const undo = this.assume(outcome.actions)
-          const p: Promise<void> = this.apply(outcome.actions, now).then(
-            () => done(key, outcome.requeueAfterMs, now),
-            (e) => {
-              undo()
-              failed(key, e)
-            },
-          )
-          binding.add(p)
-          void p.finally(() => binding.delete(p))
-          if (binding.size >= maxBindingsInFlight) await Promise.race(binding)
+          // key sees the capacity it takes, while the binding itself is written in the background,
+          // with others in one call to the pods store.
+          pending.push({ key, actions: outcome.actions, requeueAfterMs: outcome.requeueAfterMs, now, undo: this.assume(outcome.actions) })
+          if (pending.length >= bindingsPerCall) await flush()
         } else {
           await this.apply(outcome.actions, now)
           done(key, outcome.requeueAfterMs, now)
@@ -133,11 +148,54 @@ export class ControllerRunner {
       }
       if (clock() - start > this.opts.passBudgetMs || report.actions >= this.opts.maxActionsPerPass) budgetLeft = false
     }
+    await flush()
     await Promise.all(binding)
-    const due = this.queue.nextDue()
-    report.nextAt = Math.min(due ?? Infinity, this.nextResyncAt)
+    const nextDue = this.queue.nextDue()
+    report.nextAt = Math.min(nextDue ?? Infinity, this.nextResyncAt)
     report.cpuMs = this.cpuMs
     return report
+  }
+
+  /**
+   * Writes a batch of binding reconciles: their bindings in as few store calls as the store takes,
+   * then their events likewise. A refused binding is taken back from the cache.
+   */
+  private async writeBindings(batch: PendingBinding[], done: (key: string, requeueAfterMs: number | undefined, now: number) => void, failed: (key: string, e: unknown) => void): Promise<void> {
+    const binds = batch.map((b) => b.actions.filter((a): a is BindAction => a.type === 'bind'))
+    let refusals: (Status | undefined)[]
+    try {
+      refusals = await bindMany(this.env, this.caches, binds.flat())
+    } catch (e) {
+      for (const b of batch) {
+        b.undo()
+        failed(b.key, e)
+      }
+      return
+    }
+    let offset = 0
+    const refusedOf = binds.map((own) => refusals.slice(offset, (offset += own.length)).find((r) => r !== undefined))
+    const bound: PendingBinding[] = []
+    batch.forEach((b, i) => {
+      const refused = refusedOf[i]
+      if (!refused) return bound.push(b)
+      b.undo()
+      failed(b.key, new ApiError(refused))
+    })
+    // A binding reconcile's other actions are its events: written many per call as well.
+    const events = bound.map((b) => b.actions.filter((a): a is EventAction => a.type === 'event').map((action) => ({ action, now: b.now })))
+    let eventRefusals: (Status | undefined)[]
+    try {
+      eventRefusals = await recordEvents(this.env, events.flat(), this.def.name)
+    } catch (e) {
+      for (const b of bound) failed(b.key, e)
+      return
+    }
+    offset = 0
+    bound.forEach((b, i) => {
+      const refused = eventRefusals.slice(offset, (offset += events[i]!.length)).find((r) => r !== undefined)
+      if (refused) failed(b.key, new ApiError(refused))
+      else done(b.key, b.requeueAfterMs, b.now)
+    })
   }
 
   /** Records bindings in the cache before they are written; returns how to take them back. */

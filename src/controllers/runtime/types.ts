@@ -77,6 +77,8 @@ export interface ControllerDefinition {
   wakesOn?: WakesOn
   /** every key a full resync visits */
   allKeys(cache: Cache): string[]
+  /** the order in which a pass takes its due keys (earliest due first when unset) */
+  order?(keys: string[], cache: Cache): string[]
   /** pure: no I/O, no clock (time is `now`) */
   reconcile(key: string, cache: Cache, now: number): Outcome
   /**

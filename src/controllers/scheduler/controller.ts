@@ -1,9 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
-import { nodes, pods, sameResource } from '../resources'
+import { nodes, persistentVolumeClaims, pods, sameResource } from '../resources'
+import { persistentVolumes, storageClasses } from '../persistentvolume/resources'
 import { pendingKeys, schedulingFingerprint } from './keys'
 import { DEFAULT_SCHEDULER_NAME, isPendingFor, isTerminal, nodeNameOf, podKey } from './pods'
 import { reconcilePod } from './reconcile'
+import { byPriority } from './queue-order'
 import { podLeaving } from '../shared/wakes'
 
 export interface SchedulerOptions {
@@ -51,15 +53,17 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
 
   return {
     name: 'scheduler',
-    watches: [pods, nodes],
+    watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses],
     // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
     wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
       if (sameResource(resource, pods)) return podChanged(object, cache)
       if (sameResource(resource, nodes)) return nodeChanged(object, cache)
-      return []
+      // A claim bound, provisioned or created, a volume or class changed: pods waiting on volumes retry.
+      return pendingKeys(cache, schedulerName)
     },
     allKeys: (cache) => pendingKeys(cache, schedulerName),
+    order: byPriority,
     reconcile: (key, cache, now) => reconcilePod(key, cache, now, schedulerName),
   }
 }

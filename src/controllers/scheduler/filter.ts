@@ -103,7 +103,7 @@ function fieldMatches(expr: Json, node: KubeObject): boolean {
 }
 
 /** One NodeSelectorTerm: its expressions and fields are ANDed; an empty term matches nothing. */
-function termMatches(term: Json, node: KubeObject): boolean {
+export function termMatches(term: Json, node: KubeObject): boolean {
   const exprs = asArray(term.matchExpressions)
   const fields = asArray(term.matchFields)
   if (exprs.length === 0 && fields.length === 0) return false

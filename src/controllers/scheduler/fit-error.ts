@@ -15,7 +15,7 @@ export const NO_PREEMPTION_VICTIMS = 'No preemption victims found for incoming p
 export const PREEMPTION_NEVER = 'not eligible due to preemptionPolicy=Never.'
 
 /** `count reason` per distinct reason, sorted as strings (so "10 x" sorts before "2 y", as in Go). */
-function histogram(reasons: readonly string[]): string {
+export function histogram(reasons: readonly string[]): string {
   const counts = new Map<string, number>()
   for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1)
   return [...counts].map(([reason, n]) => `${n} ${reason}`).sort().join(', ')
@@ -32,9 +32,14 @@ function preemptionMessage(pod: KubeObject, rejections: readonly Rejection[]): s
   return `preemption: 0/${rejections.length} nodes are available: ${histogram(perNode)}.`
 }
 
-/** One rejection per node in the cluster (every node was rejected). */
-export function unschedulableMessage(pod: KubeObject, rejections: readonly Rejection[]): string {
+/** The filters' part alone: what the message says when preemption nominated a node. */
+export function filterMessage(rejections: readonly Rejection[]): string {
   if (rejections.length === 0) return NO_NODES_AVAILABLE
-  const filterMessage = `0/${rejections.length} nodes are available: ${histogram(rejections.flatMap((r) => r.reasons))}.`
-  return `${filterMessage} ${preemptionMessage(pod, rejections)}`
+  return `0/${rejections.length} nodes are available: ${histogram(rejections.flatMap((r) => r.reasons))}.`
+}
+
+/** One rejection per node in the cluster (every node was rejected). */
+export function unschedulableMessage(pod: KubeObject, rejections: readonly Rejection[], postFilter = preemptionMessage(pod, rejections)): string {
+  if (rejections.length === 0) return NO_NODES_AVAILABLE
+  return `${filterMessage(rejections)} ${postFilter}`
 }

@@ -6,7 +6,7 @@ import { podStatus } from './pods'
 type Json = Record<string, unknown>
 
 /** metav1.Time: RFC 3339 with whole seconds. */
-const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+export const metaTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 
 function conditionsOf(pod: KubeObject): Json[] {
   const conditions = podStatus(pod).conditions
@@ -18,13 +18,15 @@ export function podScheduledCondition(pod: KubeObject): Json | undefined {
 }
 
 /**
- * Records a failed attempt: PodScheduled=False/Unschedulable with the message, and a
- * FailedScheduling event. Nothing is written when the pod already carries this exact message, so
- * the retries that every node change triggers cannot turn into a stream of identical writes.
+ * Records a failed attempt: PodScheduled=False/Unschedulable with the message (and the node a
+ * preemption nominated, if any), and a FailedScheduling event. Nothing is written when the pod
+ * already carries this exact message, so the retries that every node change triggers cannot turn
+ * into a stream of identical writes.
  */
-export function unschedulableActions(pod: KubeObject, message: string, now: number): Action[] {
+export function unschedulableActions(pod: KubeObject, message: string, now: number, nominatedNodeName?: string): Action[] {
   const current = podScheduledCondition(pod)
-  if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return []
+  const renominated = nominatedNodeName !== undefined && podStatus(pod).nominatedNodeName !== nominatedNodeName
+  if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message && !renominated) return []
   const condition: Json = {
     type: 'PodScheduled',
     status: 'False',
@@ -37,6 +39,7 @@ export function unschedulableActions(pod: KubeObject, message: string, now: numb
   const updated = structuredClone(pod)
   const others = conditionsOf(pod).filter((c) => c.type !== 'PodScheduled')
   updated.status = { ...podStatus(pod), conditions: current ? conditionsOf(pod).map((c) => (c.type === 'PodScheduled' ? condition : c)) : [...others, condition] }
+  if (nominatedNodeName !== undefined) (updated.status as Json).nominatedNodeName = nominatedNodeName
   return [
     { type: 'updateStatus', resource: pods, object: updated },
     { type: 'event', involved: pod, eventType: 'Warning', reason: 'FailedScheduling', message },

@@ -56,7 +56,7 @@ export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, ho
     } else {
       const t = terminatedState(info)
       c.state = { terminated: t }
-      if ((c.init && t.exitCode === 0) || !shouldRestart(restartPolicyOf(rec.pod), t.exitCode, c.init)) c.finished = true
+      if (c.ephemeral || (c.init && t.exitCode === 0) || !shouldRestart(restartPolicyOf(rec.pod), t.exitCode, c.init)) c.finished = true
       else c.lastState = c.state
     }
   }

@@ -31,6 +31,7 @@ export interface DockerContainerSpec extends ContainerSpec {
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[]
   stdin?: boolean
   stdinOnce?: boolean
+  tty?: boolean
   ports?: { name?: string; containerPort: number; protocol?: string; hostPort?: number; hostIP?: string }[]
 }
 
@@ -131,6 +132,8 @@ export interface AppOptions {
   restartCount: number
   /** the pod's grace period, the engine's stop timeout */
   stopTimeout?: number
+  /** the container whose process namespace this one joins (an ephemeral container's target) */
+  pidOf?: string
 }
 
 /** One container of the pod, joined to the infra container's network namespace. */
@@ -145,6 +148,7 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
     Env: Object.entries(opts.env).map(([k, v]) => `${k}=${v}`),
     HostConfig: {
       NetworkMode: `container:${opts.infraId}`,
+      ...(opts.pidOf ? { PidMode: `container:${opts.pidOf}` } : {}),
       Binds: opts.binds,
       RestartPolicy: { Name: 'no' },
       ReadonlyRootfs: !!spec.securityContext?.readOnlyRootFilesystem,
@@ -160,6 +164,8 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
   if (spec.workingDir) config.WorkingDir = spec.workingDir
   // `stdin: true` keeps the process's stdin open for `kubectl attach -i`.
   if (spec.stdin) Object.assign(config, { OpenStdin: true, StdinOnce: !!spec.stdinOnce, AttachStdin: true })
+  // `tty: true` gives the process a terminal (`kubectl run -it`, `kubectl debug -it`).
+  if (spec.tty) config.Tty = true
   if (sc.runAsUser !== undefined) config.User = sc.runAsGroup !== undefined ? `${sc.runAsUser}:${sc.runAsGroup}` : String(sc.runAsUser)
   if (opts.stopTimeout !== undefined) config.StopTimeout = opts.stopTimeout
   return config

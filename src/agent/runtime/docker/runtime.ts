@@ -14,7 +14,8 @@ import type { Logger } from '../../log'
 import { kubeTime } from '../../pod-status'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
 import { crashLoopState, shouldRestart } from '../restart'
-import { findContainer, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
+import { addEphemeral, type EphemeralSpec } from '../ephemeral'
+import { findContainer, freshRecord, podRecord, reportContainer, type ContainerState, type ExecStreams, type LogOptions, type ManagedRuntime } from '../types'
 import { appConfig, gracePeriod, infraConfig, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
 import { engineMessage, isNoSuchObject } from './engine'
 import { adoptPod, restartPolicyOf } from './adopt'
@@ -137,6 +138,7 @@ export class DockerRuntime implements ManagedRuntime {
     if (this.shuttingDown) return
     const rec = podRecord(this.pods, pod, (p) => this.newRecord(p))
     if (rec.stopping) return
+    addEphemeral(rec.containers, pod, (spec) => ({ ...newCtr(spec as DockerContainerSpec, false), ephemeral: true }))
     for (const c of rec.containers) {
       if (c.id && c.running) continue
       c.env = resolvedEnv[c.name]
@@ -147,32 +149,7 @@ export class DockerRuntime implements ManagedRuntime {
 
   private newRecord(pod: KubeObject): PodRec {
     const initNames = new Set(((pod.spec as { initContainers?: { name: string }[] } | undefined)?.initContainers ?? []).map((c) => c.name))
-    const containers = podContainers(pod).map(
-      (spec): Ctr => ({
-        name: spec.name,
-        init: initNames.has(spec.name),
-        spec: spec as DockerContainerSpec,
-        env: undefined,
-        configError: undefined,
-        state: { waiting: { reason: initNames.has(spec.name) ? 'PodInitializing' : 'ContainerCreating' } },
-        lastState: undefined,
-        restartCount: 0,
-        ready: false,
-        started: false,
-        containerID: undefined,
-        imageID: undefined,
-        everStarted: false,
-        id: undefined,
-        running: false,
-        startedAtMs: 0,
-        previousId: undefined,
-        crash: { streak: 0 },
-        pull: { streak: 0 },
-        restartTimer: undefined,
-        probes: [],
-        finished: false,
-      }),
-    )
+    const containers = podContainers(pod).map((spec) => newCtr(spec as DockerContainerSpec, initNames.has(spec.name)))
     const uid = pod.metadata.uid ?? ''
     return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(this.opts.stateDir, 'pods', uid), this.opts.get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set(), failures: 0 }
   }
@@ -204,6 +181,11 @@ export class DockerRuntime implements ManagedRuntime {
       this.retryLater(rec, RETRY_SANDBOX_MS)
       return
     }
+    // Ephemeral containers start once, whether or not the pod is initialized, and never again.
+    for (const c of rec.containers.filter((x) => x.ephemeral)) {
+      if (c.running || c.restartTimer || c.finished || c.everStarted) continue
+      await this.start(rec, c)
+    }
     for (const c of rec.containers.filter((x) => x.init)) {
       const t = 'terminated' in c.state ? c.state.terminated : undefined
       if (t && t.exitCode === 0 && !c.running) continue
@@ -211,7 +193,7 @@ export class DockerRuntime implements ManagedRuntime {
       await this.start(rec, c)
       return this.changed(rec.uid)
     }
-    for (const c of rec.containers.filter((x) => !x.init)) {
+    for (const c of rec.containers.filter((x) => !x.init && !x.ephemeral)) {
       if (c.running || c.restartTimer || c.finished) continue
       await this.start(rec, c)
     }
@@ -306,7 +288,8 @@ export class DockerRuntime implements ManagedRuntime {
     const restartCount = c.everStarted ? c.restartCount + 1 : c.restartCount
     let created: Docker.Container
     try {
-      created = await this.docker.createContainer(appConfig(rec.pod, c.spec, { nodeName: this.opts.nodeName, infraId: rec.infraId!, env, binds, restartCount, stopTimeout: gracePeriod(rec.pod) }))
+      const pidOf = c.ephemeral ? this.targetOf(rec, c) : undefined
+      created = await this.docker.createContainer(appConfig(rec.pod, c.spec, { nodeName: this.opts.nodeName, infraId: rec.infraId!, env, binds, restartCount, stopTimeout: gracePeriod(rec.pod), pidOf }))
     } catch (err) {
       c.state = { waiting: { reason: 'CreateContainerError', message: engineMessage(err) } }
       this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
@@ -340,6 +323,14 @@ export class DockerRuntime implements ManagedRuntime {
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`)
     this.watch(rec, c, created.id)
     startProbes(rec, c, this.probeContext(rec))
+  }
+
+  /** The engine id of the running container an ephemeral one targets (`kubectl debug --target`), whose processes it is to see. */
+  private targetOf(rec: PodRec, c: Ctr): string | undefined {
+    const name = (c.spec as EphemeralSpec).targetContainerName
+    if (!name) return undefined
+    const target = rec.containers.find((x) => x.name === name && !x.ephemeral)
+    return target?.running ? target.id : undefined
   }
 
   private imageFailed(rec: PodRec, c: Ctr, err: ImageError): void {
@@ -401,7 +392,7 @@ export class DockerRuntime implements ManagedRuntime {
     c.ready = false
     c.started = false
     const t = 'terminated' in c.state ? c.state.terminated : undefined
-    if (!rec.stopping && !this.shuttingDown && shouldRestart(restartPolicyOf(rec.pod), t?.exitCode ?? 1, c.init)) {
+    if (!rec.stopping && !this.shuttingDown && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), t?.exitCode ?? 1, c.init)) {
       const next = nextCrashDelay(c.crash, now - c.startedAtMs, this.backoff)
       c.crash = next.state
       c.lastState = c.state
@@ -517,13 +508,13 @@ export class DockerRuntime implements ManagedRuntime {
       if (opts.previous) {
         const prev = c.previousId
         if (!prev) throw new Error(`previous terminated container "${c.name}" in pod "${pod}" not found`)
-        return engineLogs(this.docker, prev, opts, false)
+        return engineLogs(this.docker, prev, opts, false, !!c.spec.tty)
       }
       if (!c.id) {
         const reason = 'waiting' in c.state ? c.state.waiting.reason : 'ContainerCreating'
         throw new Error(`container "${c.name}" in pod "${pod}" is waiting to start: ${reason}`)
       }
-      return engineLogs(this.docker, c.id, opts, c.running)
+      return engineLogs(this.docker, c.id, opts, c.running, !!c.spec.tty)
     }
     return (async function* () {
       yield* open()
@@ -540,7 +531,7 @@ export class DockerRuntime implements ManagedRuntime {
   async attach(podUid: string, container: string, streams: ExecStreams): Promise<number> {
     const c = this.container(podUid, container)
     if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
-    return engineAttach(this.docker, c.id, streams)
+    return engineAttach(this.docker, c.id, streams, !!c.spec.tty)
   }
 }
 
@@ -552,6 +543,23 @@ function quiesce(rec: PodRec): void {
     if (c.restartTimer) clearTimeout(c.restartTimer)
     c.restartTimer = undefined
     for (const w of c.probes) w.stop()
+  }
+}
+
+/** A container's record before its first instance. */
+function newCtr(spec: DockerContainerSpec, init: boolean): Ctr {
+  return {
+    ...freshRecord(spec, init),
+    imageID: undefined,
+    id: undefined,
+    running: false,
+    startedAtMs: 0,
+    previousId: undefined,
+    crash: { streak: 0 },
+    pull: { streak: 0 },
+    restartTimer: undefined,
+    probes: [],
+    finished: false,
   }
 }
 

@@ -4,12 +4,13 @@
  */
 import type Docker from 'dockerode'
 import type { Duplex } from 'node:stream'
-import type { ExecStreams, LogOptions } from '../types'
+import type { ExecStreams, LogOptions, TerminalSize } from '../types'
 import type { ProbeOutcome } from '../probes'
 import { Demuxer } from './engine'
+import { hijackAttach } from './hijack'
 
-/** The container's log from the engine, as `kubectl logs` asked for it. */
-export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, running: boolean): AsyncGenerator<Uint8Array> {
+/** The container's log from the engine, as `kubectl logs` asked for it (a terminal's log is one raw stream). */
+export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, running: boolean, tty = false): AsyncGenerator<Uint8Array> {
   const ctr = docker.getContainer(id)
   const query = {
     stdout: true,
@@ -19,7 +20,7 @@ export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, 
     since: opts.sinceSeconds ? Math.floor(Date.now() / 1000) - opts.sinceSeconds : 0,
   }
   let budget = opts.limitBytes ?? Infinity
-  const demux = new Demuxer()
+  const demux = outputOf(tty)
   const take = (chunks: Buffer[]): Uint8Array[] => {
     const out: Uint8Array[] = []
     for (const c of chunks) {
@@ -50,9 +51,14 @@ export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, 
   }
 }
 
-/** Passes the engine's multiplexed output on to stdout and stderr; resolves when the stream ends. */
-function relayOutput(stream: Duplex, streams: ExecStreams): Promise<void> {
-  const demux = new Demuxer()
+/** A terminal's output is raw; otherwise the engine multiplexes stdout and stderr. */
+function outputOf(tty: boolean): Pick<Demuxer, 'push'> {
+  return tty ? { push: (data, out) => data.length && out('stdout', data) } : new Demuxer()
+}
+
+/** Passes the engine's output on to stdout and stderr; resolves when the stream ends. */
+function relayOutput(stream: Duplex, streams: ExecStreams, tty: boolean): Promise<void> {
+  const demux = outputOf(tty)
   stream.on('data', (data: Buffer) => demux.push(data, (s, c) => (s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)))))
   return new Promise<void>((resolve) => {
     stream.on('end', resolve)
@@ -61,38 +67,77 @@ function relayOutput(stream: Duplex, streams: ExecStreams): Promise<void> {
   })
 }
 
-/** Runs a command in a running container; resolves with its exit code. */
-export async function engineExec(docker: Docker, id: string, command: string[], streams: ExecStreams): Promise<number> {
-  const exec = await docker.getContainer(id).exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: !!streams.stdin, Tty: false })
-  const stream = (await exec.start({ hijack: true, stdin: !!streams.stdin })) as Duplex
-  const ended = relayOutput(stream, streams)
-  if (streams.stdin) {
-    void (async () => {
-      try {
-        for await (const chunk of streams.stdin!) if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r))
-      } catch {
-        // the caller's stream broke: end the input all the same
-      }
-      stream.end()
-    })()
+/** Copies the client's stdin into the engine's stream, then half-closes it: the process reads end of file. */
+function pumpStdin(stream: Duplex, stdin: AsyncIterable<Uint8Array>): void {
+  void (async () => {
+    try {
+      for await (const chunk of stdin) if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r))
+    } catch {
+      // the caller's stream broke: end the input all the same
+    }
+    stream.end()
+  })()
+}
+
+/** How long a terminal exec waits for the client's window size before it starts without one. */
+const FIRST_SIZE_WAIT_MS = 500
+
+/**
+ * The client's window sizes: the first is awaited (kubectl sends it at once) so that the terminal
+ * starts at that size; each later one goes to `resize` once the terminal exists.
+ */
+async function windowSizes(streams: ExecStreams): Promise<{ first: TerminalSize | undefined; follow(resize: (size: { h: number; w: number }) => Promise<unknown>): void }> {
+  let latest: TerminalSize | undefined
+  let apply: ((size: TerminalSize) => void) | undefined
+  if (streams.onResize) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FIRST_SIZE_WAIT_MS)
+      streams.onResize!((size) => {
+        latest = size
+        clearTimeout(timer)
+        resolve()
+        apply?.(size)
+      })
+    })
   }
+  return {
+    first: latest,
+    follow(resize) {
+      apply = (size) => void resize({ h: size.height, w: size.width }).catch(() => {})
+      if (latest) apply(latest)
+    },
+  }
+}
+
+/** Runs a command in a running container (in a terminal with `-t`); resolves with its exit code. */
+export async function engineExec(docker: Docker, id: string, command: string[], streams: ExecStreams): Promise<number> {
+  const tty = !!streams.tty
+  const sizes = tty ? await windowSizes(streams) : undefined
+  const size = sizes?.first
+  // Docker takes the terminal's first size as ConsoleSize, Podman as h and w.
+  const consoleSize = size ? { ConsoleSize: [size.height, size.width] as [number, number] } : {}
+  const exec = await docker.getContainer(id).exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: !!streams.stdin, Tty: tty, ...consoleSize })
+  const stream = (await exec.start({ hijack: true, stdin: !!streams.stdin, Tty: tty, ...consoleSize, ...(size ? { h: size.height, w: size.width } : {}) })) as Duplex
+  const ended = relayOutput(stream, streams, tty)
+  sizes?.follow((s) => exec.resize(s))
+  if (streams.stdin) pumpStdin(stream, streams.stdin)
   await ended
   const info = await exec.inspect()
   return info.ExitCode ?? 1
 }
 
 /**
- * Attaches to a container's main process: its output from now on, until it ends or the client
- * leaves. Its stdin is not offered: the engine's hijacked attach is not portable across Docker
- * and Podman, so `kubectl attach -i` is refused with that reason (`kubectl exec -i` works).
+ * Attaches to a container's main process: its output from now on, and its stdin when the client
+ * sends one (`kubectl attach -i`; the container must keep stdin open, `stdin: true`). The client's
+ * end of input half-closes the stream: a `stdinOnce` container's process then reads end of file.
+ * `tty` is the container's own: its terminal is resized as the client's window is.
  */
-export async function engineAttach(docker: Docker, id: string, streams: ExecStreams): Promise<number> {
-  if (streams.stdin) throw new Error('stdin is not supported by kubectl attach on this node (use kubectl exec -i)')
-  // The options go in the query only: an engine may pass a request body on to the process.
-  const query = { stream: true, stdout: true, stderr: true }
-  const stream = (await docker.getContainer(id).attach({ ...query, _query: query, _body: {} } as Docker.ContainerAttachOptions)) as unknown as Duplex
-  const ended = relayOutput(stream, streams)
+export async function engineAttach(docker: Docker, id: string, streams: ExecStreams, tty: boolean): Promise<number> {
+  const stream = await hijackAttach(docker, id, !!streams.stdin)
+  const ended = relayOutput(stream, streams, tty)
   streams.signal?.addEventListener('abort', () => stream.destroy())
+  if (tty) void windowSizes(streams).then((sizes) => sizes.follow((size) => docker.getContainer(id).resize(size)))
+  if (streams.stdin) pumpStdin(stream, streams.stdin)
   await ended
   return 0
 }

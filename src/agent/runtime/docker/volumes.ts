@@ -10,8 +10,8 @@ import type { KubeObject } from '../../../apimachinery/types'
 import { configMapData, fieldRefValue, secretData } from '../../env'
 import type { DockerContainerSpec } from './container-config'
 
-/** A GET through the API: the object, or undefined on 404. */
-export type ApiGet = (path: string) => Promise<KubeObject | undefined>
+import { boundVolume, volumeHostPath, type ApiGet } from '../claim-path'
+export type { ApiGet }
 
 /** A volume cannot be set up: the kubelet's FailedMount message. */
 export class VolumeError extends Error {}
@@ -150,16 +150,8 @@ export class PodVolumes {
   }
 
   private async claimPath(claimName: string): Promise<string> {
-    const ns = this.pod.metadata.namespace ?? 'default'
-    const pvc = await this.get(`/api/v1/namespaces/${ns}/persistentvolumeclaims/${claimName}`)
-    if (!pvc) throw new Error(`persistentvolumeclaim "${claimName}" not found`)
-    const volumeName = (pvc.spec as { volumeName?: string } | undefined)?.volumeName
-    if (!volumeName || (pvc.status as { phase?: string } | undefined)?.phase !== 'Bound') throw new Error(`persistentvolumeclaim "${claimName}" is not bound`)
-    const pv = await this.get(`/api/v1/persistentvolumes/${volumeName}`)
-    const spec = (pv?.spec ?? {}) as { hostPath?: { path: string; type?: string }; local?: { path: string } }
-    if (spec.hostPath) return hostPath(spec.hostPath.path, spec.hostPath.type ?? 'DirectoryOrCreate')
-    if (spec.local) return hostPath(spec.local.path, 'Directory')
-    throw new Error(`persistentvolume "${volumeName}" is neither hostPath nor local: this node mounts only local paths`)
+    const { path, type } = volumeHostPath(await boundVolume(this.pod, claimName, this.get))
+    return hostPath(path, type)
   }
 
   /** The engine's bind mounts for one container's volumeMounts (creating subPath directories). */

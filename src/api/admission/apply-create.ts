@@ -1,0 +1,37 @@
+import type { Env } from '../../env'
+import type { KubeObject } from '../../apimachinery/types'
+import type { StoreResult } from '../../apimachinery/status'
+import type { PatchType } from '../../apis/patching'
+import { isTrackedKind } from '../../apis/quota/tracked'
+import { storeFor } from '../../client/stores'
+import type { Target, WriteOptions } from '../../../durable-objects/kind-store/options'
+import type { WriteResult } from '../../../durable-objects/kind-store/writes'
+import { admitCreate } from './create'
+
+/**
+ * A server-side apply that would create a quota-counted object (a pod, a Service, …) is a create:
+ * the object the apply would make is admitted as one (LimitRange defaults, quota) and created as
+ * admitted (by `create`, which runs the remaining admission). Undefined when the apply updates an existing object (or the kind is not counted);
+ * the caller then applies as usual.
+ */
+export async function applyCreate(
+  env: Env,
+  target: Target,
+  type: PatchType,
+  patch: unknown,
+  opts: WriteOptions,
+  create: (obj: KubeObject, opts: WriteOptions) => Promise<StoreResult<WriteResult>>,
+): Promise<StoreResult<WriteResult> | undefined> {
+  if (type !== 'apply' || !target.namespace || !isTrackedKind(target.def)) return undefined
+  const store = storeFor(env, target.def)
+  if ((await store.get(target)).ok) return undefined
+  const trial = await store.patch(target, type, patch, undefined, { ...opts, dryRun: true })
+  if (!trial.ok) return trial as StoreResult<WriteResult>
+  if (!trial.value.created) return undefined
+  const obj = JSON.parse(trial.value.object) as KubeObject
+  await admitCreate(env, target, obj, opts)
+  // The apply's ownership is already recorded in the object: the create must not record it again.
+  const created = await create(obj, { ...opts, fieldManager: undefined })
+  // The apply's warnings (unknown fields it dropped) are the ones the client is owed.
+  return created.ok ? { ...created, warnings: trial.warnings } : created
+}

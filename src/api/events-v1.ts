@@ -1,0 +1,125 @@
+import type { Env } from '../env'
+import type { KubeObject, Status } from '../apimachinery/types'
+import { ApiError, badRequest, failure, invalid } from '../apimachinery/status'
+import { eventFieldToCore, eventPathToCore, eventToCore, eventToV1, eventsApiVersion, eventsGroup, validateEventV1Create } from '../apis/events-v1'
+import { patchTypeOf } from '../apis/patching'
+import { readBody } from './body'
+import { handleResource } from './resources'
+import { parseResourcePath } from './request-info'
+
+const prefix = `/apis/${eventsGroup}/v1/`
+
+/**
+ * events.k8s.io/v1 Events: the core/v1 Events of the same store, seen under the other group's
+ * field names. Each request is put in core terms (path, field selectors, body or patch), served
+ * by the core handler, and its answer (object, list or watch stream) is put back.
+ */
+export async function serveEventsV1(req: Request, env: Env): Promise<Response> {
+  const url = new URL(req.url)
+  const info = parseResourcePath(eventsGroup, 'v1', url.pathname.slice(prefix.length))
+  if (!info || info.resource !== 'events' || info.subresource !== undefined) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
+  if (req.headers.get('Upgrade')?.toLowerCase() === 'websocket') throw new ApiError(badRequest('watching events.k8s.io/v1 events over a WebSocket is not served; use an HTTP watch'))
+  const coreUrl = new URL(url)
+  coreUrl.pathname = `/api/v1/${url.pathname.slice(prefix.length)}`
+  const selector = url.searchParams.get('fieldSelector')
+  if (selector) coreUrl.searchParams.set('fieldSelector', coreFieldSelector(selector))
+
+  const headers = new Headers(req.headers)
+  let body: string | undefined
+  if (req.method === 'POST' || req.method === 'PUT') body = JSON.stringify(await coreBody(req, info.name, req.method === 'POST'))
+  else if (req.method === 'PATCH') body = await corePatch(req)
+  else if (req.method === 'DELETE' && req.body) body = (await req.text()) || undefined
+  if (body !== undefined) {
+    headers.delete('Transfer-Encoding')
+    headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength))
+    if (req.method !== 'PATCH') headers.set('Content-Type', 'application/json')
+  }
+  const coreReq = new Request(coreUrl, { method: req.method, headers, body })
+  let res: Response
+  try {
+    res = await handleResource(coreReq, env, { ...info, group: '', version: 'v1' })
+  } catch (e) {
+    if (e instanceof ApiError) throw new ApiError(inEventsGroup(e.status))
+    throw e
+  }
+  if (req.method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '') && res.body) return new Response(res.body.pipeThrough(watchInV1()), res)
+  if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return res
+  return new Response(JSON.stringify(answerInV1(JSON.parse(await res.text()))), { status: res.status, headers: res.headers })
+}
+
+/** An events.k8s.io/v1 field selector in core field names; an unknown field is a 400, as upstream. */
+function coreFieldSelector(selector: string): string {
+  return selector
+    .split(',')
+    .map((term) => {
+      const m = /^\s*([^!=\s]+)\s*(==|!=|=)(.*)$/.exec(term)
+      const field = m ? eventFieldToCore(m[1]!) : undefined
+      if (!m || !field) throw new ApiError(badRequest(`field label not supported: ${m?.[1] ?? term}`))
+      return `${field}${m[2]}${m[3]}`
+    })
+    .join(',')
+}
+
+async function coreBody(req: Request, name: string | undefined, create: boolean): Promise<Record<string, unknown>> {
+  const ev = (await readBody(req)) as Record<string, unknown>
+  if (ev.apiVersion !== undefined && ev.apiVersion !== eventsApiVersion) throw new ApiError(badRequest(`the API version in the data (${String(ev.apiVersion)}) does not match the expected API version (${eventsApiVersion})`))
+  if (ev.kind !== undefined && ev.kind !== 'Event') throw new ApiError(badRequest(`the kind in the data (${String(ev.kind)}) does not match the expected kind (Event)`))
+  if (create) {
+    const namespace = new URL(req.url).pathname.match(/\/namespaces\/([^/]+)\//)?.[1]
+    const causes = validateEventV1Create({ ...ev, metadata: { ...(ev.metadata as object), namespace: decodeURIComponent(namespace ?? '') } })
+    const meta = (ev.metadata ?? {}) as { name?: string; generateName?: string }
+    if (causes.length) throw new ApiError(invalid(eventsGroup, 'Event', meta.name ?? meta.generateName ?? name ?? '', causes))
+  }
+  return { ...eventToCore(ev), apiVersion: 'v1', kind: 'Event' }
+}
+
+/** A patch of the events.k8s.io/v1 view as the same patch of the core object. */
+async function corePatch(req: Request): Promise<string> {
+  const type = patchTypeOf(req.headers.get('Content-Type'))
+  if (!type) return req.text()
+  if (type === 'json') {
+    const ops = (await readBody(req, 'any')) as { path?: string; from?: string }[]
+    if (!Array.isArray(ops)) return JSON.stringify(ops)
+    return JSON.stringify(ops.map((op) => ({ ...op, ...(typeof op.path === 'string' ? { path: eventPathToCore(op.path) } : {}), ...(typeof op.from === 'string' ? { from: eventPathToCore(op.from) } : {}) })))
+  }
+  const patch = (await readBody(req)) as Record<string, unknown>
+  const core = eventToCore(patch)
+  if (type === 'apply') core.apiVersion = 'v1'
+  return JSON.stringify(core)
+}
+
+function answerInV1(doc: Record<string, unknown>): unknown {
+  if (doc.kind === 'Event') return eventToV1(doc as KubeObject)
+  if (doc.kind === 'EventList' && Array.isArray(doc.items)) return { ...doc, apiVersion: eventsApiVersion, items: (doc.items as KubeObject[]).map(eventToV1) }
+  return doc
+}
+
+/** Rewrites each newline-delimited watch event whose object is an Event. */
+function watchInV1(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
+  let pending = ''
+  const convert = (line: string) => {
+    if (!line.trim()) return line
+    const event = JSON.parse(line) as { type: string; object: Record<string, unknown> }
+    return JSON.stringify({ ...event, object: answerInV1(event.object) })
+  }
+  return new TransformStream({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true })
+      const lines = pending.split('\n')
+      pending = lines.pop() ?? ''
+      if (lines.length) controller.enqueue(encoder.encode(lines.map(convert).join('\n') + '\n'))
+    },
+    flush(controller) {
+      if (pending) controller.enqueue(encoder.encode(convert(pending)))
+    },
+  })
+}
+
+/** A Status from the core handler, naming the events.k8s.io resource as upstream would. */
+function inEventsGroup(status: Status): Status {
+  const details = status.details as { group?: string; kind?: string } | undefined
+  if (details?.kind !== 'events' || details.group) return status
+  return { ...status, message: status.message?.replace(/^events "/, `events.${eventsGroup} "`), details: { ...details, group: eventsGroup } }
+}

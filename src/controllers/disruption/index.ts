@@ -1,0 +1,38 @@
+import type { KubeObject } from '../../apimachinery/types'
+import { pods, sameResource } from '../resources'
+import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
+import { objectKey } from '../shared/keys'
+import { deployments, replicaSets } from '../shared/resources'
+import { podDisruptionBudgets, replicationControllersRef, statefulSetsRef } from './resources'
+import { reconcileDisruptionBudget } from './reconcile'
+import { disruptionWakesOn } from './wakes'
+
+const namespaceBudgets = (cache: Cache, namespace: string | undefined): string[] => cache.list(podDisruptionBudgets, namespace).map(objectKey)
+
+/**
+ * The budgets a change concerns: a budget itself; for a pod or a pod's possible owner (whose scale
+ * counts), every budget of its namespace, since a relabelled pod may have left a selector.
+ */
+function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+  if (sameResource(resource, podDisruptionBudgets)) return [objectKey(object)]
+  return namespaceBudgets(cache, object.metadata.namespace)
+}
+
+/**
+ * The disruption controller: keeps every PodDisruptionBudget's status (currentHealthy,
+ * desiredHealthy, expectedPods, disruptionsAllowed, the DisruptionAllowed condition) from the pods
+ * it selects and the scale of their owners. Keys are the budgets' `namespace/name`.
+ */
+export function disruptionController(): ControllerDefinition {
+  return {
+    name: 'disruption',
+    watches: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef, replicationControllersRef],
+    wakesOn: disruptionWakesOn,
+    keysFor,
+    allKeys: (cache) => namespaceBudgets(cache, undefined),
+    reconcile: reconcileDisruptionBudget,
+  }
+}
+
+export { podDisruptionBudgets } from './resources'
+export { reconcileDisruptionBudget } from './reconcile'

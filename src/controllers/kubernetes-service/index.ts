@@ -1,0 +1,29 @@
+import type { KubeObject } from '../../apimachinery/types'
+import { namespaces, sameResource } from '../resources'
+import type { ControllerDefinition, ResourceRef } from '../runtime/types'
+import { apiServiceIp, kubernetesServiceName, kubernetesServiceNamespace, type ApiEndpoint } from './desired'
+import { endpointSlices, endpoints, reconcileKubernetesService, services } from './reconcile'
+
+const key = `${kubernetesServiceNamespace}/${kubernetesServiceName}`
+
+const concerns = (resource: ResourceRef, o: KubeObject) =>
+  sameResource(resource, namespaces) ? o.metadata.name === kubernetesServiceNamespace : o.metadata.namespace === kubernetesServiceNamespace && o.metadata.name === kubernetesServiceName
+
+/**
+ * Keeps `default/kubernetes`, the Service through which clients reach the API, with its Endpoints
+ * and EndpointSlice: recreated when deleted, put back when changed. The cluster IP is the first
+ * address of `serviceRange`; `endpoint` is where the API listens, when it has an IP.
+ */
+export function kubernetesServiceController(serviceRange: string, endpoint: ApiEndpoint | undefined): ControllerDefinition {
+  const clusterIP = apiServiceIp(serviceRange)
+  return {
+    name: 'kubernetes-service',
+    watches: [namespaces, services, endpoints, endpointSlices],
+    wakesOn: (resource, _type, object) => concerns(resource, object),
+    keysFor: (resource, object) => (concerns(resource, object) ? [key] : []),
+    allKeys: () => [key],
+    reconcile: (_key, cache) => reconcileKubernetesService(cache, clusterIP, endpoint),
+  }
+}
+
+export { parseApiEndpoint } from './desired'

@@ -1,0 +1,36 @@
+import type { Env } from '../../env'
+import type { KubeObject, Status } from '../../apimachinery/types'
+import { storeFor } from '../../client/stores'
+import type { InformerCaches } from './cache'
+import type { Action } from './types'
+import { pods, resourceDefOf } from '../resources'
+import type { Binding, ItemResult } from '../../../durable-objects/kind-store/kind-store'
+import type { ResourceDef } from '../../apis/registry'
+
+/** The pods store's batch binding, typed as it answers (the RPC typing drops the Status it may carry). */
+type BatchBinder = { bindMany(def: ResourceDef, bindings: Binding[]): Promise<ItemResult[]> }
+
+export type BindAction = Extract<Action, { type: 'bind' }>
+
+/** Bindings sent to the pods store per call. */
+export const bindingsPerCall = 50
+
+/**
+ * Writes bindings to the pods store, up to `bindingsPerCall` per call, and records each bound pod
+ * in the cache. Answers per binding: undefined when it was written, else the store's refusal.
+ */
+export async function bindMany(env: Env, caches: InformerCaches, binds: readonly BindAction[]): Promise<(Status | undefined)[]> {
+  const def = resourceDefOf(pods)
+  const store = storeFor(env, def) as unknown as BatchBinder
+  const answers: (Status | undefined)[] = []
+  while (answers.length < binds.length) {
+    const batch = binds.slice(answers.length, answers.length + bindingsPerCall)
+    const results = await store.bindMany(def, batch.map((b) => ({ namespace: b.namespace, name: b.name, nodeName: b.nodeName, uid: b.uid })))
+    if (results.length === 0) throw new Error('the pods store answered no binding')
+    for (const r of results) {
+      if (r.object !== undefined) caches.of(pods).put(JSON.parse(r.object) as KubeObject)
+      answers.push(r.object !== undefined ? undefined : (r.status as Status))
+    }
+  }
+  return answers
+}

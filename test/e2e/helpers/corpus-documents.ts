@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseAllDocuments } from 'yaml'
+
+/** test/fixtures/corpus: real-world manifests kept byte for byte (see its README.md). */
+export const CORPUS_DIR = fileURLToPath(new URL('../../fixtures/corpus', import.meta.url))
+
+export interface CorpusDocument {
+  /** `file:Kind/name`, or `file#index` for a document without a name. */
+  key: string
+  apiVersion: string
+  kind: string
+  name: string
+  /** metadata.namespace as written, if any. */
+  namespace?: string
+  /** `kubectl apply -o name` prints `kind.group/name` (`kind/name` for the core group). */
+  printedName: string
+}
+
+export interface CorpusFile {
+  /** Path relative to the corpus directory. */
+  file: string
+  path: string
+  documents: CorpusDocument[]
+}
+
+/** Every YAML file of the corpus, sorted, with its documents (the items of a `List` counted one by one). */
+export function loadCorpus(): CorpusFile[] {
+  return yamlFiles(CORPUS_DIR)
+    .sort()
+    .map((path) => {
+      const file = relative(CORPUS_DIR, path)
+      return { file, path, documents: documentsOf(file, readFileSync(path, 'utf8')) }
+    })
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return yamlFiles(path)
+    return /\.ya?ml$/.test(e.name) ? [path] : []
+  })
+}
+
+function documentsOf(file: string, text: string): CorpusDocument[] {
+  const objects: Record<string, any>[] = []
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]!.message}`)
+    const value = doc.toJS()
+    if (value === null || typeof value !== 'object') continue
+    // kubectl applies the items of a List one by one.
+    if (value.kind === 'List' && Array.isArray(value.items)) objects.push(...value.items)
+    else objects.push(value)
+  }
+  return objects.map((o, index) => {
+    const apiVersion = String(o.apiVersion ?? '')
+    const kind = String(o.kind ?? '')
+    const name = String(o.metadata?.name ?? '')
+    const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : ''
+    return {
+      key: name ? `${file}:${kind}/${name}` : `${file}#${index}`,
+      apiVersion,
+      kind,
+      name,
+      namespace: o.metadata?.namespace === undefined ? undefined : String(o.metadata.namespace),
+      printedName: `${kind.toLowerCase()}${group ? `.${group}` : ''}/${name}`,
+    }
+  })
+}
+
+/** Files that define CustomResourceDefinitions or Namespaces go first, so what the rest needs exists. */
+export function definesFoundations(f: CorpusFile): boolean {
+  return f.documents.some((d) => d.kind === 'CustomResourceDefinition' || (d.kind === 'Namespace' && d.apiVersion === 'v1'))
+}
+
+/**
+ * The namespace a file is applied in: a file whose documents name no namespace gets one of its own
+ * (`kubectl apply -n`), so examples that reuse a name (`nginx`, `web`) do not meet; a file that
+ * names namespaces is applied as written.
+ */
+export function ownNamespace(f: CorpusFile, index: number): string | undefined {
+  if (f.documents.some((d) => d.namespace !== undefined)) return undefined
+  const slug = f.file.toLowerCase().replace(/\.ya?ml$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  return `c${index}-${slug}`.slice(0, 63).replace(/-+$/, '')
+}
