@@ -48,6 +48,8 @@ export interface Env {
   EDGEPLANE_INGRESS_ADDRESS?: string
   /** Set by the local launcher: its ingress listener marks the requests it passes on with this secret. */
   EDGEPLANE_INGRESS_SECRET?: string
+  /** "true" counts every invocation's subrequests, RPC sizes, cache sizes and pass CPU and fails past the production limits (tests, the bench). */
+  EDGEPLANE_STRICT_LIMITS?: string
   /**
    * The PEM bundle of the CA the API's serving certificate chains to, published in every
    * namespace's `kube-root-ca.crt`; unset when the API is served under a publicly trusted certificate.

@@ -62,6 +62,8 @@ export interface BenchOptions {
   /** Install etcd with apt-get when it is missing and we are root. */
   installEtcd: boolean
   outDir: string
+  /** `--scale N`: run only the scale scenario, at N pods (see scenarios/scale.ts) */
+  scale?: number
 }
 
 export const USAGE = `Usage: npm run bench [-- options]
@@ -76,6 +78,8 @@ export const USAGE = `Usage: npm run bench [-- options]
   --watchers N    concurrent watchers
   --no-etcd       skip the etcd comparison (its figures are reported as null)
   --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, idle, node loss)
+  --scale N       only the scale scenario, under strict limits: N pods of 4 KB over N/100 sim nodes,
+                  a Deployment of N/10 replicas, a namespace of N/4 objects deleted; writes scale.json
   --out DIR       where report.json, report.md and chart.svg go (default: bench/)
   --help`
 
@@ -88,7 +92,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') return 'help'
     if (['--quick', '--smoke', '--no-etcd', '--no-workload'].includes(arg)) flags.add(arg)
-    else if (['--reps', '--objects', '--watchers', '--out'].includes(arg)) {
+    else if (['--reps', '--objects', '--watchers', '--out', '--scale'].includes(arg)) {
       const v = argv[++i]
       if (v === undefined) throw new UsageError(`${arg} needs a value`)
       values.set(arg, v)
@@ -116,5 +120,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     etcd: flags.has('--no-etcd') ? 'skip' : 'use',
     workload: flags.has('--no-workload') ? null : WORKLOAD_SIZES[mode],
     outDir: out === undefined ? join(REPO_ROOT, 'bench') : isAbsolute(out) ? out : resolve(out),
+    ...(values.has('--scale') ? { scale: int('--scale', 0) } : {}),
   }
 }

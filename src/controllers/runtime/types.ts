@@ -56,6 +56,10 @@ export interface Outcome {
 export interface Cache {
   get(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined
   list(resource: ResourceRef, namespace?: string): KubeObject[]
+  /** the objects naming this uid in their ownerReferences, from an index (read through `ownedBy` in lookups.ts) */
+  ownedBy?(resource: ResourceRef, uid: string): KubeObject[]
+  /** the objects whose spec.nodeName is this node, from an index (read through `onNode` in lookups.ts) */
+  onNode?(resource: ResourceRef, nodeName: string): KubeObject[]
 }
 
 /**
