@@ -1,11 +1,12 @@
 /**
  * The layers, each importing only those below it (docs/architecture.md draws them):
- *   apimachinery, agent-protocol, config  →  apis  →  store | store-client | service-client | printers
+ *   apimachinery, agent-protocol, config  →  apis  →  limits (platform accounting)
+ *   →  store | store-client | service-client | printers
  *   →  admission  →  controllers  →  api  →  the Worker entry
  * The Node side (agent, launcher, bench) stands on apimachinery, apis and agent-protocol only.
  */
 const core = '^src/(apimachinery|agent-protocol|config\\.ts|web-platform\\.d\\.ts)'
-const workerSide = '^(src/(api|edge|store-client|service-client|admission|controllers|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
+const workerSide = '^(src/(api|edge|store-client|service-client|admission|controllers|certificates|printers|index\\.ts|env\\.ts)|durable-objects)(/|$)'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -32,6 +33,13 @@ module.exports = {
       to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/'] },
     },
     {
+      name: 'limits-on-core',
+      severity: 'error',
+      comment: 'The platform limits and their accounting (strict mode) wrap every store, gateway and fetch call: they stand on the core alone.',
+      from: { path: '^src/limits/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/limits/'] },
+    },
+    {
       name: 'store-under-api',
       severity: 'error',
       comment: 'The store knows apimachinery and apis; it is told whom to notify by the composition root, never by importing controllers.',
@@ -43,7 +51,7 @@ module.exports = {
       severity: 'error',
       comment: 'Controllers (and their host) use apis and the store client; never the HTTP layer, the store internals or the Worker entry.',
       from: { path: '^(src/controllers|durable-objects/controller-host)/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/controllers/', '^src/store-client/', '^src/admission/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/certificates/', '^src/controllers/', '^src/store-client/', '^src/admission/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
     },
     {
       name: 'printers-on-apis',
@@ -57,7 +65,7 @@ module.exports = {
       severity: 'error',
       comment: 'The store client addresses stores by kind; it knows nothing above apis.',
       from: { path: '^src/store-client/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/store-client/', '^src/env\\.ts$'] },
     },
     {
       name: 'service-client-on-stores',
@@ -71,7 +79,7 @@ module.exports = {
       severity: 'error',
       comment: 'Admission (plugins and webhooks) runs on every write, the API\'s and the controllers\' alike: it stands on apis, the store client and the service client, never on controllers or HTTP.',
       from: { path: '^src/admission/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/service-client/', '^src/admission/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/store-client/', '^src/service-client/', '^src/admission/', '^src/env\\.ts$'] },
     },
     {
       name: 'api-under-entry',

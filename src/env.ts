@@ -48,6 +48,8 @@ export interface Env {
   EDGEPLANE_INGRESS_ADDRESS?: string
   /** Set by the local launcher: its ingress listener marks the requests it passes on with this secret. */
   EDGEPLANE_INGRESS_SECRET?: string
+  /** "true" counts every invocation's subrequests, RPC sizes, cache sizes and pass CPU and fails past the production limits (tests, the bench). */
+  EDGEPLANE_STRICT_LIMITS?: string
   /**
    * The PEM bundle of the CA the API's serving certificate chains to, published in every
    * namespace's `kube-root-ca.crt`; unset when the API is served under a publicly trusted certificate.
@@ -55,4 +57,11 @@ export interface Env {
   EDGEPLANE_ROOT_CA?: string
   /** `ip:port` where the API listens, listed by the `default/kubernetes` Endpoints; unset when it has no IP clients can dial. */
   EDGEPLANE_API_ENDPOINT?: string
+  /** The cluster CA (PEM certificate, PKCS#8 PEM key): signs approved kube-apiserver-client CSRs. Secrets; never served. */
+  CLUSTER_CA_CERT?: string
+  CLUSTER_CA_KEY?: string
+  /** The longest validity of an issued certificate, in seconds (kube-controller-manager's --cluster-signing-duration; default one year). */
+  CLUSTER_SIGNING_DURATION_SECONDS?: string
+  /** Set by the local launcher: its https front marks requests that carried a verified client certificate with this secret. */
+  EDGEPLANE_CLIENT_CERT_SECRET?: string
 }

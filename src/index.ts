@@ -4,6 +4,7 @@ import { hostFor, resyncControllers } from './controllers/hosts'
 import { watchersOf } from './controllers/registry'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
+import { InvocationMeter, metered, strictLimitsOn, workerFigures } from './limits/strict'
 
 /** The store of one kind, whose changes are routed to the controllers that watch it. */
 export class KindStore extends Store {
@@ -18,7 +19,10 @@ const app = buildApp()
 
 export default {
   /** Ingress traffic (see isIngressRequest) is served at the edge; everything else is the API. */
-  fetch: (req, env, ctx) => (isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx)),
+  fetch(req, env, ctx) {
+    const serve = () => (isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx))
+    return strictLimitsOn(env) ? metered(new InvocationMeter('worker', workerFigures), serve) : serve()
+  },
   /** Cron: the safety net that re-arms every controller whose alarm was lost. */
   async scheduled(_controller, env): Promise<void> {
     await resyncControllers(env)

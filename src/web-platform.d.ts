@@ -11,11 +11,16 @@ interface WebCryptoKey {
   readonly type: string
 }
 
+type CryptoKey = WebCryptoKey
+
+/** An algorithm by name, with its parameters (HMAC, ECDSA, Ed25519, RSASSA-PKCS1-v1_5). */
+type WebAlgorithm = string | { name: string; [parameter: string]: unknown }
+
 interface WebSubtleCrypto {
-  importKey(format: 'raw', keyData: WebBytes, algorithm: { name: 'HMAC'; hash: 'SHA-256' }, extractable: boolean, keyUsages: ('sign' | 'verify')[]): Promise<WebCryptoKey>
-  sign(algorithm: 'HMAC', key: WebCryptoKey, data: WebBytes): Promise<ArrayBuffer>
-  verify(algorithm: 'HMAC', key: WebCryptoKey, signature: WebBytes, data: WebBytes): Promise<boolean>
-  digest(algorithm: 'SHA-256', data: WebBytes): Promise<ArrayBuffer>
+  importKey(format: 'raw' | 'spki' | 'pkcs8', keyData: WebBytes, algorithm: WebAlgorithm, extractable: boolean, keyUsages: ('sign' | 'verify')[]): Promise<WebCryptoKey>
+  sign(algorithm: WebAlgorithm, key: WebCryptoKey, data: WebBytes): Promise<ArrayBuffer>
+  verify(algorithm: WebAlgorithm, key: WebCryptoKey, signature: WebBytes, data: WebBytes): Promise<boolean>
+  digest(algorithm: 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512', data: WebBytes): Promise<ArrayBuffer>
 }
 
 declare var crypto: {

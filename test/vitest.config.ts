@@ -33,7 +33,7 @@ export default defineConfig({
       },
       // Controllers hear of no change here: the tests that need them drive their passes, and no
       // background pass outlives a test file.
-      workersProject('workers', ['test/workers/**/*.test.ts'], { CONTROLLER_NOTIFICATIONS: 'false' }),
+      workersProject('workers', ['test/workers/**/*.test.ts'], { CONTROLLER_NOTIFICATIONS: 'false', EDGEPLANE_STRICT_LIMITS: 'true' }),
       {
         // Real launcher + real kubectl. Files run one at a time: each starts its own server (workerd)
         // and the machine has few cores.

@@ -4,6 +4,8 @@ import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../src/controllers/runtime/runner'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 import { restoreMemory, saveMemory } from './memory'
+import { recordPass } from './strict-limits'
+import { emptyFigures, InvocationMeter, metered, strictLimitsOn } from '../../src/limits/strict'
 
 const defaultPassGapMs = 100
 
@@ -57,7 +59,10 @@ export class ControllerHost extends DurableObject<Env> {
     const counters = await this.loadedCounters()
     counters.alarms++
     this.name ??= await this.ctx.storage.get<string>('controller')
-    if (this.name) await this.passAndRearm(counters)
+    if (this.name && strictLimitsOn(this.env)) {
+      const figures = (counters.limits ??= emptyFigures())
+      await metered(new InvocationMeter(`controller ${this.name}`, figures), () => this.passAndRearm(counters))
+    } else if (this.name) await this.passAndRearm(counters)
     await saveCounters(this.ctx.storage, counters)
   }
 
@@ -79,6 +84,7 @@ export class ControllerHost extends DurableObject<Env> {
       report = { reconciled: 0, failed: 1, actions: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
     if (runner.def.memory) await saveMemory(this.ctx.storage, runner.def.memory)
+    if (counters.limits) recordPass(counters.limits, `controller ${this.name}`, report, runner.caches.bytes)
     counters.passes++
     counters.reconciles += report.reconciled
     this.passEndedAt = Date.now()

@@ -1,3 +1,5 @@
+import type { LimitFigures } from '../../src/limits/strict'
+
 /**
  * What one controller host has done since its Durable Object was created. The counters live in the
  * object's storage, so they survive eviction and restarts of the process and only ever grow;
@@ -15,6 +17,8 @@ export interface ControllerCounters {
   /** keys reconciled over all passes */
   reconciles: number
   since: number
+  /** in strict-limits mode: the largest invocation, RPC, cache and pass seen, and the limits passed */
+  limits?: LimitFigures
 }
 
 const storageKey = 'counters'

@@ -2,6 +2,7 @@ import type { Env } from '../../src/env'
 import { hostFor } from '../../src/controllers/hosts'
 import { controllerNames } from '../../src/controllers/registry'
 import type { ControllerCounters } from './counters'
+import { renderLimitFigures, strictLimitsOn, workerFigures, type LimitFigures } from '../../src/limits/strict'
 
 interface Metric {
   name: string
@@ -42,7 +43,13 @@ export function renderControllerMetrics(counters: Map<string, ControllerCounters
 
 /** `GET /metrics`, as kube-controller-manager serves it: the controllers' counters as Prometheus text. */
 export async function serveMetrics(env: Env): Promise<Response> {
-  const body = renderControllerMetrics(await gatherControllerCounters(env))
+  const counters = await gatherControllerCounters(env)
+  let body = renderControllerMetrics(counters)
+  if (strictLimitsOn(env)) {
+    const series: [string, LimitFigures][] = [['scope="worker"', workerFigures]]
+    for (const [name, c] of counters) if (c.limits) series.push([`scope="controller",controller="${escapeLabel(name)}"`, c.limits])
+    body += renderLimitFigures(series)
+  }
   return new Response(body, { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } })
 }
 

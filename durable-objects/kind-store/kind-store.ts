@@ -110,12 +110,12 @@ export class KindStore extends DurableObject<Env> {
     return this.writer.create(t, body, opts)
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }

@@ -11,6 +11,7 @@ import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { pendingFinalizers } from '../../src/apis/defaults'
 import { serviceAddressesFor } from '../../src/apis/service-ips'
 import { nodeWriteRefusal } from '../../src/apis/node-restriction'
+import { isCsr, stampRequester } from '../../src/apis/certificates/csr-object'
 import type { Change, Log, StoredRow } from './log'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { namespacedKey } from '../../src/apimachinery/object-key'
@@ -53,6 +54,7 @@ export class Writer {
     const { def } = t
     const nowMs = Date.now()
     const prepared = prepareForCreate(def, body, nowMs)
+    if (isCsr(def)) stampRequester(prepared, opts.requester)
     const namespace = def.namespaced ? t.namespace : undefined
     if (namespace) prepared.metadata.namespace = namespace
     if (!prepared.metadata.name && prepared.metadata.generateName) {
@@ -81,7 +83,7 @@ export class Writer {
     return { ok: true, value: { object: text, created: true }, warnings: admitted.warnings }
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
@@ -103,11 +105,11 @@ export class Writer {
     return this.replace(t, key, row, old, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
-    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource === 'status' ? 'status' : undefined) : undefined
+    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource === 'status' || subresource === 'approval' ? 'status' : undefined) : undefined
     if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
     if (!row && apply && !subresource) return this.createOnApply(t, patch, apply, opts)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
@@ -122,7 +124,7 @@ export class Writer {
       if (!scaled.ok) return scaled
       return this.replace(t, key, row, old, scaled.value, undefined, opts, (o) => JSON.stringify(toScale(def, o)))
     }
-    const patched = applyPatch(def, type, old, patch, subresource === 'status' ? 'status' : undefined, apply)
+    const patched = applyPatch(def, type, old, patch, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, apply)
     if (!patched.ok) return patched
     const wantRv = patched.value.metadata?.resourceVersion
     if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
@@ -144,7 +146,7 @@ export class Writer {
     row: StoredRow,
     old: KubeObject,
     incoming: KubeObject,
-    subresource: 'status' | 'ephemeralcontainers' | undefined,
+    subresource: 'status' | 'approval' | 'ephemeralcontainers' | undefined,
     opts: WriteOptions,
     render: (o: KubeObject) => string = (o) => JSON.stringify(o),
   ): StoreResult<WriteResult> {
@@ -159,7 +161,7 @@ export class Writer {
     const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
     const admitted = admitMutated(def, admit(def, next, opts.fieldValidation, incoming), opts, (o) => prepareForUpdate(def, old, o, subresource))
     if (!admitted.ok) return admitted
-    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' ? 'status' : undefined, Date.now())
+    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, Date.now())
     const causes = validateUpdate(def, old, obj, subresource)
     if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
     const refused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, old, obj)

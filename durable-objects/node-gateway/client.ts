@@ -1,5 +1,6 @@
 import type { Env } from '../../src/env'
 import type { StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import { meteredStub } from '../../src/limits/strict'
 
 /** The only exec subprotocol served (kubectl 1.30+ offers it first and alone). */
 export const execSubprotocol = 'v5.channel.k8s.io'
@@ -9,7 +10,7 @@ export const portForwardSubprotocol = 'SPDY/3.1+portforward.k8s.io'
 
 /** The gateway of one node: where its agent's tunnel ends and its log and exec streams meet it. */
 export function gatewayFor(env: Env, node: string) {
-  return env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`))
+  return meteredStub(env, env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`)), `gateway ${node}`)
 }
 
 /** A stream to open through a node's tunnel; the gateway assigns the id. */

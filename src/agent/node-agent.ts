@@ -363,6 +363,8 @@ export class NodeAgent {
 
   private async reportPod(pod: KubeObject): Promise<void> {
     const uid = pod.metadata.uid ?? ''
+    // A pod whose containers are being taken over after a restart keeps the status it has until they are.
+    if (this.runtime.adopting?.(uid)) return
     const containers = this.runtime.status(uid)
     const status = computePodStatus({
       pod,

@@ -14,6 +14,7 @@ import { serviceAccountTokenUser } from './service-account-cache'
 import { admitNode } from './node-authorizer'
 import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
+import { clientCertUser } from './client-cert'
 import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
 import { adminUser, anonymousUser, nodeOf, setRequestUser } from './user'
 import { type UserInfo } from '../apimachinery/user-info'
@@ -35,7 +36,7 @@ export function adminTokenProblem(token: string | undefined): string | undefined
  * the admin token (`kubernetes-admin`, full access), a node credential (`system:node:<name>`,
  * authorized as the Node authorizer and NodeRestriction would), a bootstrap token (which may only
  * join a node), or a service-account token from `serviceaccounts/<name>/token` (authorized by
- * RBAC). Impersonation headers switch the user once the caller is allowed to impersonate. Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
+ * RBAC), or a client certificate the cluster CA issued (see client-cert.ts). Impersonation headers switch the user once the caller is allowed to impersonate. Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
  * unless EDGEPLANE_INSECURE_ANONYMOUS=true makes every request the admin's (local play only).
  * The user is recorded for the handlers (`requestUser`).
  */
@@ -58,13 +59,15 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     const isPublic = publicPaths.has(c.req.path)
     const header = c.req.header('Authorization') ?? ''
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : ''
-    if (!token && isPublic) {
+    // As kube-apiserver, a verified client certificate is tried before any token.
+    const certUser = await clientCertUser(req, c.env)
+    if (!token && !certUser && isPublic) {
       setRequestUser(req, anonymousUser)
       return next()
     }
     // A token that fails is refused on every path, public ones included: as upstream, bad
     // credentials are never taken for an anonymous request.
-    const authenticated = token ? await authenticate(c.env, expected!, token) : undefined
+    const authenticated = certUser ?? (token ? await authenticate(c.env, expected!, token) : undefined)
     if (!authenticated) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
     const user = wantsImpersonation(req.headers) ? await impersonatedUser(c.env, req.headers, authenticated) : authenticated
     setRequestUser(req, user)

@@ -13,7 +13,7 @@ export function wantsAggregated(accept: string | null): boolean {
 function subresourcesOf(d: ResourceDef) {
   const out: { name: string; kind: string; group?: string; version?: string; verbs: string[] }[] = []
   for (const s of d.subresources) {
-    if (s === 'status') out.push({ name: 'status', kind: d.kind, verbs: subresourceVerbs })
+    if (s === 'status' || s === 'approval') out.push({ name: s, kind: d.kind, verbs: subresourceVerbs })
     else out.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: subresourceVerbs })
   }
   return [...out, ...(d.extraSubresources ?? [])].sort((a, b) => a.name.localeCompare(b.name))

@@ -32,6 +32,8 @@ import { admitPodCreate } from '../admission/pod-admission'
 import { admitCreate } from '../admission/create'
 import { applyCreate } from '../admission/apply-create'
 import { servePodEviction } from './pod-eviction'
+import { isCsr } from '../apis/certificates/csr-object'
+import { serveCsrWrite } from './csr-writes'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -41,6 +43,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
   if (def.group === rbacGroup && req.method !== 'GET') return serveRbacWrite(req, env, def, info)
+  if (isCsr(def) && req.method !== 'GET') return serveCsrWrite(req, env, def, info, (r) => serveResource(r, env, def, info))
   if (def.group === '' && def.plural === 'serviceaccounts' && req.method !== 'GET') {
     try {
       return await serveResource(req, env, def, info)
@@ -93,7 +96,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   const ephemeral = def.group === '' && def.plural === 'pods' && sub === 'ephemeralcontainers' && !!info.name
   if (ephemeral && !['GET', 'PUT', 'PATCH'].includes(req.method)) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
   if (sub !== undefined && !finalize && !ephemeral && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
-  const subresource = sub as 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
+  const subresource = sub as 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)
@@ -175,7 +178,8 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
 function requestWriteOptions(req: Request, q: URLSearchParams): ApplyWriteOptions {
   const opts = withApplyOptions(writeOptions(q), req, q)
   const nodeWriter = nodeWriterOf(req)
-  return nodeWriter ? { ...opts, nodeWriter } : opts
+  const requester = requestUser(req)
+  return nodeWriter ? { ...opts, nodeWriter, requester } : { ...opts, requester }
 }
 
 /** The body's apiVersion and kind, when given, must name the resource of the URL. */

@@ -24,7 +24,7 @@ export interface ResourceDef {
   virtual?: true
 }
 
-export type Subresource = 'status' | 'scale'
+export type Subresource = 'status' | 'scale' | 'approval'
 
 /** What a CustomResourceDefinition adds to a served version of its resource. */
 export interface CustomResource {
@@ -115,6 +115,7 @@ export const builtinResources: ResourceDef[] = [
   { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', singular: 'storageclass', namespaced: false, shortNames: ['sc'], subresources: [] },
   { group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', singular: 'csidriver', namespaced: false, subresources: [] },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', singular: 'certificatesigningrequest', namespaced: false, shortNames: ['csr'], subresources: ['status', 'approval'] },
   webhookConfiguration('MutatingWebhookConfiguration'),
   webhookConfiguration('ValidatingWebhookConfiguration'),
   rbac('Role', true),

@@ -1,6 +1,7 @@
 import type { ResourceDef } from './registry'
 import type { Status } from '../apimachinery/types'
 import type { NodeWriter } from './node-restriction'
+import type { Requester } from './certificates/csr-object'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
 
@@ -13,6 +14,8 @@ export interface WriteOptions {
   nodeWriter?: NodeWriter
   /** what mutating admission webhooks decided for this write (see src/admission/webhooks) */
   admission?: AdmissionDecision
+  /** who asks, for kinds that record their creator (CertificateSigningRequest spec.username…) */
+  requester?: Requester
 }
 
 /**

@@ -8,6 +8,8 @@ import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
 import { formatTime } from '../apimachinery/meta-time'
 import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
 import { validateStorageUpdate } from './storage/validate'
+import { isCsr, prepareCsrUpdate } from './certificates/csr-object'
+import { validateCsrUpdate } from './certificates/csr-validation'
 import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from './validation/ephemeral'
 
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
@@ -51,7 +53,8 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
  * Merges an incoming full object over the stored one: system fields stay, a main-resource write
  * keeps the stored status and a status write changes only status, as with a status subresource.
  */
-export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'ephemeralcontainers'): KubeObject {
+export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): KubeObject {
+  if (isCsr(def) && (subresource === 'status' || subresource === 'approval')) return prepareCsrUpdate(old, { ...old, status: incoming.status, metadata: { ...old.metadata } }, subresource)
   if (subresource === 'status') return { ...old, status: incoming.status, metadata: { ...old.metadata } }
   if (subresource === 'ephemeralcontainers') {
     const out = withEphemeralContainers(old, incoming)
@@ -73,6 +76,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
   if (def.group === '' && def.kind === 'Pod') keepPodPriority(old, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
   if (isCrd(def)) out.status = establishedStatus(out, formatTime(Date.now()))
+  if (isCsr(def)) return prepareCsrUpdate(old, out, undefined)
   return out
 }
 
@@ -83,7 +87,7 @@ export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[]
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
-export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'ephemeralcontainers'): StatusCause[] {
+export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): StatusCause[] {
   const causes: StatusCause[] = []
   if (def.group === '' && def.kind === 'Pod') {
     const checks = subresource === 'ephemeralcontainers' ? validateEphemeralUpdate(old, next) : validateEphemeralUnchanged(old, next)
@@ -113,6 +117,7 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') causes.push(...validatePriorityClassUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
   causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
+  if (isCsr(def)) causes.push(...validateCsrUpdate(old, next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

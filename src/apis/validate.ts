@@ -12,6 +12,8 @@ import { validatePriorityClass } from './priority-class'
 import { validateRuntimeClass } from './runtime-class'
 import { validateStorageObject } from './storage/validate'
 import { validatePolicyObject } from './policy/validate'
+import { isCsr } from './certificates/csr-object'
+import { validateCsr } from './certificates/csr-validation'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -27,6 +29,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
   if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
+  if (isCsr(def)) return validateCsr(obj)
   const policy = validatePolicyObject(def, obj)
   if (policy) return policy
   return validateStorageObject(def.group, def.kind, obj) ?? validateWorkload(def.kind, obj)

@@ -63,6 +63,8 @@ export interface BenchOptions {
   /** Install etcd with apt-get when it is missing and we are root. */
   installEtcd: boolean
   outDir: string
+  /** `--scale N`: run only the scale scenario, at N pods (see scenarios/scale.ts) */
+  scale?: number
 }
 
 export const USAGE = `Usage: npm run bench [-- options]
@@ -77,6 +79,8 @@ export const USAGE = `Usage: npm run bench [-- options]
   --watchers N    concurrent watchers
   --no-etcd       skip the etcd comparison (its figures are reported as null)
   --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, idle, node loss)
+  --scale N       only the scale scenario, under strict limits: N pods of 4 KB over N/100 sim nodes,
+                  a Deployment of N/10 replicas, a namespace of N/4 objects deleted; writes scale.json
   --out DIR       where report.json, report.md and chart.svg go (default: bench/)
   --help`
 
@@ -91,6 +95,7 @@ const OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   objects: { type: 'string' },
   watchers: { type: 'string' },
   out: { type: 'string' },
+  scale: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 }
 
@@ -134,5 +139,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     etcd: flags.has('--no-etcd') ? 'skip' : 'use',
     workload: flags.has('--no-workload') ? null : WORKLOAD_SIZES[mode],
     outDir: out === undefined ? join(REPO_ROOT, 'bench') : isAbsolute(out) ? out : resolve(out),
+    ...(values.has('--scale') ? { scale: int('--scale', 0) } : {}),
   }
 }

@@ -19,6 +19,7 @@ import { etcdRep } from './scenarios/etcd'
 import { floorRep } from './scenarios/floor'
 import { workloadRun, type WorkloadResult } from './scenarios/workload'
 import { dataPathRun } from './scenarios/datapath'
+import { scaleRun, writeScaleReport } from './scenarios/scale'
 
 let interrupted = false
 
@@ -29,6 +30,10 @@ async function main(): Promise<void> {
     return
   }
   const o = parsed
+  if (o.scale !== undefined) {
+    progress(`wrote ${show(await writeScaleReport(o.outDir, await scaleRun(o, o.scale)))}`)
+    return
+  }
   const startedAt = new Date()
   const env = environment()
   progress(`bench (${o.mode}): ${o.reps} repetition(s) of ${o.objects} objects at c=${o.concurrency}, ${o.watchers} watchers × ${o.watchWrites} writes`)

@@ -1,9 +1,10 @@
 import type { Env } from '../env'
 import { controllerNames } from './registry'
+import { meteredStub } from '../limits/strict'
 
 /** The ControllerHost Durable Object that runs the controller `name`. */
 export function hostFor(env: Env, name: string) {
-  return env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+  return meteredStub(env, env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`)), `controller ${name}`)
 }
 
 /** Makes sure every controller has an alarm set; a controller that lost its alarm runs again. */

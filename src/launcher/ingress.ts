@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https'
 import { connect as tlsConnect } from 'node:tls'
 import type { Duplex } from 'node:stream'
 import { HOST } from './host'
+import { relayUpgrade } from './relay-upgrade'
 
 /** The header the Worker recognises ingress traffic by (see src/edge/serve-ingress.ts). */
 const markHeader = 'x-edgeplane-ingress'
@@ -34,23 +35,12 @@ export function startIngressListener(opts: IngressListenerOptions): Promise<Serv
     req.pipe(up)
   })
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const up = tlsConnect({ host: HOST, port: opts.apiPort, ca: opts.ca }, () => {
-      const lines = [`${req.method} ${req.url} HTTP/1.1`]
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-        if (req.rawHeaders[i]!.toLowerCase() !== markHeader) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`)
-      }
-      lines.push(`${markHeader}: ${opts.secret}`, '', '')
-      up.write(lines.join('\r\n'))
-      if (head.length) up.write(head)
-      up.pipe(socket)
-      socket.pipe(up)
-    })
-    const close = () => {
-      up.destroy()
-      socket.destroy()
+    const lines = [`${req.method} ${req.url} HTTP/1.1`]
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+      if (req.rawHeaders[i]!.toLowerCase() !== markHeader) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`)
     }
-    up.on('error', close)
-    socket.on('error', close)
+    lines.push(`${markHeader}: ${opts.secret}`, '', '')
+    relayUpgrade(socket, head, lines.join('\r\n'), (connected) => tlsConnect({ host: HOST, port: opts.apiPort, ca: opts.ca }, connected))
   })
   return new Promise((resolve, reject) => {
     server.once('error', reject)

@@ -1,5 +1,6 @@
-// Runs edgeplane locally: the Worker in workerd (via Miniflare) over https on 127.0.0.1, with its
-// Durable Objects, certificate, admin token and kubeconfig kept in the state dir (mode 0700).
+// Runs edgeplane locally: the Worker in workerd (via Miniflare) behind an https front on 127.0.0.1
+// that also verifies client certificates (https-front.ts), with its Durable Objects, certificate
+// (also the cluster CA), admin token and kubeconfig kept in the state dir (mode 0700).
 // Prints a join token for node agents; with --agent, the local agent joins with it.
 //
 //   --agent                               also run the node agent (src/agent/cli.ts) once it exists
@@ -21,6 +22,7 @@ import { randomBytes } from 'node:crypto'
 import type { Server } from 'node:http'
 import { pickAgentRuntime, startAgent, type AgentHandle } from './agent'
 import { startIngressListener } from './ingress'
+import { startHttpsFront } from './https-front'
 import { printBanner } from './banner'
 import { bundleWorker } from './bundle'
 import { parseCron, startCron, type CronSchedule } from './cron'
@@ -38,6 +40,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 let mf: Miniflare | undefined
 let agent: AgentHandle | undefined
 let ingress: Server | undefined
+let front: Server | undefined
 let stopCron = () => {}
 let shuttingDown = false
 
@@ -63,15 +66,29 @@ async function main(): Promise<void> {
   if (worker.fallbackReason) console.log(`edgeplane: bindings derived by wrangler (${worker.fallbackReason})`)
 
   const ingressSecret = randomBytes(24).toString('hex')
+  const clientCertSecret = randomBytes(24).toString('hex')
+  // The Worker listens on a loopback http port of its own; the https front on the API port ends TLS,
+  // verifies client certificates against the cluster CA and passes their identity on.
   mf = startRuntime({
     scriptPath,
     worker,
-    vars: { EDGEPLANE_INGRESS_ADDRESS: HOST, EDGEPLANE_API_ENDPOINT: `${HOST}:${settings.port}`, EDGEPLANE_ROOT_CA: tls.cert, ...settings.passThroughVars, ADMIN_TOKEN: admin.token, EDGEPLANE_INGRESS_SECRET: ingressSecret },
+    vars: {
+      EDGEPLANE_INGRESS_ADDRESS: HOST,
+      EDGEPLANE_API_ENDPOINT: `${HOST}:${settings.port}`,
+      EDGEPLANE_ROOT_CA: tls.cert,
+      ...settings.passThroughVars,
+      ADMIN_TOKEN: admin.token,
+      EDGEPLANE_INGRESS_SECRET: ingressSecret,
+      EDGEPLANE_CLIENT_CERT_SECRET: clientCertSecret,
+      CLUSTER_CA_CERT: tls.cert,
+      CLUSTER_CA_KEY: tls.key,
+    },
     stateDir: settings.stateDir,
-    port: settings.port,
-    tls,
+    port: 0,
   })
-  const url = (await mf.ready).origin
+  const upstreamPort = Number((await mf.ready).port)
+  front = await startHttpsFront({ port: settings.port, cert: tls.cert, key: tls.key, clientCa: tls.cert, upstreamPort, secret: clientCertSecret })
+  const url = `https://${HOST}:${settings.port}`
 
   if (settings.ingressPort) {
     // The edge is an extra: a taken port is reported, and the API serves on.
@@ -112,6 +129,7 @@ async function shutdown(code: number): Promise<never> {
     shuttingDown = true
     stopCron()
     ingress?.close()
+    front?.close()
     await Promise.allSettled([agent?.stop(), mf?.dispose()])
   }
   process.exit(code)

@@ -16,7 +16,8 @@ export interface RuntimeOptions {
   vars: Record<string, string>
   stateDir: string
   port: number
-  tls: TlsFiles
+  /** serve https with this certificate; plain http (behind the launcher's https front) when unset */
+  tls?: TlsFiles
 }
 
 /**
@@ -28,8 +29,7 @@ export function startRuntime(opts: RuntimeOptions): MiniflareType {
   return new Miniflare({
     host: HOST,
     port: opts.port,
-    httpsKey: opts.tls.key,
-    httpsCert: opts.tls.cert,
+    ...(opts.tls ? { httpsKey: opts.tls.key, httpsCert: opts.tls.cert } : {}),
     // Warnings and errors only; the Worker's own console output still shows.
     log: new Log(LogLevel.WARN),
     durableObjectsPersist: join(opts.stateDir, 'do'),

@@ -17,8 +17,9 @@ const RENEW_BEFORE_DAYS = 7
 
 /**
  * Returns the state dir's serving certificate, creating it on first start. The certificate is
- * self-signed and marked as a CA, so the one PEM serves both as the server certificate and as
- * the kubeconfig's certificate-authority-data that kubectl verifies it with.
+ * self-signed and marked as a CA, so the one PEM serves as the server certificate, as the
+ * kubeconfig's certificate-authority-data that kubectl verifies it with, and as the cluster CA
+ * that signs approved client-certificate requests (its key goes to the Worker as CLUSTER_CA_KEY).
  */
 export async function ensureTls(stateDir: string): Promise<TlsFiles> {
   const dir = join(stateDir, 'tls')
@@ -40,7 +41,8 @@ export async function ensureTls(stateDir: string): Promise<TlsFiles> {
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
+      // clientAuth too: it is the cluster CA, and TLS stacks hold a CA's extended key usages against the certificates it issues.
+      { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
       {
         name: 'subjectAltName',
         altNames: [
@@ -62,7 +64,7 @@ function stillUsable(pem: string): boolean {
     const x = new X509Certificate(pem)
     const sans = x.subjectAltName ?? ''
     const renewAt = new Date(x.validTo).getTime() - RENEW_BEFORE_DAYS * DAY_MS
-    return Date.now() < renewAt && sans.includes('IP Address:127.0.0.1') && sans.includes('DNS:localhost')
+    return Date.now() < renewAt && sans.includes('IP Address:127.0.0.1') && sans.includes('DNS:localhost') && (x.keyUsage ?? []).includes('1.3.6.1.5.5.7.3.2')
   } catch {
     return false
   }

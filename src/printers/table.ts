@@ -17,6 +17,7 @@ import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { webhookConfigurationPrinter } from './admissionregistration'
+import { csrPrinter } from './certificates'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { networkPolicyPrinter } from './network-policy'
@@ -72,6 +73,7 @@ const printers = new Map<string, Printer>([
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
   ...policyPrinters(),
+  ['certificates.k8s.io/certificatesigningrequests', csrPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

@@ -44,7 +44,8 @@ function passedHeaders(req: Request, opts: TunnelHttpOptions): Array<[string, st
   const headers: Array<[string, string]> = []
   for (const [name, value] of req.headers) {
     const key = name.toLowerCase()
-    if (!dropped.has(key) && !(opts.dropAuthorization && key === 'authorization')) headers.push([name, value])
+    // x-edgeplane-* marks (ingress, client certificates) carry secrets shared with the launcher only.
+    if (!dropped.has(key) && !key.startsWith('x-edgeplane-') && !(opts.dropAuthorization && key === 'authorization')) headers.push([name, value])
   }
   if (opts.host) headers.push(['Host', opts.host])
   headers.push(...(opts.extraHeaders ?? []))

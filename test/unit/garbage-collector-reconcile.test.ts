@@ -158,7 +158,7 @@ describe('garbage collector: foreground deletion', () => {
     expect(gone('pods default/p1')).toBeLessThan(gone('replicasets default/web-5d8f'))
     expect(gone('pods default/p2')).toBeLessThan(gone('replicasets default/web-5d8f'))
     expect(gone('replicasets default/web-5d8f')).toBeLessThan(gone('deployments default/web'))
-    expect(store.log.filter((l) => l.startsWith('update'))).toEqual(['update replicasets default/web-5d8f', 'update deployments default/web'])
+    expect(store.log.filter((l) => /^patch (replicasets|deployments) /.test(l))).toEqual(['patch replicasets default/web-5d8f', 'patch deployments default/web'])
   })
 
   const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'], spec: { template: {} } })
@@ -166,12 +166,12 @@ describe('garbage collector: foreground deletion', () => {
     {
       name: 'removes the finalizer at once without dependents',
       dependents: [],
-      want: ['update jobs/job finalizers=[] rv=1'],
+      want: [`patch jobs/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
     },
     {
       name: 'deletes a non-blocking dependent without waiting for it',
       dependents: [[res.configmaps, newObject(res.configmaps, 'cfg', { owners: [ownerRef(owner, { block: false })] })]],
-      want: ['delete configmaps/cfg Background uid=uid-cfg', 'update jobs/job finalizers=[] rv=1'],
+      want: ['delete configmaps/cfg Background uid=uid-cfg', `patch jobs/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
     },
     {
       name: 'deletes a blocking dependent and keeps waiting',
@@ -204,7 +204,7 @@ describe('garbage collector: foreground deletion', () => {
     const job = { ...owner, metadata: { ...owner.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] } }
     const store = new MemoryStore([[res.jobs, job]])
     const actions = gc.reconcile(keyOf(res.jobs, job), store, now).actions
-    expect(actions.map(describeAction)).toEqual(['update jobs/job finalizers=["example.com/hold"] rv=1'])
+    expect(actions.map(describeAction)).toEqual([`patch jobs/job ${JSON.stringify({ metadata: { finalizers: ['example.com/hold'], resourceVersion: '1' } })}`])
     store.applyAll(actions)
     expect(store.get(res.jobs, 'default', 'job')!.metadata.finalizers).toEqual(['example.com/hold'])
   })
@@ -239,7 +239,7 @@ describe('garbage collector: orphan deletion', () => {
     expect(actions.map(describeAction)).toEqual([
       `patch pods/p1 ${JSON.stringify({ metadata: { ownerReferences: null, resourceVersion: '1' } })}`,
       `patch pods/p2 ${JSON.stringify({ metadata: { ownerReferences: [ownerRef(other, { controller: false })], resourceVersion: '1' } })}`,
-      'update replicasets/web-5d8f finalizers=[] rv=1',
+      `patch replicasets/web-5d8f ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`,
     ])
     store.applyAll(actions)
     expect(store.list(res.replicasets)).toEqual([])

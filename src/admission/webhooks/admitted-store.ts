@@ -25,7 +25,7 @@ import { callFailure, denial, review, type ReviewRequest } from './review'
 
 type Step = Pick<WriteOptions, 'dryRun' | 'admission'>
 type Write = (step: Step) => Promise<StoreResult<WriteResult>>
-type Subresource = 'status' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
+type Subresource = 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
 
 /** How often a write whose object changed under its admission is admitted again. */
 const admissionAttempts = 3
@@ -40,7 +40,7 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo) {
       admit(t, undefined, 'create', opts, { kind: 'CreateOptions', ...writeOptionsOf(opts) }, (step) => store.create(t, body, merged(opts, step))),
     update: (t: Target, body: KubeObject, subresource: Subresource, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'UpdateOptions', ...writeOptionsOf(opts) }, (step) => store.update(t, body, subresource, merged(opts, step))),
-    patch: (t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions) =>
+    patch: (t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'PatchOptions', ...writeOptionsOf(opts) }, (step) => store.patch(t, type, patch, subresource, merged(opts, step))),
     delete: (t: Target, opts: DeleteOptions) =>
       admit(t, undefined, 'delete', opts, { kind: 'DeleteOptions', ...deleteOptionsOf(opts) }, (step) => store.delete(t, merged(opts, step))),

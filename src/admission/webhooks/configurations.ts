@@ -31,13 +31,26 @@ interface Snapshot {
 }
 
 let snapshot: Snapshot | undefined
-let pending: Promise<Snapshot> | undefined
+let pending: { startedAt: number; done: Promise<Snapshot> } | undefined
+const abandonedRefreshMs = 10_000
 
-/** Every configured webhook: mutating ones sorted by configuration name, then validating ones. */
+/**
+ * Every configured webhook: mutating ones sorted by configuration name, then validating ones.
+ * A request never waits on another request's refresh: its store calls belong to that request, and
+ * if that request is cancelled (its client went away) they never settle, so every request waiting
+ * on them would hang. While one refreshes, the others use the snapshot there is.
+ */
 export async function configuredWebhooks(env: Env): Promise<ConfiguredWebhook[]> {
   if (!snapshot || Date.now() - snapshot.checkedAt >= webhookRecheckMs) {
-    pending ??= refresh(env, snapshot).finally(() => (pending = undefined))
-    snapshot = await pending
+    // A refresh that has not settled in this long belonged to a request that is gone: start another.
+    if (snapshot && pending && Date.now() - pending.startedAt < abandonedRefreshMs) return snapshot.hooks
+    const mine = { startedAt: Date.now(), done: refresh(env, snapshot) }
+    pending = mine
+    try {
+      snapshot = await mine.done
+    } finally {
+      if (pending === mine) pending = undefined
+    }
   }
   return snapshot.hooks
 }

@@ -9,6 +9,7 @@ import type { Webhook } from '../../apis/admissionregistration/webhook-configura
 import { fetchFromEndpoints, serviceEndpoints } from '../../service-client/service-endpoints'
 import { maxRequestBodyBytes } from '../../config'
 import { readBodyText } from '../../service-client/body-limit'
+import { countSubrequest } from '../../limits/strict'
 
 export type WebhookAnswer = { ok: true; body: string } | { ok: false; error: string }
 
@@ -21,6 +22,7 @@ export async function callWebhook(env: Env, hook: Webhook, body: string): Promis
     target.searchParams.set('timeout', `${timeoutSeconds}s`)
     const where = `Post "${target.href}"`
     try {
+      countSubrequest(`fetch ${target.host}`)
       const res = await fetch(target.href, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutSeconds * 1000) })
       return answerOf(res, where)
     } catch (e) {

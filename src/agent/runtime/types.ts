@@ -93,6 +93,8 @@ export interface ContainerRuntime {
   stop(podUid: string, gracePeriodSeconds: number): Promise<void>
   /** current container states of a pod (by uid), for pod status */
   status(podUid: string): ContainerState[] | undefined
+  /** true while the runtime is still taking over a previous agent's containers of the pod: its status is not known yet */
+  adopting?(podUid: string): boolean
   /** the container's output; with `follow`, an open stream that ends when the container does */
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array>
   /** runs a command in the container's environment; resolves with its exit code */

@@ -5,6 +5,7 @@ import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
 import { Ingress } from './networking'
 import { PriorityClass } from './scheduling'
 import { PodDisruptionBudget, ResourceQuota } from './policy'
+import { CertificateSigningRequest } from './certificates'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -36,6 +37,7 @@ const byGroupKind: Record<string, Table> = {
   'scheduling.k8s.io/PriorityClass': PriorityClass,
   '/ResourceQuota': ResourceQuota,
   'policy/PodDisruptionBudget': PodDisruptionBudget,
+  'certificates.k8s.io/CertificateSigningRequest': CertificateSigningRequest,
 }
 
 /** The message table for a body's apiVersion and kind, if it is one decoded here. */

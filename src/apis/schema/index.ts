@@ -21,6 +21,7 @@ import { coreV1Replication } from './core-v1-replication'
 import { nodeV1, schedulingV1 } from './scheduling-node-v1'
 import { coreV1Storage } from './core-v1-storage'
 import { storageV1 } from './storage-v1'
+import { certificatesV1 } from './certificates-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -42,6 +43,7 @@ export const schemas: SchemaSet = {
   ...coreV1Storage,
   ...storageV1,
   ...admissionregistrationV1,
+  ...certificatesV1,
 }
 
 /**

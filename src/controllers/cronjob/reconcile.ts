@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { isControlledBy } from '../../apimachinery/owner-refs'
+import { ownedBy } from '../runtime/lookups'
 import { trackActive } from './active'
 import { nextAfter } from '../../apimachinery/cron/next'
 import { concurrencyPolicyOf, toCronJob, type CronJob, type CronJobStatus } from './cronjob'
@@ -40,7 +41,7 @@ export function reconcileCronJob(key: string, cache: Cache, now: number): Outcom
   const cj = toCronJob(stored)
   if (cj.metadata.deletionTimestamp) return { actions: [] }
 
-  const owned = cache.list(jobs, namespace).filter((j) => isControlledBy(j, cj))
+  const owned = cj.metadata.uid ? ownedBy(cache, jobs, cj.metadata.uid).filter((j) => j.metadata.namespace === namespace && isControlledBy(j, cj)) : []
   const tracked = trackActive(cj, owned)
   const status = tracked.status
   const actions: Action[] = [...tracked.events]

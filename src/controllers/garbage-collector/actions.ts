@@ -25,24 +25,27 @@ export function deleteObject(kind: WatchedKind, object: KubeObject, propagationP
 }
 
 /**
- * Replaces a dependent's ownerReferences with `remaining`. A JSON merge patch replaces lists whole,
- * so it carries the resourceVersion it was computed from: a reference added concurrently fails the
- * patch with a conflict instead of being dropped.
+ * Replaces one list of an object's metadata with a JSON merge patch. A merge patch replaces lists
+ * whole, so it carries the resourceVersion it was computed from: an entry added concurrently fails
+ * the patch with a conflict instead of being dropped. The rest of the object stays as stored, so
+ * the cache it was computed from need not hold every field.
  */
-export function setOwnerReferences(kind: WatchedKind, object: KubeObject, remaining: OwnerReference[]): Action {
+function setMetadataList(kind: WatchedKind, object: KubeObject, field: 'ownerReferences' | 'finalizers', list: unknown[]): Action {
   return {
     type: 'patch',
     resource: kind.ref,
     namespace: object.metadata.namespace,
     name: object.metadata.name ?? '',
-    patch: { metadata: { ownerReferences: remaining.length ? remaining : null, resourceVersion: object.metadata.resourceVersion } },
+    patch: { metadata: { [field]: list.length ? list : null, resourceVersion: object.metadata.resourceVersion } },
   }
 }
 
-/** Drops one finalizer with a full update carrying the observed resourceVersion. */
+/** Replaces a dependent's ownerReferences with `remaining`. */
+export function setOwnerReferences(kind: WatchedKind, object: KubeObject, remaining: OwnerReference[]): Action {
+  return setMetadataList(kind, object, 'ownerReferences', remaining)
+}
+
+/** Drops one finalizer. */
 export function removeFinalizer(kind: WatchedKind, object: KubeObject, finalizer: string): Action {
-  const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer)
-  const metadata: KubeObject['metadata'] = { ...object.metadata, finalizers }
-  if (!finalizers.length) delete metadata.finalizers
-  return { type: 'update', resource: kind.ref, object: { ...object, metadata } }
+  return setMetadataList(kind, object, 'finalizers', (object.metadata.finalizers ?? []).filter((f) => f !== finalizer))
 }

@@ -1,5 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../apimachinery/types'
 import type { Cache } from '../runtime/types'
+import { ownedBy } from '../runtime/lookups'
 import type { WatchedKind, WatchedKinds } from './kinds'
 
 /** Recorded by the API server for `propagationPolicy: Orphan`: dependents are released first. */
@@ -83,7 +84,7 @@ export function hasDependents(cache: Cache, kinds: WatchedKinds, owner: KubeObje
   const namespace = ownerKind.namespaced ? owner.metadata.namespace : undefined
   for (const kind of kinds.all) {
     if (namespace !== undefined && !kind.namespaced) continue
-    if (cache.list(kind.ref, namespace).some((o) => ownerRefsOf(o).some((r) => r.uid === uid))) return true
+    if (ownedBy(cache, kind.ref, uid).some((o) => namespace === undefined || o.metadata.namespace === namespace)) return true
   }
   return false
 }

@@ -1,6 +1,7 @@
 import { jobs, pods } from '../resources'
 import { deleteAction } from '../replicaset/replicas'
 import type { Action, Cache, Outcome } from '../runtime/types'
+import { ownedBy } from '../runtime/lookups'
 import { isPodReady } from '../shared/pods'
 import { failureBackoffRemainingMs } from './backoff'
 import { backoffLimitExceeded, completionsReached, deadlineExceeded, FAILURE_TARGET, interim, isTrue, SUCCESS_CRITERIA_MET, withCondition, type Finish } from './conditions'
@@ -58,7 +59,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
   const finished = finishedCondition(job)
   if (finished) return ttlOutcome(job, finished, now)
 
-  const p = classifyPods(job, cache.list(pods, namespace))
+  const p = classifyPods(job, job.metadata.uid ? ownedBy(cache, pods, job.metadata.uid).filter((pod) => pod.metadata.namespace === namespace) : [])
   const actions: Action[] = []
   for (const pod of created.announce(key, [...p.active, ...p.succeeded, ...p.failed, ...p.terminating], now)) {
     actions.push(event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`))

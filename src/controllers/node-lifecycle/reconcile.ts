@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
+import { onNode } from '../runtime/lookups'
 import { leases, nodes, pods } from '../resources'
 import { markConditionsUnknown } from './conditions'
 import { planEviction } from './eviction'
@@ -13,7 +14,7 @@ import { DEFAULT_EVICTION_RATES, limitNoExecuteTaint, type EvictionRateOptions }
 const readyOf = (conditions: readonly Json[]) => conditions.find((c) => c.type === 'Ready')?.status
 
 function podsOn(cache: Cache, nodeName: string): KubeObject[] {
-  return cache.list(pods).filter((p) => asRecord(p.spec).nodeName === nodeName)
+  return onNode(cache, pods, nodeName)
 }
 
 /** A node's conditions as this pass judges them: marked Unknown if its heartbeat is overdue. */

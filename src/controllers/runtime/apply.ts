@@ -15,6 +15,8 @@ import { formatTime } from '../../apimachinery/meta-time'
 import { admitPodCreate } from '../../admission/pod-admission'
 import { defaultStorageClass } from '../../admission/storage-class'
 import type { ItemResult } from '../../apis/store-options'
+import { signedStatus } from '../csr-signing/issue'
+import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
 
 
@@ -101,6 +103,13 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       const ns = caches.get(namespaces, undefined, action.name)
       if (!ns) return
       for (const next of await emptyNamespace(env, ns, action.resources, now)) await applyAction(env, caches, controller, next, now)
+      return
+    }
+    case 'issueCertificate': {
+      const def = resourceDefOf(certificateSigningRequests)
+      const o = await signedStatus(env, action.csr, action.notBefore, action.notAfter, now)
+      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
+      record(caches, certificateSigningRequests, unwrapText(res))
       return
     }
     case 'event':

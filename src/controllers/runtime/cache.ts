@@ -1,21 +1,72 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ResourceRef } from './types'
 import { objectKey } from '../../apimachinery/object-key'
+import { projectionFor } from './projection'
 
 export const refKey = (r: ResourceRef) => `${r.group}/${r.version}/${r.plural}`
 const rvOf = (o: KubeObject) => Number(o.metadata.resourceVersion ?? 0)
+const nodeNameOf = (o: KubeObject): string | undefined => {
+  const n = (o.spec as { nodeName?: unknown } | undefined)?.nodeName
+  return typeof n === 'string' && n !== '' ? n : undefined
+}
+const ownerUidsOf = (o: KubeObject): string[] => (Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences.map((r) => r.uid).filter((u) => !!u) : [])
+
+/** A map of buckets of objects by key: one secondary index. */
+class Index {
+  private readonly buckets = new Map<string, Map<string, KubeObject>>()
+
+  add(value: string, key: string, obj: KubeObject): void {
+    let bucket = this.buckets.get(value)
+    if (!bucket) this.buckets.set(value, (bucket = new Map()))
+    bucket.set(key, obj)
+  }
+
+  remove(value: string, key: string): void {
+    const bucket = this.buckets.get(value)
+    bucket?.delete(key)
+    if (bucket && !bucket.size) this.buckets.delete(value)
+  }
+
+  list(value: string): KubeObject[] {
+    const bucket = this.buckets.get(value)
+    return bucket ? [...bucket.values()] : []
+  }
+
+  clear(): void {
+    this.buckets.clear()
+  }
+}
+
+export interface ResourceCacheOptions {
+  /** what the cache keeps of each object (everything when unset) */
+  project?: (o: KubeObject) => KubeObject
+  /** keep `bytes`, the serialized size of what is cached (strict-limits mode) */
+  measure?: boolean
+}
 
 /**
- * One resource's informer store: objects by key, indexed by namespace, and how far through the
- * change log it has read. Every write goes through `set`/`delete`, so the index never drifts.
+ * One resource's informer store: objects by key (each kept as its projection), indexed by
+ * namespace, owner uid and spec.nodeName, and how far through the change log it has read. Every
+ * write goes through `set`/`delete`, so the indexes never drift.
  */
 export class ResourceCache {
   private readonly objects = new Map<string, KubeObject>()
-  private readonly byNamespace = new Map<string, Map<string, KubeObject>>()
+  private readonly byNamespace = new Index()
+  private readonly byOwner = new Index()
+  private readonly byNode = new Index()
   /** keys this controller deleted itself, with the deletion's rv, until the log catches up */
   private readonly tombstones = new Map<string, number>()
+  private readonly sizes: Map<string, number> | undefined
+  private readonly project: (o: KubeObject) => KubeObject
+  /** serialized bytes of the cached objects, when measured */
+  bytes = 0
   rv = 0
   synced = false
+
+  constructor(opts: ResourceCacheOptions = {}) {
+    this.project = opts.project ?? ((o) => o)
+    if (opts.measure) this.sizes = new Map()
+  }
 
   get size(): number {
     return this.objects.size
@@ -28,32 +79,56 @@ export class ResourceCache {
   /** Every object, or those of one namespace (read from the index, not by a scan). */
   list(namespace?: string): KubeObject[] {
     if (namespace === undefined) return [...this.objects.values()]
-    const inNamespace = this.byNamespace.get(namespace)
-    return inNamespace ? [...inNamespace.values()] : []
+    return this.byNamespace.list(namespace)
+  }
+
+  /** The objects naming this uid in their ownerReferences. */
+  ownedBy(uid: string): KubeObject[] {
+    return this.byOwner.list(uid)
+  }
+
+  /** The objects whose spec.nodeName is this node. */
+  onNode(nodeName: string): KubeObject[] {
+    return this.byNode.list(nodeName)
   }
 
   set(key: string, obj: KubeObject): void {
-    this.objects.set(key, obj)
-    const ns = obj.metadata.namespace ?? ''
-    let bucket = this.byNamespace.get(ns)
-    if (!bucket) this.byNamespace.set(ns, (bucket = new Map()))
-    bucket.set(key, obj)
+    this.delete(key)
+    const kept = this.project(obj)
+    this.objects.set(key, kept)
+    this.byNamespace.add(kept.metadata.namespace ?? '', key, kept)
+    for (const uid of ownerUidsOf(kept)) this.byOwner.add(uid, key, kept)
+    const node = nodeNameOf(kept)
+    if (node !== undefined) this.byNode.add(node, key, kept)
+    if (this.sizes) {
+      const size = JSON.stringify(kept).length
+      this.sizes.set(key, size)
+      this.bytes += size
+    }
   }
 
   delete(key: string): void {
     const obj = this.objects.get(key)
     if (!obj) return
     this.objects.delete(key)
-    const ns = obj.metadata.namespace ?? ''
-    const bucket = this.byNamespace.get(ns)
-    bucket?.delete(key)
-    if (bucket && !bucket.size) this.byNamespace.delete(ns)
+    this.byNamespace.remove(obj.metadata.namespace ?? '', key)
+    for (const uid of ownerUidsOf(obj)) this.byOwner.remove(uid, key)
+    const node = nodeNameOf(obj)
+    if (node !== undefined) this.byNode.remove(node, key)
+    if (this.sizes) {
+      this.bytes -= this.sizes.get(key) ?? 0
+      this.sizes.delete(key)
+    }
   }
 
   reset(objects: KubeObject[], rv: number): void {
     this.objects.clear()
     this.byNamespace.clear()
+    this.byOwner.clear()
+    this.byNode.clear()
     this.tombstones.clear()
+    this.sizes?.clear()
+    this.bytes = 0
     for (const o of objects) this.set(objectKey(o), o)
     this.rv = rv
     this.synced = true
@@ -96,13 +171,23 @@ export class ResourceCache {
 export class InformerCaches implements Cache {
   private readonly byResource = new Map<string, ResourceCache>()
 
+  /** `measure`: keep the serialized size of every cache (strict-limits mode). */
+  constructor(private readonly measure = false) {}
+
   of(r: ResourceRef): ResourceCache {
     let c = this.byResource.get(refKey(r))
     if (!c) {
-      c = new ResourceCache()
+      c = new ResourceCache({ project: projectionFor(r), measure: this.measure })
       this.byResource.set(refKey(r), c)
     }
     return c
+  }
+
+  /** The serialized bytes of everything cached (0 unless measured). */
+  get bytes(): number {
+    let n = 0
+    for (const c of this.byResource.values()) n += c.bytes
+    return n
   }
 
   get(r: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -111,5 +196,13 @@ export class InformerCaches implements Cache {
 
   list(r: ResourceRef, namespace?: string): KubeObject[] {
     return this.of(r).list(namespace)
+  }
+
+  ownedBy(r: ResourceRef, uid: string): KubeObject[] {
+    return this.of(r).ownedBy(uid)
+  }
+
+  onNode(r: ResourceRef, nodeName: string): KubeObject[] {
+    return this.of(r).onNode(nodeName)
   }
 }

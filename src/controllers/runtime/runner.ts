@@ -9,6 +9,7 @@ import { InformerCaches } from './cache'
 import { WorkQueue } from './queue'
 import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
+import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
 
 export interface RunnerOptions {
@@ -52,6 +53,11 @@ export interface PassReport {
   actions: number
   /** when the next pass is due (epoch ms), or undefined when nothing is scheduled */
   nextAt: number | undefined
+  /**
+   * time spent computing (parsing changes, updating caches, mapping keys, reconciling), never
+   * waiting on a store: the pass's CPU, as measured locally where the clock runs during CPU work
+   */
+  cpuMs?: number
 }
 
 /**
@@ -60,21 +66,36 @@ export interface PassReport {
  * applying the actions each pure reconcile returns.
  */
 export class ControllerRunner {
-  readonly caches = new InformerCaches()
+  readonly caches: InformerCaches
   readonly queue = new WorkQueue()
   private nextResyncAt = 0
+  /** CPU of the running pass so far (see PassReport.cpuMs) */
+  private cpuMs = 0
 
   constructor(
     private readonly env: Env,
     readonly def: ControllerDefinition,
     private readonly opts: RunnerOptions = defaultRunnerOptions,
-  ) {}
+  ) {
+    this.caches = new InformerCaches(strictLimitsOn(env))
+  }
+
+  /** Runs synchronous work, adding its time to the pass's CPU. */
+  private computing<T>(work: () => T): T {
+    const started = performance.now()
+    try {
+      return work()
+    } finally {
+      this.cpuMs += performance.now() - started
+    }
+  }
 
   async pass(clock: () => number = Date.now): Promise<PassReport> {
     const start = clock()
+    this.cpuMs = 0
     for (const r of this.def.watches) await this.syncResource(r, clock)
     if (start >= this.nextResyncAt) {
-      for (const key of this.def.allKeys(this.caches)) this.queue.add(key, start)
+      for (const key of this.computing(() => this.def.allKeys(this.caches))) this.queue.add(key, start)
       this.nextResyncAt = start + this.opts.resyncMs
     }
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, nextAt: undefined }
@@ -107,7 +128,7 @@ export class ControllerRunner {
       }
       const now = clock()
       try {
-        const outcome = this.def.reconcile(key, this.caches, now)
+        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now))
         report.actions += outcome.actions.length
         report.reconciled++
         if (isBinding(outcome.actions)) {
@@ -129,6 +150,7 @@ export class ControllerRunner {
     await Promise.all(binding)
     const nextDue = this.queue.nextDue()
     report.nextAt = Math.min(nextDue ?? Infinity, this.nextResyncAt)
+    report.cpuMs = this.cpuMs
     return report
   }
 
@@ -219,12 +241,16 @@ export class ControllerRunner {
         const objects: KubeObject[] = []
         let rv = ''
         for await (const page of listPages(this.env, def, {})) {
-          for (const text of page.items) objects.push(JSON.parse(text) as KubeObject)
+          this.computing(() => {
+            for (const text of page.items) objects.push(JSON.parse(text) as KubeObject)
+          })
           rv = page.resourceVersion
         }
-        cache.reset(objects, Number(rv))
         const now = clock()
-        for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
+        this.computing(() => {
+          cache.reset(objects, Number(rv))
+          for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
+        })
         return
       }
       const batch = await store.changesSince(cache.rv, this.opts.changesPerRead)
@@ -233,13 +259,15 @@ export class ControllerRunner {
         continue
       }
       const now = clock()
-      for (const change of batch.value.changes) {
-        const obj = JSON.parse(change.value) as KubeObject
-        const { previous, applied } = cache.apply(change.type, obj)
-        if (!applied) continue
-        for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
-        if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
-      }
+      this.computing(() => {
+        for (const change of batch.value.changes) {
+          const obj = JSON.parse(change.value) as KubeObject
+          const { previous, applied } = cache.apply(change.type, obj)
+          if (!applied) continue
+          for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
+          if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
+        }
+      })
       cache.rv = batch.value.rv
       if (!batch.value.more) return
     }

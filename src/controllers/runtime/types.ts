@@ -37,6 +37,8 @@ export type Action =
    * terminating namespace; then finalizes it if nothing is left, or reports in its status what remains
    */
   | { type: 'emptyNamespace'; name: string; resources: ResourceRef[] }
+  /** signs an approved CertificateSigningRequest with the cluster CA and writes the certificate through `status` */
+  | { type: 'issueCertificate'; resource: ResourceRef; csr: KubeObject; notBefore: number; notAfter: number }
   /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
   | { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
 
@@ -54,6 +56,10 @@ export interface Outcome {
 export interface Cache {
   get(resource: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined
   list(resource: ResourceRef, namespace?: string): KubeObject[]
+  /** the objects naming this uid in their ownerReferences, from an index (read through `ownedBy` in lookups.ts) */
+  ownedBy?(resource: ResourceRef, uid: string): KubeObject[]
+  /** the objects whose spec.nodeName is this node, from an index (read through `onNode` in lookups.ts) */
+  onNode?(resource: ResourceRef, nodeName: string): KubeObject[]
 }
 
 /**

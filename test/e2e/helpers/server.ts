@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { httpsRequestText, type HttpsRequestOptions, type HttpsResult } from './https'
 import { sleep } from './wait'
+import { assertWithinLimits } from './strict-limits'
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const HOST = '127.0.0.1'
@@ -73,7 +74,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
     const c = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts', ...(opts.args ?? [])], {
       cwd: REPO_ROOT,
       // A free ingress port unless the test names one, so parallel launchers never contend for 8080.
-      env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(ingressPort), ...opts.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
+      // Strict limits: every invocation is held to the production limits (see assertWithinLimits).
+      env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(ingressPort), EDGEPLANE_STRICT_LIMITS: 'true', ...opts.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a forced stop also reaches workerd and any agent.
       detached: true,
@@ -101,8 +103,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
     output: () => out,
     request: (path, o = {}) => httpsRequestText(url + path, { ...o, ca: o.ca ?? server.ca }),
     stop: async () => {
+      const breaches = child ? await assertWithinLimits(server) : undefined
       if (child) await stopChild(child)
       child = undefined
+      if (breaches) throw new Error(breaches)
     },
     restart: async () => {
       await server.stop()

@@ -16,7 +16,7 @@ import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '..
 import { crashLoopState, shouldRestart } from '../restart'
 import { addEphemeral, type EphemeralSpec } from '../ephemeral'
 import { findContainer, freshRecord, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from '../types'
-import { appConfig, gracePeriod, infraConfig, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
+import { appConfig, gracePeriod, infraConfig, INFRA_NAME, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
 import { engineMessage, isNoSuchObject } from './engine'
 import { adoptPod, restartPolicyOf } from './adopt'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
@@ -107,6 +107,11 @@ export class DockerRuntime implements ManagedRuntime {
     return [...this.pods.keys()]
   }
 
+  adopting(podUid: string): boolean {
+    const rec = this.pods.get(podUid)
+    return !!rec && !rec.adopted
+  }
+
   status(podUid: string): ContainerState[] | undefined {
     const rec = this.pods.get(podUid)
     if (!rec) return undefined
@@ -160,7 +165,7 @@ export class DockerRuntime implements ManagedRuntime {
     if (rec.stopping || this.shuttingDown) return
     if (!rec.adopted) {
       const adopted = await adoptPod(this.docker, this.opts.nodeName, rec, {
-        remove: (id) => this.remove(id),
+        remove: async (id) => void (await this.remove(id)),
         running: (c, id) => {
           this.watch(rec, c, id)
           startProbes(rec, c, this.probeContext(rec))
@@ -449,21 +454,39 @@ export class DockerRuntime implements ManagedRuntime {
     void this.removePod(podUid).then(() => rec.volumes.tearDown())
   }
 
+  /**
+   * Removes every container of a pod. A container another one joined (the sandbox, or the target
+   * of an ephemeral container) can only go once its dependents have, so the sandbox goes last and
+   * what the engine refused is tried again after the rest.
+   */
   private async removePod(podUid: string): Promise<void> {
     try {
-      for (const f of await listOwnContainers(this.docker, this.opts.nodeName, podUid)) await this.remove(f.id)
+      const found = await listOwnContainers(this.docker, this.opts.nodeName, podUid)
+      let left = [...found.filter((f) => f.container !== INFRA_NAME), ...found.filter((f) => f.container === INFRA_NAME)].map((f) => f.id)
+      for (let pass = 1; left.length; pass++) {
+        const last = pass === 3
+        const refused: string[] = []
+        for (const id of left) if (!(await this.remove(id, last))) refused.push(id)
+        left = last ? [] : refused
+      }
     } catch (err) {
       this.opts.log?.warn(`removing the containers of pod ${podUid} failed: ${engineMessage(err)}`)
     }
   }
 
-  private async remove(id: string): Promise<void> {
-    await this.docker
+  /** Removes a container; false when the engine refused (said in the log when `report`). */
+  private async remove(id: string, report = true): Promise<boolean> {
+    return this.docker
       .getContainer(id)
       .remove({ force: true, v: true })
-      .catch((err) => {
-        if (!isNoSuchObject(err)) this.opts.log?.warn(`removing container ${id.slice(0, 12)} failed: ${engineMessage(err)}`)
-      })
+      .then(
+        () => true,
+        (err) => {
+          if (isNoSuchObject(err)) return true
+          if (report) this.opts.log?.warn(`removing container ${id.slice(0, 12)} failed: ${engineMessage(err)}`)
+          return false
+        },
+      )
   }
 
   /** Removes this node's containers whose pod the agent has not held for two sweeps in a row. */

@@ -1,0 +1,27 @@
+import type { ControllerDefinition } from '../runtime/types'
+import { certificateSigningRequests, reconcileCsr, type SigningSettings } from './reconcile'
+
+export { defaultSigningDurationSeconds } from './reconcile'
+
+/**
+ * The kubernetes.io/kube-apiserver-client signer (kube-controller-manager's csrsigning for that
+ * signer name): approved requests get a client certificate from the cluster CA. Requests for any
+ * other signer are left for their own signers. Runs only where a cluster CA is configured and the
+ * certificates it issues are verified at the API's TLS endpoint (the local launcher's https front).
+ */
+export function csrSigningController(settings: SigningSettings & { configured: boolean }): ControllerDefinition {
+  const names = (cache: Parameters<ControllerDefinition['allKeys']>[0]) => (settings.configured ? cache.list(certificateSigningRequests).map((c) => c.metadata.name ?? '') : [])
+  return {
+    name: 'csr-signing',
+    watches: [certificateSigningRequests],
+    keysFor: (_r, o) => (settings.configured ? [o.metadata.name ?? ''] : []),
+    allKeys: names,
+    reconcile: (key, cache, now) => (settings.configured ? reconcileCsr(key, cache, now, settings) : { actions: [] }),
+  }
+}
+
+/** CLUSTER_SIGNING_DURATION_SECONDS, as --cluster-signing-duration (default one year). */
+export function signingDurationSeconds(value: string | undefined, fallback: number): number {
+  const n = Number(value)
+  return value && Number.isInteger(n) && n >= 600 ? n : fallback
+}

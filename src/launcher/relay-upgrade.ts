@@ -1,0 +1,23 @@
+import type { Duplex } from 'node:stream'
+
+/**
+ * Relays an upgraded connection (WebSocket, SPDY) to the Worker: `open` connects and calls back
+ * once connected; the request head is written, then whatever the client already sent, and the two
+ * sockets are piped both ways until either ends.
+ */
+export function relayUpgrade(socket: Duplex, head: Buffer, requestHead: string, open: (connected: () => void) => Duplex): void {
+  const up = open(() => {
+    up.write(requestHead)
+    if (head.length) up.write(head)
+    up.pipe(socket)
+    socket.pipe(up)
+  })
+  const close = () => {
+    up.destroy()
+    socket.destroy()
+  }
+  up.on('error', close)
+  socket.on('error', close)
+  up.on('close', close)
+  socket.on('close', close)
+}

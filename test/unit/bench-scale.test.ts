@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { againstHalfLimits, parseLimitFigures } from '../../src/bench/limit-figures'
+import { parseOptions } from '../../src/bench/options'
+import { SCALE_POD_BYTES, scalePodJson } from '../../src/bench/scenarios/scale'
+import { emptyFigures, renderLimitFigures } from '../../src/limits/strict'
+
+describe('bench --scale', () => {
+  it('is parsed as a positive pod count', () => {
+    expect(parseOptions(['--scale', '1000'])).toMatchObject({ scale: 1000 })
+    expect(parseOptions([])).not.toHaveProperty('scale')
+    expect(() => parseOptions(['--scale', '0'])).toThrow(/positive integer/)
+  })
+
+  it('creates pods of 4 KB of JSON', () => {
+    const body = scalePodJson('p-123', 'scale-pods')
+    expect(Buffer.byteLength(body)).toBe(SCALE_POD_BYTES)
+    expect(JSON.parse(body).metadata).toEqual({ name: 'p-123', namespace: 'scale-pods', labels: { app: 'scale' } })
+  })
+
+  it("reads the largest figure over the Worker and every controller from GET /metrics, and where it was seen", () => {
+    const worker = { ...emptyFigures(), maxSubrequests: 12, maxRpcBytes: 9_000_000 }
+    const scheduler = { ...emptyFigures(), maxSubrequests: 600, maxRpcBytes: 2_000, maxCacheBytes: 70_000_000, maxPassCpuMs: 40 }
+    scheduler.breaches.subrequests = 2
+    const text = renderLimitFigures([
+      ['scope="worker"', worker],
+      ['scope="controller",controller="scheduler"', scheduler],
+    ])
+    const r = parseLimitFigures(text)
+    expect(r).toMatchObject({ max_rpc_bytes: 9_000_000, max_subrequests_per_invocation: 600, max_cache_bytes_per_host: 70_000_000, max_pass_cpu_ms: 40, limits_exceeded: 2 })
+    expect(r.where).toEqual({ max_rpc_bytes: 'worker', max_subrequests_per_invocation: 'scheduler', max_cache_bytes_per_host: 'scheduler', max_pass_cpu_ms: 'scheduler' })
+    const verdict = againstHalfLimits(r)
+    expect(verdict.max_rpc_bytes).toEqual({ value: 9_000_000, half_limit: 16 * 1024 * 1024, within: true })
+    expect(verdict.max_subrequests_per_invocation!.within).toBe(false)
+    expect(verdict.max_cache_bytes_per_host!.within).toBe(false)
+  })
+})

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { env, runInDurableObject, SELF } from 'cloudflare:test'
+import { storeFor } from '../../src/store-client/stores'
+import { resourceDefOf } from '../../src/controllers/resources'
+import { emptyFigures, InvocationMeter, LimitExceeded, metered } from '../../src/limits/strict'
+import { serializedSize } from '../../src/limits/serialized-size'
+import { productionLimits } from '../../src/limits/production'
+import { api, token } from './helpers'
+
+const configMaps = resourceDefOf({ group: '', version: 'v1', plural: 'configmaps' })
+const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+
+async function metricsText(): Promise<string> {
+  const res = await SELF.fetch('https://edgeplane.test/metrics', { headers: { Authorization: `Bearer ${token}` } })
+  return res.text()
+}
+
+const sampleOf = (text: string, prefix: string) => {
+  const line = text.split('\n').find((l) => l.startsWith(prefix))
+  if (!line) throw new Error(`no ${prefix} in:\n${text}`)
+  return Number(line.slice(line.lastIndexOf(' ') + 1))
+}
+
+describe('strict-limits mode', () => {
+  it("measures what crosses an RPC as the runtime serializes it: its own 32 MiB refusal names the size we count", async () => {
+    // Outside a metered invocation the call goes to the runtime, which refuses it with its own count.
+    const store = storeFor(env, configMaps)
+    for (const text of ['x'.repeat(33 * 1024 * 1024), 'é'.repeat(12 * 1024 * 1024) + 'ĕ'.repeat(5 * 1024 * 1024)]) {
+      const args = [text]
+      const error = await store.namespaceContent(text).then(
+        () => undefined,
+        (e: Error) => e,
+      )
+      const reported = Number(/size of this value was: (\d+) bytes/.exec(String(error?.message))?.[1])
+      expect(reported).toBeGreaterThan(productionLimits.rpcBytes)
+      const counted = serializedSize(args)
+      expect(Math.abs(counted - reported) / reported).toBeLessThan(0.001)
+    }
+  })
+
+  it('fails the subrequest past 1,000 in one invocation, logs it and counts it', async () => {
+    const figures = emptyFigures()
+    const store = storeFor(env, configMaps)
+    const run = metered(new InvocationMeter('test', figures), async () => {
+      for (let i = 0; i < productionLimits.subrequests + 1; i++) await storeFor(env, configMaps).revision()
+    })
+    await expect(run).rejects.toBeInstanceOf(LimitExceeded)
+    expect(figures.maxSubrequests).toBe(productionLimits.subrequests + 1)
+    expect(figures.breaches.subrequests).toBe(1)
+    expect(figures.maxRpcBytes).toBeGreaterThan(0)
+    // A stub made outside any invocation counts nothing.
+    expect(await store.revision()).toBeGreaterThanOrEqual(0)
+  })
+
+  it('refuses an argument past 32 MiB before sending it', async () => {
+    const figures = emptyFigures()
+    const run = metered(new InvocationMeter('test', figures), () => storeFor(env, configMaps).namespaceContent('x'.repeat(productionLimits.rpcBytes)))
+    await expect(run).rejects.toBeInstanceOf(LimitExceeded)
+    expect(figures.breaches.rpcBytes).toBe(1)
+    expect(figures.maxRpcBytes).toBeGreaterThan(productionLimits.rpcBytes)
+  })
+
+  it("serves the Worker's and each controller's figures on GET /metrics", async () => {
+    for (let i = 0; i < 3; i++) expect((await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: `strict-${i}` }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).status).toBe(201)
+    await runInDurableObject(host('replicaset'), async (instance, state) => {
+      await state.storage.put('controller', 'replicaset')
+      await instance.alarm()
+    })
+    const text = await metricsText()
+    expect(sampleOf(text, 'edgeplane_strict_max_subrequests_per_invocation{scope="worker"}')).toBeGreaterThanOrEqual(1)
+    expect(sampleOf(text, 'edgeplane_strict_max_rpc_bytes{scope="worker"}')).toBeGreaterThan(0)
+    // The ReplicaSet controller caches the pods: its cache size and its pass are counted.
+    expect(sampleOf(text, 'edgeplane_strict_max_cache_bytes{scope="controller",controller="replicaset"}')).toBeGreaterThan(3 * 100)
+    expect(sampleOf(text, 'edgeplane_strict_max_subrequests_per_invocation{scope="controller",controller="replicaset"}')).toBeGreaterThan(0)
+    expect(text).toMatch(/^edgeplane_strict_max_pass_cpu_ms\{scope="controller",controller="replicaset"\} \d+$/m)
+    expect(text).toContain('edgeplane_strict_limit_exceeded_total{scope="worker",limit="subrequests"} 0')
+  })
+})
