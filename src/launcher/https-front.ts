@@ -1,4 +1,4 @@
-import { request as httpRequest, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { request as httpRequest, Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import { connect } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -7,6 +7,8 @@ import { X509Certificate } from 'node:crypto'
 import { clientCertMarkHeader, clientIdentityHeader, encodeClientIdentity } from '../apimachinery/client-identity'
 import { HOST } from './host'
 import { relayUpgrade } from './relay-upgrade'
+import { failure } from '../apimachinery/status'
+import { maxRequestBodyBytes } from '../config'
 
 export interface HttpsFrontOptions {
   port: number
@@ -71,6 +73,29 @@ function forwardedHeaders(req: IncomingMessage, ca: X509Certificate, secret: str
 }
 
 /**
+ * The request body goes on as it arrives, up to kube-apiserver's limit: past it the front stops
+ * reading and answers 413 itself (the Worker would too, but it closes its side mid-body).
+ */
+function passBody(req: IncomingMessage, up: ClientRequest, res: ServerResponse): void {
+  let size = 0
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size <= maxRequestBodyBytes) {
+      if (!up.write(chunk)) req.pause()
+      return
+    }
+    req.pause()
+    req.removeAllListeners('data')
+    up.destroy()
+    if (!res.headersSent) res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
+    res.end(JSON.stringify(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`)))
+    req.socket.destroySoon()
+  })
+  up.on('drain', () => req.resume())
+  req.on('end', () => up.end())
+}
+
+/**
  * The local API's https listener: it ends TLS, asks every client for a certificate (not required:
  * token clients send none) and checks it against the cluster CA, then passes each request, and
  * each upgraded connection, to the Worker on its loopback http port with the verified identity.
@@ -99,7 +124,7 @@ export function startHttpsFront(opts: HttpsFrontOptions): Promise<Server> {
       })
       res.on('close', () => up.destroy())
       if (bodiless) up.end()
-      else req.pipe(up)
+      else passBody(req, up, res)
     }
     send(true)
   })
