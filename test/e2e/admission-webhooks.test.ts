@@ -3,9 +3,9 @@ import { writeFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
+import { selfSignedServer } from '../../src/bench/scenarios/webhooks'
 import { kubectlOn } from './helpers/kubectl'
 import { stream, type Manifest } from './helpers/manifests'
 import { startNodeAgent, type AgentProcess } from './helpers/node-agent'
@@ -89,19 +89,9 @@ function hook(name: string, path: string, resources: string[], extra: Record<str
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'edgeplane-webhooks-'))
-  const pems = await generate([{ name: 'commonName', value: 'webhook' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'hooks.webhooks.svc' }] },
-    ],
-  })
+  const pems = await selfSignedServer('webhook', ['hooks.webhooks.svc'])
   cert = pems.cert
-  key = pems.private
+  key = pems.key
   await writeFile(join(dir, 'ca.pem'), cert)
   hookServer = createServer({ cert, key }, (req, res) => {
     let body = ''
@@ -333,7 +323,7 @@ describe('service webhooks', () => {
     expect((await configMap('svc-allowed', 'webhooks')).code).toBe(0)
 
     // A caBundle that did not sign the pod's certificate: the call fails (failurePolicy Fail).
-    const other = await generate([{ name: 'commonName', value: 'other' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' })
+    const other = await selfSignedServer('other')
     await ok(['apply', '-f', '-'], stream(inCluster(Buffer.from(other.cert).toString('base64'))))
     const failed = await waitFor(async () => {
       const r = await configMap('svc-untrusted', 'webhooks')

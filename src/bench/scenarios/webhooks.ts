@@ -18,23 +18,30 @@ export interface BenchWebhook {
   close(): Promise<void>
 }
 
-export async function startBenchWebhook(): Promise<BenchWebhook> {
+/** A self-signed serving certificate (its own CA) for 127.0.0.1 and the given DNS names. */
+export async function selfSignedServer(commonName: string, dnsNames: string[] = []): Promise<{ cert: string; key: string }> {
   const { generate } = await import('selfsigned')
-  const pems = await generate([{ name: 'commonName', value: 'bench-webhook' }], {
+  const pems = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, ...dnsNames.map((value) => ({ type: 2 as const, value }))] },
     ],
   })
+  return { cert: pems.cert, key: pems.private }
+}
+
+export async function startBenchWebhook(): Promise<BenchWebhook> {
+  const pems = await selfSignedServer('bench-webhook')
   const dir = await mkdtemp(join(tmpdir(), 'edgeplane-bench-webhook-'))
   const caPath = join(dir, 'ca.pem')
   await writeFile(caPath, pems.cert)
   let calls = 0
-  const server = createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
+  const server = createServer({ cert: pems.cert, key: pems.key }, (req, res) => {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
     req.on('end', () => {
