@@ -9,6 +9,7 @@ import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { admitControllerCreate } from '../../admission/create'
+import type { AdmissionLookups } from '../../admission/lookups'
 import { emptyNamespace } from '../namespace/empty'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
 import { formatTime } from '../../apimachinery/meta-time'
@@ -35,9 +36,11 @@ function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeOb
 
 /**
  * Performs one action against the stores and records its result in the caches at once, so the
- * rest of the pass (and the next one) never acts on a state older than its own writes.
+ * rest of the pass (and the next one) never acts on a state older than its own writes. A create's
+ * admission reads LimitRanges and quotas through `lookups` (its batch's shared reads; by default
+ * its own).
  */
-export async function applyAction(env: Env, caches: InformerCaches, controller: string, action: Action, now: number): Promise<void> {
+export async function applyAction(env: Env, caches: InformerCaches, controller: string, action: Action, now: number, lookups?: AdmissionLookups): Promise<void> {
   switch (action.type) {
     case 'create': {
       const def = resourceDefOf(action.resource)
@@ -46,7 +49,7 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
       if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
       const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
-      await admitControllerCreate(env, target, o)
+      await admitControllerCreate(env, target, o, lookups)
       const res = await admittedStore(env, def, controllerUser(controller)).create(target, o, {})
       caches.of(action.resource).put(unwrapText(res).object)
       return

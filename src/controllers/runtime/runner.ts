@@ -11,6 +11,7 @@ import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
+import { batchLookups, type AdmissionLookups } from '../../admission/lookups'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
@@ -225,7 +226,9 @@ export class ControllerRunner {
       }
       let j = i
       while (j < actions.length && actions[j]!.type === 'create') j++
-      await slowStart(actions.slice(i, j), run)
+      // The creates of one batch share their admission reads, made after all of them began.
+      const lookups: AdmissionLookups[] = []
+      await slowStart(actions.slice(i, j), (a, batch) => applyAction(this.env, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env))))
       i = j
     }
     return actions.length
@@ -263,7 +266,7 @@ export class ControllerRunner {
         for (const change of batch.value.changes) {
           const obj = JSON.parse(change.value) as KubeObject
           const { previous, applied } = cache.apply(change.type, obj)
-          if (!applied) continue
+          if (!applied || (this.def.queuesOn && !this.def.queuesOn(r, change.type, obj, previous))) continue
           for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
           if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
         }

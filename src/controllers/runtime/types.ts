@@ -77,6 +77,11 @@ export interface ControllerDefinition {
    * controller still reach its caches on its next pass. Runs in the store: pure and cheap.
    */
   wakesOn?: WakesOn
+  /**
+   * Which changes a pass queues the keys of (every change when unset); the others still reach the
+   * caches, and the keys they concern are visited at the next resync.
+   */
+  queuesOn?: WakesOn
   /** every key a full resync visits */
   allKeys(cache: Cache): string[]
   /** the order in which a pass takes its due keys (earliest due first when unset) */
