@@ -95,6 +95,37 @@ describe('ResourceQuota', () => {
     // deleting a pod gives its unit back
     expect((await run(['delete', 'pod', 'p1', '-n', 'quota', '--wait=false'])).code).toBe(0)
     await waitFor(async () => (await run(['apply', '-f', '-'], stream(pod('p3', { namespace: 'quota' })))).code === 0, { what: 'p3 admitted after p1 is gone', timeoutMs: 30_000 })
+    // The quota is full again once its recount has seen p1 go and p3 come.
+    await waitFor(async () => (await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status?.used?.pods === '2', { what: 'p2 and p3 counted', timeoutMs: 30_000 })
+
+    // Pods a controller creates are admitted the same way: the ReplicaSet reports the refusal.
+    expect((await run(['apply', '-f', '-'], stream(deployment('over', { namespace: 'quota', replicas: 1, containers: [{ name: 'main', image: 'busybox' }] })))).code).toBe(0)
+    const rs = await waitFor(async () => {
+      const list = await json(['get', 'rs', '-n', 'quota', '-l', 'app=over', '-o', 'json'])
+      return list.items.find((r: any) => r.status?.conditions?.some((c: any) => c.type === 'ReplicaFailure')) ?? false
+    }, { what: 'ReplicaFailure on the ReplicaSet over quota', timeoutMs: 40_000 })
+    expect(rs.status.conditions.find((c: any) => c.type === 'ReplicaFailure')).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    expect((await json(['get', 'pods', '-n', 'quota', '-l', 'app=over', '-o', 'json'])).items).toHaveLength(0)
+    expect((await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status.used.pods).toBe('2')
+  })
+
+  it('lets a ReplicaSet create no pod in a namespace whose quota allows none', async () => {
+    expect((await run(['create', 'namespace', 'quota-none'])).code).toBe(0)
+    expect((await run(['create', 'quota', 'none', '-n', 'quota-none', '--hard=pods=0'])).code).toBe(0)
+    await waitFor(async () => {
+      const status = (await json(['get', 'quota', 'none', '-n', 'quota-none', '-o', 'json'])).status
+      return status?.hard?.pods === '0' && status?.used?.pods === '0'
+    }, { what: 'the quota observed', timeoutMs: 30_000 })
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'none', namespace: 'quota-none' }, spec: { replicas: 2, selector: { matchLabels: { app: 'none' } }, template: { metadata: { labels: { app: 'none' } }, spec: { containers: [{ name: 'main', image: 'busybox' }] } } } }
+    expect((await run(['apply', '-f', '-'], stream(rs))).code).toBe(0)
+    const failed = await waitFor(async () => (await json(['get', 'rs', 'none', '-n', 'quota-none', '-o', 'json'])).status?.conditions?.find((c: any) => c.type === 'ReplicaFailure') ?? false, {
+      what: 'ReplicaFailure on the ReplicaSet',
+      timeoutMs: 40_000,
+    })
+    expect(failed).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    const events = await json(['get', 'events', '-n', 'quota-none', '--field-selector', 'involvedObject.name=none,reason=FailedCreate', '-o', 'json'])
+    expect(events.items.map((e: any) => e.type)).toContain('Warning')
+    expect((await json(['get', 'pods', '-n', 'quota-none', '-o', 'json'])).items).toHaveLength(0)
   })
 })
 
