@@ -3,7 +3,12 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import worker from '../../src/index'
 import type { Env } from '../../src/env'
 import { clientCertMarkHeader, clientIdentityHeader, encodeClientIdentity } from '../../src/apimachinery/client-identity'
-import { derName, selfSignedCa } from '../fixtures/self-signed-ca'
+import { parseCertificate } from '../../src/apimachinery/x509/authority'
+import { nameFromDer, parseDistinguishedName, sameName } from '../../src/apimachinery/x509/distinguished-name'
+import { pemBlocks } from '../../src/apimachinery/x509/pem'
+import { controllerDefinition } from '../../src/controllers/registry'
+import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
+import { certificateRequest, derName, selfSignedCa } from '../fixtures/self-signed-ca'
 import { api, token } from './helpers'
 
 const DAY = 86_400_000
@@ -66,13 +71,37 @@ const whoami = (workerEnv: Env, tlsClientAuth: object, headers: Record<string, s
 
 describe('client certificates verified at the edge (EDGEPLANE_CLOUDFLARE_MTLS)', () => {
   beforeAll(async () => {
-    const caPem = await selfSignedCa(derName(['2.5.4.6', 'US'], ['2.5.4.10', 'Example, Inc.'], ['2.5.4.3', 'edgeplane cluster CA']), Date.now() - DAY, Date.now() + 365 * DAY)
-    enabled = { ...env, EDGEPLANE_CLOUDFLARE_MTLS: 'true', CLUSTER_CA_CERT: caPem }
+    const ca = await selfSignedCa(derName(['2.5.4.6', 'US'], ['2.5.4.10', 'Example, Inc.'], ['2.5.4.3', 'edgeplane cluster CA']), Date.now() - DAY, Date.now() + 365 * DAY)
+    enabled = { ...env, EDGEPLANE_CLOUDFLARE_MTLS: 'true', CLUSTER_CA_CERT: ca.cert, CLUSTER_CA_KEY: ca.key }
   })
 
   it('takes a verified certificate of the cluster CA as its CN, in its O groups (kubectl auth whoami)', async () => {
     const who = await whoami(enabled, verified())
     expect([who.status, who.json.status?.userInfo]).toEqual([201, { username: 'jane', groups: ['devs', 'qa', 'system:authenticated'] }])
+  })
+
+  it('issues, with the setting on, an approved request a certificate whose names the edge reports', async () => {
+    const request = await certificateRequest(derName(['2.5.4.10', 'devs'], ['2.5.4.10', 'qa'], ['2.5.4.3', 'jane']))
+    const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests'
+    const csr = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'jane-edge' }, spec: { request: btoa(request), signerName: 'kubernetes.io/kube-apiserver-client', usages: ['client auth'], expirationSeconds: 3600 } }
+    expect((await api('POST', csrs, csr)).status).toBe(201)
+    const stored = (await api('GET', `${csrs}/jane-edge`)).json
+    stored.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove', message: 'This CSR was approved by kubectl certificate approve.' }] }
+    expect((await api('PUT', `${csrs}/jane-edge/approval`, stored)).status).toBe(200)
+
+    // With the setting off the signer does not run: nothing would accept its certificates.
+    const off = { ...enabled, EDGEPLANE_CLOUDFLARE_MTLS: undefined }
+    await new ControllerRunner(off, controllerDefinition('csr-signing', off), defaultRunnerOptions).pass()
+    expect((await api('GET', `${csrs}/jane-edge`)).json.status.certificate).toBeUndefined()
+
+    await new ControllerRunner(enabled, controllerDefinition('csr-signing', enabled), defaultRunnerOptions).pass()
+    const pem = atob((await api('GET', `${csrs}/jane-edge`)).json.status.certificate)
+    const cert = parseCertificate(pemBlocks(pem)[0]!.der)
+    // The names the edge would report for it, in the RFC 2253 form the tests send.
+    expect(sameName(nameFromDer(cert.issuer), parseDistinguishedName(clusterCaIssuer)!)).toBe(true)
+    expect(sameName(nameFromDer(cert.subject), parseDistinguishedName('CN=jane,O=qa,O=devs')!)).toBe(true)
+    const who = await whoami(enabled, verified({ certNotBefore: edgeTime(cert.notBefore), certNotAfter: edgeTime(cert.notAfter) }))
+    expect(who.json.status?.userInfo).toEqual({ username: 'jane', groups: ['devs', 'qa', 'system:authenticated'] })
   })
 
   it('authorizes the certificate’s user and groups with RBAC', async () => {
