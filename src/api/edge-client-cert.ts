@@ -21,18 +21,11 @@ export type EdgeCertificateOutcome = { user: UserInfo } | { refused: string } | 
 
 type EdgeEnv = Pick<Env, 'EDGEPLANE_CLOUDFLARE_MTLS' | 'CLUSTER_CA_CERT'>
 
-/** The fields of `request.cf.tlsClientAuth` read here, as Cloudflare's edge fills them. */
-interface TlsClientAuth {
-  certPresented: string
-  certVerified: string
-  certRevoked: string
-  certIssuerDN: string
-  certIssuerDNRFC2253: string
-  certSubjectDN: string
-  certSubjectDNRFC2253: string
-  certNotBefore: string
-  certNotAfter: string
-}
+/** The fields of `request.cf.tlsClientAuth` read here (workers-types names them), each as text. */
+type TlsClientAuth = Record<
+  keyof Pick<IncomingRequestCfPropertiesTLSClientAuth, 'certPresented' | 'certVerified' | 'certRevoked' | 'certIssuerDN' | 'certIssuerDNRFC2253' | 'certSubjectDN' | 'certSubjectDNRFC2253' | 'certNotBefore' | 'certNotAfter'>,
+  string
+>
 
 export function edgeClientCertEnabled(env: EdgeEnv): boolean {
   return env.EDGEPLANE_CLOUDFLARE_MTLS === 'true'
