@@ -87,5 +87,7 @@ async function patchedView(req: Request, stored: KubeObject, patch: unknown): Pr
 function answerInV1(doc: Record<string, unknown>): unknown {
   if (doc.kind === 'HorizontalPodAutoscaler') return hpaToV1(doc as KubeObject)
   if (doc.kind === 'HorizontalPodAutoscalerList' && Array.isArray(doc.items)) return { ...doc, apiVersion: hpaV1ApiVersion, items: (doc.items as KubeObject[]).map(hpaToV1) }
+  // A Table's rows carry the whole object when asked (includeObject=Object).
+  if (doc.kind === 'Table' && Array.isArray(doc.rows)) return { ...doc, rows: (doc.rows as { object?: Record<string, unknown> }[]).map((r) => (r.object?.kind === 'HorizontalPodAutoscaler' ? { ...r, object: answerInV1(r.object) } : r)) }
   return doc
 }
