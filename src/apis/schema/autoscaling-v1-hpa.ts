@@ -3,7 +3,8 @@
  * CPU-only view of the stored autoscaling/v2 objects.
  */
 import type { SchemaSet } from '../../apimachinery/schema-types'
-import { AUTOSCALING, group, int, kind, ref, required, str, struct, time } from './dsl'
+import { AUTOSCALING, group, int, kind, ref, required, struct, time } from './dsl'
+import { crossVersionObjectReference } from './autoscaling-v2'
 
 export const autoscalingV1Hpa: SchemaSet = group(AUTOSCALING, {
   HorizontalPodAutoscaler: kind('configuration of a horizontal pod autoscaler.', {
@@ -19,14 +20,7 @@ export const autoscalingV1Hpa: SchemaSet = group(AUTOSCALING, {
     },
     'specification of a horizontal pod autoscaler.',
   ),
-  CrossVersionObjectReference: struct(
-    {
-      kind: required(str('kind is the kind of the referent')),
-      name: required(str('name is the name of the referent')),
-      apiVersion: str('apiVersion is the API version of the referent'),
-    },
-    'CrossVersionObjectReference contains enough information to let you identify the referred resource.',
-  ),
+  CrossVersionObjectReference: crossVersionObjectReference(),
   HorizontalPodAutoscalerStatus: struct(
     {
       observedGeneration: int('observedGeneration is the most recent generation observed by this autoscaler.'),

@@ -9,6 +9,31 @@ const AUTOSCALING_V2 = 'io.k8s.api.autoscaling.v2.'
 const a = (name: string, description?: string) => ref(AUTOSCALING_V2 + name, description)
 const metricTypes = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource']
 
+/** CrossVersionObjectReference, the same in autoscaling/v1 and v2. */
+export const crossVersionObjectReference = () =>
+  struct(
+    {
+      kind: required(str('kind is the kind of the referent')),
+      name: required(str('name is the name of the referent')),
+      apiVersion: str('apiVersion is the API version of the referent'),
+    },
+    'CrossVersionObjectReference contains enough information to let you identify the referred resource.',
+  )
+
+/** MetricSpec and MetricStatus: a type, and one field per metric source holding its `<Kind>Metric<Source|Status>`. */
+const byMetricType = (suffix: 'Source' | 'Status', description: string) =>
+  struct(
+    {
+      type: required(enumOf(metricTypes, 'type is the type of metric source.')),
+      object: a(`ObjectMetric${suffix}`, 'object refers to a metric describing a single kubernetes object.'),
+      pods: a(`PodsMetric${suffix}`, 'pods refers to a metric describing each pod in the current scale target.'),
+      resource: a(`ResourceMetric${suffix}`, 'resource refers to a resource metric known to Kubernetes describing each pod in the current scale target.'),
+      containerResource: a(`ContainerResourceMetric${suffix}`, 'containerResource refers to a resource metric known to Kubernetes describing a single container in each pod of the current scale target.'),
+      external: a(`ExternalMetric${suffix}`, 'external refers to a global metric that is not associated with any Kubernetes object.'),
+    },
+    description,
+  )
+
 export const autoscalingV2: SchemaSet = group(AUTOSCALING_V2, {
   HorizontalPodAutoscaler: kind(
     'HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified.',
@@ -27,25 +52,8 @@ export const autoscalingV2: SchemaSet = group(AUTOSCALING_V2, {
     },
     'HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.',
   ),
-  CrossVersionObjectReference: struct(
-    {
-      kind: required(str('kind is the kind of the referent')),
-      name: required(str('name is the name of the referent')),
-      apiVersion: str('apiVersion is the API version of the referent'),
-    },
-    'CrossVersionObjectReference contains enough information to let you identify the referred resource.',
-  ),
-  MetricSpec: struct(
-    {
-      type: required(enumOf(metricTypes, 'type is the type of metric source.')),
-      object: a('ObjectMetricSource', 'object refers to a metric describing a single kubernetes object.'),
-      pods: a('PodsMetricSource', 'pods refers to a metric describing each pod in the current scale target.'),
-      resource: a('ResourceMetricSource', 'resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target.'),
-      containerResource: a('ContainerResourceMetricSource', 'containerResource refers to a resource metric known to Kubernetes describing a single container in each pod of the current scale target.'),
-      external: a('ExternalMetricSource', 'external refers to a global metric that is not associated with any Kubernetes object.'),
-    },
-    'MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once).',
-  ),
+  CrossVersionObjectReference: crossVersionObjectReference(),
+  MetricSpec: byMetricType('Source', 'MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once).'),
   ObjectMetricSource: struct(
     {
       describedObject: required(a('CrossVersionObjectReference', 'describedObject specifies the descriptions of a object,such as kind,name apiVersion')),
@@ -143,17 +151,7 @@ export const autoscalingV2: SchemaSet = group(AUTOSCALING_V2, {
     },
     'HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point.',
   ),
-  MetricStatus: struct(
-    {
-      type: required(enumOf(metricTypes, 'type is the type of metric source.')),
-      object: a('ObjectMetricStatus', 'object refers to a metric describing a single kubernetes object.'),
-      pods: a('PodsMetricStatus', 'pods refers to a metric describing each pod in the current scale target.'),
-      resource: a('ResourceMetricStatus', 'resource refers to a resource metric known to Kubernetes describing each pod in the current scale target.'),
-      containerResource: a('ContainerResourceMetricStatus', 'container resource refers to a resource metric known to Kubernetes describing a single container in each pod in the current scale target.'),
-      external: a('ExternalMetricStatus', 'external refers to a global metric that is not associated with any Kubernetes object.'),
-    },
-    'MetricStatus describes the last-read state of a single metric.',
-  ),
+  MetricStatus: byMetricType('Status', 'MetricStatus describes the last-read state of a single metric.'),
   ObjectMetricStatus: struct(
     {
       metric: required(a('MetricIdentifier', 'metric identifies the target metric by name and selector')),
