@@ -91,7 +91,7 @@ describe('autoscaling/v1 view', () => {
     edited.spec = { ...(edited.spec as object), targetCPUUtilizationPercentage: 40, maxReplicas: 9 }
     const back = hpaFromV1(edited, stored)
     expect(back.apiVersion).toBe('autoscaling/v2')
-    expect(back.spec).toEqual({ ...stored.spec, maxReplicas: 9, metrics: [cpu(40), memory] })
+    expect(back.spec).toEqual({ ...(stored.spec as object), maxReplicas: 9, metrics: [cpu(40), memory] })
     expect(back.status).toEqual(stored.status)
     // Without a target the CPU metric goes; a new v1 object gets the default on create.
     expect((hpaFromV1({ ...edited, spec: { ...(edited.spec as object), targetCPUUtilizationPercentage: undefined } }, stored).spec as { metrics: unknown }).metrics).toEqual([memory])
