@@ -48,11 +48,11 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
+  'horizontal-pod-autoscaler': () => horizontalPodAutoscalerController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
   persistentvolume: () => persistentVolumeController(),
   disruption: () => disruptionController(),
   resourcequota: () => resourceQuotaController(),
-  'horizontal-pod-autoscaler': () => horizontalPodAutoscalerController(),
   // Only where its certificates authenticate: a cluster CA, and the launcher's client-certificate front.
   'csr-signing': (env) => csrSigningController({ configured: !!env.CLUSTER_CA_CERT && !!env.CLUSTER_CA_KEY && !!env.EDGEPLANE_CLIENT_CERT_SECRET, maxDurationSeconds: signingDurationSeconds(env.CLUSTER_SIGNING_DURATION_SECONDS, defaultSigningDurationSeconds) }),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),

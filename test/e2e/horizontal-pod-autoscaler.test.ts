@@ -99,6 +99,9 @@ describe('HorizontalPodAutoscaler with kubectl', () => {
     const table = parseTable((await ok(['get', 'hpa', 'php-apache', '-n', 'php'])).stdout)
     expect(table.rows[0]).toMatchObject({ REFERENCE: 'Deployment/php-apache', MINPODS: '1', MAXPODS: '10' })
     expect(table.rows[0]!.TARGETS).toBe('cpu: <unknown>/50%')
+    // The walkthrough's own command, through autoscaling/v1's targetCPUUtilizationPercentage.
+    await ok(['autoscale', 'deployment', 'php-apache', '--cpu-percent=40', '--min=1', '--max=10', '--name=php-cli', '-n', 'php'])
+    expect(parseTable((await ok(['get', 'hpa', 'php-cli', '-n', 'php'])).stdout).rows[0]).toMatchObject({ TARGETS: 'cpu: <unknown>/40%', MINPODS: '1', MAXPODS: '10' })
 
     const invalid = await run(['apply', '-n', 'php', '-f', '-'], corpusFile('application/hpa/php-apache.yaml').replace('minReplicas: 1', 'minReplicas: 0').replace('maxReplicas: 10', 'maxReplicas: -1'))
     expect(invalid.code).not.toBe(0)
