@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { daemonSets, deployments, replicationControllers, statefulSets } from '../../src/controllers/resources'
+import { customResourceDefinitions, daemonSets, deployments, replicationControllers, statefulSets } from '../../src/controllers/resources'
 import { horizontalPodAutoscalers, reconcileHorizontalPodAutoscaler } from '../../src/controllers/horizontal-pod-autoscaler'
 import type { Action, Cache } from '../../src/controllers/runtime/types'
 import { MemoryStore } from '../fixtures/memory-store'
@@ -118,6 +118,11 @@ describe('horizontal pod autoscaler without a metrics API', () => {
     expect(eventsOf(ds.actions)).toEqual(['Warning FailedGetScale: the server could not find the requested resource'])
     const unknown = autoscaler({ scaleTargetRef: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'web' } })
     expect(eventsOf(pass(new MemoryStore().put(horizontalPodAutoscalers, unknown)).actions)).toEqual(['Warning FailedGetScale: no matches for kind "Widget" in group "example.com"'])
+    // A custom resource's kind is known, and said not to be driven.
+    const crd: KubeObject = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' } } }
+    expect(eventsOf(pass(new MemoryStore().put(horizontalPodAutoscalers, unknown).put(customResourceDefinitions, crd)).actions)).toEqual([
+      "Warning FailedGetScale: scaling custom resources (Widget.example.com) is not served by this cluster's horizontal pod autoscaler",
+    ])
   })
 
   it('scales StatefulSets and ReplicationControllers through their scale subresources', () => {
