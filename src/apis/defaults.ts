@@ -7,6 +7,7 @@ import { defaultPriorityClass } from './priority-class'
 import { defaultReplicationController } from './replication-controller'
 import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 import { defaultLimitRange } from './limit-range/object'
+import { defaultHorizontalPodAutoscaler } from './autoscaling/defaults'
 import { asRecord, type Json } from '../apimachinery/json-value'
 
 /** The pod's quality-of-service class, computed on create as kube-apiserver does. */
@@ -40,6 +41,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   const storage = initialStorageStatus(def.group, def.kind)
   if (storage) return storage
   if (def.group === 'policy' && def.kind === 'PodDisruptionBudget') return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }
+  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return { desiredReplicas: 0 }
   return {}
 }
 
@@ -52,6 +54,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
   if (def.group === '' && def.kind === 'LimitRange') defaultLimitRange(obj)
+  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') defaultHorizontalPodAutoscaler(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))

@@ -12,6 +12,7 @@ import { validatePriorityClass } from './priority-class'
 import { validateRuntimeClass } from './runtime-class'
 import { validateStorageObject } from './storage/validate'
 import { validatePolicyObject } from './policy/validate'
+import { validateHorizontalPodAutoscaler } from './autoscaling/validate-hpa'
 import { isCsr } from './certificates/csr-object'
 import { validateCsr } from './certificates/csr-validation'
 
@@ -30,6 +31,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
   if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
   if (isCsr(def)) return validateCsr(obj)
+  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return validateHorizontalPodAutoscaler(obj)
   const policy = validatePolicyObject(def, obj)
   if (policy) return policy
   return validateStorageObject(def.group, def.kind, obj) ?? validateWorkload(def.kind, obj)

@@ -22,6 +22,7 @@ import { edgeStatusController } from './edge-status'
 import { persistentVolumeController } from './persistentvolume'
 import { disruptionController } from './disruption'
 import { resourceQuotaController } from './resourcequota'
+import { horizontalPodAutoscalerController } from './horizontal-pod-autoscaler'
 import { defaultLbDomain } from '../apis/ingress-routes'
 import { rootCaPublisher } from './namespace-defaults/root-ca'
 import { serviceAccountsController } from './namespace-defaults/service-accounts'
@@ -47,6 +48,7 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
+  'horizontal-pod-autoscaler': () => horizontalPodAutoscalerController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
   persistentvolume: () => persistentVolumeController(),
   disruption: () => disruptionController(),

@@ -24,6 +24,7 @@ import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
 import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { policyPrinters } from './policy'
+import { horizontalPodAutoscalerPrinter } from './autoscaling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -59,6 +60,7 @@ const printers = new Map<string, Printer>([
   ['apps/controllerrevisions', controllerRevisionPrinter],
   ['batch/jobs', jobPrinter],
   ['batch/cronjobs', cronJobPrinter],
+  ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscalerPrinter],
   ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['coordination.k8s.io/leases', leasePrinter],
   ['networking.k8s.io/ingresses', ingressPrinter],

@@ -5,6 +5,8 @@
 import type { SchemaSet } from '../../apimachinery/schema-types'
 import { appsV1 } from './apps-v1'
 import { autoscalingV1 } from './autoscaling-v1'
+import { autoscalingV1Hpa } from './autoscaling-v1-hpa'
+import { autoscalingV2 } from './autoscaling-v2'
 import { batchV1 } from './batch-v1'
 import { coordinationV1 } from './coordination-v1'
 import { coreV1 } from './core-v1'
@@ -32,6 +34,8 @@ export const schemas: SchemaSet = {
   ...coordinationV1,
   ...discoveryV1,
   ...autoscalingV1,
+  ...autoscalingV1Hpa,
+  ...autoscalingV2,
   ...policyV1,
   ...rbacV1,
   ...networkingV1,

@@ -85,6 +85,13 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       else caches.of(action.resource).remove(action.namespace ? `${action.namespace}/${action.name}` : action.name, Number(object.metadata.resourceVersion))
       return
     }
+    case 'scale': {
+      const def = resourceDefOf(action.resource)
+      const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: action.name, namespace: action.namespace }, spec: { replicas: action.replicas } }
+      // The answer is the Scale, not the workload: the workload's change reaches the cache through its store.
+      unwrapText(await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: action.namespace, name: action.name }, scale, 'scale', {}))
+      return
+    }
     case 'bind': {
       const def = resourceDefOf(pods)
       const res = await storeFor(env, def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
@@ -205,6 +212,7 @@ const eventSources: Record<string, string> = {
   endpointslice: 'endpoint-slice-controller',
   'garbage-collector': 'garbage-collector-controller',
   namespace: 'namespace-controller',
+  'horizontal-pod-autoscaler': 'horizontal-pod-autoscaler',
 }
 
 /**

@@ -26,6 +26,8 @@ export type Action =
   | { type: 'updateStatus'; resource: ResourceRef; object: KubeObject }
   /** a JSON merge patch of the named object (or of its status with `subresource: 'status'`) */
   | { type: 'patch'; resource: ResourceRef; namespace?: string; name: string; patch: unknown; subresource?: 'status' }
+  /** sets a workload's replicas through its scale subresource, as PUT {resource}/{name}/scale */
+  | { type: 'scale'; resource: ResourceRef; namespace: string; name: string; replicas: number }
   /** binds a pending pod to a node, as POST pods/binding (409 if it is already bound) */
   | { type: 'bind'; namespace: string; name: string; uid: string; nodeName: string }
   /** empties a terminating namespace's spec.finalizers, as PUT namespaces/{name}/finalize */
