@@ -6,7 +6,7 @@ import { podContainers, type ContainerSpec } from '../env'
 import type { CrashLoopState } from './backoff'
 import type { LogBuffer } from './log-buffer'
 import type { Probe, ProbeWorker } from './probes'
-import { lostInstance, shouldRestart } from './restart'
+import { lostInstance, restartPolicyOf, shouldRestart } from './restart'
 import type { RunAs } from './run-as'
 import { freshRecord, type ContainerRecord, type ContainerState } from './types'
 
@@ -131,12 +131,4 @@ function adoptPrevious(c: Container, prev: PrevStatus, policy: string): void {
     return
   }
   if (hadLast || c.restartCount > 0) c.everStarted = true
-}
-
-export function restartPolicyOf(pod: KubeObject): string {
-  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
-}
-
-export function podKey(pod: KubeObject): string {
-  return `pod ${pod.metadata.namespace}/${pod.metadata.name}`
 }
