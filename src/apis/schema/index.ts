@@ -10,7 +10,6 @@ import { autoscalingV2 } from './autoscaling-v2'
 import { batchV1 } from './batch-v1'
 import { coordinationV1 } from './coordination-v1'
 import { coreV1 } from './core-v1'
-import { coreV1Quota } from './core-v1-quota'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
@@ -19,16 +18,13 @@ import { eventsV1 } from './events-v1'
 import { admissionregistrationV1 } from './admissionregistration-v1'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
-import { coreV1Replication } from './core-v1-replication'
 import { nodeV1, schedulingV1 } from './scheduling-node-v1'
-import { coreV1Storage } from './core-v1-storage'
 import { storageV1 } from './storage-v1'
 import { certificatesV1 } from './certificates-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
   ...coreV1,
-  ...coreV1Quota,
   ...appsV1,
   ...batchV1,
   ...coordinationV1,
@@ -41,10 +37,8 @@ export const schemas: SchemaSet = {
   ...networkingV1,
   ...networkingV1Policy,
   ...eventsV1,
-  ...coreV1Replication,
   ...schedulingV1,
   ...nodeV1,
-  ...coreV1Storage,
   ...storageV1,
   ...admissionregistrationV1,
   ...certificatesV1,
