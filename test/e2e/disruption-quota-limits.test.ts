@@ -104,7 +104,17 @@ describe('ResourceQuota', () => {
       const list = await json(['get', 'rs', '-n', 'quota', '-l', 'app=over', '-o', 'json'])
       return list.items.find((r: any) => r.status?.conditions?.some((c: any) => c.type === 'ReplicaFailure')) ?? false
     }, { what: 'ReplicaFailure on the ReplicaSet over quota', timeoutMs: 40_000 })
-    expect(rs.status.conditions.find((c: any) => c.type === 'ReplicaFailure')).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    // The condition and the event carry quota admission's error, as kube-controller-manager reports it.
+    const quotaError = 'is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2'
+    const condition = rs.status.conditions.find((c: any) => c.type === 'ReplicaFailure')
+    expect(condition).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    expect(condition.message).toMatch(new RegExp(`^pods "${rs.metadata.name}-[a-z0-9]{5}" ${quotaError}$`))
+    const describedRs = await waitFor(async () => {
+      const out = await run(['describe', 'rs', rs.metadata.name, '-n', 'quota'])
+      return out.stdout.includes('Error creating: pods') ? out.stdout : false
+    }, { what: 'the FailedCreate event in kubectl describe rs', timeoutMs: 30_000 })
+    expect(describedRs).toMatch(/ReplicaFailure\s+True\s+FailedCreate/)
+    expect(describedRs).toMatch(new RegExp(`Warning\\s+FailedCreate\\s+.*replicaset-controller\\s+Error creating: pods "${rs.metadata.name}-[a-z0-9]{5}" ${quotaError}`))
     expect((await json(['get', 'pods', '-n', 'quota', '-l', 'app=over', '-o', 'json'])).items).toHaveLength(0)
     expect((await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status.used.pods).toBe('2')
   })
@@ -122,9 +132,14 @@ describe('ResourceQuota', () => {
       what: 'ReplicaFailure on the ReplicaSet',
       timeoutMs: 40_000,
     })
-    expect(failed).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    const quotaError = /^pods "none-[a-z0-9]{5}" is forbidden: exceeded quota: none, requested: pods=1, used: pods=0, limited: pods=0$/
+    expect(failed).toMatchObject({ status: 'True', reason: 'FailedCreate', message: expect.stringMatching(quotaError) })
     const events = await json(['get', 'events', '-n', 'quota-none', '--field-selector', 'involvedObject.name=none,reason=FailedCreate', '-o', 'json'])
     expect(events.items.map((e: any) => e.type)).toContain('Warning')
+    for (const e of events.items) {
+      expect(e.message.startsWith('Error creating: ')).toBe(true)
+      expect(e.message.slice('Error creating: '.length)).toMatch(quotaError)
+    }
     expect((await json(['get', 'pods', '-n', 'quota-none', '-o', 'json'])).items).toHaveLength(0)
   })
 })

@@ -55,10 +55,18 @@ describe("a controller's creates are held to the namespace's quotas", () => {
 
     expect((await api('POST', '/apis/apps/v1/namespaces/quota-none/replicasets', replicaSet('quota-none', 'none', 1))).status).toBe(201)
     const failure = await untilReplicaFailure('quota-none', 'none')
-    expect(failure).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    // The API's error, naming the pod as generateName drew it, as kube-controller-manager reports it.
+    const quotaError = /^pods "none-[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0$/
+    expect(failure).toMatchObject({ status: 'True', reason: 'FailedCreate', message: expect.stringMatching(quotaError) })
     expect(await podsOf('quota-none', 'none')).toHaveLength(0)
     const events = (await api('GET', '/api/v1/namespaces/quota-none/events?fieldSelector=involvedObject.name%3Dnone')).json.items
-    expect(events.filter((e: any) => e.reason === 'FailedCreate' && e.type === 'Warning')).not.toHaveLength(0)
+    const failed = events.filter((e: any) => e.reason === 'FailedCreate' && e.type === 'Warning')
+    expect(failed).not.toHaveLength(0)
+    for (const e of failed) {
+      expect(e.source.component).toBe('replicaset-controller')
+      expect(e.message.startsWith('Error creating: ')).toBe(true)
+      expect(e.message.slice('Error creating: '.length)).toMatch(quotaError)
+    }
   })
 
   it('creates no pod past a full quota when the quota controller passes between a charge and its pod', async () => {
@@ -74,7 +82,7 @@ describe("a controller's creates are held to the namespace's quotas", () => {
     expect((await api('GET', '/api/v1/namespaces/quota-full/resourcequotas/q')).json.status.used).toEqual({ pods: '1' })
 
     expect((await api('POST', '/apis/apps/v1/namespaces/quota-full/replicasets', replicaSet('quota-full', 'over', 1))).status).toBe(201)
-    expect(await untilReplicaFailure('quota-full', 'over')).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    expect(await untilReplicaFailure('quota-full', 'over')).toMatchObject({ status: 'True', reason: 'FailedCreate', message: expect.stringContaining('is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1') })
     expect(await podsOf('quota-full', 'over')).toHaveLength(0)
     // the resync's recount agrees
     await runner('resourcequota').pass()

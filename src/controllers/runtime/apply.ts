@@ -19,12 +19,30 @@ import type { ItemResult } from '../../apis/store-options'
 import { signedStatus } from '../csr-signing/issue'
 import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
+import { nameSuffix } from '../../apis/strategy'
 
 
 
 function unwrapText(res: { ok: true; value: { object: string; pending?: boolean; deleted?: boolean } } | { ok: false; status: import('../../apimachinery/types').Status }) {
   if (!res.ok) throw new ApiError(res.status)
   return { object: JSON.parse(res.value.object) as KubeObject, pending: res.value.pending, deleted: res.value.deleted }
+}
+
+/**
+ * A copy of a new object with the name its generateName would draw: kube-apiserver names an
+ * object before admission, so a refusal (`pods "web-7d4b9c-x5k2p" is forbidden: exceeded quota…`)
+ * names it.
+ */
+function namedForAdmission(o: KubeObject): KubeObject {
+  if (o.metadata.name || !o.metadata.generateName) return o
+  return { ...o, metadata: { ...o.metadata, name: `${o.metadata.generateName}${nameSuffix()}` } }
+}
+
+/** The admitted object, with the name left for the store to draw when the action gave none (the store redraws on a collision). */
+function unnamed(admitted: KubeObject, asked: KubeObject): KubeObject {
+  if (asked.metadata.name) return admitted
+  const { name: _drawn, ...metadata } = admitted.metadata
+  return { ...admitted, metadata }
 }
 
 /** Writes a result into the cache: a write that finished a deletion removes the object. */
@@ -44,13 +62,13 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
   switch (action.type) {
     case 'create': {
       const def = resourceDefOf(action.resource)
-      const o = action.object
+      const target = { def, namespace: action.object.metadata.namespace, name: action.object.metadata.name ?? '' }
+      const o = namedForAdmission(action.object)
       if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
       // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
       if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
-      const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
       await admitControllerCreate(env, target, o, lookups)
-      const res = await admittedStore(env, def, controllerUser(controller)).create(target, o, {})
+      const res = await admittedStore(env, def, controllerUser(controller)).create(target, unnamed(o, action.object), {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }

@@ -12,6 +12,7 @@ import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
 import { batchLookups, type AdmissionLookups } from '../../admission/lookups'
+import { naming, RefusedAction } from './refusal'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
@@ -72,6 +73,8 @@ export class ControllerRunner {
   private nextResyncAt = 0
   /** CPU of the running pass so far (see PassReport.cpuMs) */
   private cpuMs = 0
+  /** per key, the write the API refused in its last reconcile: the next one is told of it */
+  private readonly refusals = new Map<string, RefusedAction>()
 
   constructor(
     private readonly env: Env,
@@ -102,11 +105,14 @@ export class ControllerRunner {
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, nextAt: undefined }
     const failed = (key: string, e: unknown) => {
       if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
+      if (e instanceof RefusedAction) this.refusals.set(key, e)
+      else this.refusals.delete(key)
       this.queue.addRateLimited(key, clock())
       report.failed++
     }
     const done = (key: string, requeueAfterMs: number | undefined, now: number) => {
       this.queue.forget(key)
+      this.refusals.delete(key)
       if (requeueAfterMs !== undefined) this.queue.add(key, now + requeueAfterMs)
     }
     const binding = new Set<Promise<void>>()
@@ -129,7 +135,7 @@ export class ControllerRunner {
       }
       const now = clock()
       try {
-        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now))
+        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now, this.refusals.get(key)))
         report.actions += outcome.actions.length
         report.reconciled++
         if (isBinding(outcome.actions)) {
@@ -217,7 +223,7 @@ export class ControllerRunner {
 
   /** Applies actions in order; a run of creates goes in slow-start batches. */
   private async apply(actions: Action[], now: number): Promise<number> {
-    const run = (a: Action) => applyAction(this.env, this.caches, this.def.name, a, now)
+    const run = (a: Action) => naming(a, applyAction(this.env, this.caches, this.def.name, a, now))
     let i = 0
     while (i < actions.length) {
       if (actions[i]!.type !== 'create') {
@@ -228,7 +234,7 @@ export class ControllerRunner {
       while (j < actions.length && actions[j]!.type === 'create') j++
       // The creates of one batch share their admission reads, made after all of them began.
       const lookups: AdmissionLookups[] = []
-      await slowStart(actions.slice(i, j), (a, batch) => applyAction(this.env, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env))))
+      await slowStart(actions.slice(i, j), (a, batch) => naming(a, applyAction(this.env, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env)))))
       i = j
     }
     return actions.length
