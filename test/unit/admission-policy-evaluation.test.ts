@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../src/apimachinery/types'
+import type { AdmissionPolicy, MatchResources } from '../../src/apis/admissionregistration/admission-policy'
+import { defaultAdmissionPolicyObject, validateAdmissionPolicyObject } from '../../src/apis/admissionregistration/admission-policy'
+import { toCel } from '../../src/apis/admissionregistration/cel'
+import { compilePolicy } from '../../src/admission/policies/configurations'
+import { evaluatePolicy } from '../../src/admission/policies/evaluate'
+import { resourcesMatch, type MatchRequest } from '../../src/admission/policies/match'
+import type { AdmissionAttributes } from '../../src/admission/webhooks/match'
+
+const deployments: AdmissionAttributes = { operation: 'CREATE', group: 'apps', version: 'v1', resource: 'deployments', subresource: '', namespaced: true, namespace: 'team' }
+const deployment = (replicas: number, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team', labels }, spec: { replicas } })
+const rule = { operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }
+
+function policy(spec: AdmissionPolicy['spec']): AdmissionPolicy {
+  const p: AdmissionPolicy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec }
+  defaultAdmissionPolicyObject('ValidatingAdmissionPolicy', p)
+  return p
+}
+
+const evaluate = (spec: AdmissionPolicy['spec'], object: KubeObject, extra: Record<string, unknown> = {}) =>
+  evaluatePolicy(compilePolicy(policy(spec), []), { object: toCel(object), oldObject: null, request: toCel({ operation: 'CREATE', name: 'web', namespace: 'team' }), namespaceObject: null, params: null, ...extra })
+
+describe('ValidatingAdmissionPolicy matching', () => {
+  const request = (over: Partial<MatchRequest> = {}): MatchRequest => ({ attributes: deployments, name: 'web', object: deployment(1, { tier: 'front' }), namespaceLabels: { environment: 'test' }, ...over })
+
+  it('matches by rule, resource name, namespace and object selectors; excluded rules win', () => {
+    const match: MatchResources = { resourceRules: [rule], namespaceSelector: { matchLabels: { environment: 'test' } }, objectSelector: {} }
+    expect(resourcesMatch(match, request())).toBe(true)
+    expect(resourcesMatch(match, request({ namespaceLabels: { environment: 'prod' } }))).toBe(false)
+    expect(resourcesMatch(match, request({ attributes: { ...deployments, operation: 'DELETE' } }))).toBe(false)
+    expect(resourcesMatch(match, request({ attributes: { ...deployments, resource: 'replicasets' } }))).toBe(false)
+    expect(resourcesMatch({ ...match, objectSelector: { matchLabels: { tier: 'back' } } }, request())).toBe(false)
+    expect(resourcesMatch({ ...match, excludeResourceRules: [{ ...rule, resourceNames: ['web'] }] }, request())).toBe(false)
+    expect(resourcesMatch({ ...match, excludeResourceRules: [{ ...rule, resourceNames: ['other'] }] }, request())).toBe(true)
+    expect(resourcesMatch({ resourceRules: [{ ...rule, resourceNames: ['other'] }] }, request())).toBe(false)
+    // A binding without rules meets everything its selectors allow.
+    expect(resourcesMatch({ namespaceSelector: { matchLabels: { environment: 'test' } } }, request())).toBe(true)
+  })
+
+  it('a cluster-scoped object passes any namespace selector; scope narrows a rule', () => {
+    const nodes: AdmissionAttributes = { operation: 'CREATE', group: '', version: 'v1', resource: 'nodes', subresource: '', namespaced: false, namespace: '' }
+    const nodeRule = { operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['nodes'] }
+    const r = request({ attributes: nodes, name: 'n1', object: { metadata: { name: 'n1' } }, namespaceLabels: undefined })
+    expect(resourcesMatch({ resourceRules: [nodeRule], namespaceSelector: { matchLabels: { environment: 'test' } } }, r)).toBe(true)
+    expect(resourcesMatch({ resourceRules: [{ ...nodeRule, scope: 'Namespaced' }] }, r)).toBe(false)
+  })
+})
+
+describe('ValidatingAdmissionPolicy evaluation', () => {
+  const replicas = { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'object.spec.replicas <= 5' }] }
+
+  it('denies with the expression when no message is given, and admits what passes', () => {
+    expect(evaluate(replicas, deployment(6))).toEqual([{ deny: true, reason: 'Invalid', message: 'failed expression: object.spec.replicas <= 5' }])
+    expect(evaluate(replicas, deployment(5))).toEqual([])
+  })
+
+  it('uses messageExpression, then message; the reason is kept', () => {
+    const spec = {
+      ...replicas,
+      validations: [
+        { expression: 'object.spec.replicas <= 5', messageExpression: "'replicas must be at most 5, not ' + string(object.spec.replicas)", message: 'too many', reason: 'Forbidden' },
+        { expression: 'object.spec.replicas < 3', messageExpression: "object.metadata.name + '\\nsecond line'", message: 'fewer than three' },
+      ],
+    }
+    expect(evaluate(spec, deployment(6))).toEqual([
+      { deny: true, reason: 'Forbidden', message: 'replicas must be at most 5, not 6' },
+      { deny: true, reason: 'Invalid', message: 'fewer than three' },
+    ])
+  })
+
+  it('computes variables, which may name earlier ones, and params', () => {
+    const spec = {
+      ...replicas,
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      variables: [
+        { name: 'max', expression: 'int(params.data.maxReplicas)' },
+        { name: 'over', expression: 'object.spec.replicas > variables.max' },
+      ],
+      validations: [{ expression: '!variables.over', messageExpression: "'at most ' + string(variables.max)" }],
+    }
+    const params = toCel({ data: { maxReplicas: '3' } })
+    expect(evaluate(spec, deployment(4), { params })).toEqual([{ deny: true, reason: 'Invalid', message: 'at most 3' }])
+    expect(evaluate(spec, deployment(3), { params })).toEqual([])
+  })
+
+  it('skips the validations when a match condition is false', () => {
+    const spec = { ...replicas, matchConditions: [{ name: 'not-exempt', expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)" }] }
+    expect(evaluate(spec, deployment(6, { exempt: 'yes' }))).toEqual([])
+    expect(evaluate(spec, deployment(6))).toHaveLength(1)
+  })
+
+  it('an evaluation error denies under failurePolicy Fail and is ignored under Ignore', () => {
+    const spec = { ...replicas, validations: [{ expression: 'object.spec.paused == false' }] }
+    const [decision] = evaluate(spec, deployment(1))
+    expect(decision).toMatchObject({ deny: true })
+    expect(decision!.message).toMatch(/^expression 'object.spec.paused == false' resulted in error: /)
+    expect(evaluate({ ...spec, failurePolicy: 'Ignore' }, deployment(1))).toEqual([])
+  })
+})
+
+describe('ValidatingAdmissionPolicy validation', () => {
+  it('refuses an expression that does not compile, and one that names the authorizer', () => {
+    const causes = validateAdmissionPolicyObject('ValidatingAdmissionPolicy', policy({ matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'object.spec.replicas <=' }, { expression: "authorizer.group('apps').check('get').allowed()" }] }))
+    expect(causes.map((c) => c.field)).toEqual(['spec.validations[0].expression', 'spec.validations[1].expression'])
+    expect(causes[0]!.message).toMatch(/compilation failed: ERROR: <input>: /)
+    expect(causes[1]!.message).toMatch(/authorizer variable is not supported/)
+  })
+
+  it('requires match constraints and a validation, and checks reasons and binding actions', () => {
+    const fields = (kind: string, spec: unknown) => validateAdmissionPolicyObject(kind, { metadata: { name: 'x' }, spec } as KubeObject).map((c) => `${c.reason} ${c.field}`)
+    expect(fields('ValidatingAdmissionPolicy', {})).toEqual(['FieldValueRequired spec.matchConstraints', 'FieldValueRequired spec.validations'])
+    expect(fields('ValidatingAdmissionPolicy', { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true', reason: 'Teapot' }] })).toEqual(['FieldValueNotSupported spec.validations[0].reason'])
+    expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p' })).toEqual(['FieldValueRequired spec.validationActions'])
+    expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p', validationActions: ['Deny', 'Warn'], paramRef: { name: 'a', selector: {} } })).toEqual(['FieldValueInvalid spec.validationActions', 'FieldValueForbidden spec.paramRef.name'])
+  })
+})
