@@ -5,7 +5,7 @@ import { defaultAdmissionPolicyObject, validateAdmissionPolicyObject } from '../
 import { toCel } from '../../src/apis/admissionregistration/cel'
 import { compilePolicy } from '../../src/admission/policies/configurations'
 import { evaluatePolicy } from '../../src/admission/policies/evaluate'
-import { resourcesMatch, type MatchRequest } from '../../src/admission/policies/match'
+import { policyMayApplyIn, resourcesMatch, type MatchRequest } from '../../src/admission/policies/match'
 import type { AdmissionAttributes } from '../../src/admission/webhooks/match'
 
 const deployments: AdmissionAttributes = { operation: 'CREATE', group: 'apps', version: 'v1', resource: 'deployments', subresource: '', namespaced: true, namespace: 'team' }
@@ -44,6 +44,15 @@ describe('ValidatingAdmissionPolicy matching', () => {
     const r = request({ attributes: nodes, name: 'n1', object: { metadata: { name: 'n1' } }, namespaceLabels: undefined })
     expect(resourcesMatch({ resourceRules: [nodeRule], namespaceSelector: { matchLabels: { environment: 'test' } } }, r)).toBe(true)
     expect(resourcesMatch({ resourceRules: [{ ...nodeRule, scope: 'Namespaced' }] }, r)).toBe(false)
+  })
+  it("is passed over before the object is read when no binding selects the request's namespace", () => {
+    const p = (bindingSelector?: Record<string, string>) =>
+      compilePolicy(policy({ matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true' }] }), [
+        { metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'], ...(bindingSelector ? { matchResources: { namespaceSelector: { matchLabels: bindingSelector } } } : {}) } },
+      ])
+    expect(policyMayApplyIn(p({ environment: 'test' }), deployments, { environment: 'test' })).toBe(true)
+    expect(policyMayApplyIn(p({ environment: 'test' }), deployments, { environment: 'prod' })).toBe(false)
+    expect(policyMayApplyIn(p(), deployments, {})).toBe(true)
   })
 })
 

@@ -33,3 +33,13 @@ export function resourcesMatch(match: MatchResources, r: MatchRequest): boolean 
 export function policyMayApply(p: ConfiguredPolicy, a: AdmissionAttributes): boolean {
   return !!p.policy.spec?.matchConstraints?.resourceRules?.some((rule) => ruleMatches(rule, a))
 }
+
+/**
+ * Whether the namespace's labels let the policy and one of its bindings apply, known before the
+ * object is: a write in a namespace no binding selects costs nothing more.
+ */
+export function policyMayApplyIn(p: ConfiguredPolicy, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined): boolean {
+  const inNamespace = (match: MatchResources | undefined) => !match || namespaceMatches(match, a, namespaceLabels)
+  if ((a.group === '' && a.resource === 'namespaces') || !a.namespaced) return true
+  return inNamespace(p.policy.spec?.matchConstraints) && p.bindings.some((b) => inNamespace(b.spec?.matchResources))
+}

@@ -24,7 +24,7 @@ import { configuredWebhooks, type ConfiguredWebhook } from './configurations'
 import { namespaceMatches, rulesMatch, selectorsMatch, type AdmissionAttributes, type Operation } from './match'
 import { callFailure, denial, review, type ReviewRequest } from './review'
 import { configuredPolicies, type ConfiguredPolicy } from '../policies/configurations'
-import { policyMayApply } from '../policies/match'
+import { policyMayApply, policyMayApplyIn } from '../policies/match'
 import { enforcePolicies } from '../policies/dispatch'
 
 type Step = Pick<WriteOptions, 'dryRun' | 'admission'>
@@ -101,11 +101,12 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
   // that creates), then the namespace's labels.
   const possible: Operation[] = call.op === 'delete' ? ['DELETE'] : call.op === 'create' ? ['CREATE'] : ['UPDATE', 'CREATE']
   let named = hooks.filter((h) => possible.some((op) => rulesMatch(h.hook, attributesOf(op))))
-  const namedPolicies = policies.filter((p) => possible.some((op) => policyMayApply(p, attributesOf(op))))
+  let namedPolicies = policies.filter((p) => possible.some((op) => policyMayApply(p, attributesOf(op))))
   if (!named.length && !namedPolicies.length) return write({})
   const namespace = def.namespaced ? await recentNamespace(env, t.namespace ?? '') : undefined
   const namespaceLabels = namespace ? (namespace.metadata.labels ?? {}) : undefined
   named = named.filter((h) => !def.namespaced || namespaceMatches(h.hook, attributesOf(possible[0]!), namespaceLabels))
+  namedPolicies = namedPolicies.filter((p) => policyMayApplyIn(p, attributesOf(possible[0]!), namespaceLabels))
   if (!named.length && !namedPolicies.length) return write({})
   for (let attempt = 1; ; attempt++) {
     let old: KubeObject | undefined
