@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import type { AdmissionPolicy, MatchResources } from '../../src/apis/admissionregistration/admission-policy'
 import { defaultAdmissionPolicyObject, validateAdmissionPolicyObject } from '../../src/apis/admissionregistration/admission-policy'
-import { toCel } from '../../src/apis/admissionregistration/cel'
+import { compileExpression, evaluateExpression, toCel } from '../../src/apis/admissionregistration/cel'
 import { compilePolicy } from '../../src/admission/policies/configurations'
 import { evaluatePolicy } from '../../src/admission/policies/evaluate'
 import { policyMayApplyIn, resourcesMatch, type MatchRequest } from '../../src/admission/policies/match'
@@ -122,5 +122,35 @@ describe('ValidatingAdmissionPolicy validation', () => {
     expect(fields('ValidatingAdmissionPolicy', { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true', reason: 'Teapot' }] })).toEqual(['FieldValueNotSupported spec.validations[0].reason'])
     expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p' })).toEqual(['FieldValueRequired spec.validationActions'])
     expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p', validationActions: ['Deny', 'Warn'], paramRef: { name: 'a', selector: {} } })).toEqual(['FieldValueInvalid spec.validationActions', 'FieldValueForbidden spec.paramRef.name'])
+  })
+})
+
+describe("Kubernetes' CEL library functions", () => {
+  const value = (expression: string, object: unknown = {}) => {
+    const compiled = compileExpression(expression, 'any')
+    if (!compiled.ok) throw new Error(compiled.error)
+    const result = evaluateExpression(compiled.program, expression, { object: toCel(object), oldObject: null, request: null, params: null, namespaceObject: null, variables: {} })
+    if (!result.ok) throw new Error(result.error)
+    return result.value
+  }
+
+  it('finds with RE2 regexes and edits strings', () => {
+    expect(value("'image:v1.2 and v3.4'.find('v[0-9]+\\\\.[0-9]+')")).toBe('v1.2')
+    expect(value("'image:v1.2 and v3.4'.findAll('v[0-9]+')")).toEqual(['v1', 'v3'])
+    expect(value("'a1b2c3'.findAll('[0-9]', 2)")).toEqual(['1', '2'])
+    expect(value("'abc'.find('z')")).toBe('')
+    expect(value("'abc'.charAt(1) + 'abc'.reverse()")).toBe('bcba')
+    expect(value("'a-b-c'.replace('-', '+') + ' ' + 'a-b-c'.replace('-', '+', 1)")).toBe('a+b+c a+b-c')
+    expect(() => value("'a'.find('(')")).toThrow(/regex compilation failed/)
+  })
+
+  it('sums, orders and searches lists taken from objects', () => {
+    const object = { spec: { ports: [80, 443, 8080], weights: [0.5, 1.5], names: ['b', 'a'] } }
+    expect(value('object.spec.ports.sum()', object)).toBe(8603n)
+    expect(value('object.spec.weights.sum()', object)).toBe(2)
+    expect(value('object.spec.ports.max() == 8080 && object.spec.ports.min() == 80 && object.spec.ports.isSorted()', object)).toBe(true)
+    expect(value("object.spec.names.isSorted() || object.spec.names.min() != 'a'", object)).toBe(false)
+    expect(value('object.spec.ports.indexOf(443) + object.spec.ports.lastIndexOf(1)', object)).toBe(0n)
+    expect(() => value('object.spec.empty.min()', { spec: { empty: [] } })).toThrow(/must not be empty/)
   })
 })

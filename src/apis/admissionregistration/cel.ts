@@ -1,10 +1,12 @@
 /**
  * The CEL environment admission policies are written in (k8s.io/apiserver/pkg/admission/plugin/cel):
  * the variables `object`, `oldObject`, `request`, `params`, `namespaceObject` and `variables`, all
- * dynamically typed, with CEL's standard library, its macros and optional types. Objects enter CEL
+ * dynamically typed, with CEL's standard library, its macros, optional types and the most used parts
+ * of Kubernetes' libraries (`cel-library.ts`). Objects enter CEL
  * as their JSON: whole numbers as CEL ints, others as doubles.
  */
 import { Environment, type ParseResult } from '@marcbachmann/cel-js'
+import { registerKubernetesLibrary } from './cel-library'
 
 /** The variables every policy expression may name; `variables` only where the policy declares some. */
 const declared = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'] as const
@@ -15,6 +17,7 @@ function celEnvironment(): Environment {
   if (environment) return environment
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 10_000, maxDepth: 100 } })
   for (const name of declared) env.registerVariable(name, 'dyn')
+  registerKubernetesLibrary(env)
   environment = env
   return env
 }
