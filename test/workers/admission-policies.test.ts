@@ -43,6 +43,11 @@ describe('ValidatingAdmissionPolicy', () => {
     const table = await api('GET', `${group}/validatingadmissionpolicies/defaults.example.com`, undefined, 'application/json', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
     expect(table.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Validations', 'ParamKind', 'Age'])
     expect(table.json.rows[0].cells.slice(0, 3)).toEqual(['defaults.example.com', 1, '<unset>'])
+    // kubectl explain reads the fields from the OpenAPI document.
+    const openapi = await api('GET', '/openapi/v3/apis/admissionregistration.k8s.io/v1')
+    const schemas = openapi.json.components.schemas
+    expect(Object.keys(schemas['io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec'].properties).sort()).toEqual(['auditAnnotations', 'failurePolicy', 'matchConditions', 'matchConstraints', 'paramKind', 'validations', 'variables'])
+    expect(schemas['io.k8s.api.admissionregistration.v1.ParamRef'].properties.parameterNotFoundAction).toBeDefined()
   })
 
   it("refuses, with upstream's message and 422, a Deployment over the docs example's limit in a bound namespace only", async () => {
