@@ -118,16 +118,23 @@ describe('ValidatingAdmissionPolicy validation', () => {
 
   it('requires match constraints and a validation, and checks reasons and binding actions', () => {
     const fields = (kind: string, spec: unknown) => validateAdmissionPolicyObject(kind, { metadata: { name: 'x' }, spec } as KubeObject).map((c) => `${c.reason} ${c.field}`)
-    expect(fields('ValidatingAdmissionPolicy', {})).toEqual(['FieldValueRequired spec.matchConstraints', 'FieldValueRequired spec.validations'])
-    expect(fields('ValidatingAdmissionPolicy', { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true', reason: 'Teapot' }] })).toEqual(['FieldValueNotSupported spec.validations[0].reason'])
+    expect(fields('ValidatingAdmissionPolicy', {})).toEqual(['FieldValueRequired spec.failurePolicy', 'FieldValueRequired spec.matchConstraints', 'FieldValueRequired spec.validations', 'FieldValueRequired spec.auditAnnotations'])
+    // params is declared only for a policy with a paramKind.
+    expect(fields('ValidatingAdmissionPolicy', { failurePolicy: 'Fail', matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'params.max > 1' }] })).toEqual(['FieldValueInvalid spec.validations[0].expression'])
+    expect(fields('ValidatingAdmissionPolicy', { failurePolicy: 'Fail', matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true', reason: 'Teapot' }] })).toEqual(['FieldValueNotSupported spec.validations[0].reason'])
     expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p' })).toEqual(['FieldValueRequired spec.validationActions'])
-    expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p', validationActions: ['Deny', 'Warn'], paramRef: { name: 'a', selector: {} } })).toEqual(['FieldValueInvalid spec.validationActions', 'FieldValueForbidden spec.paramRef.name'])
+    expect(fields('ValidatingAdmissionPolicyBinding', { policyName: 'p', validationActions: ['Deny', 'Warn'], paramRef: { name: 'a', selector: {} } })).toEqual([
+      'FieldValueForbidden spec.paramRef.name',
+      'FieldValueForbidden spec.paramRef.selector',
+      'FieldValueRequired spec.paramRef.parameterNotFoundAction',
+      'FieldValueInvalid spec.validationActions',
+    ])
   })
 })
 
 describe("Kubernetes' CEL library functions", () => {
   const value = (expression: string, object: unknown = {}) => {
-    const compiled = compileExpression(expression, 'any')
+    const compiled = compileExpression(expression, 'any', false)
     if (!compiled.ok) throw new Error(compiled.error)
     const result = evaluateExpression(compiled.program, expression, { object: toCel(object), oldObject: null, request: null, params: null, namespaceObject: null, variables: {} })
     if (!result.ok) throw new Error(result.error)

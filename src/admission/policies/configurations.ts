@@ -61,7 +61,7 @@ export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicy
   const spec = policy.spec ?? {}
   const errors: string[] = []
   const compile = (expression: string, result: ExpressionResult): ParseResult | undefined => {
-    const compiled = compileExpression(expression ?? '', result)
+    const compiled = compileExpression(expression ?? '', result, !!spec.paramKind)
     if (compiled.ok) return compiled.program
     errors.push(compiled.error)
     return undefined

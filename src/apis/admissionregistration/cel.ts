@@ -1,24 +1,26 @@
 /**
  * The CEL environment admission policies are written in (k8s.io/apiserver/pkg/admission/plugin/cel):
- * the variables `object`, `oldObject`, `request`, `params`, `namespaceObject` and `variables`, all
- * dynamically typed, with CEL's standard library, its macros, optional types and the most used parts
+ * the variables `object`, `oldObject`, `request`, `namespaceObject`, `variables` and (with a
+ * paramKind) `params`, all dynamically typed, with CEL's standard library, its macros, optional types and the most used parts
  * of Kubernetes' libraries (`cel-library.ts`). Objects enter CEL
  * as their JSON: whole numbers as CEL ints, others as doubles.
  */
 import { Environment, type ParseResult } from '@marcbachmann/cel-js'
 import { registerKubernetesLibrary } from './cel-library'
 
-/** The variables every policy expression may name; `variables` only where the policy declares some. */
-const declared = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables'] as const
+/** The variables every policy expression may name; `params` only where the policy has a paramKind. */
+const declared = ['object', 'oldObject', 'request', 'namespaceObject', 'variables'] as const
 
-let environment: Environment | undefined
+const environments = new Map<boolean, Environment>()
 
-function celEnvironment(): Environment {
-  if (environment) return environment
-  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 10_000, maxDepth: 100 } })
+function celEnvironment(hasParams: boolean): Environment {
+  let env = environments.get(hasParams)
+  if (env) return env
+  env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 10_000, maxDepth: 100 } })
   for (const name of declared) env.registerVariable(name, 'dyn')
+  if (hasParams) env.registerVariable('params', 'dyn')
   registerKubernetesLibrary(env)
-  environment = env
+  environments.set(hasParams, env)
   return env
 }
 
@@ -34,8 +36,8 @@ const summaryOf = (err: unknown) => String((err as { summary?: string }).summary
  * ERROR: <input>: …`. `authorizer` is not declared here, so an expression that names it fails to
  * compile with a message saying so.
  */
-export function compileExpression(expression: string, result: ExpressionResult): Compiled {
-  const env = celEnvironment()
+export function compileExpression(expression: string, result: ExpressionResult, hasParams: boolean): Compiled {
+  const env = celEnvironment(hasParams)
   let program: ParseResult
   try {
     program = env.parse(expression)
