@@ -97,13 +97,19 @@ describe('ValidatingAdmissionPolicy evaluation', () => {
     const spec = { ...replicas, matchConditions: [{ name: 'not-exempt', expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)" }] }
     expect(evaluate(spec, deployment(6, { exempt: 'yes' }))).toEqual([])
     expect(evaluate(spec, deployment(6))).toHaveLength(1)
+    // An erroring condition meets the failurePolicy unless another is false.
+    const erroring = { ...replicas, matchConditions: [{ name: 'paused', expression: 'object.spec.paused' }, { name: 'big', expression: 'object.spec.replicas > 10' }] }
+    expect(evaluate(erroring, deployment(6))).toEqual([])
+    const [denied] = evaluate(erroring, deployment(11))
+    expect(denied!.message).toMatch(/^expression 'object.spec.paused' resulted in error: /)
+    expect(evaluate({ ...erroring, failurePolicy: 'Ignore' }, deployment(11))).toEqual([])
   })
 
   it('an evaluation error denies under failurePolicy Fail and is ignored under Ignore', () => {
     const spec = { ...replicas, validations: [{ expression: 'object.spec.paused == false' }] }
     const [decision] = evaluate(spec, deployment(1))
     expect(decision).toMatchObject({ deny: true })
-    expect(decision!.message).toMatch(/^expression 'object.spec.paused == false' resulted in error: /)
+    expect(decision!.message).toBe("expression 'object.spec.paused == false' resulted in error: no such key: paused")
     expect(evaluate({ ...spec, failurePolicy: 'Ignore' }, deployment(1))).toEqual([])
   })
 })

@@ -24,13 +24,13 @@ export function evaluatePolicy(p: ConfiguredPolicy, input: Record<string, unknow
   if (p.compileError) return onError(p.compileError)
   const context: Record<string, unknown> = { ...input, variables: lazyVariables(p.variables, input) }
   // A condition that is false wins over one that errors, as upstream's matcher decides.
-  let conditionError: string | undefined
+  const conditionErrors: string[] = []
   for (const condition of p.matchConditions) {
     const result = evaluateExpression(condition.program, condition.expression, context)
-    if (!result.ok) conditionError ??= `matchCondition '${condition.name}': ${result.error}`
-    else if (result.value !== true) return []
+    if (!result.ok) conditionErrors.push(result.error)
+    else if (result.value === false) return []
   }
-  if (conditionError) return onError(conditionError)
+  if (conditionErrors.length) return onError(conditionErrors.length === 1 ? conditionErrors[0]! : `[${conditionErrors.join(', ')}]`)
   const decisions: Decision[] = []
   for (const v of p.validations) {
     const result = evaluateExpression(v.program, v.expression, context)

@@ -73,6 +73,8 @@ export function evaluateExpression(program: ParseResult, expression: string, con
   try {
     return { ok: true, value: program(context) }
   } catch (err) {
-    return { ok: false, error: `expression '${expression}' resulted in error: ${summaryOf(err)}` }
+    // cel-go words its errors in lower case (`no such key: x`); so do these.
+    const why = summaryOf(err)
+    return { ok: false, error: `expression '${expression}' resulted in error: ${why.charAt(0).toLowerCase()}${why.slice(1)}` }
   }
 }
