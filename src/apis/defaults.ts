@@ -2,6 +2,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { defaultNetworkPolicy } from './network-policy'
 import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
 import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
+import { defaultAdmissionPolicyObject, isAdmissionPolicyKind } from './admissionregistration/admission-policy'
 import { defaultRbacObject } from './rbac/validate'
 import { defaultPriorityClass } from './priority-class'
 import { defaultReplicationController } from './replication-controller'
@@ -50,7 +51,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   defaultStorageObject(def.group, def.kind, obj)
-  if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
+  if (def.group === admissionGroup) (isAdmissionPolicyKind(def.kind) ? defaultAdmissionPolicyObject : defaultWebhookConfiguration)(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
   if (def.group === '' && def.kind === 'LimitRange') defaultLimitRange(obj)

@@ -121,6 +121,8 @@ export const builtinResources: ResourceDef[] = [
   { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', singular: 'certificatesigningrequest', namespaced: false, shortNames: ['csr'], subresources: ['status', 'approval'] },
   webhookConfiguration('MutatingWebhookConfiguration'),
   webhookConfiguration('ValidatingWebhookConfiguration'),
+  { group: admissionGroup, version: 'v1', kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies', singular: 'validatingadmissionpolicy', namespaced: false, categories: ['api-extensions'], subresources: ['status'], generation: true },
+  { group: admissionGroup, version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings', singular: 'validatingadmissionpolicybinding', namespaced: false, categories: ['api-extensions'], subresources: [], generation: true },
   rbac('Role', true),
   rbac('RoleBinding', true),
   rbac('ClusterRole', false),

@@ -3,6 +3,7 @@ import { toStatusCause } from '../apimachinery/validation'
 import { validateWorkload } from './validation'
 import { admissionGroup, isCrd, rbacGroup, type ResourceDef } from './registry'
 import { validateWebhookConfiguration } from './admissionregistration/webhook-configuration'
+import { isAdmissionPolicyKind, validateAdmissionPolicyObject } from './admissionregistration/admission-policy'
 import { validateCrd } from './crd/validate-crd'
 import { validateAgainstSchema } from './crd/validate'
 import { validateRbacObject } from './rbac/validate'
@@ -29,7 +30,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') return validateNetworkPolicy(obj)
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') return validatePriorityClass(obj)
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
-  if (def.group === admissionGroup) return validateWebhookConfiguration(def.kind, obj)
+  if (def.group === admissionGroup) return isAdmissionPolicyKind(def.kind) ? validateAdmissionPolicyObject(def.kind, obj) : validateWebhookConfiguration(def.kind, obj)
   if (isCsr(def)) return validateCsr(obj)
   if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return validateHorizontalPodAutoscaler(obj)
   const policy = validatePolicyObject(def, obj)

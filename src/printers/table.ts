@@ -16,7 +16,7 @@ import {
 import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
-import { webhookConfigurationPrinter } from './admissionregistration'
+import { admissionPolicyBindingPrinter, admissionPolicyPrinter, webhookConfigurationPrinter } from './admissionregistration'
 import { csrPrinter } from './certificates'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
@@ -74,6 +74,8 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/validatingadmissionpolicies', admissionPolicyPrinter],
+  ['admissionregistration.k8s.io/validatingadmissionpolicybindings', admissionPolicyBindingPrinter],
   ...policyPrinters(),
   ['certificates.k8s.io/certificatesigningrequests', csrPrinter],
 ])

@@ -16,6 +16,7 @@ import { networkingV1 } from './networking-v1'
 import { networkingV1Policy } from './networking-v1-policy'
 import { eventsV1 } from './events-v1'
 import { admissionregistrationV1 } from './admissionregistration-v1'
+import { admissionregistrationV1Policy } from './admissionregistration-v1-policy'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
 import { nodeV1, schedulingV1 } from './scheduling-node-v1'
@@ -41,6 +42,7 @@ export const schemas: SchemaSet = {
   ...nodeV1,
   ...storageV1,
   ...admissionregistrationV1,
+  ...admissionregistrationV1Policy,
   ...certificatesV1,
 }
 
