@@ -19,6 +19,7 @@ export const MEASURED_KEYS = [
   'rss_mb_peak',
   'create_rbac_vs_admin',
   'create_webhook_vs_unselected',
+  'create_vap_vs_none',
 ] as const
 
 /** Measured once per run, with simulated node agents, at the sizes of `WorkloadSizes`. */

@@ -131,6 +131,17 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
         hooked_errors: sum(hooked.map((r) => r.hooked.errors)),
       })
     : skipped('ratio', 'no repetition measured it')
+  const policed = cp.flatMap((r) => (r.policy ? [r.policy] : []))
+  results.create_vap_vs_none = policed.length
+    ? figure('create_vap_vs_none', 'ratio', policed.map((r) => r.validated.perSecond / r.none.perSecond), 'median', {
+        what: 'configmap creates per second that a ValidatingAdmissionPolicy binding selects (its CEL expressions evaluated) ÷ the same creates in a namespace no binding selects, per repetition',
+        creates_per_series: policed[0]!.validated.ok,
+        rounds: ROUNDS,
+        validated_per_s: med(policed.map((r) => r.validated.perSecond)),
+        none_per_s: med(policed.map((r) => r.none.perSecond)),
+        validated_errors: sum(policed.map((r) => r.validated.errors)),
+      })
+    : skipped('ratio', 'no repetition measured it')
   if (o.objects !== 10_000) {
     for (const key of ['create_per_s_c16', 'floor_do_insert_per_s_c16', 'create_vs_floor', 'etcd_put_per_s_c16', 'create_vs_etcd', 'create_p99_ms', 'get_p99_ms', 'floor_do_get_p99_ms', 'list_10k_ms']) {
       if (results[key]!.value !== null) results[key]!.at = `${o.objects.toLocaleString('en-US')} objects`
