@@ -10,6 +10,7 @@ import { schemas } from '../apis/schema'
 import { strictDecodingMessage } from '../apis/schema/unknown-fields'
 import { storeFor } from '../store-client/stores'
 import { readBody } from './body'
+import { appendWarnings } from './respond'
 import { handleResource } from './resources'
 import { parseResourcePath } from './request-info'
 import { rewriteWatchObjects } from './watch-rewrite'
@@ -37,10 +38,12 @@ export async function serveHpaV1(req: Request, env: Env): Promise<Response> {
   const headers = new Headers(req.headers)
   let method = req.method
   let body: string | undefined
+  let warnings: string[] = []
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
     const stored = method === 'POST' ? undefined : await storedObject(env, info.namespace, info.name)
-    const v1 = method === 'PATCH' ? patchedView(req, stored!, await readBody(req, 'any')) : checkedV1(await readBody(req), url)
-    body = JSON.stringify(hpaFromV1(await v1, stored))
+    const v1 = method === 'PATCH' ? await patchedView(req, stored!, await readBody(req, 'any')) : checkedV1(await readBody(req), url)
+    warnings = v1.warnings
+    body = JSON.stringify(hpaFromV1(v1.obj, stored))
     if (method === 'PATCH') method = 'PUT'
   } else if (method === 'DELETE' && req.body) {
     body = (await req.text()) || undefined
@@ -50,7 +53,7 @@ export async function serveHpaV1(req: Request, env: Env): Promise<Response> {
     headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength))
     headers.set('Content-Type', 'application/json')
   }
-  const res = await handleResource(new Request(v2Url, { method, headers, body }), env, { ...info, version: 'v2' })
+  const res = withWarnings(await handleResource(new Request(v2Url, { method, headers, body }), env, { ...info, version: 'v2' }), warnings)
   if (method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '') && res.body) return new Response(res.body.pipeThrough(rewriteWatchObjects(answerInV1)), res)
   if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return res
   return new Response(JSON.stringify(answerInV1(JSON.parse(await res.text()))), { status: res.status, headers: res.headers })
@@ -61,20 +64,33 @@ async function storedObject(env: Env, namespace: string | undefined, name: strin
   return JSON.parse(text) as KubeObject
 }
 
-/** A v1 body as kube-apiserver decodes it: the right type and kind, values of the right types, unknown fields per fieldValidation. */
-function checkedV1(raw: unknown, url: URL): Record<string, unknown> {
+/** The answer with the decoding's warnings added, when the write was not refused. */
+function withWarnings(res: Response, warnings: string[]): Response {
+  if (!warnings.length || res.status >= 400) return res
+  const headers = new Headers(res.headers)
+  appendWarnings(headers, warnings)
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers })
+}
+
+/**
+ * A v1 body as kube-apiserver decodes it: the right type and kind, values of the right types,
+ * unknown fields per fieldValidation (Strict refuses them; Warn, the default, drops them with a
+ * warning each; Ignore drops them).
+ */
+function checkedV1(raw: unknown, url: URL): { obj: Record<string, unknown>; warnings: string[] } {
   const obj = asRecord(raw)
   if (obj.apiVersion !== undefined && obj.apiVersion !== hpaV1ApiVersion) throw new ApiError(badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${hpaV1ApiVersion})`))
   if (obj.kind !== undefined && obj.kind !== 'HorizontalPodAutoscaler') throw new ApiError(badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (HorizontalPodAutoscaler)`))
   const decoded = checkDecode(obj, v1Struct, schemas)
   const cannot = (why: string) => new ApiError(badRequest(`HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: ${why}`))
   if (decoded.typeError !== undefined) throw cannot(decoded.typeError)
-  if (decoded.unknown.length && url.searchParams.get('fieldValidation') === 'Strict') throw cannot(strictDecodingMessage(decoded.unknown))
-  return obj
+  const mode = url.searchParams.get('fieldValidation')
+  if (decoded.unknown.length && mode === 'Strict') throw cannot(strictDecodingMessage(decoded.unknown))
+  return { obj, warnings: mode === 'Ignore' ? [] : decoded.unknown.map((p) => `unknown field "${p}"`) }
 }
 
 /** The v1 view of the stored object with a JSON, merge or strategic merge patch applied. */
-async function patchedView(req: Request, stored: KubeObject, patch: unknown): Promise<Record<string, unknown>> {
+async function patchedView(req: Request, stored: KubeObject, patch: unknown): Promise<ReturnType<typeof checkedV1>> {
   const type = patchTypeOf(req.headers.get('Content-Type'))
   if (!type) throw new ApiError(failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'))
   if (type === 'apply') throw new ApiError(failure(415, 'UnsupportedMediaType', 'server-side apply of autoscaling/v1 horizontalpodautoscalers is not served; apply the autoscaling/v2 form'))

@@ -91,6 +91,26 @@ describe('HorizontalPodAutoscaler with kubectl', () => {
     expect(conditionOf(missing, 'AbleToScale')).toMatchObject({ status: 'False', message: `the HPA controller was unable to get the target's current scale: replicasets.apps "frontend" not found` })
   })
 
+  it('handles unknown fields in an autoscaling/v1 body per fieldValidation', async () => {
+    await ok(['create', 'namespace', 'hpa-fields'])
+    const body = (name: string) => `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: ${name}}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 4
+  bogus: 1
+`
+    const strict = await run(['create', '-n', 'hpa-fields', '-f', '-'], body('strict'))
+    expect(strict.code).not.toBe(0)
+    expect(strict.stderr).toContain('unknown field "spec.bogus"')
+    const warned = await ok(['create', '-n', 'hpa-fields', '--validate=warn', '-f', '-'], body('warned'))
+    expect(warned.stderr).toContain('Warning: unknown field "spec.bogus"')
+    const ignored = await ok(['create', '-n', 'hpa-fields', '--validate=false', '-f', '-'], body('ignored'))
+    expect(ignored.stderr).not.toContain('unknown field')
+    expect((await json(['get', 'hpa', '-n', 'hpa-fields'])).items.map((h: any) => h.metadata.name).sort()).toEqual(['ignored', 'warned'])
+  })
+
   it("applies the documentation's php-apache example and refuses invalid bounds", async () => {
     await ok(['create', 'namespace', 'php'])
     await ok(['apply', '-n', 'php', '-f', '-'], corpusFile('application/php-apache.yaml'))
