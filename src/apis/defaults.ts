@@ -4,6 +4,7 @@ import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
 import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
 import { defaultRbacObject } from './rbac/validate'
 import { defaultPriorityClass } from './priority-class'
+import { apiregistrationGroup, defaultApiService } from './apiregistration/apiservice'
 import { defaultReplicationController } from './replication-controller'
 import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 import { defaultLimitRange } from './limit-range/object'
@@ -67,6 +68,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     obj.type ??= 'Opaque'
   }
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
+  if (def.group === apiregistrationGroup && def.kind === 'APIService') defaultApiService(obj)
   if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)

@@ -24,6 +24,7 @@ import { nodeV1, schedulingV1 } from './scheduling-node-v1'
 import { coreV1Storage } from './core-v1-storage'
 import { storageV1 } from './storage-v1'
 import { certificatesV1 } from './certificates-v1'
+import { apiregistrationV1 } from './apiregistration-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -48,6 +49,7 @@ export const schemas: SchemaSet = {
   ...storageV1,
   ...admissionregistrationV1,
   ...certificatesV1,
+  ...apiregistrationV1,
 }
 
 /**
@@ -58,6 +60,7 @@ export const schemas: SchemaSet = {
 function definitionPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}.`
   if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
+  if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.`
   const pkg = group.endsWith('.k8s.io') ? group.slice(0, group.indexOf('.')) : group
   return `io.k8s.api.${pkg}.${version}.`
 }
