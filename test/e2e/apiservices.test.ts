@@ -66,6 +66,9 @@ describe('APIServices', () => {
     expect(applied.stderr).toBe('')
     expect(applied.stdout).toContain('apiservice.apiregistration.k8s.io/v1beta1.metrics.k8s.io created')
     await availableAs('v1beta1.metrics.k8s.io', /^v1beta1\.metrics\.k8s\.io\s+kube-system\/metrics-server\s+False \(ServiceNotFound\)/)
+    const again = await run(['apply', '-f', '-'], metricsApiService.replace('versionPriority: 100', 'versionPriority: 101'))
+    expect(again.stdout).toContain('apiservice.apiregistration.k8s.io/v1beta1.metrics.k8s.io configured')
+    expect((await json(['get', 'apiservice', 'v1beta1.metrics.k8s.io', '-o', 'json'])).spec).toMatchObject({ versionPriority: 101, service: { port: 443 } })
 
     // With a Service and a ready endpoint the reason becomes that requests are not proxied.
     const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-server', namespace: 'kube-system' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 4443 }] } }
