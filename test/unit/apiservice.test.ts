@@ -141,6 +141,12 @@ describe('APIService availability', () => {
 
   it('is woken for the APIServices a Service or Endpoints backs', () => {
     expect(ctl.keysFor({ group: '', version: 'v1', plural: 'services' }, svc(), cacheOf(metricsApiService(), localApiServices()[0]!))).toEqual(['v1beta1.metrics.k8s.io'])
+    const endpointsRef = { group: '', version: 'v1', plural: 'endpoints' }
+    const annotated = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, annotations: { note: 'x' } } })
+    expect(ctl.wakesOn!(endpointsRef, 'MODIFIED', eps([{ ip: '10.0.0.5' }]), eps([]))).toBe(true)
+    expect(ctl.wakesOn!(endpointsRef, 'MODIFIED', annotated(eps([{ ip: '10.0.0.5' }])), eps([{ ip: '10.0.0.6' }]))).toBe(false)
+    expect(ctl.wakesOn!({ group: '', version: 'v1', plural: 'services' }, 'MODIFIED', svc([{ name: 'https', port: 8443 }]), svc())).toBe(true)
+    expect(ctl.wakesOn!({ group: '', version: 'v1', plural: 'services' }, 'MODIFIED', annotated(svc()), svc())).toBe(false)
   })
 })
 
