@@ -23,6 +23,7 @@ import { serveMetrics } from '../../durable-objects/controller-host/metrics'
 import { serveComponentStatuses } from './component-statuses'
 import { serveEventsV1 } from './events-v1'
 import { serveHpaV1 } from './hpa-v1'
+import { unservedAggregatedApi } from './aggregated-apis'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
@@ -66,7 +67,8 @@ export function buildApp() {
   })
   app.get('/apis/:group/:version', async (c) => {
     const doc = resourceList(await servedResources(c.env), c.req.param('group'), c.req.param('version'))
-    return doc ? c.json(doc) : statusResponse(notFoundStatus())
+    if (doc) return c.json(doc)
+    return (await unservedAggregatedApi(c.env, c.req.param('group'), c.req.param('version'))) ?? statusResponse(notFoundStatus())
   })
   app.get('/openapi/v2', (c) => serveOpenapiV2(c.req.header('Accept') ?? null))
   app.get('/openapi/v3', async (c) => c.json(openapiIndex(await customResources(c.env))))
@@ -104,6 +106,8 @@ export function buildApp() {
   app.all('/apis/:group/:version/*', async (c) => {
     await ensureBootstrap(c.env)
     const { group, version } = c.req.param()
+    const aggregated = await unservedAggregatedApi(c.env, group, version)
+    if (aggregated) return aggregated
     const info = parseResourcePath(group, version, c.req.path.slice(`/apis/${group}/${version}/`.length))
     if (!info) return statusResponse(notFoundStatus())
     return handleResource(c.req.raw, c.env, info)

@@ -5,6 +5,7 @@ import { defaultWebhookConfiguration } from './admissionregistration/webhook-con
 import { defaultAdmissionPolicyObject, isAdmissionPolicyKind } from './admissionregistration/admission-policy'
 import { defaultRbacObject } from './rbac/validate'
 import { defaultPriorityClass } from './priority-class'
+import { apiregistrationGroup, defaultApiService } from './apiregistration/apiservice'
 import { defaultReplicationController } from './replication-controller'
 import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 import { defaultLimitRange } from './limit-range/object'
@@ -68,6 +69,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     obj.type ??= 'Opaque'
   }
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
+  if (def.group === apiregistrationGroup && def.kind === 'APIService') defaultApiService(obj)
   if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)

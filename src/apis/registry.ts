@@ -118,6 +118,7 @@ export const builtinResources: ResourceDef[] = [
   { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', singular: 'storageclass', namespaced: false, shortNames: ['sc'], subresources: [] },
   { group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', singular: 'csidriver', namespaced: false, subresources: [] },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'], generation: true },
+  { group: 'apiregistration.k8s.io', version: 'v1', kind: 'APIService', plural: 'apiservices', singular: 'apiservice', namespaced: false, categories: ['api-extensions'], subresources: ['status'] },
   { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', singular: 'certificatesigningrequest', namespaced: false, shortNames: ['csr'], subresources: ['status', 'approval'] },
   webhookConfiguration('MutatingWebhookConfiguration'),
   webhookConfiguration('ValidatingWebhookConfiguration'),

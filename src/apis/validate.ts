@@ -16,6 +16,7 @@ import { validatePolicyObject } from './policy/validate'
 import { validateHorizontalPodAutoscaler } from './autoscaling/validate-hpa'
 import { isCsr } from './certificates/csr-object'
 import { validateCsr } from './certificates/csr-validation'
+import { apiregistrationGroup, validateApiService } from './apiregistration/apiservice'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -32,6 +33,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === 'node.k8s.io' && def.kind === 'RuntimeClass') return validateRuntimeClass(obj)
   if (def.group === admissionGroup) return isAdmissionPolicyKind(def.kind) ? validateAdmissionPolicyObject(def.kind, obj) : validateWebhookConfiguration(def.kind, obj)
   if (isCsr(def)) return validateCsr(obj)
+  if (def.group === apiregistrationGroup && def.kind === 'APIService') return validateApiService(obj)
   if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return validateHorizontalPodAutoscaler(obj)
   const policy = validatePolicyObject(def, obj)
   if (policy) return policy

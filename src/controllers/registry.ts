@@ -29,6 +29,8 @@ import { serviceAccountsController } from './namespace-defaults/service-accounts
 import { kubernetesServiceController, parseApiEndpoint } from './kubernetes-service'
 import { defaultServiceClusterIpRange } from '../apis/service-ips'
 import { csrSigningController, defaultSigningDurationSeconds, signingDurationSeconds } from './csr-signing'
+import { apiServiceAutoregisterController } from './apiservice-autoregister'
+import { apiServiceAvailabilityController } from './apiservice-availability'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -59,6 +61,8 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
   serviceaccount: () => serviceAccountsController(),
   'kubernetes-service': (env) => kubernetesServiceController(env.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange, parseApiEndpoint(env.EDGEPLANE_API_ENDPOINT)),
+  'apiservice-autoregister': () => apiServiceAutoregisterController(),
+  'apiservice-availability': () => apiServiceAvailabilityController(),
 }
 
 export function controllerNames(): string[] {

@@ -18,6 +18,7 @@ import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
 import { admissionPolicyBindingPrinter, admissionPolicyPrinter, webhookConfigurationPrinter } from './admissionregistration'
 import { csrPrinter } from './certificates'
+import { apiServicePrinter } from './apiregistration'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { networkPolicyPrinter } from './network-policy'
@@ -78,6 +79,7 @@ const printers = new Map<string, Printer>([
   ['admissionregistration.k8s.io/validatingadmissionpolicybindings', admissionPolicyBindingPrinter],
   ...policyPrinters(),
   ['certificates.k8s.io/certificatesigningrequests', csrPrinter],
+  ['apiregistration.k8s.io/apiservices', apiServicePrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

@@ -22,6 +22,7 @@ import { rbacV1 } from './rbac-v1'
 import { nodeV1, schedulingV1 } from './scheduling-node-v1'
 import { storageV1 } from './storage-v1'
 import { certificatesV1 } from './certificates-v1'
+import { apiregistrationV1 } from './apiregistration-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -44,6 +45,7 @@ export const schemas: SchemaSet = {
   ...admissionregistrationV1,
   ...admissionregistrationV1Policy,
   ...certificatesV1,
+  ...apiregistrationV1,
 }
 
 /**
@@ -54,6 +56,7 @@ export const schemas: SchemaSet = {
 function definitionPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}.`
   if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
+  if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.`
   const pkg = group.endsWith('.k8s.io') ? group.slice(0, group.indexOf('.')) : group
   return `io.k8s.api.${pkg}.${version}.`
 }
