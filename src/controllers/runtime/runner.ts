@@ -11,6 +11,7 @@ import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
+import { envStores, type ControllerStores } from './controller-stores'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
@@ -71,6 +72,7 @@ export class ControllerRunner {
   private nextResyncAt = 0
   /** CPU of the running pass so far (see PassReport.cpuMs) */
   private cpuMs = 0
+  private readonly stores: ControllerStores
 
   constructor(
     private readonly env: Env,
@@ -78,6 +80,7 @@ export class ControllerRunner {
     private readonly opts: RunnerOptions = defaultRunnerOptions,
   ) {
     this.caches = new InformerCaches(strictLimitsOn(env))
+    this.stores = envStores(env)
   }
 
   /** Runs synchronous work, adding its time to the pass's CPU. */
@@ -216,7 +219,7 @@ export class ControllerRunner {
 
   /** Applies actions in order; a run of creates goes in slow-start batches. */
   private async apply(actions: Action[], now: number): Promise<number> {
-    const run = (a: Action) => applyAction(this.env, this.caches, this.def.name, a, now)
+    const run = (a: Action) => applyAction(this.stores, this.caches, this.def.name, a, now)
     let i = 0
     while (i < actions.length) {
       if (actions[i]!.type !== 'create') {
