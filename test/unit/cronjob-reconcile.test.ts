@@ -79,7 +79,7 @@ describe('cronjob reconcile', () => {
     expect(cache.events.map((e) => e.reason)).toEqual(['SuccessfulCreate'])
     // the next pass lists the new Job as active and creates nothing more
     await pass(cache, at('2025-06-01T12:00:20Z'))
-    expect(cronJob(cache).status.active).toEqual([{ kind: 'Job', namespace: 'default', name, uid: `uid-${name}`, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion }])
+    expect(cronJob(cache).status.active).toEqual([{ kind: 'Job', namespace: 'default', name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion }])
     expect(jobNames(cache)).toEqual([name])
   })
 

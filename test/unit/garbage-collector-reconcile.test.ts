@@ -162,7 +162,7 @@ describe('garbage collector: foreground deletion', () => {
     expect(store.log.filter((l) => /^patch (replicasets|deployments) /.test(l))).toEqual(['patch replicasets default/web-5d8f', 'patch deployments default/web'])
   })
 
-  const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'], spec: { template: {} } })
+  const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'] })
   const cases: { name: string; dependents: [ResourceRef, KubeObject][]; want: string[] }[] = [
     {
       name: 'removes the finalizer at once without dependents',

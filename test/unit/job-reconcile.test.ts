@@ -10,7 +10,8 @@ type Json = Record<string, any>
 
 function newJob(spec: Json, status: Json = {}): KubeObject {
   const uid = 'uid-job'
-  const labels = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi' }
+  // As the Job strategy labels a template on create: the selector's label and the legacy ones.
+  const labels = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' }
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

@@ -12,7 +12,7 @@ function pod(name: string, f: { node?: string; phase?: string; reason?: string; 
     namespace: f.namespace,
     creationTimestamp: f.created,
     finalizers: f.finalizers,
-    spec: f.node ? { nodeName: f.node, containers: [] } : { containers: [] },
+    spec: f.node ? { nodeName: f.node } : {},
     status: { phase: f.phase ?? (f.node ? 'Running' : 'Pending'), ...(f.reason ? { reason: f.reason } : {}), conditions: [{ type: 'Ready', status: 'True' }] },
   })
   if (f.deleting) {
