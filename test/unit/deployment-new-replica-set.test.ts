@@ -59,7 +59,7 @@ describe('deployment: the new ReplicaSet', () => {
       spec: {
         replicas: 3,
         selector: { matchLabels: { app: 'web', 'pod-template-hash': hash } },
-        template: { metadata: { labels: { app: 'web', 'pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } },
+        template: { metadata: { labels: { app: 'web', 'pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 } },
       },
     })
   })
@@ -157,7 +157,10 @@ describe('deployment: the new ReplicaSet', () => {
     const out = reconcile(cache)
     expect(out.actions.map((a) => a.type)).toEqual(['updateStatus', 'event'])
     expect(ofType(out.actions, 'event')[0]).toMatchObject({ eventType: 'Warning', reason: 'SelectingAll' })
-    await cache.applyAll(out.actions)
+    // The apps/v1 store refuses any write of a Deployment whose selector is empty, its status included.
+    await expect(cache.applyAll(out.actions)).rejects.toThrow(/empty selector is invalid for deployment/)
+    // Once the status records the generation, the warning is not repeated.
+    cache.put(deployments, { ...d, status: ofType(out.actions, 'updateStatus')[0]!.object.status })
     expect(reconcile(cache)).toEqual({ actions: [] })
   })
 

@@ -66,7 +66,7 @@ describe('node IPAM controller', () => {
     await resync(cache, settings)
     const without = ['a', 'b', 'c'].filter((n) => cidrOf(cache, n).length === 0)
     expect(without).toHaveLength(1)
-    expect(cache.events).toEqual([{ involved: `/${without[0]}`, eventType: 'Normal', reason: 'CIDRNotAvailable', message: `Node ${without[0]} status is now: CIDRNotAvailable` }])
+    expect(cache.events).toEqual([{ involved: `/${without[0]}`, kind: 'Node', eventType: 'Normal', reason: 'CIDRNotAvailable', message: `Node ${without[0]} status is now: CIDRNotAvailable` }])
 
     const other = ['a', 'b', 'c'].find((n) => n !== without[0])!
     const freed = cidrOf(cache, other)[0]

@@ -118,7 +118,8 @@ describe('node-lifecycle reconcile', () => {
     expect(out.actions[1]).toMatchObject({ eventType: 'Normal', message: 'Marking for deletion Pod default/plain' })
     expect(out.requeueAfterMs).toBeUndefined()
     await cache.applyAll(out.actions)
-    expect(cache.list(pods).map((p) => p.metadata.name).sort()).toEqual(['daemon', 'elsewhere'])
+    // A bound pod is deleted gracefully: it is terminating until its kubelet finishes it.
+    expect(cache.list(pods).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name).sort()).toEqual(['daemon', 'elsewhere'])
   })
 
   it('evicts a pod with tolerationSeconds 2 only once 2 s have passed', async () => {

@@ -45,7 +45,7 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
       pod('unscheduled'),
       pod('new-ready', { readySince: T0 - 60_000, creationTimestamp: T0 - 120_000 }),
       pod('crashing', { phase: 'Running', notReady: true, restarts: 7 }),
-      pod('pending-bound', { nodeName: 'n1' }),
+      pod('pending-bound', { nodeName: 'n1', phase: 'Pending' }),
     ]
     expect(podsToDelete(pods, [], 4, now).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending-bound', 'crashing', 'new-ready'])
   })

@@ -56,7 +56,8 @@ describe('replicaset reconcile: replica diff', () => {
         labels: { app: 'web', tier: 'fe' },
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: 'uid-web-rs', controller: true, blockOwnerDeletion: true }],
       },
-      spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+      // the template as the store defaulted it
+      spec: { containers: [{ name: 'app', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 },
     })
   })
 

@@ -120,11 +120,12 @@ describe('nodeUsagesOf', () => {
     cache.put(pods, { ...c, status: { phase: 'Succeeded' } })
     check()
     // a cache that updates its objects in place is followed too
-    const inPlace: KubeObject = newPod('late', { requests: { cpu: '3' } })
-    cache.add(inPlace)
+    cache.add(newPod('late', { requests: { cpu: '3' } }))
     check()
-    ;(inPlace.spec as Record<string, unknown>).nodeName = 'n1'
+    ;(cache.get(pods, 'default', 'late')!.spec as Record<string, unknown>).nodeName = 'n1'
     check()
+    // the bound pod deleted above is terminating until its kubelet finishes it
+    cache.remove(pods, 'default', 'a')
     cache.remove(pods, 'default', 'late')
     cache.remove(pods, 'default', 'b')
     cache.remove(pods, 'default', 'pending')

@@ -15,7 +15,7 @@ function newStatefulSet(name: string, replicas: number, image = 'nginx:1', extra
       serviceName: name,
       selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image }] } },
-      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }],
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
       ...extra,
     },
     status: {},
@@ -56,7 +56,7 @@ describe('statefulset controller', () => {
     expect((pod.spec as any).volumes).toEqual([{ name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } }])
     const claims = cache.list(persistentVolumeClaims, 'default')
     expect(claims.map((c) => c.metadata.name).sort()).toEqual(['data-db-0', 'data-db-1', 'data-db-2'])
-    expect(claims[0]!.spec).toEqual({ accessModes: ['ReadWriteOnce'] })
+    expect(claims[0]!.spec).toEqual({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' })
     const status = cache.get(statefulSets, 'default', 'db')!.status as any
     expect(status).toMatchObject({ replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3, observedGeneration: 1 })
     expect(status.currentRevision).toBe(revision.metadata.name)
