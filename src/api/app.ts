@@ -22,6 +22,7 @@ import { customResources, servedResources } from './custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
 import { serveComponentStatuses } from './component-statuses'
 import { serveEventsV1 } from './events-v1'
+import { serveHpaV1 } from './hpa-v1'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
@@ -95,6 +96,10 @@ export function buildApp() {
   app.all('/apis/events.k8s.io/v1/*', async (c) => {
     await ensureBootstrap(c.env)
     return serveEventsV1(c.req.raw, c.env)
+  })
+  app.all('/apis/autoscaling/v1/*', async (c) => {
+    await ensureBootstrap(c.env)
+    return serveHpaV1(c.req.raw, c.env)
   })
   app.all('/apis/:group/:version/*', async (c) => {
     await ensureBootstrap(c.env)

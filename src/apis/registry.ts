@@ -103,6 +103,9 @@ export const builtinResources: ResourceDef[] = [
   { group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', singular: 'controllerrevision', namespaced: true, subresources: [] },
   { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, categories: ['all'], subresources: ['status'], generation: true },
   { group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', singular: 'cronjob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'], generation: true },
+  { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'], generation: true },
+  // autoscaling/v1 is a view of the same objects, served by its own handler (src/api/hpa-v1.ts).
+  { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'], virtual: true },
   { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', singular: 'poddisruptionbudget', namespaced: true, shortNames: ['pdb'], subresources: ['status'], generation: true },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true, subresources: [] },
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', singular: 'endpointslice', namespaced: true, subresources: [] },
@@ -118,6 +121,8 @@ export const builtinResources: ResourceDef[] = [
   { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', singular: 'certificatesigningrequest', namespaced: false, shortNames: ['csr'], subresources: ['status', 'approval'] },
   webhookConfiguration('MutatingWebhookConfiguration'),
   webhookConfiguration('ValidatingWebhookConfiguration'),
+  { group: admissionGroup, version: 'v1', kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies', singular: 'validatingadmissionpolicy', namespaced: false, categories: ['api-extensions'], subresources: ['status'], generation: true },
+  { group: admissionGroup, version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings', singular: 'validatingadmissionpolicybinding', namespaced: false, categories: ['api-extensions'], subresources: [], generation: true },
   rbac('Role', true),
   rbac('RoleBinding', true),
   rbac('ClusterRole', false),

@@ -211,30 +211,58 @@ describe('replicaset reconcile: across passes', () => {
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })
   })
 
-  it('reports ReplicaFailure (FailedCreate) when creates failed, and clears it once they succeed', async () => {
+  it('reports ReplicaFailure (FailedCreate) with the API error that refused a create, and clears it once creates succeed', async () => {
     const controller = replicaSetController()
     const rs = newReplicaSet('web-rs', { replicas: 3 })
     const cache = new MemoryCache(rs)
     cache.podCreateQuota = 1
-    await expect(cache.applyAll(reconcile(cache, undefined, controller).actions)).rejects.toThrow(/exceeded quota/)
+    const first = await cache.tryApplyAll(reconcile(cache, undefined, controller).actions)
+    expect(first.refused?.status).toMatchObject({ code: 403, reason: 'Forbidden' })
+    const quotaError = first.refused!.status.message!
+    expect(quotaError).toMatch(/^pods "web-rs-[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1$/)
 
-    const second = reconcile(cache, undefined, controller)
+    const second = controller.reconcile('default/web-rs', cache, now, first.refused)
     expect(statusOf(second.actions)).toEqual({
       replicas: 1,
       fullyLabeledReplicas: 1,
       observedGeneration: 1,
-      conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'FailedCreate', message: '2 of 3 pod creations did not succeed' }],
+      conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'FailedCreate', message: quotaError }],
     })
-    expect(ofType(second.actions, 'event').map((e) => [e.eventType, e.reason])).toEqual([
-      ['Normal', 'SuccessfulCreate'],
-      ['Warning', 'FailedCreate'],
+    expect(ofType(second.actions, 'event').map((e) => [e.eventType, e.reason, e.message])).toEqual([
+      ['Normal', 'SuccessfulCreate', `Created pod: ${cache.list(pods)[0]!.metadata.name}`],
+      ['Warning', 'FailedCreate', `Error creating: ${quotaError}`],
     ])
     expect(ofType(second.actions, 'create')).toHaveLength(2)
 
+    // Refused again: the condition keeps the message it was set with; each refusal is an event.
+    const again = await cache.tryApplyAll(second.actions)
+    const third = controller.reconcile('default/web-rs', cache, now + 1000, again.refused)
+    expect(statusOf(third.actions)).toBeUndefined()
+    expect(ofType(third.actions, 'event').map((e) => e.message)).toEqual([`Error creating: ${again.refused!.status.message}`])
+
     cache.podCreateQuota = undefined
-    await cache.applyAll(second.actions)
-    await cache.applyAll(reconcile(cache, undefined, controller).actions)
+    expect((await cache.tryApplyAll(third.actions)).refused).toBeUndefined()
+    await cache.applyAll(controller.reconcile('default/web-rs', cache, now + 2000).actions)
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 })
+  })
+
+  it('reports ReplicaFailure (FailedDelete) with the API error that refused a delete', () => {
+    const rs = newReplicaSet('web-rs', { replicas: 0 })
+    const cache = new MemoryCache(rs, ...readyPods(rs, 1))
+    const [del] = ofType(reconcile(cache).actions, 'delete')
+    const status = { kind: 'Status' as const, apiVersion: 'v1' as const, metadata: {}, status: 'Failure' as const, code: 403, reason: 'Forbidden' as const, message: 'pods "p0" is forbidden: denied by a webhook' }
+    const out = replicaSetController().reconcile('default/web-rs', cache, now, { action: del!, status })
+    expect(statusOf(out.actions)?.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'FailedDelete', message: status.message }])
+    expect(ofType(out.actions, 'event').find((e) => e.eventType === 'Warning')).toMatchObject({ reason: 'FailedDelete', message: `Error deleting: ${status.message}` })
+  })
+
+  it('reports no failure for a refused write that was not a pod create or delete', () => {
+    const rs = newReplicaSet('web-rs', { replicas: 1 })
+    const cache = new MemoryCache(rs, ...readyPods(rs, 1))
+    const status = { kind: 'Status' as const, apiVersion: 'v1' as const, metadata: {}, status: 'Failure' as const, code: 409, reason: 'Conflict' as const, message: 'conflict' }
+    const out = replicaSetController().reconcile('default/web-rs', cache, now, { action: { type: 'updateStatus', resource: replicaSets, object: rs }, status })
+    expect(ofType(out.actions, 'event')).toEqual([])
+    expect(statusOf(out.actions)?.conditions).toBeUndefined()
   })
 })
 

@@ -7,17 +7,36 @@ import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import type { AdmissionLookups } from '../../admission/lookups'
 import { formatTime } from '../../apimachinery/meta-time'
 import type { ItemResult } from '../../apis/store-options'
 import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
 import { envStores, type ControllerStores } from './controller-stores'
+import { nameSuffix } from '../../apis/strategy'
 
 
 
 function unwrapText(res: { ok: true; value: { object: string; pending?: boolean; deleted?: boolean } } | { ok: false; status: import('../../apimachinery/types').Status }) {
   if (!res.ok) throw new ApiError(res.status)
   return { object: JSON.parse(res.value.object) as KubeObject, pending: res.value.pending, deleted: res.value.deleted }
+}
+
+/**
+ * A copy of a new object with the name its generateName would draw: kube-apiserver names an
+ * object before admission, so a refusal (`pods "web-7d4b9c-x5k2p" is forbidden: exceeded quota…`)
+ * names it.
+ */
+function namedForAdmission(o: KubeObject): KubeObject {
+  if (o.metadata.name || !o.metadata.generateName) return o
+  return { ...o, metadata: { ...o.metadata, name: `${o.metadata.generateName}${nameSuffix()}` } }
+}
+
+/** The admitted object, with the name left for the store to draw when the action gave none (the store redraws on a collision). */
+function unnamed(admitted: KubeObject, asked: KubeObject): KubeObject {
+  if (asked.metadata.name) return admitted
+  const { name: _drawn, ...metadata } = admitted.metadata
+  return { ...admitted, metadata }
 }
 
 /** Writes a result into the cache: a write that finished a deletion removes the object. */
@@ -29,16 +48,18 @@ function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeOb
 
 /**
  * Performs one action against the stores and records its result in the caches at once, so the
- * rest of the pass (and the next one) never acts on a state older than its own writes.
+ * rest of the pass (and the next one) never acts on a state older than its own writes. A create's
+ * admission reads LimitRanges and quotas through `lookups` (its batch's shared reads; by default
+ * its own).
  */
-export async function applyAction(stores: ControllerStores, caches: InformerCaches, controller: string, action: Action, now: number): Promise<void> {
+export async function applyAction(stores: ControllerStores, caches: InformerCaches, controller: string, action: Action, now: number, lookups?: AdmissionLookups): Promise<void> {
   switch (action.type) {
     case 'create': {
       const def = resourceDefOf(action.resource)
-      const o = action.object
-      const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
-      await stores.admitCreate(def, target, o)
-      const res = await stores.admitted(def, controllerUser(controller)).create(target, o, {})
+      const target = { def, namespace: action.object.metadata.namespace, name: action.object.metadata.name ?? '' }
+      const o = namedForAdmission(action.object)
+      await stores.admitCreate(def, target, o, lookups)
+      const res = await stores.admitted(def, controllerUser(controller)).create(target, unnamed(o, action.object), {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
@@ -71,6 +92,13 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
       const { object, pending } = unwrapText(res)
       if (pending) caches.of(action.resource).put(object)
       else caches.of(action.resource).remove(action.namespace ? `${action.namespace}/${action.name}` : action.name, Number(object.metadata.resourceVersion))
+      return
+    }
+    case 'scale': {
+      const def = resourceDefOf(action.resource)
+      const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: action.name, namespace: action.namespace }, spec: { replicas: action.replicas } }
+      // The answer is the Scale, not the workload: the workload's change reaches the cache through its store.
+      unwrapText(await stores.admitted(def, controllerUser(controller)).update({ def, namespace: action.namespace, name: action.name }, scale, 'scale', {}))
       return
     }
     case 'bind': {
@@ -193,6 +221,7 @@ const eventSources: Record<string, string> = {
   endpointslice: 'endpoint-slice-controller',
   'garbage-collector': 'garbage-collector-controller',
   namespace: 'namespace-controller',
+  'horizontal-pod-autoscaler': 'horizontal-pod-autoscaler',
 }
 
 /**

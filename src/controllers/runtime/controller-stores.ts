@@ -7,6 +7,7 @@ import type { UserInfo } from '../../apimachinery/user-info'
 import { storeFor } from '../../store-client/stores'
 import { admittedStore } from '../../admission/webhooks/admitted-store'
 import { admitControllerCreate } from '../../admission/create'
+import type { AdmissionLookups } from '../../admission/lookups'
 import { admitPodCreate } from '../../admission/pod-admission'
 import { defaultStorageClass } from '../../admission/storage-class'
 import { emptyNamespace } from '../namespace/empty'
@@ -40,8 +41,11 @@ export interface ControllerStores {
   store(def: ResourceDef): StoreWriter & PodBinder
   /** a kind's store whose writes pass the admission webhooks as `user` */
   admitted(def: ResourceDef, user: UserInfo): StoreWriter
-  /** the admission plugins a controller's create passes before its store sees it (may change the object, or throw an ApiError) */
-  admitCreate(def: ResourceDef, target: Target, object: KubeObject): Promise<void>
+  /**
+   * the admission plugins a controller's create passes before its store sees it (may change the
+   * object, or throw an ApiError); LimitRanges and quotas are read through `lookups` when given
+   */
+  admitCreate(def: ResourceDef, target: Target, object: KubeObject, lookups?: AdmissionLookups): Promise<void>
   /** deletes a terminating CRD's objects, then releases its cleanup finalizer */
   purgeCustomResources(crd: KubeObject): Promise<{ object: KubeObject; deleted?: boolean } | undefined>
   /** empties a terminating namespace of the given kinds, returning what is left to do */
@@ -55,11 +59,11 @@ export function envStores(env: Env): ControllerStores {
   return {
     store: (def) => storeFor(env, def) as unknown as StoreWriter & PodBinder,
     admitted: (def, user) => admittedStore(env, def, user),
-    async admitCreate(def, target, object) {
+    async admitCreate(def, target, object, lookups) {
       if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, object)
       // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
       if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, object)
-      await admitControllerCreate(env, target, object)
+      await admitControllerCreate(env, target, object, lookups)
     },
     purgeCustomResources: (crd) => purgeCustomResources(env, crd),
     emptyNamespace: (ns, resources, now) => emptyNamespace(env, ns, resources, now),

@@ -12,6 +12,8 @@ import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
 import { envStores, type ControllerStores } from './controller-stores'
+import { batchLookups, type AdmissionLookups } from '../../admission/lookups'
+import { naming, RefusedAction } from './refusal'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
@@ -73,6 +75,8 @@ export class ControllerRunner {
   /** CPU of the running pass so far (see PassReport.cpuMs) */
   private cpuMs = 0
   private readonly stores: ControllerStores
+  /** per key, the write the API refused in its last reconcile: the next one is told of it */
+  private readonly refusals = new Map<string, RefusedAction>()
 
   constructor(
     private readonly env: Env,
@@ -104,11 +108,14 @@ export class ControllerRunner {
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, nextAt: undefined }
     const failed = (key: string, e: unknown) => {
       if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
+      if (e instanceof RefusedAction) this.refusals.set(key, e)
+      else this.refusals.delete(key)
       this.queue.addRateLimited(key, clock())
       report.failed++
     }
     const done = (key: string, requeueAfterMs: number | undefined, now: number) => {
       this.queue.forget(key)
+      this.refusals.delete(key)
       if (requeueAfterMs !== undefined) this.queue.add(key, now + requeueAfterMs)
     }
     const binding = new Set<Promise<void>>()
@@ -131,7 +138,7 @@ export class ControllerRunner {
       }
       const now = clock()
       try {
-        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now))
+        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now, this.refusals.get(key)))
         report.actions += outcome.actions.length
         report.reconciled++
         if (isBinding(outcome.actions)) {
@@ -219,7 +226,7 @@ export class ControllerRunner {
 
   /** Applies actions in order; a run of creates goes in slow-start batches. */
   private async apply(actions: Action[], now: number): Promise<number> {
-    const run = (a: Action) => applyAction(this.stores, this.caches, this.def.name, a, now)
+    const run = (a: Action) => naming(a, applyAction(this.stores, this.caches, this.def.name, a, now))
     let i = 0
     while (i < actions.length) {
       if (actions[i]!.type !== 'create') {
@@ -228,7 +235,9 @@ export class ControllerRunner {
       }
       let j = i
       while (j < actions.length && actions[j]!.type === 'create') j++
-      await slowStart(actions.slice(i, j), run)
+      // The creates of one batch share their admission reads, made after all of them began.
+      const lookups: AdmissionLookups[] = []
+      await slowStart(actions.slice(i, j), (a, batch) => naming(a, applyAction(this.stores, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env)))))
       i = j
     }
     return actions.length
@@ -266,7 +275,7 @@ export class ControllerRunner {
         for (const change of batch.value.changes) {
           const obj = JSON.parse(change.value) as KubeObject
           const { previous, applied } = cache.apply(change.type, obj)
-          if (!applied) continue
+          if (!applied || (this.def.queuesOn && !this.def.queuesOn(r, change.type, obj, previous))) continue
           for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
           if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
         }
