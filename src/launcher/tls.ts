@@ -39,8 +39,24 @@ export async function ensureTls(stateDir: string): Promise<TlsFiles> {
 /**
  * A new P-256 key and its self-signed CA certificate (CN=edgeplane) for the loopback names, with
  * a subjectKeyIdentifier as a cluster CA needs (RFC 5280's method 1: SHA-1 of the public key).
+ * clientAuth too: it is the cluster CA, and TLS stacks hold a CA's extended key usages against the
+ * certificates it issues.
  */
 async function generateCa(): Promise<{ cert: string; private: string }> {
+  return selfSignedCertificate({ commonName: 'edgeplane', ips: ['127.0.0.1', '::1'], dnsNames: ['localhost'], clientAuth: true, validDays: VALID_DAYS })
+}
+
+export interface SelfSignedOptions {
+  commonName: string
+  ips: string[]
+  dnsNames: string[]
+  /** extended key usage clientAuth beside serverAuth */
+  clientAuth?: boolean
+  validDays: number
+}
+
+/** A new P-256 key and a self-signed certificate for it that is its own CA (so the one PEM is the trust root too). */
+export async function selfSignedCertificate(o: SelfSignedOptions): Promise<{ cert: string; private: string }> {
   // Loaded only when needed: it is the slowest of the launcher's imports.
   const x509 = await import('@peculiar/x509')
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
@@ -48,23 +64,19 @@ async function generateCa(): Promise<{ cert: string; private: string }> {
   const now = Date.now()
   const serial = crypto.getRandomValues(new Uint8Array(16))
   serial[0]! &= 0x7f
+  const usages = [x509.ExtendedKeyUsage.serverAuth, ...(o.clientAuth ? [x509.ExtendedKeyUsage.clientAuth] : [])]
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Buffer.from(serial).toString('hex'),
-    name: 'CN=edgeplane',
+    name: `CN=${o.commonName}`,
     notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + VALID_DAYS * DAY_MS),
+    notAfter: new Date(now + o.validDays * DAY_MS),
     signingAlgorithm: algorithm,
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      // clientAuth too: it is the cluster CA, and TLS stacks hold a CA's extended key usages against the certificates it issues.
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        { type: 'ip', value: '127.0.0.1' },
-        { type: 'dns', value: 'localhost' },
-        { type: 'ip', value: '::1' },
-      ]),
+      new x509.ExtendedKeyUsageExtension(usages),
+      new x509.SubjectAlternativeNameExtension([...o.ips.map((value) => ({ type: 'ip' as const, value })), ...o.dnsNames.map((value) => ({ type: 'dns' as const, value }))]),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   })
