@@ -1,6 +1,7 @@
 import { type Container, type PodSpec, type PodTemplate, containerPort, podSpec, podTemplate, read } from './shapes'
 import { type FieldCause, duplicate, forbidden, invalid, notSupported, required } from '../../apimachinery/validation'
 import { validateVolumeMounts, validateVolumeNames } from './volumes'
+import { validateTolerations } from './tolerations'
 import { inclusiveRangeError, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, validateAnnotations, validateDns1123Label, validateLabels } from '../../apimachinery/field-formats'
 
 /** PodSpec and PodTemplateSpec validation (pkg/apis/core/validation). */
@@ -126,6 +127,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldCause[] {
   causes.push(...validateNameFn(s.hostname, `${path}.hostname`, isDns1123Label))
   causes.push(...validateNameFn(s.subdomain, `${path}.subdomain`, isDns1123Label))
   causes.push(...validateNameFn(s.priorityClassName, `${path}.priorityClassName`, isDns1123Subdomain))
+  causes.push(...validateTolerations(s.tolerations, `${path}.tolerations`))
   return causes
 }
 

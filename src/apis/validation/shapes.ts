@@ -40,6 +40,7 @@ export const podSpec = z.looseObject({
   subdomain: str,
   priorityClassName: str,
   volumes: optional(z.array(z.looseObject({ name: str }))),
+  tolerations: optional(z.array(z.looseObject({ key: str, operator: str, value: str, effect: str, tolerationSeconds: num }))),
 })
 export const podTemplate = z.looseObject({ metadata: optional(objectMeta), spec: optional(podSpec) })
 
