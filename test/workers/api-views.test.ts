@@ -113,3 +113,34 @@ describe('API views (autoscaling/v1, events.k8s.io/v1)', () => {
     expect(unknownFieldWarnings(patched.headers).sort()).toEqual(['unknown field \\"bogus\\"', 'unknown field \\"metadata.stray\\"'])
   })
 })
+
+describe('dry-run trials of a write', () => {
+  it("run as the writer: a Role's escalation trial is admitted as the user who asked", async () => {
+    await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'views-rbac', labels: { trial: 'true' } } })
+    await create('/apis/rbac.authorization.k8s.io/v1/namespaces/views-rbac/rolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'role-writer' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'role-writer' }],
+    })
+    await create(`${admission}/validatingadmissionpolicies`, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'role-writers.example.com' },
+      spec: {
+        matchConstraints: { resourceRules: [{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['roles'] }] },
+        validations: [{ expression: "request.userInfo.username == 'role-writer'", messageExpression: "'written as ' + request.userInfo.username" }],
+      },
+    })
+    await create(`${admission}/validatingadmissionpolicybindings`, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'role-writers.example.com' },
+      spec: { policyName: 'role-writers.example.com', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { trial: 'true' } } } },
+    })
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] }
+    const made = await api('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/views-rbac/roles', role, 'application/json', { 'Impersonate-User': 'role-writer' })
+    expect(made.status, JSON.stringify(made.json)).toBe(201)
+  })
+})
