@@ -11,6 +11,22 @@ async function create(path: string, body: unknown) {
   return res.json
 }
 
+/** A policy, bound in the namespaces labelled `label: 'true'`, refusing writes of the rules' resources by anyone but `username`. */
+async function onlyWrittenBy(name: string, username: string, rules: unknown[], label: string) {
+  await create(`${admission}/validatingadmissionpolicies`, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: `request.userInfo.username == '${username}'`, messageExpression: "'written as ' + request.userInfo.username" }] },
+  })
+  await create(`${admission}/validatingadmissionpolicybindings`, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: { policyName: name, validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { [label]: 'true' } } } },
+  })
+}
+
 const hpa = (name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'autoscaling/v1',
   kind: 'HorizontalPodAutoscaler',
@@ -38,21 +54,8 @@ const unknownFieldWarnings = (headers: Headers) => (headers.get('Warning') ?? ''
 describe('API views (autoscaling/v1, events.k8s.io/v1)', () => {
   it('write as the user who asked: admission sees the caller, not an anonymous one', async () => {
     await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'views', labels: { views: 'true' } } })
-    await create(`${admission}/validatingadmissionpolicies`, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: 'no-anonymous-writes.example.com' },
-      spec: {
-        matchConstraints: { resourceRules: [{ apiGroups: ['', 'autoscaling', 'events.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['events', 'horizontalpodautoscalers'] }] },
-        validations: [{ expression: "request.userInfo.username == 'kubernetes-admin'", messageExpression: "'written as ' + request.userInfo.username" }],
-      },
-    })
-    await create(`${admission}/validatingadmissionpolicybindings`, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name: 'no-anonymous-writes.example.com' },
-      spec: { policyName: 'no-anonymous-writes.example.com', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { views: 'true' } } } },
-    })
+    const rules = [{ apiGroups: ['', 'autoscaling', 'events.k8s.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['events', 'horizontalpodautoscalers'] }]
+    await onlyWrittenBy('views-writers.example.com', 'kubernetes-admin', rules, 'views')
 
     const made = await api('POST', hpaV1, hpa('web'))
     expect(made.status, JSON.stringify(made.json)).toBe(201)
@@ -124,21 +127,7 @@ describe('dry-run trials of a write', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'role-writer' }],
     })
-    await create(`${admission}/validatingadmissionpolicies`, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: 'role-writers.example.com' },
-      spec: {
-        matchConstraints: { resourceRules: [{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['roles'] }] },
-        validations: [{ expression: "request.userInfo.username == 'role-writer'", messageExpression: "'written as ' + request.userInfo.username" }],
-      },
-    })
-    await create(`${admission}/validatingadmissionpolicybindings`, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name: 'role-writers.example.com' },
-      spec: { policyName: 'role-writers.example.com', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { trial: 'true' } } } },
-    })
+    await onlyWrittenBy('role-writers.example.com', 'role-writer', [{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['roles'] }], 'trial')
     const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] }
     const made = await api('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/views-rbac/roles', role, 'application/json', { 'Impersonate-User': 'role-writer' })
     expect(made.status, JSON.stringify(made.json)).toBe(201)
