@@ -35,6 +35,7 @@ import { applyCreate } from '../admission/apply-create'
 import { servePodEviction } from './pod-eviction'
 import { isCsr } from '../apis/certificates/csr-object'
 import { serveCsrWrite } from './csr-writes'
+import { derivedRequest } from './request-state'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -79,7 +80,7 @@ async function serveRbacWrite(req: Request, env: Env, def: ResourceDef, info: Re
   if (['POST', 'PUT', 'PATCH'].includes(req.method) && !user.groups.includes(mastersGroup)) {
     const url = new URL(req.url)
     url.searchParams.set('dryRun', 'All')
-    const trial = await serveResource(new Request(url, req.clone()), env, def, info)
+    const trial = await serveResource(derivedRequest(req, url, req.clone()), env, def, info)
     const denied = escalationDenied(await rbacPolicy(env), user, def, (await trial.json()) as KubeObject)
     if (denied) throw new ApiError(denied)
   }
