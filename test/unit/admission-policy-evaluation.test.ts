@@ -197,5 +197,6 @@ describe("Kubernetes' CEL library functions", () => {
     expect(() => value(nested, list)).toThrow(`expression '${nested}' resulted in error: operation cancelled: actual cost limit exceeded`)
     expect(() => value(`${nested} || true`, list)).toThrow(/actual cost limit exceeded/)
     expect(value('object.l.all(a, object.l.all(b, a + b >= 0))', list)).toBe(true)
+    expect(() => value(`[${'object.s, '.repeat(30)}object.s].map(x, x + x + x + x).join('').size() > 0`, { s: 'x'.repeat(100_000) })).toThrow(/actual cost limit exceeded/)
   })
 })

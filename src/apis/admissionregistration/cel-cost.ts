@@ -1,6 +1,7 @@
 /**
  * A cost limit on evaluation, as cel-go's: every node evaluated (each step of a comprehension
- * counts again) costs 1, and an expression may spend at most `perCallLimit`
+ * counts again) costs 1, a concatenation or function call that makes a string or list costs a
+ * tenth of its length more (as cel-go prices string and list work by size), and an expression may spend at most `perCallLimit`
  * (celconfig.PerCallLimit) and the expressions of one policy evaluation together at most
  * `runtimeCostBudget` (celconfig.RuntimeCELCostBudget). Past either, evaluation stops with cel-go's
  * `operation cancelled: actual cost limit exceeded`, whatever operator would otherwise absorb the
@@ -28,33 +29,38 @@ interface Meter {
 
 let running: Meter | undefined
 
-function spend(): void {
+function spend(cost: number): void {
   const m = running
   if (!m) return
-  if (m.exceeded || --m.left < 0 || --m.budget.remaining < 0) {
+  if (m.exceeded || (m.left -= cost) < 0 || (m.budget.remaining -= cost) < 0) {
     m.exceeded = true
     throw new Error(costExceeded)
   }
 }
 
 const metered = new WeakSet<Evaluate>()
-function meter(evaluate: Evaluate): Evaluate {
+function meter(evaluate: Evaluate, sized: boolean): Evaluate {
   if (metered.has(evaluate)) return evaluate
   const counted: Evaluate = (ev, ast, ctx) => {
-    spend()
-    return evaluate(ev, ast, ctx)
+    spend(1)
+    const value = evaluate(ev, ast, ctx)
+    if (sized && (typeof value === 'string' || Array.isArray(value)) && value.length >= 10) spend(Math.ceil(value.length / 10))
+    return value
   }
   metered.add(counted)
   return counted
 }
+
+/** the nodes whose cost grows with what they make */
+const sizedOps = new Set(['+', 'call', 'rcall'])
 
 /** Makes every node of a checked expression spend from the running meter. */
 export function meterNodes(ast: unknown): void {
   walkNodes(ast, (node) => {
     const meta = node.meta
     if (meta.alternate) return
-    if (meta.macro) meta.macro.evaluate = meter(meta.macro.evaluate)
-    else if (meta.evaluate) meta.evaluate = meter(meta.evaluate)
+    if (meta.macro) meta.macro.evaluate = meter(meta.macro.evaluate, false)
+    else if (meta.evaluate) meta.evaluate = meter(meta.evaluate, sizedOps.has(node.op))
   })
 }
 
