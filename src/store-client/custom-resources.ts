@@ -2,7 +2,7 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { builtinResources, crdResource, findResource, type ResourceDef } from '../apis/registry'
 import { resourceDefsOf } from '../apis/crd/resource-defs'
-import { allItems, listPages } from '../store-client/list-pages'
+import { allItems, listPages } from './list-pages'
 
 /** How long a read of the CRDs answers for this isolate before it is read again. */
 const freshForMs = 1000
