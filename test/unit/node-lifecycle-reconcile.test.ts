@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { nodeLifecycleController } from '../../src/controllers/node-lifecycle'
+import { nodeLifecycleController as declaredNodeLifecycleController } from '../../src/controllers/node-lifecycle'
 import type { Taint } from '../../src/controllers/node-lifecycle/taints'
 import { leases, nodes, pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, newLease, newNode, newPod } from '../fixtures/nodes-pods'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const nodeLifecycleController = (...args: Parameters<typeof declaredNodeLifecycleController>) => withProjections(declaredNodeLifecycleController(...args))
 
 const t = (iso: string) => Date.parse(iso)
 const renewed = '2025-06-01T12:00:00Z'
@@ -93,12 +97,15 @@ describe('node-lifecycle reconcile', () => {
     const ready = [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T00:00:00Z' }]
     const cache = healthyCluster(newPod('p', { nodeName: 'n1', conditions: ready, tolerations: [{ operator: 'Exists' }] }))
     const out = controller.reconcile('n1', cache, t(renewed) + 50_000)
-    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'updateStatus:pods', 'event:NodeNotReady'])
+    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'patch:pods', 'event:NodeNotReady'])
+    // only the conditions, and only of the pod as read
+    expect(out.actions[3]).toMatchObject({ type: 'patch', subresource: 'status', patch: { metadata: { resourceVersion: cache.get(pods, 'default', 'p')!.metadata.resourceVersion } } })
+    expect(Object.keys((out.actions[3] as { patch: { status: object } }).patch.status)).toEqual(['conditions'])
     expect(out.actions[4]).toMatchObject({ type: 'event', eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready', involved: { metadata: { name: 'p' } } })
     cache.applyAll(out.actions)
     expect((cache.get(pods, 'default', 'p')!.status as { conditions: unknown[] }).conditions).toEqual([{ type: 'Ready', status: 'False', lastTransitionTime: '2025-06-01T12:00:50Z' }])
     // once marked, a later pass over the still unreachable node leaves the pod alone
-    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('updateStatus:pods')
+    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('patch:pods')
   })
 
   it('evicts pods that do not tolerate the NoExecute taint and keeps those that do', () => {

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { pods, replicaSets } from '../../src/controllers/resources'
-import { replicaSetController } from '../../src/controllers/replicaset'
+import { replicaSetController as declaredReplicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, newPod, newReplicaSet, T0 } from '../fixtures/workloads'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const replicaSetController = (...args: Parameters<typeof declaredReplicaSetController>) => withProjections(declaredReplicaSetController(...args))
 
 const now = T0
 

@@ -77,7 +77,7 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
       if (unreachable) {
         const notReady = markPodNotReady(pod, nowTime)
         if (notReady) {
-          actions.push({ type: 'updateStatus', resource: pods, object: notReady })
+          actions.push({ type: 'patch', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', subresource: 'status', patch: notReady })
           actions.push({ type: 'event', involved: pod, eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready' })
         }
       }

@@ -55,6 +55,10 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'updateStatus': {
       const def = resourceDefOf(action.resource)
       const o = action.object
+      // A projection written back would erase every field the cache does not keep.
+      if (!caches.keepsWhole(action.resource, action.type === 'updateStatus' ? 'status' : undefined)) {
+        throw new Error(`${controller} caches ${def.plural} projected and may not ${action.type === 'update' ? 'update them whole' : 'replace their status'}`)
+      }
       const res = await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return

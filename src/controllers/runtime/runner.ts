@@ -77,7 +77,7 @@ export class ControllerRunner {
     readonly def: ControllerDefinition,
     private readonly opts: RunnerOptions = defaultRunnerOptions,
   ) {
-    this.caches = new InformerCaches(strictLimitsOn(env))
+    this.caches = new InformerCaches(strictLimitsOn(env), (r) => def.reads?.(r))
   }
 
   /** Runs synchronous work, adding its time to the pass's CPU. */

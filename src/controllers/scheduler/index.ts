@@ -7,6 +7,9 @@ import { DEFAULT_SCHEDULER_NAME, isPendingFor, isTerminal, nodeNameOf, podKey } 
 import { reconcilePod } from './reconcile'
 import { byPriority } from './queue-order'
 import { podLeaving } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
+
+const schedulerContainerReads = { name: true, resources: true, ports: true, command: true, restartPolicy: true }
 
 export interface SchedulerOptions {
   /** pods whose spec.schedulerName names this scheduler (an empty name means the default) */
@@ -54,6 +57,16 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
   return {
     name: 'scheduler',
     watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses],
+    // Of a pod, everything but its containers' runtime detail: their requests (requests.ts), host
+    // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy; and the status but
+    // the containers' (its one write of a pod status is a patch of conditions and nomination).
+    reads: podReads(
+      {
+        spec: { '*': true, containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false },
+        status: { '*': true, containerStatuses: false, initContainerStatuses: false, ephemeralContainerStatuses: false },
+      },
+      false,
+    ),
     // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
     wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
