@@ -27,8 +27,8 @@ describe('replicaset reconcile: replica diff', () => {
     { name: 'deletes the surplus', replicas: 1, have: 3, creates: 0, deletes: 2 },
     { name: 'does nothing at the desired count', replicas: 2, have: 2, creates: 0, deletes: 0 },
     { name: 'scales to zero', replicas: 0, have: 2, creates: 0, deletes: 2 },
-    { name: 'caps creates at BurstReplicas (500) per pass', replicas: 700, have: 0, creates: 500, deletes: 0 },
-    { name: 'caps deletes at BurstReplicas (500) per pass', replicas: 0, have: 520, creates: 0, deletes: 500 },
+    { name: 'caps creates at BurstReplicas (100) per pass', replicas: 700, have: 0, creates: 100, deletes: 0 },
+    { name: 'caps deletes at BurstReplicas (100) per pass', replicas: 0, have: 120, creates: 0, deletes: 100 },
   ])('$name', ({ replicas, have, creates, deletes }) => {
     const rs = newReplicaSet('web-rs', { replicas })
     const cache = new MemoryCache(rs, ...readyPods(rs, have))
