@@ -57,13 +57,14 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
   return {
     name: 'scheduler',
     watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses],
-    // Of a pod, everything but its containers' runtime detail: their requests (requests.ts), host
-    // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy; and the status but
-    // the containers' (its one write of a pod status is a patch of conditions and nomination).
+    // Of a pod, its spec but its containers' runtime detail: their requests (requests.ts), host
+    // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy, and of its volumes
+    // the claims (podClaimNames, for volume-binding.ts); of its status, the
+    // phase (isTerminal), conditions, nomination and start (preemption.ts, unschedulable.ts).
     reads: podReads(
       {
-        spec: { '*': true, containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false },
-        status: { '*': true, containerStatuses: false, initContainerStatuses: false, ephemeralContainerStatuses: false },
+        spec: { '*': true, containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
+        status: { phase: true, conditions: true, nominatedNodeName: true, startTime: true },
       },
       false,
     ),
