@@ -64,4 +64,10 @@ export interface Env {
   CLUSTER_SIGNING_DURATION_SECONDS?: string
   /** Set by the local launcher: its https front marks requests that carried a verified client certificate with this secret. */
   EDGEPLANE_CLIENT_CERT_SECRET?: string
+  /**
+   * "true" takes a client certificate Cloudflare's edge verified (API Shield mTLS, `request.cf.tlsClientAuth`)
+   * and the cluster CA (CLUSTER_CA_CERT) issued as its common name's user, in its organizations'
+   * groups. Off by default; only for a deployed Worker whose API hostname has mTLS with the cluster CA.
+   */
+  EDGEPLANE_CLOUDFLARE_MTLS?: string
 }

@@ -3,7 +3,7 @@ import type { KubeObject } from '../apimachinery/types'
 import type { Target, WriteOptions } from '../apis/store-options'
 import { admitPodLimits } from './limit-ranges'
 import { admitQuota } from './quota'
-import { cachedLookups, storeLookups, type AdmissionLookups } from './lookups'
+import { storeLookups, type AdmissionLookups } from './lookups'
 
 /**
  * The admission plugins a create passes before it is stored, in kube-apiserver's order: LimitRanger
@@ -16,16 +16,11 @@ export async function admitCreate(env: Env, target: Target, body: KubeObject, op
   await admitQuota(env, lookups, target, body, opts, checked)
 }
 
-/** How long a controller's admission reuses a namespace's LimitRanges and quotas. */
-const controllerLookupTtlMs = 1000
-let controllerLookups: AdmissionLookups | undefined
-
 /**
  * A controller's create (a ReplicaSet's pod, a CronJob's Job): admitted as any create, reading
- * LimitRanges and quotas through a short-lived cache, and without a dry run (controllers build
- * valid objects), so a burst of creates costs one store call each plus the quota charge.
+ * LimitRanges and quotas through `lookups` (a batch's shared reads, see batchLookups), and without a
+ * dry run (controllers build valid objects).
  */
-export function admitControllerCreate(env: Env, target: Target, body: KubeObject): Promise<void> {
-  controllerLookups ??= cachedLookups(env, controllerLookupTtlMs)
-  return admitCreate(env, target, body, {}, controllerLookups, true)
+export function admitControllerCreate(env: Env, target: Target, body: KubeObject, lookups: AdmissionLookups = storeLookups(env)): Promise<void> {
+  return admitCreate(env, target, body, {}, lookups, true)
 }

@@ -26,27 +26,31 @@ export function storeLookups(env: Env): AdmissionLookups {
 }
 
 /**
- * Reads remembered for `ttlMs` per namespace, for the controllers' creates (a ReplicaSet's burst of
- * pods costs one read, not one per pod), as upstream's admission plugins read through informers.
- * A quota conflict always re-reads, and admission's own quota writes replace the remembered copy,
- * so a stale quota can delay a charge but never let one through twice.
+ * Reads shared by a batch of a controller's creates that all begin together (slowStart's batch):
+ * each namespace's LimitRanges and quotas are read once for the batch (a ReplicaSet's burst of pods
+ * costs one read per batch, not one per pod), and only after the batch began, so a create sees every
+ * quota stored before it began, with the status stored with it. A quota conflict always re-reads,
+ * and admission's own quota writes replace the shared copy.
  */
-export function cachedLookups(env: Env, ttlMs: number, now: () => number = Date.now): AdmissionLookups {
-  const remembered = new Map<string, { at: number; items: KubeObject[] }>()
-  const read = async (def: typeof quotasDef, namespace: string, fresh: boolean) => {
+export function batchLookups(env: Env): AdmissionLookups {
+  const reads = new Map<string, Promise<KubeObject[]>>()
+  const read = (def: typeof quotasDef, namespace: string, fresh: boolean) => {
     const key = `${def.plural}/${namespace}`
-    const hit = remembered.get(key)
-    if (!fresh && hit && now() - hit.at < ttlMs) return hit.items
-    const items = await list(env, def, namespace)
-    remembered.set(key, { at: now(), items })
+    const shared = reads.get(key)
+    if (shared && !fresh) return shared
+    const items = list(env, def, namespace)
+    reads.set(key, items)
+    // A failed read is not shared: the next create reads again.
+    items.catch(() => reads.get(key) === items && reads.delete(key))
     return items
   }
   return {
     limitRanges: (ns) => read(limitRangesDef, ns, false),
     quotas: (ns, fresh = false) => read(quotasDef, ns, fresh),
     quotaWritten(quota) {
-      const hit = remembered.get(`${quotasDef.plural}/${quota.metadata.namespace}`)
-      if (hit) hit.items = hit.items.map((q) => (q.metadata.uid === quota.metadata.uid ? quota : q))
+      const key = `${quotasDef.plural}/${quota.metadata.namespace}`
+      const shared = reads.get(key)
+      if (shared) reads.set(key, shared.then((items) => items.map((q) => (q.metadata.uid === quota.metadata.uid ? quota : q))))
     },
   }
 }

@@ -22,6 +22,8 @@ import { customResources, servedResources } from './custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
 import { serveComponentStatuses } from './component-statuses'
 import { serveEventsV1 } from './events-v1'
+import { serveHpaV1 } from './hpa-v1'
+import { unservedAggregatedApi } from './aggregated-apis'
 
 const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
@@ -65,7 +67,8 @@ export function buildApp() {
   })
   app.get('/apis/:group/:version', async (c) => {
     const doc = resourceList(await servedResources(c.env), c.req.param('group'), c.req.param('version'))
-    return doc ? c.json(doc) : statusResponse(notFoundStatus())
+    if (doc) return c.json(doc)
+    return (await unservedAggregatedApi(c.env, c.req.param('group'), c.req.param('version'))) ?? statusResponse(notFoundStatus())
   })
   app.get('/openapi/v2', (c) => serveOpenapiV2(c.req.header('Accept') ?? null))
   app.get('/openapi/v3', async (c) => c.json(openapiIndex(await customResources(c.env))))
@@ -96,9 +99,15 @@ export function buildApp() {
     await ensureBootstrap(c.env)
     return serveEventsV1(c.req.raw, c.env)
   })
+  app.all('/apis/autoscaling/v1/*', async (c) => {
+    await ensureBootstrap(c.env)
+    return serveHpaV1(c.req.raw, c.env)
+  })
   app.all('/apis/:group/:version/*', async (c) => {
     await ensureBootstrap(c.env)
     const { group, version } = c.req.param()
+    const aggregated = await unservedAggregatedApi(c.env, group, version)
+    if (aggregated) return aggregated
     const info = parseResourcePath(group, version, c.req.path.slice(`/apis/${group}/${version}/`.length))
     if (!info) return statusResponse(notFoundStatus())
     return handleResource(c.req.raw, c.env, info)

@@ -15,6 +15,7 @@ import { admitNode } from './node-authorizer'
 import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
 import { clientCertUser } from './client-cert'
+import { edgeClientCertUser } from './edge-client-cert'
 import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
 import { adminUser, anonymousUser, nodeOf, setRequestUser } from './user'
 import { type UserInfo } from '../apimachinery/user-info'
@@ -36,7 +37,7 @@ export function adminTokenProblem(token: string | undefined): string | undefined
  * the admin token (`kubernetes-admin`, full access), a node credential (`system:node:<name>`,
  * authorized as the Node authorizer and NodeRestriction would), a bootstrap token (which may only
  * join a node), or a service-account token from `serviceaccounts/<name>/token` (authorized by
- * RBAC), or a client certificate the cluster CA issued (see client-cert.ts). Impersonation headers switch the user once the caller is allowed to impersonate. Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
+ * RBAC), or a client certificate the cluster CA issued (see client-cert.ts and edge-client-cert.ts). Impersonation headers switch the user once the caller is allowed to impersonate. Without a usable ADMIN_TOKEN the server fails closed: only the health paths answer,
  * unless EDGEPLANE_INSECURE_ANONYMOUS=true makes every request the admin's (local play only).
  * The user is recorded for the handlers (`requestUser`).
  */
@@ -59,9 +60,12 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     const isPublic = publicPaths.has(c.req.path)
     const header = c.req.header('Authorization') ?? ''
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : ''
-    // As kube-apiserver, a verified client certificate is tried before any token.
-    const certUser = await clientCertUser(req, c.env)
-    if (!token && !certUser && isPublic) {
+    // As kube-apiserver, a verified client certificate is tried before any token; one that is
+    // presented but refused leaves the request to a token, and is never taken for anonymous.
+    const edgeCert = edgeClientCertUser(req, c.env)
+    const certUser = (await clientCertUser(req, c.env)) ?? (edgeCert && 'user' in edgeCert ? edgeCert.user : undefined)
+    const certRefused = edgeCert !== undefined && 'refused' in edgeCert
+    if (!token && !certUser && !certRefused && isPublic) {
       setRequestUser(req, anonymousUser)
       return next()
     }

@@ -6,6 +6,7 @@ import { patchTypeOf } from '../apis/patching'
 import { readBody } from './body'
 import { handleResource } from './resources'
 import { parseResourcePath } from './request-info'
+import { rewriteWatchObjects } from './watch-rewrite'
 
 const prefix = `/apis/${eventsGroup}/v1/`
 
@@ -42,7 +43,7 @@ export async function serveEventsV1(req: Request, env: Env): Promise<Response> {
     if (e instanceof ApiError) throw new ApiError(inEventsGroup(e.status))
     throw e
   }
-  if (req.method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '') && res.body) return new Response(res.body.pipeThrough(watchInV1()), res)
+  if (req.method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '') && res.body) return new Response(res.body.pipeThrough(rewriteWatchObjects(answerInV1)), res)
   if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return res
   return new Response(JSON.stringify(answerInV1(JSON.parse(await res.text()))), { status: res.status, headers: res.headers })
 }
@@ -92,29 +93,6 @@ function answerInV1(doc: Record<string, unknown>): unknown {
   if (doc.kind === 'Event') return eventToV1(doc as KubeObject)
   if (doc.kind === 'EventList' && Array.isArray(doc.items)) return { ...doc, apiVersion: eventsApiVersion, items: (doc.items as KubeObject[]).map(eventToV1) }
   return doc
-}
-
-/** Rewrites each newline-delimited watch event whose object is an Event. */
-function watchInV1(): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder()
-  const encoder = new TextEncoder()
-  let pending = ''
-  const convert = (line: string) => {
-    if (!line.trim()) return line
-    const event = JSON.parse(line) as { type: string; object: Record<string, unknown> }
-    return JSON.stringify({ ...event, object: answerInV1(event.object) })
-  }
-  return new TransformStream({
-    transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true })
-      const lines = pending.split('\n')
-      pending = lines.pop() ?? ''
-      if (lines.length) controller.enqueue(encoder.encode(lines.map(convert).join('\n') + '\n'))
-    },
-    flush(controller) {
-      if (pending) controller.enqueue(encoder.encode(convert(pending)))
-    },
-  })
 }
 
 /** A Status from the core handler, naming the events.k8s.io resource as upstream would. */

@@ -8,6 +8,7 @@ import { publishNodeSettings } from './node-settings'
 import { ensureIngressClass } from '../edge/ingress-class'
 import { ensureClasses } from './class-bootstrap'
 import { ensureStorageClass } from '../admission/storage-class'
+import { ensureLocalApiServices } from './apiservice-bootstrap'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
@@ -33,6 +34,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
     await ensureIngressClass(env)
     await ensureClasses(env)
     await ensureStorageClass(env)
+    await ensureLocalApiServices(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

@@ -29,8 +29,9 @@ function publish(documents: Map<string, OpenAPIDocument>): Published {
  */
 function builtinDocuments(): Published {
   if (builtin) return builtin
-  // events.k8s.io/v1 is a view of the core Events, served by its own handler but documented as any kind.
-  const documented = [...storedResources, ...builtinResources.filter((d) => d.virtual && d.group === 'events.k8s.io')]
+  // events.k8s.io/v1 (a view of the core Events) and autoscaling/v1 (of the v2 autoscalers) are
+  // served by their own handlers but documented as any kind.
+  const documented = [...storedResources, ...builtinResources.filter((d) => d.virtual && (d.group === 'events.k8s.io' || d.group === 'autoscaling'))]
   const kinds = kindSchemas(documented, schemas, kindStruct)
   builtin = publish(new Map(groupVersions(documented).map((gv) => [groupVersionPath(gv), groupVersionDocument(gv, documented, schemas, kinds)])))
   return builtin

@@ -6,6 +6,7 @@ import { ApiError, badRequest, failure, invalid, methodNotAllowed, success, unwr
 import { admissionGroup, apiVersionOf, isCrd, rbacGroup, type ResourceDef } from '../apis/registry'
 import { admittedStore } from '../admission/webhooks/admitted-store'
 import { forgetWebhookConfigurations } from '../admission/webhooks/configurations'
+import { forgetAdmissionPolicies } from '../admission/policies/configurations'
 import { toScale } from '../apis/scale'
 import { patchTypeOf } from '../apis/patching'
 import { withApplyOptions } from './apply-request'
@@ -57,6 +58,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
       return await serveResource(req, env, def, info)
     } finally {
       forgetWebhookConfigurations()
+      forgetAdmissionPolicies()
     }
   }
   if (!isCrd(def) || req.method === 'GET') return serveResource(req, env, def, info)

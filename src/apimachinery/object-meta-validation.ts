@@ -19,6 +19,7 @@ const nameRules = new Map<string, NameRule>([
   ['RoleBinding', 'path-segment'],
   ['ClusterRoleBinding', 'path-segment'],
   ['PersistentVolume', 'path-segment'],
+  ['APIService', 'path-segment'],
 ])
 
 export function nameRuleForKind(kind: string): NameRule {

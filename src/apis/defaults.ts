@@ -2,11 +2,14 @@ import type { KubeObject } from '../apimachinery/types'
 import { defaultNetworkPolicy } from './network-policy'
 import { admissionGroup, rbacGroup, type ResourceDef } from './registry'
 import { defaultWebhookConfiguration } from './admissionregistration/webhook-configuration'
+import { defaultAdmissionPolicyObject, isAdmissionPolicyKind } from './admissionregistration/admission-policy'
 import { defaultRbacObject } from './rbac/validate'
 import { defaultPriorityClass } from './priority-class'
+import { apiregistrationGroup, defaultApiService } from './apiregistration/apiservice'
 import { defaultReplicationController } from './replication-controller'
 import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 import { defaultLimitRange } from './limit-range/object'
+import { defaultHorizontalPodAutoscaler } from './autoscaling/defaults'
 import { asRecord, type Json } from '../apimachinery/json-value'
 
 /** The pod's quality-of-service class, computed on create as kube-apiserver does. */
@@ -40,6 +43,7 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   const storage = initialStorageStatus(def.group, def.kind)
   if (storage) return storage
   if (def.group === 'policy' && def.kind === 'PodDisruptionBudget') return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }
+  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return { desiredReplicas: 0 }
   return {}
 }
 
@@ -48,10 +52,11 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   defaultStorageObject(def.group, def.kind, obj)
-  if (def.group === admissionGroup) defaultWebhookConfiguration(def.kind, obj)
+  if (def.group === admissionGroup) (isAdmissionPolicyKind(def.kind) ? defaultAdmissionPolicyObject : defaultWebhookConfiguration)(def.kind, obj)
   if (def.group === '' && def.kind === 'Service') defaultService(obj)
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') defaultNetworkPolicy(obj)
   if (def.group === '' && def.kind === 'LimitRange') defaultLimitRange(obj)
+  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') defaultHorizontalPodAutoscaler(obj)
   if (def.group === 'batch' && def.kind === 'Job') {
     defaultJobSelector(obj)
     defaultJobSpec(asRecord(obj.spec))
@@ -64,6 +69,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
     obj.type ??= 'Opaque'
   }
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
+  if (def.group === apiregistrationGroup && def.kind === 'APIService') defaultApiService(obj)
   if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)

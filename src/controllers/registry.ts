@@ -22,12 +22,15 @@ import { edgeStatusController } from './edge-status'
 import { persistentVolumeController } from './persistentvolume'
 import { disruptionController } from './disruption'
 import { resourceQuotaController } from './resourcequota'
+import { horizontalPodAutoscalerController } from './horizontal-pod-autoscaler'
 import { defaultLbDomain } from '../apis/ingress-routes'
 import { rootCaPublisher } from './namespace-defaults/root-ca'
 import { serviceAccountsController } from './namespace-defaults/service-accounts'
 import { kubernetesServiceController, parseApiEndpoint } from './kubernetes-service'
 import { defaultServiceClusterIpRange } from '../apis/service-ips'
 import { csrSigningController, defaultSigningDurationSeconds, signingDurationSeconds } from './csr-signing'
+import { apiServiceAutoregisterController } from './apiservice-autoregister'
+import { apiServiceAvailabilityController } from './apiservice-availability'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
@@ -47,16 +50,19 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   endpoints: () => endpointsController(),
   endpointslice: () => endpointSliceController(),
   'crd-cleanup': () => crdCleanupController(),
+  'horizontal-pod-autoscaler': () => horizontalPodAutoscalerController(),
   'clusterrole-aggregation': () => clusterRoleAggregationController(),
   persistentvolume: () => persistentVolumeController(),
   disruption: () => disruptionController(),
   resourcequota: () => resourceQuotaController(),
-  // Only where its certificates authenticate: a cluster CA, and the launcher's client-certificate front.
-  'csr-signing': (env) => csrSigningController({ configured: !!env.CLUSTER_CA_CERT && !!env.CLUSTER_CA_KEY && !!env.EDGEPLANE_CLIENT_CERT_SECRET, maxDurationSeconds: signingDurationSeconds(env.CLUSTER_SIGNING_DURATION_SECONDS, defaultSigningDurationSeconds) }),
+  // Only where its certificates authenticate: a cluster CA, and the launcher's client-certificate front or Cloudflare's mTLS.
+  'csr-signing': (env) => csrSigningController({ configured: !!env.CLUSTER_CA_CERT && !!env.CLUSTER_CA_KEY && (!!env.EDGEPLANE_CLIENT_CERT_SECRET || env.EDGEPLANE_CLOUDFLARE_MTLS === 'true'), maxDurationSeconds: signingDurationSeconds(env.CLUSTER_SIGNING_DURATION_SECONDS, defaultSigningDurationSeconds) }),
   'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
   'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
   serviceaccount: () => serviceAccountsController(),
   'kubernetes-service': (env) => kubernetesServiceController(env.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange, parseApiEndpoint(env.EDGEPLANE_API_ENDPOINT)),
+  'apiservice-autoregister': () => apiServiceAutoregisterController(),
+  'apiservice-availability': () => apiServiceAvailabilityController(),
 }
 
 export function controllerNames(): string[] {

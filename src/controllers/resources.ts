@@ -26,6 +26,7 @@ export const ingresses: ResourceRef = Object.freeze({ group: 'networking.k8s.io'
 export const persistentVolumes: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'persistentvolumes' })
 export const storageClasses: ResourceRef = Object.freeze({ group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses' })
 export const ingressClasses: ResourceRef = Object.freeze({ group: 'networking.k8s.io', version: 'v1', plural: 'ingressclasses' })
+export const apiServices: ResourceRef = Object.freeze({ group: 'apiregistration.k8s.io', version: 'v1', plural: 'apiservices' })
 
 /** Compares by value: the runner may hand back copies of the refs a definition declared. */
 export function sameResource(a: ResourceRef, b: ResourceRef): boolean {

@@ -80,6 +80,8 @@ async function main(): Promise<void> {
       ADMIN_TOKEN: admin.token,
       EDGEPLANE_INGRESS_SECRET: ingressSecret,
       EDGEPLANE_CLIENT_CERT_SECRET: clientCertSecret,
+      // Locally request.cf is whatever the caller sends (Miniflare's MF-CF-Blob header): never trusted.
+      EDGEPLANE_CLOUDFLARE_MTLS: 'false',
       CLUSTER_CA_CERT: tls.cert,
       CLUSTER_CA_KEY: tls.key,
     },

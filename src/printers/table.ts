@@ -16,14 +16,16 @@ import {
 import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
-import { webhookConfigurationPrinter } from './admissionregistration'
+import { admissionPolicyBindingPrinter, admissionPolicyPrinter, webhookConfigurationPrinter } from './admissionregistration'
 import { csrPrinter } from './certificates'
+import { apiServicePrinter } from './apiregistration'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
 import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
 import { policyPrinters } from './policy'
+import { horizontalPodAutoscalerPrinter } from './autoscaling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'
 import {
   controllerRevisionPrinter,
@@ -59,6 +61,7 @@ const printers = new Map<string, Printer>([
   ['apps/controllerrevisions', controllerRevisionPrinter],
   ['batch/jobs', jobPrinter],
   ['batch/cronjobs', cronJobPrinter],
+  ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscalerPrinter],
   ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['coordination.k8s.io/leases', leasePrinter],
   ['networking.k8s.io/ingresses', ingressPrinter],
@@ -72,8 +75,11 @@ const printers = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/validatingadmissionpolicies', admissionPolicyPrinter],
+  ['admissionregistration.k8s.io/validatingadmissionpolicybindings', admissionPolicyBindingPrinter],
   ...policyPrinters(),
   ['certificates.k8s.io/certificatesigningrequests', csrPrinter],
+  ['apiregistration.k8s.io/apiservices', apiServicePrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */

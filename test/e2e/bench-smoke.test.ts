@@ -24,6 +24,7 @@ const MEASURED = [
   'rss_mb_peak',
   'create_rbac_vs_admin',
   'create_webhook_vs_unselected',
+  'create_vap_vs_none',
 ]
 // Pod startup runs real node agents: the docker runtime's figure needs the engine .ci/containers.sh sets up.
 const WORKLOAD = ['schedule_pods_per_s', 'deploy_1000_over_100_nodes_s', 'pod_replace_p99_ms', 'node_loss_recover_s', 'idle_alarms_per_min', 'container_pod_start_p99_ms', 'process_pod_start_p99_ms']

@@ -95,6 +95,52 @@ describe('ResourceQuota', () => {
     // deleting a pod gives its unit back
     expect((await run(['delete', 'pod', 'p1', '-n', 'quota', '--wait=false'])).code).toBe(0)
     await waitFor(async () => (await run(['apply', '-f', '-'], stream(pod('p3', { namespace: 'quota' })))).code === 0, { what: 'p3 admitted after p1 is gone', timeoutMs: 30_000 })
+    // The quota is full again once its recount has seen p1 go and p3 come.
+    await waitFor(async () => (await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status?.used?.pods === '2', { what: 'p2 and p3 counted', timeoutMs: 30_000 })
+
+    // Pods a controller creates are admitted the same way: the ReplicaSet reports the refusal.
+    expect((await run(['apply', '-f', '-'], stream(deployment('over', { namespace: 'quota', replicas: 1, containers: [{ name: 'main', image: 'busybox' }] })))).code).toBe(0)
+    const rs = await waitFor(async () => {
+      const list = await json(['get', 'rs', '-n', 'quota', '-l', 'app=over', '-o', 'json'])
+      return list.items.find((r: any) => r.status?.conditions?.some((c: any) => c.type === 'ReplicaFailure')) ?? false
+    }, { what: 'ReplicaFailure on the ReplicaSet over quota', timeoutMs: 40_000 })
+    // The condition and the event carry quota admission's error, as kube-controller-manager reports it.
+    const quotaError = 'is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2'
+    const condition = rs.status.conditions.find((c: any) => c.type === 'ReplicaFailure')
+    expect(condition).toMatchObject({ status: 'True', reason: 'FailedCreate' })
+    expect(condition.message).toMatch(new RegExp(`^pods "${rs.metadata.name}-[a-z0-9]{5}" ${quotaError}$`))
+    const describedRs = await waitFor(async () => {
+      const out = await run(['describe', 'rs', rs.metadata.name, '-n', 'quota'])
+      return out.stdout.includes('Error creating: pods') ? out.stdout : false
+    }, { what: 'the FailedCreate event in kubectl describe rs', timeoutMs: 30_000 })
+    expect(describedRs).toMatch(/ReplicaFailure\s+True\s+FailedCreate/)
+    expect(describedRs).toMatch(new RegExp(`Warning\\s+FailedCreate\\s+.*replicaset-controller\\s+Error creating: pods "${rs.metadata.name}-[a-z0-9]{5}" ${quotaError}`))
+    expect((await json(['get', 'pods', '-n', 'quota', '-l', 'app=over', '-o', 'json'])).items).toHaveLength(0)
+    expect((await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status.used.pods).toBe('2')
+  })
+
+  it('lets a ReplicaSet create no pod in a namespace whose quota allows none', async () => {
+    expect((await run(['create', 'namespace', 'quota-none'])).code).toBe(0)
+    expect((await run(['create', 'quota', 'none', '-n', 'quota-none', '--hard=pods=0'])).code).toBe(0)
+    await waitFor(async () => {
+      const status = (await json(['get', 'quota', 'none', '-n', 'quota-none', '-o', 'json'])).status
+      return status?.hard?.pods === '0' && status?.used?.pods === '0'
+    }, { what: 'the quota observed', timeoutMs: 30_000 })
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'none', namespace: 'quota-none' }, spec: { replicas: 2, selector: { matchLabels: { app: 'none' } }, template: { metadata: { labels: { app: 'none' } }, spec: { containers: [{ name: 'main', image: 'busybox' }] } } } }
+    expect((await run(['apply', '-f', '-'], stream(rs))).code).toBe(0)
+    const failed = await waitFor(async () => (await json(['get', 'rs', 'none', '-n', 'quota-none', '-o', 'json'])).status?.conditions?.find((c: any) => c.type === 'ReplicaFailure') ?? false, {
+      what: 'ReplicaFailure on the ReplicaSet',
+      timeoutMs: 40_000,
+    })
+    const quotaError = /^pods "none-[a-z0-9]{5}" is forbidden: exceeded quota: none, requested: pods=1, used: pods=0, limited: pods=0$/
+    expect(failed).toMatchObject({ status: 'True', reason: 'FailedCreate', message: expect.stringMatching(quotaError) })
+    const events = await json(['get', 'events', '-n', 'quota-none', '--field-selector', 'involvedObject.name=none,reason=FailedCreate', '-o', 'json'])
+    expect(events.items.map((e: any) => e.type)).toContain('Warning')
+    for (const e of events.items) {
+      expect(e.message.startsWith('Error creating: ')).toBe(true)
+      expect(e.message.slice('Error creating: '.length)).toMatch(quotaError)
+    }
+    expect((await json(['get', 'pods', '-n', 'quota-none', '-o', 'json'])).items).toHaveLength(0)
   })
 })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Env } from '../../src/env'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { cachedLookups } from '../../src/admission/lookups'
+import { batchLookups } from '../../src/admission/lookups'
 
 /** Stores that answer list() from fixed objects and count the reads. */
 function fakeEnv(objects: Record<string, KubeObject[]>) {
@@ -22,22 +22,22 @@ function fakeEnv(objects: Record<string, KubeObject[]>) {
 
 const quota = (rv: string): KubeObject => ({ metadata: { name: 'q', namespace: 'ns', uid: 'u', resourceVersion: rv } })
 
-describe("controllers' admission reads", () => {
-  it('reuse a namespace read for the ttl, re-read when fresh is asked, and keep admission own quota writes', async () => {
-    let now = 0
+describe("a batch of controller creates' admission reads", () => {
+  it('share one read per namespace, re-read when fresh is asked, and keep admission own quota writes', async () => {
     const { env, reads } = fakeEnv({ 'core/resourcequotas': [quota('1')], 'core/limitranges': [] })
-    const lookups = cachedLookups(env, 1000, () => now)
-    expect(await lookups.quotas('ns')).toEqual([quota('1')])
-    await lookups.quotas('ns')
+    const lookups = batchLookups(env)
+    // creates of one batch asking at once share the read
+    expect(await Promise.all([lookups.quotas('ns'), lookups.quotas('ns')])).toEqual([[quota('1')], [quota('1')]])
     await lookups.limitRanges('ns')
     await lookups.limitRanges('ns')
-    expect(reads).toEqual(['core/resourcequotas@ns', 'core/limitranges@ns'])
+    await lookups.quotas('other')
+    expect(reads).toEqual(['core/resourcequotas@ns', 'core/limitranges@ns', 'core/resourcequotas@other'])
     lookups.quotaWritten(quota('2'))
     expect(await lookups.quotas('ns')).toEqual([quota('2')])
-    await lookups.quotas('ns', true)
-    expect(reads).toHaveLength(3)
-    now = 1000
-    await lookups.limitRanges('ns')
+    expect(await lookups.quotas('ns', true)).toEqual([quota('1')])
     expect(reads).toHaveLength(4)
+    // the next batch reads again
+    await batchLookups(env).quotas('ns')
+    expect(reads).toHaveLength(5)
   })
 })

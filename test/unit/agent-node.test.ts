@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { capacityFor, defaultNodeName, nodeNames, parseArgs, parseLabels, UsageError } from '../../src/agent/cli'
+import { parseArgs, parseLabels, UsageError } from '../../src/agent/args'
+import { capacityFor, defaultNodeName, nodeNames } from '../../src/agent/cli'
 import { goArch, simNodeIP } from '../../src/agent/host-info'
 import { resolveKubeconfig, KubeconfigError } from '../../src/agent/kubeconfig'
 import { leaseInterval, LeaseIntervalError, leaseObject } from '../../src/agent/lease'

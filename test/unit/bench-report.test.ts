@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ALL_KEYS, buildReport, WORKLOAD_KEYS, type RepResult } from '../../src/bench/report/model'
+import { ALL_KEYS, WORKLOAD_KEYS } from '../../src/bench/report/keys'
+import { buildReport, type RepResult } from '../../src/bench/report/model'
 import { renderMarkdown } from '../../src/bench/report/markdown'
 import { renderSvg } from '../../src/bench/report/svg'
 import { parseOptions, type BenchOptions } from '../../src/bench/options'

@@ -81,12 +81,15 @@ describe('slowStart', () => {
   it('runs calls in batches of 1, 2, 4 and stops after the first batch with a failure', async () => {
     const { slowStart } = await import('../../src/controllers/runtime/slow-start')
     const attempted: number[] = []
-    const call = async (n: number) => {
+    const batches: number[] = []
+    const call = async (n: number, batch: number) => {
       attempted.push(n)
+      batches[n] = batch
       if (n === 5) throw new Error('quota exceeded')
     }
     await expect(slowStart([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], call)).rejects.toThrow('quota exceeded')
     expect(attempted.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(batches).toEqual([0, 1, 1, 2, 2, 2, 2])
   })
 
   it('reports every call done when none fails', async () => {

@@ -5,7 +5,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { candidates, nodePortTable, openPorts } from '../../src/agent/node-ports/table'
 import { bindAddresses, parseNodePortAddresses } from '../../src/agent/node-ports/addresses'
 import { dialTarget } from '../../durable-objects/node-gateway/dial-target'
-import { parseArgs, UsageError } from '../../src/agent/cli'
+import { parseArgs, UsageError } from '../../src/agent/args'
 
 const svc = (name: string, spec: Record<string, unknown>, namespace = 'default'): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec })
 

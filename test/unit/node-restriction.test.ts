@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { podReferences } from '../../src/apis/pod-references'
 import { forbiddenNodeLabels, isKubeletLabel } from '../../src/apis/node-restriction'
 import { attributesOf } from '../../src/api/authorizer-attributes'
-import { parseLabels, UsageError } from '../../src/agent/cli'
+import { parseLabels, UsageError } from '../../src/agent/args'
 
 describe('pod references (the Node authorizer graph)', () => {
   it('names every secret, configmap and claim of containers, volumes and pull secrets, once each', () => {

@@ -3,7 +3,8 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController as declaredReplicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
-import { MemoryCache, newPod, newReplicaSet, T0 } from '../fixtures/workloads'
+import { MemoryCache, T0 } from '../fixtures/memory-cache'
+import { newPod, newReplicaSet } from '../fixtures/objects'
 import { withProjections } from '../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */
@@ -37,7 +38,7 @@ describe('replicaset reconcile: replica diff', () => {
     expect(ofType(out.actions, 'delete')).toHaveLength(deletes)
   })
 
-  it.each([1, 2, 3, 7, 16, 100].map((missing) => ({ name: `${missing} missing`, missing })))('asks for every pod in one run of creates, whatever batches the runner applies them in: $name', ({ missing }) => {
+  it.each([1, 2, 3, 7, 16, 100].map((missing) => ({ name: `${missing} missing`, missing })))('asks for every pod in one run of creates, whatever batches the runner applies them in: $name', async ({ missing }) => {
     const rs = newReplicaSet('web-rs', { replicas: missing })
     const out = reconcile(new MemoryCache(rs))
     const kinds = out.actions.map((a) => a.type)
@@ -46,7 +47,7 @@ describe('replicaset reconcile: replica diff', () => {
     expect(kinds.filter((k) => k === 'create')).toHaveLength(missing)
   })
 
-  it('creates pods from the template with generateName, namespace, labels and the controller reference', () => {
+  it('creates pods from the template with generateName, namespace, labels and the controller reference', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1, namespace: 'prod', templateLabels: { app: 'web', tier: 'fe' } })
     const [create] = ofType(reconcile(new MemoryCache(rs), 'prod/web-rs').actions, 'create')
     expect(create.resource).toEqual(pods)
@@ -59,11 +60,12 @@ describe('replicaset reconcile: replica diff', () => {
         labels: { app: 'web', tier: 'fe' },
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: 'uid-web-rs', controller: true, blockOwnerDeletion: true }],
       },
-      spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+      // the template as the store defaulted it
+      spec: { containers: [{ name: 'app', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 },
     })
   })
 
-  it('deletes with a uid precondition and records SuccessfulDelete after each delete', () => {
+  it('deletes with a uid precondition and records SuccessfulDelete after each delete', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1 })
     const cache = new MemoryCache(rs, newPod('old', { owner: rs, readySince: T0 - 7200_000 }), newPod('pending', { owner: rs }))
     const out = reconcile(cache)
@@ -85,18 +87,18 @@ describe('replicaset reconcile: replica diff', () => {
     expect(statusOf(out.actions)).toEqual({ replicas: 0, observedGeneration: 1 })
   })
 
-  it('neither creates nor deletes while the ReplicaSet is being deleted, but still reports status', () => {
+  it('neither creates nor deletes while the ReplicaSet is being deleted, but still reports status', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 5, deletionTimestamp: '2025-06-01T11:00:00Z' })
     const out = reconcile(new MemoryCache(rs, ...readyPods(rs, 1)))
     expect(out.actions.map((a) => a.type)).toEqual(['updateStatus'])
   })
 
-  it('creates nothing from a template whose labels its selector does not match', () => {
+  it('creates nothing from a template whose labels its selector does not match', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 2, selector: { app: 'web' }, templateLabels: { app: 'other' } })
     expect(ofType(reconcile(new MemoryCache(rs)).actions, 'create')).toEqual([])
   })
 
-  it('does nothing for a ReplicaSet that is gone', () => {
+  it('does nothing for a ReplicaSet that is gone', async () => {
     expect(reconcile(new MemoryCache())).toEqual({ actions: [] })
   })
 })
@@ -104,7 +106,7 @@ describe('replicaset reconcile: replica diff', () => {
 describe('replicaset reconcile: adoption and release', () => {
   const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: 'uid-web-rs', controller: true, blockOwnerDeletion: true }
 
-  it('adopts a matching orphan with a controller reference and counts it', () => {
+  it('adopts a matching orphan with a controller reference and counts it', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1 })
     const orphan = newPod('orphan', { readySince: T0 - 3600_000 })
     const out = reconcile(new MemoryCache(rs, orphan))
@@ -123,12 +125,12 @@ describe('replicaset reconcile: adoption and release', () => {
     expect(ofType(reconcile(new MemoryCache(rs, pod)).actions, 'patch')).toEqual([])
   })
 
-  it('adopts nothing while the ReplicaSet is being deleted', () => {
+  it('adopts nothing while the ReplicaSet is being deleted', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1, deletionTimestamp: '2025-06-01T11:00:00Z' })
     expect(ofType(reconcile(new MemoryCache(rs, newPod('orphan'))).actions, 'patch')).toEqual([])
   })
 
-  it('releases an owned pod whose labels no longer match, keeping other owners, and replaces it', () => {
+  it('releases an owned pod whose labels no longer match, keeping other owners, and replaces it', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1 })
     const pod = newPod('relabelled', { owner: rs, labels: { app: 'debug' }, readySince: T0 - 60_000 })
     const other = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', uid: 'uid-cm' }
@@ -138,7 +140,7 @@ describe('replicaset reconcile: adoption and release', () => {
     expect(ofType(out.actions, 'create')).toHaveLength(1)
   })
 
-  it('removes the owner references altogether when the ReplicaSet was the only owner', () => {
+  it('removes the owner references altogether when the ReplicaSet was the only owner', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 0 })
     const out = reconcile(new MemoryCache(rs, newPod('relabelled', { owner: rs, labels: { app: 'debug' } })))
     expect(out.actions[0]).toMatchObject({ type: 'patch', patch: { metadata: { ownerReferences: null } } })
@@ -182,13 +184,13 @@ describe('replicaset reconcile: status', () => {
     expect(out.requeueAfterMs).toBe(requeueAfterMs)
   })
 
-  it('counts only pods carrying every template label as fully labeled', () => {
+  it('counts only pods carrying every template label as fully labeled', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 2, selector: { app: 'web' }, templateLabels: { app: 'web', track: 'stable' } })
     const out = reconcile(new MemoryCache(rs, newPod('a', { owner: rs }), newPod('b', { owner: rs, labels: { app: 'web' } })))
     expect(statusOf(out.actions)).toMatchObject({ replicas: 2, fullyLabeledReplicas: 1 })
   })
 
-  it('writes no status when nothing changed, and writes the status without a resourceVersion', () => {
+  it('writes no status when nothing changed, and writes the status without a resourceVersion', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 2, generation: 3, status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 3 } })
     const cache = new MemoryCache(rs, ...readyPods(rs, 2))
     expect(reconcile(cache)).toEqual({ actions: [] })
@@ -200,43 +202,71 @@ describe('replicaset reconcile: status', () => {
 })
 
 describe('replicaset reconcile: across passes', () => {
-  it('records SuccessfulCreate with the names the store gave, on the pass after the creates', () => {
+  it('records SuccessfulCreate with the names the store gave, on the pass after the creates', async () => {
     const controller = replicaSetController()
     const rs = newReplicaSet('web-rs', { replicas: 2 })
     const cache = new MemoryCache(rs)
-    cache.applyAll(reconcile(cache, undefined, controller).actions)
+    await cache.applyAll(reconcile(cache, undefined, controller).actions)
     const names = cache.list(pods).map((p) => p.metadata.name)
     expect(names).toHaveLength(2)
     names.forEach((n) => expect(n).toMatch(/^web-rs-[bcdfghjklmnpqrstvwxz2456789]{5}$/))
-    cache.applyAll(reconcile(cache, undefined, controller).actions)
+    await cache.applyAll(reconcile(cache, undefined, controller).actions)
     expect(cache.events.map((e) => `${e.reason}: ${e.message}`).sort()).toEqual(names.map((n) => `SuccessfulCreate: Created pod: ${n}`).sort())
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })
   })
 
-  it('reports ReplicaFailure (FailedCreate) when creates failed, and clears it once they succeed', () => {
+  it('reports ReplicaFailure (FailedCreate) with the API error that refused a create, and clears it once creates succeed', async () => {
     const controller = replicaSetController()
     const rs = newReplicaSet('web-rs', { replicas: 3 })
     const cache = new MemoryCache(rs)
     cache.podCreateQuota = 1
-    expect(cache.applyAll(reconcile(cache, undefined, controller).actions).error?.message).toBe('create: exceeded quota')
+    const first = await cache.tryApplyAll(reconcile(cache, undefined, controller).actions)
+    expect(first.refused?.status).toMatchObject({ code: 403, reason: 'Forbidden' })
+    const quotaError = first.refused!.status.message!
+    expect(quotaError).toMatch(/^pods "web-rs-[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1$/)
 
-    const second = reconcile(cache, undefined, controller)
+    const second = controller.reconcile('default/web-rs', cache, now, first.refused)
     expect(statusOf(second.actions)).toEqual({
       replicas: 1,
       fullyLabeledReplicas: 1,
       observedGeneration: 1,
-      conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'FailedCreate', message: '2 of 3 pod creations did not succeed' }],
+      conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'FailedCreate', message: quotaError }],
     })
-    expect(ofType(second.actions, 'event').map((e) => [e.eventType, e.reason])).toEqual([
-      ['Normal', 'SuccessfulCreate'],
-      ['Warning', 'FailedCreate'],
+    expect(ofType(second.actions, 'event').map((e) => [e.eventType, e.reason, e.message])).toEqual([
+      ['Normal', 'SuccessfulCreate', `Created pod: ${cache.list(pods)[0]!.metadata.name}`],
+      ['Warning', 'FailedCreate', `Error creating: ${quotaError}`],
     ])
     expect(ofType(second.actions, 'create')).toHaveLength(2)
 
+    // Refused again: the condition keeps the message it was set with; each refusal is an event.
+    const again = await cache.tryApplyAll(second.actions)
+    const third = controller.reconcile('default/web-rs', cache, now + 1000, again.refused)
+    expect(statusOf(third.actions)).toBeUndefined()
+    expect(ofType(third.actions, 'event').map((e) => e.message)).toEqual([`Error creating: ${again.refused!.status.message}`])
+
     cache.podCreateQuota = undefined
-    cache.applyAll(second.actions)
-    cache.applyAll(reconcile(cache, undefined, controller).actions)
+    expect((await cache.tryApplyAll(third.actions)).refused).toBeUndefined()
+    await cache.applyAll(controller.reconcile('default/web-rs', cache, now + 2000).actions)
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 })
+  })
+
+  it('reports ReplicaFailure (FailedDelete) with the API error that refused a delete', () => {
+    const rs = newReplicaSet('web-rs', { replicas: 0 })
+    const cache = new MemoryCache(rs, ...readyPods(rs, 1))
+    const [del] = ofType(reconcile(cache).actions, 'delete')
+    const status = { kind: 'Status' as const, apiVersion: 'v1' as const, metadata: {}, status: 'Failure' as const, code: 403, reason: 'Forbidden' as const, message: 'pods "p0" is forbidden: denied by a webhook' }
+    const out = replicaSetController().reconcile('default/web-rs', cache, now, { action: del!, status })
+    expect(statusOf(out.actions)?.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'FailedDelete', message: status.message }])
+    expect(ofType(out.actions, 'event').find((e) => e.eventType === 'Warning')).toMatchObject({ reason: 'FailedDelete', message: `Error deleting: ${status.message}` })
+  })
+
+  it('reports no failure for a refused write that was not a pod create or delete', () => {
+    const rs = newReplicaSet('web-rs', { replicas: 1 })
+    const cache = new MemoryCache(rs, ...readyPods(rs, 1))
+    const status = { kind: 'Status' as const, apiVersion: 'v1' as const, metadata: {}, status: 'Failure' as const, code: 409, reason: 'Conflict' as const, message: 'conflict' }
+    const out = replicaSetController().reconcile('default/web-rs', cache, now, { action: { type: 'updateStatus', resource: replicaSets, object: rs }, status })
+    expect(ofType(out.actions, 'event')).toEqual([])
+    expect(statusOf(out.actions)?.conditions).toBeUndefined()
   })
 })
 
@@ -257,7 +287,7 @@ describe('replicaset keysFor', () => {
     expect(controller.keysFor(resource, object, cache)).toEqual(keys)
   })
 
-  it('watches replicasets and pods and resyncs every ReplicaSet', () => {
+  it('watches replicasets and pods and resyncs every ReplicaSet', async () => {
     expect(controller.watches).toEqual([replicaSets, pods])
     expect(controller.allKeys(cache).sort()).toEqual(['default/api-rs', 'default/web-rs'])
   })

@@ -69,5 +69,13 @@ describe('resource quota controller', () => {
     expect(quotaWakesOn(pods, 'MODIFIED', pod('a'), pod('a', undefined, 'Pending'))).toBe(false)
     expect(quotaWakesOn(services, 'MODIFIED', { metadata: { name: 's' }, spec: { type: 'LoadBalancer' } }, { metadata: { name: 's' }, spec: { type: 'ClusterIP' } })).toBe(true)
     expect(quotaWakesOn(resourceQuotas, 'ADDED', quota({ pods: '1' }))).toBe(true)
+    // a quota's limits changing, or its status not yet showing them, asks for a recount ...
+    const counted = quota({ pods: '1' }, { hard: { pods: '1' }, used: { pods: '0' } })
+    expect(quotaWakesOn(resourceQuotas, 'MODIFIED', quota({ pods: '2' }, counted.status), counted)).toBe(true)
+    expect(quotaWakesOn(resourceQuotas, 'MODIFIED', counted, quota({ pods: '1' }))).toBe(false)
+    expect(quotaWakesOn(resourceQuotas, 'MODIFIED', quota({ pods: '1' }, { used: { pods: '0' } }), quota({ pods: '1' }))).toBe(true)
+    expect(quotaWakesOn(resourceQuotas, 'MODIFIED', quota({ cpu: '1000m' }, { hard: { cpu: '1' }, used: { cpu: '0' } }), quota({ cpu: '1000m' }))).toBe(false)
+    // ... admission's charge does not: the object charged for may not be stored yet
+    expect(quotaWakesOn(resourceQuotas, 'MODIFIED', quota({ pods: '1' }, { hard: { pods: '1' }, used: { pods: '1' } }), counted)).toBe(false)
   })
 })

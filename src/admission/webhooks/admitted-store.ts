@@ -1,11 +1,12 @@
 /**
  * A kind's store whose writes pass the admission webhooks first, for the API's handlers and the
  * controllers alike (kube-apiserver admits every write, whoever makes it). A write that no webhook's
- * rules name costs one look at this isolate's configurations. Otherwise the write is first made as
+ * or policy's rules name costs one look at this isolate's configurations. Otherwise the write is first made as
  * a dry run, giving the object as it would be stored; mutating webhooks are called in order with
  * it, their JSON patches applied one after another (a webhook with reinvocationPolicy IfNeeded is
  * called once more when a later one changed the object); the patched object is dry-run again, so
- * the validating webhooks, called together, see what would be stored; then the write is made with
+ * the ValidatingAdmissionPolicies (`../policies`) and then the validating webhooks, called
+ * together, see what would be stored; then the write is made with
  * the patches, and only if the object is still the version the webhooks were shown (else the whole
  * admission runs again, as upstream retries a conflicting update).
  */
@@ -22,6 +23,9 @@ import type { WriteResult } from '../../apis/store-options'
 import { configuredWebhooks, type ConfiguredWebhook } from './configurations'
 import { namespaceMatches, rulesMatch, selectorsMatch, type AdmissionAttributes, type Operation } from './match'
 import { callFailure, denial, review, type ReviewRequest } from './review'
+import { configuredPolicies, type ConfiguredPolicy } from '../policies/configurations'
+import { policyMayApply, policyMayApplyIn } from '../policies/match'
+import { enforcePolicies } from '../policies/dispatch'
 
 type Step = Pick<WriteOptions, 'dryRun' | 'admission'>
 type Write = (step: Step) => Promise<StoreResult<WriteResult>>
@@ -51,8 +55,8 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo) {
      */
     deletePages: async function* (namespace: string | undefined, list: ListOptions, opts: DeleteOptions): AsyncGenerator<ListResult> {
       const attributes: AdmissionAttributes = { operation: 'DELETE', group: def.group, version: def.version, resource: def.plural, subresource: '', namespaced: def.namespaced, namespace: namespace ?? '' }
-      const hooks = def.group === admissionGroup ? [] : await configuredWebhooks(env)
-      if (!hooks.some((h) => rulesMatch(h.hook, attributes))) return yield* deletePages(env, def, namespace, list, opts)
+      const [hooks, policies] = def.group === admissionGroup ? [[], []] : await Promise.all([configuredWebhooks(env), configuredPolicies(env)])
+      if (!hooks.some((h) => rulesMatch(h.hook, attributes)) && !policies.some((p) => policyMayApply(p, attributes))) return yield* deletePages(env, def, namespace, list, opts)
       for await (const page of listPages(env, def, { ...list, namespace, limit: undefined, continue: undefined })) {
         const items: string[] = []
         for (const text of page.items) {
@@ -82,8 +86,8 @@ interface WriteCall {
 async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<WriteResult>> {
   const { env, def, t } = call
   if (def.group === admissionGroup || call.subresource === 'finalize') return write({})
-  const hooks = await configuredWebhooks(env)
-  if (!hooks.length) return write({})
+  const [hooks, policies] = await Promise.all([configuredWebhooks(env), configuredPolicies(env)])
+  if (!hooks.length && !policies.length) return write({})
   const attributesOf = (operation: Operation): AdmissionAttributes => ({
     operation,
     group: def.group,
@@ -97,10 +101,13 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
   // that creates), then the namespace's labels.
   const possible: Operation[] = call.op === 'delete' ? ['DELETE'] : call.op === 'create' ? ['CREATE'] : ['UPDATE', 'CREATE']
   let named = hooks.filter((h) => possible.some((op) => rulesMatch(h.hook, attributesOf(op))))
-  if (!named.length) return write({})
-  const namespaceLabels = def.namespaced ? await recentNamespaceLabels(env, t.namespace ?? '') : undefined
+  let namedPolicies = policies.filter((p) => possible.some((op) => policyMayApply(p, attributesOf(op))))
+  if (!named.length && !namedPolicies.length) return write({})
+  const namespace = def.namespaced ? await recentNamespace(env, t.namespace ?? '') : undefined
+  const namespaceLabels = namespace ? (namespace.metadata.labels ?? {}) : undefined
   named = named.filter((h) => !def.namespaced || namespaceMatches(h.hook, attributesOf(possible[0]!), namespaceLabels))
-  if (!named.length) return write({})
+  namedPolicies = namedPolicies.filter((p) => policyMayApplyIn(p, attributesOf(possible[0]!), namespaceLabels))
+  if (!named.length && !namedPolicies.length) return write({})
   for (let attempt = 1; ; attempt++) {
     let old: KubeObject | undefined
     if (call.op !== 'create') {
@@ -111,8 +118,9 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
     }
     const attributes = attributesOf(call.op === 'delete' ? 'DELETE' : old ? 'UPDATE' : 'CREATE')
     const hooksNow = named.filter((h) => rulesMatch(h.hook, attributes))
-    if (!hooksNow.length) return write({})
-    const result = await admitOnce(call, write, hooksNow, attributes, namespaceLabels, old)
+    const policiesNow = namedPolicies.filter((p) => policyMayApply(p, attributes))
+    if (!hooksNow.length && !policiesNow.length) return write({})
+    const result = await admitOnce(call, write, { hooks: hooksNow, policies: policiesNow }, attributes, namespace, old)
     if (result.ok || result.status.code !== 409 || attributes.operation === 'CREATE' || attempt >= admissionAttempts) return result
   }
 }
@@ -120,11 +128,12 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
 async function admitOnce(
   call: WriteCall,
   write: Write,
-  hooks: ConfiguredWebhook[],
+  { hooks, policies }: { hooks: ConfiguredWebhook[]; policies: ConfiguredPolicy[] },
   attributes: AdmissionAttributes,
-  namespaceLabels: Record<string, string> | undefined,
+  namespace: KubeObject | undefined,
   old: KubeObject | undefined,
 ): Promise<StoreResult<WriteResult>> {
+  const namespaceLabels = namespace ? (namespace.metadata.labels ?? {}) : undefined
   const resourceVersion = old?.metadata.resourceVersion
   const base: Omit<ReviewRequest, 'object'> = {
     attributes,
@@ -138,7 +147,13 @@ async function admitOnce(
   const warnings: string[] = []
   const applies = (h: ConfiguredWebhook, object: KubeObject | undefined) => selectorsMatch(h.hook, attributes, namespaceLabels, object, old)
 
+  // ValidatingAdmissionPolicy runs before the validating webhooks, as in kube-apiserver's plugin order.
+  const byPolicy = (object: KubeObject | undefined) =>
+    enforcePolicies(call.env, policies, { attributes, kind: base.kind, name: base.name, object, oldObject: old, namespace, user: call.user, dryRun: call.dryRun, options: base.options }, warnings)
+
   if (attributes.operation === 'DELETE') {
+    const denied = policies.length ? await byPolicy(undefined) : undefined
+    if (denied) return { ok: false, status: denied }
     const refused = await validate(call.env, hooks, base, undefined, applies, warnings)
     if (refused) return refused
     return withWarnings(await write({}), warnings)
@@ -158,6 +173,8 @@ async function admitOnce(
     if (!again.ok) return again
     object = JSON.parse(again.value.object) as KubeObject
   }
+  const denied = policies.length ? await byPolicy(object) : undefined
+  if (denied) return { ok: false, status: denied }
   const refused = await validate(call.env, hooks, base, object, applies, warnings)
   if (refused) return refused
   return withWarnings(await write({ admission: { patch, resourceVersion } }), warnings)
@@ -235,21 +252,21 @@ function withWarnings(result: StoreResult<WriteResult>, warnings: string[]): Sto
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
-/** How long a namespace's labels are taken as read: upstream's webhooks read them from an informer, as stale. */
-const namespaceLabelsTtlMs = 1000
-const namespaceLabels = new Map<string, { at: number; labels: Promise<Record<string, string> | undefined> }>()
+/** How long a namespace is taken as read: upstream's admission reads namespaces from an informer, as stale. */
+const namespaceTtlMs = 1000
+const namespaces = new Map<string, { at: number; namespace: Promise<KubeObject | undefined> }>()
 
-function recentNamespaceLabels(env: Env, namespace: string): Promise<Record<string, string> | undefined> {
+function recentNamespace(env: Env, name: string): Promise<KubeObject | undefined> {
   const now = Date.now()
-  const hit = namespaceLabels.get(namespace)
-  if (hit && now - hit.at < namespaceLabelsTtlMs) return hit.labels
-  if (namespaceLabels.size > 1000) namespaceLabels.clear()
-  const labels = storeFor(env, namespacesDef)
-    .get({ def: namespacesDef, name: namespace })
-    .then((got) => (got.ok ? ((JSON.parse(got.value) as KubeObject).metadata.labels ?? {}) : undefined))
-  namespaceLabels.set(namespace, { at: now, labels })
-  labels.catch(() => namespaceLabels.delete(namespace))
-  return labels
+  const hit = namespaces.get(name)
+  if (hit && now - hit.at < namespaceTtlMs) return hit.namespace
+  if (namespaces.size > 1000) namespaces.clear()
+  const namespace = storeFor(env, namespacesDef)
+    .get({ def: namespacesDef, name })
+    .then((got) => (got.ok ? (JSON.parse(got.value) as KubeObject) : undefined))
+  namespaces.set(name, { at: now, namespace })
+  namespace.catch(() => namespaces.delete(name))
+  return namespace
 }
 
 function writeOptionsOf(opts: WriteOptions): Record<string, unknown> {

@@ -48,7 +48,7 @@ export function rulesMatch(hook: Webhook, a: AdmissionAttributes): boolean {
  * The namespace selector: the namespace's labels for a namespaced object, the object's own labels
  * when it is a Namespace; cluster-scoped objects always pass.
  */
-export function namespaceMatches(hook: Webhook, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function namespaceMatches(hook: Pick<Webhook, 'namespaceSelector'>, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
   const isNamespace = a.group === '' && a.resource === 'namespaces'
   if (!isNamespace && !a.namespaced) return true
   const labels = isNamespace ? (object ?? oldObject)?.metadata.labels : namespaceLabels
@@ -56,7 +56,7 @@ export function namespaceMatches(hook: Webhook, a: AdmissionAttributes, namespac
 }
 
 /** The object selector: the object's or the old object's labels. */
-export function objectMatches(hook: Webhook, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function objectMatches(hook: Pick<Webhook, 'objectSelector'>, object?: KubeObject, oldObject?: KubeObject): boolean {
   if (!object && !oldObject) return true
   const selector = selectorFromLabelSelector(hook.objectSelector ?? {})
   return [object, oldObject].some((o) => o && matchesLabels(selector, o.metadata.labels ?? {}))

@@ -1,28 +1,30 @@
 /**
  * Containers as child processes of the agent: `command` + `args` run in their own process group
- * with the container's environment and working directory. Restart policy with crash-loop
- * backoff, probes, bounded logs per instance, exec, and graceful stop (SIGTERM, then SIGKILL).
+ * with the container's environment and working directory. This file holds their lifecycle:
+ * restart policy with crash-loop backoff, probes, and graceful stop (SIGTERM, then SIGKILL);
+ * spawning, exec, logs and the records live in the `process-*.ts` files beside it.
  */
 import { linkClaimVolumes, mountsClaims } from './process-volumes'
 import type { ApiGet } from './claim-path'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { statSync } from 'node:fs'
-import { constants } from 'node:os'
 import type { KubeObject } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
-import { expandVars, podContainers, type ContainerSpec } from '../env'
+import { expandVars } from '../env'
 import type { Logger } from '../log'
-import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
+import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from './backoff'
 import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { PodDirs } from './pod-dirs'
-import { agentIdentity, runAsFor, type RunAs } from './run-as'
+import { agentIdentity, runAsFor } from './run-as'
 import { startContainerProbes } from './container-probes'
-import type { Probe, ProbeWorker } from './probes'
-import { crashLoopState, lostInstance, shouldRestart } from './restart'
+import { crashLoopState, restartPolicyOf, shouldRestart } from './restart'
 import { addEphemeral } from './ephemeral'
-import { findContainer, freshRecord, podRecord, reportContainer, type ContainerRecord, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
+import { findContainer, podKey, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
 import { formatTime } from '../../apimachinery/meta-time'
+import { execProcess } from './process-exec'
+import { signalGroup } from './process-group'
+import { containerLogs, tailOf } from './process-logs'
+import { adoptPod, newEphemeral, type Container, type Instance, type Pod } from './process-records'
+import { spawnMain, type InstanceEnd } from './process-spawn'
 
 type State = ContainerState['state']
 
@@ -44,50 +46,7 @@ export interface ProcessRuntimeOptions {
   get?: ApiGet
 }
 
-interface ContainerSpecWithProbes extends ContainerSpec {
-  readinessProbe?: Probe
-  livenessProbe?: Probe
-  startupProbe?: Probe
-  terminationMessagePolicy?: string
-}
-
-interface Instance {
-  id: string
-  child: ChildProcess | undefined
-  startedAtMs: number
-  exited: Promise<void>
-  markExited: () => void
-  done: boolean
-}
-
-interface Container extends ContainerRecord<ContainerSpecWithProbes> {
-  instance: Instance | undefined
-  logs: LogBuffer | undefined
-  previousLogs: LogBuffer | undefined
-  crash: CrashLoopState
-  restartTimer: NodeJS.Timeout | undefined
-  probes: ProbeWorker[]
-  execs: Set<ChildProcess>
-  /** the user its processes run as (securityContext) */
-  runAs: RunAs
-  /** set when no restart may follow (init container done, policy says no, pod stopping) */
-  finished: boolean
-}
-
-interface Pod {
-  uid: string
-  pod: KubeObject
-  containers: Container[]
-  stopping: boolean
-  killTimer: NodeJS.Timeout | undefined
-  killAtMs: number | undefined
-}
-
 const DEFAULT_SHUTDOWN_GRACE_SECONDS = 3
-const PIPE_DRAIN_MS = 2_000
-/** kubelet keeps at most this much of a failed container's log as its termination message. */
-const TERMINATION_MESSAGE_LINES = 80
-const TERMINATION_MESSAGE_BYTES = 4096
 
 /** The agent's environment passed on to containers: enough to find programs and a home. */
 export function defaultBaseEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -150,9 +109,9 @@ export class ProcessRuntime implements ManagedRuntime {
 
   async sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
     if (this.shuttingDown) return
-    const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
+    const rec = podRecord(this.pods, pod, adoptPod)
     if (rec.stopping) return
-    addEphemeral(rec.containers, pod, (spec) => this.newEphemeral(pod, spec))
+    addEphemeral(rec.containers, pod, (spec) => newEphemeral(pod, spec))
     if (this.opts.get && !this.claimsLinked.has(rec.uid) && mountsClaims(pod)) {
       try {
         await linkClaimVolumes(pod, this.dirs.dirOf(rec.uid), this.opts.get)
@@ -168,36 +127,6 @@ export class ProcessRuntime implements ManagedRuntime {
     }
     this.advance(rec)
     this.changed(pod.metadata.uid ?? '')
-  }
-
-  /** A new record; containers that ran under a previous agent continue their history. */
-  private adopt(pod: KubeObject): Pod {
-    const status = (pod.status ?? {}) as { containerStatuses?: PrevStatus[]; initContainerStatuses?: PrevStatus[] }
-    const policy = restartPolicyOf(pod)
-    const initNames = new Set(((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map((c) => c.name))
-    const containers = podContainers(pod).map((spec): Container => {
-      const init = initNames.has(spec.name)
-      const c = newContainer(spec, init)
-      const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
-      if (prev) adoptPrevious(c, prev, policy)
-      return c
-    })
-    return { uid: pod.metadata.uid ?? '', pod, containers, stopping: false, killTimer: undefined, killAtMs: undefined }
-  }
-
-  /**
-   * An ephemeral container: a process in the pod's directory, as the others. One a previous agent
-   * started is over (its process ended with that agent): it is not run again.
-   */
-  private newEphemeral(pod: KubeObject, spec: ContainerSpec): Container {
-    const c: Container = { ...newContainer(spec, false), ephemeral: true }
-    const status = (pod.status ?? {}) as { ephemeralContainerStatuses?: PrevStatus[] }
-    const prev = status.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
-    if (prev && (prev.state?.running || prev.state?.terminated)) {
-      adoptPrevious(c, prev, 'Never')
-      c.finished = true
-    }
-    return c
   }
 
   /** Starts whatever may start now: ephemeral containers, init containers one at a time, then every app container. */
@@ -240,7 +169,7 @@ export class ProcessRuntime implements ManagedRuntime {
     const runAs = runAsFor(rec.pod, c.spec, this.agent)
     if ('error' in runAs) return this.waitOnConfig(c, runAs.error)
     c.runAs = runAs
-    const env = { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) }
+    const env = this.envOf(rec.pod, c)
     const argv = [...command, ...(c.spec.args ?? [])].map((a) => expandVars(a, c.env ?? {}))
     const cwd = c.spec.workingDir || this.dirs.dirOf(rec.uid, runAs)
     const blocked = runAs.uid === undefined || c.spec.workingDir ? undefined : PodDirs.unreachable(cwd, runAs.uid)
@@ -261,47 +190,14 @@ export class ProcessRuntime implements ManagedRuntime {
     const instance: Instance = { id, child: undefined, startedAtMs: now, exited, markExited, done: false }
     c.instance = instance
 
-    const startError = workingDirError(cwd)
-    if (startError) {
+    const started = spawnMain(argv, { cwd, env, ...runAs }, c.logs, (end) => this.exited(rec, c, instance, end))
+    if ('failed' in started) {
       c.state = { running: { startedAt: formatTime(now) } }
-      this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: startError })
+      this.exited(rec, c, instance, started.failed)
       return
     }
-    let child: ChildProcess
-    try {
-      child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...runAs })
-    } catch (err) {
-      c.state = { running: { startedAt: formatTime(now) } }
-      this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message: (err as Error).message })
-      return
-    }
+    const child = started.child
     instance.child = child
-    const logs = c.logs
-    child.stdout!.on('data', (chunk: Buffer) => logs.write('stdout', chunk))
-    child.stderr!.on('data', (chunk: Buffer) => logs.write('stderr', chunk))
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      const message = err.code === 'ENOENT' ? `exec: "${argv[0]}": executable file not found in $PATH` : err.code === 'EACCES' ? `exec: "${argv[0]}": permission denied` : err.message
-      this.exited(rec, c, instance, { exitCode: 128, reason: 'StartError', message })
-    })
-    // The main process's exit ends the container: the rest of its group is killed, and the
-    // instance is finished once the output pipes have drained (or shortly after, if something
-    // outside the group still holds them).
-    let exitCode: number | undefined
-    let drainTimer: NodeJS.Timeout | undefined
-    const finish = () => {
-      if (drainTimer) clearTimeout(drainTimer)
-      const code = exitCode ?? 1
-      this.exited(rec, c, instance, { exitCode: code, reason: code === 0 ? 'Completed' : 'Error' })
-    }
-    child.on('exit', (code, signal) => {
-      exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1)
-      signalGroup(child, 'SIGKILL')
-      drainTimer = setTimeout(finish, PIPE_DRAIN_MS)
-    })
-    child.on('close', (code, signal) => {
-      exitCode ??= code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1)
-      finish()
-    })
     c.state = { running: { startedAt: formatTime(now) } }
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (pid ${child.pid})`)
     this.startProbes(rec, c, instance)
@@ -311,7 +207,7 @@ export class ProcessRuntime implements ManagedRuntime {
     const target = {
       host: this.opts.probeHost ?? '127.0.0.1',
       ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
-      env: { ...this.baseEnv, HOSTNAME: rec.pod.metadata.name ?? '', ...(c.env ?? {}) },
+      env: this.envOf(rec.pod, c),
       cwd: c.spec.workingDir || this.dirs.dirOf(rec.uid, c.runAs),
       ...c.runAs,
     }
@@ -333,7 +229,7 @@ export class ProcessRuntime implements ManagedRuntime {
     void instance.exited.then(() => clearTimeout(timer))
   }
 
-  private exited(rec: Pod, c: Container, instance: Instance, end: { exitCode: number; reason: string; message?: string }): void {
+  private exited(rec: Pod, c: Container, instance: Instance, end: InstanceEnd): void {
     if (instance.done) return
     instance.done = true
     const now = Date.now()
@@ -449,18 +345,7 @@ export class ProcessRuntime implements ManagedRuntime {
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
-    return readLogs(() => {
-      const c = this.container(podUid, opts.container)
-      if (opts.previous) {
-        if (!c.previousLogs) throw new Error(`previous terminated container "${c.name}" in pod "${this.pods.get(podUid)?.pod.metadata.name}" not found`)
-        return c.previousLogs.read(opts)
-      }
-      if (!c.logs) {
-        const reason = 'waiting' in c.state ? c.state.waiting.reason : 'ContainerCreating'
-        throw new Error(`container "${c.name}" in pod "${this.pods.get(podUid)?.pod.metadata.name}" is waiting to start: ${reason}`)
-      }
-      return c.logs.read({ ...opts, follow: opts.follow && !c.logs.closed })
-    })
+    return containerLogs(() => this.container(podUid, opts.container), () => this.pods.get(podUid)?.pod.metadata.name, opts)
   }
 
   exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number> {
@@ -473,132 +358,12 @@ export class ProcessRuntime implements ManagedRuntime {
     }
     if (!c.instance || c.instance.done) return Promise.reject(new Error(`container ${container} is not running`))
     if (command.length === 0) return Promise.reject(new Error('exec needs a command'))
-    const env = { ...this.baseEnv, HOSTNAME: rec?.pod.metadata.name ?? '', ...(c.env ?? {}) }
-    return new Promise<number>((resolve) => {
-      const child = spawn(command[0]!, command.slice(1), { cwd: c.spec.workingDir || this.dirs.dirOf(podUid, c.runAs), ...c.runAs, env, stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true })
-      c.execs.add(child)
-      child.stdout!.on('data', (chunk: Buffer) => streams.stdout(new Uint8Array(chunk)))
-      child.stderr!.on('data', (chunk: Buffer) => streams.stderr(new Uint8Array(chunk)))
-      let done = false
-      const finish = (code: number) => {
-        if (done) return
-        done = true
-        c.execs.delete(child)
-        resolve(code)
-      }
-      child.on('error', (err: NodeJS.ErrnoException) => {
-        const text = err.code === 'ENOENT' ? `exec: "${command[0]}": executable file not found in $PATH\n` : `exec: "${command[0]}": ${err.message}\n`
-        streams.stderr(new Uint8Array(Buffer.from(text)))
-        finish(err.code === 'ENOENT' ? 127 : 126)
-      })
-      child.on('close', (code, signal) => finish(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1)))
-      if (streams.stdin && child.stdin) {
-        const stdin = child.stdin
-        stdin.on('error', () => {})
-        void (async () => {
-          try {
-            for await (const chunk of streams.stdin!) if (!stdin.write(chunk)) await new Promise((r) => stdin.once('drain', r))
-          } catch {
-            // the caller's stream broke: end the input all the same
-          }
-          stdin.end()
-        })()
-      }
-    })
+    return execProcess(c.execs, command, streams, { cwd: c.spec.workingDir || this.dirs.dirOf(podUid, c.runAs), ...c.runAs, env: this.envOf(rec?.pod, c) })
+  }
+
+  /** A container's environment: the agent's base, the pod's name as HOSTNAME, then its own variables. */
+  private envOf(pod: KubeObject | undefined, c: Container): Record<string, string> {
+    return { ...this.baseEnv, HOSTNAME: pod?.metadata.name ?? '', ...(c.env ?? {}) }
   }
 }
 
-/** A container's record before its first instance. */
-function newContainer(spec: ContainerSpecWithProbes, init: boolean): Container {
-  return {
-    ...freshRecord(spec, init),
-    instance: undefined,
-    logs: undefined,
-    previousLogs: undefined,
-    crash: { streak: 0 },
-    restartTimer: undefined,
-    probes: [],
-    execs: new Set(),
-    runAs: {},
-    finished: false,
-  }
-}
-
-/** Wraps a log read so that a missing container fails on the first read, as a stream error. */
-async function* readLogs(open: () => AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* open()
-}
-
-interface PrevStatus {
-  name: string
-  state?: { running?: { startedAt?: string }; terminated?: { exitCode?: number; startedAt?: string; finishedAt?: string }; waiting?: { reason?: string } }
-  lastState?: State | Record<string, never>
-  restartCount?: number
-}
-
-/**
- * Picks up a container's history from the pod's status when the agent restarted: a finished
- * init container stays finished; an instance that was running is lost (its processes ended with
- * the old agent) and counts as a failed run; the restart policy then decides.
- */
-function adoptPrevious(c: Container, prev: PrevStatus, policy: string): void {
-  const now = formatTime(Date.now())
-  c.restartCount = prev.restartCount ?? 0
-  const hadLast = prev.lastState && Object.keys(prev.lastState).length > 0
-  if (hadLast) c.lastState = prev.lastState as State
-  const t = prev.state?.terminated
-  if (t) {
-    c.everStarted = true
-    c.state = { terminated: { exitCode: t.exitCode ?? 0, reason: (t as { reason?: string }).reason ?? (t.exitCode ? 'Error' : 'Completed'), startedAt: t.startedAt, finishedAt: t.finishedAt ?? now } }
-    if ((c.init && t.exitCode === 0) || !shouldRestart(policy, t.exitCode ?? 0, c.init)) c.finished = true
-    return
-  }
-  if (prev.state?.running) {
-    c.everStarted = true
-    const lost = lostInstance(now, prev.state.running.startedAt)
-    c.state = lost
-    if (!shouldRestart(policy, 137, c.init)) c.finished = true
-    else c.lastState = lost
-    return
-  }
-  if (hadLast || c.restartCount > 0) c.everStarted = true
-}
-
-function restartPolicyOf(pod: KubeObject): string {
-  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
-}
-
-function podKey(pod: KubeObject): string {
-  return `pod ${pod.metadata.namespace}/${pod.metadata.name}`
-}
-
-function signalGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
-  if (!child?.pid) return
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    try {
-      child.kill(signal)
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function workingDirError(dir: string): string | undefined {
-  try {
-    if (statSync(dir).isDirectory()) return undefined
-    return `failed to start container: chdir to cwd ("${dir}") set in config.json failed: not a directory`
-  } catch {
-    return `failed to start container: chdir to cwd ("${dir}") set in config.json failed: no such file or directory`
-  }
-}
-
-function tailOf(logs: LogBuffer | undefined): string | undefined {
-  if (!logs) return undefined
-  const lines = logs.text().split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  const text = lines.slice(-TERMINATION_MESSAGE_LINES).join('\n')
-  if (!text) return undefined
-  return Buffer.from(text).subarray(-TERMINATION_MESSAGE_BYTES).toString('utf8')
-}

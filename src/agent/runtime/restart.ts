@@ -1,7 +1,13 @@
 /** Pure restart rules shared by the runtimes. */
+import type { KubeObject } from '../../apimachinery/types'
 import type { ContainerState } from './types'
 
 type State = ContainerState['state']
+
+/** The pod's restartPolicy, Always when unset. */
+export function restartPolicyOf(pod: KubeObject): string {
+  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
+}
 
 /**
  * Whether a container that exited is started again: app containers by the pod's restartPolicy,

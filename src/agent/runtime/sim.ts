@@ -13,7 +13,7 @@ import { LogBuffer } from './log-buffer'
 import { PodIPAllocator, type NodePodIPs } from './pod-ips'
 
 export { PodIPAllocator }
-import { crashLoopState, shouldRestart } from './restart'
+import { crashLoopState, restartPolicyOf, shouldRestart } from './restart'
 import { podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
 import { formatTime } from '../../apimachinery/meta-time'
 
@@ -318,10 +318,6 @@ interface PrevStatus {
   state?: { running?: { startedAt?: string }; terminated?: { exitCode?: number; reason?: string; startedAt?: string; finishedAt?: string } }
   lastState?: State | Record<string, never>
   restartCount?: number
-}
-
-function restartPolicyOf(pod: KubeObject): string {
-  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
 }
 
 /** A container's record before its first (simulated) start. */

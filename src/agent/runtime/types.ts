@@ -157,6 +157,11 @@ export function findContainer<C extends { name: string }>(pods: Map<string, { po
   return c
 }
 
+/** How the runtimes' log lines name a pod: `pod <namespace>/<name>`. */
+export function podKey(pod: KubeObject): string {
+  return `pod ${pod.metadata.namespace}/${pod.metadata.name}`
+}
+
 /** The runtime's record of a pod (by uid), made on first sight, holding the pod as last given. */
 export function podRecord<R extends { pod: KubeObject }>(pods: Map<string, R>, pod: KubeObject, adopt: (pod: KubeObject) => R): R {
   const uid = pod.metadata.uid ?? ''

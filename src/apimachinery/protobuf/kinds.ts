@@ -6,6 +6,7 @@ import { Ingress } from './networking'
 import { PriorityClass } from './scheduling'
 import { PodDisruptionBudget, ResourceQuota } from './policy'
 import { CertificateSigningRequest } from './certificates'
+import { HorizontalPodAutoscalerV1 } from './autoscaling'
 import { msg, type Table } from './schema'
 import { CronJob, Deployment, Job } from './workloads'
 
@@ -44,6 +45,8 @@ const byGroupKind: Record<string, Table> = {
 export function messageFor(apiVersion: string, kind: string): Table | undefined {
   // DeleteOptions is registered in every group version, so any apiVersion may label it.
   if (kind === 'DeleteOptions') return DeleteOptions
+  // Only autoscaling/v1's message is decoded: v2 has other field numbers.
+  if (apiVersion === 'autoscaling/v1' && kind === 'HorizontalPodAutoscaler') return HorizontalPodAutoscalerV1
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : ''
   return byGroupKind[`${group}/${kind}`]
 }

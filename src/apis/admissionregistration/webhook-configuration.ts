@@ -91,7 +91,7 @@ export function validateWebhookConfiguration(kind: string, obj: KubeObject): Fie
   return causes
 }
 
-function validateRule(rule: WebhookRule, at: string): FieldCause[] {
+export function validateRule(rule: WebhookRule, at: string): FieldCause[] {
   const causes: FieldCause[] = []
   const ops = rule.operations ?? []
   if (!ops.length) causes.push(required(`${at}.operations`))

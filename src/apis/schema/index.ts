@@ -5,45 +5,47 @@
 import type { SchemaSet } from '../../apimachinery/schema-types'
 import { appsV1 } from './apps-v1'
 import { autoscalingV1 } from './autoscaling-v1'
+import { autoscalingV1Hpa } from './autoscaling-v1-hpa'
+import { autoscalingV2 } from './autoscaling-v2'
 import { batchV1 } from './batch-v1'
 import { coordinationV1 } from './coordination-v1'
 import { coreV1 } from './core-v1'
-import { coreV1Quota } from './core-v1-quota'
 import { discoveryV1 } from './discovery-v1'
 import { metaV1 } from './meta-v1'
 import { networkingV1 } from './networking-v1'
 import { networkingV1Policy } from './networking-v1-policy'
 import { eventsV1 } from './events-v1'
 import { admissionregistrationV1 } from './admissionregistration-v1'
+import { admissionregistrationV1Policy } from './admissionregistration-v1-policy'
 import { policyV1 } from './policy-v1'
 import { rbacV1 } from './rbac-v1'
-import { coreV1Replication } from './core-v1-replication'
 import { nodeV1, schedulingV1 } from './scheduling-node-v1'
-import { coreV1Storage } from './core-v1-storage'
 import { storageV1 } from './storage-v1'
 import { certificatesV1 } from './certificates-v1'
+import { apiregistrationV1 } from './apiregistration-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
   ...coreV1,
-  ...coreV1Quota,
   ...appsV1,
   ...batchV1,
   ...coordinationV1,
   ...discoveryV1,
   ...autoscalingV1,
+  ...autoscalingV1Hpa,
+  ...autoscalingV2,
   ...policyV1,
   ...rbacV1,
   ...networkingV1,
   ...networkingV1Policy,
   ...eventsV1,
-  ...coreV1Replication,
   ...schedulingV1,
   ...nodeV1,
-  ...coreV1Storage,
   ...storageV1,
   ...admissionregistrationV1,
+  ...admissionregistrationV1Policy,
   ...certificatesV1,
+  ...apiregistrationV1,
 }
 
 /**
@@ -54,6 +56,7 @@ export const schemas: SchemaSet = {
 function definitionPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}.`
   if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
+  if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.`
   const pkg = group.endsWith('.k8s.io') ? group.slice(0, group.indexOf('.')) : group
   return `io.k8s.api.${pkg}.${version}.`
 }

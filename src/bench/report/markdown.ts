@@ -1,4 +1,6 @@
-import { ALL_KEYS, goalOf, type Figure, type Report } from './model'
+import { ALL_KEYS, goalOf } from './keys'
+import type { Figure } from './figure'
+import type { Report } from './model'
 import { goalText, num } from './format'
 
 /** The report as a Markdown page: one table of every key, the latency percentiles, and the details. */

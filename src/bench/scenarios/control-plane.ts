@@ -10,6 +10,7 @@ import { expectStatus, measuredSeries, type SeriesResult } from './series'
 import { watchLatency, type WatchResult } from './watch'
 import { rbacCreates, type RbacCreates } from './rbac'
 import { startBenchWebhook, webhookCreates, type WebhookCreates } from './webhooks'
+import { policyCreates, type PolicyCreates } from './admission-policies'
 
 export interface ControlPlaneRep {
   create: SeriesResult
@@ -22,6 +23,8 @@ export interface ControlPlaneRep {
   /** creates as the admin and as a service account bound to `edit` */
   rbac?: RbacCreates
   webhook?: WebhookCreates
+  /** creates a ValidatingAdmissionPolicy validates, and creates in a namespace it leaves out */
+  policy?: PolicyCreates
 }
 
 const NS = 'bench'
@@ -69,9 +72,10 @@ export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundl
     const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
     const rbac = await rbacCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
     const webhook = await webhookCreates(o, client, hook, servers)
+    const policy = await policyCreates(o, client, servers)
     const rssPeakMb = rss.stop()
     if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)
-    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac, webhook }
+    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac, webhook, policy }
   } finally {
     rss.stop()
     client.close()

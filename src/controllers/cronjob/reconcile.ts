@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { Action, Cache, Outcome } from '../runtime/types'
+import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { isAlreadyExists, refusedCreate } from '../runtime/refusal'
 import { isControlledBy } from '../../apimachinery/owner-refs'
 import { ownedBy } from '../runtime/lookups'
 import { trackActive } from './active'
@@ -34,7 +35,7 @@ function statusWrite(stored: KubeObject, status: CronJobStatus): Action {
  * Replace → delete the running Jobs first; then create the Job and record lastScheduleTime. The
  * pass comes back just after the next activation.
  */
-export function reconcileCronJob(key: string, cache: Cache, now: number): Outcome {
+export function reconcileCronJob(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(cronJobs, namespace, name)
   if (!stored) return { actions: [] }
@@ -45,6 +46,9 @@ export function reconcileCronJob(key: string, cache: Cache, now: number): Outcom
   const tracked = trackActive(cj, owned)
   const status = tracked.status
   const actions: Action[] = [...tracked.events]
+  // The error the Job's create got (an AlreadyExists is the Job found, not reported).
+  const failedJob = refusedCreate(refused, jobs)
+  if (failedJob && !isAlreadyExists(failedJob.status)) actions.push(event(cj, 'Warning', 'FailedCreate', `Error creating job: ${failedJob.message}`))
   const cleanup = historyCleanup(cj, owned)
   const creates: Action[] = []
   const after: Action[] = []

@@ -7,7 +7,8 @@ export { defaultSigningDurationSeconds } from './reconcile'
  * The kubernetes.io/kube-apiserver-client signer (kube-controller-manager's csrsigning for that
  * signer name): approved requests get a client certificate from the cluster CA. Requests for any
  * other signer are left for their own signers. Runs only where a cluster CA is configured and the
- * certificates it issues are verified at the API's TLS endpoint (the local launcher's https front).
+ * certificates it issues are verified at the API's TLS endpoint (the local launcher's https front,
+ * or Cloudflare's edge with EDGEPLANE_CLOUDFLARE_MTLS).
  */
 export function csrSigningController(settings: SigningSettings & { configured: boolean }): ControllerDefinition {
   const names = (cache: Parameters<ControllerDefinition['allKeys']>[0]) => (settings.configured ? cache.list(certificateSigningRequests).map((c) => c.metadata.name ?? '') : [])

@@ -5,7 +5,8 @@ import { templatePatch } from '../history/revision'
 import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
 import { controllerRevisions, daemonSets, nodes, pods } from '../resources'
-import type { Action, Cache, Outcome } from '../runtime/types'
+import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { refusedCreate } from '../runtime/refusal'
 import { availableInMs } from '../shared/pods'
 import { manageDaemonPods, podsByNode } from './manage'
 import { DAEMON_REVISION_LABEL, newDaemonPod } from './pod'
@@ -30,7 +31,7 @@ function deletePod(pod: KubeObject): Action {
  * (manage); when manage had nothing to do, let a rolling update delete old pods within
  * maxUnavailable; drop history past revisionHistoryLimit; write the status when it changed.
  */
-export function reconcileDaemonSet(key: string, cache: Cache, now: number): Outcome {
+export function reconcileDaemonSet(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(daemonSets, namespace, name)
   if (!stored) return { actions: [] }
@@ -42,6 +43,9 @@ export function reconcileDaemonSet(key: string, cache: Cache, now: number): Outc
     return { actions: [] }
   }
   const actions: Action[] = []
+  // As createPods: the error a daemon pod's create got, on the DaemonSet.
+  const failedPod = refusedCreate(refused, pods)
+  if (failedPod) actions.push(event(ds, 'Warning', 'FailedCreate', `Error creating: ${failedPod.message}`))
   const podClaim = claimByRef(pods, ds, 'apps/v1', 'DaemonSet', selector, cache.list(pods, namespace))
   const revisionClaim = claimByRef(controllerRevisions, ds, 'apps/v1', 'DaemonSet', selector, cache.list(controllerRevisions, namespace))
   actions.push(...podClaim.actions, ...revisionClaim.actions)

@@ -1,5 +1,6 @@
 import { isEverything, selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
-import type { Cache, Outcome } from '../runtime/types'
+import type { Cache, Outcome, Refused } from '../runtime/types'
+import { reportRefusedReplicaSet } from './create-failure'
 import { generationOf } from '../shared/workloads'
 import { claimReplicaSets, podsByReplicaSet } from './claim'
 import { RECREATE, ROLLING_UPDATE, strategyType } from './fenceposts'
@@ -14,9 +15,18 @@ import { deployments } from '../resources'
  * syncDeployment, as a checklist: read the Deployment (gone → nothing); refuse a selector that
  * selects everything; claim its ReplicaSets; a Deployment being deleted only gets status; record
  * paused/resumed; a paused Deployment or a scaling event is resized without rolling out; otherwise
- * roll out with its strategy. Every step works on the plan, which commits once at the end.
+ * roll out with its strategy. Every step works on the plan, which commits once at the end. A
+ * ReplicaSet create the API refused in the previous pass is reported first.
  */
-export function reconcileDeployment(key: string, cache: Cache, now: number): Outcome {
+export function reconcileDeployment(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
+  const outcome = syncDeployment(key, cache, now)
+  const { namespace, name } = splitKey(key)
+  const stored = refused && cache.get(deployments, namespace, name)
+  const report = stored ? reportRefusedReplicaSet(stored, refused, now) : []
+  return report.length ? { ...outcome, actions: [...report, ...outcome.actions] } : outcome
+}
+
+function syncDeployment(key: string, cache: Cache, now: number): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(deployments, namespace, name)
   if (!stored) return { actions: [] }

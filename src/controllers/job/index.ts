@@ -22,7 +22,7 @@ export function jobController(): ControllerDefinition {
     wakesOn: wakesOnPodsOf('Job'),
     keysFor: jobKeysFor,
     allKeys: allJobKeys,
-    reconcile: (key, cache, now) => reconcileJob(key, cache, now, created),
+    reconcile: (key, cache, now, refused) => reconcileJob(key, cache, now, created, refused),
     memory: created.memory,
   }
 }

@@ -1,6 +1,7 @@
 import { jobs, pods } from '../resources'
 import { deleteAction } from '../replicaset/replicas'
-import type { Action, Cache, Outcome } from '../runtime/types'
+import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { refusedCreate } from '../runtime/refusal'
 import { ownedBy } from '../runtime/lookups'
 import { isPodReady } from '../shared/pods'
 import { failureBackoffRemainingMs } from './backoff'
@@ -47,7 +48,7 @@ const minDefined = (...v: (number | undefined)[]) => {
  * and its remaining pods deleted; Failed or Complete follows once none is left running. Status is
  * written only when it changed; the pass comes back for the deadline or the failure backoff.
  */
-export function reconcileJob(key: string, cache: Cache, now: number, created: CreatedPods): Outcome {
+export function reconcileJob(key: string, cache: Cache, now: number, created: CreatedPods, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(jobs, namespace, name)
   if (!stored) {
@@ -64,6 +65,9 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
   for (const pod of created.announce(key, [...p.active, ...p.succeeded, ...p.failed, ...p.terminating], now)) {
     actions.push(event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`))
   }
+  // As createPods: the error a pod create got, on the Job.
+  const failedPod = refusedCreate(refused, pods)
+  if (failedPod) actions.push(event(job, 'Warning', 'FailedCreate', `Error creating: ${failedPod.message}`))
 
   const prev = job.status
   const completions = completionsOf(job)

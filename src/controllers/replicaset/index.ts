@@ -21,7 +21,7 @@ export function replicaSetController(): ControllerDefinition {
     wakesOn: wakesOnPodsOf('ReplicaSet'),
     keysFor: replicaSetKeysFor,
     allKeys: allReplicaSetKeys,
-    reconcile: (key, cache, now) => reconcileReplicaSet(key, cache, now, expectations),
+    reconcile: (key, cache, now, refused) => reconcileReplicaSet(key, cache, now, expectations, refused),
     memory: expectations.memory,
   }
 }

@@ -1,19 +1,23 @@
 import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
 import { pods, replicaSets } from '../resources'
-import type { Action, Cache, Outcome } from '../runtime/types'
+import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { refusedCreate, refusedDelete } from '../runtime/refusal'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { isPodActive } from '../shared/pods'
 import { toReplicaSet, type ReplicaSet } from '../shared/workloads'
 import { claimPods } from './claim'
-import type { Expectations, Outcomes } from './expectations'
+import type { Expectations } from './expectations'
 import { relatedPods } from './pods-to-delete'
 import { createAction, deleteAction, manageReplicas } from './replicas'
 import { availabilityRequeueMs, calculateStatus, statusChanged, type ReplicaFailure } from './status'
 import { splitKey } from '../../apimachinery/object-key'
 
-function failureOf(o: Outcomes): ReplicaFailure | undefined {
-  if (o.missingCreates > 0) return { reason: 'FailedCreate', message: `${o.missingCreates} of ${o.requestedCreates} pod creations did not succeed` }
-  if (o.failedDeletes > 0) return { reason: 'FailedDelete', message: `${o.failedDeletes} of ${o.requestedDeletes} pod deletions did not succeed` }
+/** manageReplicasErr: the refused pod create or delete that stopped the previous pass, with the API's error text. */
+function failureOf(refused: Refused | undefined): ReplicaFailure | undefined {
+  const create = refusedCreate(refused, pods)
+  if (create) return { reason: 'FailedCreate', message: create.message }
+  const deleted = refusedDelete(refused, pods)
+  if (deleted) return { reason: 'FailedDelete', message: deleted.message }
   return undefined
 }
 
@@ -32,7 +36,7 @@ function event(rs: ReplicaSet, eventType: 'Normal' | 'Warning', reason: string, 
  * the previous pass achieved, the creates in one run (the runner batches them), and each delete
  * followed by its event.
  */
-export function reconcileReplicaSet(key: string, cache: Cache, now: number, expectations: Expectations): Outcome {
+export function reconcileReplicaSet(key: string, cache: Cache, now: number, expectations: Expectations, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(replicaSets, namespace, name)
   if (!stored) {
@@ -54,7 +58,7 @@ export function reconcileReplicaSet(key: string, cache: Cache, now: number, expe
 
   const changes = rs.metadata.deletionTimestamp ? { creates: [], deletes: [] } : manageReplicas(rs, selector, claim.owned, relatedPods(rs, cache), now)
 
-  const failure = failureOf(previous)
+  const failure = failureOf(refused)
   const status = calculateStatus(rs, claim.owned, failure, now)
   if (statusChanged(rs, status)) {
     // Status is this controller's alone, so it is written without a resourceVersion: a spec change
@@ -69,7 +73,7 @@ export function reconcileReplicaSet(key: string, cache: Cache, now: number, expe
   for (const pod of changes.deletes) actions.push(deleteAction(pod), event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
 
   const known = all.filter((p) => controllerRefOf(p)?.uid === rs.metadata.uid).map((p) => p.metadata.uid ?? '')
-  expectations.expect(key, rs, [...known, ...claim.adoptedUids], changes.creates.length, changes.deletes)
+  expectations.expect(key, rs, [...known, ...claim.adoptedUids], changes.creates.length)
 
   const requeueAfterMs = availabilityRequeueMs(rs, claim.owned, now)
   return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }

@@ -48,8 +48,8 @@ export function replicationControllerController(): ControllerDefinition {
     wakesOn: wakesOnPodsOf('ReplicationController'),
     keysFor,
     allKeys: (cache) => cache.list(replicationControllers).map(objectKey),
-    reconcile(key, cache, now) {
-      const outcome = reconcileReplicaSet(key, new ReplicationControllerCache(cache), now, expectations)
+    reconcile(key, cache, now, refused) {
+      const outcome = reconcileReplicaSet(key, new ReplicationControllerCache(cache), now, expectations, refused)
       return { ...outcome, actions: toRcActions(outcome.actions, cache) }
     },
     memory: expectations.memory,

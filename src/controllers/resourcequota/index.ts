@@ -17,7 +17,8 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
 
 /**
  * The resource quota controller: keeps each ResourceQuota's status.hard and status.used, recounting
- * the namespace's objects whenever one of them changes. Keys are the quotas' `namespace/name`.
+ * the namespace's objects when usage is given back or a quota's limits change (quotaWakesOn), and
+ * every quota at each resync. Keys are the quotas' `namespace/name`.
  */
 export function resourceQuotaController(): ControllerDefinition {
   return {
@@ -33,6 +34,7 @@ export function resourceQuotaController(): ControllerDefinition {
       false,
     ),
     wakesOn: quotaWakesOn,
+    queuesOn: quotaWakesOn,
     keysFor,
     allKeys: (cache) => cache.list(resourceQuotas).map(objectKey),
     reconcile: reconcileResourceQuota,

@@ -2,28 +2,41 @@ import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { storeFor } from '../../store-client/stores'
-import { admittedStore } from '../../admission/webhooks/admitted-store'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import type { Action, ResourceRef } from './types'
-import { purgeCustomResources } from './purge'
-import { admitControllerCreate } from '../../admission/create'
-import { emptyNamespace } from '../namespace/empty'
-import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
+import type { AdmissionLookups } from '../../admission/lookups'
 import { formatTime } from '../../apimachinery/meta-time'
-import { admitPodCreate } from '../../admission/pod-admission'
-import { defaultStorageClass } from '../../admission/storage-class'
 import type { ItemResult } from '../../apis/store-options'
-import { signedStatus } from '../csr-signing/issue'
 import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
+import { envStores, type ControllerStores } from './controller-stores'
+import { nameSuffix } from '../../apis/strategy'
 
 
 
 function unwrapText(res: { ok: true; value: { object: string; pending?: boolean; deleted?: boolean } } | { ok: false; status: import('../../apimachinery/types').Status }) {
   if (!res.ok) throw new ApiError(res.status)
   return { object: JSON.parse(res.value.object) as KubeObject, pending: res.value.pending, deleted: res.value.deleted }
+}
+
+/**
+ * A copy of a new object with the name its generateName would draw: kube-apiserver names an
+ * object before admission, so a refusal (`pods "web-7d4b9c-x5k2p" is forbidden: exceeded quota…`)
+ * names it.
+ */
+function namedForAdmission(o: KubeObject): KubeObject {
+  if (o.metadata.name || !o.metadata.generateName) return o
+  return { ...o, metadata: { ...o.metadata, name: `${o.metadata.generateName}${nameSuffix()}` } }
+}
+
+/** The admitted object, with the name left for the store to draw when the action gave none (the store redraws on a collision). */
+function unnamed(admitted: KubeObject, asked: KubeObject): KubeObject {
+  if (asked.metadata.name) return admitted
+  const { name: _drawn, ...metadata } = admitted.metadata
+  return { ...admitted, metadata }
 }
 
 /** Writes a result into the cache: a write that finished a deletion removes the object. */
@@ -35,19 +48,18 @@ function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeOb
 
 /**
  * Performs one action against the stores and records its result in the caches at once, so the
- * rest of the pass (and the next one) never acts on a state older than its own writes.
+ * rest of the pass (and the next one) never acts on a state older than its own writes. A create's
+ * admission reads LimitRanges and quotas through `lookups` (its batch's shared reads; by default
+ * its own).
  */
-export async function applyAction(env: Env, caches: InformerCaches, controller: string, action: Action, now: number): Promise<void> {
+export async function applyAction(stores: ControllerStores, caches: InformerCaches, controller: string, action: Action, now: number, lookups?: AdmissionLookups): Promise<void> {
   switch (action.type) {
     case 'create': {
       const def = resourceDefOf(action.resource)
-      const o = action.object
-      if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
-      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
-      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
-      const target = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
-      await admitControllerCreate(env, target, o)
-      const res = await admittedStore(env, def, controllerUser(controller)).create(target, o, {})
+      const target = { def, namespace: action.object.metadata.namespace, name: action.object.metadata.name ?? '' }
+      const o = namedForAdmission(action.object)
+      await stores.admitCreate(def, target, o, lookups)
+      const res = await stores.admitted(def, controllerUser(controller)).create(target, unnamed(o, action.object), {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
@@ -59,19 +71,19 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       if (!caches.keepsWhole(action.resource, action.type === 'updateStatus' ? 'status' : undefined)) {
         throw new Error(`${controller} caches ${def.plural} projected and may not ${action.type === 'update' ? 'update them whole' : 'replace their status'}`)
       }
-      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
+      const res = await stores.admitted(def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'patch': {
       const def = resourceDefOf(action.resource)
-      const res = await admittedStore(env, def, controllerUser(controller)).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
+      const res = await stores.admitted(def, controllerUser(controller)).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'delete': {
       const def = resourceDefOf(action.resource)
-      const res = await admittedStore(env, def, controllerUser(controller)).delete(
+      const res = await stores.admitted(def, controllerUser(controller)).delete(
         { def, namespace: action.namespace, name: action.name },
         { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
       )
@@ -86,38 +98,45 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       else caches.of(action.resource).remove(action.namespace ? `${action.namespace}/${action.name}` : action.name, Number(object.metadata.resourceVersion))
       return
     }
+    case 'scale': {
+      const def = resourceDefOf(action.resource)
+      const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: action.name, namespace: action.namespace }, spec: { replicas: action.replicas } }
+      // The answer is the Scale, not the workload: the workload's change reaches the cache through its store.
+      unwrapText(await stores.admitted(def, controllerUser(controller)).update({ def, namespace: action.namespace, name: action.name }, scale, 'scale', {}))
+      return
+    }
     case 'bind': {
       const def = resourceDefOf(pods)
-      const res = await storeFor(env, def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
+      const res = await stores.store(def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
       caches.of(pods).put(unwrapText(res).object)
       return
     }
     case 'finalize': {
       const def = resourceDefOf(namespaces)
-      const res = await storeFor(env, def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
+      const res = await stores.store(def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
       record(caches, namespaces, unwrapText(res))
       return
     }
     case 'purgeCustomResources': {
-      const written = await purgeCustomResources(env, action.crd)
+      const written = await stores.purgeCustomResources(action.crd)
       if (written) record(caches, customResourceDefinitions, written)
       return
     }
     case 'emptyNamespace': {
       const ns = caches.get(namespaces, undefined, action.name)
       if (!ns) return
-      for (const next of await emptyNamespace(env, ns, action.resources, now)) await applyAction(env, caches, controller, next, now)
+      for (const next of await stores.emptyNamespace(ns, action.resources, now)) await applyAction(stores, caches, controller, next, now)
       return
     }
     case 'issueCertificate': {
       const def = resourceDefOf(certificateSigningRequests)
-      const o = await signedStatus(env, action.csr, action.notBefore, action.notAfter, now)
-      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
+      const o = await stores.signedStatus(action.csr, action.notBefore, action.notAfter, now)
+      const res = await stores.admitted(def, controllerUser(controller)).update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
       record(caches, certificateSigningRequests, unwrapText(res))
       return
     }
     case 'event':
-      return recordEvent(env, newEvent(action, controller, now), now)
+      return recordEvent(stores, newEvent(action, controller, now), now)
   }
 }
 
@@ -125,9 +144,9 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
 const correlator = new EventCorrelator()
 
 /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
-async function recordEvent(env: Env, event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
+async function recordEvent(stores: ControllerStores, event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
   const def = resourceDefOf(eventsRef)
-  const store = storeFor(env, def)
+  const store = stores.store(def)
   const repeat = correlator.repeatOf(event)
   if (repeat) {
     const count = repeat.count + 1
@@ -181,7 +200,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (const r of repeats) {
     try {
-      await recordEvent(env, r.event, r.now, onCall)
+      await recordEvent(envStores(env), r.event, r.now, onCall)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status
@@ -209,6 +228,7 @@ const eventSources: Record<string, string> = {
   endpointslice: 'endpoint-slice-controller',
   'garbage-collector': 'garbage-collector-controller',
   namespace: 'namespace-controller',
+  'horizontal-pod-autoscaler': 'horizontal-pod-autoscaler',
 }
 
 /**

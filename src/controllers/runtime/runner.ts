@@ -11,6 +11,9 @@ import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
+import { envStores, type ControllerStores } from './controller-stores'
+import { batchLookups, type AdmissionLookups } from '../../admission/lookups'
+import { naming, RefusedAction } from './refusal'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */
@@ -84,6 +87,9 @@ export class ControllerRunner {
   private readonly countCall = () => {
     this.calls++
   }
+  private readonly stores: ControllerStores
+  /** per key, the write the API refused in its last reconcile: the next one is told of it */
+  private readonly refusals = new Map<string, RefusedAction>()
 
   constructor(
     private readonly env: Env,
@@ -91,6 +97,7 @@ export class ControllerRunner {
     private readonly opts: RunnerOptions = defaultRunnerOptions,
   ) {
     this.caches = new InformerCaches(strictLimitsOn(env), (r) => def.reads?.(r))
+    this.stores = envStores(env)
   }
 
   /** Runs synchronous work, adding its time to the pass's CPU. */
@@ -115,11 +122,14 @@ export class ControllerRunner {
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, calls: 0, nextAt: undefined }
     const failed = (key: string, e: unknown) => {
       if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
+      if (e instanceof RefusedAction) this.refusals.set(key, e)
+      else this.refusals.delete(key)
       this.queue.addRateLimited(key, clock())
       report.failed++
     }
     const done = (key: string, requeueAfterMs: number | undefined, now: number) => {
       this.queue.forget(key)
+      this.refusals.delete(key)
       if (requeueAfterMs !== undefined) this.queue.add(key, now + requeueAfterMs)
     }
     const binding = new Set<Promise<void>>()
@@ -142,7 +152,7 @@ export class ControllerRunner {
       }
       const now = clock()
       try {
-        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now))
+        const outcome = this.computing(() => this.def.reconcile(key, this.caches, now, this.refusals.get(key)))
         report.actions += outcome.actions.length
         report.reconciled++
         if (isBinding(outcome.actions)) {
@@ -234,10 +244,11 @@ export class ControllerRunner {
    * many per call to the events store. A refused event fails the key, as a refused write does.
    */
   private async apply(all: Action[], now: number): Promise<void> {
-    const run = (a: Action) => {
+    const write = (a: Action, lookups?: AdmissionLookups) => {
       this.countCall()
-      return applyAction(this.env, this.caches, this.def.name, a, now)
+      return naming(a, applyAction(this.stores, this.caches, this.def.name, a, now, lookups))
     }
+    const run = (a: Action) => write(a)
     const events = all.filter((a): a is EventAction => a.type === 'event')
     const actions = all.filter((a) => a.type !== 'event')
     let i = 0
@@ -248,12 +259,15 @@ export class ControllerRunner {
       }
       let j = i
       while (j < actions.length && actions[j]!.type === 'create') j++
-      await slowStart(actions.slice(i, j), run)
+      // The creates of one batch share their admission reads, made after all of them began.
+      const lookups: AdmissionLookups[] = []
+      await slowStart(actions.slice(i, j), (a, batch) => write(a, (lookups[batch] ??= batchLookups(this.env))))
       i = j
     }
     if (!events.length) return
-    const refused = (await recordEvents(this.env, events.map((action) => ({ action, now })), this.def.name, this.countCall)).find((r) => r !== undefined)
-    if (refused) throw new ApiError(refused)
+    const answers = await recordEvents(this.env, events.map((action) => ({ action, now })), this.def.name, this.countCall)
+    const refused = answers.findIndex((r) => r !== undefined)
+    if (refused >= 0) throw new RefusedAction(events[refused]!, answers[refused]!)
   }
 
   /** Lists a resource once, then follows its change log; a 410 (compacted past us) relists. */
@@ -290,7 +304,7 @@ export class ControllerRunner {
         for (const change of batch.value.changes) {
           const obj = JSON.parse(change.value) as KubeObject
           const { previous, applied } = cache.apply(change.type, obj)
-          if (!applied) continue
+          if (!applied || (this.def.queuesOn && !this.def.queuesOn(r, change.type, obj, previous))) continue
           for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
           if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
         }

@@ -1,4 +1,4 @@
-import type { ChangeType, KubeObject } from '../../apimachinery/types'
+import type { ChangeType, KubeObject, Status } from '../../apimachinery/types'
 import type { ControllerMemory } from './memory'
 import type { Fields } from './fields'
 
@@ -27,6 +27,8 @@ export type Action =
   | { type: 'updateStatus'; resource: ResourceRef; object: KubeObject }
   /** a JSON merge patch of the named object (or of its status with `subresource: 'status'`) */
   | { type: 'patch'; resource: ResourceRef; namespace?: string; name: string; patch: unknown; subresource?: 'status' }
+  /** sets a workload's replicas through its scale subresource, as PUT {resource}/{name}/scale */
+  | { type: 'scale'; resource: ResourceRef; namespace: string; name: string; replicas: number }
   /** binds a pending pod to a node, as POST pods/binding (409 if it is already bound) */
   | { type: 'bind'; namespace: string; name: string; uid: string; nodeName: string }
   /** empties a terminating namespace's spec.finalizers, as PUT namespaces/{name}/finalize */
@@ -45,6 +47,16 @@ export type Action =
 
 /** Whether a stored change (the object after it, and before it when it had a before) should bring a pass forward. */
 export type WakesOn = (resource: ResourceRef, type: ChangeType, object: KubeObject, previous?: KubeObject) => boolean
+
+/**
+ * A write the API refused, and the action that asked for it: what stopped a key's actions, as the
+ * next reconcile of that key observes it (upstream's sync returns the error and reports it).
+ */
+export interface Refused {
+  action: Action
+  /** the API's answer; its message is the error text a client prints */
+  status: Status
+}
 
 /** What one reconcile pass decided. */
 export interface Outcome {
@@ -86,12 +98,20 @@ export interface ControllerDefinition {
    * controller still reach its caches on its next pass. Runs in the store: pure and cheap.
    */
   wakesOn?: WakesOn
+  /**
+   * Which changes a pass queues the keys of (every change when unset); the others still reach the
+   * caches, and the keys they concern are visited at the next resync.
+   */
+  queuesOn?: WakesOn
   /** every key a full resync visits */
   allKeys(cache: Cache): string[]
   /** the order in which a pass takes its due keys (earliest due first when unset) */
   order?(keys: string[], cache: Cache): string[]
-  /** pure: no I/O, no clock (time is `now`) */
-  reconcile(key: string, cache: Cache, now: number): Outcome
+  /**
+   * pure: no I/O, no clock (time is `now`); `refused` is the write that stopped this key's
+   * actions in its previous reconcile, if one did
+   */
+  reconcile(key: string, cache: Cache, now: number, refused?: Refused): Outcome
   /**
    * What reconcile remembers between passes beyond the caches; the host restores it before the
    * first pass of a new instance and saves its changes after every pass.

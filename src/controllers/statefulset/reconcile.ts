@@ -5,7 +5,8 @@ import { templateOf, templatePatch } from '../history/revision'
 import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
 import { controllerRevisions, persistentVolumeClaims, pods, statefulSets } from '../resources'
-import type { Action, Cache, Outcome } from '../runtime/types'
+import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { failedCreateEvents } from './failed-create'
 import { availableInMs } from '../shared/pods'
 import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevision } from './identity'
 import { planOrdinals, type Step } from './plan'
@@ -25,7 +26,7 @@ function event(set: StatefulSet, eventType: 'Normal' | 'Warning', reason: string
  * update revision) and the current one; unless it is being deleted, plan the pod creates, deletes
  * and identity repairs; write the status when it changed; drop history past revisionHistoryLimit.
  */
-export function reconcileStatefulSet(key: string, cache: Cache, now: number): Outcome {
+export function reconcileStatefulSet(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(statefulSets, namespace, name)
   if (!stored) return { actions: [] }
@@ -37,7 +38,7 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number): Ou
     // An invalid selector selects nothing; validation keeps one from being stored.
     return { actions: [] }
   }
-  const actions: Action[] = []
+  const actions: Action[] = failedCreateEvents(set, refused)
   const podClaim = claimByRef(pods, set, 'apps/v1', 'StatefulSet', selector, cache.list(pods, namespace), (p) => isMemberOf(set, p))
   const revisionClaim = claimByRef(controllerRevisions, set, 'apps/v1', 'StatefulSet', selector, cache.list(controllerRevisions, namespace))
   actions.push(...podClaim.actions, ...revisionClaim.actions)

@@ -40,6 +40,7 @@ export const upstreamResources: Record<string, UpstreamResource> = {
   'validatingadmissionpolicybindings admissionregistration.k8s.io/v1': r('ValidatingAdmissionPolicyBinding', false, '', 'api-extensions'),
   'validatingwebhookconfigurations admissionregistration.k8s.io/v1': r('ValidatingWebhookConfiguration', false, '', 'api-extensions'),
   'customresourcedefinitions apiextensions.k8s.io/v1': r('CustomResourceDefinition', false, 'crd,crds', 'api-extensions'),
+  'apiservices apiregistration.k8s.io/v1': r('APIService', false, '', 'api-extensions'),
   'controllerrevisions apps/v1': r('ControllerRevision', true),
   'daemonsets apps/v1': r('DaemonSet', true, 'ds', 'all'),
   'deployments apps/v1': r('Deployment', true, 'deploy', 'all'),

@@ -4,16 +4,11 @@
  * runs is started twice. A pod whose infra container is gone starts afresh, counting restarts on.
  */
 import type Docker from 'dockerode'
-import type { KubeObject } from '../../../apimachinery/types'
-import { shouldRestart } from '../restart'
+import { restartPolicyOf, shouldRestart } from '../restart'
 import { INFRA_NAME } from './container-config'
 import { containerIP, listOwnContainers, terminatedState } from './engine-state'
 import type { Ctr, PodRec } from './pod-record'
 import { formatTime } from '../../../apimachinery/meta-time'
-
-export function restartPolicyOf(pod: KubeObject): string {
-  return (pod.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? 'Always'
-}
 
 /** Fills the record from the engine; true when the pod's sandbox was running and was taken over. */
 export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, hooks: { remove(id: string): Promise<void>; running(c: Ctr, id: string): void }): Promise<boolean> {

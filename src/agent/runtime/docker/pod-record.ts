@@ -1,13 +1,14 @@
-/** The docker runtime's record of a pod and its containers, and the probes of a running container. */
+/** The docker runtime's record of a pod and its containers (made, and quiesced), and the probes of a running container. */
+import { join } from 'node:path'
 import type { KubeObject } from '../../../apimachinery/types'
+import { podContainers } from '../../env'
 import type { Logger } from '../../log'
 import type { CrashLoopState } from '../backoff'
 import { startContainerProbes } from '../container-probes'
 import type { Probe, ProbeOutcome, ProbeWorker } from '../probes'
-import type { ContainerRecord } from '../types'
+import { freshRecord, type ContainerRecord } from '../types'
 import type { DockerContainerSpec } from './container-config'
-import type { PodVolumes } from './volumes'
-
+import { PodVolumes, type ApiGet } from './volumes'
 
 export interface Ctr extends ContainerRecord<DockerContainerSpec & { readinessProbe?: Probe; livenessProbe?: Probe; startupProbe?: Probe }> {
   imageID: string | undefined
@@ -44,6 +45,42 @@ export interface PodRec {
   warned: Set<string>
   /** steps that failed in a row (the sandbox could not be made): the retry waits longer each time */
   failures: number
+}
+
+/** A new record of a pod whose volumes live under `<stateDir>/pods/<uid>`. */
+export function newPodRecord(pod: KubeObject, stateDir: string, get: ApiGet): PodRec {
+  const initNames = new Set(((pod.spec as { initContainers?: { name: string }[] } | undefined)?.initContainers ?? []).map((c) => c.name))
+  const containers = podContainers(pod).map((spec) => newCtr(spec as DockerContainerSpec, initNames.has(spec.name)))
+  const uid = pod.metadata.uid ?? ''
+  return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(stateDir, 'pods', uid), get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set(), failures: 0 }
+}
+
+/** A container's record before its first instance. */
+export function newCtr(spec: DockerContainerSpec, init: boolean): Ctr {
+  return {
+    ...freshRecord(spec, init),
+    imageID: undefined,
+    id: undefined,
+    running: false,
+    startedAtMs: 0,
+    previousId: undefined,
+    crash: { streak: 0 },
+    pull: { streak: 0 },
+    restartTimer: undefined,
+    probes: [],
+    finished: false,
+  }
+}
+
+/** No retry, restart or probe of the pod runs any more. */
+export function quiesce(rec: PodRec): void {
+  if (rec.retryTimer) clearTimeout(rec.retryTimer)
+  rec.retryTimer = undefined
+  for (const c of rec.containers) {
+    if (c.restartTimer) clearTimeout(c.restartTimer)
+    c.restartTimer = undefined
+    for (const w of c.probes) w.stop()
+  }
 }
 
 export interface ProbeContext {

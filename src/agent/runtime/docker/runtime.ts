@@ -4,47 +4,31 @@
  * order, then the app containers, all joined to it. Restart policy with crash-loop back-off,
  * image pull policy with pull back-off, probes, volumes, logs and exec through the engine.
  * Containers outlive the agent: a new agent adopts those of its pods and removes the rest.
+ * This file runs each pod's steps in order; the sandbox, image pulls, instance configs, removal
+ * and logs/exec/attach each have their own file beside it.
  */
-import { join } from 'node:path'
 import type Docker from 'dockerode'
 import type { KubeObject } from '../../../apimachinery/types'
 import type { LogOptions } from '../../../agent-protocol/log-options'
-import { podContainers } from '../../env'
-import type { EventType, PodEventRecorder } from '../../events'
-import type { Logger } from '../../log'
+import type { EventType } from '../../events'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
-import { crashLoopState, shouldRestart } from '../restart'
-import { addEphemeral, type EphemeralSpec } from '../ephemeral'
-import { findContainer, freshRecord, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from '../types'
-import { appConfig, gracePeriod, infraConfig, INFRA_NAME, isHostNetwork, pullPolicy, type DockerContainerSpec } from './container-config'
+import { crashLoopState, restartPolicyOf, shouldRestart } from '../restart'
+import { addEphemeral } from '../ephemeral'
+import { findContainer, podKey, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from '../types'
+import { gracePeriod, isHostNetwork, type DockerContainerSpec } from './container-config'
+import { containerAttach, containerExec, containerLogs } from './container-io'
 import { engineMessage, isNoSuchObject } from './engine'
-import { adoptPod, restartPolicyOf } from './adopt'
-import { containerIP, listOwnContainers, terminatedState } from './engine-state'
-import { ensureImage, ImageError } from './images'
-import { podNetwork } from './network'
-import { startProbes, type Ctr, type PodRec } from './pod-record'
-import { engineAttach, engineExec, engineLogs, execProbe } from './streams'
-import { PodVolumes, VolumeError, type ApiGet } from './volumes'
+import { adoptPod } from './adopt'
+import { terminatedState } from './engine-state'
+import { pullImage } from './image-pull'
+import { instanceConfig } from './instance-config'
+import type { DockerRuntimeOptions } from './options'
+import { newCtr, newPodRecord, quiesce, startProbes, type Ctr, type PodRec } from './pod-record'
+import { OrphanSweep, removeContainer, removePodContainers } from './removal'
+import { Sandboxes } from './sandbox'
+import { execProbe } from './streams'
+import { VolumeError } from './volumes'
 import { formatTime } from '../../../apimachinery/meta-time'
-
-export interface DockerRuntimeOptions {
-  docker: Docker
-  nodeName: string
-  nodeIP: string
-  /** this node's directory for pod volumes */
-  stateDir: string
-  /** the image of each pod's infra container; it must run something that waits forever */
-  infraImage: string
-  /** the command to run in the infra image when it has none of its own */
-  infraCommand?: string[]
-  /** the engine network pod IPs come from */
-  network: string
-  get: ApiGet
-  backoff?: CrashBackoffConfig
-  log?: Logger
-  /** posts the kubelet's events about pods and containers (Pulling, Created, Started, Killing, BackOff …) */
-  record?: PodEventRecorder
-}
 
 /** How often configMap / secret / downwardAPI volume files are brought up to date (the kubelet: within a minute). */
 const VOLUME_REFRESH_MS = 30_000
@@ -58,17 +42,15 @@ export class DockerRuntime implements ManagedRuntime {
   private readonly backoff: CrashBackoffConfig
   private readonly docker: Docker
   private readonly timers: NodeJS.Timeout[] = []
-  /** pod uids found on the engine without a pod at the last sweep: removed if still so at the next */
-  private orphans = new Set<string>()
+  private readonly sandboxes: Sandboxes
+  private readonly orphans: OrphanSweep
   private shuttingDown = false
-  /** the network chosen for this node's pods, decided on the first sandbox */
-  private network: Promise<string> | undefined
-  /** the infra image's command, once its image was found (asked once, not per pod) */
-  private infra: Promise<string[] | undefined> | undefined
 
   constructor(private readonly opts: DockerRuntimeOptions) {
     this.docker = opts.docker
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
+    this.sandboxes = new Sandboxes(opts, (id) => this.remove(id))
+    this.orphans = new OrphanSweep(opts.docker, opts.nodeName, (uid) => this.pods.has(uid), opts.log)
     this.timers.push(setInterval(() => void this.sweep(), SWEEP_MS), setInterval(() => this.refreshVolumes(), VOLUME_REFRESH_MS))
   }
 
@@ -101,7 +83,6 @@ export class DockerRuntime implements ManagedRuntime {
     const ip = this.pods.get(podUid)?.podIP
     return ip ? [ip] : undefined
   }
-
 
   podUids(): string[] {
     return [...this.pods.keys()]
@@ -142,7 +123,7 @@ export class DockerRuntime implements ManagedRuntime {
 
   async sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
     if (this.shuttingDown) return
-    const rec = podRecord(this.pods, pod, (p) => this.newRecord(p))
+    const rec = podRecord(this.pods, pod, (p) => newPodRecord(p, this.opts.stateDir, this.opts.get))
     if (rec.stopping) return
     addEphemeral(rec.containers, pod, (spec) => ({ ...newCtr(spec as DockerContainerSpec, false), ephemeral: true }))
     for (const c of rec.containers) {
@@ -151,13 +132,6 @@ export class DockerRuntime implements ManagedRuntime {
       c.configError = configErrors[c.name] ?? (c.env ? undefined : `no environment resolved for container "${c.name}"`)
     }
     void this.run(rec, () => this.advance(rec))
-  }
-
-  private newRecord(pod: KubeObject): PodRec {
-    const initNames = new Set(((pod.spec as { initContainers?: { name: string }[] } | undefined)?.initContainers ?? []).map((c) => c.name))
-    const containers = podContainers(pod).map((spec) => newCtr(spec as DockerContainerSpec, initNames.has(spec.name)))
-    const uid = pod.metadata.uid ?? ''
-    return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(this.opts.stateDir, 'pods', uid), this.opts.get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set(), failures: 0 }
   }
 
   /** Starts whatever may start now: the sandbox, init containers one at a time, then every app container. */
@@ -174,7 +148,7 @@ export class DockerRuntime implements ManagedRuntime {
       if (adopted) this.opts.log?.info(`adopted the running containers of ${podKey(rec.pod)}`)
       rec.adopted = true
     }
-    if (!rec.infraId) await this.createSandbox(rec)
+    if (!rec.infraId) await this.sandboxes.create(rec, (message) => this.warnOnce(rec, 'FailedCreatePodSandBox', message))
     rec.failures = 0
     try {
       await rec.volumes.setUp(rec.pod, { podIP: rec.podIP, hostIP: this.opts.nodeIP })
@@ -206,46 +180,6 @@ export class DockerRuntime implements ManagedRuntime {
     this.changed(rec.uid)
   }
 
-  private async createSandbox(rec: PodRec): Promise<void> {
-    const image = this.opts.infraImage
-    try {
-      this.infra ??= ensureImage(this.docker, image, 'IfNotPresent').then(() => this.infraCommand(image))
-      const command = await this.infra.catch((err: unknown) => {
-        this.infra = undefined
-        throw err
-      })
-      const network = isHostNetwork(rec.pod) ? this.opts.network : await this.podNetwork()
-      const config = infraConfig(rec.pod, { image, command, nodeName: this.opts.nodeName, network })
-      const created = await this.docker.createContainer(config)
-      rec.infraId = created.id
-      await created.start()
-      rec.podIP = isHostNetwork(rec.pod) ? this.opts.nodeIP : containerIP(await created.inspect())
-    } catch (err) {
-      const message = `Failed to create pod sandbox: ${err instanceof ImageError ? err.message : engineMessage(err)}`
-      this.infra = undefined
-      if (rec.infraId) await this.remove(rec.infraId)
-      rec.infraId = undefined
-      this.warnOnce(rec, 'FailedCreatePodSandBox', message)
-      throw new Error(message)
-    }
-  }
-
-  /** The engine network of this node's pods, chosen once the Node has its podCIDR. */
-  private podNetwork(): Promise<string> {
-    this.network ??= podNetwork(this.docker, this.opts.get, this.opts.nodeName, this.opts.network, this.opts.log)
-    return this.network.catch((err: unknown) => {
-      this.network = undefined
-      throw err
-    })
-  }
-
-  /** The infra image's own command, else (a plain image such as busybox) one that waits forever. */
-  private async infraCommand(image: string): Promise<string[] | undefined> {
-    if (this.opts.infraCommand) return this.opts.infraCommand
-    const config = (await this.docker.getImage(image).inspect()).Config
-    return config?.Cmd?.length || (config?.Entrypoint as string[] | undefined)?.length ? undefined : ['sleep', 'inf']
-  }
-
   private probeContext(rec: PodRec) {
     return {
       host: this.podIP(rec.pod) ?? '127.0.0.1',
@@ -265,37 +199,28 @@ export class DockerRuntime implements ManagedRuntime {
       c.state = { waiting: { reason: 'CreateContainerConfigError', message: c.configError } }
       return
     }
-    const image = c.spec.image ?? ''
-    try {
-      let pullStart: number | undefined
-      c.imageID = `docker://${await ensureImage(this.docker, image, pullPolicy(c.spec), (i) => {
-        pullStart = Date.now()
-        this.event(rec, c, 'Normal', 'Pulling', `Pulling image "${i}"`)
-      })}`
-      if (pullStart === undefined) this.event(rec, c, 'Normal', 'Pulled', `Container image "${image}" already present on machine`)
-      else this.event(rec, c, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${((Date.now() - pullStart) / 1000).toFixed(3)}s`)
-      c.pull = { streak: 0 }
-    } catch (err) {
-      if (!(err instanceof ImageError)) throw err
-      return this.imageFailed(rec, c, err)
-    }
-    const env = { ...(c.env ?? {}) }
-    for (const e of c.spec.env ?? []) {
-      const path = e.valueFrom?.fieldRef?.fieldPath
-      if ((path === 'status.podIP' || path === 'status.podIPs') && rec.podIP) env[e.name] = rec.podIP
-    }
-    let binds: string[]
-    try {
-      binds = rec.volumes.binds(c.spec)
-    } catch (err) {
-      c.state = { waiting: { reason: 'CreateContainerConfigError', message: (err as Error).message } }
+    const pulled = await pullImage(
+      {
+        docker: this.docker,
+        backoff: this.backoff,
+        podKey: podKey(rec.pod),
+        event: (x, type, reason, message) => this.event(rec, x, type, reason, message),
+        changed: () => this.changed(rec.uid),
+        retry: () => void this.run(rec, () => this.advance(rec)),
+        log: this.opts.log,
+      },
+      c,
+    )
+    if (!pulled) return
+    const made = instanceConfig(rec, c, this.opts.nodeName)
+    if ('configError' in made) {
+      c.state = { waiting: { reason: 'CreateContainerConfigError', message: made.configError } }
       return
     }
-    const restartCount = c.everStarted ? c.restartCount + 1 : c.restartCount
+    const { restartCount } = made
     let created: Docker.Container
     try {
-      const pidOf = c.ephemeral ? this.targetOf(rec, c) : undefined
-      created = await this.docker.createContainer(appConfig(rec.pod, c.spec, { nodeName: this.opts.nodeName, infraId: rec.infraId!, env, binds, restartCount, stopTimeout: gracePeriod(rec.pod), pidOf }))
+      created = await this.docker.createContainer(made.config)
     } catch (err) {
       c.state = { waiting: { reason: 'CreateContainerError', message: engineMessage(err) } }
       this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
@@ -329,39 +254,6 @@ export class DockerRuntime implements ManagedRuntime {
     this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`)
     this.watch(rec, c, created.id)
     startProbes(rec, c, this.probeContext(rec))
-  }
-
-  /** The engine id of the running container an ephemeral one targets (`kubectl debug --target`), whose processes it is to see. */
-  private targetOf(rec: PodRec, c: Ctr): string | undefined {
-    const name = (c.spec as EphemeralSpec).targetContainerName
-    if (!name) return undefined
-    const target = rec.containers.find((x) => x.name === name && !x.ephemeral)
-    return target?.running ? target.id : undefined
-  }
-
-  private imageFailed(rec: PodRec, c: Ctr, err: ImageError): void {
-    c.state = { waiting: { reason: err.reason, message: err.message } }
-    this.opts.log?.warn(`${podKey(rec.pod)} container ${c.name}: ${err.message}`)
-    if (err.reason === 'ErrImagePull') {
-      this.event(rec, c, 'Warning', 'Failed', `Failed to pull image "${c.spec.image}": ${err.message}`)
-      this.event(rec, c, 'Warning', 'Failed', 'Error: ErrImagePull')
-    } else this.event(rec, c, 'Warning', err.reason, err.message)
-    const next = nextCrashDelay({ streak: c.pull.streak + 1 }, 0, this.backoff)
-    c.pull = next.state
-    const delay = Math.max(next.delayMs, 1_000)
-    // As the kubelet: ErrImagePull when the pull fails, ImagePullBackOff while the next attempt waits.
-    const backOff = setTimeout(() => {
-      if (c.restartTimer !== timer || err.reason !== 'ErrImagePull') return
-      c.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.spec.image}": ${err.reason}: ${err.message}` } }
-      this.event(rec, c, 'Normal', 'BackOff', `Back-off pulling image "${c.spec.image}"`)
-      this.changed(rec.uid)
-    }, Math.min(1_000, delay / 2))
-    const timer = setTimeout(() => {
-      clearTimeout(backOff)
-      c.restartTimer = undefined
-      void this.run(rec, () => this.advance(rec))
-    }, delay)
-    c.restartTimer = timer
   }
 
   /** Waits for the container to end, then records its exit. */
@@ -454,56 +346,18 @@ export class DockerRuntime implements ManagedRuntime {
     void this.removePod(podUid).then(() => rec.volumes.tearDown())
   }
 
-  /**
-   * Removes every container of a pod. A container another one joined (the sandbox, or the target
-   * of an ephemeral container) can only go once its dependents have, so the sandbox goes last and
-   * what the engine refused is tried again after the rest.
-   */
-  private async removePod(podUid: string): Promise<void> {
-    try {
-      const found = await listOwnContainers(this.docker, this.opts.nodeName, podUid)
-      let left = [...found.filter((f) => f.container !== INFRA_NAME), ...found.filter((f) => f.container === INFRA_NAME)].map((f) => f.id)
-      for (let pass = 1; left.length; pass++) {
-        const last = pass === 3
-        const refused: string[] = []
-        for (const id of left) if (!(await this.remove(id, last))) refused.push(id)
-        left = last ? [] : refused
-      }
-    } catch (err) {
-      this.opts.log?.warn(`removing the containers of pod ${podUid} failed: ${engineMessage(err)}`)
-    }
+  /** Removes a container; false when the engine refused (said in the log). */
+  private remove(id: string): Promise<boolean> {
+    return removeContainer(this.docker, id, this.opts.log)
   }
 
-  /** Removes a container; false when the engine refused (said in the log when `report`). */
-  private async remove(id: string, report = true): Promise<boolean> {
-    return this.docker
-      .getContainer(id)
-      .remove({ force: true, v: true })
-      .then(
-        () => true,
-        (err) => {
-          if (isNoSuchObject(err)) return true
-          if (report) this.opts.log?.warn(`removing container ${id.slice(0, 12)} failed: ${engineMessage(err)}`)
-          return false
-        },
-      )
+  private removePod(podUid: string): Promise<void> {
+    return removePodContainers(this.docker, this.opts.nodeName, podUid, this.opts.log)
   }
 
-  /** Removes this node's containers whose pod the agent has not held for two sweeps in a row. */
   private async sweep(): Promise<void> {
     if (this.shuttingDown) return
-    try {
-      const found = await listOwnContainers(this.docker, this.opts.nodeName)
-      const unheld = new Set(found.map((f) => f.podUid).filter((uid) => !this.pods.has(uid)))
-      for (const uid of unheld) {
-        if (!this.orphans.has(uid)) continue
-        this.opts.log?.info(`removing the containers of pod ${uid}: it is no longer bound to this node`)
-        await this.removePod(uid)
-      }
-      this.orphans = unheld
-    } catch (err) {
-      this.opts.log?.debug(`listing the engine's containers failed: ${engineMessage(err)}`)
-    }
+    await this.orphans.sweep()
   }
 
   /** Rewrites configMap / secret / downwardAPI files of running pods from the API's current objects. */
@@ -526,67 +380,14 @@ export class DockerRuntime implements ManagedRuntime {
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
-    const open = () => {
-      const c = this.container(podUid, opts.container)
-      const pod = this.pods.get(podUid)?.pod.metadata.name
-      if (opts.previous) {
-        const prev = c.previousId
-        if (!prev) throw new Error(`previous terminated container "${c.name}" in pod "${pod}" not found`)
-        return engineLogs(this.docker, prev, opts, false, !!c.spec.tty)
-      }
-      if (!c.id) {
-        const reason = 'waiting' in c.state ? c.state.waiting.reason : 'ContainerCreating'
-        throw new Error(`container "${c.name}" in pod "${pod}" is waiting to start: ${reason}`)
-      }
-      return engineLogs(this.docker, c.id, opts, c.running, !!c.spec.tty)
-    }
-    return (async function* () {
-      yield* open()
-    })()
+    return containerLogs(this.docker, () => this.container(podUid, opts.container), () => this.pods.get(podUid)?.pod.metadata.name, opts)
   }
 
   async exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number> {
-    const c = this.container(podUid, container)
-    if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
-    if (command.length === 0) throw new Error('exec needs a command')
-    return engineExec(this.docker, c.id, command, streams)
+    return containerExec(this.docker, this.container(podUid, container), container, command, streams)
   }
 
   async attach(podUid: string, container: string, streams: ExecStreams): Promise<number> {
-    const c = this.container(podUid, container)
-    if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
-    return engineAttach(this.docker, c.id, streams, !!c.spec.tty)
+    return containerAttach(this.docker, this.container(podUid, container), container, streams)
   }
-}
-
-/** No retry, restart or probe of the pod runs any more. */
-function quiesce(rec: PodRec): void {
-  if (rec.retryTimer) clearTimeout(rec.retryTimer)
-  rec.retryTimer = undefined
-  for (const c of rec.containers) {
-    if (c.restartTimer) clearTimeout(c.restartTimer)
-    c.restartTimer = undefined
-    for (const w of c.probes) w.stop()
-  }
-}
-
-/** A container's record before its first instance. */
-function newCtr(spec: DockerContainerSpec, init: boolean): Ctr {
-  return {
-    ...freshRecord(spec, init),
-    imageID: undefined,
-    id: undefined,
-    running: false,
-    startedAtMs: 0,
-    previousId: undefined,
-    crash: { streak: 0 },
-    pull: { streak: 0 },
-    restartTimer: undefined,
-    probes: [],
-    finished: false,
-  }
-}
-
-export function podKey(pod: KubeObject): string {
-  return `pod ${pod.metadata.namespace}/${pod.metadata.name}`
 }

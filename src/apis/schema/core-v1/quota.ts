@@ -2,11 +2,9 @@
  * Structural schema of the core/v1 kinds that bound a namespace's consumption (k8s.io/api/core/v1):
  * ResourceQuota and LimitRange.
  */
-import type { SchemaSet } from '../../apimachinery/schema-types'
-import { CORE, enumOf, group, kind, listOf, mapOf, quantity, ref, required, str, struct } from './dsl'
-
-const c = (name: string, description?: string) => ref(CORE + name, description)
-const quantities = (description?: string) => mapOf(quantity(), description)
+import type { SchemaSet } from '../../../apimachinery/schema-types'
+import { CORE, enumOf, group, kind, listOf, required, str, struct } from '../dsl'
+import { c, quantities } from './shorthands'
 
 export const coreV1Quota: SchemaSet = group(CORE, {
   ResourceQuota: kind('ResourceQuota sets aggregate quota restrictions enforced per namespace', {

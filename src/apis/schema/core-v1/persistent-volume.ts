@@ -1,19 +1,18 @@
 /**
  * Structural schema of core/v1 PersistentVolume (k8s.io/api/core/v1) as of Kubernetes v1.32, with
  * the persistent variants of the volume sources (those that name a SecretReference or carry
- * fields a pod's inline source lacks). The sources shared with pods are core-v1.ts's structs.
+ * fields a pod's inline source lacks). The sources shared with pods are volume.ts's structs.
  */
-import type { FieldDef, SchemaSet, StructDef } from '../../apimachinery/schema-types'
-import { coreV1 } from './core-v1'
-import { CORE, bool, enumOf, group, int, kind, listOf, mapOf, quantity, ref, required, str, struct, time } from './dsl'
+import type { FieldDef, SchemaSet, StructDef } from '../../../apimachinery/schema-types'
+import { CORE, bool, enumOf, group, kind, mapOf, quantity, required, str, struct, time } from '../dsl'
+import { c, strings } from './shorthands'
+import { coreV1Volume } from './volume'
 
-const c = (name: string, description?: string) => ref(CORE + name, description)
-const strings = (description?: string) => listOf(str(), description)
 const secretRef = (description?: string) => c('SecretReference', description)
 
 /** A pod's inline volume source with a field or two of its persistent variant instead. */
 const persistentVariant = (inline: string, fields: Record<string, FieldDef>): StructDef => {
-  const base = coreV1[CORE + inline]
+  const base = coreV1Volume[CORE + inline]
   if (!base) throw new Error(`no struct ${inline}`)
   return struct({ ...base.fields, ...fields })
 }

@@ -1,8 +1,7 @@
 /** Structural schema of core/v1 ReplicationController (k8s.io/api/core/v1). */
-import type { SchemaSet } from '../../apimachinery/schema-types'
-import { CORE, enumOf, group, int, kind, listOf, mapOf, ref, required, str, struct, time } from './dsl'
-
-const c = (name: string, description?: string) => ref(CORE + name, description)
+import type { SchemaSet } from '../../../apimachinery/schema-types'
+import { CORE, enumOf, group, int, kind, listOf, mapOf, required, str, struct, time } from '../dsl'
+import { c } from './shorthands'
 
 export const coreV1Replication: SchemaSet = group(CORE, {
   ReplicationController: kind('ReplicationController represents the configuration of a replication controller.', {
