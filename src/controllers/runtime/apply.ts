@@ -67,6 +67,10 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
     case 'updateStatus': {
       const def = resourceDefOf(action.resource)
       const o = action.object
+      // A projection written back would erase every field the cache does not keep.
+      if (!caches.keepsWhole(action.resource, action.type === 'updateStatus' ? 'status' : undefined)) {
+        throw new Error(`${controller} caches ${def.plural} projected and may not ${action.type === 'update' ? 'update them whole' : 'replace their status'}`)
+      }
       const res = await stores.admitted(def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
@@ -140,12 +144,13 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
 const correlator = new EventCorrelator()
 
 /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
-async function recordEvent(stores: ControllerStores, event: KubeObject, now: number): Promise<void> {
+async function recordEvent(stores: ControllerStores, event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
   const def = resourceDefOf(eventsRef)
   const store = stores.store(def)
   const repeat = correlator.repeatOf(event)
   if (repeat) {
     const count = repeat.count + 1
+    onCall()
     const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: formatTime(now) }, undefined, {})
     if (res.ok) {
       correlator.remember(event, { ...repeat, count })
@@ -154,6 +159,7 @@ async function recordEvent(stores: ControllerStores, event: KubeObject, now: num
     // Expired or deleted since: the repeat starts a new event.
     correlator.forget(event)
   }
+  onCall()
   unwrapText(await store.create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
   correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
@@ -164,9 +170,9 @@ type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promi
 /**
  * Writes many events: the new ones in calls of up to `eventsPerCall` to the events store, then
  * the repeats (of earlier events, or of one in this batch) as recordEvent bumps them. Answers per
- * event: undefined when written, else the store's refusal.
+ * event: undefined when written, else the store's refusal. `onCall` is told of each store call.
  */
-export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
+export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string, onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(eventsRef)
   const store = storeFor(env, def) as unknown as BatchCreator
   const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
@@ -182,6 +188,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (let done = 0; done < fresh.length; ) {
     const batch = fresh.slice(done, done + eventsPerCall)
+    onCall()
     const results = await store.createMany(def, batch.map((f) => f.event))
     if (results.length === 0) throw new Error('the events store answered no create')
     for (const [i, r] of results.entries()) {
@@ -193,7 +200,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (const r of repeats) {
     try {
-      await recordEvent(envStores(env), r.event, r.now)
+      await recordEvent(envStores(env), r.event, r.now, onCall)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status
