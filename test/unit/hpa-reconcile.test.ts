@@ -5,6 +5,7 @@ import { horizontalPodAutoscalers, reconcileHorizontalPodAutoscaler } from '../.
 import type { Action, Cache } from '../../src/controllers/runtime/types'
 import { MemoryStore } from '../fixtures/memory-store'
 import { formatTime } from '../../src/apimachinery/meta-time'
+import { failure } from '../../src/apimachinery/status'
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 
@@ -110,7 +111,7 @@ describe('horizontal pod autoscaler without a metrics API', () => {
     const cache = new MemoryStore().put(horizontalPodAutoscalers, hpa).put(deployments, deployment(1))
     const [scale] = scalesOf(pass(cache).actions)
     const error = 'deployments.apps "web" is forbidden: ValidatingAdmissionPolicy \'cap\' with binding \'cap\' denied request: at most 2 replicas'
-    const refused = { action: scale!, status: { apiVersion: 'v1', kind: 'Status', status: 'Failure', code: 403, reason: 'Forbidden', message: error } }
+    const refused = { action: scale!, status: failure(403, 'Forbidden', error) }
     const next = reconcileHorizontalPodAutoscaler('ns/web', cache, now + 10, refused)
     expect(scalesOf(next.actions)).toEqual([])
     expect(eventsOf(next.actions)).toEqual([`Warning FailedRescale: New size: 3; reason: Current number of replicas below Spec.MinReplicas; error: ${error}`])

@@ -6,6 +6,7 @@ import { admittedStore } from '../../admission/webhooks/admitted-store'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
+import { EventSpamFilter } from './event-spam-filter'
 import type { Action, ResourceRef } from './types'
 import { purgeCustomResources } from './purge'
 import { admitControllerCreate } from '../../admission/create'
@@ -148,8 +149,27 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
 /** Identical events of every controller in this isolate, remembered so a repeat bumps the first one's count. */
 const correlator = new EventCorrelator()
 
-/** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
+/** How many events each source writes about each object, over every controller in this isolate. */
+const spamFilter = new EventSpamFilter()
+
+/**
+ * Whether the spam filter holds the event back. As upstream's correlator, a held-back repeat still
+ * counts: the next one written carries the count of every occurrence.
+ */
+function heldBack(event: KubeObject, now: number): boolean {
+  if (spamFilter.admits(event, now)) return false
+  const repeat = correlator.repeatOf(event)
+  if (repeat) correlator.remember(event, { ...repeat, count: repeat.count + 1 })
+  return true
+}
+
+/** Writes an event unless the spam filter holds it back. */
 async function recordEvent(env: Env, event: KubeObject, now: number): Promise<void> {
+  if (!heldBack(event, now)) await writeEvent(env, event, now)
+}
+
+/** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
+async function writeEvent(env: Env, event: KubeObject, now: number): Promise<void> {
   const def = resourceDefOf(eventsRef)
   const store = storeFor(env, def)
   const repeat = correlator.repeatOf(event)
@@ -171,9 +191,10 @@ type EventAction = Extract<Action, { type: 'event' }>
 type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]> }
 
 /**
- * Writes many events: the new ones in calls of up to `eventsPerCall` to the events store, then
- * the repeats (of earlier events, or of one in this batch) as recordEvent bumps them. Answers per
- * event: undefined when written, else the store's refusal.
+ * Writes many events, less those the spam filter holds back: the new ones in calls of up to
+ * `eventsPerCall` to the events store, then the repeats (of earlier events, or of one in this
+ * batch) as writeEvent bumps them. Answers per event: undefined when written or held back, else
+ * the store's refusal.
  */
 export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(eventsRef)
@@ -183,6 +204,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   const repeats: { index: number; event: KubeObject; now: number }[] = []
   for (const [index, { action, now }] of events.entries()) {
     const event = newEvent(action, controller, now)
+    if (heldBack(event, now)) continue
     if (correlator.repeatOf(event)) repeats.push({ index, event, now })
     else {
       fresh.push({ index, event })
@@ -202,7 +224,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (const r of repeats) {
     try {
-      await recordEvent(env, r.event, r.now)
+      await writeEvent(env, r.event, r.now)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status
