@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { api } from './helpers'
-import { namespaceWithQuota, runner } from './quota-namespace'
+import { namespaceWithQuota } from './quota-namespace'
+import { runner } from './controller-runner'
 
 /** The Warning events about an object, once the controller has written them (bounded passes at `clock`). */
 async function warningsAbout(controller: string, namespace: string, name: string, reason: string, clock: () => number): Promise<any[]> {

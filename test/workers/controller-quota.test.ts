@@ -4,7 +4,8 @@ import { api } from './helpers'
 import { admitCreate } from '../../src/admission/create'
 import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
-import { namespaceWithQuota, runner } from './quota-namespace'
+import { namespaceWithQuota } from './quota-namespace'
+import { runner } from './controller-runner'
 
 const podsDef = findResource('', 'v1', 'pods')!
 

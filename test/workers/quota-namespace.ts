@@ -1,11 +1,7 @@
-import { env } from 'cloudflare:test'
 import { expect } from 'vitest'
-import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
-import { controllerDefinition } from '../../src/controllers/registry'
+import type { ControllerRunner } from '../../src/controllers/runtime/runner'
 import { api } from './helpers'
-
-/** The named controller's runner over this worker's stores. */
-export const runner = (name: string) => new ControllerRunner(env, controllerDefinition(name, env), defaultRunnerOptions)
+import { runner } from './controller-runner'
 
 /** A namespace, its kube-root-ca.crt ConfigMap made by its controller, and a quota whose status the quota controller has set. */
 export async function namespaceWithQuota(namespace: string, hard: Record<string, string>, quotaController: ControllerRunner) {
