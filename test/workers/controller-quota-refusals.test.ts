@@ -15,6 +15,16 @@ async function warningsAbout(controller: string, namespace: string, name: string
   throw new Error(`no ${reason} warning about ${namespace}/${name}`)
 }
 
+/** Each FailedCreate warning is `<prefix><the API's error>`, from the controller, about the object. */
+function expectFailedCreates(warnings: any[], component: string, involved: Record<string, string>, prefix: string, apiError: RegExp) {
+  for (const e of warnings) {
+    expect(e.source.component).toBe(component)
+    expect(e.involvedObject).toMatchObject(involved)
+    expect(e.message.startsWith(prefix)).toBe(true)
+    expect(e.message.slice(prefix.length)).toMatch(apiError)
+  }
+}
+
 describe("DaemonSet and CronJob creates refused by the namespace's quota", () => {
   it('a DaemonSet creates no pod under pods: 0 and reports the quota error as FailedCreate', async () => {
     await namespaceWithQuota('quota-ds', { pods: '0' }, runner('resourcequota'))
@@ -30,16 +40,11 @@ describe("DaemonSet and CronJob creates refused by the namespace's quota", () =>
 
     const failed = await warningsAbout('daemonset', 'quota-ds', 'agent', 'FailedCreate', Date.now)
     const quotaError = /^pods "agent-[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0$/
-    for (const e of failed) {
-      expect(e.source.component).toBe('daemonset-controller')
-      expect(e.involvedObject).toMatchObject({ kind: 'DaemonSet', namespace: 'quota-ds', name: 'agent' })
-      expect(e.message.startsWith('Error creating: ')).toBe(true)
-      expect(e.message.slice('Error creating: '.length)).toMatch(quotaError)
-    }
+    expectFailedCreates(failed, 'daemonset-controller', { kind: 'DaemonSet', namespace: 'quota-ds', name: 'agent' }, 'Error creating: ', quotaError)
     expect((await api('GET', '/api/v1/namespaces/quota-ds/pods')).json.items).toEqual([])
   })
 
-  it("a CronJob creates no Job under count/jobs.batch: 0 and reports the quota error as FailedCreate", async () => {
+  it('a CronJob creates no Job under count/jobs.batch: 0 and reports the quota error as FailedCreate', async () => {
     await namespaceWithQuota('quota-cj', { 'count/jobs.batch': '0' }, runner('resourcequota'))
     const cj = {
       apiVersion: 'batch/v1',
@@ -53,12 +58,7 @@ describe("DaemonSet and CronJob creates refused by the namespace's quota", () =>
     const later = () => Date.now() + 120_000
     const failed = await warningsAbout('cronjob', 'quota-cj', 'tick', 'FailedCreate', later)
     const quotaError = /^jobs\.batch "tick-\d+" is forbidden: exceeded quota: q, requested: count\/jobs\.batch=1, used: count\/jobs\.batch=0, limited: count\/jobs\.batch=0$/
-    for (const e of failed) {
-      expect(e.source.component).toBe('cronjob-controller')
-      expect(e.involvedObject).toMatchObject({ kind: 'CronJob', namespace: 'quota-cj', name: 'tick' })
-      expect(e.message.startsWith('Error creating job: ')).toBe(true)
-      expect(e.message.slice('Error creating job: '.length)).toMatch(quotaError)
-    }
+    expectFailedCreates(failed, 'cronjob-controller', { kind: 'CronJob', namespace: 'quota-cj', name: 'tick' }, 'Error creating job: ', quotaError)
     expect((await api('GET', '/apis/batch/v1/namespaces/quota-cj/jobs')).json.items).toEqual([])
     const stored = (await api('GET', '/apis/batch/v1/namespaces/quota-cj/cronjobs/tick')).json
     expect(stored.status?.active ?? []).toEqual([])
