@@ -67,7 +67,8 @@ export interface Env {
   /**
    * "true" takes a client certificate Cloudflare's edge verified (API Shield mTLS, `request.cf.tlsClientAuth`)
    * and the cluster CA (CLUSTER_CA_CERT) issued as its common name's user, in its organizations'
-   * groups. Off by default; only for a deployed Worker whose API hostname has mTLS with the cluster CA.
+   * groups. Off by default; only for a deployed Worker whose API hostname has mTLS with the cluster CA,
+   * and that no other Worker binds to (a service binding's caller sets request.cf).
    */
   EDGEPLANE_CLOUDFLARE_MTLS?: string
 }

@@ -38,21 +38,26 @@ function shownOtherVersion(opts: WriteOptions, row: StoredRow): boolean {
   return shown !== undefined && shown !== String(row.rv)
 }
 
+/** What the writer needs of a log: the SQLite one in the store, an in-memory one in unit tests. */
+export type WriterLog = Pick<Log, 'get' | 'append' | 'scanCurrent' | 'writtenBefore'>
+
 /** Applies writes to the log; every method is synchronous so one write never interleaves with another. */
 export class Writer {
   constructor(
-    private readonly log: Log,
+    private readonly log: WriterLog,
     private readonly transact: <T>(fn: () => T) => T,
     private readonly publish: (change: Change) => void,
     /** keeps the store's indexes, inside the transaction of each change */
     private readonly index: (change: Pick<Change, 'type' | 'key' | 'object'>) => void = () => {},
     /** SERVICE_CLUSTER_IP_RANGE: where Service cluster IPs are allocated (unset: the default range) */
     private readonly serviceClusterIpRange?: string,
+    /** the clock of timestamps written (creation, deletion, conditions, managedFields) */
+    private readonly clock: () => number = () => Date.now(),
   ) {}
 
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
-    const nowMs = Date.now()
+    const nowMs = this.clock()
     const prepared = prepareForCreate(def, body, nowMs)
     if (isCsr(def)) stampRequester(prepared, opts.requester)
     const namespace = def.namespaced ? t.namespace : undefined
@@ -109,7 +114,7 @@ export class Writer {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
-    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource === 'status' || subresource === 'approval' ? 'status' : undefined) : undefined
+    const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, this.clock()) : undefined
     if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
     if (!row && apply && !subresource) return this.createOnApply(t, patch, apply, opts)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
@@ -161,7 +166,7 @@ export class Writer {
     const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
     const admitted = admitMutated(def, admit(def, next, opts.fieldValidation, incoming), opts, (o) => prepareForUpdate(def, old, o, subresource))
     if (!admitted.ok) return admitted
-    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, Date.now())
+    const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, this.clock())
     const causes = validateUpdate(def, old, obj, subresource)
     if (causes.length) return { ok: false, status: invalid(def.group, def.kind, t.name, causes) }
     const refused = opts.nodeWriter && nodeWriteRefusal(def, opts.nodeWriter, old, obj)
@@ -174,7 +179,7 @@ export class Writer {
     if (tooBig) return { ok: false, status: tooBig }
     const finishing = !!obj.metadata.deletionTimestamp && !pendingFinalizers(def, obj).length && !obj.metadata.deletionGracePeriodSeconds
     if (opts.dryRun) return { ok: true, value: { object: render(obj) }, warnings: admitted.warnings }
-    const text = this.commit(finishing ? 'DELETED' : 'MODIFIED', key, old.metadata.namespace ?? '', obj, row, Date.now(), old)
+    const text = this.commit(finishing ? 'DELETED' : 'MODIFIED', key, old.metadata.namespace ?? '', obj, row, this.clock(), old)
     return { ok: true, value: { object: render(JSON.parse(text) as KubeObject), deleted: finishing || undefined }, warnings: admitted.warnings }
   }
 
@@ -193,10 +198,10 @@ export class Writer {
     if (old.metadata.deletionTimestamp) return { ok: false, status: conflict(def.group, def.plural, t.name, `pod ${t.name} is being deleted, cannot be assigned to a host`) }
     const status = { ...((old.status ?? {}) as Record<string, unknown>) }
     const conditions = ((status.conditions as { type: string }[] | undefined) ?? []).filter((c) => c.type !== 'PodScheduled')
-    status.conditions = [...conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(Date.now()) }]
+    status.conditions = [...conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(this.clock()) }]
     const next: KubeObject = { ...old, spec: { ...spec, nodeName }, status, metadata: { ...old.metadata } }
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(next) } }
-    const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', next, row, Date.now(), old)
+    const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', next, row, this.clock(), old)
     return { ok: true, value: { object: text } }
   }
 
@@ -213,7 +218,7 @@ export class Writer {
     if (pre.resourceVersion && pre.resourceVersion !== String(row.rv)) {
       return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${row.rv}`) }
     }
-    const nowMs = Date.now()
+    const nowMs = this.clock()
     const grace = gracePeriodFor(def, old, opts.gracePeriodSeconds)
     const finalizers = [...(old.metadata.finalizers ?? [])]
     const policyFinalizer = opts.propagationPolicy === 'Orphan' ? 'orphan' : opts.propagationPolicy === 'Foreground' ? 'foregroundDeletion' : undefined
@@ -287,8 +292,8 @@ export class Writer {
   }
 }
 
-function applyOptionsOf(opts: WriteOptions, subresource: 'status' | undefined): ApplyOptions {
-  return { manager: opts.fieldManager ?? '', force: (opts as ApplyWriteOptions).force === true, subresource, nowMs: Date.now() }
+function applyOptionsOf(opts: WriteOptions, subresource: 'status' | undefined, nowMs: number): ApplyOptions {
+  return { manager: opts.fieldManager ?? '', force: (opts as ApplyWriteOptions).force === true, subresource, nowMs }
 }
 
 function sizeCheck(obj: KubeObject): Status | undefined {

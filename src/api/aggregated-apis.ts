@@ -11,7 +11,7 @@ import { findResource } from '../apis/registry'
 import { apiServiceName, servedLocally, specOf } from '../apis/apiregistration/apiservice'
 import { storeFor } from '../store-client/stores'
 import { statusResponse } from './respond'
-import { customResources } from './custom-resources'
+import { customResources } from '../store-client/custom-resources'
 
 const apiServicesDef = () => findResource('apiregistration.k8s.io', 'v1', 'apiservices')!
 

@@ -20,6 +20,7 @@ import { authorizeRequest } from './authorize'
 import type { RequestInfo } from './request-info'
 import { unwrap } from '../apimachinery/status'
 import { mastersGroup, requestUser, type UserInfo } from './user'
+import { derivedRequest } from './request-state'
 
 type Serve = (req: Request) => Promise<Response>
 
@@ -41,7 +42,7 @@ export async function serveCsrWrite(req: Request, env: Env, def: ResourceDef, in
   // A status write that would change the certificate is a signer's: tried as a dry run first.
   const url = new URL(req.url)
   url.searchParams.set('dryRun', 'All')
-  const trial = await serve(new Request(url, req.clone()))
+  const trial = await serve(derivedRequest(req, url, req.clone()))
   if (trial.ok) {
     const would = (await trial.json()) as KubeObject
     if ((statusOf(would).certificate ?? '') !== (statusOf(stored).certificate ?? '')) await requireSignerVerb(env, user, 'sign', stored, signerName)

@@ -10,10 +10,15 @@
  * group; a certificate presented but not good (not verified, revoked, outside its validity, or
  * issued by another CA the zone trusts) is an authentication error, which fails the request with
  * 401 unless a token authenticates it, and is never taken for an anonymous request.
+ *
+ * The issuer is the cluster CA only when both its subject key identifier (`certIssuerSKI`) and its
+ * name match: any CA can take any subject. Names are read only in their RFC 2253 form
+ * (`certIssuerDNRFC2253`, `certSubjectDNRFC2253`), whose escaping is specified; the other forms'
+ * is not, and a value holding `,O=...` could read as another attribute.
  */
 import type { Env } from '../env'
 import { attributeValues, oidCommonName, oidOrganization, parseDistinguishedName, sameName } from '../apimachinery/x509/distinguished-name'
-import { clusterCaName } from '../certificates/cluster-ca-name'
+import { clusterCaName, normalizeKeyId } from '../certificates/cluster-ca-name'
 import { authenticated, type UserInfo } from './user'
 
 /** A user, a refused certificate (with why), or undefined when there is no certificate to judge. */
@@ -23,7 +28,7 @@ type EdgeEnv = Pick<Env, 'EDGEPLANE_CLOUDFLARE_MTLS' | 'CLUSTER_CA_CERT'>
 
 /** The fields of `request.cf.tlsClientAuth` read here (workers-types names them), each as text. */
 type TlsClientAuth = Record<
-  keyof Pick<IncomingRequestCfPropertiesTLSClientAuth, 'certPresented' | 'certVerified' | 'certRevoked' | 'certIssuerDN' | 'certIssuerDNRFC2253' | 'certSubjectDN' | 'certSubjectDNRFC2253' | 'certNotBefore' | 'certNotAfter'>,
+  keyof Pick<IncomingRequestCfPropertiesTLSClientAuth, 'certPresented' | 'certVerified' | 'certRevoked' | 'certIssuerSKI' | 'certIssuerDNRFC2253' | 'certSubjectDNRFC2253' | 'certNotBefore' | 'certNotAfter'>,
   string
 >
 
@@ -38,24 +43,36 @@ export function edgeClientCertUser(req: Request, env: EdgeEnv, nowMs = Date.now(
   const ca = clusterCaName(env)
   // As upstream with no client CA bundle: nothing to authenticate against, and no error.
   if (!ca) return undefined
-  if (ca instanceof Error) return { refused: ca.message }
+  if (ca instanceof Error) return { refused: warnOnce(ca.message) }
   if (auth.certVerified !== 'SUCCESS') return { refused: `the edge did not verify the certificate (${auth.certVerified || 'no outcome'})` }
   if (auth.certRevoked !== '0') return { refused: 'the certificate is revoked' }
-  const issuerText = auth.certIssuerDNRFC2253 || auth.certIssuerDN
-  const issuer = parseDistinguishedName(issuerText)
+  if (normalizeKeyId(auth.certIssuerSKI) !== ca.subjectKeyId) return { refused: `the certificate's issuer key identifier "${auth.certIssuerSKI}" is not the cluster CA's` }
+  const issuerText = auth.certIssuerDNRFC2253
+  const issuer = issuerText ? parseDistinguishedName(issuerText) : undefined
   if (!issuer || !sameName(issuer, ca.subject)) return { refused: `the certificate's issuer "${issuerText}" is not the cluster CA` }
   const notBefore = parseCertificateTime(auth.certNotBefore)
   const notAfter = parseCertificateTime(auth.certNotAfter)
   if (notBefore === undefined || notAfter === undefined) return { refused: `the certificate's validity "${auth.certNotBefore}" to "${auth.certNotAfter}" cannot be read` }
   if (nowMs < notBefore || nowMs > notAfter) return { refused: 'x509: certificate has expired or is not yet valid' }
   if (nowMs < ca.notBefore || nowMs > ca.notAfter) return { refused: 'x509: the cluster CA certificate has expired or is not yet valid' }
-  const subjectText = auth.certSubjectDNRFC2253 || auth.certSubjectDN
-  const subject = parseDistinguishedName(subjectText)
+  const subjectText = auth.certSubjectDNRFC2253
+  const subject = subjectText ? parseDistinguishedName(subjectText) : undefined
   if (!subject) return { refused: `the certificate's subject "${subjectText}" cannot be read` }
   // Go's pkix.Name keeps the last common name in encoded order, and every organization.
   const user = attributeValues(subject, oidCommonName).at(-1)
   if (!user) return undefined
   return { user: { username: user, groups: [...attributeValues(subject, oidOrganization), authenticated] } }
+}
+
+const warned = new Set<string>()
+
+/** Logs a configuration problem once per isolate; returns it. */
+function warnOnce(message: string): string {
+  if (!warned.has(message)) {
+    warned.add(message)
+    console.error(`client certificates at the edge are refused: ${message}`)
+  }
+  return message
 }
 
 /** The request's `cf.tlsClientAuth`, when it has one whose fields are all strings. */
@@ -69,9 +86,8 @@ function tlsClientAuthOf(req: Request): TlsClientAuth | undefined {
     certPresented: text('certPresented'),
     certVerified: text('certVerified'),
     certRevoked: text('certRevoked'),
-    certIssuerDN: text('certIssuerDN'),
+    certIssuerSKI: text('certIssuerSKI'),
     certIssuerDNRFC2253: text('certIssuerDNRFC2253'),
-    certSubjectDN: text('certSubjectDN'),
     certSubjectDNRFC2253: text('certSubjectDNRFC2253'),
     certNotBefore: text('certNotBefore'),
     certNotAfter: text('certNotAfter'),

@@ -1,12 +1,12 @@
 import type { Env } from '../env'
-import type { KubeObject, Status } from '../apimachinery/types'
+import type { Status } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid } from '../apimachinery/status'
 import { eventFieldToCore, eventPathToCore, eventToCore, eventToV1, eventsApiVersion, eventsGroup, validateEventV1Create } from '../apis/events-v1'
 import { patchTypeOf } from '../apis/patching'
 import { readBody } from './body'
 import { handleResource } from './resources'
 import { parseResourcePath } from './request-info'
-import { rewriteWatchObjects } from './watch-rewrite'
+import { answerInView, checkViewTypeMeta, inViewVersion, refuseViewWebSocket, viewRequest, viewTargetUrl } from './view-request'
 
 const prefix = `/apis/${eventsGroup}/v1/`
 
@@ -19,23 +19,15 @@ export async function serveEventsV1(req: Request, env: Env): Promise<Response> {
   const url = new URL(req.url)
   const info = parseResourcePath(eventsGroup, 'v1', url.pathname.slice(prefix.length))
   if (!info || info.resource !== 'events' || info.subresource !== undefined) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
-  if (req.headers.get('Upgrade')?.toLowerCase() === 'websocket') throw new ApiError(badRequest('watching events.k8s.io/v1 events over a WebSocket is not served; use an HTTP watch'))
-  const coreUrl = new URL(url)
-  coreUrl.pathname = `/api/v1/${url.pathname.slice(prefix.length)}`
+  refuseViewWebSocket(req, 'events.k8s.io/v1 events')
+  const coreUrl = viewTargetUrl(req, prefix, '/api/v1/')
   const selector = url.searchParams.get('fieldSelector')
   if (selector) coreUrl.searchParams.set('fieldSelector', coreFieldSelector(selector))
 
-  const headers = new Headers(req.headers)
-  let body: string | undefined
-  if (req.method === 'POST' || req.method === 'PUT') body = JSON.stringify(await coreBody(req, info.name, req.method === 'POST'))
-  else if (req.method === 'PATCH') body = await corePatch(req)
-  else if (req.method === 'DELETE' && req.body) body = (await req.text()) || undefined
-  if (body !== undefined) {
-    headers.delete('Transfer-Encoding')
-    headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength))
-    if (req.method !== 'PATCH') headers.set('Content-Type', 'application/json')
-  }
-  const coreReq = new Request(coreUrl, { method: req.method, headers, body })
+  let coreReq: Request
+  if (req.method === 'POST' || req.method === 'PUT') coreReq = await viewRequest(req, coreUrl, req.method, JSON.stringify(await coreBody(req, info.name, req.method === 'POST')), 'application/json')
+  else if (req.method === 'PATCH') coreReq = await viewRequest(req, coreUrl, req.method, await corePatch(req))
+  else coreReq = await viewRequest(req, coreUrl, req.method)
   let res: Response
   try {
     res = await handleResource(coreReq, env, { ...info, group: '', version: 'v1' })
@@ -43,9 +35,7 @@ export async function serveEventsV1(req: Request, env: Env): Promise<Response> {
     if (e instanceof ApiError) throw new ApiError(inEventsGroup(e.status))
     throw e
   }
-  if (req.method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '') && res.body) return new Response(res.body.pipeThrough(rewriteWatchObjects(answerInV1)), res)
-  if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return res
-  return new Response(JSON.stringify(answerInV1(JSON.parse(await res.text()))), { status: res.status, headers: res.headers })
+  return answerInView(req, res, answerInV1)
 }
 
 /** An events.k8s.io/v1 field selector in core field names; an unknown field is a 400, as upstream. */
@@ -63,8 +53,7 @@ function coreFieldSelector(selector: string): string {
 
 async function coreBody(req: Request, name: string | undefined, create: boolean): Promise<Record<string, unknown>> {
   const ev = (await readBody(req)) as Record<string, unknown>
-  if (ev.apiVersion !== undefined && ev.apiVersion !== eventsApiVersion) throw new ApiError(badRequest(`the API version in the data (${String(ev.apiVersion)}) does not match the expected API version (${eventsApiVersion})`))
-  if (ev.kind !== undefined && ev.kind !== 'Event') throw new ApiError(badRequest(`the kind in the data (${String(ev.kind)}) does not match the expected kind (Event)`))
+  checkViewTypeMeta(ev, eventsApiVersion, 'Event')
   if (create) {
     const namespace = new URL(req.url).pathname.match(/\/namespaces\/([^/]+)\//)?.[1]
     const causes = validateEventV1Create({ ...ev, metadata: { ...(ev.metadata as object), namespace: decodeURIComponent(namespace ?? '') } })
@@ -89,11 +78,7 @@ async function corePatch(req: Request): Promise<string> {
   return JSON.stringify(core)
 }
 
-function answerInV1(doc: Record<string, unknown>): unknown {
-  if (doc.kind === 'Event') return eventToV1(doc as KubeObject)
-  if (doc.kind === 'EventList' && Array.isArray(doc.items)) return { ...doc, apiVersion: eventsApiVersion, items: (doc.items as KubeObject[]).map(eventToV1) }
-  return doc
-}
+const answerInV1 = inViewVersion('Event', eventsApiVersion, eventToV1)
 
 /** A Status from the core handler, naming the events.k8s.io resource as upstream would. */
 function inEventsGroup(status: Status): Status {

@@ -4,6 +4,8 @@ import { ApiError, badRequest, failure, unwrap } from '../apimachinery/status'
 import { asRecord } from '../apimachinery/json-value'
 import { hpaFromV1, hpaGroup, hpaToV1, hpaV1ApiVersion } from '../apis/autoscaling/v1-view'
 import { applyPatch, patchTypeOf } from '../apis/patching'
+import type { PatchType } from '../apis/store-options'
+import { removePath } from '../apis/admission'
 import { builtinResources, findResource } from '../apis/registry'
 import { checkDecode } from '../apis/schema/typed-decode'
 import { schemas } from '../apis/schema'
@@ -12,13 +14,16 @@ import { storeFor } from '../store-client/stores'
 import { readBody } from './body'
 import { appendWarnings } from './respond'
 import { handleResource } from './resources'
-import { parseResourcePath } from './request-info'
-import { rewriteWatchObjects } from './watch-rewrite'
+import { parseResourcePath, type RequestInfo } from './request-info'
+import { answerInView, checkViewTypeMeta, inViewVersion, refuseViewWebSocket, viewRequest, viewTargetUrl } from './view-request'
 
 const prefix = `/apis/${hpaGroup}/v1/`
 const v1Struct = 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler'
 const v2Def = findResource(hpaGroup, 'v2', 'horizontalpodautoscalers')!
 const v1Def = builtinResources.find((d) => d.group === hpaGroup && d.version === 'v1' && d.kind === 'HorizontalPodAutoscaler')!
+
+/** How often a patch is re-applied to a fresh read when the write conflicts (upstream's maxRetryWhenPatchConflicts). */
+const patchAttempts = 5
 
 /**
  * autoscaling/v1 HorizontalPodAutoscalers: the stored autoscaling/v2 objects seen through v1's
@@ -32,31 +37,51 @@ export async function serveHpaV1(req: Request, env: Env): Promise<Response> {
   if (!info || info.resource !== 'horizontalpodautoscalers' || (info.subresource !== undefined && info.subresource !== 'status')) {
     throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
   }
-  if (req.headers.get('Upgrade')?.toLowerCase() === 'websocket') throw new ApiError(badRequest('watching autoscaling/v1 horizontalpodautoscalers over a WebSocket is not served; use an HTTP watch'))
-  const v2Url = new URL(url)
-  v2Url.pathname = `/apis/${hpaGroup}/v2/${url.pathname.slice(prefix.length)}`
-  const headers = new Headers(req.headers)
-  let method = req.method
-  let body: string | undefined
-  let warnings: string[] = []
-  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    const stored = method === 'POST' ? undefined : await storedObject(env, info.namespace, info.name)
-    const v1 = method === 'PATCH' ? await patchedView(req, stored!, await readBody(req, 'any')) : checkedV1(await readBody(req), url)
-    warnings = v1.warnings
-    body = JSON.stringify(hpaFromV1(v1.obj, stored))
-    if (method === 'PATCH') method = 'PUT'
-  } else if (method === 'DELETE' && req.body) {
-    body = (await req.text()) || undefined
+  refuseViewWebSocket(req, 'autoscaling/v1 horizontalpodautoscalers')
+  const v2Url = viewTargetUrl(req, prefix, `/apis/${hpaGroup}/v2/`)
+  const serve = async (method: string, v1?: ReturnType<typeof checkedV1>, stored?: KubeObject) => {
+    const inner = await viewRequest(req, v2Url, method, v1 && JSON.stringify(hpaFromV1(v1.obj, stored)), 'application/json')
+    return withWarnings(await handleResource(inner, env, { ...info, version: 'v2' }), v1?.warnings ?? [])
   }
-  if (body !== undefined) {
-    headers.delete('Transfer-Encoding')
-    headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength))
-    headers.set('Content-Type', 'application/json')
+  let res: Response
+  if (req.method === 'POST' || req.method === 'PUT') {
+    const stored = req.method === 'POST' ? undefined : await storedObject(env, info.namespace, info.name)
+    res = await serve(req.method, checkedV1(await readBody(req), url), stored)
+  } else if (req.method === 'PATCH') {
+    res = await servePatch(req, env, info, (v1, stored) => serve('PUT', v1, stored))
+  } else {
+    res = await serve(req.method)
   }
-  const res = withWarnings(await handleResource(new Request(v2Url, { method, headers, body }), env, { ...info, version: 'v2' }), warnings)
-  if (method === 'GET' && ['true', '1'].includes(url.searchParams.get('watch') ?? '') && res.body) return new Response(res.body.pipeThrough(rewriteWatchObjects(answerInV1)), res)
-  if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return res
-  return new Response(JSON.stringify(answerInV1(JSON.parse(await res.text()))), { status: res.status, headers: res.headers })
+  return answerInView(req, res, answerInV1)
+}
+
+/**
+ * A patch, as kube-apiserver's patch handler: applied to the v1 view of the stored object and
+ * written with its resourceVersion; when the object changed in between (a conflict), read again
+ * and re-applied, a bounded number of times, unless the patch itself names the resourceVersion.
+ */
+async function servePatch(req: Request, env: Env, info: RequestInfo, write: (v1: ReturnType<typeof checkedV1>, stored: KubeObject) => Promise<Response>): Promise<Response> {
+  const type = patchTypeOf(req.headers.get('Content-Type'))
+  if (!type) throw new ApiError(failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'))
+  if (type === 'apply') throw new ApiError(failure(415, 'UnsupportedMediaType', 'server-side apply of autoscaling/v1 horizontalpodautoscalers is not served; apply the autoscaling/v2 form'))
+  const patch = await readBody(req, 'any')
+  const retry = !patchSetsResourceVersion(type, patch)
+  for (let attempt = 1; ; attempt++) {
+    const stored = await storedObject(env, info.namespace, info.name)
+    const patched = unwrap(applyPatch(v1Def, type, hpaToV1(stored), patch))
+    try {
+      const res = await write(checkedV1(patched, new URL(req.url)), stored)
+      if (res.status !== 409 || !retry || attempt === patchAttempts) return res
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status.code !== 409 || e.status.reason !== 'Conflict' || !retry || attempt === patchAttempts) throw e
+    }
+  }
+}
+
+/** Whether a patch sets metadata.resourceVersion: then a conflict is the client's to see. */
+function patchSetsResourceVersion(type: PatchType, patch: unknown): boolean {
+  if (type === 'json') return Array.isArray(patch) && patch.some((op) => ['/metadata', '/metadata/resourceVersion'].includes(String(asRecord(op).path)))
+  return asRecord(asRecord(patch).metadata).resourceVersion !== undefined
 }
 
 async function storedObject(env: Env, namespace: string | undefined, name: string | undefined): Promise<KubeObject> {
@@ -79,31 +104,15 @@ function withWarnings(res: Response, warnings: string[]): Response {
  */
 function checkedV1(raw: unknown, url: URL): { obj: Record<string, unknown>; warnings: string[] } {
   const obj = asRecord(raw)
-  if (obj.apiVersion !== undefined && obj.apiVersion !== hpaV1ApiVersion) throw new ApiError(badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${hpaV1ApiVersion})`))
-  if (obj.kind !== undefined && obj.kind !== 'HorizontalPodAutoscaler') throw new ApiError(badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (HorizontalPodAutoscaler)`))
+  checkViewTypeMeta(obj, hpaV1ApiVersion, 'HorizontalPodAutoscaler')
   const decoded = checkDecode(obj, v1Struct, schemas)
   const cannot = (why: string) => new ApiError(badRequest(`HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: ${why}`))
   if (decoded.typeError !== undefined) throw cannot(decoded.typeError)
   const mode = url.searchParams.get('fieldValidation')
   if (decoded.unknown.length && mode === 'Strict') throw cannot(strictDecodingMessage(decoded.unknown))
+  // Dropped here, warned of once: the v2 object written must not carry them to be warned of again.
+  for (const path of decoded.unknown) removePath(obj, path)
   return { obj, warnings: mode === 'Ignore' ? [] : decoded.unknown.map((p) => `unknown field "${p}"`) }
 }
 
-/** The v1 view of the stored object with a JSON, merge or strategic merge patch applied. */
-async function patchedView(req: Request, stored: KubeObject, patch: unknown): Promise<ReturnType<typeof checkedV1>> {
-  const type = patchTypeOf(req.headers.get('Content-Type'))
-  if (!type) throw new ApiError(failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'))
-  if (type === 'apply') throw new ApiError(failure(415, 'UnsupportedMediaType', 'server-side apply of autoscaling/v1 horizontalpodautoscalers is not served; apply the autoscaling/v2 form'))
-  const view = hpaToV1(stored)
-  // The view carries the stored resourceVersion: the update fails with a conflict if the object changed since.
-  const patched = unwrap(applyPatch(v1Def, type, view, patch))
-  return checkedV1(patched, new URL(req.url))
-}
-
-function answerInV1(doc: Record<string, unknown>): unknown {
-  if (doc.kind === 'HorizontalPodAutoscaler') return hpaToV1(doc as KubeObject)
-  if (doc.kind === 'HorizontalPodAutoscalerList' && Array.isArray(doc.items)) return { ...doc, apiVersion: hpaV1ApiVersion, items: (doc.items as KubeObject[]).map(hpaToV1) }
-  // A Table's rows carry the whole object when asked (includeObject=Object).
-  if (doc.kind === 'Table' && Array.isArray(doc.rows)) return { ...doc, rows: (doc.rows as { object?: Record<string, unknown> }[]).map((r) => (r.object?.kind === 'HorizontalPodAutoscaler' ? { ...r, object: answerInV1(r.object) } : r)) }
-  return doc
-}
+const answerInV1 = inViewVersion('HorizontalPodAutoscaler', hpaV1ApiVersion, hpaToV1)

@@ -8,8 +8,9 @@ import { readBody } from './body'
 import type { ResourceAttributes } from './authorizer-attributes'
 import { boundNode } from './node-graph'
 import { nodeOf, requestUser } from './user'
+import { perRequest } from './request-state'
 
-const writers = new WeakMap<Request, NodeWriter>()
+const writers = perRequest<NodeWriter>()
 
 /**
  * What the store must check of a write a node makes (NodeRestriction on the object as stored):

@@ -11,6 +11,7 @@ import { globalDefaultRefusal, systemPriorityClasses } from '../apis/priority-cl
 import { admissionForbidden } from '../admission/pod-admission'
 import { classSnapshot, forgetClasses } from '../admission/class-snapshot'
 import type { RequestInfo } from './request-info'
+import { derivedRequest } from './request-state'
 
 type Serve = (req: Request, env: Env, def: ResourceDef, info: RequestInfo) => Promise<Response>
 
@@ -36,7 +37,7 @@ async function admitPriorityClassWrite(req: Request, env: Env, def: ResourceDef,
   if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return
   const url = new URL(req.url)
   url.searchParams.set('dryRun', 'All')
-  const trial = await serve(new Request(url, req.clone()), env, def, info)
+  const trial = await serve(derivedRequest(req, url, req.clone()), env, def, info)
   if (!trial.ok) return
   const pc = (await trial.json()) as KubeObject
   forgetClasses(def)

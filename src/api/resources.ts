@@ -22,7 +22,7 @@ import { serveWatch } from './watch-http'
 import { pagedListResponse } from './list-response'
 import { listPages } from '../store-client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
-import { forgetCustomResources, resolveResource } from './custom-resources'
+import { forgetCustomResources, resolveResource } from '../store-client/custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
 import { escalationDenied } from './rbac-escalation'
 import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
@@ -35,6 +35,8 @@ import { applyCreate } from '../admission/apply-create'
 import { servePodEviction } from './pod-eviction'
 import { isCsr } from '../apis/certificates/csr-object'
 import { serveCsrWrite } from './csr-writes'
+import { derivedRequest } from './request-state'
+import { authorizeParamsOfWrite, isAdmissionPolicyKind } from './admission-policy-writes'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -55,6 +57,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   if (isSchedulingClass(def) && req.method !== 'GET') return serveClassWrite(req, env, def, info, serveResource)
   if (def.group === admissionGroup && req.method !== 'GET') {
     try {
+      if (isAdmissionPolicyKind(def)) await authorizeParamsOfWrite(req, env, def, info, serveResource)
       return await serveResource(req, env, def, info)
     } finally {
       forgetWebhookConfigurations()
@@ -79,7 +82,7 @@ async function serveRbacWrite(req: Request, env: Env, def: ResourceDef, info: Re
   if (['POST', 'PUT', 'PATCH'].includes(req.method) && !user.groups.includes(mastersGroup)) {
     const url = new URL(req.url)
     url.searchParams.set('dryRun', 'All')
-    const trial = await serveResource(new Request(url, req.clone()), env, def, info)
+    const trial = await serveResource(derivedRequest(req, url, req.clone()), env, def, info)
     const denied = escalationDenied(await rbacPolicy(env), user, def, (await trial.json()) as KubeObject)
     if (denied) throw new ApiError(denied)
   }

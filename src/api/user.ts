@@ -3,6 +3,7 @@ import { serviceAccountUser } from '../apimachinery/service-account-token'
 import { nodeUser } from '../apimachinery/node-token'
 
 import type { UserInfo } from '../apimachinery/user-info'
+import { perRequest } from './request-state'
 
 export type { UserInfo }
 
@@ -36,7 +37,7 @@ export function serviceAccountUserInfo(claims: ServiceAccountClaims): UserInfo {
   }
 }
 
-const users = new WeakMap<Request, UserInfo>()
+const users = perRequest<UserInfo>()
 
 /** Records the user the authentication middleware found for a request. */
 export function setRequestUser(req: Request, user: UserInfo): void {

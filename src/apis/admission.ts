@@ -61,7 +61,7 @@ function cannotDecode(named: { kind: string; version: string }, why: string): St
 }
 
 /** Removes `a.b[2].c` from an object (the unknown-field paths strict decoding reports). */
-function removePath(obj: unknown, path: string): void {
+export function removePath(obj: unknown, path: string): void {
   const steps = path.match(/[^.[\]]+|\[\d+\]/g) ?? []
   let node: unknown = obj
   for (let i = 0; i < steps.length - 1; i++) {

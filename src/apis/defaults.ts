@@ -11,6 +11,7 @@ import { defaultStorageObject, initialStorageStatus } from './storage/defaults'
 import { defaultLimitRange } from './limit-range/object'
 import { defaultHorizontalPodAutoscaler } from './autoscaling/defaults'
 import { asRecord, type Json } from '../apimachinery/json-value'
+import { defaultPodSpecFields } from './pod-spec-defaults'
 
 /** The pod's quality-of-service class, computed on create as kube-apiserver does. */
 export function podQosClass(pod: KubeObject): string {
@@ -104,6 +105,7 @@ export function defaultPodSpec(spec: Json): void {
       for (const p of (c.ports as Json[] | undefined) ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP'
     }
   }
+  defaultPodSpecFields(spec)
 }
 
 /** Where each kind keeps its pod template's spec. */
@@ -126,6 +128,8 @@ export function defaultService(obj: KubeObject): void {
   if (!obj.spec) return
   spec.type ??= 'ClusterIP'
   spec.sessionAffinity ??= 'None'
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ||= 'Cluster'
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP') spec.internalTrafficPolicy ??= 'Cluster'
   for (const p of (spec.ports as Json[] | undefined) ?? []) {
     if (!p || typeof p !== 'object') continue
     p.protocol ??= 'TCP'

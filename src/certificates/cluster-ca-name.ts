@@ -1,10 +1,12 @@
 import type { Env } from '../env'
 import { parseCertificate } from '../apimachinery/x509/authority'
-import { nameFromDer, type DistinguishedName } from '../apimachinery/x509/distinguished-name'
+import { hex, nameFromDer, type DistinguishedName } from '../apimachinery/x509/distinguished-name'
 import { pemBlocks } from '../apimachinery/x509/pem'
 
 export interface ClusterCaName {
   subject: DistinguishedName
+  /** Its subjectKeyIdentifier, lower-case hex without separators. */
+  subjectKeyId: string
   notBefore: number
   notAfter: number
 }
@@ -12,8 +14,9 @@ export interface ClusterCaName {
 let cached: { pem: string; name: ClusterCaName | Error } | undefined
 
 /**
- * The subject and validity of the cluster CA certificate (CLUSTER_CA_CERT; its key is not needed),
- * read once per isolate; undefined when none is configured, an Error when it cannot be read.
+ * The subject, key identifier and validity of the cluster CA certificate (CLUSTER_CA_CERT; its key
+ * is not needed), read once per isolate; undefined when none is configured, an Error when it
+ * cannot be read or carries no subjectKeyIdentifier extension.
  */
 export function clusterCaName(env: Pick<Env, 'CLUSTER_CA_CERT'>): ClusterCaName | Error | undefined {
   const pem = env.CLUSTER_CA_CERT
@@ -22,12 +25,19 @@ export function clusterCaName(env: Pick<Env, 'CLUSTER_CA_CERT'>): ClusterCaName 
   return cached.name
 }
 
+/** A key identifier as compared: lower-case hex, any `:` separators dropped; undefined when it is not hex. */
+export function normalizeKeyId(text: string): string | undefined {
+  const digits = text.trim().replace(/:/g, '').toLowerCase()
+  return /^[0-9a-f]+$/.test(digits) && digits.length % 2 === 0 ? digits : undefined
+}
+
 function read(pem: string): ClusterCaName | Error {
   const block = pemBlocks(pem).find((b) => b.label === 'CERTIFICATE')
   if (!block) return new Error('CLUSTER_CA_CERT holds no PEM CERTIFICATE block')
   try {
     const cert = parseCertificate(block.der)
-    return { subject: nameFromDer(cert.subject), notBefore: cert.notBefore, notAfter: cert.notAfter }
+    if (!cert.subjectKeyId?.length) return new Error('CLUSTER_CA_CERT has no subjectKeyIdentifier extension, which tells it apart from other CAs at the edge')
+    return { subject: nameFromDer(cert.subject), subjectKeyId: hex(cert.subjectKeyId), notBefore: cert.notBefore, notAfter: cert.notAfter }
   } catch (err) {
     return new Error(`CLUSTER_CA_CERT cannot be read: ${err instanceof Error ? err.message : String(err)}`)
   }

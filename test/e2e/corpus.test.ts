@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyFile, type DocumentOutcome } from './helpers/corpus-apply'
-import { definesFoundations, loadCorpus, ownNamespace, type CorpusFile } from './helpers/corpus-documents'
+import { applyChains, definesFoundations, loadCorpus, ownNamespace, type CorpusFile } from './helpers/corpus-documents'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { namespace, stream } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
@@ -18,7 +18,8 @@ import { acceptedFloor, refusals } from './corpus-refusals'
 
 const RECORD = process.env.EDGEPLANE_CORPUS_RECORD === '1'
 const REFUSALS_FILE = fileURLToPath(new URL('./corpus-refusals.ts', import.meta.url))
-const CONCURRENCY = 3
+const CONCURRENCY = 4
+const NAMESPACE_BATCH = 40
 
 const corpus = loadCorpus()
 const nsOf = new Map(corpus.map((f, i) => [f.file, ownNamespace(f, i)] as const))
@@ -37,21 +38,31 @@ afterAll(async () => {
 })
 
 async function applyAll(files: CorpusFile[]): Promise<void> {
+  const chains = applyChains(files)
   let next = 0
   const worker = async () => {
-    while (next < files.length) {
-      const f = files[next++]!
-      for (const o of await applyFile(server.kubeconfig, f, nsOf.get(f.file))) outcomes.set(o.doc.key, o)
+    while (next < chains.length) {
+      for (const f of chains[next++]!) {
+        for (const o of await applyFile(server.kubeconfig, f, nsOf.get(f.file))) outcomes.set(o.doc.key, o)
+      }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker))
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, chains.length) }, worker))
 }
 
+/** Namespaces go in batches, a few batches at a time: one apply of hundreds outlasts kubectl's timeout. */
 async function createNamespaces(names: Iterable<string>): Promise<void> {
   const all = [...new Set(names)]
-  if (all.length === 0) return
-  const res = await run(['apply', '-f', '-'], stream(...all.map(namespace)))
-  expect(res.code, res.stderr).toBe(0)
+  const batches: string[][] = []
+  for (let i = 0; i < all.length; i += NAMESPACE_BATCH) batches.push(all.slice(i, i + NAMESPACE_BATCH))
+  let next = 0
+  const worker = async () => {
+    while (next < batches.length) {
+      const res = await run(['apply', '-f', '-'], stream(...batches[next++]!.map(namespace)), 60_000)
+      expect(res.code, res.stderr).toBe(0)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, batches.length) }, worker))
 }
 
 function recordedRefusals(observed: Record<string, string>, accepted: number): void {
@@ -82,7 +93,9 @@ describe('a real-world corpus', () => {
     const foundations = corpus.filter(definesFoundations)
     const rest = corpus.filter((f) => !definesFoundations(f))
 
+    const started = Date.now()
     await createNamespaces([...nsOf.values()].filter((n): n is string => n !== undefined))
+    const namespacesDone = Date.now()
     await applyAll(foundations)
 
     const crds = [...outcomes.values()].filter((o) => o.accepted && o.doc.kind === 'CustomResourceDefinition').map((o) => `crd/${o.doc.name}`)
@@ -96,6 +109,7 @@ describe('a real-world corpus', () => {
     const existing = new Set((await json(['get', 'namespaces'])).items.map((n: any) => n.metadata.name))
     await createNamespaces(rest.flatMap((f) => f.documents.map((d) => d.namespace)).filter((n): n is string => n !== undefined && !existing.has(n)))
     await applyAll(rest)
+    console.log(`corpus: namespaces in ${((namespacesDone - started) / 1000).toFixed(1)} s, ${corpus.length} files applied in ${((Date.now() - namespacesDone) / 1000).toFixed(1)} s`)
 
     const all = corpus.flatMap((f) => f.documents)
     const observed: Record<string, string> = {}

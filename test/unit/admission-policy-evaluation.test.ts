@@ -112,6 +112,18 @@ describe('ValidatingAdmissionPolicy evaluation', () => {
     expect(decision!.message).toBe("expression 'object.spec.paused == false' resulted in error: no such key: paused")
     expect(evaluate({ ...spec, failurePolicy: 'Ignore' }, deployment(1))).toEqual([])
   })
+
+  it("stops once the policy's expressions together spend the runtime cost budget", () => {
+    const costly = 'object.metadata.labels.all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, f > 0))))))'
+    const labels = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`l${i}`, 'x']))
+    const spec = { ...replicas, validations: Array.from({ length: 12 }, () => ({ expression: costly })) }
+    const decisions = evaluate(spec, deployment(1, labels))
+    expect(decisions.map((d) => d.message.replace(/^expression '.*' resulted in error: /, ''))).toEqual([
+      ...Array.from({ length: 10 }, () => 'operation cancelled: actual cost limit exceeded'),
+      'validation failed due to running out of cost budget, no further validation rules will be run',
+    ])
+    expect(evaluate({ ...spec, failurePolicy: 'Ignore' }, deployment(1, labels))).toEqual([])
+  })
 })
 
 describe('ValidatingAdmissionPolicy validation', () => {
@@ -165,5 +177,26 @@ describe("Kubernetes' CEL library functions", () => {
     expect(value("object.spec.names.isSorted() || object.spec.names.min() != 'a'", object)).toBe(false)
     expect(value('object.spec.ports.indexOf(443) + object.spec.ports.lastIndexOf(1)', object)).toBe(0n)
     expect(() => value('object.spec.empty.min()', { spec: { empty: [] } })).toThrow(/must not be empty/)
+  })
+
+  it('matches with RE2: a nested-quantifier pattern from params answers at once, lookarounds are refused', () => {
+    const name = { metadata: { name: `${'a'.repeat(27)}!` } }
+    const started = performance.now()
+    expect(value("object.metadata.name.matches('^(a+)+$')", name)).toBe(false)
+    expect(value("matches(object.metadata.name, '^(a+)+!$')", name)).toBe(true)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(value("'ABC'.matches('(?i)^abc$') && !'abc'.matches('^b')")).toBe(true)
+    expect(compileExpression("object.metadata.name.matches('a(?=b)')", 'bool', false)).toMatchObject({ ok: false, error: expect.stringMatching(/^compilation failed: ERROR: <input>: .*invalid matches argument/) })
+    expect(() => value("object.metadata.name.matches(object.pattern)", { metadata: { name: 'ab' }, pattern: 'a(?=b)' })).toThrow(/resulted in error: .*regex/)
+    expect(() => value('object.n.matches(1)', { n: 'x' })).toThrow(/matches/)
+  })
+
+  it('cuts off an expression that exceeds the cost limit, whatever the operators around it', () => {
+    const nested = `object.l.all(a, object.l.all(b, object.l.all(c, object.l.all(d, object.l.all(e, object.l.all(f, f >= 0))))))`
+    const list = { l: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] }
+    expect(() => value(nested, list)).toThrow(`expression '${nested}' resulted in error: operation cancelled: actual cost limit exceeded`)
+    expect(() => value(`${nested} || true`, list)).toThrow(/actual cost limit exceeded/)
+    expect(value('object.l.all(a, object.l.all(b, a + b >= 0))', list)).toBe(true)
+    expect(() => value(`[${'object.s, '.repeat(30)}object.s].map(x, x + x + x + x).join('').size() > 0`, { s: 'x'.repeat(100_000) })).toThrow(/actual cost limit exceeded/)
   })
 })

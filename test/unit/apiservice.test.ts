@@ -59,8 +59,8 @@ describe('APIService validation', () => {
     expect(causes(local)).toEqual([expect.stringMatching(/^spec\.caBundle: .*3 bytes.*local APIServices may not have a caBundle/), expect.stringMatching(/^spec\.insecureSkipTLSVerify: .*local APIServices may not have insecureSkipTLSVerify/)])
   })
 
-  it('requires a service for a group version this server does not serve itself, and the service’s namespace and name', () => {
-    expect(causes(metricsApiService({ service: null, insecureSkipTLSVerify: false }))).toEqual([expect.stringMatching(/^spec\.service: .*does not serve metrics\.k8s\.io\/v1beta1 itself/)])
+  it('takes a Local APIService for any group version, as kube-aggregator does, and requires the service’s namespace and name', () => {
+    expect(causes(metricsApiService({ service: null, insecureSkipTLSVerify: false }))).toEqual([])
     expect(causes(metricsApiService({ service: { port: 70000 } }))).toEqual([
       expect.stringMatching(/^spec\.service\.namespace: Required value/),
       expect.stringMatching(/^spec\.service\.name: Required value/),

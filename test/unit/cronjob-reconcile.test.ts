@@ -53,11 +53,10 @@ function setup(spec: Json, status: Json = {}, ...owned: KubeObject[]) {
   return cache
 }
 
-function pass(cache: MemoryCache, now: number) {
+async function pass(cache: MemoryCache, now: number) {
   cache.now = now
   const out = def.reconcile('default/tick', cache, now)
-  const applied = cache.applyAll(out.actions)
-  if (applied.error) throw applied.error
+  await cache.applyAll(out.actions)
   return out
 }
 
@@ -66,9 +65,9 @@ const jobNames = (cache: MemoryCache) => cache.list(jobs, 'default').map((j) => 
 const minutes = (iso: string) => Math.floor(at(iso) / 60_000)
 
 describe('cronjob reconcile', () => {
-  it('creates the Job for the due minute, named by it, and comes back at the next one', () => {
+  it('creates the Job for the due minute, named by it, and comes back at the next one', async () => {
     const cache = setup({})
-    const out = pass(cache, at('2025-06-01T12:00:10Z'))
+    const out = await pass(cache, at('2025-06-01T12:00:10Z'))
     const name = `tick-${minutes('2025-06-01T12:00:00Z')}`
     expect(jobNames(cache)).toEqual([name])
     const job = cache.get(jobs, 'default', name)!
@@ -79,14 +78,14 @@ describe('cronjob reconcile', () => {
     expect(out.requeueAfterMs).toBe(50_100)
     expect(cache.events.map((e) => e.reason)).toEqual(['SuccessfulCreate'])
     // the next pass lists the new Job as active and creates nothing more
-    pass(cache, at('2025-06-01T12:00:20Z'))
-    expect(cronJob(cache).status.active).toEqual([{ kind: 'Job', namespace: 'default', name, uid: `uid-${name}`, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion }])
+    await pass(cache, at('2025-06-01T12:00:20Z'))
+    expect(cronJob(cache).status.active).toEqual([{ kind: 'Job', namespace: 'default', name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion }])
     expect(jobNames(cache)).toEqual([name])
   })
 
-  it('formats the scheduled timestamp in the CronJob time zone', () => {
+  it('formats the scheduled timestamp in the CronJob time zone', async () => {
     const cache = setup({ schedule: '0 9 * * *', timeZone: 'Europe/Berlin' }, { lastScheduleTime: '2025-05-31T07:00:00Z' })
-    pass(cache, at('2025-06-01T07:00:05Z'))
+    await pass(cache, at('2025-06-01T07:00:05Z'))
     const job = cache.list(jobs)[0]!
     expect(job.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe('2025-06-01T09:00:00+02:00')
   })
@@ -95,46 +94,46 @@ describe('cronjob reconcile', () => {
     { policy: 'Allow', jobs: 2, reason: 'SuccessfulCreate' },
     { policy: 'Forbid', jobs: 1, reason: 'JobAlreadyActive' },
     { policy: 'Replace', jobs: 1, reason: 'SuccessfulDelete' },
-  ])('concurrencyPolicy $policy with a Job still running', ({ policy, jobs: count, reason }) => {
+  ])('concurrencyPolicy $policy with a Job still running', async ({ policy, jobs: count, reason }) => {
     const running = ownedJob('tick-old')
     const ref = { kind: 'Job', namespace: 'default', name: 'tick-old', uid: 'uid-tick-old', apiVersion: 'batch/v1' }
     const cache = setup({ concurrencyPolicy: policy }, { active: [ref], lastScheduleTime: '2025-06-01T11:59:00Z' }, running)
-    pass(cache, at('2025-06-01T12:00:01Z'))
+    await pass(cache, at('2025-06-01T12:00:01Z'))
     expect(jobNames(cache)).toHaveLength(count)
     expect(cache.events.map((e) => e.reason)).toContain(reason)
     if (policy === 'Replace') expect(jobNames(cache)).toEqual([`tick-${minutes('2025-06-01T12:00:00Z')}`])
   })
 
-  it('does not start a Job past startingDeadlineSeconds, waiting for the next activation', () => {
+  it('does not start a Job past startingDeadlineSeconds, waiting for the next activation', async () => {
     // As upstream, only activations within the deadline are looked for, so the 12:00 one is not due.
     const cache = setup({ schedule: '0 * * * *', startingDeadlineSeconds: 10 }, { lastScheduleTime: '2025-06-01T11:00:00Z' })
-    const out = pass(cache, at('2025-06-01T12:00:30Z'))
+    const out = await pass(cache, at('2025-06-01T12:00:30Z'))
     expect(jobNames(cache)).toEqual([])
     expect(out.requeueAfterMs).toBe(3570_100)
-    pass(cache, at('2025-06-01T12:00:05Z'))
+    await pass(cache, at('2025-06-01T12:00:05Z'))
     expect(jobNames(cache)).toHaveLength(1)
   })
 
-  it('warns about too many missed start times and starts the most recent', () => {
+  it('warns about too many missed start times and starts the most recent', async () => {
     const cache = setup({})
-    pass(cache, at('2025-06-01T14:00:30Z'))
+    await pass(cache, at('2025-06-01T14:00:30Z'))
     expect(cache.events.map((e) => e.reason)).toEqual(['TooManyMissedTimes', 'SuccessfulCreate'])
     expect(jobNames(cache)).toEqual([`tick-${minutes('2025-06-01T14:00:00Z')}`])
   })
 
-  it('does nothing while suspended', () => {
+  it('does nothing while suspended', async () => {
     const cache = setup({ suspend: true })
-    const out = pass(cache, at('2025-06-01T12:00:10Z'))
+    const out = await pass(cache, at('2025-06-01T12:00:10Z'))
     expect(jobNames(cache)).toEqual([])
     expect(out.requeueAfterMs).toBeUndefined()
   })
 
-  it('drops finished Jobs from active, records the last success, and keeps the history limits', () => {
+  it('drops finished Jobs from active, records the last success, and keeps the history limits', async () => {
     const finished = [1, 2, 3, 4].map((i) => ownedJob(`tick-ok-${i}`, 'Complete', formatTime(at('2025-06-01T11:00:00Z') + i * 60_000)))
     const failed = [1, 2].map((i) => ownedJob(`tick-bad-${i}`, 'Failed', formatTime(at('2025-06-01T11:00:00Z') + i * 60_000)))
     const ref = { kind: 'Job', namespace: 'default', name: 'tick-ok-4', uid: 'uid-tick-ok-4', apiVersion: 'batch/v1' }
     const cache = setup({ suspend: true, successfulJobsHistoryLimit: 2 }, { active: [ref] }, ...finished, ...failed)
-    pass(cache, at('2025-06-01T12:00:10Z'))
+    await pass(cache, at('2025-06-01T12:00:10Z'))
     expect(jobNames(cache)).toEqual(['tick-bad-2', 'tick-ok-3', 'tick-ok-4'])
     const status = cronJob(cache).status
     expect(status.active).toBeUndefined()
@@ -142,9 +141,9 @@ describe('cronjob reconcile', () => {
     expect(cache.events.map((e) => e.reason)).toEqual(['SawCompletedJob', 'SuccessfulDelete', 'SuccessfulDelete', 'SuccessfulDelete'])
   })
 
-  it('reports an unparseable schedule', () => {
+  it('reports an unparseable schedule', async () => {
     const cache = setup({ schedule: '61 * * * *' })
-    pass(cache, at('2025-06-01T12:00:10Z'))
+    await pass(cache, at('2025-06-01T12:00:10Z'))
     expect(cache.events).toMatchObject([{ eventType: 'Warning', reason: 'UnparseableSchedule' }])
   })
 })

@@ -3,8 +3,8 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { daemonSetController, nodeShouldRunDaemonPod, rollingUpdateDeletes, targetNodeName, podsByNode } from '../../src/controllers/daemonset'
 import type { DaemonSet } from '../../src/controllers/daemonset/types'
 import { controllerRevisions, daemonSets, nodes, pods } from '../../src/controllers/resources'
-import { newNode } from '../fixtures/nodes-pods'
-import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../fixtures/workloads'
+import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../fixtures/memory-cache'
+import { newNode } from '../fixtures/objects'
 import { formatTime } from '../../src/apimachinery/meta-time'
 
 function newDaemonSet(name: string, spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): DaemonSet {
@@ -71,9 +71,9 @@ describe('daemon rolling update (maxUnavailable)', () => {
 describe('daemonset controller', () => {
   const dsController = daemonSetController()
 
-  function pass(cache: MemoryCache, now: number, readyAll = true): void {
-    runPass(dsController, cache, now)
-    finishTerminatingPods(cache)
+  async function pass(cache: MemoryCache, now: number, readyAll = true): Promise<void> {
+    await runPass(dsController, cache, now)
+    await finishTerminatingPods(cache)
     if (!readyAll) return
     for (const p of cache.list(pods)) {
       if ((p.status as any)?.phase !== 'Pending') continue
@@ -83,12 +83,12 @@ describe('daemonset controller', () => {
     }
   }
 
-  it('runs one pod per eligible node, pinned by affinity with daemon tolerations, and follows a joining node', () => {
+  it('runs one pod per eligible node, pinned by affinity with daemon tolerations, and follows a joining node', async () => {
     const cache = new MemoryCache()
     cache.write(nodes, newNode('a'))
     cache.write(nodes, newNode('b', { taints: [{ key: 'gpu', effect: 'NoSchedule' }] }))
     cache.write(daemonSets, newDaemonSet('ds'))
-    pass(cache, T0)
+    await pass(cache, T0)
     const placed = cache.list(pods).map(targetNodeName)
     expect(placed).toEqual(['a'])
     const pod = cache.list(pods)[0]!
@@ -96,30 +96,30 @@ describe('daemonset controller', () => {
     expect((pod.spec as any).tolerations).toContainEqual({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' })
     expect((pod.spec as any).tolerations).toContainEqual({ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' })
     cache.write(nodes, newNode('c'))
-    pass(cache, T0 + 1000)
-    pass(cache, T0 + 2000)
+    await pass(cache, T0 + 1000)
+    await pass(cache, T0 + 2000)
     expect(cache.list(pods).map(targetNodeName).sort()).toEqual(['a', 'c'])
     const status = cache.get(daemonSets, 'default', 'ds')!.status as any
     expect(status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 2, updatedNumberScheduled: 2, numberAvailable: 2, numberMisscheduled: 0, observedGeneration: 1 })
     expect(cache.list(controllerRevisions)).toHaveLength(1)
   })
 
-  it('replaces pods one node at a time on a template change', () => {
+  it('replaces pods one node at a time on a template change', async () => {
     const cache = new MemoryCache()
     for (const n of ['a', 'b', 'c']) cache.write(nodes, newNode(n))
     cache.write(daemonSets, newDaemonSet('ds'))
-    pass(cache, T0)
-    pass(cache, T0 + 1000)
+    await pass(cache, T0)
+    await pass(cache, T0 + 1000)
     const ds = structuredClone(cache.get(daemonSets, 'default', 'ds')!) as DaemonSet
     ;(ds.spec.template!.spec as any).containers[0].image = 'agent:2'
     ds.metadata.generation = 2
     cache.write(daemonSets, ds)
     const maxOldGone: number[] = []
     for (let i = 0; i < 12; i++) {
-      runPass(dsController, cache, T0 + 10_000 + i * 1000)
+      await runPass(dsController, cache, T0 + 10_000 + i * 1000)
       const live = cache.list(pods).filter((p) => (p.status as any)?.phase === 'Running').length
       maxOldGone.push(3 - live)
-      pass(cache, T0 + 10_000 + i * 1000)
+      await pass(cache, T0 + 10_000 + i * 1000)
     }
     expect(Math.max(...maxOldGone)).toBeLessThanOrEqual(1)
     expect(cache.list(pods).map((p) => (p.spec as any).containers[0].image)).toEqual(['agent:2', 'agent:2', 'agent:2'])
@@ -127,13 +127,14 @@ describe('daemonset controller', () => {
     expect(cache.get(daemonSets, 'default', 'ds')!.status).toMatchObject({ updatedNumberScheduled: 3, numberAvailable: 3, observedGeneration: 2 })
   })
 
-  it('deletes the pod of a node that gets an untolerated NoExecute taint, and counts misscheduled ones', () => {
+  it('deletes the pod of a node that gets an untolerated NoExecute taint, and counts misscheduled ones', async () => {
     const cache = new MemoryCache()
     cache.write(nodes, newNode('a'))
     cache.write(daemonSets, newDaemonSet('ds'))
-    pass(cache, T0)
+    await pass(cache, T0)
     cache.write(nodes, newNode('a', { labels: { x: 'y' }, taints: [{ key: 'gpu', effect: 'NoExecute' }] }))
-    runPass(dsController, cache, T0 + 1000)
-    expect(cache.list(pods)).toHaveLength(0)
+    await runPass(dsController, cache, T0 + 1000)
+    // The bound pod is deleted gracefully: terminating until its kubelet finishes it.
+    expect(cache.list(pods).filter((p) => !p.metadata.deletionTimestamp)).toHaveLength(0)
   })
 })

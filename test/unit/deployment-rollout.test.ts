@@ -7,7 +7,9 @@ import { maxScaledDown } from '../../src/controllers/deployment/rolling'
 import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import { isPodReady } from '../../src/controllers/shared/pods'
-import { MemoryCache, newDeployment, newReplicaSet, rolloutStatusMessage, runPass, setImage, settle, T0, type DeploymentFixture } from '../fixtures/workloads'
+import { MemoryCache, runPass, settle, T0 } from '../fixtures/memory-cache'
+import { newDeployment, newReplicaSet, type DeploymentFixture } from '../fixtures/objects'
+import { rolloutStatusMessage, setImage } from '../fixtures/deployments'
 import { toDeployment, toReplicaSet, type ReplicaSet } from '../../src/controllers/shared/workloads'
 
 const replicasOf = (rs: KubeObject) => (rs.spec as ReplicaSet['spec']).replicas ?? 0
@@ -15,10 +17,10 @@ const byImage = (cache: MemoryCache, image: string) =>
   cache.list(replicaSets).find((rs) => ((rs.spec as ReplicaSet['spec']).template?.spec?.containers as { image: string }[])[0].image === image)
 
 /** A Deployment rolled out with nginx:1 and every pod ready, plus both controllers. */
-function rolledOut(f: DeploymentFixture) {
+async function rolledOut(f: DeploymentFixture) {
   const cache = new MemoryCache(newDeployment('web', f))
   const controllers = [deploymentController(), replicaSetController()]
-  const { now } = settle(cache, controllers, T0)
+  const { now } = await settle(cache, controllers, T0)
   return { cache, controllers, now }
 }
 
@@ -45,13 +47,13 @@ describe('rollout step math', () => {
     expect(newRSNewReplicas(d, [old, fresh], fresh)).toBe(want)
   })
 
-  it('gives Recreate all replicas at once', () => {
+  it('gives Recreate all replicas at once', async () => {
     const d = toDeployment(newDeployment('web', { replicas: 4, strategy: 'Recreate' }))
     const [old, fresh] = [5, 0].map((n, i) => toReplicaSet(newReplicaSet(`rs${i}`, { replicas: n })))
     expect(newRSNewReplicas(d, [old, fresh], fresh)).toBe(4)
   })
 
-  it('lets unavailable new pods block further old scale-down (maxScaledDown)', () => {
+  it('lets unavailable new pods block further old scale-down (maxScaledDown)', async () => {
     const d = toDeployment(newDeployment('web', { replicas: 10, maxSurge: 3, maxUnavailable: 2 }))
     const old = toReplicaSet(newReplicaSet('old', { replicas: 8, status: { replicas: 8, availableReplicas: 8 } }))
     const fresh = toReplicaSet(newReplicaSet('new', { replicas: 5, status: { replicas: 5, availableReplicas: 0 } }))
@@ -67,25 +69,25 @@ describe('rollout step math', () => {
     { name: '10 replicas, 50%/50%', replicas: 10, maxSurge: '50%', maxUnavailable: '50%', newRS: 5, oldRS: 5 },
     { name: '3 replicas, 25%/25% (1 surge, 0 unavailable)', replicas: 3, maxSurge: '25%', maxUnavailable: '25%', newRS: 1, oldRS: 3 },
     { name: '4 replicas, 50% surge / 0', replicas: 4, maxSurge: '50%', maxUnavailable: 0, newRS: 2, oldRS: 4 },
-  ])('first step of a rollout: $name', ({ replicas, maxSurge, maxUnavailable, newRS, oldRS }) => {
-    const { cache, now } = rolledOut({ replicas, maxSurge, maxUnavailable })
+  ])('first step of a rollout: $name', async ({ replicas, maxSurge, maxUnavailable, newRS, oldRS }) => {
+    const { cache, now } = await rolledOut({ replicas, maxSurge, maxUnavailable })
     setImage(cache, 'web', 'nginx:2')
     const out = deploymentController().reconcile('default/web', cache, now + 1000)
-    cache.applyAll(out.actions)
+    await cache.applyAll(out.actions)
     expect(replicasOf(byImage(cache, 'nginx:2')!)).toBe(newRS)
     expect(replicasOf(byImage(cache, 'nginx:1')!)).toBe(oldRS)
   })
 })
 
 describe('a full rolling update', () => {
-  it('rolls 10 replicas from nginx:1 to nginx:2 within 25%/25%, ending as rollout status expects', () => {
-    const { cache, controllers, now } = rolledOut({ replicas: 10 })
+  it('rolls 10 replicas from nginx:1 to nginx:2 within 25%/25%, ending as rollout status expects', async () => {
+    const { cache, controllers, now } = await rolledOut({ replicas: 10 })
     expect(rolloutStatusMessage(cache.get(deployments, 'default', 'web')!)).toBe('deployment "web" successfully rolled out')
     setImage(cache, 'web', 'nginx:2')
     expect(rolloutStatusMessage(cache.get(deployments, 'default', 'web')!)).toBe('Waiting for deployment spec update to be observed...')
 
     const messages = new Set<string>()
-    const { now: end } = settle(cache, controllers, now + 1000, {
+    const { now: end } = await settle(cache, controllers, now + 1000, {
       readyPerStep: 2,
       onStep: () => {
         const specTotal = cache.list(replicaSets).reduce((n, rs) => n + replicasOf(rs), 0)
@@ -121,14 +123,16 @@ describe('a full rolling update', () => {
     expect(scaling.at(-1)).toMatch(/^Scaled (up replica set NEW from \d+ to 10|down replica set OLD from \d+ to 0)$/)
 
     // Settled means settled: another pass of both controllers changes nothing.
-    expect(controllers.reduce((n, c) => n + runPass(c, cache, end + 60_000).actions, 0)).toBe(0)
+    let actions = 0
+    for (const c of controllers) actions += (await runPass(c, cache, end + 60_000)).actions
+    expect(actions).toBe(0)
   })
 
-  it('waits minReadySeconds before counting new pods available, and still completes', () => {
-    const { cache, controllers, now } = rolledOut({ replicas: 4, minReadySeconds: 5 })
+  it('waits minReadySeconds before counting new pods available, and still completes', async () => {
+    const { cache, controllers, now } = await rolledOut({ replicas: 4, minReadySeconds: 5 })
     setImage(cache, 'web', 'nginx:2')
     let sawReadyButUnavailable = false
-    settle(cache, controllers, now + 1000, {
+    await settle(cache, controllers, now + 1000, {
       onStep: () => {
         const s = cache.get(deployments, 'default', 'web')!.status as { readyReplicas?: number; availableReplicas?: number }
         if ((s.readyReplicas ?? 0) > (s.availableReplicas ?? 0)) sawReadyButUnavailable = true
@@ -141,13 +145,13 @@ describe('a full rolling update', () => {
     expect(rolloutStatusMessage(cache.get(deployments, 'default', 'web')!)).toBe('deployment "web" successfully rolled out')
   })
 
-  it('rolls back with rollout undo by reusing the old ReplicaSet under a new, higher revision', () => {
-    const { cache, controllers, now } = rolledOut({ replicas: 3 })
+  it('rolls back with rollout undo by reusing the old ReplicaSet under a new, higher revision', async () => {
+    const { cache, controllers, now } = await rolledOut({ replicas: 3 })
     setImage(cache, 'web', 'nginx:2')
-    const { now: t } = settle(cache, controllers, now + 1000)
+    const { now: t } = await settle(cache, controllers, now + 1000)
     const v1 = byImage(cache, 'nginx:1')!
     setImage(cache, 'web', 'nginx:1')
-    settle(cache, controllers, t + 1000)
+    await settle(cache, controllers, t + 1000)
     expect(cache.list(replicaSets)).toHaveLength(2)
     const reused = cache.get(replicaSets, 'default', v1.metadata.name!)!
     expect(reused.metadata.uid).toBe(v1.metadata.uid)

@@ -4,20 +4,9 @@ import { deploymentController } from '../../src/controllers/deployment'
 import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
-import {
-  editDeployment,
-  finishTerminatingPods,
-  markPendingPodsReady,
-  MemoryCache,
-  newDeployment,
-  newReplicaSet,
-  rolloutStatusMessage,
-  runPass,
-  setImage,
-  settle,
-  T0,
-  type DeploymentFixture,
-} from '../fixtures/workloads'
+import { finishTerminatingPods, markPendingPodsReady, MemoryCache, runPass, settle, T0 } from '../fixtures/memory-cache'
+import { newDeployment, newReplicaSet, type DeploymentFixture } from '../fixtures/objects'
+import { editDeployment, rolloutStatusMessage, setImage } from '../fixtures/deployments'
 import type { ReplicaSet } from '../../src/controllers/shared/workloads'
 import type { Condition } from '../../src/apimachinery/conditions'
 
@@ -28,38 +17,37 @@ const byImage = (cache: MemoryCache, image: string) => cache.list(replicaSets).f
 const deployment = (cache: MemoryCache) => cache.get(deployments, 'default', 'web')!
 const progressing = (cache: MemoryCache) => ((deployment(cache).status as { conditions?: Condition[] }).conditions ?? []).find((c) => c.type === 'Progressing')
 
-function rolledOut(f: DeploymentFixture) {
+async function rolledOut(f: DeploymentFixture) {
   const cache = new MemoryCache(newDeployment('web', f))
   const dc = deploymentController()
   const rc = replicaSetController()
-  const { now } = settle(cache, [dc, rc], T0)
+  const { now } = await settle(cache, [dc, rc], T0)
   return { cache, dc, rc, now }
 }
 
 describe('Recreate', () => {
-  it('scales the old ReplicaSet to 0, waits until its pods are gone, then creates the new one at full size', () => {
-    const { cache, dc, rc, now } = rolledOut({ replicas: 3, strategy: 'Recreate' })
-    cache.gracefulPodDeletion = true
+  it('scales the old ReplicaSet to 0, waits until its pods are gone, then creates the new one at full size', async () => {
+    const { cache, dc, rc, now } = await rolledOut({ replicas: 3, strategy: 'Recreate' })
     setImage(cache, 'web', 'nginx:2')
     let t = now + 1000
 
-    runPass(dc, cache, t)
+    await runPass(dc, cache, t)
     expect(replicasOf(byImage(cache, 'nginx:1')!)).toBe(0)
     expect(byImage(cache, 'nginx:2')).toBeUndefined()
 
-    runPass(rc, cache, t)
-    runPass(rc, cache, t)
+    await runPass(rc, cache, t)
+    await runPass(rc, cache, t)
     expect(byImage(cache, 'nginx:1')!.status).toMatchObject({ replicas: 0 })
     expect(cache.list(pods).every((p) => p.metadata.deletionTimestamp)).toBe(true)
-    runPass(dc, cache, (t += 1000))
+    await runPass(dc, cache, (t += 1000))
     expect(byImage(cache, 'nginx:2')).toBeUndefined()
     expect(rolloutStatusMessage(deployment(cache))).toBe('Waiting for deployment "web" rollout to finish: 0 out of 3 new replicas have been updated...')
 
-    finishTerminatingPods(cache)
-    runPass(dc, cache, (t += 1000))
+    await finishTerminatingPods(cache)
+    await runPass(dc, cache, (t += 1000))
     expect(replicasOf(byImage(cache, 'nginx:2')!)).toBe(3)
 
-    settle(cache, [dc, rc], t + 1000)
+    await settle(cache, [dc, rc], t + 1000)
     expect(cache.list(pods).map(imageOfPod)).toEqual(['nginx:2', 'nginx:2', 'nginx:2'])
     expect(rolloutStatusMessage(deployment(cache))).toBe('deployment "web" successfully rolled out')
     expect(cache.events.filter((e) => e.reason === 'ScalingReplicaSet').map((e) => e.message.replace(/ web-\w+ /, ' RS '))).toEqual([
@@ -69,13 +57,13 @@ describe('Recreate', () => {
     ])
   })
 
-  it('counts Available against all replicas: Recreate has no maxUnavailable', () => {
-    const { cache, dc, rc, now } = rolledOut({ replicas: 2, strategy: 'Recreate' })
+  it('counts Available against all replicas: Recreate has no maxUnavailable', async () => {
+    const { cache, dc, rc, now } = await rolledOut({ replicas: 2, strategy: 'Recreate' })
     setImage(cache, 'web', 'nginx:2')
-    runPass(dc, cache, now + 1000)
-    runPass(rc, cache, now + 1000)
-    runPass(rc, cache, now + 1000)
-    runPass(dc, cache, now + 2000)
+    await runPass(dc, cache, now + 1000)
+    await runPass(rc, cache, now + 1000)
+    await runPass(rc, cache, now + 1000)
+    await runPass(dc, cache, now + 2000)
     const available = (deployment(cache).status as { conditions: Condition[] }).conditions.find((c) => c.type === 'Available')
     expect(available).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable' })
   })
@@ -84,17 +72,17 @@ describe('Recreate', () => {
 const imageOfPod = (p: KubeObject) => ((p.spec as { containers: { image: string }[] }).containers[0].image)
 
 describe('paused', () => {
-  it('does not roll out a new template while paused, still scales, and rolls out once resumed', () => {
-    const { cache, dc, rc, now } = rolledOut({ replicas: 3 })
+  it('does not roll out a new template while paused, still scales, and rolls out once resumed', async () => {
+    const { cache, dc, rc, now } = await rolledOut({ replicas: 3 })
     editDeployment(cache, 'web', (spec) => (spec.paused = true))
     setImage(cache, 'web', 'nginx:2')
-    let { now: t } = settle(cache, [dc, rc], now + 1000)
+    let { now: t } = await settle(cache, [dc, rc], now + 1000)
     expect(byImage(cache, 'nginx:2')).toBeUndefined()
     expect(progressing(cache)).toMatchObject({ status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' })
     expect((deployment(cache).status as { observedGeneration: number }).observedGeneration).toBe(deployment(cache).metadata.generation)
 
     editDeployment(cache, 'web', (spec) => (spec.replicas = 5))
-    ;({ now: t } = settle(cache, [dc, rc], t + 1000))
+    ;({ now: t } = await settle(cache, [dc, rc], t + 1000))
     expect(replicasOf(byImage(cache, 'nginx:1')!)).toBe(5)
     expect(byImage(cache, 'nginx:2')).toBeUndefined()
     expect(cache.list(pods)).toHaveLength(5)
@@ -102,27 +90,27 @@ describe('paused', () => {
     editDeployment(cache, 'web', (spec) => delete spec.paused)
     const out = dc.reconcile('default/web', cache, t + 1000)
     expect(ofType(out.actions, 'updateStatus')[0].object.status).toMatchObject({ conditions: expect.arrayContaining([expect.objectContaining({ type: 'Progressing', reason: 'NewReplicaSetCreated' })]) })
-    settle(cache, [dc, rc], t + 1000)
+    await settle(cache, [dc, rc], t + 1000)
     expect(replicasOf(byImage(cache, 'nginx:2')!)).toBe(5)
     expect(replicasOf(byImage(cache, 'nginx:1')!)).toBe(0)
     expect(progressing(cache)).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' })
   })
 
-  it('goes from DeploymentPaused straight back to NewReplicaSetAvailable when a complete Deployment is resumed, then stays quiet', () => {
-    const { cache, dc, rc, now } = rolledOut({ replicas: 2 })
+  it('goes from DeploymentPaused straight back to NewReplicaSetAvailable when a complete Deployment is resumed, then stays quiet', async () => {
+    const { cache, dc, rc, now } = await rolledOut({ replicas: 2 })
     editDeployment(cache, 'web', (spec) => (spec.paused = true))
-    const { now: t } = settle(cache, [dc, rc], now + 1000)
+    const { now: t } = await settle(cache, [dc, rc], now + 1000)
     editDeployment(cache, 'web', (spec) => delete spec.paused)
     const out = dc.reconcile('default/web', cache, t + 1000)
     const status = ofType(out.actions, 'updateStatus')[0].object.status as { conditions: Condition[] }
     expect(status.conditions.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' })
-    cache.applyAll(out.actions)
+    await cache.applyAll(out.actions)
     expect(dc.reconcile('default/web', cache, t + 2000)).toEqual({ actions: [] })
   })
 })
 
 describe('a Deployment being deleted', () => {
-  it('only gets its status refreshed: no new ReplicaSet, no scaling', () => {
+  it('only gets its status refreshed: no new ReplicaSet, no scaling', async () => {
     const d = newDeployment('web', { replicas: 3 })
     d.metadata.deletionTimestamp = '2025-06-01T11:59:00Z'
     const out = deploymentController().reconcile('default/web', new MemoryCache(d), T0)
@@ -131,19 +119,19 @@ describe('a Deployment being deleted', () => {
 })
 
 describe('scaling', () => {
-  it('scales the only active ReplicaSet to the new replica count (a scaling event)', () => {
-    const { cache, dc, rc, now } = rolledOut({ replicas: 3 })
+  it('scales the only active ReplicaSet to the new replica count (a scaling event)', async () => {
+    const { cache, dc, rc, now } = await rolledOut({ replicas: 3 })
     editDeployment(cache, 'web', (spec) => (spec.replicas = 6))
     const out = dc.reconcile('default/web', cache, now + 1000)
     const [update] = ofType(out.actions, 'update')
     expect(replicasOf(update.object)).toBe(6)
     expect(update.object.metadata.annotations).toMatchObject({ 'deployment.kubernetes.io/desired-replicas': '6', 'deployment.kubernetes.io/max-replicas': '8' })
-    settle(cache, [dc, rc], now + 1000)
+    await settle(cache, [dc, rc], now + 1000)
     expect(cache.list(pods)).toHaveLength(6)
     expect(rolloutStatusMessage(deployment(cache))).toBe('deployment "web" successfully rolled out')
   })
 
-  it('scales mid-rollout proportionally to each ReplicaSet’s size, as upstream', () => {
+  it('scales mid-rollout proportionally to each ReplicaSet’s size, as upstream', async () => {
     const d = newDeployment('web', { replicas: 20, generation: 3, status: { observedGeneration: 2, replicas: 13 } })
     const sized = { 'deployment.kubernetes.io/desired-replicas': '10', 'deployment.kubernetes.io/max-replicas': '13' }
     const old = newReplicaSet('web-old', { owner: d, replicas: 8, image: 'nginx:0', annotations: { ...sized, 'deployment.kubernetes.io/revision': '1' }, selector: { app: 'web', v: '0' }, creationTimestamp: T0 - 7200_000 })
@@ -185,31 +173,31 @@ describe('revision history', () => {
     expect(deleted(withHistory(limit, tweak))).toEqual(want)
   })
 
-  it('deletes with a uid precondition', () => {
+  it('deletes with a uid precondition', async () => {
     const [del] = ofType(deploymentController().reconcile('default/web', withHistory(5), T0).actions, 'delete')
     expect(del).toEqual({ type: 'delete', resource: replicaSets, namespace: 'default', name: 'web-1', preconditions: { uid: 'uid-web-1' } })
   })
 })
 
 describe('progress deadline', () => {
-  it('requeues until the deadline, reports ProgressDeadlineExceeded, and recovers once pods become available', () => {
+  it('requeues until the deadline, reports ProgressDeadlineExceeded, and recovers once pods become available', async () => {
     const cache = new MemoryCache(newDeployment('web', { replicas: 2, progressDeadlineSeconds: 60 }))
     const dc = deploymentController()
     const rc = replicaSetController()
-    runPass(dc, cache, T0)
-    runPass(rc, cache, T0)
-    runPass(rc, cache, T0)
+    await runPass(dc, cache, T0)
+    await runPass(rc, cache, T0)
+    await runPass(rc, cache, T0)
 
     const progress = dc.reconcile('default/web', cache, T0 + 10_000)
     expect(progress.requeueAfterMs).toBe(60_001)
-    cache.applyAll(progress.actions)
+    await cache.applyAll(progress.actions)
     expect(progressing(cache)).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2025-06-01T12:00:10Z', lastTransitionTime: '2025-06-01T12:00:00Z' })
 
     expect(dc.reconcile('default/web', cache, T0 + 40_000)).toEqual({ actions: [], requeueAfterMs: 30_001 })
 
     const late = dc.reconcile('default/web', cache, T0 + 70_001)
     expect(late.requeueAfterMs).toBeUndefined()
-    cache.applyAll(late.actions)
+    await cache.applyAll(late.actions)
     const rsName = cache.list(replicaSets)[0].metadata.name
     expect(progressing(cache)).toEqual({
       type: 'Progressing',
@@ -222,12 +210,12 @@ describe('progress deadline', () => {
     expect(rolloutStatusMessage(deployment(cache))).toBe('deployment "web" exceeded its progress deadline')
 
     markPendingPodsReady(cache, T0 + 80_000)
-    settle(cache, [dc, rc], T0 + 80_000)
+    await settle(cache, [dc, rc], T0 + 80_000)
     expect(progressing(cache)).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' })
     expect(rolloutStatusMessage(deployment(cache))).toBe('deployment "web" successfully rolled out')
   })
 
-  it('has no Progressing condition and no requeue without a deadline', () => {
+  it('has no Progressing condition and no requeue without a deadline', async () => {
     const cache = new MemoryCache(newDeployment('web', { replicas: 1, progressDeadlineSeconds: null }))
     const out = deploymentController().reconcile('default/web', cache, T0)
     expect(out.requeueAfterMs).toBeUndefined()
@@ -235,8 +223,8 @@ describe('progress deadline', () => {
     expect(status.conditions.map((c) => c.type)).toEqual(['Available'])
   })
 
-  it('copies the new ReplicaSet’s ReplicaFailure condition onto the Deployment', () => {
-    const { cache, dc, now } = rolledOut({ replicas: 1 })
+  it('copies the new ReplicaSet’s ReplicaFailure condition onto the Deployment', async () => {
+    const { cache, dc, now } = await rolledOut({ replicas: 1 })
     const rs = cache.list(replicaSets)[0]
     const failure = { type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2025-06-01T11:59:00Z', reason: 'FailedCreate', message: 'exceeded quota' }
     cache.write(replicaSets, { ...rs, status: { ...(rs.status as object), conditions: [failure] } })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { garbageCollectedResources, garbageCollector, objectKey, parseKey } from '../../src/controllers/garbage-collector'
-import { MemoryStore, newObject, ownerRef, res } from '../fixtures/memory-store'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newObject, ownerRef, res } from '../fixtures/objects'
 
 const deleting = { deletionTimestamp: '2025-06-01T11:59:00Z' }
 
@@ -16,11 +17,11 @@ describe('garbage collector keys', () => {
     expect(parseKey(key)).toEqual({ group: r.group, plural: r.plural, namespace, name })
   })
 
-  it.each(['', 'p1', 'default/p1', 'core/pods/default', 'a/b/c/d/e', 'core/pods/default/'])('rejects %j', (key) => {
+  it.each(['', 'p1', 'default/p1', 'core/pods/default', 'a/b/c/d/e', 'core/pods/default/'])('rejects %j', async (key) => {
     expect(parseKey(key)).toBeUndefined()
   })
 
-  it('watches the resources it is given, in that order', () => {
+  it('watches the resources it is given, in that order', async () => {
     expect(garbageCollector(garbageCollectedResources).watches.map((r) => r.plural)).toEqual([
       'pods',
       'endpointslices',
@@ -50,11 +51,11 @@ describe('garbage collector keysFor and allKeys', () => {
 
   function cluster(...extra: [typeof res.pods, KubeObject][]) {
     const gc = garbageCollector(garbageCollectedResources)
-    const store = new MemoryStore([[res.deployments, d], [res.replicasets, rs], [res.pods, p1], [res.pods, p2], [res.configmaps, plain], ...extra])
+    const store = MemoryCache.from([[res.deployments, d], [res.replicasets, rs], [res.pods, p1], [res.pods, p2], [res.configmaps, plain], ...extra])
     return { gc, store }
   }
 
-  it('queues a dependent on its own change, and nothing for objects without owners', () => {
+  it('queues a dependent on its own change, and nothing for objects without owners', async () => {
     const { gc, store } = cluster()
     expect(gc.keysFor(res.pods, p1, store)).toEqual(['core/pods/default/p1'])
     expect(gc.keysFor(res.configmaps, plain, store)).toEqual([])
@@ -62,21 +63,21 @@ describe('garbage collector keysFor and allKeys', () => {
     expect(gc.keysFor(res.events, newObject(res.events, 'e'), store)).toEqual([])
   })
 
-  it('queues the dependents of an owner that went away (learnt from earlier changes)', () => {
+  it('queues the dependents of an owner that went away (learnt from earlier changes)', async () => {
     const { gc, store } = cluster()
     for (const p of [p1, p2]) gc.keysFor(res.pods, p, store)
-    store.applyAll([{ type: 'delete', resource: res.replicasets, namespace: 'default', name: 'web-5d8f' }])
+    await store.applyAll([{ type: 'delete', resource: res.replicasets, namespace: 'default', name: 'web-5d8f' }])
     expect(gc.keysFor(res.replicasets, rs, store).sort()).toEqual(['core/pods/default/p1', 'core/pods/default/p2'])
   })
 
-  it('queues the dependents of an owner replaced by a namesake', () => {
+  it('queues the dependents of an owner replaced by a namesake', async () => {
     const { gc, store } = cluster()
     gc.allKeys(store)
     store.put(res.replicasets, { ...rs, metadata: { ...rs.metadata, uid: 'uid-new' } })
     expect(gc.keysFor(res.replicasets, rs, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
   })
 
-  it('queues the owner that waits on a dependent in foreground deletion', () => {
+  it('queues the owner that waits on a dependent in foreground deletion', async () => {
     const { gc, store } = cluster()
     gc.allKeys(store)
     const waiting = { ...rs, metadata: { ...rs.metadata, ...deleting, finalizers: ['foregroundDeletion'] } }
@@ -84,18 +85,18 @@ describe('garbage collector keysFor and allKeys', () => {
     // the owner itself: its key, and its dependents'
     expect(gc.keysFor(res.replicasets, waiting, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
     // a dependent going away wakes the waiting owner
-    store.applyAll([{ type: 'delete', resource: res.pods, namespace: 'default', name: 'p1' }])
+    await store.applyAll([{ type: 'delete', resource: res.pods, namespace: 'default', name: 'p1' }])
     expect(gc.keysFor(res.pods, p1, store)).toEqual(['apps/replicasets/default/web-5d8f'])
   })
 
-  it('queues an owner being deleted with the orphan policy', () => {
+  it('queues an owner being deleted with the orphan policy', async () => {
     const { gc, store } = cluster()
     const orphaning = { ...d, metadata: { ...d.metadata, ...deleting, finalizers: ['orphan'] } }
     store.put(res.deployments, orphaning)
     expect(gc.keysFor(res.deployments, orphaning, store)).toContain('apps/deployments/default/web')
   })
 
-  it('resyncs every dependent and every owner with a policy finalizer', () => {
+  it('resyncs every dependent and every owner with a policy finalizer', async () => {
     const orphaning = newObject(res.secrets, 's', { ...deleting, finalizers: ['orphan'] })
     const { gc, store } = cluster([res.secrets, orphaning])
     expect(gc.allKeys(store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2', 'core/secrets/default/s'])

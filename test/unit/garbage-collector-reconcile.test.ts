@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { garbageCollectedResources, garbageCollector, objectKey } from '../../src/controllers/garbage-collector'
-import { drive, MemoryStore, newObject, ownerRef, res } from '../fixtures/memory-store'
+import { drive, MemoryCache } from '../fixtures/memory-cache'
+import { newObject, ownerRef, res } from '../fixtures/objects'
 import type { Action, ResourceRef } from '../../src/controllers/runtime/types'
 
 const gc = garbageCollector(garbageCollectedResources)
@@ -95,34 +96,34 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     },
   ]
 
-  it.each(cases)('$name', ({ objects, key: [r, o], want }) => {
-    const store = new MemoryStore([...objects, [r, o]])
+  it.each(cases)('$name', async ({ objects, key: [r, o], want }) => {
+    const store = MemoryCache.from([...objects, [r, o]])
     expect(gc.reconcile(keyOf(r, o), store, now).actions.map(describeAction)).toEqual(want)
   })
 
-  it('does nothing for a key whose object is gone or whose kind is not watched', () => {
-    const store = new MemoryStore()
+  it('does nothing for a key whose object is gone or whose kind is not watched', async () => {
+    const store = new MemoryCache()
     expect(gc.reconcile('core/pods/default/missing', store, now)).toEqual({ actions: [] })
     expect(gc.reconcile('core/nodes//n1', store, now)).toEqual({ actions: [] })
     expect(gc.reconcile('not-a-key', store, now)).toEqual({ actions: [] })
   })
 
-  it('keeps dependents whose owner kind is outside the watched list', () => {
+  it('keeps dependents whose owner kind is outside the watched list', async () => {
     const podsOnly = garbageCollector([res.pods])
-    const store = new MemoryStore([[res.pods, pod('p1', [ownerRef(replicaSet(undefined))])]])
+    const store = MemoryCache.from([[res.pods, pod('p1', [ownerRef(replicaSet(undefined))])]])
     expect(podsOnly.reconcile('core/pods/default/p1', store, now).actions).toEqual([])
   })
 
-  it('cascades a background deletion down the ownership chain', () => {
+  it('cascades a background deletion down the ownership chain', async () => {
     const d = deployment()
     const rs = replicaSet(d)
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.replicasets, rs],
       [res.pods, pod('p1', [ownerRef(rs)])],
       [res.pods, pod('p2', [ownerRef(rs)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })],
       [res.pods, pod('unrelated', undefined)],
     ])
-    expect(drive(gc, store, now)).toBe(2)
+    expect(await drive(gc, store, now)).toBe(2)
     expect(store.log).toEqual([
       'delete replicasets default/web-5d8f (Background)',
       'gone replicasets default/web-5d8f',
@@ -137,10 +138,10 @@ describe('garbage collector: dependents of owners that are gone (background)', (
 })
 
 describe('garbage collector: foreground deletion', () => {
-  it('deletes dependents first and removes the finalizer once no blocking dependent is left', () => {
+  it('deletes dependents first and removes the finalizer once no blocking dependent is left', async () => {
     const d = deployment({ ...deleting, finalizers: ['foregroundDeletion'] })
     const rs = replicaSet(d)
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.deployments, d],
       [res.replicasets, rs],
       [res.pods, pod('p1', [ownerRef(rs)])],
@@ -149,7 +150,7 @@ describe('garbage collector: foreground deletion', () => {
     // the owner's own pass: the replicaset has dependents, so it goes in the foreground too
     expect(gc.reconcile(keyOf(res.deployments, d), store, now).actions.map(describeAction)).toEqual(['delete replicasets/web-5d8f Foreground uid=uid-web-5d8f'])
 
-    drive(gc, store, now)
+    await drive(gc, store, now)
     expect(store.list(res.deployments)).toEqual([])
     expect(store.list(res.replicasets)).toEqual([])
     expect(store.list(res.pods)).toEqual([])
@@ -161,7 +162,7 @@ describe('garbage collector: foreground deletion', () => {
     expect(store.log.filter((l) => /^patch (replicasets|deployments) /.test(l))).toEqual(['patch replicasets default/web-5d8f', 'patch deployments default/web'])
   })
 
-  const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'], spec: { template: {} } })
+  const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'] })
   const cases: { name: string; dependents: [ResourceRef, KubeObject][]; want: string[] }[] = [
     {
       name: 'removes the finalizer at once without dependents',
@@ -195,40 +196,40 @@ describe('garbage collector: foreground deletion', () => {
     },
   ]
 
-  it.each(cases)('$name', ({ dependents, want }) => {
-    const store = new MemoryStore([[res.jobs, owner], ...dependents])
+  it.each(cases)('$name', async ({ dependents, want }) => {
+    const store = MemoryCache.from([[res.jobs, owner], ...dependents])
     expect(gc.reconcile(keyOf(res.jobs, owner), store, now).actions.map(describeAction)).toEqual(want)
   })
 
-  it('removes only its own finalizer', () => {
+  it('removes only its own finalizer', async () => {
     const job = { ...owner, metadata: { ...owner.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] } }
-    const store = new MemoryStore([[res.jobs, job]])
+    const store = MemoryCache.from([[res.jobs, job]])
     const actions = gc.reconcile(keyOf(res.jobs, job), store, now).actions
     expect(actions.map(describeAction)).toEqual([`patch jobs/job ${JSON.stringify({ metadata: { finalizers: ['example.com/hold'], resourceVersion: '1' } })}`])
-    store.applyAll(actions)
+    await store.applyAll(actions)
     expect(store.get(res.jobs, 'default', 'job')!.metadata.finalizers).toEqual(['example.com/hold'])
   })
 
-  it('lets the owner go once the last blocking pod has terminated', () => {
+  it('lets the owner go once the last blocking pod has terminated', async () => {
     const p = pod('p1', [ownerRef(owner)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.jobs, owner],
       [res.pods, p],
     ])
-    drive(gc, store, now)
+    await drive(gc, store, now)
     expect(store.names(res.jobs)).toEqual(['job'])
     expect(store.get(res.pods, 'default', 'p1')!.metadata.deletionTimestamp).toBeDefined()
-    store.finishPod('default', 'p1')
-    drive(gc, store, now)
+    await store.finishPod('default', 'p1')
+    await drive(gc, store, now)
     expect(store.names(res.jobs)).toEqual([])
   })
 })
 
 describe('garbage collector: orphan deletion', () => {
-  it('removes the owner’s reference from every dependent, then the orphan finalizer', () => {
+  it('removes the owner’s reference from every dependent, then the orphan finalizer', async () => {
     const rs = replicaSet(undefined, { ...deleting, finalizers: ['orphan'] })
     const other = newObject(res.configmaps, 'other')
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.replicasets, rs],
       [res.configmaps, other],
       [res.pods, pod('p1', [ownerRef(rs)])],
@@ -241,19 +242,19 @@ describe('garbage collector: orphan deletion', () => {
       `patch pods/p2 ${JSON.stringify({ metadata: { ownerReferences: [ownerRef(other, { controller: false })], resourceVersion: '1' } })}`,
       `patch replicasets/web-5d8f ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`,
     ])
-    store.applyAll(actions)
+    await store.applyAll(actions)
     expect(store.list(res.replicasets)).toEqual([])
     expect(store.get(res.pods, 'default', 'p1')!.metadata.ownerReferences).toBeUndefined()
     expect(store.get(res.pods, 'default', 'p2')!.metadata.ownerReferences).toEqual([ownerRef(other, { controller: false })])
 
     // the orphans stay; only the pod in another namespace (which the owner never owned) is collected
-    drive(gc, store, now)
+    await drive(gc, store, now)
     expect(store.names(res.pods)).toEqual(['p1', 'p2'])
   })
 
-  it('keeps a dependent whose owner is still orphaning it', () => {
+  it('keeps a dependent whose owner is still orphaning it', async () => {
     const rs = replicaSet(undefined, { ...deleting, finalizers: ['orphan'] })
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.replicasets, rs],
       [res.pods, pod('p1', [ownerRef(rs)])],
     ])

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { customResourceDefinitions, daemonSets, deployments, replicationControllers, statefulSets } from '../../src/controllers/resources'
 import { horizontalPodAutoscalers, reconcileHorizontalPodAutoscaler } from '../../src/controllers/horizontal-pod-autoscaler'
 import type { Action, Cache } from '../../src/controllers/runtime/types'
-import { MemoryStore } from '../fixtures/memory-store'
+import { MemoryCache } from '../fixtures/memory-cache'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { failure } from '../../src/apimachinery/status'
 
@@ -46,7 +46,7 @@ const noMetricsApi = 'unable to get metrics for resource cpu: unable to fetch me
 
 describe('horizontal pod autoscaler without a metrics API', () => {
   it('scales a target below minReplicas up to it through the scale subresource', () => {
-    const { actions, requeueAfterMs } = pass(new MemoryStore().put(horizontalPodAutoscalers, autoscaler()).put(deployments, deployment(1)))
+    const { actions, requeueAfterMs } = pass(new MemoryCache().put(horizontalPodAutoscalers, autoscaler()).put(deployments, deployment(1)))
     expect(scalesOf(actions)).toEqual([{ type: 'scale', resource: deployments, namespace: 'ns', name: 'web', replicas: 3 }])
     expect(statusOf(actions)).toMatchObject({ currentReplicas: 1, desiredReplicas: 3, lastScaleTime: formatTime(now) })
     expect(conditionsOf(actions).AbleToScale).toMatchObject({ status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 3' })
@@ -55,14 +55,14 @@ describe('horizontal pod autoscaler without a metrics API', () => {
   })
 
   it('scales a target above maxReplicas down to it', () => {
-    const { actions } = pass(new MemoryStore().put(horizontalPodAutoscalers, autoscaler({ maxReplicas: 4 })).put(deployments, deployment(6)))
+    const { actions } = pass(new MemoryCache().put(horizontalPodAutoscalers, autoscaler({ maxReplicas: 4 })).put(deployments, deployment(6)))
     expect(scalesOf(actions).map((a) => a.replicas)).toEqual([4])
     expect(statusOf(actions)).toMatchObject({ currentReplicas: 6, desiredReplicas: 4 })
     expect(eventsOf(actions)).toEqual(['Normal SuccessfulRescale: New size: 4; reason: Current number of replicas above Spec.MaxReplicas'])
   })
 
   it('defaults minReplicas to 1 and leaves a target scaled to zero alone', () => {
-    const { actions } = pass(new MemoryStore().put(horizontalPodAutoscalers, autoscaler({ minReplicas: undefined })).put(deployments, deployment(0)))
+    const { actions } = pass(new MemoryCache().put(horizontalPodAutoscalers, autoscaler({ minReplicas: undefined })).put(deployments, deployment(0)))
     expect(scalesOf(actions)).toEqual([])
     expect(statusOf(actions)).toEqual({ desiredReplicas: 0, conditions: expect.any(Array) })
     expect(conditionsOf(actions).ScalingActive).toMatchObject({ status: 'False', reason: 'ScalingDisabled', message: 'scaling is disabled since the replica count of the target is zero' })
@@ -70,7 +70,7 @@ describe('horizontal pod autoscaler without a metrics API', () => {
 
   it('within bounds, fails every metric as upstream does when metrics.k8s.io is absent, and does not scale', () => {
     const hpa = autoscaler({}, { currentReplicas: 3, desiredReplicas: 3, lastScaleTime: '2025-06-01T11:00:00Z' })
-    const { actions } = pass(new MemoryStore().put(horizontalPodAutoscalers, hpa).put(deployments, deployment(4)))
+    const { actions } = pass(new MemoryCache().put(horizontalPodAutoscalers, hpa).put(deployments, deployment(4)))
     expect(scalesOf(actions)).toEqual([])
     expect(statusOf(actions)).toMatchObject({ currentReplicas: 4, desiredReplicas: 3, lastScaleTime: '2025-06-01T11:00:00Z', currentMetrics: [{ type: '' }] })
     const conditions = conditionsOf(actions)
@@ -87,7 +87,7 @@ describe('horizontal pod autoscaler without a metrics API', () => {
       { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } },
       { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '100Mi' } } },
     ]
-    const { actions } = pass(new MemoryStore().put(horizontalPodAutoscalers, autoscaler({ metrics })).put(deployments, deployment(3)))
+    const { actions } = pass(new MemoryCache().put(horizontalPodAutoscalers, autoscaler({ metrics })).put(deployments, deployment(3)))
     expect(conditionsOf(actions).ScalingActive).toMatchObject({ status: 'False', reason: 'FailedGetPodsMetric' })
     const events = eventsOf(actions)
     expect(events[0]).toMatch(/^Warning FailedGetPodsMetric: unable to get metric rps: .*custom metrics API/)
@@ -97,8 +97,8 @@ describe('horizontal pod autoscaler without a metrics API', () => {
   })
 
   it('writes no status when nothing changed, and keeps lastTransitionTime', () => {
-    const cache = new MemoryStore().put(deployments, deployment(4))
-    const first = pass(new MemoryStore().put(horizontalPodAutoscalers, autoscaler()).put(deployments, deployment(4)))
+    const cache = new MemoryCache().put(deployments, deployment(4))
+    const first = pass(new MemoryCache().put(horizontalPodAutoscalers, autoscaler()).put(deployments, deployment(4)))
     const settled = { ...autoscaler(), status: statusOf(first.actions) }
     const later = reconcileHorizontalPodAutoscaler('ns/web', cache.put(horizontalPodAutoscalers, settled), now + 60_000)
     expect(later.actions.filter((a) => a.type === 'updateStatus')).toEqual([])
@@ -108,7 +108,7 @@ describe('horizontal pod autoscaler without a metrics API', () => {
 
   it('reports a refused scale write as FailedRescale and AbleToScale=False, then writes the scale again after the sync period', () => {
     const hpa = autoscaler({}, { currentReplicas: 1, desiredReplicas: 1, lastScaleTime: '2025-06-01T11:00:00Z' })
-    const cache = new MemoryStore().put(horizontalPodAutoscalers, hpa).put(deployments, deployment(1))
+    const cache = new MemoryCache().put(horizontalPodAutoscalers, hpa).put(deployments, deployment(1))
     const [scale] = scalesOf(pass(cache).actions)
     const error = 'deployments.apps "web" is forbidden: ValidatingAdmissionPolicy \'cap\' with binding \'cap\' denied request: at most 2 replicas'
     const refused = { action: scale!, status: failure(403, 'Forbidden', error) }
@@ -126,7 +126,7 @@ describe('horizontal pod autoscaler without a metrics API', () => {
   })
 
   it('reports a missing target as FailedGetScale', () => {
-    const { actions } = pass(new MemoryStore().put(horizontalPodAutoscalers, autoscaler()))
+    const { actions } = pass(new MemoryCache().put(horizontalPodAutoscalers, autoscaler()))
     expect(scalesOf(actions)).toEqual([])
     expect(conditionsOf(actions).AbleToScale).toMatchObject({ status: 'False', reason: 'FailedGetScale', message: `the HPA controller was unable to get the target's current scale: deployments.apps "web" not found` })
     expect(eventsOf(actions)).toEqual(['Warning FailedGetScale: deployments.apps "web" not found'])
@@ -134,22 +134,22 @@ describe('horizontal pod autoscaler without a metrics API', () => {
 
   it('refuses kinds without a scale subresource and unknown kinds as the scale client does', () => {
     const daemonSet = autoscaler({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'web' } })
-    const ds = pass(new MemoryStore().put(horizontalPodAutoscalers, daemonSet).put(daemonSets, { ...deployment(1), kind: 'DaemonSet' }))
+    const ds = pass(new MemoryCache().put(horizontalPodAutoscalers, daemonSet).put(daemonSets, { ...deployment(1), kind: 'DaemonSet' }))
     expect(eventsOf(ds.actions)).toEqual(['Warning FailedGetScale: the server could not find the requested resource'])
     const unknown = autoscaler({ scaleTargetRef: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'web' } })
-    expect(eventsOf(pass(new MemoryStore().put(horizontalPodAutoscalers, unknown)).actions)).toEqual(['Warning FailedGetScale: no matches for kind "Widget" in group "example.com"'])
+    expect(eventsOf(pass(new MemoryCache().put(horizontalPodAutoscalers, unknown)).actions)).toEqual(['Warning FailedGetScale: no matches for kind "Widget" in group "example.com"'])
     // A custom resource's kind is known, and said not to be driven.
     const crd: KubeObject = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' } } }
-    expect(eventsOf(pass(new MemoryStore().put(horizontalPodAutoscalers, unknown).put(customResourceDefinitions, crd)).actions)).toEqual([
+    expect(eventsOf(pass(new MemoryCache().put(horizontalPodAutoscalers, unknown).put(customResourceDefinitions, crd)).actions)).toEqual([
       "Warning FailedGetScale: scaling custom resources (Widget.example.com) is not served by this cluster's horizontal pod autoscaler",
     ])
   })
 
   it('scales StatefulSets and ReplicationControllers through their scale subresources', () => {
     const sts = autoscaler({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' } })
-    expect(scalesOf(pass(new MemoryStore().put(horizontalPodAutoscalers, sts).put(statefulSets, { ...deployment(1), kind: 'StatefulSet' })).actions)).toMatchObject([{ resource: statefulSets, replicas: 3 }])
+    expect(scalesOf(pass(new MemoryCache().put(horizontalPodAutoscalers, sts).put(statefulSets, { ...deployment(1), kind: 'StatefulSet' })).actions)).toMatchObject([{ resource: statefulSets, replicas: 3 }])
     const rc = autoscaler({ scaleTargetRef: { apiVersion: 'v1', kind: 'ReplicationController', name: 'web' } })
     const rcObject: KubeObject = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'web', namespace: 'ns' }, spec: { replicas: 9, selector: { app: 'web' } }, status: { replicas: 9 } }
-    expect(scalesOf(pass(new MemoryStore().put(horizontalPodAutoscalers, rc).put(replicationControllers, rcObject)).actions)).toMatchObject([{ resource: replicationControllers, replicas: 5 }])
+    expect(scalesOf(pass(new MemoryCache().put(horizontalPodAutoscalers, rc).put(replicationControllers, rcObject)).actions)).toMatchObject([{ resource: replicationControllers, replicas: 5 }])
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { MemoryStore, newObject, ownerRef, res } from '../fixtures/memory-store'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newObject, ownerRef, res } from '../fixtures/objects'
 import { namespaceController, namespacedResources } from '../../src/controllers/namespace'
 import type { Action } from '../../src/controllers/runtime/types'
 import { afterEmptying, type ContentCount } from '../../src/controllers/namespace/reconcile'
@@ -27,20 +28,20 @@ function describeAction(a: Action): string {
   return a.type
 }
 
-const conditions = (store: MemoryStore, name: string) =>
+const conditions = (store: MemoryCache, name: string) =>
   ((store.get(res.namespaces, undefined, name)!.status as { conditions?: Record<string, string>[] }).conditions ?? []).map((c) => [c.type, c.status, c.reason, c.message])
 
 const held = (n: number, finalizers: Record<string, number> = {}): ContentCount[] => [{ resource: 'pods.', count: n, finalizers }]
 
-function applyAfterEmptying(store: MemoryStore, name: string, remaining: ContentCount[], at: number): Action[] {
+async function applyAfterEmptying(store: MemoryCache, name: string, remaining: ContentCount[], at: number): Promise<Action[]> {
   const actions = afterEmptying(store.get(res.namespaces, undefined, name)!, remaining, at)
-  store.applyAll(actions)
+  await store.applyAll(actions)
   return actions
 }
 
 describe('namespace controller', () => {
-  it('asks the stores to empty a terminating namespace of every namespaced kind, and looks again later', () => {
-    const store = new MemoryStore([
+  it('asks the stores to empty a terminating namespace of every namespaced kind, and looks again later', async () => {
+    const store = MemoryCache.from([
       [res.namespaces, namespace('doomed', { deleting: true })],
       [res.namespaces, namespace('kept')],
     ])
@@ -55,9 +56,9 @@ describe('namespace controller', () => {
     expect(controller.reconcile('kept', store, now)).toEqual({ actions: [] })
   })
 
-  it('reports what remains and the finalizers holding it, then finalizes once nothing is left', () => {
-    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true })], [res.namespaces, namespace('kept')]])
-    expect(applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 4000).map(describeAction)).toEqual(['updateStatus namespaces doomed'])
+  it('reports what remains and the finalizers holding it, then finalizes once nothing is left', async () => {
+    const store = MemoryCache.from([[res.namespaces, namespace('doomed', { deleting: true })], [res.namespaces, namespace('kept')]])
+    expect((await applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 4000)).map(describeAction)).toEqual(['updateStatus namespaces doomed'])
     expect(conditions(store, 'doomed')).toEqual([
       ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'],
       ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
@@ -66,31 +67,31 @@ describe('namespace controller', () => {
       ['NamespaceFinalizersRemaining', 'True', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances'],
     ])
     // nothing new: no write
-    expect(applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 5000)).toEqual([])
+    expect(await applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 5000)).toEqual([])
 
-    expect(applyAfterEmptying(store, 'doomed', [], now + 6000).map(describeAction)).toEqual(['finalize doomed'])
+    expect((await applyAfterEmptying(store, 'doomed', [], now + 6000)).map(describeAction)).toEqual(['finalize doomed'])
     expect(store.names(res.namespaces)).toEqual(['kept'])
   })
 
-  it('updates a condition in place, keeping its transition time while its status holds', () => {
-    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true })]])
-    applyAfterEmptying(store, 'doomed', held(2, { x: 2 }), now)
+  it('updates a condition in place, keeping its transition time while its status holds', async () => {
+    const store = MemoryCache.from([[res.namespaces, namespace('doomed', { deleting: true })]])
+    await applyAfterEmptying(store, 'doomed', held(2, { x: 2 }), now)
     const before = (store.get(res.namespaces, undefined, 'doomed')!.status as { conditions: Record<string, string>[] }).conditions.find((c) => c.type === 'NamespaceContentRemaining')!
     expect(before.lastTransitionTime).toBe('2025-06-01T12:00:00Z')
-    applyAfterEmptying(store, 'doomed', held(1, { x: 1 }), now + 60_000)
+    await applyAfterEmptying(store, 'doomed', held(1, { x: 1 }), now + 60_000)
     const after = (store.get(res.namespaces, undefined, 'doomed')!.status as { conditions: Record<string, string>[] }).conditions.find((c) => c.type === 'NamespaceContentRemaining')!
     expect(after).toEqual({ ...before, message: 'Some resources are remaining: pods. has 1 resource instances' })
   })
 
-  it('marks the namespace Terminating while content remains', () => {
-    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true, phase: 'Active' })]])
-    applyAfterEmptying(store, 'doomed', [{ resource: 'secrets.', count: 1, finalizers: {} }], now)
+  it('marks the namespace Terminating while content remains', async () => {
+    const store = MemoryCache.from([[res.namespaces, namespace('doomed', { deleting: true, phase: 'Active' })]])
+    await applyAfterEmptying(store, 'doomed', [{ resource: 'secrets.', count: 1, finalizers: {} }], now)
     expect((store.get(res.namespaces, undefined, 'doomed')!.status as { phase: string }).phase).toBe('Terminating')
   })
 
-  it('keeps other spec finalizers when finalizing', () => {
-    const store = new MemoryStore([[res.namespaces, namespace('doomed', { deleting: true, specFinalizers: ['example.com/cleanup', 'kubernetes'] })]])
-    expect(applyAfterEmptying(store, 'doomed', [], now).map(describeAction)).toEqual(['update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
+  it('keeps other spec finalizers when finalizing', async () => {
+    const store = MemoryCache.from([[res.namespaces, namespace('doomed', { deleting: true, specFinalizers: ['example.com/cleanup', 'kubernetes'] })]])
+    expect((await applyAfterEmptying(store, 'doomed', [], now)).map(describeAction)).toEqual(['update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
     expect(store.get(res.namespaces, undefined, 'doomed')!.spec).toEqual({ finalizers: ['example.com/cleanup'] })
     expect(controller.reconcile('doomed', store, now)).toEqual({ actions: [] })
   })
@@ -99,7 +100,7 @@ describe('namespace controller', () => {
     ['an active namespace', namespace('ns')],
     ['an already finalized namespace', namespace('ns', { deleting: true, specFinalizers: [], finalizers: ['example.com/meta'] })],
   ])('leaves %s alone', (_, ns) => {
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.namespaces, ns],
       [res.pods, newObject(res.pods, 'p', { namespace: 'ns' })],
     ])
@@ -112,7 +113,7 @@ describe('namespace controller', () => {
     [20_000, 10_000],
     [3_600_000, 300_000],
   ])('rechecks %i ms into termination after %i ms', (elapsed, delay) => {
-    const store = new MemoryStore([
+    const store = MemoryCache.from([
       [res.namespaces, namespace('doomed', { deleting: true })],
       [res.pods, newObject(res.pods, 'p', { namespace: 'doomed', deletionTimestamp: deletedAt, finalizers: ['x'] })],
     ])
@@ -121,13 +122,13 @@ describe('namespace controller', () => {
 })
 
 describe('namespace controller keys', () => {
-  const store = new MemoryStore([
+  const store = MemoryCache.from([
     [res.namespaces, namespace('doomed', { deleting: true })],
     [res.namespaces, namespace('active')],
     [res.namespaces, namespace('finalized', { deleting: true, specFinalizers: [] })],
   ])
 
-  it('watches namespaces only: content is emptied and counted in the stores, never cached', () => {
+  it('watches namespaces only: content is emptied and counted in the stores, never cached', async () => {
     expect(controller.watches).toEqual([res.namespaces])
   })
 
@@ -139,7 +140,7 @@ describe('namespace controller keys', () => {
     expect(controller.keysFor(r, o, store)).toEqual(keys)
   })
 
-  it('resyncs terminating namespaces only', () => {
+  it('resyncs terminating namespaces only', async () => {
     expect(controller.allKeys(store)).toEqual(['doomed'])
   })
 })

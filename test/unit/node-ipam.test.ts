@@ -3,20 +3,21 @@ import { findResource } from '../../src/apis/registry'
 import { validateUpdate } from '../../src/apis/strategy'
 import { nodeCidrSettings, nodeIpamController, pickNodeCidr, podCidrsOf } from '../../src/controllers/node-ipam'
 import { nodes } from '../../src/controllers/resources'
-import { MemoryCache, newNode } from '../fixtures/nodes-pods'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newNode } from '../fixtures/objects'
 
 const defaults = nodeCidrSettings(undefined, undefined)
 
 /** Runs every key the controller would visit on a resync, applying what it asks for. */
-function resync(cache: MemoryCache, settings = defaults): void {
+async function resync(cache: MemoryCache, settings = defaults): Promise<void> {
   const controller = nodeIpamController(settings)
-  for (const key of controller.allKeys(cache)) cache.applyAll(controller.reconcile(key, cache, 0).actions)
+  for (const key of controller.allKeys(cache)) await cache.applyAll(controller.reconcile(key, cache, 0).actions)
 }
 
 const cidrOf = (cache: MemoryCache, name: string) => podCidrsOf(cache.get(nodes, undefined, name)!)
 
 describe('node CIDR settings', () => {
-  it('defaults to 10.244.0.0/16 in /24s', () => {
+  it('defaults to 10.244.0.0/16 in /24s', async () => {
     expect(defaults.cluster.text).toBe('10.244.0.0/16')
     expect(defaults.maskSize).toBe(24)
   })
@@ -30,7 +31,7 @@ describe('node CIDR settings', () => {
     expect(() => nodeCidrSettings(cidr, mask)).toThrow(message)
   })
 
-  it('picks the lowest free block', () => {
+  it('picks the lowest free block', async () => {
     const s = nodeCidrSettings('10.1.0.0/22', '24')
     expect(pickNodeCidr(s, new Set())).toBe('10.1.0.0/24')
     expect(pickNodeCidr(s, new Set(['10.1.0.0/24', '10.1.2.0/24']))).toBe('10.1.1.0/24')
@@ -39,44 +40,44 @@ describe('node CIDR settings', () => {
 })
 
 describe('node IPAM controller', () => {
-  it('gives each node a block of its own in spec.podCIDR and spec.podCIDRs, and keeps the ones nodes already hold', () => {
+  it('gives each node a block of its own in spec.podCIDR and spec.podCIDRs, and keeps the ones nodes already hold', async () => {
     const held = newNode('held')
     held.spec = { podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'] }
     const cache = new MemoryCache(held, newNode('a'), newNode('b'))
-    resync(cache)
+    await resync(cache)
     expect(cidrOf(cache, 'held')).toEqual(['10.244.0.0/24'])
     expect(new Set([cidrOf(cache, 'a')[0], cidrOf(cache, 'b')[0]])).toEqual(new Set(['10.244.1.0/24', '10.244.2.0/24']))
     expect((cache.get(nodes, undefined, 'a')!.spec as { podCIDR: string }).podCIDR).toBe(cidrOf(cache, 'a')[0])
   })
 
-  it('reuses the block of a deleted node', () => {
+  it('reuses the block of a deleted node', async () => {
     const cache = new MemoryCache(newNode('a'), newNode('b'))
-    resync(cache)
+    await resync(cache)
     const freed = cidrOf(cache, 'a')[0]
     cache.remove(nodes, undefined, 'a')
     cache.add(newNode('c'))
-    resync(cache)
+    await resync(cache)
     expect(cidrOf(cache, 'c')).toEqual([freed])
   })
 
-  it('records CIDRNotAvailable on a node when the cluster CIDR is used up, and assigns it once a block is free', () => {
+  it('records CIDRNotAvailable on a node when the cluster CIDR is used up, and assigns it once a block is free', async () => {
     const settings = nodeCidrSettings('10.9.0.0/24', '25')
     const cache = new MemoryCache(newNode('a'), newNode('b'), newNode('c'))
-    resync(cache, settings)
+    await resync(cache, settings)
     const without = ['a', 'b', 'c'].filter((n) => cidrOf(cache, n).length === 0)
     expect(without).toHaveLength(1)
-    expect(cache.events).toEqual([{ involved: `/${without[0]}`, eventType: 'Normal', reason: 'CIDRNotAvailable', message: `Node ${without[0]} status is now: CIDRNotAvailable` }])
+    expect(cache.events).toEqual([{ involved: `/${without[0]}`, kind: 'Node', eventType: 'Normal', reason: 'CIDRNotAvailable', message: `Node ${without[0]} status is now: CIDRNotAvailable` }])
 
     const other = ['a', 'b', 'c'].find((n) => n !== without[0])!
     const freed = cidrOf(cache, other)[0]
     cache.remove(nodes, undefined, other)
     const controller = nodeIpamController(settings)
     expect(controller.keysFor(nodes, newNode(other), cache)).toEqual([without[0]])
-    resync(cache, settings)
+    await resync(cache, settings)
     expect(cidrOf(cache, without[0]!)).toEqual([freed])
   })
 
-  it('wakes on nodes coming and going, not on heartbeats', () => {
+  it('wakes on nodes coming and going, not on heartbeats', async () => {
     const controller = nodeIpamController(defaults)
     const node = newNode('a')
     const beat = { ...node, status: { conditions: [] } }
@@ -91,7 +92,7 @@ describe('a Node update', () => {
   const def = findResource('', 'v1', 'nodes')!
   const node = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' }, spec })
 
-  it('may set the pod CIDR once, and never change it', () => {
+  it('may set the pod CIDR once, and never change it', async () => {
     expect(validateUpdate(def, node({}), node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] }))).toEqual([])
     const held = node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] })
     expect(validateUpdate(def, held, node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], unschedulable: true }))).toEqual([])

@@ -4,7 +4,8 @@ import { nodeLifecycleController } from '../../src/controllers/node-lifecycle'
 import type { Taint } from '../../src/controllers/node-lifecycle/taints'
 import { leases, nodes, pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
-import { MemoryCache, newLease, newNode, newPod } from '../fixtures/nodes-pods'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newLease, newNode, newPod } from '../fixtures/objects'
 
 const t = (iso: string) => Date.parse(iso)
 const renewed = '2025-06-01T12:00:00Z'
@@ -36,23 +37,23 @@ function healthyCluster(...extra: KubeObject[]) {
 }
 
 describe('node-lifecycle reconcile', () => {
-  it('leaves a fresh node alone and comes back when its lease would expire', () => {
+  it('leaves a fresh node alone and comes back when its lease would expire', async () => {
     const cache = healthyCluster(newPod('p', { nodeName: 'n1' }))
     expect(controller.reconcile('n1', cache, t(renewed) + 10_000)).toEqual({ actions: [], requeueAfterMs: 30_001 })
   })
 
-  it('caps the recheck to the grace period', () => {
+  it('caps the recheck to the grace period', async () => {
     const cache = healthyCluster()
     expect(controller.reconcile('n1', cache, t(renewed) - 60_000).requeueAfterMs).toBe(40_000)
   })
 
-  it('uses the configured grace period', () => {
+  it('uses the configured grace period', async () => {
     const cache = healthyCluster()
     expect(nodeLifecycleController({ gracePeriodMs: 5000 }).reconcile('n1', cache, t(renewed) + 5001).actions.length).toBeGreaterThan(0)
     expect(nodeLifecycleController().reconcile('n1', cache, t(renewed) + 39_000).actions).toEqual([])
   })
 
-  it('marks a silent node Unknown, taints it and records the event', () => {
+  it('marks a silent node Unknown, taints it and records the event', async () => {
     const cache = healthyCluster()
     const now = t(renewed) + 40_001
     const out = controller.reconcile('n1', cache, now)
@@ -69,7 +70,7 @@ describe('node-lifecycle reconcile', () => {
     expect(patch).toMatchObject({ type: 'patch', name: 'n1', subresource: 'status' })
     expect(event).toMatchObject({ eventType: 'Normal', message: 'Node n1 status is now: NodeNotReady' })
 
-    cache.applyAll(out.actions)
+    await cache.applyAll(out.actions)
     const node = cache.get(nodes, undefined, 'n1')!
     expect(conditionsOf(node).map((c) => [c.type, c.status, c.reason])).toEqual([
       ['Ready', 'Unknown', 'NodeStatusUnknown'],
@@ -83,32 +84,32 @@ describe('node-lifecycle reconcile', () => {
     expect(controller.reconcile('n1', cache, now + 5000)).toEqual({ actions: [] })
   })
 
-  it('without a lease, judges by the Ready heartbeat', () => {
+  it('without a lease, judges by the Ready heartbeat', async () => {
     const cache = new MemoryCache(newNode('n1', { heartbeat: renewed }))
     expect(controller.reconcile('n1', cache, t(renewed) + 39_000)).toEqual({ actions: [], requeueAfterMs: 1001 })
     expect(types(controller.reconcile('n1', cache, t(renewed) + 41_000).actions)).toContain('patch:nodes')
   })
 
-  it('marks the pods of an unreachable node not ready', () => {
+  it('marks the pods of an unreachable node not ready', async () => {
     const ready = [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T00:00:00Z' }]
     const cache = healthyCluster(newPod('p', { nodeName: 'n1', conditions: ready, tolerations: [{ operator: 'Exists' }] }))
     const out = controller.reconcile('n1', cache, t(renewed) + 50_000)
     expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'updateStatus:pods', 'event:NodeNotReady'])
     expect(out.actions[4]).toMatchObject({ type: 'event', eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready', involved: { metadata: { name: 'p' } } })
-    cache.applyAll(out.actions)
+    await cache.applyAll(out.actions)
     expect((cache.get(pods, 'default', 'p')!.status as { conditions: unknown[] }).conditions).toEqual([{ type: 'Ready', status: 'False', lastTransitionTime: '2025-06-01T12:00:50Z' }])
     // once marked, a later pass over the still unreachable node leaves the pod alone
     expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('updateStatus:pods')
   })
 
-  it('evicts pods that do not tolerate the NoExecute taint and keeps those that do', () => {
+  it('evicts pods that do not tolerate the NoExecute taint and keeps those that do', async () => {
     const cache = healthyCluster(
       newPod('plain', { nodeName: 'n1' }),
       newPod('daemon', { nodeName: 'n1', tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' }] }),
       newPod('elsewhere', { nodeName: 'n2' }),
     )
     const stale = t(renewed) + 45_000
-    cache.applyAll(controller.reconcile('n1', cache, stale).actions)
+    await cache.applyAll(controller.reconcile('n1', cache, stale).actions)
 
     // the pass after the tainted node came back through the watch
     const out = controller.reconcile('n1', cache, stale + 100)
@@ -116,11 +117,12 @@ describe('node-lifecycle reconcile', () => {
     expect(out.actions[0]).toEqual({ type: 'delete', resource: pods, namespace: 'default', name: 'plain', preconditions: { uid: 'uid-plain' } })
     expect(out.actions[1]).toMatchObject({ eventType: 'Normal', message: 'Marking for deletion Pod default/plain' })
     expect(out.requeueAfterMs).toBeUndefined()
-    cache.applyAll(out.actions)
-    expect(cache.list(pods).map((p) => p.metadata.name).sort()).toEqual(['daemon', 'elsewhere'])
+    await cache.applyAll(out.actions)
+    // A bound pod is deleted gracefully: it is terminating until its kubelet finishes it.
+    expect(cache.list(pods).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name).sort()).toEqual(['daemon', 'elsewhere'])
   })
 
-  it('evicts a pod with tolerationSeconds 2 only once 2 s have passed', () => {
+  it('evicts a pod with tolerationSeconds 2 only once 2 s have passed', async () => {
     const taintedAt = '2025-06-01T12:00:41Z'
     const node = unreachableNode('n1', [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: taintedAt },
@@ -134,7 +136,7 @@ describe('node-lifecycle reconcile', () => {
     expect(types(controller.reconcile('n1', cache, t(taintedAt) + 2000).actions)).toEqual(['delete:p', 'event:TaintManagerEviction'])
   })
 
-  it('does not evict a pod twice', () => {
+  it('does not evict a pod twice', async () => {
     const node = unreachableNode('n1', [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: renewed },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: renewed },
@@ -143,7 +145,7 @@ describe('node-lifecycle reconcile', () => {
     expect(controller.reconcile('n1', cache, t(renewed) + 60_000)).toEqual({ actions: [] })
   })
 
-  it('evicts from a node tainted NoExecute by someone else, whatever its health', () => {
+  it('evicts from a node tainted NoExecute by someone else, whatever its health', async () => {
     const cache = healthyCluster(newPod('p', { nodeName: 'n1' }))
     const node = cache.get(nodes, undefined, 'n1')!
     cache.add({ ...node, spec: { taints: [{ key: 'maintenance', effect: 'NoExecute' }] } })
@@ -152,7 +154,7 @@ describe('node-lifecycle reconcile', () => {
     expect(out.requeueAfterMs).toBe(39_001)
   })
 
-  it('removes the taints once the node is fresh and Ready again', () => {
+  it('removes the taints once the node is fresh and Ready again', async () => {
     const taints: Taint[] = [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: renewed },
       { key: 'dedicated', value: 'db', effect: 'NoSchedule' },
@@ -164,12 +166,12 @@ describe('node-lifecycle reconcile', () => {
     const out = controller.reconcile('n1', cache, t(back) + 1000)
     expect(types(out.actions)).toEqual(['update:nodes'])
     expect(out.requeueAfterMs).toBe(39_001)
-    cache.applyAll(out.actions)
+    await cache.applyAll(out.actions)
     expect(taintsOf(cache.get(nodes, undefined, 'n1')!)).toEqual(['dedicated:NoSchedule'])
     expect(controller.reconcile('n1', cache, t(back) + 2000)).toEqual({ actions: [], requeueAfterMs: 38_001 })
   })
 
-  it('keeps the taints while the lease is fresh but the kubelet has not yet reported Ready', () => {
+  it('keeps the taints while the lease is fresh but the kubelet has not yet reported Ready', async () => {
     const taints: Taint[] = [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: renewed },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: renewed },
@@ -178,18 +180,18 @@ describe('node-lifecycle reconcile', () => {
     expect(controller.reconcile('n1', cache, t('2025-06-01T12:10:01Z')).actions).toEqual([])
   })
 
-  it('does nothing for a node that is gone', () => {
+  it('does nothing for a node that is gone', async () => {
     expect(controller.reconcile('missing', new MemoryCache(), 0)).toEqual({ actions: [] })
   })
 })
 
 describe('node-lifecycle keys', () => {
-  it('watches nodes, leases and pods', () => {
+  it('watches nodes, leases and pods', async () => {
     expect(controller.name).toBe('node-lifecycle')
     expect(controller.watches).toEqual([nodes, leases, pods])
   })
 
-  it('maps nodes, node leases and pods on troubled nodes to node names', () => {
+  it('maps nodes, node leases and pods on troubled nodes to node names', async () => {
     const troubled = newNode('bad', { ready: 'Unknown' })
     const tainted = newNode('tainted', { taints: [{ key: 'x', effect: 'NoExecute' }] })
     const cache = new MemoryCache(newNode('good'), troubled, tainted)

@@ -6,8 +6,8 @@ import { LOCAL_PATH_ROOT_ANNOTATION } from '../../src/apis/storage/annotations'
 import { persistentVolumes, storageClasses } from '../../src/controllers/resources'
 import { nodes, persistentVolumeClaims, pods } from '../../src/controllers/resources'
 import { schedulerController } from '../../src/controllers/scheduler'
-import { MemoryCache, runPass, T0 } from '../fixtures/workloads'
-import { newNode } from '../fixtures/nodes-pods'
+import { MemoryCache, runPass, T0 } from '../fixtures/memory-cache'
+import { newNode } from '../fixtures/objects'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 
 const pv = (name: string, storage: string, extra: Record<string, unknown> = {}, labels?: Record<string, string>): KubeObject => ({
@@ -42,12 +42,12 @@ function cacheWith(...objects: [typeof pods, KubeObject][]): MemoryCache {
 }
 
 const controller = persistentVolumeController()
-const settle = (cache: MemoryCache, passes = 5) => {
-  for (let i = 0; i < passes; i++) runPass(controller, cache, T0)
+const settle = async (cache: MemoryCache, passes = 5) => {
+  for (let i = 0; i < passes; i++) await runPass(controller, cache, T0)
 }
 
 describe('persistent volume binding', () => {
-  it('binds a claim to the smallest available volume that fits its class, modes, size and selector', () => {
+  it('binds a claim to the smallest available volume that fits its class, modes, size and selector', async () => {
     const cache = cacheWith(
       [persistentVolumes, pv('tiny', '1Gi', {}, { tier: 'a' })],
       [persistentVolumes, pv('big', '10Gi', {}, { tier: 'a' })],
@@ -56,7 +56,7 @@ describe('persistent volume binding', () => {
       [persistentVolumes, pv('rox', '3Gi', { accessModes: ['ReadOnlyMany'] }, { tier: 'a' })],
       [persistentVolumeClaims, pvc('want', '2Gi', { selector: { matchLabels: { tier: 'a' } } })],
     )
-    settle(cache)
+    await settle(cache)
     const claim = cache.get(persistentVolumeClaims, 'default', 'want')!
     expect((claim.spec as any).volumeName).toBe('mid')
     expect(claim.status).toMatchObject({ phase: 'Bound', capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce'] })
@@ -67,7 +67,7 @@ describe('persistent volume binding', () => {
     for (const name of ['tiny', 'big', 'other-tier', 'rox']) expect((cache.get(persistentVolumes, undefined, name)!.status as any).phase).toBe('Available')
   })
 
-  it('honours pre-binding from either side', () => {
+  it('honours pre-binding from either side', async () => {
     const cache = cacheWith(
       [persistentVolumes, pv('reserved', '1Gi', { claimRef: { namespace: 'default', name: 'mine' } })],
       [persistentVolumes, pv('named', '1Gi')],
@@ -75,7 +75,7 @@ describe('persistent volume binding', () => {
       [persistentVolumeClaims, pvc('mine', '1Gi')],
       [persistentVolumeClaims, pvc('asks', '1Gi', { volumeName: 'named' })],
     )
-    settle(cache)
+    await settle(cache)
     expect((cache.get(persistentVolumeClaims, 'default', 'mine')!.spec as any).volumeName).toBe('reserved')
     expect((cache.get(persistentVolumeClaims, 'default', 'asks')!.spec as any).volumeName).toBe('named')
     expect((cache.get(persistentVolumes, undefined, 'named')!.spec as any).claimRef.uid).toBe('uid-asks')
@@ -84,21 +84,21 @@ describe('persistent volume binding', () => {
     expect(cache.events.some((e) => e.involved === 'default/other' && e.reason === 'ProvisioningFailed' && e.message === 'storageclass.storage.k8s.io "manual" not found')).toBe(true)
   })
 
-  it('releases a volume whose claim is gone by its reclaim policy', () => {
+  it('releases a volume whose claim is gone by its reclaim policy', async () => {
     const cache = cacheWith([persistentVolumes, pv('kept', '1Gi')], [persistentVolumes, pv('dropped', '1Gi', { persistentVolumeReclaimPolicy: 'Delete' })])
     cache.write(persistentVolumeClaims, pvc('a', '1Gi', { volumeName: 'kept' }))
     cache.write(persistentVolumeClaims, pvc('b', '1Gi', { volumeName: 'dropped' }))
-    settle(cache)
+    await settle(cache)
     expect((cache.get(persistentVolumes, undefined, 'kept')!.status as any).phase).toBe('Bound')
     cache.remove(persistentVolumeClaims, 'default', 'a')
     cache.remove(persistentVolumeClaims, 'default', 'b')
-    settle(cache)
+    await settle(cache)
     expect((cache.get(persistentVolumes, undefined, 'kept')!.status as any).phase).toBe('Released')
     // A hostPath volume has no deleter: Failed, as upstream without a deletable plugin.
     expect(cache.get(persistentVolumes, undefined, 'dropped')!.status).toMatchObject({ phase: 'Failed', reason: 'VolumeFailedDelete' })
   })
 
-  it('never matches a volume on a node the claim cannot reach', () => {
+  it('never matches a volume on a node the claim cannot reach', async () => {
     const affinity = { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] }] }] } } }
     const volumes = [pv('on-a', '1Gi', affinity)]
     const claim = pvc('c', '1Gi')
@@ -127,20 +127,20 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     status: { phase: 'Pending' },
   })
 
-  it('waits for a consumer, then provisions on the chosen node and binds the pod there', () => {
+  it('waits for a consumer, then provisions on the chosen node and binds the pod there', async () => {
     const cache = cacheWith([storageClasses, localPath()], [nodes, node('n1')], [persistentVolumeClaims, pvc('data', '1Gi', { storageClassName: 'local-path' })])
     const scheduler = schedulerController()
-    settle(cache)
+    await settle(cache)
     expect(cache.list(persistentVolumes)).toHaveLength(0)
     expect(cache.events.some((e) => e.reason === 'WaitForFirstConsumer')).toBe(true)
 
     cache.write(pods, pod('data'))
     // The pod is not bound before its claim: the claim carries the node instead.
     expect(boundTo(scheduler, cache)).toBeUndefined()
-    runPass(scheduler, cache, T0)
+    await runPass(scheduler, cache, T0)
     expect(cache.get(persistentVolumeClaims, 'default', 'data')!.metadata.annotations?.['volume.kubernetes.io/selected-node']).toBe('n1')
 
-    settle(cache)
+    await settle(cache)
     const volume = cache.get(persistentVolumes, undefined, 'pvc-uid-data')!
     expect(volume.spec).toMatchObject({
       local: { path: '/var/lib/agent/local-path/n1/pvc-uid-data' },
@@ -154,20 +154,20 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     expect(boundTo(scheduler, cache)).toBe('n1')
   })
 
-  it('keeps a pod off nodes its bound volume cannot be reached from', () => {
+  it('keeps a pod off nodes its bound volume cannot be reached from', async () => {
     const affinity = { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }] }] } } }
     const cache = cacheWith([nodes, node('n1')], [nodes, node('n2')], [persistentVolumes, pv('pinned', '1Gi', affinity)], [persistentVolumeClaims, pvc('data', '1Gi', { volumeName: 'pinned' })])
-    settle(cache)
+    await settle(cache)
     cache.write(pods, pod('data'))
     expect(boundTo(schedulerController(), cache)).toBe('n2')
   })
 
-  it('reports a missing claim and an unbound Immediate claim as kube-scheduler does', () => {
+  it('reports a missing claim and an unbound Immediate claim as kube-scheduler does', async () => {
     const cache = cacheWith([nodes, node('n1')], [pods, pod('absent')])
-    runPass(schedulerController(), cache, T0)
+    await runPass(schedulerController(), cache, T0)
     expect(cache.events.at(-1)?.message).toBe('0/1 nodes are available: persistentvolumeclaim "absent" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.')
     cache.write(persistentVolumeClaims, pvc('absent', '1Gi'))
-    runPass(schedulerController(), cache, T0)
+    await runPass(schedulerController(), cache, T0)
     expect(cache.events.at(-1)?.message).toContain('pod has unbound immediate PersistentVolumeClaims')
   })
 })

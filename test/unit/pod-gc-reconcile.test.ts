@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { MemoryStore, newNode, newObject, res } from '../fixtures/memory-store'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newNode, newObject, res } from '../fixtures/objects'
 import { OUT_OF_SERVICE_TAINT, podGcController, TERMINATED_KEY } from '../../src/controllers/pod-gc'
 import type { Action } from '../../src/controllers/runtime/types'
 
@@ -11,7 +12,7 @@ function pod(name: string, f: { node?: string; phase?: string; reason?: string; 
     namespace: f.namespace,
     creationTimestamp: f.created,
     finalizers: f.finalizers,
-    spec: f.node ? { nodeName: f.node, containers: [] } : { containers: [] },
+    spec: f.node ? { nodeName: f.node } : {},
     status: { phase: f.phase ?? (f.node ? 'Running' : 'Pending'), ...(f.reason ? { reason: f.reason } : {}), conditions: [{ type: 'Ready', status: 'True' }] },
   })
   if (f.deleting) {
@@ -27,7 +28,7 @@ function describeAction(a: Action): string {
   return a.type
 }
 
-const storeOf = (...objects: KubeObject[]) => new MemoryStore(objects.map((o) => [o.kind === 'Node' ? res.nodes : res.pods, o]))
+const storeOf = (...objects: KubeObject[]) => MemoryCache.from(objects.map((o) => [o.kind === 'Node' ? res.nodes : res.pods, o]))
 
 describe('pod GC: terminated pods over the threshold', () => {
   const gc = podGcController({ terminatedThreshold: 3 })
@@ -44,7 +45,7 @@ describe('pod GC: terminated pods over the threshold', () => {
       pod('a-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
     )
 
-  it('deletes the excess, evicted first, then oldest, skipping pods already being deleted', () => {
+  it('deletes the excess, evicted first, then oldest, skipping pods already being deleted', async () => {
     // 7 terminated, threshold 3: the 4 first in order are evicted, done-1, held (already going), done-4
     expect(gc.reconcile(TERMINATED_KEY, cluster(), t0).actions.map(describeAction)).toEqual([
       'delete default/evicted grace=0 uid=uid-evicted',
@@ -53,14 +54,14 @@ describe('pod GC: terminated pods over the threshold', () => {
     ])
   })
 
-  it('converges to the threshold and breaks age ties by name', () => {
+  it('converges to the threshold and breaks age ties by name', async () => {
     const store = cluster()
-    store.applyAll(gc.reconcile(TERMINATED_KEY, store, t0).actions)
+    await store.applyAll(gc.reconcile(TERMINATED_KEY, store, t0).actions)
     expect(store.names(res.pods)).toEqual(['a-same-age', 'b-same-age', 'done-5', 'held', 'running-old'])
     // still 4 terminated (held counts until its finalizer goes): the oldest deletable one goes
     expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual([])
     const held = store.get(res.pods, 'default', 'held')!
-    store.applyAll([{ type: 'update', resource: res.pods, object: { ...held, metadata: { ...held.metadata, finalizers: [] } } }])
+    await store.applyAll([{ type: 'update', resource: res.pods, object: { ...held, metadata: { ...held.metadata, finalizers: [] } } }])
     store.put(res.pods, pod('c-new', { node: 'n1', phase: 'Failed', created: '2025-02-01T00:00:00Z' }))
     expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete default/done-5 grace=0 uid=uid-done-5'])
   })
@@ -72,7 +73,7 @@ describe('pod GC: terminated pods over the threshold', () => {
     expect(controller.reconcile(TERMINATED_KEY, cluster(), t0).actions).toEqual([])
   })
 
-  it('uses upstream’s default threshold', () => {
+  it('uses upstream’s default threshold', async () => {
     const store = storeOf(...Array.from({ length: 12_501 }, (_, i) => pod(`p${String(i).padStart(5, '0')}`, { phase: 'Succeeded', node: 'n1' })), newNode('n1'))
     expect(podGcController().reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete default/p00000 grace=0 uid=uid-p00000'])
   })
@@ -90,7 +91,7 @@ describe('pod GC: pods whose node is gone', () => {
       },
     })}`
 
-  it('waits out the quarantine, then marks the pod Failed and force-deletes it', () => {
+  it('waits out the quarantine, then marks the pod Failed and force-deletes it', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
     const store = storeOf(pod('p', { node: 'gone' }), pod('q', { node: 'gone' }))
     expect(gc.reconcile('default/p', store, t0)).toEqual({ actions: [], requeueAfterMs: 40_000 })
@@ -98,21 +99,21 @@ describe('pod GC: pods whose node is gone', () => {
     expect(gc.reconcile('default/q', store, t0 + 30_000)).toEqual({ actions: [], requeueAfterMs: 10_000 })
     const out = gc.reconcile('default/p', store, t0 + 40_000)
     expect(out.actions.map(describeAction)).toEqual([failedPatch('p'), 'delete default/p grace=0 uid=uid-p'])
-    store.applyAll(out.actions)
+    await store.applyAll(out.actions)
     expect(store.names(res.pods)).toEqual(['q'])
   })
 
-  it('force-deletes a terminating pod on a missing node, and deletes a finished one without marking it', () => {
+  it('force-deletes a terminating pod on a missing node, and deletes a finished one without marking it', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
     const store = storeOf(pod('terminating', { node: 'gone', deleting: true }), pod('finished', { node: 'gone', phase: 'Succeeded' }))
     gc.reconcile('default/terminating', store, t0)
     expect(gc.reconcile('default/terminating', store, t0 + 40_000).actions.map(describeAction)).toEqual([failedPatch('terminating'), 'delete default/terminating grace=0 uid=uid-terminating'])
     expect(gc.reconcile('default/finished', store, t0 + 40_000).actions.map(describeAction)).toEqual(['delete default/finished grace=0 uid=uid-finished'])
-    store.applyAll(gc.reconcile('default/terminating', store, t0 + 40_000).actions)
+    await store.applyAll(gc.reconcile('default/terminating', store, t0 + 40_000).actions)
     expect(store.names(res.pods)).toEqual(['finished'])
   })
 
-  it('restarts the quarantine when the node comes back in between', () => {
+  it('restarts the quarantine when the node comes back in between', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
     const store = storeOf(pod('p', { node: 'flaky' }))
     gc.reconcile('default/p', store, t0)
@@ -144,7 +145,7 @@ describe('pod GC: pods whose node is gone', () => {
     { name: 'a pod already force-deleted, held by finalizers', objects: [pod('p', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] })], want: [] },
   ]
 
-  it.each(cases)('handles $name', ({ objects, want }) => {
+  it.each(cases)('handles $name', async ({ objects, want }) => {
     const gc = podGcController({ quarantineMs: 0 })
     expect(gc.reconcile('default/p', storeOf(...objects), t0).actions.map(describeAction)).toEqual(want)
   })
@@ -161,7 +162,7 @@ describe('pod GC keys', () => {
       pod('forced', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] }),
     )
 
-  it('maps pod changes to the sweep and to pods that need a look', () => {
+  it('maps pod changes to the sweep and to pods that need a look', async () => {
     const gc = podGcController()
     const s = store()
     expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'running')!, s)).toEqual([])
@@ -172,7 +173,7 @@ describe('pod GC keys', () => {
     expect(podGcController({ terminatedThreshold: 0 }).keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([])
   })
 
-  it('maps a node that went away to every pod bound to it', () => {
+  it('maps a node that went away to every pod bound to it', async () => {
     const gc = podGcController()
     const s = store()
     expect(gc.keysFor(res.nodes, s.get(res.nodes, undefined, 'n1')!, s)).toEqual([])
@@ -181,7 +182,7 @@ describe('pod GC keys', () => {
     expect(gc.keysFor(res.nodes, n1, s)).toEqual(['default/running', 'default/done'])
   })
 
-  it('resyncs the sweep and every pod that needs a look', () => {
+  it('resyncs the sweep and every pod that needs a look', async () => {
     expect(podGcController().allKeys(store())).toEqual([TERMINATED_KEY, 'default/orphan', 'default/stuck'])
     expect(podGcController().watches.map((r) => r.plural)).toEqual(['pods', 'nodes'])
   })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { deletesBefore, podsToDelete, rankByRelatedPodsOnSameNode, relatedPods } from '../../src/controllers/replicaset/pods-to-delete'
-import { MemoryCache, newDeployment, newPod, newReplicaSet, T0, type PodFixture } from '../fixtures/workloads'
+import { MemoryCache, T0 } from '../fixtures/memory-cache'
+import { newDeployment, newPod, newReplicaSet, type PodFixture } from '../fixtures/objects'
 import { toReplicaSet } from '../../src/controllers/shared/workloads'
 
 const now = T0
@@ -30,7 +31,7 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
     expect(deletesBefore(b, a, now)).toBe(false)
   })
 
-  it('treats times within the same power-of-two age bucket as equal and breaks the tie by uid (LogarithmicScaleDown)', () => {
+  it('treats times within the same power-of-two age bucket as equal and breaks the tie by uid (LogarithmicScaleDown)', async () => {
     // 100 s and 101 s ago share a bucket, so neither the newer ready time nor the restarts of `newer` decide.
     const newer = { pod: pod('b', { readySince: T0 - 100_000, restarts: 9 }), rank: 0 }
     const older = { pod: pod('a', { readySince: T0 - 101_000, restarts: 0 }), rank: 0 }
@@ -38,29 +39,29 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
     expect(deletesBefore(newer, older, now)).toBe(false)
   })
 
-  it('picks the worst pods first from a mixed set', () => {
+  it('picks the worst pods first from a mixed set', async () => {
     const pods = [
       pod('old-ready', { readySince: T0 - 9 * hour, creationTimestamp: T0 - 9 * hour }),
       pod('unscheduled'),
       pod('new-ready', { readySince: T0 - 60_000, creationTimestamp: T0 - 120_000 }),
       pod('crashing', { phase: 'Running', notReady: true, restarts: 7 }),
-      pod('pending-bound', { nodeName: 'n1' }),
+      pod('pending-bound', { nodeName: 'n1', phase: 'Pending' }),
     ]
     expect(podsToDelete(pods, [], 4, now).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending-bound', 'crashing', 'new-ready'])
   })
 
-  it('returns every pod, unranked, when all of them go', () => {
+  it('returns every pod, unranked, when all of them go', async () => {
     const pods = [pod('a', { readySince: T0 - hour }), pod('b')]
     expect(podsToDelete(pods, [], 5, now).map((p) => p.metadata.name)).toEqual(['a', 'b'])
   })
 
-  it('ranks pods by the active related pods sharing their node', () => {
+  it('ranks pods by the active related pods sharing their node', async () => {
     const pods = [pod('a', { nodeName: 'n1' }), pod('b', { nodeName: 'n2' })]
     const related = [pod('x', { nodeName: 'n1' }), pod('y', { nodeName: 'n1' }), pod('z', { nodeName: 'n2', phase: 'Succeeded' })]
     expect(rankByRelatedPodsOnSameNode(pods, related).map((r) => r.rank)).toEqual([2, 0])
   })
 
-  it('finds related pods through every ReplicaSet of the same controller', () => {
+  it('finds related pods through every ReplicaSet of the same controller', async () => {
     const d = newDeployment('web')
     const v1 = newReplicaSet('web-v1', { owner: d, selector: { app: 'web', v: '1' } })
     const v2 = newReplicaSet('web-v2', { owner: d, selector: { app: 'web', v: '2' } })

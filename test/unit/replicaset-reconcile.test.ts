@@ -3,7 +3,8 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
-import { MemoryCache, newPod, newReplicaSet, T0 } from '../fixtures/workloads'
+import { MemoryCache, T0 } from '../fixtures/memory-cache'
+import { newPod, newReplicaSet } from '../fixtures/objects'
 
 const now = T0
 
@@ -33,7 +34,7 @@ describe('replicaset reconcile: replica diff', () => {
     expect(ofType(out.actions, 'delete')).toHaveLength(deletes)
   })
 
-  it.each([1, 2, 3, 7, 16, 100].map((missing) => ({ name: `${missing} missing`, missing })))('asks for every pod in one run of creates, whatever batches the runner applies them in: $name', ({ missing }) => {
+  it.each([1, 2, 3, 7, 16, 100].map((missing) => ({ name: `${missing} missing`, missing })))('asks for every pod in one run of creates, whatever batches the runner applies them in: $name', async ({ missing }) => {
     const rs = newReplicaSet('web-rs', { replicas: missing })
     const out = reconcile(new MemoryCache(rs))
     const kinds = out.actions.map((a) => a.type)
@@ -42,7 +43,7 @@ describe('replicaset reconcile: replica diff', () => {
     expect(kinds.filter((k) => k === 'create')).toHaveLength(missing)
   })
 
-  it('creates pods from the template with generateName, namespace, labels and the controller reference', () => {
+  it('creates pods from the template with generateName, namespace, labels and the controller reference', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1, namespace: 'prod', templateLabels: { app: 'web', tier: 'fe' } })
     const [create] = ofType(reconcile(new MemoryCache(rs), 'prod/web-rs').actions, 'create')
     expect(create.resource).toEqual(pods)
@@ -55,11 +56,12 @@ describe('replicaset reconcile: replica diff', () => {
         labels: { app: 'web', tier: 'fe' },
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: 'uid-web-rs', controller: true, blockOwnerDeletion: true }],
       },
-      spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+      // the template as the store defaulted it
+      spec: { containers: [{ name: 'app', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 },
     })
   })
 
-  it('deletes with a uid precondition and records SuccessfulDelete after each delete', () => {
+  it('deletes with a uid precondition and records SuccessfulDelete after each delete', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1 })
     const cache = new MemoryCache(rs, newPod('old', { owner: rs, readySince: T0 - 7200_000 }), newPod('pending', { owner: rs }))
     const out = reconcile(cache)
@@ -81,18 +83,18 @@ describe('replicaset reconcile: replica diff', () => {
     expect(statusOf(out.actions)).toEqual({ replicas: 0, observedGeneration: 1 })
   })
 
-  it('neither creates nor deletes while the ReplicaSet is being deleted, but still reports status', () => {
+  it('neither creates nor deletes while the ReplicaSet is being deleted, but still reports status', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 5, deletionTimestamp: '2025-06-01T11:00:00Z' })
     const out = reconcile(new MemoryCache(rs, ...readyPods(rs, 1)))
     expect(out.actions.map((a) => a.type)).toEqual(['updateStatus'])
   })
 
-  it('creates nothing from a template whose labels its selector does not match', () => {
+  it('creates nothing from a template whose labels its selector does not match', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 2, selector: { app: 'web' }, templateLabels: { app: 'other' } })
     expect(ofType(reconcile(new MemoryCache(rs)).actions, 'create')).toEqual([])
   })
 
-  it('does nothing for a ReplicaSet that is gone', () => {
+  it('does nothing for a ReplicaSet that is gone', async () => {
     expect(reconcile(new MemoryCache())).toEqual({ actions: [] })
   })
 })
@@ -100,7 +102,7 @@ describe('replicaset reconcile: replica diff', () => {
 describe('replicaset reconcile: adoption and release', () => {
   const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-rs', uid: 'uid-web-rs', controller: true, blockOwnerDeletion: true }
 
-  it('adopts a matching orphan with a controller reference and counts it', () => {
+  it('adopts a matching orphan with a controller reference and counts it', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1 })
     const orphan = newPod('orphan', { readySince: T0 - 3600_000 })
     const out = reconcile(new MemoryCache(rs, orphan))
@@ -119,12 +121,12 @@ describe('replicaset reconcile: adoption and release', () => {
     expect(ofType(reconcile(new MemoryCache(rs, pod)).actions, 'patch')).toEqual([])
   })
 
-  it('adopts nothing while the ReplicaSet is being deleted', () => {
+  it('adopts nothing while the ReplicaSet is being deleted', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1, deletionTimestamp: '2025-06-01T11:00:00Z' })
     expect(ofType(reconcile(new MemoryCache(rs, newPod('orphan'))).actions, 'patch')).toEqual([])
   })
 
-  it('releases an owned pod whose labels no longer match, keeping other owners, and replaces it', () => {
+  it('releases an owned pod whose labels no longer match, keeping other owners, and replaces it', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 1 })
     const pod = newPod('relabelled', { owner: rs, labels: { app: 'debug' }, readySince: T0 - 60_000 })
     const other = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', uid: 'uid-cm' }
@@ -134,7 +136,7 @@ describe('replicaset reconcile: adoption and release', () => {
     expect(ofType(out.actions, 'create')).toHaveLength(1)
   })
 
-  it('removes the owner references altogether when the ReplicaSet was the only owner', () => {
+  it('removes the owner references altogether when the ReplicaSet was the only owner', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 0 })
     const out = reconcile(new MemoryCache(rs, newPod('relabelled', { owner: rs, labels: { app: 'debug' } })))
     expect(out.actions[0]).toMatchObject({ type: 'patch', patch: { metadata: { ownerReferences: null } } })
@@ -178,13 +180,13 @@ describe('replicaset reconcile: status', () => {
     expect(out.requeueAfterMs).toBe(requeueAfterMs)
   })
 
-  it('counts only pods carrying every template label as fully labeled', () => {
+  it('counts only pods carrying every template label as fully labeled', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 2, selector: { app: 'web' }, templateLabels: { app: 'web', track: 'stable' } })
     const out = reconcile(new MemoryCache(rs, newPod('a', { owner: rs }), newPod('b', { owner: rs, labels: { app: 'web' } })))
     expect(statusOf(out.actions)).toMatchObject({ replicas: 2, fullyLabeledReplicas: 1 })
   })
 
-  it('writes no status when nothing changed, and writes the status without a resourceVersion', () => {
+  it('writes no status when nothing changed, and writes the status without a resourceVersion', async () => {
     const rs = newReplicaSet('web-rs', { replicas: 2, generation: 3, status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 3 } })
     const cache = new MemoryCache(rs, ...readyPods(rs, 2))
     expect(reconcile(cache)).toEqual({ actions: [] })
@@ -196,25 +198,25 @@ describe('replicaset reconcile: status', () => {
 })
 
 describe('replicaset reconcile: across passes', () => {
-  it('records SuccessfulCreate with the names the store gave, on the pass after the creates', () => {
+  it('records SuccessfulCreate with the names the store gave, on the pass after the creates', async () => {
     const controller = replicaSetController()
     const rs = newReplicaSet('web-rs', { replicas: 2 })
     const cache = new MemoryCache(rs)
-    cache.applyAll(reconcile(cache, undefined, controller).actions)
+    await cache.applyAll(reconcile(cache, undefined, controller).actions)
     const names = cache.list(pods).map((p) => p.metadata.name)
     expect(names).toHaveLength(2)
     names.forEach((n) => expect(n).toMatch(/^web-rs-[bcdfghjklmnpqrstvwxz2456789]{5}$/))
-    cache.applyAll(reconcile(cache, undefined, controller).actions)
+    await cache.applyAll(reconcile(cache, undefined, controller).actions)
     expect(cache.events.map((e) => `${e.reason}: ${e.message}`).sort()).toEqual(names.map((n) => `SuccessfulCreate: Created pod: ${n}`).sort())
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })
   })
 
-  it('reports ReplicaFailure (FailedCreate) with the API error that refused a create, and clears it once creates succeed', () => {
+  it('reports ReplicaFailure (FailedCreate) with the API error that refused a create, and clears it once creates succeed', async () => {
     const controller = replicaSetController()
     const rs = newReplicaSet('web-rs', { replicas: 3 })
     const cache = new MemoryCache(rs)
     cache.podCreateQuota = 1
-    const first = cache.applyAll(reconcile(cache, undefined, controller).actions)
+    const first = await cache.tryApplyAll(reconcile(cache, undefined, controller).actions)
     expect(first.refused?.status).toMatchObject({ code: 403, reason: 'Forbidden' })
     const quotaError = first.refused!.status.message!
     expect(quotaError).toMatch(/^pods "web-rs-[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1$/)
@@ -233,14 +235,14 @@ describe('replicaset reconcile: across passes', () => {
     expect(ofType(second.actions, 'create')).toHaveLength(2)
 
     // Refused again: the condition keeps the message it was set with; each refusal is an event.
-    const again = cache.applyAll(second.actions)
+    const again = await cache.tryApplyAll(second.actions)
     const third = controller.reconcile('default/web-rs', cache, now + 1000, again.refused)
     expect(statusOf(third.actions)).toBeUndefined()
     expect(ofType(third.actions, 'event').map((e) => e.message)).toEqual([`Error creating: ${again.refused!.status.message}`])
 
     cache.podCreateQuota = undefined
-    expect(cache.applyAll(third.actions).refused).toBeUndefined()
-    cache.applyAll(controller.reconcile('default/web-rs', cache, now + 2000).actions)
+    expect((await cache.tryApplyAll(third.actions)).refused).toBeUndefined()
+    await cache.applyAll(controller.reconcile('default/web-rs', cache, now + 2000).actions)
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 })
   })
 
@@ -281,7 +283,7 @@ describe('replicaset keysFor', () => {
     expect(controller.keysFor(resource, object, cache)).toEqual(keys)
   })
 
-  it('watches replicasets and pods and resyncs every ReplicaSet', () => {
+  it('watches replicasets and pods and resyncs every ReplicaSet', async () => {
     expect(controller.watches).toEqual([replicaSets, pods])
     expect(controller.allKeys(cache).sort()).toEqual(['default/api-rs', 'default/web-rs'])
   })

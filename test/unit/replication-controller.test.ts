@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
-import { MemoryCache, newPod } from '../fixtures/nodes-pods'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newPod } from '../fixtures/objects'
 import { replicationControllerController } from '../../src/controllers/replicationcontroller'
 import { replicationControllers } from '../../src/controllers/resources'
 import { defaultReplicationController } from '../../src/apis/replication-controller'
@@ -23,13 +24,13 @@ function rc(replicas: number): KubeObject {
 const ofType = <T extends Action['type']>(actions: Action[], type: T) => actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
 
 describe('ReplicationController controller', () => {
-  it('defaults the selector and labels from the template', () => {
+  it('defaults the selector and labels from the template', async () => {
     const obj = rc(1)
     expect((obj.spec as { selector?: unknown }).selector).toEqual({ app: 'web' })
     expect(obj.metadata.labels).toEqual({ app: 'web' })
   })
 
-  it('creates the missing pods controlled by the RC and reports on the RC', () => {
+  it('creates the missing pods controlled by the RC and reports on the RC', async () => {
     const cache = new MemoryCache().put(replicationControllers, rc(2))
     const out = replicationControllerController().reconcile('default/web', cache, now)
     const creates = ofType(out.actions, 'create')
@@ -42,7 +43,7 @@ describe('ReplicationController controller', () => {
     expect(status?.object.apiVersion).toBe('v1')
   })
 
-  it('adopts a matching orphan with an RC reference and deletes the surplus', () => {
+  it('adopts a matching orphan with an RC reference and deletes the surplus', async () => {
     const orphan = newPod('orphan', { labels: { app: 'web' }, nodeName: 'n1' })
     const owned = newPod('owned', { labels: { app: 'web' }, nodeName: 'n1' })
     owned.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true }]
@@ -54,7 +55,7 @@ describe('ReplicationController controller', () => {
     expect(ofType(out.actions, 'event').every((e) => e.involved.kind === 'ReplicationController')).toBe(true)
   })
 
-  it('maps a pod change to the RC that controls it', () => {
+  it('maps a pod change to the RC that controls it', async () => {
     const owned = newPod('owned', { labels: { app: 'web' } })
     owned.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true }]
     const cache = new MemoryCache(owned).put(replicationControllers, rc(1))

@@ -3,7 +3,8 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { schedulerController } from '../../src/controllers/scheduler'
-import { MemoryCache, newNode, newPod } from '../fixtures/nodes-pods'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newNode, newPod } from '../fixtures/objects'
 import { byPriority } from '../../src/controllers/scheduler/queue-order'
 
 const now = Date.parse('2025-06-01T12:00:00Z')
@@ -15,7 +16,7 @@ const events = (actions: Action[], reason: string) => actions.filter((a): a is E
 const statusOf = (actions: Action[]) => (actions.find((a) => a.type === 'updateStatus') as { object: KubeObject } | undefined)?.object.status as Record<string, unknown> | undefined
 
 describe('scheduler preemption', () => {
-  it('evicts the lowest-priority pods that make room, nominates the node and reports it', () => {
+  it('evicts the lowest-priority pods that make room, nominates the node and reports it', async () => {
     const cache = new MemoryCache(
       newNode('n1', { allocatable: oneCpu }),
       withPriority('low-a', 10, { nodeName: 'n1', requests: { cpu: '400m' } }),
@@ -38,7 +39,7 @@ describe('scheduler preemption', () => {
     expect(out.actions.some((a) => a.type === 'bind')).toBe(false)
   })
 
-  it('prefers the node whose victims have the lowest priority, then the fewest of them', () => {
+  it('prefers the node whose victims have the lowest priority, then the fewest of them', async () => {
     const cache = new MemoryCache(
       newNode('n1', { allocatable: oneCpu }),
       newNode('n2', { allocatable: oneCpu }),
@@ -54,7 +55,7 @@ describe('scheduler preemption', () => {
     expect(deleted(out.actions)).toEqual(['n3-low'])
   })
 
-  it('never evicts pods of equal or higher priority, and says so', () => {
+  it('never evicts pods of equal or higher priority, and says so', async () => {
     const cache = new MemoryCache(newNode('n1', { allocatable: oneCpu }), withPriority('same', 100, { nodeName: 'n1', requests: { cpu: '900m' } }), withPriority('p', 100, { requests: { cpu: '500m' } }))
     const out = schedulerController().reconcile('default/p', cache, now)
     expect(deleted(out.actions)).toEqual([])
@@ -63,7 +64,7 @@ describe('scheduler preemption', () => {
     )
   })
 
-  it('reports a node that would still be short after evicting every lower-priority pod', () => {
+  it('reports a node that would still be short after evicting every lower-priority pod', async () => {
     const cache = new MemoryCache(
       newNode('n1', { allocatable: oneCpu }),
       withPriority('big', 500, { nodeName: 'n1', requests: { cpu: '800m' } }),
@@ -75,7 +76,7 @@ describe('scheduler preemption', () => {
     expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Insufficient cpu.')
   })
 
-  it('honours preemptionPolicy: Never', () => {
+  it('honours preemptionPolicy: Never', async () => {
     const cache = new MemoryCache(
       newNode('n1', { allocatable: oneCpu }),
       withPriority('low', 1, { nodeName: 'n1', requests: { cpu: '900m' } }),
@@ -86,7 +87,7 @@ describe('scheduler preemption', () => {
     expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.')
   })
 
-  it('waits for its victims to terminate instead of preempting again', () => {
+  it('waits for its victims to terminate instead of preempting again', async () => {
     const preemptor = withPriority('p', 100, { requests: { cpu: '500m' } })
     ;(preemptor.status as Record<string, unknown>).nominatedNodeName = 'n1'
     const cache = new MemoryCache(
@@ -104,7 +105,7 @@ describe('scheduler preemption', () => {
     expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node.')
   })
 
-  it('keeps the room nominated for a higher-priority pod from lower ones', () => {
+  it('keeps the room nominated for a higher-priority pod from lower ones', async () => {
     const nominatedPod = withPriority('high', 100, { requests: { cpu: '600m' } })
     ;(nominatedPod.status as Record<string, unknown>).nominatedNodeName = 'n1'
     const cache = new MemoryCache(newNode('n1', { allocatable: oneCpu }), nominatedPod, withPriority('low', 1, { requests: { cpu: '600m' } }))
@@ -114,7 +115,7 @@ describe('scheduler preemption', () => {
     expect(high.actions.find((a) => a.type === 'bind')).toMatchObject({ nodeName: 'n1' })
   })
 
-  it('takes pending pods highest priority first, then oldest first', () => {
+  it('takes pending pods highest priority first, then oldest first', async () => {
     const cache = new MemoryCache(
       withPriority('old-low', 1, { creationTimestamp: '2025-01-01T00:00:00Z' }),
       withPriority('new-high', 100, { creationTimestamp: '2025-01-03T00:00:00Z' }),

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { nodes, persistentVolumeClaims, pods } from '../../src/controllers/resources'
 import { persistentVolumes, storageClasses } from '../../src/controllers/resources'
-import type { Action } from '../../src/controllers/runtime/types'
+import type { Action, Outcome } from '../../src/controllers/runtime/types'
 import { schedulerController } from '../../src/controllers/scheduler'
-import { MemoryCache, newNode, newPod } from '../fixtures/nodes-pods'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newNode, newPod } from '../fixtures/objects'
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const small = { cpu: '1', memory: '2Gi', pods: '10' }
@@ -17,7 +18,7 @@ function podScheduled(cache: MemoryCache, name: string) {
 }
 
 describe('scheduler reconcile', () => {
-  it('binds to the only fitting node and reports it', () => {
+  it('binds to the only fitting node and reports it', async () => {
     const cache = new MemoryCache(newNode('n1', { allocatable: small }), newNode('n2', { ready: false }), newPod('web', { requests: { cpu: '500m' } }))
     const out = schedulerController().reconcile('default/web', cache, now)
     expect(out).toEqual({
@@ -39,22 +40,22 @@ describe('scheduler reconcile', () => {
     expect(schedulerController().reconcile('default/p', cache, now)).toEqual({ actions: [] })
   })
 
-  it('does nothing for a pod that is gone', () => {
+  it('does nothing for a pod that is gone', async () => {
     expect(schedulerController().reconcile('default/missing', new MemoryCache(newNode('n1')), now)).toEqual({ actions: [] })
   })
 
-  it('treats an empty schedulerName as the default scheduler', () => {
+  it('treats an empty schedulerName as the default scheduler', async () => {
     const cache = new MemoryCache(newNode('n1'), newPod('p', { spec: { schedulerName: '' } }))
     expect(bindTarget(schedulerController().reconcile('default/p', cache, now).actions)).toBe('n1')
   })
 
-  it('serves another scheduler name when configured to', () => {
+  it('serves another scheduler name when configured to', async () => {
     const cache = new MemoryCache(newNode('n1'), newPod('p', { schedulerName: 'batch' }))
     expect(bindTarget(schedulerController({ schedulerName: 'batch' }).reconcile('default/p', cache, now).actions)).toBe('n1')
     expect(schedulerController().reconcile('default/p', cache, now).actions).toEqual([])
   })
 
-  it('marks an unschedulable pod with upstream’s message, a warning event and no requeue', () => {
+  it('marks an unschedulable pod with upstream’s message, a warning event and no requeue', async () => {
     const cache = new MemoryCache(
       newNode('tainted', { taints: [{ key: 'dedicated', value: 'infra', effect: 'NoSchedule' }] }),
       newNode('busy-1', { allocatable: small }),
@@ -67,20 +68,20 @@ describe('scheduler reconcile', () => {
     expect(out.requeueAfterMs).toBeUndefined()
     expect(out.actions.map((a) => a.type)).toEqual(['updateStatus', 'event'])
     expect(out.actions[1]).toMatchObject({ eventType: 'Warning', reason: 'FailedScheduling', message })
-    cache.applyAll(out.actions)
+    await cache.applyAll(out.actions)
     expect(podScheduled(cache, 'big')).toEqual({ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'Unschedulable', message })
   })
 
-  it('writes nothing when the same message is already recorded, and again when it changes', () => {
+  it('writes nothing when the same message is already recorded, and again when it changes', async () => {
     const cache = new MemoryCache(newNode('n1', { allocatable: small }), newPod('big', { requests: { cpu: '2' } }))
     const scheduler = schedulerController()
-    cache.applyAll(scheduler.reconcile('default/big', cache, now).actions)
+    await cache.applyAll(scheduler.reconcile('default/big', cache, now).actions)
     expect(scheduler.reconcile('default/big', cache, now + 1000)).toEqual({ actions: [] })
 
     cache.add(newNode('n2', { allocatable: small, ready: false }))
     const changed = scheduler.reconcile('default/big', cache, now + 2000)
     expect(changed.actions.map((a) => a.type)).toEqual(['updateStatus', 'event'])
-    cache.applyAll(changed.actions)
+    await cache.applyAll(changed.actions)
     const condition = podScheduled(cache, 'big')!
     expect(condition.message).toBe(
       '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were not ready. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
@@ -89,55 +90,58 @@ describe('scheduler reconcile', () => {
     expect(condition.lastTransitionTime).toBe('2025-06-01T12:00:00Z')
   })
 
-  it('keeps the pod’s other conditions when recording the failure', () => {
+  it('keeps the pod’s other conditions when recording the failure', async () => {
     const pod = newPod('p', { requests: { cpu: '9' }, conditions: [{ type: 'Custom', status: 'True' }] })
     const cache = new MemoryCache(newNode('n1'), pod)
-    cache.applyAll(schedulerController().reconcile('default/p', cache, now).actions)
+    await cache.applyAll(schedulerController().reconcile('default/p', cache, now).actions)
     const conditions = (cache.get(pods, 'default', 'p')!.status as { conditions: { type: string }[] }).conditions
     expect(conditions.map((c) => c.type)).toEqual(['Custom', 'PodScheduled'])
   })
 
-  it('reports a cluster without nodes', () => {
+  it('reports a cluster without nodes', async () => {
     const cache = new MemoryCache(newPod('p'))
     const out = schedulerController().reconcile('default/p', cache, now)
     expect(out.actions[1]).toMatchObject({ reason: 'FailedScheduling', message: 'no nodes available to schedule pods' })
   })
 
-  it('spreads replicas of one owner across equal nodes', () => {
+  it('spreads replicas of one owner across equal nodes', async () => {
     const replicas = ['r0', 'r1', 'r2'].map((n) => newPod(n, { owner: 'rs-web', requests: { cpu: '100m', memory: '64Mi' } }))
     const cache = new MemoryCache(newNode('a'), newNode('b'), newNode('c'), ...replicas)
     const scheduler = schedulerController()
-    const placed = replicas.map((p) => {
+    const placed: (string | undefined)[] = []
+    for (const p of replicas) {
       const actions = scheduler.reconcile(`default/${p.metadata.name}`, cache, now).actions
-      cache.applyAll(actions)
-      return bindTarget(actions)
-    })
+      await cache.applyAll(actions)
+      placed.push(bindTarget(actions))
+    }
     expect(placed.sort()).toEqual(['a', 'b', 'c'])
   })
 
-  it('spreads replicas even onto a busier node', () => {
+  it('spreads replicas even onto a busier node', async () => {
     const busy = newPod('other', { nodeName: 'b', requests: { cpu: '1', memory: '1Gi' } })
     const replicas = ['r0', 'r1'].map((n) => newPod(n, { owner: 'rs-web', requests: { cpu: '100m', memory: '64Mi' } }))
     const cache = new MemoryCache(newNode('a'), newNode('b'), busy, ...replicas)
     const scheduler = schedulerController()
-    const placed = replicas.map((p) => {
+    const placed: (string | undefined)[] = []
+    for (const p of replicas) {
       const actions = scheduler.reconcile(`default/${p.metadata.name}`, cache, now).actions
-      cache.applyAll(actions)
-      return bindTarget(actions)
-    })
+      await cache.applyAll(actions)
+      placed.push(bindTarget(actions))
+    }
     expect(placed).toEqual(['a', 'b'])
   })
 
-  it('accounts for pods bound earlier in the same pass', () => {
+  it('accounts for pods bound earlier in the same pass', async () => {
     // Each node holds exactly one of these pods: a scheduler reading stale capacity would stack them.
     const batch = ['p0', 'p1', 'p2'].map((n) => newPod(n, { requests: { cpu: '800m' } }))
     const cache = new MemoryCache(newNode('n1', { allocatable: small }), newNode('n2', { allocatable: small }), ...batch)
     const scheduler = schedulerController()
-    const results = batch.map((p) => {
+    const results: Outcome[] = []
+    for (const p of batch) {
       const out = scheduler.reconcile(`default/${p.metadata.name}`, cache, now)
-      cache.applyAll(out.actions)
-      return out
-    })
+      await cache.applyAll(out.actions)
+      results.push(out)
+    }
     expect(results.slice(0, 2).map((r) => bindTarget(r.actions)).sort()).toEqual(['n1', 'n2'])
     expect(results[2].actions[1]).toMatchObject({
       reason: 'FailedScheduling',
@@ -145,13 +149,13 @@ describe('scheduler reconcile', () => {
     })
   })
 
-  it('does not count finished pods against capacity', () => {
+  it('does not count finished pods against capacity', async () => {
     const done = newPod('done', { nodeName: 'n1', requests: { cpu: '1' }, phase: 'Succeeded' })
     const cache = new MemoryCache(newNode('n1', { allocatable: small }), done, newPod('p', { requests: { cpu: '1' } }))
     expect(bindTarget(schedulerController().reconcile('default/p', cache, now).actions)).toBe('n1')
   })
 
-  it('counts terminating pods against capacity until they are gone', () => {
+  it('counts terminating pods against capacity until they are gone', async () => {
     const leaving = newPod('leaving', { nodeName: 'n1', requests: { cpu: '1' }, deletionTimestamp: '2025-06-01T11:59:00Z' })
     const cache = new MemoryCache(newNode('n1', { allocatable: small }), leaving, newPod('p', { requests: { cpu: '1' } }))
     expect(bindTarget(schedulerController().reconcile('default/p', cache, now).actions)).toBeUndefined()
@@ -161,17 +165,17 @@ describe('scheduler reconcile', () => {
 describe('scheduler keys', () => {
   const pending = () => [newPod('a'), newPod('b', { namespace: 'team' })]
 
-  it('watches pods, nodes and what volume binding reads', () => {
+  it('watches pods, nodes and what volume binding reads', async () => {
     expect(schedulerController().watches).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses])
     expect(schedulerController().name).toBe('scheduler')
   })
 
-  it('lists every pending pod on a full resync', () => {
+  it('lists every pending pod on a full resync', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending(), newPod('bound', { nodeName: 'n1' }))
     expect(schedulerController().allKeys(cache).sort()).toEqual(['default/a', 'team/b'])
   })
 
-  it('maps a pending pod to its own key and an ordinary bound pod to nothing', () => {
+  it('maps a pending pod to its own key and an ordinary bound pod to nothing', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
     expect(scheduler.keysFor(pods, cache.get(pods, 'default', 'a')!, cache)).toEqual(['default/a'])
@@ -180,7 +184,7 @@ describe('scheduler keys', () => {
     expect(scheduler.keysFor(pods, bound, cache)).toEqual([])
   })
 
-  it('retries pending pods when a bound pod is deleted or finishes', () => {
+  it('retries pending pods when a bound pod is deleted or finishes', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
     const deleted = newPod('gone', { nodeName: 'n1' })
@@ -190,7 +194,7 @@ describe('scheduler keys', () => {
     expect(scheduler.keysFor(pods, finished, cache).sort()).toEqual(['default/a', 'team/b'])
   })
 
-  it('retries pending pods when a node appears or changes what the filters read, not on heartbeats', () => {
+  it('retries pending pods when a node appears or changes what the filters read, not on heartbeats', async () => {
     const node = newNode('n1')
     const cache = new MemoryCache(node, ...pending())
     const scheduler = schedulerController()
@@ -214,7 +218,7 @@ describe('scheduler keys', () => {
     }
   })
 
-  it('does not count the previous version of a changed node as another change', () => {
+  it('does not count the previous version of a changed node as another change', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
     expect(scheduler.keysFor(nodes, cache.get(nodes, undefined, 'n1')!, cache)).toHaveLength(2)
@@ -229,7 +233,7 @@ describe('scheduler keys', () => {
     expect(scheduler.keysFor(nodes, tainted, cache)).toEqual([])
   })
 
-  it('does not retry when a node is deleted', () => {
+  it('does not retry when a node is deleted', async () => {
     const node = newNode('n1')
     const cache = new MemoryCache(...pending())
     expect(schedulerController().keysFor(nodes, node, cache)).toEqual([])

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { pods } from '../../src/controllers/resources'
 import { emptyUsage, nodeUsages, nodeUsagesOf, type NodeUsage } from '../../src/controllers/scheduler/node-load'
-import { MemoryCache, newPod } from '../fixtures/nodes-pods'
+import { MemoryCache } from '../fixtures/memory-cache'
+import { newPod } from '../fixtures/objects'
 import { leastAllocatedScore, scoreNodes, selectNode, spreadScores, type FeasibleNode } from '../../src/controllers/scheduler/score'
 import type { ResourceList } from '../../src/controllers/scheduler/requests'
 import { unschedulableMessage } from '../../src/controllers/scheduler/fit-error'
@@ -26,7 +27,7 @@ describe('leastAllocatedScore', () => {
     expect(leastAllocatedScore(request, alloc, usage(used))).toBe(want)
   })
 
-  it('scores 0 for a resource the node does not report', () => {
+  it('scores 0 for a resource the node does not report', async () => {
     expect(leastAllocatedScore({ cpu: 100, memory: 100 }, { cpu: 1000 }, usage({}))).toBe(45)
   })
 })
@@ -56,19 +57,19 @@ describe('selectNode', () => {
 describe('scoreNodes', () => {
   const node = (name: string, used: ResourceList, byOwner: Record<string, number> = {}): FeasibleNode => ({ name, allocatable: { cpu: 4000, memory: 4 * 2 ** 30 }, usage: usage(used, byOwner) })
 
-  it('prefers a node without a replica of the same owner over a less loaded one', () => {
+  it('prefers a node without a replica of the same owner over a less loaded one', async () => {
     const scores = scoreNodes([node('a', {}, { rs1: 1 }), node('b', { cpu: 1000, memory: 2 ** 30 })], { cpu: 100, memory: 2 ** 20 }, 'rs1')
     expect(selectNode(scores)).toBe('b')
   })
 
-  it('falls back to least-allocated for pods without a controller', () => {
+  it('falls back to least-allocated for pods without a controller', async () => {
     const scores = scoreNodes([node('a', {}, { rs1: 1 }), node('b', { cpu: 1000, memory: 2 ** 30 })], { cpu: 100, memory: 2 ** 20 }, undefined)
     expect(selectNode(scores)).toBe('a')
   })
 })
 
 describe('nodeUsages', () => {
-  it('sums bound, non-terminal pods per node and counts running replicas per owner', () => {
+  it('sums bound, non-terminal pods per node and counts running replicas per owner', async () => {
     const usages = nodeUsages([
       newPod('a', { nodeName: 'n1', requests: { cpu: '500m', memory: '1Gi' }, owner: 'rs1' }),
       newPod('b', { nodeName: 'n1', requests: { cpu: '250m' }, owner: 'rs1', deletionTimestamp: '2025-01-01T00:00:00Z' }),
@@ -98,7 +99,7 @@ describe('nodeUsagesOf', () => {
         }),
     )
 
-  it('stays equal to a full recomputation while the cache changes', () => {
+  it('stays equal to a full recomputation while the cache changes', async () => {
     const cache = new MemoryCache(
       newPod('a', { nodeName: 'n1', requests: { cpu: '500m', memory: '1Gi' }, owner: 'rs1' }),
       newPod('b', { nodeName: 'n1', requests: { cpu: '250m' }, owner: 'rs1' }),
@@ -108,9 +109,9 @@ describe('nodeUsagesOf', () => {
     const check = () => expect(normalized(nodeUsagesOf(cache))).toEqual(normalized(nodeUsages(cache.list(pods))))
     check()
 
-    cache.apply({ type: 'bind', namespace: 'default', name: 'pending', uid: 'uid-pending', nodeName: 'n2' })
+    await cache.apply({ type: 'bind', namespace: 'default', name: 'pending', uid: 'uid-pending', nodeName: 'n2' })
     check()
-    cache.apply({ type: 'delete', resource: pods, namespace: 'default', name: 'a' })
+    await cache.apply({ type: 'delete', resource: pods, namespace: 'default', name: 'a' })
     check()
     const b = cache.get(pods, 'default', 'b')!
     cache.put(pods, { ...b, metadata: { ...b.metadata, deletionTimestamp: '2025-01-01T00:00:00Z' } })
@@ -119,11 +120,12 @@ describe('nodeUsagesOf', () => {
     cache.put(pods, { ...c, status: { phase: 'Succeeded' } })
     check()
     // a cache that updates its objects in place is followed too
-    const inPlace: KubeObject = newPod('late', { requests: { cpu: '3' } })
-    cache.add(inPlace)
+    cache.add(newPod('late', { requests: { cpu: '3' } }))
     check()
-    ;(inPlace.spec as Record<string, unknown>).nodeName = 'n1'
+    ;(cache.get(pods, 'default', 'late')!.spec as Record<string, unknown>).nodeName = 'n1'
     check()
+    // the bound pod deleted above is terminating until its kubelet finishes it
+    cache.remove(pods, 'default', 'a')
     cache.remove(pods, 'default', 'late')
     cache.remove(pods, 'default', 'b')
     cache.remove(pods, 'default', 'pending')
@@ -162,7 +164,7 @@ describe('unschedulableMessage', () => {
     expect(unschedulableMessage(pod, rejections)).toBe(want)
   })
 
-  it('says so when the pod may not preempt', () => {
+  it('says so when the pod may not preempt', async () => {
     expect(unschedulableMessage(newPod('p', { spec: { preemptionPolicy: 'Never' } }), [short('Insufficient cpu')])).toBe(
       '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
     )

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { planOrdinals, type PlanInput, type Step } from '../../src/controllers/statefulset/plan'
-import { T0 } from '../fixtures/workloads'
+import { T0 } from '../fixtures/memory-cache'
 import { formatTime } from '../../src/apimachinery/meta-time'
 
 type State = 'ready' | 'pending' | 'terminating' | 'failed'

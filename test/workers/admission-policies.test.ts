@@ -127,4 +127,35 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await api('DELETE', '/api/v1/namespaces/vap-delete/configmaps/gone')).status).toBe(200)
     expect((await api('GET', '/api/v1/namespaces/vap-delete/configmaps/kept')).status).toBe(200)
   })
+
+  it('lets only a user who may get the params set a paramKind or paramRef', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1'
+    const clusterRole = (name: string, rules: object[]) => create(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules })
+    const grant = (name: string, user: string) =>
+      create(`${rbac}/clusterrolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }] })
+    await clusterRole('policy-writer', [{ verbs: ['*'], apiGroups: ['admissionregistration.k8s.io'], resources: ['*'] }])
+    await grant('policy-writer', 'author')
+    await create(`${rbac}/clusterrolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'policy-writer-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'policy-writer' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'reader' }] })
+    await clusterRole('configmap-reader', [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }])
+    await grant('configmap-reader', 'reader')
+    const as = (user: string) => ({ 'Impersonate-User': user })
+    const spec = { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, matchConstraints: { resourceRules: [deploymentRule] }, validations: [{ expression: 'true' }] }
+    const body = (name: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec })
+
+    const refused = await api('POST', `${group}/validatingadmissionpolicies`, body('authz.example.com'), 'application/json', as('author'))
+    expect(refused.status).toBe(422)
+    expect(refused.json.message).toMatch(/^ValidatingAdmissionPolicy\.admissionregistration\.k8s\.io "authz\.example\.com" is invalid: spec\.paramKind: Forbidden: user &\{author .* must have "get" permission on all objects of the referenced paramKind \(kind=ConfigMap, apiVersion=v1\)$/)
+    expect((await api('GET', `${group}/validatingadmissionpolicies/authz.example.com`)).status).toBe(404)
+    expect((await api('POST', `${group}/validatingadmissionpolicies`, body('authz.example.com'), 'application/json', as('reader'))).status).toBe(201)
+
+    const bindingBody = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'authz-binding.example.com' }, spec: { policyName: 'authz.example.com', validationActions: ['Deny'], paramRef: { name: 'limits', namespace: 'default', parameterNotFoundAction: 'Allow' } } }
+    const unbound = await api('POST', `${group}/validatingadmissionpolicybindings`, bindingBody, 'application/json', as('author'))
+    expect(unbound.status).toBe(422)
+    expect(unbound.json.message).toContain('spec.paramRef: Forbidden: user &{author')
+    expect(unbound.json.message).toContain('does not have "get" permission on the object referenced by paramRef')
+    expect((await api('POST', `${group}/validatingadmissionpolicybindings`, bindingBody, 'application/json', as('reader'))).status).toBe(201)
+    // An update that keeps the paramRef is not checked again.
+    const relabelled = await api('PATCH', `${group}/validatingadmissionpolicybindings/authz-binding.example.com`, { metadata: { labels: { a: 'b' } } }, 'application/merge-patch+json', as('author'))
+    expect(relabelled.status).toBe(200)
+  })
 })

@@ -23,6 +23,9 @@ const edgeTime = (ms: number) => {
 // The cluster CA: C=US, O=Example, Inc., CN=edgeplane cluster CA. The edge prints names as
 // OpenSSL's RFC 2253 form does: last RDN first, the comma in the organization escaped.
 const clusterCaIssuer = 'CN=edgeplane cluster CA,O=Example\\, Inc.,C=US'
+/** The cluster CA's subject key identifier as the edge reports certIssuerSKI: upper-case hex. */
+let clusterCaKeyId = ''
+const upperHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('').toUpperCase()
 
 /** request.cf.tlsClientAuth as the edge fills it for a certificate it verified: CN=jane, O=devs, O=qa, issued by the cluster CA. */
 function verified(overrides: Record<string, string> = {}) {
@@ -40,7 +43,7 @@ function verified(overrides: Record<string, string> = {}) {
     certSerial: '5E2F0A1B',
     certIssuerSerial: '',
     certSKI: '',
-    certIssuerSKI: '',
+    certIssuerSKI: clusterCaKeyId,
     certFingerprintSHA1: '6b9109f323999e52259cda7373ff0b4d26bd232e',
     certFingerprintSHA256: 'acf77cf37b4156a2708e34c4eb755f9b5dbbe5ebb55adfec8f11493438d19e6a',
     certNotBefore: edgeTime(now - DAY),
@@ -73,6 +76,7 @@ describe('client certificates verified at the edge (EDGEPLANE_CLOUDFLARE_MTLS)',
   beforeAll(async () => {
     const ca = await selfSignedCa(derName(['2.5.4.6', 'US'], ['2.5.4.10', 'Example, Inc.'], ['2.5.4.3', 'edgeplane cluster CA']), Date.now() - DAY, Date.now() + 365 * DAY)
     enabled = { ...env, EDGEPLANE_CLOUDFLARE_MTLS: 'true', CLUSTER_CA_CERT: ca.cert, CLUSTER_CA_KEY: ca.key }
+    clusterCaKeyId = upperHex(ca.subjectKeyId)
   })
 
   it('takes a verified certificate of the cluster CA as its CN, in its O groups (kubectl auth whoami)', async () => {
@@ -127,6 +131,44 @@ describe('client certificates verified at the edge (EDGEPLANE_CLOUDFLARE_MTLS)',
       expect((await whoami(enabled, other)).status, issuer).toBe(401)
       expect((await call(enabled, 'GET', '/version', other)).status, issuer).toBe(401)
     }
+  })
+
+  it('tells the cluster CA from another CA with the same subject by its key identifier', async () => {
+    // Both forms Cloudflare documents: bare upper-case hex, and colon-separated pairs.
+    const colons = clusterCaKeyId.match(/../g)!.join(':')
+    for (const ski of [clusterCaKeyId, colons, colons.toLowerCase()]) expect((await whoami(enabled, verified({ certIssuerSKI: ski }))).status, ski).toBe(201)
+    const other = await selfSignedCa(derName(['2.5.4.6', 'US'], ['2.5.4.10', 'Example, Inc.'], ['2.5.4.3', 'edgeplane cluster CA']), Date.now() - DAY, Date.now() + 365 * DAY)
+    for (const ski of [upperHex(other.subjectKeyId), '', 'not hex', clusterCaKeyId.slice(2)]) {
+      const masters = verified({ certIssuerSKI: ski, certSubjectDN: 'CN=mallory,O=system:masters', certSubjectDNRFC2253: 'CN=mallory,O=system:masters' })
+      const res = await whoami(enabled, masters)
+      expect([res.status, res.json.reason], ski).toEqual([401, 'Unauthorized'])
+      expect((await call(enabled, 'GET', '/version', masters)).status, ski).toBe(401)
+    }
+  })
+
+  it('refuses every certificate when the cluster CA carries no subjectKeyIdentifier', async () => {
+    const bare = await selfSignedCa(derName(['2.5.4.3', 'edgeplane cluster CA without key id']), Date.now() - DAY, Date.now() + 365 * DAY, false)
+    const noKeyId = { ...enabled, CLUSTER_CA_CERT: bare.cert, CLUSTER_CA_KEY: bare.key }
+    const auth = verified({ certIssuerDNRFC2253: 'CN=edgeplane cluster CA without key id', certIssuerDN: 'CN=edgeplane cluster CA without key id', certIssuerSKI: '' })
+    expect((await whoami(noKeyId, auth)).status).toBe(401)
+    expect((await call(noKeyId, 'GET', '/version', auth)).status).toBe(401)
+    // A token still authenticates.
+    expect((await whoami(noKeyId, auth, { Authorization: `Bearer ${token}` })).json.status?.userInfo?.username).toBe('kubernetes-admin')
+  })
+
+  it('reads names only in their RFC 2253 form, refusing a certificate without it', async () => {
+    for (const [why, auth] of Object.entries({
+      'no RFC 2253 issuer': verified({ certIssuerDNRFC2253: '' }),
+      'no RFC 2253 subject': verified({ certSubjectDNRFC2253: '' }),
+      // An unescaped comma in a CN must never become an organization.
+      'only the other subject form': verified({ certSubjectDNRFC2253: '', certSubjectDN: 'CN=jane,O=system:masters' }),
+    })) {
+      const res = await whoami(enabled, auth)
+      expect([res.status, res.json.reason], why).toEqual([401, 'Unauthorized'])
+    }
+    // The RFC 2253 form wins over the other when they differ.
+    const escaped = await whoami(enabled, verified({ certSubjectDN: 'CN=jane,O=system:masters', certSubjectDNRFC2253: 'CN=jane\\,O=system:masters' }))
+    expect(escaped.json.status?.userInfo).toEqual({ username: 'jane,O=system:masters', groups: ['system:authenticated'] })
   })
 
   it('refuses with 401 a certificate the edge did not verify, a revoked one, and one outside its validity', async () => {

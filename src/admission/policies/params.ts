@@ -2,26 +2,26 @@
  * The param objects a binding's paramRef names (generic.CollectParams): one by name, or all that a
  * label selector picks, of the policy's paramKind (a built-in kind or one a CRD serves), in the
  * paramRef's namespace, else the request's. None found is an error when parameterNotFoundAction is
- * Deny, and no evaluation at all when it is Allow. Params are read from their store on each request.
+ * Deny, and no evaluation at all when it is Allow. Params are read from their store on each request;
+ * the paramKind is looked up among the built-in kinds and the CRDs this isolate has read in the last
+ * second, and read afresh only when it is not among them.
  */
 import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { crdResource, storedResources, type ResourceDef } from '../../apis/registry'
-import { resourceDefsOf } from '../../apis/crd/resource-defs'
+import { storedResources, type ResourceDef } from '../../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding } from '../../apis/admissionregistration/admission-policy'
 import { storeFor } from '../../store-client/stores'
 import { allItems, listPages } from '../../store-client/list-pages'
+import { customResources } from '../../store-client/custom-resources'
 
 /** `[null]` when the policy takes no params or the binding names none (params is null in CEL). */
 export type Params = { ok: true; params: (KubeObject | null)[] } | { ok: false; error: string }
 
 async function paramDef(env: Env, apiVersion: string, kind: string): Promise<ResourceDef | undefined> {
   const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/') as [string, string]) : ['', apiVersion]
-  const builtin = storedResources.find((d) => d.group === group && d.version === version && d.kind === kind)
-  if (builtin) return builtin
-  const crds = await allItems(listPages(env, crdResource, {}))
-  return crds.flatMap((text) => resourceDefsOf(JSON.parse(text) as KubeObject)).find((d) => d.group === group && d.version === version && d.kind === kind)
+  const find = (defs: readonly ResourceDef[]) => defs.find((d) => d.group === group && d.version === version && d.kind === kind)
+  return find(storedResources) ?? find(await customResources(env)) ?? find(await customResources(env, true))
 }
 
 export async function collectParams(env: Env, policy: AdmissionPolicy, binding: AdmissionPolicyBinding, requestNamespace: string): Promise<Params> {

@@ -46,7 +46,8 @@ const shortNames: Record<string, string> = {
 
 const stringTags = new Set<number>([tag.utf8String, tag.printableString, tag.t61String, tag.ia5String, tag.bmpString])
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+/** Bytes as lower-case hex. */
+export const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
 /** A value as compared: text for a directory string, else `#` and the hex of its whole DER. */
 function valueOf(el: Der): string {

@@ -8,7 +8,8 @@
 import type { Environment } from '@marcbachmann/cel-js'
 import { compilePattern } from '../crd/pattern'
 
-function regex(pattern: string) {
+/** A pattern compiled with RE2; one it refuses is an evaluation error, as in cel-go. */
+export function regex(pattern: string) {
   const re = compilePattern(pattern)
   if (re instanceof Error) throw new Error(`regex compilation failed: ${re.message}`)
   return re

@@ -3,10 +3,13 @@
  * the variables `object`, `oldObject`, `request`, `namespaceObject`, `variables` and (with a
  * paramKind) `params`, all dynamically typed, with CEL's standard library, its macros, optional types and the most used parts
  * of Kubernetes' libraries (`cel-library.ts`). Objects enter CEL
- * as their JSON: whole numbers as CEL ints, others as doubles.
+ * as their JSON: whole numbers as CEL ints, others as doubles. `matches` uses RE2
+ * (`cel-regex.ts`) and evaluation is bounded by cel-go's cost limits (`cel-cost.ts`).
  */
 import { Environment, type ParseResult } from '@marcbachmann/cel-js'
 import { registerKubernetesLibrary } from './cel-library'
+import { costExceeded, meterNodes, newCostBudget, withinCost, type CostBudget } from './cel-cost'
+import { registerRegexMatches, spokenMatches, useRe2Matches } from './cel-regex'
 
 /** The variables every policy expression may name; `params` only where the policy has a paramKind. */
 const declared = ['object', 'oldObject', 'request', 'namespaceObject', 'variables'] as const
@@ -20,6 +23,7 @@ function celEnvironment(hasParams: boolean): Environment {
   for (const name of declared) env.registerVariable(name, 'dyn')
   if (hasParams) env.registerVariable('params', 'dyn')
   registerKubernetesLibrary(env)
+  registerRegexMatches(env)
   environments.set(hasParams, env)
   return env
 }
@@ -29,7 +33,7 @@ export type ExpressionResult = 'bool' | 'string' | 'any'
 
 export type Compiled = { ok: true; program: ParseResult } | { ok: false; error: string }
 
-const summaryOf = (err: unknown) => String((err as { summary?: string }).summary ?? (err as Error).message ?? err)
+const summaryOf = (err: unknown) => spokenMatches(String((err as { summary?: string }).summary ?? (err as Error).message ?? err))
 
 /**
  * Parses and type-checks an expression, as upstream compiles one on create: `compilation failed:
@@ -44,6 +48,8 @@ export function compileExpression(expression: string, result: ExpressionResult, 
   } catch (err) {
     return { ok: false, error: `compilation failed: ERROR: <input>: ${summaryOf(err)}` }
   }
+  const refusedPattern = useRe2Matches(program.ast)
+  if (refusedPattern) return { ok: false, error: `compilation failed: ERROR: <input>: ${refusedPattern}` }
   const checked = program.check()
   if (!checked.valid) {
     const why = summaryOf(checked.error)
@@ -53,6 +59,7 @@ export function compileExpression(expression: string, result: ExpressionResult, 
   if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
     return { ok: false, error: `compilation failed: ERROR: <input>: expression must evaluate to ${result}, not ${checked.type}` }
   }
+  meterNodes(program.ast)
   return { ok: true, program }
 }
 
@@ -68,11 +75,15 @@ export function toCel(value: unknown): unknown {
   return value
 }
 
-/** Runs a compiled expression; an evaluation error comes back as upstream words it. */
-export function evaluateExpression(program: ParseResult, expression: string, context: Record<string, unknown>): { ok: true; value: unknown } | { ok: false; error: string } {
+/**
+ * Runs a compiled expression, spending from `budget` (a fresh one unless the expression is one of
+ * a policy's); an evaluation error, running out of cost included, comes back as upstream words it.
+ */
+export function evaluateExpression(program: ParseResult, expression: string, context: Record<string, unknown>, budget: CostBudget = newCostBudget()): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: program(context) }
+    return { ok: true, value: withinCost(budget, () => program(context)) }
   } catch (err) {
+    if ((err as Error).message === costExceeded) return { ok: false, error: `expression '${expression}' resulted in error: ${costExceeded}` }
     // cel-go words its errors in lower case (`no such key: x`); so do these.
     const why = summaryOf(err)
     return { ok: false, error: `expression '${expression}' resulted in error: ${why.charAt(0).toLowerCase()}${why.slice(1)}` }

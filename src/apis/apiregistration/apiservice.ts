@@ -81,10 +81,6 @@ export function validateApiService(obj: KubeObject): FieldCause[] {
   if (!service) {
     if (caBundle) causes.push(invalid('spec.caBundle', `${base64Length(caBundle)} bytes`, 'local APIServices may not have a caBundle'))
     if (spec.insecureSkipTLSVerify === true) causes.push(invalid('spec.insecureSkipTLSVerify', true, 'local APIServices may not have insecureSkipTLSVerify'))
-    // A Local APIService hands its requests to this server's own handlers: there must be some.
-    if (group || version) {
-      if (!servedLocally(group, version)) causes.push(required('spec.service', `this API server does not serve ${group ? `${group}/${version}` : version} itself, so a Local APIService (no spec.service) cannot serve it`))
-    }
     return causes
   }
   if (!service.namespace) causes.push(required('spec.service.namespace'))

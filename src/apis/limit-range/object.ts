@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { cmpQuantity, formatQuantity, quantityListOf, quantityMilli, type QuantityList } from '../../apimachinery/quantity'
-import { forbidden, invalid, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, forbidden, invalid, type FieldCause } from '../../apimachinery/validation'
 import { validateQualifiedName } from '../../apimachinery/field-formats'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 
@@ -27,6 +27,16 @@ export function defaultLimitRange(obj: KubeObject): void {
 
 const q = formatQuantity
 
+const standardLimitTypes = ['Pod', 'Container', 'PersistentVolumeClaim']
+
+/** validateLimitRangeTypeName: a qualified name, and one of the standard types unless it has a prefix. */
+function validateLimitRangeType(type: string, path: string): FieldCause[] {
+  const causes = validateQualifiedName(type, path)
+  if (causes.length) return causes
+  if (!type.includes('/') && !standardLimitTypes.includes(type)) return [invalid(path, type, 'must be a standard limit type or fully qualified')]
+  return []
+}
+
 /** ValidateLimitRange's spec rules. */
 export function validateLimitRange(obj: KubeObject): FieldCause[] {
   const causes: FieldCause[] = []
@@ -37,8 +47,8 @@ export function validateLimitRange(obj: KubeObject): FieldCause[] {
     const item = asRecord(raw)
     const path = `spec.limits[${i}]`
     const type = typeof item.type === 'string' ? item.type : ''
-    if (!type) causes.push(required(`${path}.type`))
-    else if (seenTypes.has(type)) causes.push(invalid(`${path}.type`, type, `${type} has already been specified`))
+    causes.push(...validateLimitRangeType(type, `${path}.type`))
+    if (seenTypes.has(type)) causes.push(duplicate(`${path}.type`, type))
     seenTypes.add(type)
     const lists: Record<string, QuantityList> = {}
     for (const field of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {

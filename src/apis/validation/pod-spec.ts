@@ -1,5 +1,7 @@
 import { type Container, type PodSpec, type PodTemplate, containerPort, podSpec, podTemplate, read } from './shapes'
 import { type FieldCause, duplicate, forbidden, invalid, notSupported, required } from '../../apimachinery/validation'
+import { validateVolumeMounts, validateVolumeNames } from './volumes'
+import { validateTolerations } from './tolerations'
 import { inclusiveRangeError, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, validateAnnotations, validateDns1123Label, validateLabels } from '../../apimachinery/field-formats'
 
 /** PodSpec and PodTemplateSpec validation (pkg/apis/core/validation). */
@@ -33,7 +35,8 @@ export function validateContainerPorts(ports: Container['ports'], path: string):
   return causes
 }
 
-export function validateContainerCommon(c: Container, path: string): FieldCause[] {
+/** `volumes`: the pod's volume names, to check the container's mounts against (none given: not checked). */
+export function validateContainerCommon(c: Container, path: string, volumes?: ReadonlySet<string>): FieldCause[] {
   const causes: FieldCause[] = []
   if (!c.name) causes.push(required(`${path}.name`))
   else causes.push(...validateDns1123Label(c.name, `${path}.name`))
@@ -43,6 +46,7 @@ export function validateContainerCommon(c: Container, path: string): FieldCause[
     causes.push(notSupported(`${path}.terminationMessagePolicy`, c.terminationMessagePolicy, terminationMessagePolicies))
   }
   causes.push(...validateContainerPorts(c.ports, `${path}.ports`))
+  if (volumes) causes.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`))
   if (c.imagePullPolicy && !pullPolicies.includes(c.imagePullPolicy)) {
     causes.push(notSupported(`${path}.imagePullPolicy`, c.imagePullPolicy, pullPolicies))
   }
@@ -63,13 +67,13 @@ export function checkHostPortConflicts(containers: readonly Container[], path: s
   return causes
 }
 
-export function validateContainers(containers: Container[] | undefined, path: string): FieldCause[] {
+export function validateContainers(containers: Container[] | undefined, path: string, volumes?: ReadonlySet<string>): FieldCause[] {
   if (!containers?.length) return [required(path)]
   const causes: FieldCause[] = []
   const names = new Set<string>()
   containers.forEach((c, i) => {
     const at = `${path}[${i}]`
-    causes.push(...validateContainerCommon(c, at))
+    causes.push(...validateContainerCommon(c, at, volumes))
     const name = c.name ?? ''
     if (names.has(name)) causes.push(duplicate(`${at}.name`, name))
     else names.add(name)
@@ -79,12 +83,12 @@ export function validateContainers(containers: Container[] | undefined, path: st
   return causes
 }
 
-export function validateInitContainers(inits: Container[] | undefined, regular: Container[] | undefined, path: string): FieldCause[] {
+export function validateInitContainers(inits: Container[] | undefined, regular: Container[] | undefined, path: string, volumes?: ReadonlySet<string>): FieldCause[] {
   const causes: FieldCause[] = []
   const names = new Set((regular ?? []).map((c) => c.name ?? ''))
   for (const [i, c] of (inits ?? []).entries()) {
     const at = `${path}[${i}]`
-    causes.push(...validateContainerCommon(c, at))
+    causes.push(...validateContainerCommon(c, at, volumes))
     // Only sidecars set a restart policy on an init container, and it can only be Always.
     if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') {
       causes.push(notSupported(`${at}.restartPolicy`, c.restartPolicy, ['Always']))
@@ -105,9 +109,11 @@ export function validateNameFn(value: string | undefined, field: string, check: 
 /** A PodSpec at `path` (`spec` for a Pod, `spec.template.spec` in a workload). */
 export function validatePodSpec(spec: unknown, path: string): FieldCause[] {
   const s: PodSpec = read(podSpec, spec)
-  const causes: FieldCause[] = []
-  causes.push(...validateContainers(s.containers, `${path}.containers`))
-  causes.push(...validateInitContainers(s.initContainers, s.containers, `${path}.initContainers`))
+  // Upstream validates the volumes first, then each container with its mounts of them.
+  const volumes = validateVolumeNames(s.volumes, `${path}.volumes`)
+  const causes: FieldCause[] = [...volumes.causes]
+  causes.push(...validateContainers(s.containers, `${path}.containers`, volumes.names))
+  causes.push(...validateInitContainers(s.initContainers, s.containers, `${path}.initContainers`, volumes.names))
   if (s.restartPolicy && !restartPolicies.includes(s.restartPolicy)) {
     causes.push(notSupported(`${path}.restartPolicy`, s.restartPolicy, restartPolicies))
   }
@@ -121,6 +127,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldCause[] {
   causes.push(...validateNameFn(s.hostname, `${path}.hostname`, isDns1123Label))
   causes.push(...validateNameFn(s.subdomain, `${path}.subdomain`, isDns1123Label))
   causes.push(...validateNameFn(s.priorityClassName, `${path}.priorityClassName`, isDns1123Subdomain))
+  causes.push(...validateTolerations(s.tolerations, `${path}.tolerations`))
   return causes
 }
 

@@ -25,6 +25,7 @@ export const container = z.looseObject({
   terminationMessagePolicy: str,
   restartPolicy: str,
   ports: optional(z.array(containerPort)),
+  volumeMounts: optional(z.array(z.looseObject({ name: str, mountPath: str }))),
 })
 export const podSpec = z.looseObject({
   containers: optional(z.array(container)),
@@ -38,6 +39,8 @@ export const podSpec = z.looseObject({
   hostname: str,
   subdomain: str,
   priorityClassName: str,
+  volumes: optional(z.array(z.looseObject({ name: str }))),
+  tolerations: optional(z.array(z.looseObject({ key: str, operator: str, value: str, effect: str, tolerationSeconds: num }))),
 })
 export const podTemplate = z.looseObject({ metadata: optional(objectMeta), spec: optional(podSpec) })
 

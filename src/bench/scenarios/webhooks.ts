@@ -7,6 +7,7 @@ import type { HttpClient } from '../http-client'
 import type { BenchOptions } from '../options'
 import { configMapJson, objectName } from '../payload'
 import { combined, ROUNDS, type CreateRate } from './rbac'
+import { selfSignedCertificate } from '../../launcher/tls'
 import { expectStatus, measuredSeries, type SeriesResult } from './series'
 
 /** A validating webhook the bench serves itself: it allows everything, answering at once. */
@@ -20,18 +21,7 @@ export interface BenchWebhook {
 
 /** A self-signed serving certificate (its own CA) for 127.0.0.1 and the given DNS names. */
 export async function selfSignedServer(commonName: string, dnsNames: string[] = []): Promise<{ cert: string; key: string }> {
-  const { generate } = await import('selfsigned')
-  const pems = await generate([{ name: 'commonName', value: commonName }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, ...dnsNames.map((value) => ({ type: 2 as const, value }))] },
-    ],
-  })
+  const pems = await selfSignedCertificate({ commonName, ips: ['127.0.0.1'], dnsNames, validDays: 30 })
   return { cert: pems.cert, key: pems.private }
 }
 

@@ -2,24 +2,18 @@ import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { storeFor } from '../../store-client/stores'
-import { admittedStore } from '../../admission/webhooks/admitted-store'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
 import { EventSpamFilter } from './event-spam-filter'
 import type { Action, ResourceRef } from './types'
-import { purgeCustomResources } from './purge'
-import { admitControllerCreate } from '../../admission/create'
+import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
 import type { AdmissionLookups } from '../../admission/lookups'
-import { emptyNamespace } from '../namespace/empty'
-import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf, sameResource } from '../resources'
 import { formatTime } from '../../apimachinery/meta-time'
-import { admitPodCreate } from '../../admission/pod-admission'
-import { defaultStorageClass } from '../../admission/storage-class'
 import type { ItemResult } from '../../apis/store-options'
-import { signedStatus } from '../csr-signing/issue'
 import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
+import { envStores, type ControllerStores } from './controller-stores'
 import { nameSuffix } from '../../apis/strategy'
 
 
@@ -59,17 +53,14 @@ function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeOb
  * admission reads LimitRanges and quotas through `lookups` (its batch's shared reads; by default
  * its own).
  */
-export async function applyAction(env: Env, caches: InformerCaches, controller: string, action: Action, now: number, lookups?: AdmissionLookups): Promise<void> {
+export async function applyAction(stores: ControllerStores, caches: InformerCaches, controller: string, action: Action, now: number, lookups?: AdmissionLookups): Promise<void> {
   switch (action.type) {
     case 'create': {
       const def = resourceDefOf(action.resource)
       const target = { def, namespace: action.object.metadata.namespace, name: action.object.metadata.name ?? '' }
       const o = namedForAdmission(action.object)
-      if (sameResource(action.resource, pods)) await admitPodCreate(env, o)
-      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
-      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, o)
-      await admitControllerCreate(env, target, o, lookups)
-      const res = await admittedStore(env, def, controllerUser(controller)).create(target, unnamed(o, action.object), {})
+      await stores.admitCreate(def, target, o, lookups)
+      const res = await stores.admitted(def, controllerUser(controller)).create(target, unnamed(o, action.object), {})
       caches.of(action.resource).put(unwrapText(res).object)
       return
     }
@@ -77,19 +68,19 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
     case 'updateStatus': {
       const def = resourceDefOf(action.resource)
       const o = action.object
-      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
+      const res = await stores.admitted(def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'patch': {
       const def = resourceDefOf(action.resource)
-      const res = await admittedStore(env, def, controllerUser(controller)).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
+      const res = await stores.admitted(def, controllerUser(controller)).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
       record(caches, action.resource, unwrapText(res))
       return
     }
     case 'delete': {
       const def = resourceDefOf(action.resource)
-      const res = await admittedStore(env, def, controllerUser(controller)).delete(
+      const res = await stores.admitted(def, controllerUser(controller)).delete(
         { def, namespace: action.namespace, name: action.name },
         { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
       )
@@ -108,41 +99,41 @@ export async function applyAction(env: Env, caches: InformerCaches, controller: 
       const def = resourceDefOf(action.resource)
       const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: action.name, namespace: action.namespace }, spec: { replicas: action.replicas } }
       // The answer is the Scale, not the workload: the workload's change reaches the cache through its store.
-      unwrapText(await admittedStore(env, def, controllerUser(controller)).update({ def, namespace: action.namespace, name: action.name }, scale, 'scale', {}))
+      unwrapText(await stores.admitted(def, controllerUser(controller)).update({ def, namespace: action.namespace, name: action.name }, scale, 'scale', {}))
       return
     }
     case 'bind': {
       const def = resourceDefOf(pods)
-      const res = await storeFor(env, def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
+      const res = await stores.store(def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
       caches.of(pods).put(unwrapText(res).object)
       return
     }
     case 'finalize': {
       const def = resourceDefOf(namespaces)
-      const res = await storeFor(env, def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
+      const res = await stores.store(def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
       record(caches, namespaces, unwrapText(res))
       return
     }
     case 'purgeCustomResources': {
-      const written = await purgeCustomResources(env, action.crd)
+      const written = await stores.purgeCustomResources(action.crd)
       if (written) record(caches, customResourceDefinitions, written)
       return
     }
     case 'emptyNamespace': {
       const ns = caches.get(namespaces, undefined, action.name)
       if (!ns) return
-      for (const next of await emptyNamespace(env, ns, action.resources, now)) await applyAction(env, caches, controller, next, now)
+      for (const next of await stores.emptyNamespace(ns, action.resources, now)) await applyAction(stores, caches, controller, next, now)
       return
     }
     case 'issueCertificate': {
       const def = resourceDefOf(certificateSigningRequests)
-      const o = await signedStatus(env, action.csr, action.notBefore, action.notAfter, now)
-      const res = await admittedStore(env, def, controllerUser(controller)).update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
+      const o = await stores.signedStatus(action.csr, action.notBefore, action.notAfter, now)
+      const res = await stores.admitted(def, controllerUser(controller)).update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
       record(caches, certificateSigningRequests, unwrapText(res))
       return
     }
     case 'event':
-      return recordEvent(env, newEvent(action, controller, now), now)
+      return recordEvent(stores, newEvent(action, controller, now), now)
   }
 }
 
@@ -164,14 +155,14 @@ function heldBack(event: KubeObject, now: number): boolean {
 }
 
 /** Writes an event unless the spam filter holds it back. */
-async function recordEvent(env: Env, event: KubeObject, now: number): Promise<void> {
-  if (!heldBack(event, now)) await writeEvent(env, event, now)
+async function recordEvent(stores: ControllerStores, event: KubeObject, now: number): Promise<void> {
+  if (!heldBack(event, now)) await writeEvent(stores, event, now)
 }
 
 /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
-async function writeEvent(env: Env, event: KubeObject, now: number): Promise<void> {
+async function writeEvent(stores: ControllerStores, event: KubeObject, now: number): Promise<void> {
   const def = resourceDefOf(eventsRef)
-  const store = storeFor(env, def)
+  const store = stores.store(def)
   const repeat = correlator.repeatOf(event)
   if (repeat) {
     const count = repeat.count + 1
@@ -224,7 +215,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (const r of repeats) {
     try {
-      await writeEvent(env, r.event, r.now)
+      await writeEvent(envStores(env), r.event, r.now)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status

@@ -11,6 +11,7 @@ import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
 import { strictLimitsOn } from '../../limits/strict'
 import { bindMany, bindingsPerCall, type BindAction } from './bind-many'
+import { envStores, type ControllerStores } from './controller-stores'
 import { batchLookups, type AdmissionLookups } from '../../admission/lookups'
 import { naming, RefusedAction } from './refusal'
 
@@ -73,6 +74,7 @@ export class ControllerRunner {
   private nextResyncAt = 0
   /** CPU of the running pass so far (see PassReport.cpuMs) */
   private cpuMs = 0
+  private readonly stores: ControllerStores
   /** per key, the write the API refused in its last reconcile: the next one is told of it */
   private readonly refusals = new Map<string, RefusedAction>()
 
@@ -82,6 +84,7 @@ export class ControllerRunner {
     private readonly opts: RunnerOptions = defaultRunnerOptions,
   ) {
     this.caches = new InformerCaches(strictLimitsOn(env))
+    this.stores = envStores(env)
   }
 
   /** Runs synchronous work, adding its time to the pass's CPU. */
@@ -223,7 +226,7 @@ export class ControllerRunner {
 
   /** Applies actions in order; a run of creates goes in slow-start batches. */
   private async apply(actions: Action[], now: number): Promise<number> {
-    const run = (a: Action) => naming(a, applyAction(this.env, this.caches, this.def.name, a, now))
+    const run = (a: Action) => naming(a, applyAction(this.stores, this.caches, this.def.name, a, now))
     let i = 0
     while (i < actions.length) {
       if (actions[i]!.type !== 'create') {
@@ -234,7 +237,7 @@ export class ControllerRunner {
       while (j < actions.length && actions[j]!.type === 'create') j++
       // The creates of one batch share their admission reads, made after all of them began.
       const lookups: AdmissionLookups[] = []
-      await slowStart(actions.slice(i, j), (a, batch) => naming(a, applyAction(this.env, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env)))))
+      await slowStart(actions.slice(i, j), (a, batch) => naming(a, applyAction(this.stores, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env)))))
       i = j
     }
     return actions.length

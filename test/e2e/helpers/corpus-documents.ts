@@ -46,7 +46,11 @@ function yamlFiles(dir: string): string[] {
 function documentsOf(file: string, text: string): CorpusDocument[] {
   const objects: Record<string, any>[] = []
   for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]!.message}`)
+    // A document that is not YAML is still applied; kubectl's error for it is its recorded reason.
+    if (doc.errors.length > 0) {
+      objects.push({})
+      continue
+    }
     const value = doc.toJS()
     if (value === null || typeof value !== 'object') continue
     // kubectl applies the items of a List one by one.
@@ -83,4 +87,32 @@ export function ownNamespace(f: CorpusFile, index: number): string | undefined {
   if (f.documents.some((d) => d.namespace !== undefined)) return undefined
   const slug = f.file.toLowerCase().replace(/\.ya?ml$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   return `c${index}-${slug}`.slice(0, 63).replace(/-+$/, '')
+}
+
+/**
+ * The files cut into chains that may be applied side by side: files that name the same object
+ * (`kind/name`, e.g. two examples that both write DaemonSet `fluentd-elasticsearch` in kube-system,
+ * or a ClusterRole of an install bundle and of its parts) share a chain and are applied in corpus
+ * order, as a reader following the examples one after another would, so a run never races two
+ * creates of one object.
+ */
+export function applyChains(files: CorpusFile[]): CorpusFile[][] {
+  const parent = files.map((_, i) => i)
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)))
+  const owner = new Map<string, number>()
+  files.forEach((f, i) => {
+    for (const d of f.documents) {
+      if (!d.kind || !d.name) continue
+      const id = `${d.kind}/${d.name}`
+      const o = owner.get(id)
+      if (o === undefined) owner.set(id, i)
+      else parent[root(i)] = root(o)
+    }
+  })
+  const chains = new Map<number, CorpusFile[]>()
+  files.forEach((f, i) => {
+    const r = root(i)
+    chains.set(r, [...(chains.get(r) ?? []), f])
+  })
+  return [...chains.values()]
 }

@@ -1,0 +1,91 @@
+/**
+ * The param authorization of ValidatingAdmissionPolicy and binding writes (upstream's registry
+ * strategies, authz.go): whoever sets a policy's paramKind must be allowed to `get` every object of
+ * that kind, and whoever sets a binding's paramRef must be allowed to `get` the object it names,
+ * since the policy reads params with the server's own authority. A create, or an update that
+ * changes the paramKind or paramRef, is first run as a dry run and refused with 422 (a Forbidden
+ * cause on the field) when the check fails; system:masters is never checked.
+ */
+import type { Env } from '../env'
+import type { KubeObject } from '../apimachinery/types'
+import { ApiError, invalid } from '../apimachinery/status'
+import { forbidden, toStatusCause } from '../apimachinery/validation'
+import type { UserInfo } from '../apimachinery/user-info'
+import { admissionGroup, findResource, type ResourceDef } from '../apis/registry'
+import type { AdmissionPolicy, AdmissionPolicyBinding } from '../apis/admissionregistration/admission-policy'
+import { servedResources } from '../store-client/custom-resources'
+import { storeFor } from '../store-client/stores'
+import type { RequestInfo } from './request-info'
+import { authorize } from './authorize'
+import { rbacPolicy } from './rbac-snapshot'
+import { mastersGroup, requestUser } from './user'
+import { derivedRequest } from './request-state'
+
+type Serve = (req: Request, env: Env, def: ResourceDef, info: RequestInfo) => Promise<Response>
+
+const policyKind = 'ValidatingAdmissionPolicy'
+const bindingKind = 'ValidatingAdmissionPolicyBinding'
+
+export const isAdmissionPolicyKind = (def: ResourceDef): boolean => def.group === admissionGroup && (def.kind === policyKind || def.kind === bindingKind)
+
+/** Refuses (throws) a policy or binding write whose user may not read the params it names. */
+export async function authorizeParamsOfWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: Serve): Promise<void> {
+  if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return
+  const user = requestUser(req)
+  if (user.groups.includes(mastersGroup)) return
+  const old = info.name ? await storeFor(env, def).get({ def, name: info.name }) : undefined
+  const url = new URL(req.url)
+  url.searchParams.set('dryRun', 'All')
+  const trial = await serve(derivedRequest(req, url, req.clone()), env, def, info)
+  if (!trial.ok) return
+  const obj = (await trial.json()) as KubeObject
+  const before = old?.ok && trial.status !== 201 ? (JSON.parse(old.value) as KubeObject) : undefined
+  const why = def.kind === policyKind ? await policyRefusal(env, user, obj as AdmissionPolicy, before as AdmissionPolicy | undefined) : await bindingRefusal(env, user, obj as AdmissionPolicyBinding, before as AdmissionPolicyBinding | undefined)
+  if (why) throw new ApiError(invalid(def.group, def.kind, obj.metadata.name ?? '', [toStatusCause(forbidden(why.field, why.message))]))
+}
+
+type Refusal = { field: string; message: string } | undefined
+
+/** The group, version and resource a paramKind names; `*` for what cannot be told (as upstream). */
+async function paramResource(env: Env, paramKind: { apiVersion?: string; kind?: string }): Promise<{ group: string; version: string; resource: string }> {
+  const apiVersion = paramKind.apiVersion ?? ''
+  const parts = apiVersion.split('/')
+  if (parts.length > 2) return { group: '*', version: '*', resource: '*' }
+  const [group, version] = parts.length === 2 ? (parts as [string, string]) : ['', apiVersion]
+  const def = (await servedResources(env)).find((d) => d.group === group && d.version === version && d.kind === paramKind.kind)
+  return { group, version, resource: def?.plural ?? '*' }
+}
+
+/** How Go's %v prints the request's user.Info, as upstream's messages show it. */
+const userText = (u: UserInfo) => `&{${u.username} ${u.uid ?? ''} [${u.groups.join(' ')}] map[${Object.entries(u.extra ?? {}).map(([k, v]) => `${k}:[${v.join(' ')}]`).join(' ')}]}`
+
+async function allowedGet(env: Env, user: UserInfo, target: { group: string; resource: string; name: string; namespace: string }): Promise<boolean> {
+  const attrs = { verb: 'get', group: target.group, resource: target.resource, name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) }
+  return authorize(user, attrs, await rbacPolicy(env)).allowed
+}
+
+async function policyRefusal(env: Env, user: UserInfo, policy: AdmissionPolicy, old: AdmissionPolicy | undefined): Promise<Refusal> {
+  const paramKind = policy.spec?.paramKind
+  if (!paramKind) return undefined
+  const was = old?.spec?.paramKind
+  if (was && was.apiVersion === paramKind.apiVersion && was.kind === paramKind.kind) return undefined
+  const { group, resource } = await paramResource(env, paramKind)
+  if (await allowedGet(env, user, { group, resource, name: '*', namespace: '*' })) return undefined
+  return { field: 'spec.paramKind', message: `user ${userText(user)} must have "get" permission on all objects of the referenced paramKind (kind=${paramKind.kind}, apiVersion=${paramKind.apiVersion})` }
+}
+
+async function bindingRefusal(env: Env, user: UserInfo, binding: AdmissionPolicyBinding, old: AdmissionPolicyBinding | undefined): Promise<Refusal> {
+  const ref = binding.spec?.paramRef
+  if (!ref) return undefined
+  if (old?.spec?.paramRef && JSON.stringify(old.spec.paramRef) === JSON.stringify(ref)) return undefined
+  const policyName = binding.spec?.policyName ?? ''
+  const policyDef = findResource(admissionGroup, 'v1', 'validatingadmissionpolicies')!
+  const got = policyName ? await storeFor(env, policyDef).get({ def: policyDef, name: policyName }) : undefined
+  const paramKind = got?.ok ? (JSON.parse(got.value) as AdmissionPolicy).spec?.paramKind : undefined
+  const { group, resource } = paramKind ? await paramResource(env, paramKind) : { group: '*', resource: '*' }
+  if (await allowedGet(env, user, { group, resource, name: ref.name ?? '', namespace: ref.namespace ?? '' })) return undefined
+  const message = got?.ok
+    ? `user ${userText(user)} does not have "get" permission on the object referenced by paramRef`
+    : `unable to get policy ${policyName} to determine minimum required permissions and user ${userText(user)} does not have "get" permission for all groups, versions and kinds`
+  return { field: 'spec.paramRef', message }
+}
