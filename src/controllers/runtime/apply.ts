@@ -1,7 +1,5 @@
-import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { storeFor } from '../../store-client/stores'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
@@ -13,7 +11,7 @@ import { formatTime } from '../../apimachinery/meta-time'
 import type { ItemResult } from '../../apis/store-options'
 import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
-import { envStores, type ControllerStores } from './controller-stores'
+import type { ControllerStores } from './controller-stores'
 import { nameSuffix } from '../../apis/strategy'
 
 
@@ -140,15 +138,20 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
 /** Identical events of every controller in this isolate, remembered so a repeat bumps the first one's count. */
 const correlator = new EventCorrelator()
 
-/** How many events each source writes about each object, over every controller in this isolate. */
-const spamFilter = new EventSpamFilter()
+/**
+ * Each controller's spam filter, as each of kube-controller-manager's controllers has its own
+ * event recorder: one per runner's stores, for as long as the runner lives.
+ */
+const spamFilters = new WeakMap<ControllerStores, EventSpamFilter>()
 
 /**
  * Whether the spam filter holds the event back. As upstream's correlator, a held-back repeat still
  * counts: the next one written carries the count of every occurrence.
  */
-function heldBack(event: KubeObject, now: number): boolean {
-  if (spamFilter.admits(event, now)) return false
+function heldBack(stores: ControllerStores, event: KubeObject, now: number): boolean {
+  let filter = spamFilters.get(stores)
+  if (!filter) spamFilters.set(stores, (filter = new EventSpamFilter()))
+  if (filter.admits(event, now)) return false
   const repeat = correlator.repeatOf(event)
   if (repeat) correlator.remember(event, { ...repeat, count: repeat.count + 1 })
   return true
@@ -156,7 +159,7 @@ function heldBack(event: KubeObject, now: number): boolean {
 
 /** Writes an event unless the spam filter holds it back. */
 async function recordEvent(stores: ControllerStores, event: KubeObject, now: number): Promise<void> {
-  if (!heldBack(event, now)) await writeEvent(stores, event, now)
+  if (!heldBack(stores, event, now)) await writeEvent(stores, event, now)
 }
 
 /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
@@ -187,15 +190,15 @@ type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promi
  * batch) as writeEvent bumps them. Answers per event: undefined when written or held back, else
  * the store's refusal.
  */
-export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
+export async function recordEvents(stores: ControllerStores, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(eventsRef)
-  const store = storeFor(env, def) as unknown as BatchCreator
+  const store = stores.store(def) as unknown as BatchCreator
   const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
   const fresh: { index: number; event: KubeObject }[] = []
   const repeats: { index: number; event: KubeObject; now: number }[] = []
   for (const [index, { action, now }] of events.entries()) {
     const event = newEvent(action, controller, now)
-    if (heldBack(event, now)) continue
+    if (heldBack(stores, event, now)) continue
     if (correlator.repeatOf(event)) repeats.push({ index, event, now })
     else {
       fresh.push({ index, event })
@@ -215,7 +218,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (const r of repeats) {
     try {
-      await writeEvent(envStores(env), r.event, r.now)
+      await writeEvent(stores, r.event, r.now)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status

@@ -193,7 +193,7 @@ export class ControllerRunner {
     const events = bound.map((b) => b.actions.filter((a): a is EventAction => a.type === 'event').map((action) => ({ action, now: b.now })))
     let eventRefusals: (Status | undefined)[]
     try {
-      eventRefusals = await recordEvents(this.env, events.flat(), this.def.name)
+      eventRefusals = await recordEvents(this.stores, events.flat(), this.def.name)
     } catch (e) {
       for (const b of bound) failed(b.key, e)
       return
