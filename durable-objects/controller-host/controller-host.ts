@@ -81,7 +81,7 @@ export class ControllerHost extends DurableObject<Env> {
       // A store that cannot be read now is retried on the next resync, never in a tight loop.
       console.error(`controller ${this.name}: pass failed`, e)
       counters.failedPasses++
-      report = { reconciled: 0, failed: 1, actions: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
+      report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
     if (runner.def.memory) await saveMemory(this.ctx.storage, runner.def.memory)
     if (counters.limits) recordPass(counters.limits, `controller ${this.name}`, report, runner.caches.bytes)

@@ -1,7 +1,8 @@
-import type { KubeObject, Status } from '../../src/apimachinery/types'
+import type { KubeObject, Status, StatusCause } from '../../src/apimachinery/types'
 import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
 import { gracePeriodFor, nameSuffix, prepareForCreate, prepareForUpdate, unchanged, validateCreate, validateUpdate } from '../../src/apis/strategy'
 import { admit } from '../../src/apis/admission'
+import { statusWriteValidation } from '../../src/apis/validate-status'
 import { fromScale, toScale } from '../../src/apis/scale'
 import { applyPatch } from '../../src/apis/patching'
 import { checkConfig, objectToCreate, type ApplyOptions } from '../../src/apis/ssa/apply'
@@ -23,12 +24,18 @@ export type { WriteResult }
  * The object as admission webhooks patched it, admitted again (validation runs after mutation, as
  * upstream); `prepare` keeps what the write may not change (a status write leaves the spec).
  */
-function admitMutated(def: Target['def'], admitted: StoreResult<KubeObject>, opts: WriteOptions, prepare: (o: KubeObject) => KubeObject = (o) => o): StoreResult<KubeObject> {
+function admitMutated(
+  def: Target['def'],
+  admitted: StoreResult<KubeObject>,
+  opts: WriteOptions,
+  prepare: (o: KubeObject) => KubeObject = (o) => o,
+  validate?: (o: KubeObject) => StatusCause[],
+): StoreResult<KubeObject> {
   const patch = opts.admission?.patch
   if (!admitted.ok || !patch?.length) return admitted
   const patched = applyPatch(def, 'json', admitted.value, patch)
   if (!patched.ok) return { ok: false, status: failure(500, 'InternalError', `Internal error occurred: the admission webhooks' patch could not be applied: ${patched.status.message}`) }
-  const again = admit(def, prepare(patched.value), 'Ignore')
+  const again = admit(def, prepare(patched.value), 'Ignore', undefined, validate)
   return again.ok ? { ...again, warnings: [...(admitted.warnings ?? []), ...(again.warnings ?? [])] } : again
 }
 
@@ -164,7 +171,8 @@ export class Writer {
       return { ok: false, status: failure(400, 'BadRequest', `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`) }
     }
     const next = prepareForUpdate(def, old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
-    const admitted = admitMutated(def, admit(def, next, opts.fieldValidation, incoming), opts, (o) => prepareForUpdate(def, old, o, subresource))
+    const validate = subresource === 'status' ? statusWriteValidation(def, old) : undefined
+    const admitted = admitMutated(def, admit(def, next, opts.fieldValidation, incoming, validate), opts, (o) => prepareForUpdate(def, old, o, subresource), validate)
     if (!admitted.ok) return admitted
     const obj = recordUpdate(def, old, admitted.value, opts.fieldManager, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, this.clock())
     const causes = validateUpdate(def, old, obj, subresource)

@@ -1,4 +1,4 @@
-import type { KubeObject, Status } from '../apimachinery/types'
+import type { KubeObject, Status, StatusCause } from '../apimachinery/types'
 import { failure, invalid, type StoreResult } from '../apimachinery/status'
 import { strictDecodingMessage } from './schema/unknown-fields'
 import { checkDecode } from './schema/typed-decode'
@@ -14,9 +14,16 @@ import type { FieldValidation } from './store-options'
  * The checks every write passes before it is stored: a value of the wrong type is refused whatever
  * fieldValidation says (kube-apiserver cannot decode it), unknown fields are handled per the
  * request's fieldValidation (Strict rejects, Warn and Ignore drop them, Warn also warns), then
- * validation. `incoming` is the object as the client sent it (or the patch made it).
+ * validation. `incoming` is the object as the client sent it (or the patch made it); `validate`
+ * is the whole object's validation unless the write is one that checks less (a status write).
  */
-export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation = 'Warn', incoming: unknown = obj): StoreResult<KubeObject> {
+export function admit(
+  def: ResourceDef,
+  obj: KubeObject,
+  mode: FieldValidation = 'Warn',
+  incoming: unknown = obj,
+  validate: (o: KubeObject) => StatusCause[] = (o) => validateObject(def, o),
+): StoreResult<KubeObject> {
   const struct = kindStruct(def.group, def.version, def.kind)
   const schema = def.custom?.schema
   let unknown: string[] = []
@@ -35,7 +42,7 @@ export function admit(def: ResourceDef, obj: KubeObject, mode: FieldValidation =
     if (!schema) for (const path of unknown) removePath(obj, path)
     if (mode === 'Warn') warnings = unknown.map((p) => `unknown field "${p}"`)
   }
-  const causes = validateObject(def, obj)
+  const causes = validate(obj)
   if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
   if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') warnings = [...(warnings ?? []), notEnforcedWarning]
   return { ok: true, value: obj, warnings }

@@ -10,8 +10,6 @@ import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
 import { validateStorageUpdate } from './storage/validate'
 import { isCsr, prepareCsrUpdate } from './certificates/csr-object'
 import { validateCsrUpdate } from './certificates/csr-validation'
-import { apiregistrationGroup, validateApiServiceStatus } from './apiregistration/apiservice'
-import { validateHorizontalPodAutoscalerStatus } from './autoscaling/validate-hpa'
 import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from './validation/ephemeral'
 
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
@@ -120,8 +118,6 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
   causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
   if (isCsr(def)) causes.push(...validateCsrUpdate(old, next).map(toStatusCause))
-  if (def.group === apiregistrationGroup && def.kind === 'APIService' && subresource === 'status') causes.push(...validateApiServiceStatus(next).map(toStatusCause))
-  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler' && subresource === 'status') causes.push(...validateHorizontalPodAutoscalerStatus(next).map(toStatusCause))
   if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
     const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
     const newSel = (next.spec as { selector?: unknown } | undefined)?.selector

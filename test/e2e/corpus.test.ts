@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyFile, type DocumentOutcome } from './helpers/corpus-apply'
-import { applyChains, definesFoundations, loadCorpus, ownNamespace, type CorpusFile } from './helpers/corpus-documents'
+import { applyChains, bindsAdmissionPolicies, definesFoundations, loadCorpus, ownNamespace, type CorpusFile } from './helpers/corpus-documents'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { namespace, stream } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
@@ -91,7 +91,8 @@ function outcomeOf(file: string, kind: string, name: string): DocumentOutcome {
 describe('a real-world corpus', () => {
   it('accepts its documents through kubectl apply, and refuses only those with a recorded reason', async () => {
     const foundations = corpus.filter(definesFoundations)
-    const rest = corpus.filter((f) => !definesFoundations(f))
+    const policies = corpus.filter((f) => !definesFoundations(f) && bindsAdmissionPolicies(f))
+    const rest = corpus.filter((f) => !definesFoundations(f) && !bindsAdmissionPolicies(f))
 
     const started = Date.now()
     await createNamespaces([...nsOf.values()].filter((n): n is string => n !== undefined))
@@ -109,6 +110,7 @@ describe('a real-world corpus', () => {
     const existing = new Set((await json(['get', 'namespaces'])).items.map((n: any) => n.metadata.name))
     await createNamespaces(rest.flatMap((f) => f.documents.map((d) => d.namespace)).filter((n): n is string => n !== undefined && !existing.has(n)))
     await applyAll(rest)
+    await applyAll(policies)
     console.log(`corpus: namespaces in ${((namespacesDone - started) / 1000).toFixed(1)} s, ${corpus.length} files applied in ${((Date.now() - namespacesDone) / 1000).toFixed(1)} s`)
 
     const all = corpus.flatMap((f) => f.documents)

@@ -4,7 +4,7 @@ import type { Cache, ResourceRef } from '../../src/controllers/runtime/types'
 import { builtinResources, groupVersions } from '../../src/apis/registry'
 import { defaultApiService, localApiServices } from '../../src/apis/apiregistration/apiservice'
 import { validateObject } from '../../src/apis/validate'
-import { validateUpdate } from '../../src/apis/strategy'
+import { statusWriteValidation } from '../../src/apis/validate-status'
 import { findResource } from '../../src/apis/registry'
 import { apiServiceAutoregisterController } from '../../src/controllers/apiservice-autoregister'
 import { apiServiceAvailabilityController } from '../../src/controllers/apiservice-availability'
@@ -76,7 +76,7 @@ describe('APIService validation', () => {
   it('refuses a status condition whose status is not True, False or Unknown', () => {
     const o = metricsApiService()
     const next = { ...o, status: { conditions: [{ type: 'Available', status: 'Maybe' }] } }
-    expect(validateUpdate(def, o, next, 'status').map((c) => c.field)).toEqual(['status.conditions[0].status'])
+    expect(statusWriteValidation(def, o)!(next).map((c) => c.field)).toEqual(['status.conditions[0].status'])
   })
 })
 

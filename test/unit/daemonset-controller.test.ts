@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { daemonSetController, nodeShouldRunDaemonPod, rollingUpdateDeletes, targetNodeName, podsByNode } from '../../src/controllers/daemonset'
+import { daemonSetController as declaredDaemonSetController, nodeShouldRunDaemonPod, rollingUpdateDeletes, targetNodeName, podsByNode } from '../../src/controllers/daemonset'
 import type { DaemonSet } from '../../src/controllers/daemonset/types'
 import { controllerRevisions, daemonSets, nodes, pods } from '../../src/controllers/resources'
 import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../fixtures/memory-cache'
 import { newNode } from '../fixtures/objects'
 import { formatTime } from '../../src/apimachinery/meta-time'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const daemonSetController = (...args: Parameters<typeof declaredDaemonSetController>) => withProjections(declaredDaemonSetController(...args))
 
 function newDaemonSet(name: string, spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): DaemonSet {
   return {

@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { pods } from '../../src/controllers/resources'
 import { deployments, replicaSets } from '../../src/controllers/resources'
-import { podDisruptionBudgets, reconcileDisruptionBudget } from '../../src/controllers/disruption'
+import { podDisruptionBudgets, reconcileDisruptionBudget as declaredReconcileDisruptionBudget, disruptionController } from '../../src/controllers/disruption'
 import { DELETION_TIMEOUT_MS } from '../../src/controllers/disruption/reconcile'
 import type { Action, Cache, ResourceRef } from '../../src/controllers/runtime/types'
+import { projectedView } from '../fixtures/projected'
+
+/** The reconcile as the controller's host runs it, on the fields its projection keeps. */
+const reconcileDisruptionBudget = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileDisruptionBudget> extends [string, Cache, ...infer R] ? R : never) =>
+  declaredReconcileDisruptionBudget(key, projectedView(cache, (r) => disruptionController().reads?.(r)), ...rest)
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 

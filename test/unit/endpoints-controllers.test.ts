@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { computeSubsets, findPort, reconcileEndpoints } from '../../src/controllers/endpoints'
-import { desiredSlices, reconcileEndpointSlices } from '../../src/controllers/endpointslice'
+import { computeSubsets, findPort, reconcileEndpoints as declaredReconcileEndpoints, endpointsController } from '../../src/controllers/endpoints'
+import { desiredSlices, reconcileEndpointSlices as declaredReconcileEndpointSlices, endpointSliceController } from '../../src/controllers/endpointslice'
 import { endpoints, endpointSlices, pods, services } from '../../src/controllers/resources'
 import type { Cache, ResourceRef } from '../../src/controllers/runtime/types'
+import { projectedView } from '../fixtures/projected'
+
+/** The reconcile as the controller's host runs it, on the fields its projection keeps. */
+const reconcileEndpointSlices = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileEndpointSlices> extends [string, Cache, ...infer R] ? R : never) =>
+  declaredReconcileEndpointSlices(key, projectedView(cache, (r) => endpointSliceController().reads?.(r)), ...rest)
+
+/** The reconcile as the controller's host runs it, on the fields its projection keeps. */
+const reconcileEndpoints = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileEndpoints> extends [string, Cache, ...infer R] ? R : never) =>
+  declaredReconcileEndpoints(key, projectedView(cache, (r) => endpointsController().reads?.(r)), ...rest)
 
 class MapCache implements Cache {
   private readonly items = new Map<string, KubeObject>()

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { jobController } from '../../src/controllers/job'
+import { jobController as declaredJobController } from '../../src/controllers/job'
 import { jobs, pods } from '../../src/controllers/resources'
 import { MemoryCache, T0 } from '../fixtures/memory-cache'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { formatTime } from '../../src/apimachinery/meta-time'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const jobController = (...args: Parameters<typeof declaredJobController>) => withProjections(declaredJobController(...args))
 
 type Json = Record<string, any>
 

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { evictionRatesFrom, nodeLifecycleController } from '../../src/controllers/node-lifecycle'
+import { evictionRatesFrom, nodeLifecycleController as declaredNodeLifecycleController } from '../../src/controllers/node-lifecycle'
 import { DEFAULT_EVICTION_RATES, zoneState } from '../../src/controllers/node-lifecycle/eviction-rate'
 import type { Taint } from '../../src/controllers/node-lifecycle/taints'
 import { nodes, pods } from '../../src/controllers/resources'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { newLease, newNode, newPod } from '../fixtures/objects'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const nodeLifecycleController = (...args: Parameters<typeof declaredNodeLifecycleController>) => withProjections(declaredNodeLifecycleController(...args))
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const T = Date.parse('2025-06-01T12:00:00Z')

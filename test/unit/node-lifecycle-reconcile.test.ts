@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { nodeLifecycleController } from '../../src/controllers/node-lifecycle'
+import { nodeLifecycleController as declaredNodeLifecycleController } from '../../src/controllers/node-lifecycle'
 import type { Taint } from '../../src/controllers/node-lifecycle/taints'
+import { MAX_POD_WRITES_PER_NODE_PASS } from '../../src/controllers/node-lifecycle/reconcile'
 import { leases, nodes, pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { newLease, newNode, newPod } from '../fixtures/objects'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const nodeLifecycleController = (...args: Parameters<typeof declaredNodeLifecycleController>) => withProjections(declaredNodeLifecycleController(...args))
 
 const t = (iso: string) => Date.parse(iso)
 const renewed = '2025-06-01T12:00:00Z'
@@ -94,12 +99,31 @@ describe('node-lifecycle reconcile', () => {
     const ready = [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T00:00:00Z' }]
     const cache = healthyCluster(newPod('p', { nodeName: 'n1', conditions: ready, tolerations: [{ operator: 'Exists' }] }))
     const out = controller.reconcile('n1', cache, t(renewed) + 50_000)
-    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'updateStatus:pods', 'event:NodeNotReady'])
+    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'patch:pods', 'event:NodeNotReady'])
+    // only the conditions, and only of the pod as read
+    expect(out.actions[3]).toMatchObject({ type: 'patch', subresource: 'status', patch: { metadata: { resourceVersion: cache.get(pods, 'default', 'p')!.metadata.resourceVersion } } })
+    expect(Object.keys((out.actions[3] as { patch: { status: object } }).patch.status)).toEqual(['conditions'])
     expect(out.actions[4]).toMatchObject({ type: 'event', eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready', involved: { metadata: { name: 'p' } } })
     await cache.applyAll(out.actions)
     expect((cache.get(pods, 'default', 'p')!.status as { conditions: unknown[] }).conditions).toEqual([{ type: 'Ready', status: 'False', lastTransitionTime: '2025-06-01T12:00:50Z' }])
     // once marked, a later pass over the still unreachable node leaves the pod alone
-    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('updateStatus:pods')
+    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('patch:pods')
+  })
+
+  it('marks at most MAX_POD_WRITES_PER_NODE_PASS pods of a node per pass and comes back at once for the rest', async () => {
+    const ready = [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T00:00:00Z' }]
+    const total = MAX_POD_WRITES_PER_NODE_PASS + 30
+    const cache = healthyCluster(...Array.from({ length: total }, (_, i) => newPod(`p-${i}`, { nodeName: 'n1', conditions: ready, tolerations: [{ operator: 'Exists' }] })))
+    const marked = (actions: Action[]) => actions.filter((a) => a.type === 'patch' && a.resource.plural === 'pods').length
+    const first = controller.reconcile('n1', cache, t(renewed) + 50_000)
+    expect(marked(first.actions)).toBe(MAX_POD_WRITES_PER_NODE_PASS)
+    expect(first.requeueAfterMs).toBe(0)
+    await cache.applyAll(first.actions)
+    const second = controller.reconcile('n1', cache, t(renewed) + 50_100)
+    expect(marked(second.actions)).toBe(30)
+    await cache.applyAll(second.actions)
+    const notReady = cache.list(pods).filter((p) => (p.status as { conditions: { status: string }[] }).conditions[0]!.status === 'False')
+    expect(notReady).toHaveLength(total)
   })
 
   it('evicts pods that do not tolerate the NoExecute taint and keeps those that do', async () => {

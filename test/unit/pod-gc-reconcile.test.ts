@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { newNode, newObject, res } from '../fixtures/objects'
-import { OUT_OF_SERVICE_TAINT, podGcController, TERMINATED_KEY } from '../../src/controllers/pod-gc'
+import { OUT_OF_SERVICE_TAINT, podGcController as declaredPodGcController, TERMINATED_KEY } from '../../src/controllers/pod-gc'
 import type { Action } from '../../src/controllers/runtime/types'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const podGcController = (...args: Parameters<typeof declaredPodGcController>) => withProjections(declaredPodGcController(...args))
 
 const t0 = Date.parse('2025-06-01T12:00:00Z')
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { pods } from '../../src/controllers/resources'
-import { reconcileResourceQuota, resourceQuotas } from '../../src/controllers/resourcequota'
+import { reconcileResourceQuota as declaredReconcileResourceQuota, resourceQuotaController, resourceQuotas } from '../../src/controllers/resourcequota'
 import { quotaWakesOn } from '../../src/controllers/resourcequota/wakes'
 import type { Cache, ResourceRef } from '../../src/controllers/runtime/types'
+import { projectedView } from '../fixtures/projected'
+
+/** The reconcile as the controller's host runs it, on the fields its projection keeps. */
+const reconcileResourceQuota = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileResourceQuota> extends [string, Cache, ...infer R] ? R : never) =>
+  declaredReconcileResourceQuota(key, projectedView(cache, (r) => resourceQuotaController().reads?.(r)), ...rest)
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const services: ResourceRef = { group: '', version: 'v1', plural: 'services' }

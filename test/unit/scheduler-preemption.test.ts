@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
-import { schedulerController } from '../../src/controllers/scheduler'
+import { schedulerController as declaredSchedulerController } from '../../src/controllers/scheduler'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { newNode, newPod } from '../fixtures/objects'
 import { byPriority } from '../../src/controllers/scheduler/queue-order'
+import { withProjections } from '../fixtures/projected'
+
+/** The controller as its host runs it, reading only the fields its projection keeps. */
+const schedulerController = (...args: Parameters<typeof declaredSchedulerController>) => withProjections(declaredSchedulerController(...args))
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const oneCpu = { cpu: '1', memory: '4Gi', pods: '10' }
@@ -13,7 +17,9 @@ const oneCpu = { cpu: '1', memory: '4Gi', pods: '10' }
 const withPriority = (name: string, priority: number, f: Parameters<typeof newPod>[1] = {}) => newPod(name, { ...f, spec: { priority, ...f.spec } })
 const deleted = (actions: Action[]) => actions.filter((a) => a.type === 'delete').map((a) => (a as { name: string }).name)
 const events = (actions: Action[], reason: string) => actions.filter((a): a is Extract<Action, { type: 'event' }> => a.type === 'event' && a.reason === reason)
-const statusOf = (actions: Action[]) => (actions.find((a) => a.type === 'updateStatus') as { object: KubeObject } | undefined)?.object.status as Record<string, unknown> | undefined
+/** The status the preemptor's own status patch writes. */
+const statusOf = (actions: Action[]) =>
+  (actions.find((a) => a.type === 'patch' && a.name === 'high' && a.subresource === 'status') as { patch: { status: Record<string, unknown> } } | undefined)?.patch.status
 
 describe('scheduler preemption', () => {
   it('evicts the lowest-priority pods that make room, nominates the node and reports it', async () => {

@@ -1,35 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:test'
-import type { Env } from '../../src/env'
 import { schedulerController } from '../../src/controllers/scheduler'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
 import { resourceDefOf, pods } from '../../src/controllers/resources'
 import { api } from './helpers'
+import { countingEnv } from './counting-env'
 
 const ns = 'batch-bind'
 const total = 120
-
-/** The Worker's bindings, with every call to a store counted by method: each is one subrequest of the invocation. */
-function countingEnv(): { env: Env; calls: Record<string, number> } {
-  const calls: Record<string, number> = {}
-  const stores = env.KIND_STORE
-  const KIND_STORE = {
-    idFromName: (name: string) => stores.idFromName(name),
-    get: (id: DurableObjectId) => {
-      const stub = stores.get(id) as unknown as Record<string, (...args: unknown[]) => unknown>
-      return new Proxy(stub, {
-        get: (target, prop) => {
-          if (typeof prop !== 'string' || prop === 'then') return undefined
-          return (...args: unknown[]) => {
-            calls[prop] = (calls[prop] ?? 0) + 1
-            return target[prop]!(...args)
-          }
-        },
-      })
-    },
-  }
-  return { env: { ...(env as unknown as Env), KIND_STORE } as unknown as Env, calls }
-}
 
 const node = (name: string) => ({
   apiVersion: 'v1',
@@ -71,6 +49,8 @@ describe('batched bindings', () => {
     // One relist per watched kind, then one call per 50 bindings and one per 50 events: none per pod.
     expect(subrequests).toBe((calls.list ?? 0) + 2 * Math.ceil(total / 50))
     expect(calls.list).toBe(schedulerController().watches.length)
+    // The pass counted the same calls against its budget.
+    expect(report.calls).toBe(subrequests)
   })
 
   it('answers each write of a batch on its own: a refused one leaves the others written', async () => {

@@ -3,6 +3,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allDaemonSetKeys, daemonSetKeysFor } from './keys'
 import { reconcileDaemonSet } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
 
 /**
  * The DaemonSet controller: one pod per eligible node (selector, required affinity, taints against
@@ -14,6 +15,8 @@ export function daemonSetController(): ControllerDefinition {
   return {
     name: 'daemonset',
     watches: [daemonSets, pods, nodes, controllerRevisions],
+    // Of a pod: what the shared pod predicates read, and the node affinity that pins it (placement.ts).
+    reads: podReads({ spec: { affinity: true } }),
     wakesOn: wakesOnPodsOf('DaemonSet'),
     keysFor: daemonSetKeysFor,
     allKeys: allDaemonSetKeys,

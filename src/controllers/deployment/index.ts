@@ -4,6 +4,7 @@ import { allDeploymentKeys, deploymentKeysFor } from './keys'
 import { reconcileDeployment } from './reconcile'
 import { podLeaving } from '../shared/wakes'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
+import { podReads } from '../shared/pod-reads'
 
 /**
  * The Deployment controller: owns one ReplicaSet per pod template (`<name>-<pod-template-hash>`),
@@ -15,6 +16,8 @@ export function deploymentController(): ControllerDefinition {
   return {
     name: 'deployment',
     watches: [deployments, replicaSets, pods],
+    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+    reads: podReads({}),
     // Only Recreate looks at pods, and only for old ones going away (see keysForPod).
     wakesOn: (resource, type, object) => !sameResource(resource, pods) || (controllerRefOf(object)?.kind === 'ReplicaSet' && podLeaving(type, object)),
     keysFor: deploymentKeysFor,

@@ -7,6 +7,7 @@ import { podDisruptionBudgets } from './resources'
 import { replicationControllers as replicationControllersRef, statefulSets as statefulSetsRef } from '../resources'
 import { reconcileDisruptionBudget } from './reconcile'
 import { disruptionWakesOn } from './wakes'
+import { podReads } from '../shared/pod-reads'
 
 const namespaceBudgets = (cache: Cache, namespace: string | undefined): string[] => cache.list(podDisruptionBudgets, namespace).map(objectKey)
 
@@ -28,6 +29,8 @@ export function disruptionController(): ControllerDefinition {
   return {
     name: 'disruption',
     watches: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef, replicationControllersRef],
+    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+    reads: podReads({}),
     wakesOn: disruptionWakesOn,
     keysFor,
     allKeys: (cache) => namespaceBudgets(cache, undefined),

@@ -3,6 +3,8 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allEndpointsKeys, endpointsKeysFor } from './keys'
 import { reconcileEndpoints } from './reconcile'
 import { wakesOnLabelledPods } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
+import { endpointPodReads } from './service-pods'
 
 /**
  * The Endpoints controller: keeps an Endpoints object, named as the service, listing the ready and
@@ -13,6 +15,9 @@ export function endpointsController(): ControllerDefinition {
   return {
     name: 'endpoints',
     watches: [services, pods, endpoints],
+    // Of a pod: what the shared pod predicates read, its addresses (podIP), hostname and subdomain
+    // (hostnameFor), and its containers' and sidecars' named ports (findPort).
+    reads: podReads(endpointPodReads),
     wakesOn: wakesOnLabelledPods,
     keysFor: endpointsKeysFor,
     allKeys: allEndpointsKeys,

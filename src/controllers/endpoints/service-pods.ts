@@ -4,6 +4,7 @@ import { pods, services } from '../resources'
 import type { Cache } from '../runtime/types'
 import { podPhase } from '../shared/pods'
 import { asRecord, type Json } from '../../apimachinery/json-value'
+import type { Fields } from '../runtime/fields'
 
 /** How Services select pods, shared by the Endpoints and EndpointSlice controllers. */
 
@@ -78,4 +79,10 @@ export function hostnameFor(pod: KubeObject, svc: KubeObject): string | undefine
 /** The targetRef of an address: the pod, without its resourceVersion so pod updates cause no churn. */
 export function podReference(pod: KubeObject): Json {
   return { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid }
+}
+
+/** What the Endpoints and EndpointSlice controllers read of a pod beside the shared predicates' fields (podIP, hostnameFor, findPort). */
+export const endpointPodReads: Fields = {
+  spec: { hostname: true, subdomain: true, containers: { ports: true }, initContainers: { restartPolicy: true, ports: true } },
+  status: { podIP: true, podIPs: true },
 }

@@ -3,6 +3,8 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allEndpointSliceKeys, endpointSliceKeysFor } from './keys'
 import { reconcileEndpointSlices } from './reconcile'
 import { wakesOnLabelledPods } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
+import { endpointPodReads } from '../endpoints/service-pods'
 
 /**
  * The EndpointSlice controller: keeps discovery.k8s.io/v1 EndpointSlices, owned by and labelled
@@ -14,6 +16,9 @@ export function endpointSliceController(): ControllerDefinition {
   return {
     name: 'endpointslice',
     watches: [services, pods, endpointSlices],
+    // Of a pod: what the shared pod predicates read, its addresses (podIP), hostname and subdomain
+    // (hostnameFor), and its containers' and sidecars' named ports (findPort).
+    reads: podReads(endpointPodReads),
     wakesOn: wakesOnLabelledPods,
     keysFor: endpointSliceKeysFor,
     allKeys: allEndpointSliceKeys,

@@ -49,6 +49,9 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
   return {
     name: 'garbage-collector',
     watches: kinds.all.map((k) => k.ref),
+    // Owner references, finalizers, uids and deletion are all it reads, of every kind: metadata only.
+    // Its writes are deletes and merge patches of finalizers, never a whole object.
+    reads: () => ({}),
     // The collector acts on owner references and deletions only: objects nobody owns, and updates
     // that leave owners, finalizers and deletion as they were (status, spec, labels), give it nothing
     // to do; the next pass still indexes them.

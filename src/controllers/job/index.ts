@@ -4,6 +4,7 @@ import { CreatedPods } from './created-pods'
 import { allJobKeys, jobKeysFor } from './keys'
 import { reconcileJob } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
 
 /**
  * The Job controller: runs a Job's pods to the wanted number of completions, within its backoff
@@ -16,6 +17,8 @@ export function jobController(): ControllerDefinition {
   return {
     name: 'job',
     watches: [jobs, pods],
+    // Of a pod: what the shared pod predicates read, and when its containers finished (podFinishedAt).
+    reads: podReads({ status: { containerStatuses: { state: true } } }),
     wakesOn: wakesOnPodsOf('Job'),
     keysFor: jobKeysFor,
     allKeys: allJobKeys,

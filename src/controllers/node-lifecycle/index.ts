@@ -6,6 +6,7 @@ import { reconcileNode } from './reconcile'
 import { nodeTaints } from './taints'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from './eviction-rate'
+import { podReads } from '../shared/pod-reads'
 
 export interface NodeLifecycleOptions {
   /** how long a node may go without a heartbeat before it is marked Unknown (default 40 s) */
@@ -43,6 +44,9 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
   return {
     name: 'node-lifecycle',
     watches: [nodes, leases, pods],
+    // Of a pod: its node (podNeedsNode, podsOn), tolerations (planEviction) and conditions (Ready for
+    // markPodNotReady, PodScheduled for planEviction). Nodes are written back whole and kept whole.
+    reads: podReads({ spec: { nodeName: true, tolerations: true }, status: { conditions: true } }, false),
     // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
     // reads the leases and finds it. A node coming back reports its status, which does wake it.
     // Pods matter only on their node (podNeedsNode): a pending one is on none.

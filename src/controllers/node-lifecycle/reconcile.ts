@@ -13,6 +13,12 @@ import { DEFAULT_EVICTION_RATES, limitNoExecuteTaint, type EvictionRateOptions }
 
 const readyOf = (conditions: readonly Json[]) => conditions.find((c) => c.type === 'Ready')?.status
 
+/**
+ * The pods one pass marks not ready or evicts on one node: each is a store write, and a pass must
+ * stay under half the subrequests of an invocation. The rest are taken by the next pass, at once.
+ */
+export const MAX_POD_WRITES_PER_NODE_PASS = 100
+
 function podsOn(cache: Cache, nodeName: string): KubeObject[] {
   return onNode(cache, pods, nodeName)
 }
@@ -73,11 +79,17 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
   const noExecute: Taint[] = nodeTaints(node).filter((t) => t.effect === 'NoExecute')
   const unreachable = readyOf(marked.conditions) === 'Unknown'
   if (noExecute.length || unreachable) {
+    let podWrites = 0
     for (const pod of podsOn(cache, nodeName)) {
+      if (podWrites >= MAX_POD_WRITES_PER_NODE_PASS) {
+        waits.push(0)
+        break
+      }
       if (unreachable) {
         const notReady = markPodNotReady(pod, nowTime)
         if (notReady) {
-          actions.push({ type: 'updateStatus', resource: pods, object: notReady })
+          actions.push({ type: 'patch', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', subresource: 'status', patch: notReady })
+          podWrites++
           actions.push({ type: 'event', involved: pod, eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready' })
         }
       }
@@ -87,6 +99,7 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
       if (plan.kind !== 'evict') continue
       const { namespace, name = '', uid } = pod.metadata
       actions.push({ type: 'delete', resource: pods, namespace, name, preconditions: { uid } })
+      podWrites++
       actions.push({ type: 'event', involved: pod, eventType: 'Normal', reason: 'TaintManagerEviction', message: `Marking for deletion Pod ${namespace}/${name}` })
     }
   }

@@ -5,6 +5,7 @@ import { isOutOfService } from './nodes'
 import { isTerminated, nodeNameOf, podKey } from './pods'
 import { NodeQuarantine } from './quarantine'
 import { collectPod, collectTerminated, podNeedsLook, TERMINATED_KEY } from './reconcile'
+import { podReads } from '../shared/pod-reads'
 
 /** --terminated-pod-gc-threshold */
 export const DEFAULT_TERMINATED_THRESHOLD = 12_500
@@ -56,6 +57,8 @@ export function podGcController(options: PodGcOptions = {}): ControllerDefinitio
   return {
     name: 'pod-gc',
     watches: [pods, nodes],
+    // Of a pod: its node, phase and reason (pods.ts), and conditions (markFailedAndDelete).
+    reads: podReads({ spec: { nodeName: true }, status: { phase: true, reason: true, conditions: true } }, false),
     // As upstream's pod GC, a periodic sweep: every case it collects is about time (quarantine,
     // thresholds, nodes gone for a while), which its resync covers; changes alone never need it at once.
     wakesOn: () => false,

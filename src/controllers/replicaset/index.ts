@@ -4,6 +4,7 @@ import { Expectations } from './expectations'
 import { allReplicaSetKeys, replicaSetKeysFor } from './keys'
 import { reconcileReplicaSet } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
 
 /**
  * The ReplicaSet controller: keeps spec.replicas active pods for every ReplicaSet, adopting and
@@ -15,6 +16,8 @@ export function replicaSetController(): ControllerDefinition {
   return {
     name: 'replicaset',
     watches: [replicaSets, pods],
+    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+    reads: podReads({}),
     wakesOn: wakesOnPodsOf('ReplicaSet'),
     keysFor: replicaSetKeysFor,
     allKeys: allReplicaSetKeys,

@@ -9,6 +9,7 @@ import { Expectations } from '../replicaset/expectations'
 import { reconcileReplicaSet } from '../replicaset/reconcile'
 import { ReplicationControllerCache, toRcActions } from './view'
 import { replicationControllers } from '../resources'
+import { podReads } from '../shared/pod-reads'
 
 /** The RCs in the pod's namespace whose selector matches its labels (an empty one matches nothing). */
 function matchingControllers(pod: KubeObject, cache: Cache): KubeObject[] {
@@ -42,6 +43,8 @@ export function replicationControllerController(): ControllerDefinition {
   return {
     name: 'replicationcontroller',
     watches: [replicationControllers, pods],
+    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+    reads: podReads({}),
     wakesOn: wakesOnPodsOf('ReplicationController'),
     keysFor,
     allKeys: (cache) => cache.list(replicationControllers).map(objectKey),

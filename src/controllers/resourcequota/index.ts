@@ -5,6 +5,7 @@ import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { objectKey } from '../../apimachinery/object-key'
 import { reconcileResourceQuota, resourceQuotas } from './reconcile'
 import { quotaWakesOn } from './wakes'
+import { podReads } from '../shared/pod-reads'
 
 const watched: ResourceRef[] = [resourceQuotas, ...trackedKinds.filter((k) => !sameResource(k, resourceQuotas))]
 
@@ -23,6 +24,15 @@ export function resourceQuotaController(): ControllerDefinition {
   return {
     name: 'resourcequota',
     watches: watched,
+    // Of a pod: its phase (podCountsCompute), its compute requests and limits (podAmounts,
+    // isBestEffort) and what the quota scopes test (podInScope). Other kinds are counted whole.
+    reads: podReads(
+      {
+        spec: { containers: { resources: true }, initContainers: { resources: true }, overhead: true, activeDeadlineSeconds: true, priorityClassName: true, affinity: true },
+        status: { phase: true },
+      },
+      false,
+    ),
     wakesOn: quotaWakesOn,
     queuesOn: quotaWakesOn,
     keysFor,

@@ -66,6 +66,10 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
     case 'updateStatus': {
       const def = resourceDefOf(action.resource)
       const o = action.object
+      // A projection written back would erase every field the cache does not keep.
+      if (!caches.keepsWhole(action.resource, action.type === 'updateStatus' ? 'status' : undefined)) {
+        throw new Error(`${controller} caches ${def.plural} projected and may not ${action.type === 'update' ? 'update them whole' : 'replace their status'}`)
+      }
       const res = await stores.admitted(def, controllerUser(controller)).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, action.type === 'updateStatus' ? 'status' : undefined, {})
       record(caches, action.resource, unwrapText(res))
       return
@@ -163,12 +167,13 @@ async function recordEvent(stores: ControllerStores, event: KubeObject, now: num
 }
 
 /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
-async function writeEvent(stores: ControllerStores, event: KubeObject, now: number): Promise<void> {
+async function writeEvent(stores: ControllerStores, event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
   const def = resourceDefOf(eventsRef)
   const store = stores.store(def)
   const repeat = correlator.repeatOf(event)
   if (repeat) {
     const count = repeat.count + 1
+    onCall()
     const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: formatTime(now) }, undefined, {})
     if (res.ok) {
       correlator.remember(event, { ...repeat, count })
@@ -177,6 +182,7 @@ async function writeEvent(stores: ControllerStores, event: KubeObject, now: numb
     // Expired or deleted since: the repeat starts a new event.
     correlator.forget(event)
   }
+  onCall()
   unwrapText(await store.create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
   correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
 }
@@ -188,9 +194,9 @@ type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promi
  * Writes many events, less those the spam filter holds back: the new ones in calls of up to
  * `eventsPerCall` to the events store, then the repeats (of earlier events, or of one in this
  * batch) as writeEvent bumps them. Answers per event: undefined when written or held back, else
- * the store's refusal.
+ * the store's refusal. `onCall` is told of each store call.
  */
-export async function recordEvents(stores: ControllerStores, events: readonly { action: EventAction; now: number }[], controller: string): Promise<(Status | undefined)[]> {
+export async function recordEvents(stores: ControllerStores, events: readonly { action: EventAction; now: number }[], controller: string, onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(eventsRef)
   const store = stores.store(def) as unknown as BatchCreator
   const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
@@ -207,6 +213,7 @@ export async function recordEvents(stores: ControllerStores, events: readonly { 
   }
   for (let done = 0; done < fresh.length; ) {
     const batch = fresh.slice(done, done + eventsPerCall)
+    onCall()
     const results = await store.createMany(def, batch.map((f) => f.event))
     if (results.length === 0) throw new Error('the events store answered no create')
     for (const [i, r] of results.entries()) {
@@ -218,7 +225,7 @@ export async function recordEvents(stores: ControllerStores, events: readonly { 
   }
   for (const r of repeats) {
     try {
-      await writeEvent(stores, r.event, r.now)
+      await writeEvent(stores, r.event, r.now, onCall)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status

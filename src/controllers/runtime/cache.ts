@@ -2,6 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ResourceRef } from './types'
 import { objectKey } from '../../apimachinery/object-key'
 import { projectionFor } from './projection'
+import { keepsWhole, type Fields } from './fields'
 
 export const refKey = (r: ResourceRef) => `${r.group}/${r.version}/${r.plural}`
 const rvOf = (o: KubeObject) => Number(o.metadata.resourceVersion ?? 0)
@@ -171,16 +172,31 @@ export class ResourceCache {
 export class InformerCaches implements Cache {
   private readonly byResource = new Map<string, ResourceCache>()
 
-  /** `measure`: keep the serialized size of every cache (strict-limits mode). */
-  constructor(private readonly measure = false) {}
+  /**
+   * `measure`: keep the serialized size of every cache (strict-limits mode); `reads`: the fields of
+   * each kind the controller reads (its definition's `reads`), all that its caches keep.
+   */
+  constructor(
+    private readonly measure = false,
+    private readonly reads: (r: ResourceRef) => Fields | undefined = () => undefined,
+  ) {}
 
   of(r: ResourceRef): ResourceCache {
     let c = this.byResource.get(refKey(r))
     if (!c) {
-      c = new ResourceCache({ project: projectionFor(r), measure: this.measure })
+      c = new ResourceCache({ project: projectionFor(r, this.reads(r)), measure: this.measure })
       this.byResource.set(refKey(r), c)
     }
     return c
+  }
+
+  /**
+   * Whether the cached objects of this kind hold the field `name` whole (`undefined`: the whole
+   * object), so that writing one back in full loses nothing.
+   */
+  keepsWhole(r: ResourceRef, name?: string): boolean {
+    const reads = this.reads(r)
+    return name === undefined ? reads === undefined : keepsWhole(reads, name)
   }
 
   /** The serialized bytes of everything cached (0 unless measured). */

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { ResourceRef } from './types'
+import { pickFields, type Fields } from './fields'
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration'
 
@@ -27,8 +28,17 @@ const writtenWhole = new Set(
  * What a controller's cache keeps of an object: everything but the bookkeeping no controller reads
  * (`metadata.managedFields`, and the last-applied annotation where the cache is never written back
  * whole). On a pod written by server-side apply and the agent, managedFields are the largest part.
+ * With `reads` (the fields the controller declares it reads of this kind) only those are kept, beside
+ * apiVersion, kind and metadata, which every controller reads.
  */
-export function projectionFor(r: ResourceRef): (o: KubeObject) => KubeObject {
+export function projectionFor(r: ResourceRef, reads?: Fields): (o: KubeObject) => KubeObject {
+  const base = withoutBookkeeping(r)
+  if (!reads) return base
+  const tree: Fields = { ...reads, apiVersion: true, kind: true, metadata: true }
+  return (o) => pickFields(base(o), tree) as KubeObject
+}
+
+function withoutBookkeeping(r: ResourceRef): (o: KubeObject) => KubeObject {
   const dropLastApplied = !writtenWhole.has(`${r.group}/${r.plural}`)
   return (o) => {
     const annotations = o.metadata.annotations

@@ -26,6 +26,12 @@ export interface RunnerOptions {
    * little time they take. Keys not taken run in the next pass, which starts at once.
    */
   maxActionsPerPass: number
+  /**
+   * ...or once it has made this many store calls: its reads (change batches, relist pages) and its
+   * writes (an action each, bindings and events many per call). Each is a subrequest of the pass's
+   * invocation, so a pass ends below twice this unless its last key alone makes more.
+   */
+  maxCallsPerPass: number
   /** changes read from a store per request */
   changesPerRead: number
 }
@@ -47,13 +53,15 @@ interface PendingBinding {
 /** A reconcile that only binds a pod (and records events): the next key need not wait for it. */
 const isBinding = (actions: Action[]) => actions.some((a) => a.type === 'bind') && actions.every((a) => a.type === 'bind' || a.type === 'event')
 
-export const defaultRunnerOptions: RunnerOptions = { resyncMs: 30_000, passBudgetMs: 20_000, maxActionsPerPass: 400, changesPerRead: 2000 }
+export const defaultRunnerOptions: RunnerOptions = { resyncMs: 30_000, passBudgetMs: 20_000, maxActionsPerPass: 400, maxCallsPerPass: 250, changesPerRead: 2000 }
 
 /** What a pass did, for tests and diagnostics. */
 export interface PassReport {
   reconciled: number
   failed: number
   actions: number
+  /** store calls made: reads and writes (see RunnerOptions.maxCallsPerPass) */
+  calls: number
   /** when the next pass is due (epoch ms), or undefined when nothing is scheduled */
   nextAt: number | undefined
   /**
@@ -74,6 +82,11 @@ export class ControllerRunner {
   private nextResyncAt = 0
   /** CPU of the running pass so far (see PassReport.cpuMs) */
   private cpuMs = 0
+  /** store calls of the running pass so far (see PassReport.calls) */
+  private calls = 0
+  private readonly countCall = () => {
+    this.calls++
+  }
   private readonly stores: ControllerStores
   /** per key, the write the API refused in its last reconcile: the next one is told of it */
   private readonly refusals = new Map<string, RefusedAction>()
@@ -83,7 +96,7 @@ export class ControllerRunner {
     readonly def: ControllerDefinition,
     private readonly opts: RunnerOptions = defaultRunnerOptions,
   ) {
-    this.caches = new InformerCaches(strictLimitsOn(env))
+    this.caches = new InformerCaches(strictLimitsOn(env), (r) => def.reads?.(r))
     this.stores = envStores(env)
   }
 
@@ -100,12 +113,13 @@ export class ControllerRunner {
   async pass(clock: () => number = Date.now): Promise<PassReport> {
     const start = clock()
     this.cpuMs = 0
+    this.calls = 0
     for (const r of this.def.watches) await this.syncResource(r, clock)
     if (start >= this.nextResyncAt) {
       for (const key of this.computing(() => this.def.allKeys(this.caches))) this.queue.add(key, start)
       this.nextResyncAt = start + this.opts.resyncMs
     }
-    const report: PassReport = { reconciled: 0, failed: 0, actions: 0, nextAt: undefined }
+    const report: PassReport = { reconciled: 0, failed: 0, actions: 0, calls: 0, nextAt: undefined }
     const failed = (key: string, e: unknown) => {
       if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
       if (e instanceof RefusedAction) this.refusals.set(key, e)
@@ -154,13 +168,14 @@ export class ControllerRunner {
       } catch (e) {
         failed(key, e)
       }
-      if (clock() - start > this.opts.passBudgetMs || report.actions >= this.opts.maxActionsPerPass) budgetLeft = false
+      if (clock() - start > this.opts.passBudgetMs || report.actions >= this.opts.maxActionsPerPass || this.calls >= this.opts.maxCallsPerPass) budgetLeft = false
     }
     await flush()
     await Promise.all(binding)
     const nextDue = this.queue.nextDue()
     report.nextAt = Math.min(nextDue ?? Infinity, this.nextResyncAt)
     report.cpuMs = this.cpuMs
+    report.calls = this.calls
     return report
   }
 
@@ -172,7 +187,7 @@ export class ControllerRunner {
     const binds = batch.map((b) => b.actions.filter((a): a is BindAction => a.type === 'bind'))
     let refusals: (Status | undefined)[]
     try {
-      refusals = await bindMany(this.env, this.caches, binds.flat())
+      refusals = await bindMany(this.env, this.caches, binds.flat(), this.countCall)
     } catch (e) {
       for (const b of batch) {
         b.undo()
@@ -193,7 +208,7 @@ export class ControllerRunner {
     const events = bound.map((b) => b.actions.filter((a): a is EventAction => a.type === 'event').map((action) => ({ action, now: b.now })))
     let eventRefusals: (Status | undefined)[]
     try {
-      eventRefusals = await recordEvents(this.stores, events.flat(), this.def.name)
+      eventRefusals = await recordEvents(this.stores, events.flat(), this.def.name, this.countCall)
     } catch (e) {
       for (const b of bound) failed(b.key, e)
       return
@@ -224,9 +239,18 @@ export class ControllerRunner {
     return () => undo.forEach((u) => u())
   }
 
-  /** Applies actions in order; a run of creates goes in slow-start batches. */
-  private async apply(actions: Action[], now: number): Promise<number> {
-    const run = (a: Action) => naming(a, applyAction(this.stores, this.caches, this.def.name, a, now))
+  /**
+   * Applies a key's actions in order, a run of creates in slow-start batches; then its events,
+   * many per call to the events store. A refused event fails the key, as a refused write does.
+   */
+  private async apply(all: Action[], now: number): Promise<void> {
+    const write = (a: Action, lookups?: AdmissionLookups) => {
+      this.countCall()
+      return naming(a, applyAction(this.stores, this.caches, this.def.name, a, now, lookups))
+    }
+    const run = (a: Action) => write(a)
+    const events = all.filter((a): a is EventAction => a.type === 'event')
+    const actions = all.filter((a) => a.type !== 'event')
     let i = 0
     while (i < actions.length) {
       if (actions[i]!.type !== 'create') {
@@ -237,10 +261,13 @@ export class ControllerRunner {
       while (j < actions.length && actions[j]!.type === 'create') j++
       // The creates of one batch share their admission reads, made after all of them began.
       const lookups: AdmissionLookups[] = []
-      await slowStart(actions.slice(i, j), (a, batch) => naming(a, applyAction(this.stores, this.caches, this.def.name, a, now, (lookups[batch] ??= batchLookups(this.env)))))
+      await slowStart(actions.slice(i, j), (a, batch) => write(a, (lookups[batch] ??= batchLookups(this.env))))
       i = j
     }
-    return actions.length
+    if (!events.length) return
+    const answers = await recordEvents(this.stores, events.map((action) => ({ action, now })), this.def.name, this.countCall)
+    const refused = answers.findIndex((r) => r !== undefined)
+    if (refused >= 0) throw new RefusedAction(events[refused]!, answers[refused]!)
   }
 
   /** Lists a resource once, then follows its change log; a 410 (compacted past us) relists. */
@@ -253,6 +280,7 @@ export class ControllerRunner {
         const objects: KubeObject[] = []
         let rv = ''
         for await (const page of listPages(this.env, def, {})) {
+          this.countCall()
           this.computing(() => {
             for (const text of page.items) objects.push(JSON.parse(text) as KubeObject)
           })
@@ -265,6 +293,7 @@ export class ControllerRunner {
         })
         return
       }
+      this.countCall()
       const batch = await store.changesSince(cache.rv, this.opts.changesPerRead)
       if (!batch.ok) {
         cache.synced = false

@@ -1,5 +1,6 @@
 import type { ChangeType, KubeObject, Status } from '../../apimachinery/types'
 import type { ControllerMemory } from './memory'
+import type { Fields } from './fields'
 
 /** Identifies a resource the way the registry does: core group is ''. */
 export interface ResourceRef {
@@ -82,6 +83,14 @@ export interface ControllerDefinition {
   name: string
   /** kinds whose caches this controller reads; changes to them are mapped to keys by `keysFor` */
   watches: ResourceRef[]
+  /**
+   * The fields of a watched kind that this controller (its keysFor, order and reconcile) reads; its
+   * cache of that kind keeps only those, with apiVersion, kind and metadata. Undefined (or no
+   * `reads`): the whole object. A kind it writes back whole (`update`) must be kept whole, and one
+   * whose status it replaces (`updateStatus`) must keep its status whole: the runner refuses either
+   * write otherwise.
+   */
+  reads?(resource: ResourceRef): Fields | undefined
   /** the keys a changed object concerns (its own key, its owner's, …) */
   keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[]
   /**

@@ -7,6 +7,9 @@ import { DEFAULT_SCHEDULER_NAME, isPendingFor, isTerminal, nodeNameOf, podKey } 
 import { reconcilePod } from './reconcile'
 import { byPriority } from './queue-order'
 import { podLeaving } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
+
+const schedulerContainerReads = { name: true, resources: true, ports: true, command: true, restartPolicy: true }
 
 export interface SchedulerOptions {
   /** pods whose spec.schedulerName names this scheduler (an empty name means the default) */
@@ -54,6 +57,17 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
   return {
     name: 'scheduler',
     watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses],
+    // Of a pod, its spec but its containers' runtime detail: their requests (requests.ts), host
+    // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy, and of its volumes
+    // the claims (podClaimNames, for volume-binding.ts); of its status, the
+    // phase (isTerminal), conditions, nomination and start (preemption.ts, unschedulable.ts).
+    reads: podReads(
+      {
+        spec: { '*': true, containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
+        status: { phase: true, conditions: true, nominatedNodeName: true, startTime: true },
+      },
+      false,
+    ),
     // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
     wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {

@@ -18,7 +18,8 @@ export function podScheduledCondition(pod: KubeObject): Json | undefined {
  * Records a failed attempt: PodScheduled=False/Unschedulable with the message (and the node a
  * preemption nominated, if any), and a FailedScheduling event. Nothing is written when the pod
  * already carries this exact message, so the retries that every node change triggers cannot turn
- * into a stream of identical writes.
+ * into a stream of identical writes. The status patch replaces only the conditions (and the
+ * nomination), and only while the pod is still the one read (its resourceVersion).
  */
 export function unschedulableActions(pod: KubeObject, message: string, now: number, nominatedNodeName?: string): Action[] {
   const current = podScheduledCondition(pod)
@@ -33,12 +34,12 @@ export function unschedulableActions(pod: KubeObject, message: string, now: numb
     reason: 'Unschedulable',
     message,
   }
-  const updated = structuredClone(pod)
   const others = conditionsOf(pod).filter((c) => c.type !== 'PodScheduled')
-  updated.status = { ...podStatus(pod), conditions: current ? conditionsOf(pod).map((c) => (c.type === 'PodScheduled' ? condition : c)) : [...others, condition] }
-  if (nominatedNodeName !== undefined) (updated.status as Json).nominatedNodeName = nominatedNodeName
+  const status: Json = { conditions: current ? conditionsOf(pod).map((c) => (c.type === 'PodScheduled' ? condition : c)) : [...others, condition] }
+  if (nominatedNodeName !== undefined) status.nominatedNodeName = nominatedNodeName
+  const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status }
   return [
-    { type: 'updateStatus', resource: pods, object: updated },
+    { type: 'patch', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', subresource: 'status', patch },
     { type: 'event', involved: pod, eventType: 'Warning', reason: 'FailedScheduling', message },
   ]
 }

@@ -3,6 +3,7 @@ import type { ControllerDefinition } from '../runtime/types'
 import { allStatefulSetKeys, statefulSetKeysFor } from './keys'
 import { reconcileStatefulSet } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
+import { podReads } from '../shared/pod-reads'
 
 /**
  * The StatefulSet controller: pods with stable names `<set>-<ordinal>`, created and removed in
@@ -14,6 +15,8 @@ export function statefulSetController(): ControllerDefinition {
   return {
     name: 'statefulset',
     watches: [statefulSets, pods, controllerRevisions, persistentVolumeClaims],
+    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+    reads: podReads({}),
     wakesOn: wakesOnPodsOf('StatefulSet'),
     keysFor: statefulSetKeysFor,
     allKeys: allStatefulSetKeys,

@@ -79,6 +79,15 @@ export function definesFoundations(f: CorpusFile): boolean {
 }
 
 /**
+ * Whether a file binds admission policies: its bindings hold every later write to their rules (the
+ * documentation's examples refuse pods without a label, or privileged ones), so such files are
+ * applied after every other, as on a cluster that adopts a policy after its workloads exist.
+ */
+export function bindsAdmissionPolicies(f: CorpusFile): boolean {
+  return f.documents.some((d) => /^(Validating|Mutating)AdmissionPolicy(Binding)?$/.test(d.kind ?? ''))
+}
+
+/**
  * The namespace a file is applied in: a file whose documents name no namespace gets one of its own
  * (`kubectl apply -n`), so examples that reuse a name (`nginx`, `web`) do not meet; a file that
  * names namespaces is applied as written.
