@@ -5,6 +5,7 @@ import { horizontalPodAutoscalers, reconcileHorizontalPodAutoscaler } from '../.
 import type { Action, Cache } from '../../src/controllers/runtime/types'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { formatTime } from '../../src/apimachinery/meta-time'
+import { failure } from '../../src/apimachinery/status'
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 
@@ -103,6 +104,25 @@ describe('horizontal pod autoscaler without a metrics API', () => {
     expect(later.actions.filter((a) => a.type === 'updateStatus')).toEqual([])
     // The warnings repeat every sync, as upstream's do.
     expect(eventsOf(later.actions)).toHaveLength(2)
+  })
+
+  it('reports a refused scale write as FailedRescale and AbleToScale=False, then writes the scale again after the sync period', () => {
+    const hpa = autoscaler({}, { currentReplicas: 1, desiredReplicas: 1, lastScaleTime: '2025-06-01T11:00:00Z' })
+    const cache = new MemoryCache().put(horizontalPodAutoscalers, hpa).put(deployments, deployment(1))
+    const [scale] = scalesOf(pass(cache).actions)
+    const error = 'deployments.apps "web" is forbidden: ValidatingAdmissionPolicy \'cap\' with binding \'cap\' denied request: at most 2 replicas'
+    const refused = { action: scale!, status: failure(403, 'Forbidden', error) }
+    const next = reconcileHorizontalPodAutoscaler('ns/web', cache, now + 10, refused)
+    expect(scalesOf(next.actions)).toEqual([])
+    expect(eventsOf(next.actions)).toEqual([`Warning FailedRescale: New size: 3; reason: Current number of replicas below Spec.MinReplicas; error: ${error}`])
+    expect(conditionsOf(next.actions).AbleToScale).toMatchObject({ status: 'False', reason: 'FailedUpdateScale', message: `the HPA controller was unable to update the target scale: ${error}` })
+    expect(statusOf(next.actions)).toMatchObject({ currentReplicas: 1, desiredReplicas: 1, lastScaleTime: '2025-06-01T11:00:00Z' })
+    expect(next.requeueAfterMs).toBe(15_000)
+    // A refusal of another size, or of another target, is not this pass's failure: it writes the scale.
+    expect(scalesOf(reconcileHorizontalPodAutoscaler('ns/web', cache, now + 10, { ...refused, action: { ...scale!, replicas: 4 } }).actions)).toHaveLength(1)
+    expect(scalesOf(reconcileHorizontalPodAutoscaler('ns/web', cache, now + 10, { ...refused, action: { ...scale!, resource: statefulSets } }).actions)).toHaveLength(1)
+    // The pass after the sync period, with no refusal to report, writes the scale again.
+    expect(scalesOf(reconcileHorizontalPodAutoscaler('ns/web', cache, now + 15_010).actions)).toEqual([scale])
   })
 
   it('reports a missing target as FailedGetScale', () => {

@@ -1,15 +1,13 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
-import { controllerDefinition } from '../../src/controllers/registry'
 import { api } from './helpers'
 import { admitCreate } from '../../src/admission/create'
 import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
+import { namespaceWithQuota } from './quota-namespace'
+import { runner } from './controller-runner'
 
 const podsDef = findResource('', 'v1', 'pods')!
-
-const runner = (name: string) => new ControllerRunner(env, controllerDefinition(name, env), defaultRunnerOptions)
 
 const replicaSet = (namespace: string, name: string, replicas: number) => ({
   apiVersion: 'apps/v1',
@@ -17,19 +15,6 @@ const replicaSet = (namespace: string, name: string, replicas: number) => ({
   metadata: { name, namespace },
   spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
 })
-
-/** A namespace, its kube-root-ca.crt ConfigMap made by its controller, and a quota whose status the quota controller has set. */
-async function namespaceWithQuota(namespace: string, hard: Record<string, string>, quotaController: ControllerRunner) {
-  expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })).status).toBe(201)
-  // A controller's create in the namespace before it has any quota.
-  await runner('root-ca-cert-publisher').pass()
-  expect((await api('GET', `/api/v1/namespaces/${namespace}/configmaps/kube-root-ca.crt`)).status).toBe(200)
-  expect((await api('POST', `/api/v1/namespaces/${namespace}/resourcequotas`, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard } })).status).toBe(201)
-  await quotaController.pass()
-  const quota = (await api('GET', `/api/v1/namespaces/${namespace}/resourcequotas/q`)).json
-  expect(quota.status.hard).toEqual(hard)
-  return quota
-}
 
 async function podsOf(namespace: string, app: string): Promise<any[]> {
   return (await api('GET', `/api/v1/namespaces/${namespace}/pods?labelSelector=app%3D${app}`)).json.items

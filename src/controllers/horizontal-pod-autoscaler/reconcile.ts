@@ -1,9 +1,10 @@
 import { asRecord, jsonEqual, type Json } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
 import { formatTime } from '../../apimachinery/meta-time'
-import type { Action, Cache, Outcome } from '../runtime/types'
+import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { sameResource } from '../resources'
 import { horizontalPodAutoscalers } from './resources'
-import { resolveScaleTarget } from './target'
+import { resolveScaleTarget, type ScaleTarget } from './target'
 import { metricFailure } from './metrics'
 
 /** How often each autoscaler is looked at again (--horizontal-pod-autoscaler-sync-period). */
@@ -25,6 +26,14 @@ function setCondition(list: HpaCondition[], type: string, status: 'True' | 'Fals
   return existing ? list.map((c) => (c === existing ? next : c)) : [...list, next]
 }
 
+/** The API's refusal of the previous pass's write of `replicas` to the target's scale, if it was refused. */
+function refusedRescale(refused: Refused | undefined, target: ScaleTarget, namespace: string, replicas: number): string | undefined {
+  const action = refused?.action
+  if (action?.type !== 'scale' || !sameResource(action.resource, target.resource)) return undefined
+  if (action.namespace !== namespace || action.name !== target.name || action.replicas !== replicas) return undefined
+  return refused!.status.message ?? ''
+}
+
 /** The status as upstream's setStatus writes it: zero currentReplicas and empty lists are left out. */
 function statusOf(fields: { currentReplicas: number; desiredReplicas: number; lastScaleTime?: unknown; currentMetrics?: unknown; conditions: HpaCondition[] }): Json {
   const status: Json = {}
@@ -42,8 +51,13 @@ function statusOf(fields: { currentReplicas: number; desiredReplicas: number; la
  * maxReplicas through the scale subresource, and otherwise computes the metrics. No metrics API is
  * served, so every metric fails: ScalingActive goes False with the metric's reason, each pass
  * warns as upstream does, and the replica count is left where it is.
+ *
+ * A scale write the API refused (quota, a policy, a webhook) is reported by the next pass, as
+ * upstream reports it when the write fails: a FailedRescale warning, AbleToScale=False
+ * FailedUpdateScale, the desired count and lastScaleTime kept. That pass does not write the scale
+ * again; the one after the sync period does.
  */
-export function reconcileHorizontalPodAutoscaler(key: string, cache: Cache, now: number): Outcome {
+export function reconcileHorizontalPodAutoscaler(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
   const hpa = cache.get(horizontalPodAutoscalers, namespace, name)
   if (!hpa || hpa.metadata.deletionTimestamp) return { actions: [] }
@@ -100,6 +114,12 @@ export function reconcileHorizontalPodAutoscaler(key: string, cache: Cache, now:
     return finish(statusOf({ currentReplicas, desiredReplicas: oldDesired, lastScaleTime: old.lastScaleTime, currentMetrics, conditions }))
   }
 
+  const failure = refusedRescale(refused, target, namespace ?? '', desiredReplicas)
+  if (failure !== undefined) {
+    event('Warning', 'FailedRescale', `New size: ${desiredReplicas}; reason: ${rescaleReason}; error: ${failure}`)
+    conditions = setCondition(conditions, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${failure}`, now)
+    return finish(statusOf({ currentReplicas, desiredReplicas: oldDesired, lastScaleTime: old.lastScaleTime, conditions }))
+  }
   actions.push({ type: 'scale', resource: target.resource, namespace: namespace ?? '', name: target.name, replicas: desiredReplicas })
   conditions = setCondition(conditions, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desiredReplicas}`, now)
   event('Normal', 'SuccessfulRescale', `New size: ${desiredReplicas}; reason: ${rescaleReason}`)

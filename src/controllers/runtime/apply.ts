@@ -1,10 +1,9 @@
-import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
-import { storeFor } from '../../store-client/stores'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { InformerCaches } from './cache'
 import { EventCorrelator } from './event-correlator'
+import { EventSpamFilter } from './event-spam-filter'
 import type { Action, ResourceRef } from './types'
 import { customResourceDefinitions, events as eventsRef, namespaces, pods, resourceDefOf } from '../resources'
 import type { AdmissionLookups } from '../../admission/lookups'
@@ -12,7 +11,7 @@ import { formatTime } from '../../apimachinery/meta-time'
 import type { ItemResult } from '../../apis/store-options'
 import { certificateSigningRequests } from '../csr-signing/reconcile'
 import type { ResourceDef } from '../../apis/registry'
-import { envStores, type ControllerStores } from './controller-stores'
+import type { ControllerStores } from './controller-stores'
 import { nameSuffix } from '../../apis/strategy'
 
 
@@ -143,8 +142,32 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
 /** Identical events of every controller in this isolate, remembered so a repeat bumps the first one's count. */
 const correlator = new EventCorrelator()
 
+/**
+ * Each controller's spam filter, as each of kube-controller-manager's controllers has its own
+ * event recorder: one per runner's stores, for as long as the runner lives.
+ */
+const spamFilters = new WeakMap<ControllerStores, EventSpamFilter>()
+
+/**
+ * Whether the spam filter holds the event back. As upstream's correlator, a held-back repeat still
+ * counts: the next one written carries the count of every occurrence.
+ */
+function heldBack(stores: ControllerStores, event: KubeObject, now: number): boolean {
+  let filter = spamFilters.get(stores)
+  if (!filter) spamFilters.set(stores, (filter = new EventSpamFilter()))
+  if (filter.admits(event, now)) return false
+  const repeat = correlator.repeatOf(event)
+  if (repeat) correlator.remember(event, { ...repeat, count: repeat.count + 1 })
+  return true
+}
+
+/** Writes an event unless the spam filter holds it back. */
+async function recordEvent(stores: ControllerStores, event: KubeObject, now: number): Promise<void> {
+  if (!heldBack(stores, event, now)) await writeEvent(stores, event, now)
+}
+
 /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
-async function recordEvent(stores: ControllerStores, event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
+async function writeEvent(stores: ControllerStores, event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
   const def = resourceDefOf(eventsRef)
   const store = stores.store(def)
   const repeat = correlator.repeatOf(event)
@@ -168,18 +191,20 @@ type EventAction = Extract<Action, { type: 'event' }>
 type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]> }
 
 /**
- * Writes many events: the new ones in calls of up to `eventsPerCall` to the events store, then
- * the repeats (of earlier events, or of one in this batch) as recordEvent bumps them. Answers per
- * event: undefined when written, else the store's refusal. `onCall` is told of each store call.
+ * Writes many events, less those the spam filter holds back: the new ones in calls of up to
+ * `eventsPerCall` to the events store, then the repeats (of earlier events, or of one in this
+ * batch) as writeEvent bumps them. Answers per event: undefined when written or held back, else
+ * the store's refusal. `onCall` is told of each store call.
  */
-export async function recordEvents(env: Env, events: readonly { action: EventAction; now: number }[], controller: string, onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
+export async function recordEvents(stores: ControllerStores, events: readonly { action: EventAction; now: number }[], controller: string, onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(eventsRef)
-  const store = storeFor(env, def) as unknown as BatchCreator
+  const store = stores.store(def) as unknown as BatchCreator
   const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
   const fresh: { index: number; event: KubeObject }[] = []
   const repeats: { index: number; event: KubeObject; now: number }[] = []
   for (const [index, { action, now }] of events.entries()) {
     const event = newEvent(action, controller, now)
+    if (heldBack(stores, event, now)) continue
     if (correlator.repeatOf(event)) repeats.push({ index, event, now })
     else {
       fresh.push({ index, event })
@@ -200,7 +225,7 @@ export async function recordEvents(env: Env, events: readonly { action: EventAct
   }
   for (const r of repeats) {
     try {
-      await recordEvent(envStores(env), r.event, r.now, onCall)
+      await writeEvent(stores, r.event, r.now, onCall)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       answers[r.index] = e.status

@@ -208,7 +208,7 @@ export class ControllerRunner {
     const events = bound.map((b) => b.actions.filter((a): a is EventAction => a.type === 'event').map((action) => ({ action, now: b.now })))
     let eventRefusals: (Status | undefined)[]
     try {
-      eventRefusals = await recordEvents(this.env, events.flat(), this.def.name, this.countCall)
+      eventRefusals = await recordEvents(this.stores, events.flat(), this.def.name, this.countCall)
     } catch (e) {
       for (const b of bound) failed(b.key, e)
       return
@@ -242,6 +242,9 @@ export class ControllerRunner {
   /**
    * Applies a key's actions in order, a run of creates in slow-start batches; then its events,
    * many per call to the events store. A refused event fails the key, as a refused write does.
+   * When a write is refused, the events decided before it are still written (upstream's
+   * controllers record them as they go: a FailedCreate about the previous pass's refusal is
+   * written even though this pass's create is refused again).
    */
   private async apply(all: Action[], now: number): Promise<void> {
     const write = (a: Action, lookups?: AdmissionLookups) => {
@@ -249,23 +252,34 @@ export class ControllerRunner {
       return naming(a, applyAction(this.stores, this.caches, this.def.name, a, now, lookups))
     }
     const run = (a: Action) => write(a)
-    const events = all.filter((a): a is EventAction => a.type === 'event')
+    const isEvent = (a: Action): a is EventAction => a.type === 'event'
     const actions = all.filter((a) => a.type !== 'event')
     let i = 0
-    while (i < actions.length) {
-      if (actions[i]!.type !== 'create') {
-        await run(actions[i++]!)
-        continue
+    try {
+      while (i < actions.length) {
+        if (actions[i]!.type !== 'create') {
+          await run(actions[i++]!)
+          continue
+        }
+        let j = i
+        while (j < actions.length && actions[j]!.type === 'create') j++
+        // The creates of one batch share their admission reads, made after all of them began.
+        const lookups: AdmissionLookups[] = []
+        await slowStart(actions.slice(i, j), (a, batch) => write(a, (lookups[batch] ??= batchLookups(this.env))))
+        i = j
       }
-      let j = i
-      while (j < actions.length && actions[j]!.type === 'create') j++
-      // The creates of one batch share their admission reads, made after all of them began.
-      const lookups: AdmissionLookups[] = []
-      await slowStart(actions.slice(i, j), (a, batch) => write(a, (lookups[batch] ??= batchLookups(this.env))))
-      i = j
+    } catch (e) {
+      const stop = e instanceof RefusedAction ? all.indexOf(e.action) : -1
+      if (stop > 0) await this.writeEvents(all.slice(0, stop).filter(isEvent), now).catch(() => undefined)
+      throw e
     }
+    await this.writeEvents(all.filter(isEvent), now)
+  }
+
+  /** Writes a key's events, many per call to the events store; a refused one fails the key. */
+  private async writeEvents(events: EventAction[], now: number): Promise<void> {
     if (!events.length) return
-    const answers = await recordEvents(this.env, events.map((action) => ({ action, now })), this.def.name, this.countCall)
+    const answers = await recordEvents(this.stores, events.map((action) => ({ action, now })), this.def.name, this.countCall)
     const refused = answers.findIndex((r) => r !== undefined)
     if (refused >= 0) throw new RefusedAction(events[refused]!, answers[refused]!)
   }
