@@ -7,6 +7,7 @@ import { revisionsToTruncate } from '../history/truncate'
 import { controllerRevisions, daemonSets, nodes, pods } from '../resources'
 import type { Action, Cache, Outcome, Refused } from '../runtime/types'
 import { refusedCreate } from '../runtime/refusal'
+import { BURST_REPLICAS, takeBurst } from '../runtime/burst'
 import { availableInMs } from '../shared/pods'
 import { manageDaemonPods, podsByNode } from './manage'
 import { DAEMON_REVISION_LABEL, newDaemonPod } from './pod'
@@ -28,7 +29,7 @@ function deletePod(pod: KubeObject): Action {
  * syncDaemonSet, as a checklist: read the DaemonSet (gone → nothing to do); claim its pods and
  * revisions; find or make the revision of its template, whose hash labels current pods; unless it
  * is being deleted, create a pod for every eligible node without one and delete pods that must go
- * (manage); when manage had nothing to do, let a rolling update delete old pods within
+ * (manage, at most BURST_REPLICAS of them a pass); when manage had nothing to do, let a rolling update delete old pods within
  * maxUnavailable; drop history past revisionHistoryLimit; write the status when it changed.
  */
 export function reconcileDaemonSet(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
@@ -72,12 +73,17 @@ export function reconcileDaemonSet(key: string, cache: Cache, now: number, refus
   const allNodes = cache.list(nodes)
   const owned = podClaim.owned
   const byNode = podsByNode(owned)
+  let more = false
   if (!ds.metadata.deletionTimestamp) {
     const changes = manageDaemonPods(ds, allNodes, byNode)
-    const deletes = changes.create.length || changes.delete.length || strategyOf(ds) !== 'RollingUpdate' ? changes.delete : rollingUpdateDeletes(ds, allNodes, byNode, hash, now)
-    for (const node of changes.create) actions.push({ type: 'create', resource: pods, object: newDaemonPod(ds, node, hash) })
-    if (changes.create.length) actions.push(event(ds, 'Normal', 'SuccessfulCreate', `Created ${changes.create.length} daemon pod(s) for nodes: ${changes.create.join(', ')}`))
-    for (const pod of deletes) actions.push(deletePod(pod), event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
+    const wanted = changes.create.length || changes.delete.length || strategyOf(ds) !== 'RollingUpdate' ? changes.delete : rollingUpdateDeletes(ds, allNodes, byNode, hash, now)
+    // At most BURST_REPLICAS creates and deletes together; the rest in the next pass, at once.
+    const creates = takeBurst(changes.create)
+    const deletes = takeBurst(wanted, BURST_REPLICAS - creates.taken.length)
+    more = creates.more || deletes.more
+    for (const node of creates.taken) actions.push({ type: 'create', resource: pods, object: newDaemonPod(ds, node, hash) })
+    if (creates.taken.length) actions.push(event(ds, 'Normal', 'SuccessfulCreate', `Created ${creates.taken.length} daemon pod(s) for nodes: ${creates.taken.join(', ')}`))
+    for (const pod of deletes.taken) actions.push(deletePod(pod), event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
   }
 
   const live = new Set([hash, ...owned.map((p) => p.metadata.labels?.[DAEMON_REVISION_LABEL] ?? '')])
@@ -92,7 +98,7 @@ export function reconcileDaemonSet(key: string, cache: Cache, now: number, refus
   }
 
   const minReady = minReadySecondsOf(ds)
-  let requeueAfterMs: number | undefined
+  let requeueAfterMs: number | undefined = more ? 0 : undefined
   for (const p of owned) {
     const wait = availableInMs(p, minReady, now)
     if (wait !== undefined && (requeueAfterMs === undefined || wait < requeueAfterMs)) requeueAfterMs = wait

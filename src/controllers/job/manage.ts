@@ -3,13 +3,13 @@ import { podsToDelete } from '../replicaset/pods-to-delete'
 import { completionsOf, isIndexed, parallelismOf, type Job } from './job'
 import { pendingIndexes } from './indexes'
 import { newIndexedJobPod, newJobPod } from './new-pod'
-
-/** At most this many pod creates or deletes per pass (the next pass, triggered by the new pods, continues). */
-export const BURST_PODS = 500
+import { BURST_REPLICAS } from '../runtime/burst'
 
 export interface PodChanges {
   creates: KubeObject[]
   deletes: KubeObject[]
+  /** whether more were wanted than one pass makes (BURST_REPLICAS): the key is to be taken again at once */
+  more?: boolean
 }
 
 /**
@@ -26,9 +26,10 @@ export function wantActive(job: Job, active: number, succeeded: number): number 
 
 export function managePods(job: Job, active: readonly KubeObject[], succeeded: number, done: ReadonlySet<number>, now: number): PodChanges {
   const diff = active.length - wantActive(job, active.length, succeeded)
-  if (diff > 0) return { creates: [], deletes: podsToDelete(active, [], Math.min(diff, BURST_PODS), now) }
+  const more = Math.abs(diff) > BURST_REPLICAS
+  if (diff > 0) return { creates: [], deletes: podsToDelete(active, [], Math.min(diff, BURST_REPLICAS), now), more }
   if (diff === 0) return { creates: [], deletes: [] }
-  const count = Math.min(-diff, BURST_PODS)
-  if (isIndexed(job)) return { creates: pendingIndexes(completionsOf(job)!, done, active, count).map((i) => newIndexedJobPod(job, i)), deletes: [] }
-  return { creates: Array.from({ length: count }, () => newJobPod(job)), deletes: [] }
+  const count = Math.min(-diff, BURST_REPLICAS)
+  if (isIndexed(job)) return { creates: pendingIndexes(completionsOf(job)!, done, active, count).map((i) => newIndexedJobPod(job, i)), deletes: [], more }
+  return { creates: Array.from({ length: count }, () => newJobPod(job)), deletes: [], more }
 }

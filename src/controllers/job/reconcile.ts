@@ -1,7 +1,9 @@
+import type { KubeObject } from '../../apimachinery/types'
 import { jobs, pods } from '../resources'
 import { deleteAction } from '../replicaset/replicas'
 import type { Action, Cache, Outcome, Refused } from '../runtime/types'
 import { refusedCreate } from '../runtime/refusal'
+import { takeBurst } from '../runtime/burst'
 import { ownedBy } from '../runtime/lookups'
 import { isPodReady } from '../shared/pods'
 import { failureBackoffRemainingMs } from './backoff'
@@ -18,6 +20,12 @@ import { splitKey } from '../../apimachinery/object-key'
 
 function event(job: Job, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
   return { type: 'event', involved: job, eventType, reason, message }
+}
+
+/** Every active pod deleted (a finished or suspended Job), BURST_REPLICAS a pass. */
+function deleteAll(active: readonly KubeObject[]): PodChanges {
+  const { taken, more } = takeBurst(active)
+  return { creates: [], deletes: taken, more }
 }
 
 /** Why the Job fails now, if it does: too many failed pods, or active past its deadline. */
@@ -88,7 +96,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
     const [interimType, finalType] = failure ? [FAILURE_TARGET, 'Failed'] : [SUCCESS_CRITERIA_MET, 'Complete']
     const finish = (failure || success) as Finish
     conditions = withCondition(conditions, interimType, 'True', finish, now)
-    changes.deletes = p.active
+    changes = deleteAll(p.active)
     if (!p.active.length && !p.terminating.length) {
       conditions = withCondition(conditions, finalType, 'True', finish, now)
       if (failure) finalEvents.push(event(job, 'Warning', finish.reason, finish.message))
@@ -98,7 +106,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
       }
     }
   } else if (suspended) {
-    changes.deletes = p.active
+    changes = deleteAll(p.active)
     if (!isTrue(conditions, 'Suspended')) {
       conditions = withCondition(conditions, 'Suspended', 'True', { reason: 'JobSuspended', message: 'Job suspended' }, now)
       finalEvents.push(event(job, 'Normal', 'Suspended', 'Job suspended'))
@@ -114,7 +122,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
     const backoff = failureBackoffRemainingMs(p.succeeded, p.failed, now)
     changes = managePods(job, p.active, succeeded, done, now)
     if (backoff > 0 && changes.creates.length) {
-      changes.creates = []
+      changes = { creates: [], deletes: changes.deletes }
       requeueAfterMs = backoff
     }
     const deadline = job.spec.activeDeadlineSeconds
@@ -146,5 +154,7 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
   }
   actions.push(...finalEvents)
   for (const pod of changes.creates) actions.push({ type: 'create', resource: pods, object: pod })
+  // More pods to create or delete than one pass makes: the next pass continues at once.
+  if (changes.more) requeueAfterMs = 0
   return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
 }

@@ -7,14 +7,7 @@ import { podFromTemplate } from '../shared/pod-template'
 import type { ReplicaSet } from '../shared/workloads'
 import { podsToDelete } from './pods-to-delete'
 import { replicaDiff } from './status'
-
-/**
- * BurstReplicas: at most this many creates or deletes per pass, so one sync cannot flood the API
- * (the next pass, triggered by the new pods, continues). Upstream allows 500; here each create
- * costs the pass about two subrequests (the admission's reads and the write), and one key's writes
- * must leave a pass under half the 1,000 an invocation may make.
- */
-export const BURST_REPLICAS = 100
+import { BURST_REPLICAS } from '../runtime/burst'
 
 export interface ReplicaChanges {
   creates: KubeObject[]

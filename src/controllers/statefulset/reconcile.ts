@@ -6,6 +6,7 @@ import { syncHistory } from '../history/sync'
 import { revisionsToTruncate } from '../history/truncate'
 import { controllerRevisions, persistentVolumeClaims, pods, statefulSets } from '../resources'
 import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { BURST_REPLICAS, takeBurst } from '../runtime/burst'
 import { failedCreateEvents } from './failed-create'
 import { availableInMs } from '../shared/pods'
 import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevision } from './identity'
@@ -24,7 +25,7 @@ function event(set: StatefulSet, eventType: 'Normal' | 'Warning', reason: string
  * syncStatefulSet, as a checklist: read the set (gone → nothing to do); claim its pods (named after
  * it and matching its selector) and its revisions; find or make the revision of its template (the
  * update revision) and the current one; unless it is being deleted, plan the pod creates, deletes
- * and identity repairs; write the status when it changed; drop history past revisionHistoryLimit.
+ * and identity repairs (BURST_REPLICAS writes a pass); write the status when it changed; drop history past revisionHistoryLimit.
  */
 export function reconcileStatefulSet(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
   const { namespace, name } = splitKey(key)
@@ -59,7 +60,7 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
 
   const owned = podClaim.owned
   const minReadySeconds = minReadySecondsOf(set)
-  const steps: Step[] = set.metadata.deletionTimestamp
+  const planned: Step[] = set.metadata.deletionTimestamp
     ? []
     : planOrdinals({
         replicas: replicasOf(set),
@@ -74,6 +75,10 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
         now,
         identityOk: (p) => identityMatches(set, p),
       })
+  // Parallel plans every missing pod at once: at most BURST_REPLICAS writes (a create's claims
+  // included) a pass, the rest at once after.
+  const missingClaims = (ordinal: number) => volumeClaimsFor(set, ordinal).filter((c) => !cache.get(persistentVolumeClaims, namespace, c.metadata.name ?? '')).length
+  const { taken: steps, more } = takeBurst(planned, BURST_REPLICAS, (step) => (step.type === 'create' ? 1 + missingClaims(step.ordinal) : 1))
 
   const creates: Action[] = []
   const after: Action[] = []
@@ -118,7 +123,7 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
     actions.push({ type: 'delete', resource: controllerRevisions, namespace, name: r.metadata.name ?? '', preconditions: { uid: r.metadata.uid } })
   }
 
-  const requeueAfterMs = soonestAvailable(owned, minReadySeconds, now)
+  const requeueAfterMs = more ? 0 : soonestAvailable(owned, minReadySeconds, now)
   return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
 }
 
