@@ -6,6 +6,7 @@ import { MemoryCache, T0 } from '../fixtures/memory-cache'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { withProjections } from '../fixtures/projected'
+import { changePerPass } from '../fixtures/burst'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */
 const jobController = (...args: Parameters<typeof declaredJobController>) => withProjections(declaredJobController(...args))
@@ -190,5 +191,33 @@ describe('job accounting', () => {
     await pass(def, cache, T0 + 4000)
     expect(job(cache).status.completedIndexes).toBe('0-2')
     expect(conditionTypes(cache)).toContain('Complete')
+  })
+})
+
+describe('job burst: at most 100 pod creates or deletes per pass', () => {
+  const notDeleted = (cache: MemoryCache) => () => jobPods(cache).filter((p) => !p.metadata.deletionTimestamp).length
+
+  it.each(['NonIndexed', 'Indexed'])('creates a parallelism of 250 100 a pass, asking to be taken again at once: %s', async (completionMode) => {
+    const { cache } = setup({ parallelism: 250, completions: 250, completionMode })
+    const { requeueAfterMs, perPass } = await changePerPass(cache, jobController, T0, notDeleted(cache))
+    expect(requeueAfterMs).toBe(0)
+    expect(perPass.slice(0, 3)).toEqual([100, 100, 50])
+    expect(job(cache).status.active).toBe(250)
+    if (completionMode === 'Indexed') {
+      const indexes = jobPods(cache).map((p) => p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'])
+      expect(new Set(indexes).size).toBe(250)
+    }
+  })
+
+  it('deletes the 250 active pods of a suspended Job 100 a pass', async () => {
+    const { cache } = setup({ parallelism: 250, completions: 250 })
+    await changePerPass(cache, jobController, T0, notDeleted(cache))
+    const suspended = structuredClone(job(cache))
+    suspended.spec.suspend = true
+    cache.write(jobs, suspended)
+    const { requeueAfterMs, perPass } = await changePerPass(cache, jobController, T0 + 60_000, notDeleted(cache))
+    expect(requeueAfterMs).toBe(0)
+    expect(perPass.slice(0, 3)).toEqual([-100, -100, -50])
+    expect(notDeleted(cache)()).toBe(0)
   })
 })
