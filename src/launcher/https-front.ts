@@ -89,10 +89,36 @@ function passBody(req: IncomingMessage, up: ClientRequest, res: ServerResponse):
     up.destroy()
     if (!res.headersSent) res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
     res.end(JSON.stringify(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`)))
-    req.socket.destroySoon()
+    lingerThenClose(req)
   })
   up.on('drain', () => req.resume())
   req.on('end', () => up.end())
+}
+
+// After a 413, how much more of the body is read and dropped, and for how long, before the connection closes.
+const lingerBytes = 4 * 1024 * 1024
+const lingerMs = 2_000
+
+/**
+ * Reads and drops a bounded amount more of the body, then closes, as Go's server does: closing with
+ * unread data resets the connection, and a reset can destroy the 413 before the client reads it.
+ */
+function lingerThenClose(req: IncomingMessage): void {
+  let dropped = 0
+  const close = () => {
+    clearTimeout(timer)
+    req.socket.destroy()
+  }
+  const timer = setTimeout(close, lingerMs)
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > lingerBytes) close()
+  })
+  req.on('end', () => {
+    clearTimeout(timer)
+    req.socket.destroySoon()
+  })
+  req.resume()
 }
 
 /**
