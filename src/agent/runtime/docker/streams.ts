@@ -104,7 +104,22 @@ async function windowSizes(streams: ExecStreams): Promise<{ first: TerminalSize 
   return {
     first: latest,
     follow(resize) {
-      apply = (size) => void resize({ h: size.height, w: size.width }).catch(() => {})
+      // One resize at a time, the newest size last: kubectl sends its size plus one, then its size,
+      // and two calls in flight at once may reach the engine in either order.
+      let pending: TerminalSize | undefined
+      let running = false
+      const drain = async () => {
+        running = true
+        for (let next = pending; next; next = pending) {
+          pending = undefined
+          await resize({ h: next.height, w: next.width }).catch(() => {})
+        }
+        running = false
+      }
+      apply = (size) => {
+        pending = size
+        if (!running) void drain()
+      }
       if (latest) apply(latest)
     },
   }
