@@ -4,11 +4,12 @@ import type { ControlPlaneRep } from '../scenarios/control-plane'
 import type { Outcome } from '../scenarios/outcome'
 import type { WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
-import { ROUNDS } from '../scenarios/rbac'
+import { ROUNDS, type CreateRate } from '../scenarios/rbac'
 import type { DataPathResult } from '../scenarios/datapath'
 import { round, type Percentiles } from '../stats'
 import { dataPathFigures } from './datapath-figures'
 import { figure, latencyDetails, med, seriesDetails, skipped, sum, type Figure } from './figure'
+import type { Key } from './keys'
 import { workloadFigures } from './workload-figures'
 
 export interface LatencyRow {
@@ -108,40 +109,26 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
   results.rss_mb_peak = rss.length
     ? figure('rss_mb_peak', 'MiB', rss, 'max', { what: 'peak RSS (VmHWM and 250 ms samples) of the control plane workerd, highest over the repetitions' })
     : skipped('MiB', '/proc is not readable here')
-  const rbac = cp.flatMap((r) => (r.rbac ? [r.rbac] : []))
-  results.create_rbac_vs_admin = rbac.length
-    ? figure('create_rbac_vs_admin', 'ratio', rbac.map((r) => r.serviceAccount.perSecond / r.admin.perSecond), 'median', {
-        what: 'configmap creates per second with a service-account token bound to `edit` ÷ the same creates with the admin token, per repetition',
-        creates_per_identity: rbac[0]!.admin.ok,
-        rounds: ROUNDS,
-        admin_per_s: med(rbac.map((r) => r.admin.perSecond)),
-        service_account_per_s: med(rbac.map((r) => r.serviceAccount.perSecond)),
-        service_account_errors: sum(rbac.map((r) => r.serviceAccount.errors)),
-      })
-    : skipped('ratio', 'no repetition measured it')
+  results.create_rbac_vs_admin = createRatio(
+    'create_rbac_vs_admin',
+    cp.flatMap((r) => (r.rbac ? [{ measured: r.rbac.serviceAccount, base: r.rbac.admin }] : [])),
+    'configmap creates per second with a service-account token bound to `edit` ÷ the same creates with the admin token, per repetition',
+    { count: 'creates_per_identity', measured: 'service_account', base: 'admin' },
+  )
   const hooked = cp.flatMap((r) => (r.webhook ? [r.webhook] : []))
-  results.create_webhook_vs_unselected = hooked.length
-    ? figure('create_webhook_vs_unselected', 'ratio', hooked.map((r) => r.hooked.perSecond / r.unselected.perSecond), 'median', {
-        what: 'configmap creates per second that each call a validating url webhook (served by the bench over https) ÷ the same creates in a namespace the webhook does not select, per repetition',
-        creates_per_series: hooked[0]!.hooked.ok,
-        rounds: ROUNDS,
-        hooked_per_s: med(hooked.map((r) => r.hooked.perSecond)),
-        unselected_per_s: med(hooked.map((r) => r.unselected.perSecond)),
-        webhook_calls: sum(hooked.map((r) => r.calls)),
-        hooked_errors: sum(hooked.map((r) => r.hooked.errors)),
-      })
-    : skipped('ratio', 'no repetition measured it')
-  const policed = cp.flatMap((r) => (r.policy ? [r.policy] : []))
-  results.create_vap_vs_none = policed.length
-    ? figure('create_vap_vs_none', 'ratio', policed.map((r) => r.validated.perSecond / r.none.perSecond), 'median', {
-        what: 'configmap creates per second that a ValidatingAdmissionPolicy binding selects (its CEL expressions evaluated) ÷ the same creates in a namespace no binding selects, per repetition',
-        creates_per_series: policed[0]!.validated.ok,
-        rounds: ROUNDS,
-        validated_per_s: med(policed.map((r) => r.validated.perSecond)),
-        none_per_s: med(policed.map((r) => r.none.perSecond)),
-        validated_errors: sum(policed.map((r) => r.validated.errors)),
-      })
-    : skipped('ratio', 'no repetition measured it')
+  results.create_webhook_vs_unselected = createRatio(
+    'create_webhook_vs_unselected',
+    hooked.map((r) => ({ measured: r.hooked, base: r.unselected })),
+    'configmap creates per second that each call a validating url webhook (served by the bench over https) ÷ the same creates in a namespace the webhook does not select, per repetition',
+    { count: 'creates_per_series', measured: 'hooked', base: 'unselected' },
+    { webhook_calls: sum(hooked.map((r) => r.calls)) },
+  )
+  results.create_vap_vs_none = createRatio(
+    'create_vap_vs_none',
+    cp.flatMap((r) => (r.policy ? [{ measured: r.policy.validated, base: r.policy.none }] : [])),
+    'configmap creates per second that a ValidatingAdmissionPolicy binding selects (its CEL expressions evaluated) ÷ the same creates in a namespace no binding selects, per repetition',
+    { count: 'creates_per_series', measured: 'validated', base: 'none' },
+  )
   if (o.objects !== 10_000) {
     for (const key of ['create_per_s_c16', 'floor_do_insert_per_s_c16', 'create_vs_floor', 'etcd_put_per_s_c16', 'create_vs_etcd', 'create_p99_ms', 'get_p99_ms', 'floor_do_get_p99_ms', 'list_10k_ms']) {
       if (results[key]!.value !== null) results[key]!.at = `${o.objects.toLocaleString('en-US')} objects`
@@ -187,4 +174,27 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
 function latencyRow(scenario: string, ls: Percentiles[]): LatencyRow {
   const d = latencyDetails(ls)
   return { scenario, p50: d.p50_ms!, p90: d.p90_ms!, p99: d.p99_ms!, max: d.max_ms! }
+}
+
+/**
+ * The ratio of two create rates measured side by side in each repetition (the measured path ÷ its
+ * baseline), with each side's median rate and the measured side's errors.
+ */
+function createRatio(
+  key: Key,
+  pairs: { measured: CreateRate; base: CreateRate }[],
+  what: string,
+  names: { count: string; measured: string; base: string },
+  extra: Record<string, unknown> = {},
+): Figure {
+  if (!pairs.length) return skipped('ratio', 'no repetition measured it')
+  return figure(key, 'ratio', pairs.map((p) => p.measured.perSecond / p.base.perSecond), 'median', {
+    what,
+    [names.count]: pairs[0]!.measured.ok,
+    rounds: ROUNDS,
+    [`${names.base}_per_s`]: med(pairs.map((p) => p.base.perSecond)),
+    [`${names.measured}_per_s`]: med(pairs.map((p) => p.measured.perSecond)),
+    ...extra,
+    [`${names.measured}_errors`]: sum(pairs.map((p) => p.measured.errors)),
+  })
 }
