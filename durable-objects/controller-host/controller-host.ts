@@ -1,38 +1,40 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { Env } from '../../src/env'
 import { controllerDefinition } from '../../src/controllers/registry'
-import { ControllerRunner, defaultRunnerOptions, type PassReport } from '../../src/controllers/runtime/runner'
+import { controllersOfHost, hostOfController } from '../../src/controllers/hosts'
+import { defaultRunnerOptions, type ControllerRunner, type PassReport } from '../../src/controllers/runtime/runner'
+import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
-import { restoreMemory, saveMemory } from './memory'
+import { putMemory, restoreMemory, saveMemory } from './memory'
 import { recordPass } from './strict-limits'
+import { HostSchedule } from './schedule'
+import { retiredHost } from './retire'
 import { emptyFigures, InvocationMeter, metered, strictLimitsOn } from '../../src/limits/strict'
 
 const defaultPassGapMs = 100
 
 /**
- * Hosts one controller. Its alarm drives passes: the next due key, or the periodic resync, sets
- * the next alarm; a store's change notification only brings the next pass forward. Caches and the
- * queue live in memory: after an eviction the first pass relists and resyncs every key, which is
- * exactly what a level-triggered controller needs. What the controller remembers beyond its caches
- * (its `memory`) is kept in storage and restored before a new instance's first pass. It counts its alarms and passes in storage
- * (see `ControllerCounters`), read by `GET /metrics`.
+ * Hosts one controller, or every controller that watches pods over one set of caches (see
+ * `src/controllers/hosts.ts`). Its alarm drives passes, one controller's per alarm: the one due
+ * earliest (see `HostSchedule`). A pass's due keys or resync set that controller's next due time; a
+ * store's change notification only brings it forward. Caches and queues live in memory: after an
+ * eviction the first pass relists and every controller resyncs every key, which is exactly what a
+ * level-triggered controller needs. What a controller remembers beyond its caches (its `memory`) is
+ * kept in storage and restored before a new instance's first pass. It counts each controller's
+ * alarms and passes in storage (see `ControllerCounters`), read by `GET /metrics`.
  */
 export class ControllerHost extends DurableObject<Env> {
-  private runner: ControllerRunner | undefined
-  private name: string | undefined
-  /** when the last notification arrived: one that lands during a pass must not be overwritten by the pass's own re-arm */
-  private pokedAt = 0
-  /** when the last pass ended: notifications bring the next one no sooner than `passGapMs` after it */
-  private passEndedAt = 0
-  private counters: Promise<ControllerCounters> | undefined
+  private runners: Map<string, ControllerRunner> | undefined
+  private host: string | undefined
+  private readonly counters = new Map<string, Promise<ControllerCounters>>()
+  private readonly schedule = new HostSchedule(this.passGapMs())
 
-  /** A store committed a change this controller watches: run a pass soon. */
+  /** A store committed a change the controller `name` watches: run its pass soon. */
   async poke(name: string): Promise<void> {
-    await this.remember(name)
-    const counters = await this.loadedCounters()
+    await this.remember(hostOfController(name))
+    const counters = await this.countersOf(name)
     counters.notifications++
-    this.pokedAt = Date.now()
-    await this.ctx.storage.setAlarm(Math.max(this.pokedAt, this.passEndedAt + this.passGapMs()))
+    await this.armBy(this.schedule.poked(name, Date.now()))
   }
 
   /**
@@ -44,67 +46,104 @@ export class ControllerHost extends DurableObject<Env> {
     return Number(this.env.CONTROLLER_PASS_GAP_MS ?? defaultPassGapMs)
   }
 
-  /** The cron safety net: re-arms a controller whose alarm was lost. */
+  /** The cron safety net: re-arms a host whose alarm was lost. */
   async ensureAlarm(name: string): Promise<void> {
-    await this.remember(name)
+    await this.remember(hostOfController(name))
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now())
   }
 
-  /** The alarms fired and passes run so far. */
-  async readCounters(): Promise<ControllerCounters> {
-    return { ...(await this.loadedCounters()) }
+  /** The alarms fired and passes run so far by the controller `name`. */
+  async readCounters(name: string): Promise<ControllerCounters> {
+    return { ...(await this.countersOf(name)) }
+  }
+
+  /** Takes over what the controller `name` remembered in the host it ran in before. */
+  async adoptMemory(name: string, entries: [string, unknown][]): Promise<void> {
+    await putMemory(this.ctx.storage, name, entries)
+    this.runners?.get(name)?.def.memory?.restore(entries)
   }
 
   override async alarm(): Promise<void> {
-    const counters = await this.loadedCounters()
-    counters.alarms++
-    this.name ??= await this.ctx.storage.get<string>('controller')
-    if (this.name && strictLimitsOn(this.env)) {
+    this.host ??= await this.ctx.storage.get<string>('host')
+    if (!this.host && (await retiredHost(this.ctx.storage, this.env))) return
+    this.host ??= await this.ctx.storage.get<string>('host')
+    if (!this.host) return
+    const members = controllersOfHost(this.host)
+    const { name, at } = this.schedule.next(members)
+    if (at <= Date.now()) await this.invocation(name, true)
+    await this.armAt(members)
+  }
+
+  /** Runs one pass of the controller `name` now, in an invocation of its own, as its alarm does when it is due first. */
+  async passNow(name: string): Promise<void> {
+    await this.remember(hostOfController(name))
+    await this.invocation(name, false)
+    await this.armAt(controllersOfHost(this.host!))
+  }
+
+  private async invocation(name: string, alarm: boolean): Promise<void> {
+    const counters = await this.countersOf(name)
+    if (alarm) counters.alarms++
+    if (strictLimitsOn(this.env)) {
       const figures = (counters.limits ??= emptyFigures())
-      await metered(new InvocationMeter(`controller ${this.name}`, figures), () => this.passAndRearm(counters))
-    } else if (this.name) await this.passAndRearm(counters)
-    await saveCounters(this.ctx.storage, counters)
+      await metered(new InvocationMeter(`controller ${name}`, figures), () => this.pass(name, counters))
+    } else await this.pass(name, counters)
+    await saveCounters(this.ctx.storage, name, counters)
   }
 
-  private loadedCounters(): Promise<ControllerCounters> {
-    this.counters ??= loadCounters(this.ctx.storage)
-    return this.counters
+  private countersOf(name: string): Promise<ControllerCounters> {
+    let counters = this.counters.get(name)
+    if (!counters) this.counters.set(name, (counters = loadCounters(this.ctx.storage, name)))
+    return counters
   }
 
-  private async passAndRearm(counters: ControllerCounters): Promise<void> {
-    const runner = await this.runnerFor(this.name!)
+  private async pass(name: string, counters: ControllerCounters): Promise<void> {
+    const runner = (await this.loadedRunners()).get(name)!
     const startedAt = Date.now()
     let report: PassReport
     try {
       report = await runner.pass()
     } catch (e) {
       // A store that cannot be read now is retried on the next resync, never in a tight loop.
-      console.error(`controller ${this.name}: pass failed`, e)
+      console.error(`controller ${name}: pass failed`, e)
       counters.failedPasses++
       report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
-    if (runner.def.memory) await saveMemory(this.ctx.storage, runner.def.memory)
-    if (counters.limits) recordPass(counters.limits, `controller ${this.name}`, report, runner.caches.bytes)
+    if (runner.def.memory) await saveMemory(this.ctx.storage, name, runner.def.memory)
+    if (counters.limits) recordPass(counters.limits, `controller ${name}`, report, runner.caches.bytes)
     counters.passes++
     counters.reconciles += report.reconciled
-    this.passEndedAt = Date.now()
-    if (this.pokedAt >= startedAt) report.nextAt = Math.min(report.nextAt ?? Infinity, this.passEndedAt + this.passGapMs())
-    if (report.nextAt !== undefined && Number.isFinite(report.nextAt)) await this.ctx.storage.setAlarm(Math.max(report.nextAt, Date.now()))
+    this.schedule.passed(name, startedAt, Date.now(), report.nextAt)
   }
 
-  private async remember(name: string): Promise<void> {
-    if (this.name === name) return
-    this.name = name
-    await this.ctx.storage.put('controller', name)
+  /** Sets the alarm for the controller due earliest, if any is. */
+  private async armAt(members: string[]): Promise<void> {
+    const { at } = this.schedule.next(members)
+    if (Number.isFinite(at)) await this.ctx.storage.setAlarm(Math.max(at, Date.now()))
   }
 
-  private async runnerFor(name: string): Promise<ControllerRunner> {
-    if (!this.runner) {
+  /** Brings the alarm forward to `at` (never later). */
+  private async armBy(due: number): Promise<void> {
+    const at = Math.max(due, Date.now())
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at)
+  }
+
+  private async remember(host: string): Promise<void> {
+    if (this.host === host) return
+    this.host = host
+    await this.ctx.storage.put('host', host)
+  }
+
+  private async loadedRunners(): Promise<Map<string, ControllerRunner>> {
+    if (!this.runners) {
       const resyncSeconds = Number(this.env.CONTROLLER_RESYNC_SECONDS ?? 30)
-      const def = controllerDefinition(name, this.env)
-      if (def.memory) await restoreMemory(this.ctx.storage, def.memory)
-      this.runner = new ControllerRunner(this.env, def, { ...defaultRunnerOptions, resyncMs: resyncSeconds * 1000 })
+      const names = controllersOfHost(this.host!)
+      const defs = names.map((name) => controllerDefinition(name, this.env))
+      for (const [i, def] of defs.entries()) if (def.memory) await restoreMemory(this.ctx.storage, names[i]!, def.memory)
+      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: resyncSeconds * 1000 })
+      this.runners = new Map(names.map((name, i) => [name, runners[i]!]))
     }
-    return this.runner
+    return this.runners
   }
 }

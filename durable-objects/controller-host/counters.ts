@@ -1,7 +1,7 @@
 import type { LimitFigures } from '../../src/limits/strict'
 
 /**
- * What one controller host has done since its Durable Object was created. The counters live in the
+ * What one controller has done since its host's Durable Object was created. The counters live in the
  * object's storage, so they survive eviction and restarts of the process and only ever grow;
  * `since` is when counting began (epoch ms).
  */
@@ -21,14 +21,14 @@ export interface ControllerCounters {
   limits?: LimitFigures
 }
 
-const storageKey = 'counters'
+const storageKey = (controller: string) => `counters/${controller}`
 
-/** The counters kept in `storage`, created at zero on first use. */
-export async function loadCounters(storage: DurableObjectStorage): Promise<ControllerCounters> {
+/** A controller's counters kept in its host's `storage`, created at zero on first use. */
+export async function loadCounters(storage: DurableObjectStorage, controller: string): Promise<ControllerCounters> {
   const zero: ControllerCounters = { alarms: 0, notifications: 0, passes: 0, failedPasses: 0, reconciles: 0, since: Date.now() }
-  return { ...zero, ...(await storage.get<Partial<ControllerCounters>>(storageKey)) }
+  return { ...zero, ...(await storage.get<Partial<ControllerCounters>>(storageKey(controller))) }
 }
 
-export function saveCounters(storage: DurableObjectStorage, counters: ControllerCounters): Promise<void> {
-  return storage.put(storageKey, counters)
+export function saveCounters(storage: DurableObjectStorage, controller: string, counters: ControllerCounters): Promise<void> {
+  return storage.put(storageKey(controller), counters)
 }

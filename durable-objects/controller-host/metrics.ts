@@ -1,5 +1,5 @@
 import type { Env } from '../../src/env'
-import { hostFor } from '../../src/controllers/hosts'
+import { hostFor, hostOfController } from '../../src/controllers/hosts'
 import { controllerNames } from '../../src/controllers/registry'
 import type { ControllerCounters } from './counters'
 import { renderLimitFigures, strictLimitsOn, workerFigures, type LimitFigures } from '../../src/limits/strict'
@@ -22,7 +22,7 @@ const metrics: Metric[] = [
 /** Every controller's counters, read from its host; a host that does not answer is left out. */
 export async function gatherControllerCounters(env: Env): Promise<Map<string, ControllerCounters>> {
   const names = controllerNames()
-  const read = await Promise.allSettled(names.map((name) => hostFor(env, name).readCounters()))
+  const read = await Promise.allSettled(names.map((name) => hostFor(env, name).readCounters(name)))
   const out = new Map<string, ControllerCounters>()
   read.forEach((r, i) => {
     if (r.status === 'fulfilled') out.set(names[i]!, r.value)
@@ -47,7 +47,7 @@ export async function serveMetrics(env: Env): Promise<Response> {
   let body = renderControllerMetrics(counters)
   if (strictLimitsOn(env)) {
     const series: [string, LimitFigures][] = [['scope="worker"', workerFigures]]
-    for (const [name, c] of counters) if (c.limits) series.push([`scope="controller",controller="${escapeLabel(name)}"`, c.limits])
+    for (const [name, c] of counters) if (c.limits) series.push([`scope="controller",controller="${escapeLabel(name)}",host="${escapeLabel(hostOfController(name))}"`, c.limits])
     body += renderLimitFigures(series)
   }
   return new Response(body, { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } })

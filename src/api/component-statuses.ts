@@ -32,7 +32,7 @@ const storeComponent = (def: ResourceDef): Component => ({
 })
 
 function components(): Component[] {
-  return [...storedResources.map(storeComponent), ...controllerNames().map((name) => ({ name: `controller-${name}`, probe: (env: Env) => hostFor(env, name).readCounters() }))]
+  return [...storedResources.map(storeComponent), ...controllerNames().map((name) => ({ name: `controller-${name}`, probe: (env: Env) => hostFor(env, name).readCounters(name) }))]
 }
 
 /** One component's health: Healthy when its Durable Object answers a read in time. */

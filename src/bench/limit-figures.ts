@@ -7,13 +7,18 @@ export interface LimitReadings {
   max_subrequests_per_invocation: number
   max_cache_bytes_per_host: number
   max_pass_cpu_ms: number
+  /**
+   * the largest cache of every host added up: what they would hold together were the platform to
+   * put every controller host in one isolate
+   */
+  sum_cache_bytes_all_hosts: number
   /** every production limit passed, counted over all scopes */
   limits_exceeded: number
   /** where each largest figure was seen: `worker` or a controller's name */
   where: Record<string, string>
 }
 
-const GAUGES: [metric: string, field: keyof Omit<LimitReadings, 'where' | 'limits_exceeded'>][] = [
+const GAUGES: [metric: string, field: keyof Omit<LimitReadings, 'where' | 'limits_exceeded' | 'sum_cache_bytes_all_hosts'>][] = [
   ['edgeplane_strict_max_rpc_bytes', 'max_rpc_bytes'],
   ['edgeplane_strict_max_subrequests_per_invocation', 'max_subrequests_per_invocation'],
   ['edgeplane_strict_max_cache_bytes', 'max_cache_bytes_per_host'],
@@ -28,11 +33,17 @@ export async function readLimitFigures(client: HttpClient): Promise<LimitReading
 }
 
 export function parseLimitFigures(text: string): LimitReadings {
-  const out: LimitReadings = { max_rpc_bytes: 0, max_subrequests_per_invocation: 0, max_cache_bytes_per_host: 0, max_pass_cpu_ms: 0, limits_exceeded: 0, where: {} }
+  const out: LimitReadings = { max_rpc_bytes: 0, max_subrequests_per_invocation: 0, max_cache_bytes_per_host: 0, max_pass_cpu_ms: 0, sum_cache_bytes_all_hosts: 0, limits_exceeded: 0, where: {} }
+  const cacheOfHost = new Map<string, number>()
   for (const line of text.split('\n')) {
     const m = /^(edgeplane_strict_[a-z_]+)\{([^}]*)\} (\S+)$/.exec(line.trim())
     if (!m) continue
     const value = Number(m[3])
+    if (m[1] === 'edgeplane_strict_max_cache_bytes') {
+      // The controllers of one host each report that host's cache.
+      const host = /host="([^"]+)"/.exec(m[2]!)?.[1] ?? /controller="([^"]+)"/.exec(m[2]!)?.[1] ?? 'worker'
+      cacheOfHost.set(host, Math.max(cacheOfHost.get(host) ?? 0, value))
+    }
     if (m[1] === 'edgeplane_strict_limit_exceeded_total') {
       out.limits_exceeded += value
       continue
@@ -42,6 +53,7 @@ export function parseLimitFigures(text: string): LimitReadings {
     out[field] = value
     out.where[field] = /controller="([^"]+)"/.exec(m[2]!)?.[1] ?? 'worker'
   }
+  for (const bytes of cacheOfHost.values()) out.sum_cache_bytes_all_hosts += bytes
   return out
 }
 

@@ -1,13 +1,56 @@
 import type { Env } from '../env'
-import { controllerNames } from './registry'
+import { controllerDefinition, controllerNames } from './registry'
+import { refKey } from './runtime/cache'
+import { pods } from './resources'
 import { meteredStub } from '../limits/strict'
+
+/**
+ * The host every controller that watches pods runs in: they share one set of informer caches, so
+ * the cluster's pods are held once (each as the union of the fields those controllers read), not
+ * once per controller. Every other controller has a host of its own, named after it.
+ */
+export const sharedPodsHost = 'pods'
+
+let hostOf: Map<string, string> | undefined
+
+function hostNames(): Map<string, string> {
+  if (!hostOf) {
+    hostOf = new Map()
+    for (const name of controllerNames()) {
+      const watchesPods = controllerDefinition(name, {} as Env).watches.some((r) => refKey(r) === refKey(pods))
+      hostOf.set(name, watchesPods ? sharedPodsHost : name)
+    }
+  }
+  return hostOf
+}
+
+/** The host a controller runs in. */
+export function hostOfController(name: string): string {
+  const host = hostNames().get(name)
+  if (host === undefined) throw new Error(`unknown controller ${name}`)
+  return host
+}
+
+/** The controllers a host runs, in registry order. */
+export function controllersOfHost(host: string): string[] {
+  return [...hostNames()].filter(([, h]) => h === host).map(([name]) => name)
+}
+
+/** Every host, once. */
+export function hostNamesAll(): string[] {
+  return [...new Set(hostNames().values())]
+}
+
+/** The Durable Object name of a host. */
+export const hostObjectName = (host: string) => `controller/${host}`
 
 /** The ControllerHost Durable Object that runs the controller `name`. */
 export function hostFor(env: Env, name: string) {
-  return meteredStub(env, env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`)), `controller ${name}`)
+  const host = hostOfController(name)
+  return meteredStub(env, env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(hostObjectName(host))), `controller host ${host}`)
 }
 
-/** Makes sure every controller has an alarm set; a controller that lost its alarm runs again. */
+/** Makes sure every host has an alarm set; a host that lost its alarm runs again. */
 export async function resyncControllers(env: Env): Promise<void> {
-  await Promise.all(controllerNames().map((name) => hostFor(env, name).ensureAlarm(name)))
+  await Promise.all(hostNamesAll().map((host) => hostFor(env, controllersOfHost(host)[0]!).ensureAlarm(controllersOfHost(host)[0]!)))
 }

@@ -21,12 +21,18 @@ describe('bench --scale', () => {
     const worker = { ...emptyFigures(), maxSubrequests: 12, maxRpcBytes: 9_000_000 }
     const scheduler = { ...emptyFigures(), maxSubrequests: 600, maxRpcBytes: 2_000, maxCacheBytes: 70_000_000, maxPassCpuMs: 40 }
     scheduler.breaches.subrequests = 2
+    const replicaset = { ...emptyFigures(), maxCacheBytes: 69_000_000 }
+    const cronjob = { ...emptyFigures(), maxCacheBytes: 1_000 }
     const text = renderLimitFigures([
       ['scope="worker"', worker],
-      ['scope="controller",controller="scheduler"', scheduler],
+      ['scope="controller",controller="scheduler",host="pods"', scheduler],
+      ['scope="controller",controller="replicaset",host="pods"', replicaset],
+      ['scope="controller",controller="cronjob",host="cronjob"', cronjob],
     ])
     const r = parseLimitFigures(text)
     expect(r).toMatchObject({ max_rpc_bytes: 9_000_000, max_subrequests_per_invocation: 600, max_cache_bytes_per_host: 70_000_000, max_pass_cpu_ms: 40, limits_exceeded: 2 })
+    // The scheduler and the ReplicaSet controller report the one cache of the host they share.
+    expect(r.sum_cache_bytes_all_hosts).toBe(70_001_000)
     expect(r.where).toEqual({ max_rpc_bytes: 'worker', max_subrequests_per_invocation: 'scheduler', max_cache_bytes_per_host: 'scheduler', max_pass_cpu_ms: 'scheduler' })
     const verdict = againstHalfLimits(r)
     expect(verdict.max_rpc_bytes).toEqual({ value: 9_000_000, half_limit: 16 * 1024 * 1024, within: true })

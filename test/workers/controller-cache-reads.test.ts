@@ -8,6 +8,8 @@ import { pods, sameResource } from '../../src/controllers/resources'
 import { podReads } from '../../src/controllers/shared/pod-reads'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { computePodStatus } from '../../src/agent/pod-status'
+import { controllersOfHost, sharedPodsHost } from '../../src/controllers/hosts'
+import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
 import { api } from './helpers'
 
 const count = 10
@@ -38,6 +40,9 @@ async function runningPods(): Promise<any[]> {
   return items
 }
 
+let created: Promise<any[]> | undefined
+const podsOnce = () => (created ??= runningPods())
+
 const perPod = (stored: any[], project?: (o: any) => any) => {
   const cache = new ResourceCache({ project, measure: true })
   cache.reset(stored, 0)
@@ -46,7 +51,7 @@ const perPod = (stored: any[], project?: (o: any) => any) => {
 
 describe('controllers cache only the fields they read', () => {
   it('each pod-caching controller keeps a fraction of a 4 KB pod, and its host caches exactly that', async () => {
-    const stored = await runningPods()
+    const stored = await podsOnce()
     const whole = perPod(stored)
     const bookkeepingOnly = perPod(stored, projectionFor(pods))
     const sizes: Record<string, number> = {}
@@ -75,6 +80,32 @@ describe('controllers cache only the fields they read', () => {
       expect(p.metadata.uid).toBeDefined()
     }
     expect(Math.round(runner.caches.of(pods).bytes / runner.caches.of(pods).size)).toBe(sizes['node-lifecycle'])
+  })
+
+  it('the controllers that watch pods share one host, which holds each pod once: the union of what they read', async () => {
+    const stored = await podsOnce()
+    const names = controllersOfHost(sharedPodsHost)
+    expect(names).toEqual(controllerNames().filter((name) => controllerDefinition(name, env).watches.some((r) => sameResource(r, pods))))
+    const alone = names.map((name) => perPod(stored, projectionFor(pods, controllerDefinition(name, env).reads?.(pods))))
+
+    const runners = runnersSharingCaches(env, names.map((name) => controllerDefinition(name, env)))
+    for (const runner of runners) await runner.pass()
+    expect(runners.every((r) => r.caches === runners[0]!.caches)).toBe(true)
+    const cached = runners[0]!.caches.list(pods, ns)
+    expect(cached).toHaveLength(count)
+    const shared = perPod(cached)
+    const sum = alone.reduce((a, b) => a + b, 0)
+    console.log(`bytes per cached pod in the shared host: ${shared}, against ${Math.max(...alone)} for the largest controller alone and ${sum} for all ${names.length} apart`)
+    // The union of what they read: at least what the widest one reads, far less than a copy each.
+    expect(shared).toBeGreaterThanOrEqual(Math.max(...alone))
+    expect(shared).toBeLessThan(Math.max(...alone) * 1.5)
+    expect(shared * 4).toBeLessThan(sum)
+    // Every field any of them reads is there: the Endpoints controllers' addresses, the scheduler's containers.
+    for (const p of cached) {
+      expect((p.status as any).podIP).toBeDefined()
+      expect((p.spec as any).containers[0].name).toBe('main')
+      expect((p.spec as any).containers[0].env).toBeUndefined()
+    }
   })
 
   it('a controller may not write back whole what it caches projected', async () => {

@@ -2,20 +2,22 @@ import { describe, expect, it } from 'vitest'
 import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
-import { restoreMemory } from '../../durable-objects/controller-host/memory'
-import { api } from './helpers'
+import { memoryPrefix, restoreMemory } from '../../durable-objects/controller-host/memory'
+import { api, hostOf } from './helpers'
 
-const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+const host = hostOf
 
 /** One pass of the named controller's host, as its alarm runs it. */
 async function alarmPass(name: string): Promise<void> {
-  await runInDurableObject(host(name), async (instance, state) => {
-    await state.storage.put('controller', name)
-    await instance.alarm()
-  })
+  await runInDurableObject(host(name), (instance) => instance.passNow(name))
 }
 
-const savedMemory = (name: string) => runInDurableObject(host(name), async (_i, state) => Object.fromEntries(await state.storage.list({ prefix: 'memory/' })))
+/** What the controller has saved in its host's storage, by key. */
+const savedMemory = (name: string) =>
+  runInDurableObject(host(name), async (_i, state) => {
+    const prefix = memoryPrefix(name)
+    return Object.fromEntries([...(await state.storage.list({ prefix }))].map(([k, v]) => [k.slice(prefix.length), v]))
+  })
 
 describe('what a controller remembers survives its host being evicted', () => {
   it('pod GC keeps the quarantine clock of a deleted node across an eviction, and then collects its pods', async () => {
@@ -25,20 +27,20 @@ describe('what a controller remembers survives its host being evicted', () => {
     expect((await api('DELETE', '/api/v1/nodes/gone')).status).toBe(200)
 
     await alarmPass('pod-gc')
-    const started = (await savedMemory('pod-gc'))['memory/gone']
+    const started = (await savedMemory('pod-gc'))['gone']
     expect(typeof started).toBe('number')
 
     // A new instance restores the clock rather than starting it again.
     await evictDurableObject(host('pod-gc'))
     await alarmPass('pod-gc')
-    expect((await savedMemory('pod-gc'))['memory/gone']).toBe(started)
+    expect((await savedMemory('pod-gc'))['gone']).toBe(started)
     expect((await api('GET', '/api/v1/namespaces/default/pods/orphan')).status).toBe(200)
 
     // Once the quarantine has run out, counted from the first sight, the next instance collects the pod.
     await evictDurableObject(host('pod-gc'))
     await runInDurableObject(host('pod-gc'), async (_i, state) => {
       const def = controllerDefinition('pod-gc', env)
-      await restoreMemory(state.storage, def.memory!)
+      await restoreMemory(state.storage, 'pod-gc', def.memory!)
       await new ControllerRunner(env, def, defaultRunnerOptions).pass(() => (started as number) + 40_001)
     })
     expect((await api('GET', '/api/v1/namespaces/default/pods/orphan')).status).toBe(404)
@@ -55,7 +57,7 @@ describe('what a controller remembers survives its host being evicted', () => {
     await alarmPass('replicaset')
     const pods = (await api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb')).json.items.map((p: any) => p.metadata.name).sort()
     expect(pods).toHaveLength(2)
-    expect(Object.keys(await savedMemory('replicaset'))).toEqual(['memory/default/web'])
+    expect(Object.keys(await savedMemory('replicaset'))).toEqual(['default/web'])
 
     await evictDurableObject(host('replicaset'))
     await alarmPass('replicaset')

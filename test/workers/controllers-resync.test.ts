@@ -4,9 +4,9 @@ import { controllerNames } from '../../src/controllers/registry'
 import worker from '../../src/index'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
-import { api } from './helpers'
+import { api, hostOf } from './helpers'
 
-const host = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(`controller/${name}`))
+const host = hostOf
 
 /**
  * Waits (bounded) until every controller the cron trigger woke has finished its pass and re-armed

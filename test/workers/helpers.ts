@@ -1,4 +1,5 @@
-import { SELF } from 'cloudflare:test'
+import { env, SELF } from 'cloudflare:test'
+import { hostObjectName, hostOfController } from '../../src/controllers/hosts'
 
 export const token = 'workers-test-admin-token-0123456789abcdef'
 
@@ -61,3 +62,6 @@ export async function openWatch(path: string) {
     },
   }
 }
+
+/** The ControllerHost Durable Object that runs the controller `name`. */
+export const hostOf = (name: string) => env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(hostObjectName(hostOfController(name))))

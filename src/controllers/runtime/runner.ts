@@ -1,11 +1,11 @@
 import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { ChangeType, KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { pods, resourceDefOf } from '../resources'
 import { storeFor } from '../../store-client/stores'
 import { listPages } from '../../store-client/list-pages'
 import { applyAction, recordEvents } from './apply'
-import { InformerCaches } from './cache'
+import { InformerCaches, refKey } from './cache'
 import { WorkQueue } from './queue'
 import type { Action, ControllerDefinition, ResourceRef } from './types'
 import { slowStart } from './slow-start'
@@ -72,12 +72,23 @@ export interface PassReport {
 }
 
 /**
+ * Informer caches read by several runners in one host: whichever runner reads a change applies it
+ * once and queues it for every runner that watches its kind (see `runnersSharingCaches`).
+ */
+export interface SharedCaches {
+  readonly caches: InformerCaches
+  readonly runners: ControllerRunner[]
+}
+
+/**
  * Runs one controller: keeps its caches current from the stores' change logs, queues the keys
  * that changes concern (plus every key at each resync), and reconciles due keys one at a time,
  * applying the actions each pure reconcile returns.
  */
 export class ControllerRunner {
   readonly caches: InformerCaches
+  private readonly shared: SharedCaches
+  private readonly watched: Set<string>
   readonly queue = new WorkQueue()
   private nextResyncAt = 0
   /** CPU of the running pass so far (see PassReport.cpuMs) */
@@ -95,9 +106,26 @@ export class ControllerRunner {
     private readonly env: Env,
     readonly def: ControllerDefinition,
     private readonly opts: RunnerOptions = defaultRunnerOptions,
+    shared?: SharedCaches,
   ) {
-    this.caches = new InformerCaches(strictLimitsOn(env), (r) => def.reads?.(r))
+    this.shared = shared ?? { caches: new InformerCaches(strictLimitsOn(env), (r) => def.reads?.(r)), runners: [] }
+    this.shared.runners.push(this)
+    this.caches = this.shared.caches
+    this.watched = new Set(def.watches.map(refKey))
     this.stores = envStores(env)
+  }
+
+  /** Queues the keys a change of a kind this controller watches concerns (and that it queues on). */
+  private queueChange(r: ResourceRef, type: ChangeType, obj: KubeObject, previous: KubeObject | undefined, now: number): void {
+    if (!this.watched.has(refKey(r)) || (this.def.queuesOn && !this.def.queuesOn(r, type, obj, previous))) return
+    for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
+    if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
+  }
+
+  /** Queues the keys every object of a relisted kind concerns. */
+  private queueListed(r: ResourceRef, objects: KubeObject[], now: number): void {
+    if (!this.watched.has(refKey(r))) return
+    for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
   }
 
   /** Runs synchronous work, adding its time to the pass's CPU. */
@@ -303,7 +331,7 @@ export class ControllerRunner {
         const now = clock()
         this.computing(() => {
           cache.reset(objects, Number(rv))
-          for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
+          for (const runner of this.shared.runners) runner.queueListed(r, objects, now)
         })
         return
       }
@@ -318,9 +346,7 @@ export class ControllerRunner {
         for (const change of batch.value.changes) {
           const obj = JSON.parse(change.value) as KubeObject
           const { previous, applied } = cache.apply(change.type, obj)
-          if (!applied || (this.def.queuesOn && !this.def.queuesOn(r, change.type, obj, previous))) continue
-          for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
-          if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
+          if (applied) for (const runner of this.shared.runners) runner.queueChange(r, change.type, obj, previous, now)
         }
       })
       cache.rv = batch.value.rv

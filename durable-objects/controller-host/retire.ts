@@ -1,0 +1,35 @@
+import type { Env } from '../../src/env'
+import { hostFor, hostOfController } from '../../src/controllers/hosts'
+
+/**
+ * A host kept one controller's name under `controller` before hosts could run several. Such a
+ * host either still runs that controller alone (its records move to the keys a host uses now), or
+ * its controller moved to a shared host: it hands that host what the controller remembered, then
+ * deletes its alarm and storage, so the controller never runs in two places. Returns whether the
+ * host was retired.
+ */
+export async function retiredHost(storage: DurableObjectStorage, env: Env): Promise<boolean> {
+  const controller = await storage.get<string>('controller')
+  if (controller === undefined) return false
+  let host: string | undefined
+  try {
+    host = hostOfController(controller)
+  } catch {
+    host = undefined
+  }
+  if (host === controller) {
+    const counters = await storage.get('counters')
+    if (counters !== undefined) await storage.put(`counters/${controller}`, counters)
+    await storage.put('host', host)
+    await storage.delete(['controller', 'counters'])
+    return false
+  }
+  if (host !== undefined) {
+    const saved = await storage.list({ prefix: 'memory/' })
+    const entries = [...saved].map(([key, value]): [string, unknown] => [key.slice('memory/'.length), value])
+    if (entries.length) await hostFor(env, controller).adoptMemory(controller, entries)
+  }
+  await storage.deleteAlarm()
+  await storage.deleteAll()
+  return true
+}
