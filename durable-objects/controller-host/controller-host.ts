@@ -12,6 +12,8 @@ import { retiredHost } from './retire'
 import { emptyFigures, InvocationMeter, metered, strictLimitsOn } from '../../src/limits/strict'
 
 const defaultPassGapMs = 100
+/** an alarm this far past its time is taken as lost */
+const overdueMs = 60_000
 
 /**
  * Hosts one controller, or every controller that watches pods over one set of caches (see
@@ -28,6 +30,8 @@ export class ControllerHost extends DurableObject<Env> {
   private host: string | undefined
   private readonly counters = new Map<string, Promise<ControllerCounters>>()
   private readonly schedule = new HostSchedule(this.passGapMs())
+  /** the time of the alarm last set by this instance */
+  private armed: number | undefined
 
   /** A store committed a change the controller `name` watches: run its pass soon. */
   async poke(name: string): Promise<void> {
@@ -46,10 +50,14 @@ export class ControllerHost extends DurableObject<Env> {
     return Number(this.env.CONTROLLER_PASS_GAP_MS ?? defaultPassGapMs)
   }
 
-  /** The cron safety net: re-arms a host whose alarm was lost. */
+  /**
+   * The cron safety net: re-arms a host whose alarm was lost, or is overdue by more than a minute
+   * (an alarm the runtime no longer holds would otherwise block every later one).
+   */
   async ensureAlarm(name: string): Promise<void> {
     await this.remember(hostOfController(name))
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now())
+    const at = await this.ctx.storage.getAlarm()
+    if (at === null || at < Date.now() - overdueMs) await this.setAlarm(Date.now())
   }
 
   /** The alarms fired and passes run so far by the controller `name`. */
@@ -64,6 +72,7 @@ export class ControllerHost extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    const firing = this.armed ?? Date.now()
     this.host ??= await this.ctx.storage.get<string>('host')
     if (!this.host && (await retiredHost(this.ctx.storage, this.env))) return
     this.host ??= await this.ctx.storage.get<string>('host')
@@ -71,7 +80,7 @@ export class ControllerHost extends DurableObject<Env> {
     const members = controllersOfHost(this.host)
     const { name, at } = this.schedule.next(members)
     if (at <= Date.now()) await this.invocation(name, true)
-    await this.armAt(members)
+    await this.armAt(members, firing)
   }
 
   /** Runs one pass of the controller `name` now, in an invocation of its own, as its alarm does when it is due first. */
@@ -116,17 +125,28 @@ export class ControllerHost extends DurableObject<Env> {
     this.schedule.passed(name, startedAt, Date.now(), report.nextAt)
   }
 
-  /** Sets the alarm for the controller due earliest, if any is. */
-  private async armAt(members: string[]): Promise<void> {
+  /**
+   * Sets the alarm for the controller due earliest, if any is. `firing`: the time of the alarm
+   * whose handler is running. The runtime deletes that alarm when its handler ends unless it was
+   * set to another time, so the next is set at least a millisecond after it: two controllers due at
+   * the same moment (one change wakes both) would otherwise leave the host with no alarm at all.
+   */
+  private async armAt(members: string[], firing?: number): Promise<void> {
     const { at } = this.schedule.next(members)
-    if (Number.isFinite(at)) await this.ctx.storage.setAlarm(Math.max(at, Date.now()))
+    if (!Number.isFinite(at)) return
+    await this.setAlarm(Math.max(at, Date.now(), firing === undefined ? 0 : firing + 1))
+  }
+
+  private async setAlarm(at: number): Promise<void> {
+    this.armed = at
+    await this.ctx.storage.setAlarm(at)
   }
 
   /** Brings the alarm forward to `at` (never later). */
   private async armBy(due: number): Promise<void> {
     const at = Math.max(due, Date.now())
     const current = await this.ctx.storage.getAlarm()
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at)
+    if (current === null || current > at) await this.setAlarm(at)
   }
 
   private async remember(host: string): Promise<void> {
