@@ -11,6 +11,9 @@ import { podReads } from '../shared/pod-reads'
 
 const schedulerContainerReads = { name: true, resources: true, ports: true, command: true, restartPolicy: true }
 
+/** Fields of a pod's spec that no filter, score or preemption step reads: its cache drops them. */
+const specNotRead = ['restartPolicy', 'terminationGracePeriodSeconds', 'activeDeadlineSeconds', 'dnsPolicy', 'dnsConfig', 'enableServiceLinks', 'securityContext', 'serviceAccountName', 'serviceAccount', 'automountServiceAccountToken', 'imagePullSecrets', 'hostname', 'subdomain', 'setHostnameAsFQDN', 'shareProcessNamespace']
+
 export interface SchedulerOptions {
   /** pods whose spec.schedulerName names this scheduler (an empty name means the default) */
   schedulerName?: string
@@ -63,7 +66,7 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
     // phase (isTerminal), conditions, nomination and start (preemption.ts, unschedulable.ts).
     reads: podReads(
       {
-        spec: { '*': true, containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
+        spec: { '*': true, ...Object.fromEntries(specNotRead.map((f) => [f, false])), containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
         status: { phase: true, conditions: true, nominatedNodeName: true, startTime: true },
       },
       false,
