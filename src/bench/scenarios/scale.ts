@@ -17,6 +17,12 @@ import { expectStatus } from './series'
 /** Bytes of request JSON of every pod of the first step. */
 export const SCALE_POD_BYTES = 4096
 
+/**
+ * Where node IPAM cuts the nodes' pod CIDRs from: the default /16 holds 256 nodes' /24s, and a node
+ * with none starts no pod. This /9 holds 32,768, and stays clear of the service range (10.96.0.0/12).
+ */
+export const SCALE_CLUSTER_CIDR = '10.128.0.0/9'
+
 export interface ScaleStep {
   /** time from the step's first request until it converged */
   seconds: number
@@ -61,7 +67,7 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
   const namespaceObjects = Math.max(1, Math.round(n / 4))
   const stepMs = Math.max(120_000, n * 240)
   progress(`scale: ${n} pods over ${nodes} sim nodes, a ${rolloutReplicas}-replica rollout, a namespace of ${namespaceObjects} objects deleted (each step bounded by ${stepMs / 1000} s)`)
-  const cp = await startControlPlane({ EDGEPLANE_STRICT_LIMITS: 'true' })
+  const cp = await startControlPlane({ EDGEPLANE_STRICT_LIMITS: 'true', CLUSTER_CIDR: SCALE_CLUSTER_CIDR })
   const client = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: o.concurrency })
   const agents: SimAgent[] = []
   try {
