@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { againstHalfLimits, parseLimitFigures } from '../../src/bench/limit-figures'
 import { parseOptions } from '../../src/bench/options'
-import { SCALE_POD_BYTES, scalePodJson } from '../../src/bench/scenarios/scale'
+import { SCALE_CLUSTER_CIDR, SCALE_POD_BYTES, scalePodJson } from '../../src/bench/scenarios/scale'
+import { nodeCidrSettings } from '../../src/apis/node-cidrs'
+import { defaultServiceClusterIpRange } from '../../src/apis/service-ips'
+import { parseCidr } from '../../src/apimachinery/cidr'
 import { emptyFigures, renderLimitFigures } from '../../src/limits/strict'
 
 describe('bench --scale', () => {
@@ -15,6 +18,14 @@ describe('bench --scale', () => {
     const body = scalePodJson('p-123', 'scale-pods')
     expect(Buffer.byteLength(body)).toBe(SCALE_POD_BYTES)
     expect(JSON.parse(body).metadata).toEqual({ name: 'p-123', namespace: 'scale-pods', labels: { app: 'scale' } })
+  })
+
+  it('gives every node of a 1,000,000-pod run a pod CIDR, clear of the service range', () => {
+    const settings = nodeCidrSettings(SCALE_CLUSTER_CIDR, undefined)
+    expect(settings.cluster.size / 2 ** (32 - settings.maskSize)).toBeGreaterThanOrEqual(1_000_000 / 100)
+    const services = parseCidr(defaultServiceClusterIpRange)!
+    const apart = settings.cluster.base + settings.cluster.size <= services.base || services.base + services.size <= settings.cluster.base
+    expect(apart).toBe(true)
   })
 
   it("reads the largest figure over the Worker and every controller from GET /metrics, and where it was seen", () => {
