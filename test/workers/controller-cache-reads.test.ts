@@ -10,7 +10,7 @@ import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { computePodStatus } from '../../src/agent/pod-status'
 import { controllersOfHost, sharedPodsHost } from '../../src/controllers/hosts'
 import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
-import { api } from './helpers'
+import { api, configMap } from './helpers'
 
 const count = 10
 const ns = 'reads'
@@ -88,8 +88,13 @@ describe('controllers cache only the fields they read', () => {
     expect(names).toEqual(controllerNames().filter((name) => controllerDefinition(name, env).watches.some((r) => sameResource(r, pods))))
     const alone = names.map((name) => perPod(stored, projectionFor(pods, controllerDefinition(name, env).reads?.(pods))))
 
+    expect((await api('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap('settings', { big: 'x'.repeat(2000) }))).status).toBe(201)
     const runners = runnersSharingCaches(env, names.map((name) => controllerDefinition(name, env)))
     for (const runner of runners) await runner.pass()
+    // The garbage collector and the quota controller only need to know a ConfigMap is there.
+    const settings = runners[0]!.caches.get({ group: '', version: 'v1', plural: 'configmaps' }, ns, 'settings')
+    expect(settings?.metadata.name).toBe('settings')
+    expect(settings?.data).toBeUndefined()
     expect(runners.every((r) => r.caches === runners[0]!.caches)).toBe(true)
     const cached = runners[0]!.caches.list(pods, ns)
     expect(cached).toHaveLength(count)

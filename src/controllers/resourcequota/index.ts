@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { trackedKinds } from '../../apis/quota/tracked'
-import { sameResource } from '../resources'
+import { persistentVolumeClaims, pods, sameResource, services } from '../resources'
+import type { Fields } from '../runtime/fields'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { objectKey } from '../../apimachinery/object-key'
 import { reconcileResourceQuota, resourceQuotas } from './reconcile'
@@ -15,6 +16,28 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
   return sameResource(resource, resourceQuotas) ? [...new Set([objectKey(object), ...quotas])] : quotas
 }
 
+/** Of a pod: its phase (podCountsCompute), its compute requests and limits (podAmounts, isBestEffort) and what the quota scopes test (podInScope). */
+const podFields = podReads(
+  {
+    spec: { containers: { resources: true }, initContainers: { resources: true }, overhead: true, activeDeadlineSeconds: true, priorityClassName: true, affinity: true },
+    status: { phase: true },
+  },
+  false,
+)
+
+/**
+ * What the controller reads of each kind it counts (objectUsage): a Service's type and ports, a
+ * claim's requested storage, a pod's fields above; the quotas themselves whole (their status is
+ * replaced); of every other kind, only that it is there.
+ */
+function quotaReads(r: ResourceRef): Fields | undefined {
+  if (sameResource(r, pods)) return podFields(r)
+  if (sameResource(r, resourceQuotas)) return undefined
+  if (sameResource(r, services)) return { spec: { type: true, ports: true } }
+  if (sameResource(r, persistentVolumeClaims)) return { spec: { resources: true } }
+  return {}
+}
+
 /**
  * The resource quota controller: keeps each ResourceQuota's status.hard and status.used, recounting
  * the namespace's objects when usage is given back or a quota's limits change (quotaWakesOn), and
@@ -24,15 +47,7 @@ export function resourceQuotaController(): ControllerDefinition {
   return {
     name: 'resourcequota',
     watches: watched,
-    // Of a pod: its phase (podCountsCompute), its compute requests and limits (podAmounts,
-    // isBestEffort) and what the quota scopes test (podInScope). Other kinds are counted whole.
-    reads: podReads(
-      {
-        spec: { containers: { resources: true }, initContainers: { resources: true }, overhead: true, activeDeadlineSeconds: true, priorityClassName: true, affinity: true },
-        status: { phase: true },
-      },
-      false,
-    ),
+    reads: quotaReads,
     wakesOn: quotaWakesOn,
     queuesOn: quotaWakesOn,
     keysFor,
