@@ -7,7 +7,7 @@ import { runnersSharingCaches } from '../../src/controllers/runtime/shared-cache
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 import { putMemory, restoreMemory, saveMemory } from './memory'
 import { recordPass } from './strict-limits'
-import { HostSchedule } from './schedule'
+import { HostSchedule, nextAlarmAt } from './schedule'
 import { retiredHost } from './retire'
 import { emptyFigures, InvocationMeter, metered, strictLimitsOn } from '../../src/limits/strict'
 
@@ -125,16 +125,10 @@ export class ControllerHost extends DurableObject<Env> {
     this.schedule.passed(name, startedAt, Date.now(), report.nextAt)
   }
 
-  /**
-   * Sets the alarm for the controller due earliest, if any is. `firing`: the time of the alarm
-   * whose handler is running. The runtime deletes that alarm when its handler ends unless it was
-   * set to another time, so the next is set at least a millisecond after it: two controllers due at
-   * the same moment (one change wakes both) would otherwise leave the host with no alarm at all.
-   */
+  /** Sets the alarm for the controller due earliest, if any is; `firing`: the time of the alarm whose handler is running. */
   private async armAt(members: string[], firing?: number): Promise<void> {
     const { at } = this.schedule.next(members)
-    if (!Number.isFinite(at)) return
-    await this.setAlarm(Math.max(at, Date.now(), firing === undefined ? 0 : firing + 1))
+    if (Number.isFinite(at)) await this.setAlarm(nextAlarmAt(at, Date.now(), firing))
   }
 
   private async setAlarm(at: number): Promise<void> {

@@ -40,3 +40,14 @@ export class HostSchedule {
     this.dueAt.set(name, due)
   }
 }
+
+/**
+ * When to set a host's next alarm from inside the alarm handler: when the controller due earliest
+ * is due (`at`), but never in the past, and at least a millisecond after `firing`, the time of the
+ * alarm whose handler is running. The runtime takes an alarm set again to that very time as already
+ * run: it stays stored and never fires, and every later pass waits on it. Two controllers due at the
+ * same moment (one change wakes both) would otherwise leave the host silent.
+ */
+export function nextAlarmAt(at: number, now: number, firing: number | undefined): number {
+  return Math.max(at, now, firing === undefined ? -Infinity : firing + 1)
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HostSchedule } from '../../durable-objects/controller-host/schedule'
+import { HostSchedule, nextAlarmAt } from '../../durable-objects/controller-host/schedule'
 
 describe('the pass schedule of a host that runs several controllers', () => {
   it('runs every controller of a new instance at once, in order, then each when its own pass asked', () => {
@@ -44,5 +44,23 @@ describe('the pass schedule of a host that runs several controllers', () => {
     s.poked('a', 6000)
     s.passed('a', 6100, 6200, 36_200)
     expect(s.next(['a'])).toEqual({ name: 'a', at: 36_200 })
+  })
+
+  it('sets the next alarm after the one running, even when the next controller is due at that very time', () => {
+    const s = new HostSchedule(100)
+    for (const name of ['a', 'b']) s.passed(name, 0, 0, 30_000)
+    // One change woke both at 5000: the alarm for 5000 runs a, and b is due at 5000 too.
+    s.poked('a', 5000)
+    s.poked('b', 5000)
+    s.passed('a', 4999, 5000, 35_000)
+    const { name, at } = s.next(['a', 'b'])
+    expect({ name, at }).toEqual({ name: 'b', at: 5000 })
+    // The clock did not move during a's pass (no I/O finished within the millisecond).
+    expect(nextAlarmAt(at, 5000, 5000)).toBe(5001)
+    // Otherwise: when it is due, never in the past.
+    expect(nextAlarmAt(9000, 5000, 5000)).toBe(9000)
+    expect(nextAlarmAt(4000, 6000, 5000)).toBe(6000)
+    // A new instance does not know when the alarm running was set for: it fired at or before now.
+    expect(nextAlarmAt(4000, 6000, undefined)).toBe(6000)
   })
 })
