@@ -74,9 +74,12 @@ export class ControllerHost extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const firing = this.armed ?? Date.now()
     this.host ??= await this.ctx.storage.get<string>('host')
-    if (!this.host && (await retiredHost(this.ctx.storage, this.env))) return
-    this.host ??= await this.ctx.storage.get<string>('host')
-    if (!this.host) return
+    if (!this.host) {
+      // A host from before hosts could run several controllers: retired, or moved to the new keys.
+      if (await retiredHost(this.ctx.storage, this.env)) return
+      this.host = await this.ctx.storage.get<string>('host')
+      if (!this.host) return
+    }
     const members = controllersOfHost(this.host)
     const { name, at } = this.schedule.next(members)
     if (at <= Date.now()) await this.invocation(name, true)

@@ -1,5 +1,9 @@
 import type { Env } from '../../src/env'
 import { hostFor, hostOfController } from '../../src/controllers/hosts'
+import { countersKey } from './counters'
+
+/** where such a host kept its one controller's memory */
+const legacyMemoryPrefix = 'memory/'
 
 /**
  * A host kept one controller's name under `controller` before hosts could run several. Such a
@@ -19,14 +23,14 @@ export async function retiredHost(storage: DurableObjectStorage, env: Env): Prom
   }
   if (host === controller) {
     const counters = await storage.get('counters')
-    if (counters !== undefined) await storage.put(`counters/${controller}`, counters)
+    if (counters !== undefined) await storage.put(countersKey(controller), counters)
     await storage.put('host', host)
     await storage.delete(['controller', 'counters'])
     return false
   }
   if (host !== undefined) {
-    const saved = await storage.list({ prefix: 'memory/' })
-    const entries = [...saved].map(([key, value]): [string, unknown] => [key.slice('memory/'.length), value])
+    const saved = await storage.list({ prefix: legacyMemoryPrefix })
+    const entries = [...saved].map(([key, value]): [string, unknown] => [key.slice(legacyMemoryPrefix.length), value])
     if (entries.length) await hostFor(env, controller).adoptMemory(controller, entries)
   }
   await storage.deleteAlarm()

@@ -1,7 +1,6 @@
 import type { Env } from '../env'
 import { controllerDefinition, controllerNames } from './registry'
-import { refKey } from './runtime/cache'
-import { pods } from './resources'
+import { pods, sameResource } from './resources'
 import { meteredStub } from '../limits/strict'
 
 /**
@@ -17,7 +16,7 @@ function hostNames(): Map<string, string> {
   if (!hostOf) {
     hostOf = new Map()
     for (const name of controllerNames()) {
-      const watchesPods = controllerDefinition(name, {} as Env).watches.some((r) => refKey(r) === refKey(pods))
+      const watchesPods = controllerDefinition(name, {} as Env).watches.some((r) => sameResource(r, pods))
       hostOf.set(name, watchesPods ? sharedPodsHost : name)
     }
   }
@@ -52,5 +51,6 @@ export function hostFor(env: Env, name: string) {
 
 /** Makes sure every host has an alarm set; a host that lost its alarm runs again. */
 export async function resyncControllers(env: Env): Promise<void> {
-  await Promise.all(hostNamesAll().map((host) => hostFor(env, controllersOfHost(host)[0]!).ensureAlarm(controllersOfHost(host)[0]!)))
+  const anyControllerOf = hostNamesAll().map((host) => controllersOfHost(host)[0]!)
+  await Promise.all(anyControllerOf.map((name) => hostFor(env, name).ensureAlarm(name)))
 }

@@ -115,16 +115,21 @@ export class ControllerRunner {
     this.stores = envStores(env)
   }
 
+  /** The runners sharing these caches that watch `r` (this one among them when it does). */
+  private watchersOf(r: ResourceRef): ControllerRunner[] {
+    const key = refKey(r)
+    return this.shared.runners.filter((runner) => runner.watched.has(key))
+  }
+
   /** Queues the keys a change of a kind this controller watches concerns (and that it queues on). */
   private queueChange(r: ResourceRef, type: ChangeType, obj: KubeObject, previous: KubeObject | undefined, now: number): void {
-    if (!this.watched.has(refKey(r)) || (this.def.queuesOn && !this.def.queuesOn(r, type, obj, previous))) return
+    if (this.def.queuesOn && !this.def.queuesOn(r, type, obj, previous)) return
     for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
     if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
   }
 
   /** Queues the keys every object of a relisted kind concerns. */
   private queueListed(r: ResourceRef, objects: KubeObject[], now: number): void {
-    if (!this.watched.has(refKey(r))) return
     for (const o of objects) for (const k of this.def.keysFor(r, o, this.caches)) this.queue.add(k, now)
   }
 
@@ -317,6 +322,7 @@ export class ControllerRunner {
     const def = resourceDefOf(r)
     const store = storeFor(this.env, def)
     const cache = this.caches.of(r)
+    const watchers = this.watchersOf(r)
     for (;;) {
       if (!cache.synced) {
         const objects: KubeObject[] = []
@@ -331,7 +337,7 @@ export class ControllerRunner {
         const now = clock()
         this.computing(() => {
           cache.reset(objects, Number(rv))
-          for (const runner of this.shared.runners) runner.queueListed(r, objects, now)
+          for (const runner of watchers) runner.queueListed(r, objects, now)
         })
         return
       }
@@ -346,7 +352,7 @@ export class ControllerRunner {
         for (const change of batch.value.changes) {
           const obj = JSON.parse(change.value) as KubeObject
           const { previous, applied } = cache.apply(change.type, obj)
-          if (applied) for (const runner of this.shared.runners) runner.queueChange(r, change.type, obj, previous, now)
+          if (applied) for (const runner of watchers) runner.queueChange(r, change.type, obj, previous, now)
         }
       })
       cache.rv = batch.value.rv

@@ -3,6 +3,7 @@ import { InformerCaches, refKey } from './cache'
 import { mergeFields, type Fields } from './fields'
 import { ControllerRunner, defaultRunnerOptions, type RunnerOptions, type SharedCaches } from './runner'
 import type { ControllerDefinition, ResourceRef } from './types'
+import { sameResource } from '../resources'
 import { strictLimitsOn } from '../../limits/strict'
 
 /**
@@ -12,7 +13,7 @@ import { strictLimitsOn } from '../../limits/strict'
 export function unionReads(defs: ControllerDefinition[], r: ResourceRef): Fields | undefined {
   let union: Fields | undefined
   for (const def of defs) {
-    if (!def.watches.some((w) => refKey(w) === refKey(r))) continue
+    if (!def.watches.some((w) => sameResource(w, r))) continue
     const reads = def.reads?.(r)
     if (reads === undefined) return undefined
     union = union ? mergeFields(union, reads) : reads
