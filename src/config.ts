@@ -56,3 +56,12 @@ export const webhookRecheckMs = rbacRecheckMs
 
 /** The shortest admin token served with: shorter ones are too easy to guess. */
 export const minAdminTokenLength = 32
+
+/** Pod Security admission checks at most this many existing pods when a namespace's enforce level is tightened (upstream's limit)... */
+export const podSecurityNamespaceMaxPodsToCheck = 3000
+
+/** ...and stops checking them after this long, answering with how many it checked. */
+export const podSecurityNamespacePodCheckTimeoutMs = 1000
+
+/** How stale Pod Security admission's copy of a namespace's labels may be (upstream reads them from an informer). */
+export const podSecurityNamespaceRecheckMs = 1000

@@ -24,6 +24,16 @@ export interface Env {
   CONTROLLER_NOTIFICATIONS?: string
   /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */
   SERVICE_CLUSTER_IP_RANGE?: string
+  /**
+   * Pod Security admission's cluster defaults, `level` or `level:version` (default `privileged`), and
+   * its exemptions, comma-separated (see src/apis/pod-security/settings.ts).
+   */
+  EDGEPLANE_POD_SECURITY_ENFORCE?: string
+  EDGEPLANE_POD_SECURITY_AUDIT?: string
+  EDGEPLANE_POD_SECURITY_WARN?: string
+  EDGEPLANE_POD_SECURITY_EXEMPT_USERNAMES?: string
+  EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES?: string
+  EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES?: string
   /** Events are removed this many seconds after their last write, as kube-apiserver's --event-ttl (default 3600). */
   EDGEPLANE_EVENT_TTL_SECONDS?: string
   /** Node pod CIDRs are cut from this CIDR (default 10.244.0.0/16). */

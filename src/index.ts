@@ -5,6 +5,9 @@ import { watchersOf } from './controllers/registry'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 import { InvocationMeter, metered, strictLimitsOn, workerFigures } from './limits/strict'
+import { provideAdmissionAuthorizer } from './admission/policies/authorizer'
+import { authorize } from './api/authorize'
+import { rbacPolicy } from './api/rbac-snapshot'
 
 /** The store of one kind, whose changes are routed to the controllers that watch it. */
 export class KindStore extends Store {
@@ -16,6 +19,12 @@ export { ControllerHost } from '../durable-objects/controller-host/controller-ho
 export { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
 
 const app = buildApp()
+
+// CEL's `authorizer` in admission asks the cluster's authorizer over its current RBAC policy.
+provideAdmissionAuthorizer(async (env) => {
+  const policy = await rbacPolicy(env)
+  return (user, attributes) => authorize(user, attributes, policy)
+})
 
 export default {
   /** Ingress traffic (see isIngressRequest) is served at the edge; everything else is the API. */

@@ -2,12 +2,6 @@ import type { Env } from '../../src/env'
 import type { StreamOpen } from '../../src/agent-protocol/tunnel-messages'
 import { meteredStub } from '../../src/limits/strict'
 
-/** The only exec subprotocol served (kubectl 1.30+ offers it first and alone). */
-export const execSubprotocol = 'v5.channel.k8s.io'
-
-/** kubectl's port-forward over WebSocket: SPDY/3.1 frames carried in binary messages. */
-export const portForwardSubprotocol = 'SPDY/3.1+portforward.k8s.io'
-
 /** The gateway of one node: where its agent's tunnel ends and its log and exec streams meet it. */
 export function gatewayFor(env: Env, node: string) {
   return meteredStub(env, env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`)), `gateway ${node}`)
@@ -18,6 +12,8 @@ export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | O
   /** exec: which output channels the client asked for */
   stdout?: boolean
   stderr?: boolean
+  /** exec and port-forward: the WebSocket subprotocol agreed with the client ('' when it offered none; see stream-protocols.ts) */
+  protocol?: string
 }
 
 /** The gateway URL that hands the agent's tunnel (a WebSocket upgrade) to the gateway. */
@@ -25,7 +21,7 @@ export function agentUrl(node: string): string {
   return `https://gateway/agent?node=${encodeURIComponent(node)}`
 }
 
-/** The gateway URL that opens a stream (a WebSocket upgrade): log bytes, or exec's v5 channels. */
+/** The gateway URL that opens a stream (a WebSocket upgrade): log bytes, exec's channels, a port-forward. */
 export function streamUrl(node: string, request: StreamRequest): string {
   return `https://gateway/stream?node=${encodeURIComponent(node)}&open=${encodeURIComponent(JSON.stringify(request))}`
 }

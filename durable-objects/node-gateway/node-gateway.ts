@@ -4,8 +4,9 @@ import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
 import { agentStreamBit, parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type Dial, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
 import { firstProtocol, parseOpen } from './open-request'
-import { channelFrame, execStatus } from './exec-status'
-import { execSubprotocol, gatewayFor, portForwardSubprotocol, streamUrl } from './client'
+import { channelFrame } from './exec-status'
+import { gatewayFor, streamUrl } from './client'
+import { execEndMessage, fromClient, openingMessages, toClient, type ClientAttachment } from './client-stream'
 import { authorizeDial } from './node-port-dial'
 
 /** Kept on each socket so every relay decision survives hibernation. */
@@ -17,17 +18,6 @@ interface AgentAttachment {
   conn: string
   node: string
   since: number
-}
-
-interface ClientAttachment {
-  role: 'client'
-  id: number
-  kind: 'logs' | 'exec' | 'portforward' | 'http' | 'websocket' | 'tcp'
-  conn: string
-  node: string
-  stdout: boolean
-  stderr: boolean
-  command: string[]
 }
 
 /** A NodePort connection this node's agent dialled to another node's pod: the socket to that node's gateway. */
@@ -44,7 +34,6 @@ export const maxDialled = 4096
 const streamTag = (id: number) => `s:${id}`
 /** The agent pings every 20 s; a tunnel silent for longer than this died without a close (NAT, power). */
 const agentSilentAfterMs = 65_000
-const statusChannel = 3
 
 /**
  * One node's end of its agent's outbound tunnel. The agent's WebSocket and every client stream
@@ -116,7 +105,7 @@ export class NodeGateway extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, [streamTag(id)])
     const { open } = request
     const exec = open.op === 'exec'
-    server.serializeAttachment({
+    const att: ClientAttachment = {
       role: 'client',
       id,
       kind: open.op,
@@ -125,9 +114,13 @@ export class NodeGateway extends DurableObject<Env> {
       stdout: exec ? request.stdout : true,
       stderr: exec ? request.stderr : false,
       command: exec ? open.command : [],
-    } satisfies ClientAttachment)
+      ...(request.protocol !== undefined ? { protocol: request.protocol } : {}),
+      ...(open.op === 'portforward' && open.ports ? { ports: open.ports } : {}),
+    }
+    server.serializeAttachment(att)
     this.sendToAgent(agent.ws, { ...open, id })
-    const protocol = exec ? execSubprotocol : open.op === 'portforward' ? portForwardSubprotocol : open.op === 'websocket' ? firstProtocol(open.headers) : undefined
+    for (const message of openingMessages(att)) server.send(message)
+    const protocol = exec || open.op === 'portforward' ? request.protocol : open.op === 'websocket' ? firstProtocol(open.headers) : undefined
     const headers = protocol ? { 'Sec-WebSocket-Protocol': protocol } : undefined
     return new Response(null, { status: 101, webSocket: pair[0], headers })
   }
@@ -179,28 +172,18 @@ export class NodeGateway extends DurableObject<Env> {
       if (frame.channel === Channel.stdout || frame.channel === Channel.head) client.ws.send(channelFrame(frame.channel, frame.payload))
       return
     }
-    if (client.att.kind !== 'exec') {
-      // Log bytes, or the agent's SPDY bytes of a port-forward: passed on as they are.
-      if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
-      return
-    }
-    const wanted = frame.channel === Channel.stdout ? client.att.stdout : frame.channel === Channel.stderr ? client.att.stderr : false
-    if (wanted) client.ws.send(channelFrame(frame.channel, frame.payload))
+    // exec's output and a port's data and errors in the client's protocol; log bytes and SPDY bytes as they are.
+    const out = toClient(client.att, frame.channel, frame.payload)
+    if (out !== undefined) client.ws.send(out)
   }
 
-  /** kubectl's v5 frames: stdin (0), resize (4) and close (255) go on to the agent as they are. */
+  /** A client's message: read in its stream's protocol, text and binary alike, and passed on to the agent. */
   private fromClient(att: ClientAttachment, message: string | ArrayBuffer): void {
     if (att.kind === 'websocket') return this.forwardMessage(att, message)
-    if (att.kind === 'logs' || typeof message === 'string') return
-    const bytes = new Uint8Array(message)
-    if (att.kind === 'portforward') return this.forwardBytes(att, bytes)
-    if (bytes.byteLength === 0) return
-    const channel = bytes[0]!
-    if (channel !== Channel.stdin && channel !== Channel.resize && channel !== Channel.close) return
-    if ((att.kind === 'http' || att.kind === 'tcp') && channel === Channel.resize) return
+    const frame = fromClient(att, message)
     const agent = this.agent()
-    if (!agent || agent.att.conn !== att.conn) return
-    agent.ws.send(encodeFrame(att.id, channel, bytes.subarray(1)))
+    if (!frame || !agent || agent.att.conn !== att.conn) return
+    for (const out of encodeFrames(att.id, frame.channel, frame.payload)) agent.ws.send(out)
   }
 
   /** A proxied WebSocket's message, its kind kept: binary on channel 1, text on channel 2. */
@@ -212,24 +195,17 @@ export class NodeGateway extends DurableObject<Env> {
     for (const frame of encodeFrames(att.id, text ? Channel.stderr : Channel.stdout, bytes)) agent.ws.send(frame)
   }
 
-  /** kubectl's port-forward bytes: a SPDY byte stream whose message boundaries mean nothing. */
-  private forwardBytes(att: ClientAttachment, bytes: Uint8Array): void {
-    const agent = this.agent()
-    if (!agent || agent.att.conn !== att.conn || bytes.byteLength === 0) return
-    for (const frame of encodeFrames(att.id, Channel.stdin, bytes)) agent.ws.send(frame)
-  }
-
   /** Ends a client stream: exec gets its Status on channel 3; a log reader gets the end message. */
   private finish(ws: WebSocket, att: ClientAttachment, end: Pick<End, 'exitCode' | 'error'>): void {
     try {
       if (att.kind === 'portforward' || att.kind === 'websocket') {
-        // Port-forward has no status channel: the close says why.
+        // Port-forward has no status channel: the close says why (a port's own failure came on its error channel).
         ws.serializeAttachment({ ...att, conn: '' })
         safeClose(ws, end.error ? 1011 : 1000, (end.error ?? 'stream ended').slice(0, 120))
         return
       }
-      if (att.kind === 'exec') ws.send(channelFrame(statusChannel, new TextEncoder().encode(JSON.stringify(execStatus(end, att.command)))))
-      else ws.send(JSON.stringify({ op: 'end', id: att.id, ...end }))
+      const last = att.kind === 'exec' ? execEndMessage(att, end) : JSON.stringify({ op: 'end', id: att.id, ...end })
+      if (last !== undefined) ws.send(last)
     } catch {
       /* the client already left */
     }

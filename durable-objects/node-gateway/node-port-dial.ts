@@ -4,6 +4,7 @@ import type { Dial } from '../../src/agent-protocol/tunnel-messages'
 import type { EndpointTarget } from '../../src/apis/endpoint-targets'
 import { readObject } from '../../src/service-client/service-endpoints'
 import { dialTarget } from './dial-target'
+import { checkedTarget } from '../../src/service-client/pod-targets'
 
 /** Each Service and its Endpoints are read at most once a second per gateway, however many connections come. */
 const lookupTtlMs = 1_000
@@ -29,5 +30,7 @@ export async function authorizeDial(env: Env, dial: Dial): Promise<EndpointTarge
   } catch (err) {
     return err instanceof Error ? err.message : `services "${dial.service}" could not be read`
   }
-  return dialTarget(objects[0], objects[1], dial)
+  const target = dialTarget(objects[0], objects[1], dial)
+  if (typeof target === 'string') return target
+  return (await checkedTarget(env, target)) ?? `pod ${dial.namespace}/${dial.pod} on node "${dial.node}" is not the pod its Endpoints address names`
 }

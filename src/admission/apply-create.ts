@@ -31,6 +31,6 @@ export async function applyCreate(
   await admitCreate(env, target, obj, opts)
   // The apply's ownership is already recorded in the object: the create must not record it again.
   const created = await create(obj, { ...opts, fieldManager: undefined })
-  // The apply's warnings (unknown fields it dropped) are the ones the client is owed.
-  return created.ok ? { ...created, warnings: trial.warnings } : created
+  // The client is owed the apply's warnings (unknown fields it dropped) and admission's.
+  return created.ok ? { ...created, warnings: [...(trial.warnings ?? []), ...(created.warnings ?? [])] } : created
 }

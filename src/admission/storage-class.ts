@@ -4,12 +4,20 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { DEFAULT_CLASS_ANNOTATION, LOCAL_PATH_PROVISIONER } from '../apis/storage/annotations'
 
-/** The StorageClass every cluster starts with: a directory on the node the claim's pod runs on. */
-export const localPathClass = 'local-path'
+/**
+ * The StorageClass every cluster starts with: a directory on the node the claim's pod runs on.
+ * Named after this project so that the widely used `local-path` class of Rancher's
+ * local-path-provisioner applies cleanly beside it.
+ */
+export const localPathClass = 'edgeplane-local-path'
 
 const classesDef = () => findResource('storage.k8s.io', 'v1', 'storageclasses')!
 
-/** Creates the `local-path` StorageClass, marked default, unless it exists (as an addon manager's EnsureExists). */
+/**
+ * Creates the `edgeplane-local-path` StorageClass, marked default, unless it exists (as an addon
+ * manager's EnsureExists). A class named `local-path` is none of this server's business: it is
+ * left as it is and never created here (see docs/storage.md for clusters that still hold one).
+ */
 export async function ensureStorageClass(env: Env): Promise<void> {
   const def = classesDef()
   const store = storeFor(env, def)

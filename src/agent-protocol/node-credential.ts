@@ -9,18 +9,16 @@ export function credentialPath(nodeName: string): string {
   return `/agent/v1/nodes/${encodeURIComponent(nodeName)}/credential`
 }
 
-/** The node an agent path (`/agent/v1/nodes/<name>/<endpoint>`) names, or undefined when the path is not that endpoint's. */
+/**
+ * The node an agent path (`/agent/v1/nodes/<name>/<endpoint>`, already decoded by the server's one
+ * reading of the request) names, or undefined when the path is not that endpoint's.
+ */
 export function agentPathNode(path: string, endpoint: 'credential' | 'tunnel'): string | undefined {
   const prefix = '/agent/v1/nodes/'
   const suffix = `/${endpoint}`
   if (!path.startsWith(prefix) || !path.endsWith(suffix)) return undefined
-  const encoded = path.slice(prefix.length, path.length - suffix.length)
-  if (!encoded || encoded.includes('/')) return undefined
-  try {
-    return decodeURIComponent(encoded)
-  } catch {
-    return undefined
-  }
+  const name = path.slice(prefix.length, path.length - suffix.length)
+  return name && !name.includes('/') ? name : undefined
 }
 
 /** The node a join path names, or undefined when the path is not a join. */

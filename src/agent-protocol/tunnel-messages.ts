@@ -45,13 +45,22 @@ export const execOpenSchema = z.object({
   tty: z.boolean(),
 }).refine((o) => o.attach === true || o.command.length > 0, { message: 'exec needs a command', path: ['command'] })
 
-/** A port-forward connection: the client's SPDY bytes flow in on channel 0, the agent's out on 1. */
+/** Ports one channel port-forward may carry: two channels each, numbered in a byte. */
+export const maxForwardedPorts = 128
+
+/**
+ * A port-forward connection. Without `ports`, kubectl's SPDY bytes flow in on channel 0 and the
+ * agent's out on 1. With `ports`, the kubelet's WebSocket form: each port is dialled once, at
+ * once; the client's bytes for port i come on channel 2i and the pod's go back on 2i; a failure's
+ * message goes on 2i+1; the agent ends the stream when every port's connection has ended.
+ */
 export const portForwardOpenSchema = z.object({
   op: z.literal('portforward'),
   id: streamId,
   podUid: z.string(),
   namespace: z.string(),
   pod: z.string(),
+  ports: z.array(z.number().int().min(1).max(65535)).min(1).max(maxForwardedPorts).optional(),
 })
 
 /**

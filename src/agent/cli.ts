@@ -177,6 +177,7 @@ export async function main(argv: string[]): Promise<void> {
         node: name,
         runtime,
         tunnel,
+        podUid: (namespace, pod) => agents[i]?.podUid(namespace, pod),
         addresses: bindAddresses(args.nodePortAddresses),
         log: nodeLog,
         warn: (reason, message) => {

@@ -19,7 +19,7 @@ import type { RequestInfo } from './request-info'
 import { authorize } from './authorize'
 import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup, requestUser } from './user'
-import { derivedRequest } from './request-state'
+import { dryRunTrial } from './body'
 
 type Serve = (req: Request, env: Env, def: ResourceDef, info: RequestInfo) => Promise<Response>
 
@@ -34,9 +34,7 @@ export async function authorizeParamsOfWrite(req: Request, env: Env, def: Resour
   const user = requestUser(req)
   if (user.groups.includes(mastersGroup)) return
   const old = info.name ? await storeFor(env, def).get({ def, name: info.name }) : undefined
-  const url = new URL(req.url)
-  url.searchParams.set('dryRun', 'All')
-  const trial = await serve(derivedRequest(req, url, req.clone()), env, def, info)
+  const trial = await serve(dryRunTrial(req), env, def, info)
   if (!trial.ok) return
   const obj = (await trial.json()) as KubeObject
   const before = old?.ok && trial.status !== 201 ? (JSON.parse(old.value) as KubeObject) : undefined

@@ -8,11 +8,9 @@ import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, a
 import { openapiGroupVersion, openapiIndex } from './openapi'
 import { serveOpenapiV2 } from './openapi-v2'
 import { serveNodeJoin } from './node-join'
-import { servePodExec } from './pod-exec'
-import { servePodLogs } from './pod-logs'
-import { servePodPortForward } from './pod-portforward'
-import { serveProxy } from './proxy'
-import { parseResourcePath } from './request-info'
+import { canonicalUrl, parseRequest, parsedOf, recordParsed } from './request-info'
+import { routeCoreSubresource } from './core-subresources'
+import { agentPathNode } from '../agent-protocol/node-credential'
 import { handleResource } from './resources'
 import { ensureBootstrap } from './namespaces'
 import { jsonBody, statusResponse } from './respond'
@@ -20,7 +18,6 @@ import { serveTunnel } from './tunnel'
 import { versionInfo } from './version'
 import { customResources, servedResources } from '../store-client/custom-resources'
 import { serveMetrics } from '../../durable-objects/controller-host/metrics'
-import { serveComponentStatuses } from './component-statuses'
 import { serveEventsV1 } from './events-v1'
 import { serveHpaV1 } from './hpa-v1'
 import { unservedAggregatedApi } from './aggregated-apis'
@@ -33,15 +30,6 @@ export function buildApp() {
 
   // Outermost, so every JSON answer can be indented, errors included.
   app.use('*', prettyJson())
-  // A path that does not decode names nothing: 400, before any handler reads it.
-  app.use('*', async (c, next) => {
-    try {
-      decodeURIComponent(new URL(c.req.url).pathname)
-    } catch {
-      return statusResponse(failure(400, 'BadRequest', 'the request path is not valid percent-encoded UTF-8'))
-    }
-    return next()
-  })
   // Then authentication, so the public paths too refuse a token that fails (bearerAuth lets anonymous requests through to them).
   app.use('*', bearerAuth())
   registerAuthRoutes(app)
@@ -77,23 +65,15 @@ export function buildApp() {
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
 
-  app.post('/agent/v1/nodes/:name/credential', (c) => serveNodeJoin(c.req.raw, c.env, c.req.param('name')))
-  app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, c.req.param('name')))
-  app.get('/api/v1/namespaces/:namespace/pods/:name/log', (c) => servePodLogs(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
-  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/exec', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
-  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/attach', (c) => servePodExec(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name'), true))
-  app.on(['GET', 'POST'], '/api/v1/namespaces/:namespace/pods/:name/portforward', (c) => servePodPortForward(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
-  for (const kind of ['pods', 'services']) {
-    app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy`, (c) => serveProxy(c.req.raw, c.env))
-    app.all(`/api/v1/namespaces/:namespace/${kind}/:name/proxy/*`, (c) => serveProxy(c.req.raw, c.env))
-  }
-  app.all('/api/v1/componentstatuses', (c) => serveComponentStatuses(c.req.raw, c.env))
-  app.all('/api/v1/componentstatuses/:name', (c) => serveComponentStatuses(c.req.raw, c.env, c.req.param('name')))
+  app.post('/agent/v1/nodes/:name/credential', (c) => serveNodeJoin(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'credential')!))
+  app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'tunnel')!))
   app.all('/api/v1/*', async (c) => {
+    const parsed = parsedOf(c.req.raw)
+    if (!parsed.info) return statusResponse(notFoundStatus())
+    const routed = routeCoreSubresource(c.req.raw, c.env, parsed)
+    if (routed) return routed
     await ensureBootstrap(c.env)
-    const info = parseResourcePath('', 'v1', c.req.path.slice('/api/v1/'.length))
-    if (!info) return statusResponse(notFoundStatus())
-    return handleResource(c.req.raw, c.env, info)
+    return handleResource(c.req.raw, c.env, parsed.info)
   })
   app.all('/apis/events.k8s.io/v1/*', async (c) => {
     await ensureBootstrap(c.env)
@@ -105,11 +85,10 @@ export function buildApp() {
   })
   app.all('/apis/:group/:version/*', async (c) => {
     await ensureBootstrap(c.env)
-    const { group, version } = c.req.param()
-    const aggregated = await unservedAggregatedApi(c.env, group, version)
-    if (aggregated) return aggregated
-    const info = parseResourcePath(group, version, c.req.path.slice(`/apis/${group}/${version}/`.length))
+    const { info } = parsedOf(c.req.raw)
     if (!info) return statusResponse(notFoundStatus())
+    const aggregated = await unservedAggregatedApi(c.env, info.group, info.version)
+    if (aggregated) return aggregated
     return handleResource(c.req.raw, c.env, info)
   })
 
@@ -119,5 +98,16 @@ export function buildApp() {
     console.error('internal error', err)
     return jsonBody(failure(500, 'InternalError', `Internal error occurred: ${err.message}`), 500)
   })
-  return app
+  return {
+    /** Every request is read once (parseRequest); the router, the authorizer and every handler see that one reading. */
+    fetch(req: Request, env: Env, ctx?: ExecutionContext): Response | Promise<Response> {
+      const url = new URL(req.url)
+      const parsed = parseRequest(req.method, url)
+      if ('kind' in parsed) return statusResponse(parsed)
+      const canonical = canonicalUrl(url, parsed)
+      const routed = canonical.href === url.href ? req : new Request(canonical, req)
+      recordParsed(routed, parsed)
+      return app.fetch(routed, env, ctx)
+    },
+  }
 }

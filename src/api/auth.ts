@@ -7,6 +7,7 @@ import { sameSecret } from '../apimachinery/secret-compare'
 import { isServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
+import { parsedOf } from './request-info'
 import { attributesOf, isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
 import { authorizeRequest, forbiddenStatus } from './authorize'
 import { impersonatedUser, wantsImpersonation } from './impersonation'
@@ -51,13 +52,13 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     }
     const problem = adminTokenProblem(expected)
     if (problem) {
-      if (healthPaths.has(c.req.path)) {
+      if (healthPaths.has(parsedOf(req).path)) {
         setRequestUser(req, anonymousUser)
         return next()
       }
       return statusResponse(failure(503, 'ServiceUnavailable', `edgeplane refuses to serve: ${problem}`))
     }
-    const isPublic = publicPaths.has(c.req.path)
+    const isPublic = publicPaths.has(parsedOf(req).path)
     const header = c.req.header('Authorization') ?? ''
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : ''
     // As kube-apiserver, a verified client certificate is tried before any token; one that is
@@ -77,8 +78,10 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     setRequestUser(req, user)
     if (isPublic) return next()
     const attrs = attributesOf(req)
-    const decision = bootstrapperAllows(user, attrs) ? { allowed: true, reason: '' } : await authorizeRequest(c.env, user, attrs)
-    if (!decision.allowed) return statusResponse(forbiddenStatus(user, attrs, decision.reason))
+    for (const asked of [attrs, ...upgradeAttributes(req, attrs)]) {
+      const decision = bootstrapperAllows(user, asked) ? { allowed: true, reason: '' } : await authorizeRequest(c.env, user, asked)
+      if (!decision.allowed) return statusResponse(forbiddenStatus(user, asked, decision.reason))
+    }
     const node = nodeOf(user)
     if (node !== undefined && isResourceRequest(attrs)) {
       const denied = await admitNode(req, c.env, node, attrs)
@@ -87,6 +90,16 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     await next()
     if (revokesNodeCredentials(attrs) && c.res.status < 300) await afterRevocation(c.env, attrs, c.res)
   }
+}
+
+/** Streams a WebSocket upgrade opens into a pod: upstream (1.35, AuthorizePodWebsocketUpgradeCreatePermission) asks for `create` too. */
+const upgradedSubresources = new Set(['exec', 'attach', 'portforward'])
+
+/** What a WebSocket upgrade into a pod must also be allowed: the same request as a `create`. */
+function upgradeAttributes(req: Request, attrs: Attributes): ResourceAttributes[] {
+  if (!isResourceRequest(attrs) || attrs.verb !== 'get' || attrs.group !== '' || attrs.resource !== 'pods') return []
+  if (!upgradedSubresources.has(attrs.subresource ?? '') || req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return []
+  return [{ ...attrs, verb: 'create' }]
 }
 
 /** A write that may have revoked node credentials: a deleted Node, a changed or deleted Secret (a Node's updates keep its uid). */

@@ -2,7 +2,7 @@ import type { Env } from '../env'
 import type { Status } from '../apimachinery/types'
 import { failure } from '../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './authorizer-attributes'
-import { forbidden, nodeAuthorize, nodeRelated } from './node-authorizer'
+import { forbidden, nodeAuthorize, nodeRelated, tunnelNodeName } from './node-authorizer'
 import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from './rbac'
 import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup, nodeOf } from './user'
@@ -17,6 +17,8 @@ export type { Decision } from './rbac'
  * request (see authorizeRequest).
  */
 export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy(), related = false): Decision {
+  const tunnel = isResourceRequest(attrs) ? undefined : tunnelNodeName(attrs.path)
+  if (tunnel !== undefined) return tunnelDecision(user, attrs.verb, tunnel)
   if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
   const byNode = node === undefined ? undefined : nodeAuthorize(node, attrs, related)
@@ -28,11 +30,20 @@ export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy 
 }
 
 /**
+ * A node's tunnel carries every stream of its pods (exec input included): only that node's own
+ * credential opens it. No RBAC grant and no group, system:masters included, stands in for it.
+ */
+function tunnelDecision(user: UserInfo, verb: string, node: string): Decision {
+  if (verb === 'get' && nodeOf(user) === node) return { allowed: true, reason: '' }
+  return { allowed: false, reason: `only node "${node}"'s own credential may open its tunnel` }
+}
+
+/**
  * The chain over the cluster's current RBAC policy, with the store asked first whether a node's
  * request is about an object related to it; system:masters never waits for either.
  */
 export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attributes): Promise<Decision> {
-  if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
+  if (user.groups.includes(mastersGroup) && (isResourceRequest(attrs) || tunnelNodeName(attrs.path) === undefined)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
   const related = node !== undefined && (await nodeRelated(env, node, attrs))
   return authorize(user, attrs, await rbacPolicy(env), related)

@@ -1,6 +1,5 @@
 import { parseFieldSelector, requiresExactMatch } from '../apimachinery/fields'
-import { queryFlag } from './query'
-import { parseResourcePath } from './request-info'
+import { parsedOf } from './request-info'
 
 /** A resource request as kube-apiserver's authorizers see it. */
 export interface ResourceAttributes {
@@ -34,47 +33,20 @@ export function combinedResource(attrs: ResourceAttributes): string {
   return attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource
 }
 
-/** The attributes of a request, with kube-apiserver's RequestInfo verb. */
+/** The attributes of a request, from the server's one reading of it (see request-info.ts). */
 export function attributesOf(req: Request): Attributes {
-  const url = new URL(req.url)
-  const path = url.pathname
-  const method = req.method.toUpperCase()
-  let info = path.startsWith('/api/v1/') ? parseResourcePath('', 'v1', path.slice('/api/v1/'.length)) : undefined
-  if (!info) {
-    const m = /^\/apis\/([^/]+)\/([^/]+)\/(.+)$/.exec(path)
-    if (m) info = parseResourcePath(m[1]!, m[2]!, m[3]!)
-  }
-  if (!info) return { verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path }
-  let verb: string
-  switch (method) {
-    case 'GET':
-    case 'HEAD':
-      verb = info.name ? 'get' : queryFlag(url.searchParams, 'watch') ? 'watch' : 'list'
-      break
-    case 'POST':
-      verb = 'create'
-      break
-    case 'PUT':
-      verb = 'update'
-      break
-    case 'PATCH':
-      verb = 'patch'
-      break
-    case 'DELETE':
-      verb = info.name ? 'delete' : 'deletecollection'
-      break
-    default:
-      verb = method.toLowerCase()
-  }
+  const { path, verb, info } = parsedOf(req)
+  if (!info) return { verb, path }
+  const q = new URL(req.url).searchParams
   const attrs: ResourceAttributes = { verb, group: info.group, version: info.version, resource: info.resource }
   if (info.subresource) attrs.subresource = info.subresource
   // As upstream, a Namespace is in its own namespace.
   const namespace = info.namespace ?? (info.group === '' && info.resource === 'namespaces' ? info.name : undefined)
   if (namespace) attrs.namespace = namespace
   if (info.name) attrs.name = info.name
-  const fieldSelector = url.searchParams.get('fieldSelector')
+  const fieldSelector = q.get('fieldSelector')
   if (fieldSelector && !info.name && (verb === 'list' || verb === 'watch' || verb === 'deletecollection')) attrs.fieldSelector = fieldSelector
-  const labelSelector = url.searchParams.get('labelSelector')
+  const labelSelector = q.get('labelSelector')
   if (labelSelector && !info.name && (verb === 'list' || verb === 'watch')) attrs.labelSelector = labelSelector
   // As upstream's RequestInfo: a list or watch pinned to one name by `metadata.name=` is about that object.
   if (!info.name && (verb === 'list' || verb === 'watch') && fieldSelector) {

@@ -2,6 +2,8 @@ import { parse as parseYaml } from 'yaml'
 import { ApiError, badRequest, failure } from '../apimachinery/status'
 import { readBodyBytes, readBodyText } from '../service-client/body-limit'
 import { decodeProtobufBody, UnsupportedProtobufKind } from '../apimachinery/protobuf'
+import { isStackExhaustion, nestedDeeperThan, tooDeeplyNestedMessage } from '../apimachinery/nesting'
+import { derivedRequest } from './request-state'
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
 
@@ -26,21 +28,72 @@ const unsupported = (media: string) =>
     failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${media})`),
   )
 
-/** Decodes a JSON or YAML body (YAML as the apiserver accepts it, and for apply patches). */
-export async function readBody(req: Request, allowed: 'object' | 'any' = 'object'): Promise<unknown> {
+const tooDeep = () => new ApiError(badRequest(tooDeeplyNestedMessage))
+
+/** Decodes a JSON, YAML or protobuf body, refusing one nested deeper than maxNestingDepth. */
+async function decode(req: Request): Promise<unknown> {
   const media = (req.headers.get('Content-Type') ?? 'application/json').split(';')[0]!.trim().toLowerCase()
-  if (media === PROTOBUF) return readProtobuf(req)
-  const yaml = media === 'application/yaml' || media === 'application/apply-patch+yaml'
-  if (!yaml && media !== 'application/json' && !media.endsWith('+json') && media !== '') throw unsupported(media)
-  const text = await readBodyText(req)
   let value: unknown
-  try {
-    value = yaml ? parseYaml(text) : JSON.parse(text)
-  } catch (e) {
-    throw new ApiError(badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`))
+  if (media === PROTOBUF) {
+    value = await readProtobuf(req)
+  } else {
+    const yaml = media === 'application/yaml' || media === 'application/apply-patch+yaml'
+    if (!yaml && media !== 'application/json' && !media.endsWith('+json') && media !== '') throw unsupported(media)
+    const text = await readBodyText(req)
+    try {
+      value = yaml ? parseYaml(text) : JSON.parse(text)
+    } catch (e) {
+      if (isStackExhaustion(e)) throw tooDeep()
+      throw new ApiError(badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`))
+    }
   }
+  if (nestedDeeperThan(value)) throw tooDeep()
+  return value
+}
+
+/** A request's body and its one decoding, shared by the requests derived from it to read the same body. */
+interface Body {
+  source: Request
+  decoded?: Promise<unknown>
+}
+
+const bodies = new WeakMap<Request, Body>()
+
+function bodyOf(req: Request): Body {
+  let body = bodies.get(req)
+  if (!body) {
+    body = { source: req }
+    bodies.set(req, body)
+  }
+  return body
+}
+
+/**
+ * A request's body, decoded once (JSON, YAML as the apiserver accepts it and for apply patches, or
+ * protobuf): the authorizer, each admission step, a dry-run trial and the handler all read that
+ * one decoding, each its own copy; a body that does not decode is refused the same way each time.
+ */
+export async function readBody(req: Request, allowed: 'object' | 'any' = 'object'): Promise<unknown> {
+  const body = bodyOf(req)
+  body.decoded ??= decode(body.source)
+  const value = structuredClone(await body.decoded)
   if (allowed === 'object' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
     throw new ApiError(badRequest('the body of the request must be a JSON object'))
   }
   return value
+}
+
+/**
+ * The same write as a dry run (`dryRun=All`), made on behalf of the same user, reading the one
+ * decoding of the request's body: what a check of the object a write would store is tried with.
+ */
+export function dryRunTrial(req: Request): Request {
+  const url = new URL(req.url)
+  url.searchParams.set('dryRun', 'All')
+  const headers = new Headers(req.headers)
+  headers.delete('Content-Length')
+  headers.delete('Transfer-Encoding')
+  const trial = derivedRequest(req, url, { method: req.method, headers })
+  bodies.set(trial, bodyOf(req))
+  return trial
 }

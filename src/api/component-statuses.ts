@@ -1,3 +1,4 @@
+import { queryFlag } from './query'
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, notFound } from '../apimachinery/status'
@@ -57,7 +58,7 @@ async function statusOf(env: Env, c: Component): Promise<KubeObject> {
 export async function serveComponentStatuses(req: Request, env: Env, name?: string): Promise<Response> {
   if (req.method !== 'GET') throw new ApiError(failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'))
   const q = new URL(req.url).searchParams
-  if (q.get('watch') === 'true' || q.get('watch') === '1') throw new ApiError(failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'))
+  if (queryFlag(q, 'watch')) throw new ApiError(failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'))
   const all = components()
   const chosen = name === undefined ? all : all.filter((c) => c.name === name)
   if (name !== undefined && !chosen.length) throw new ApiError(notFound('', 'componentstatuses', name))

@@ -20,13 +20,13 @@ import { authorizeRequest } from './authorize'
 import type { RequestInfo } from './request-info'
 import { unwrap } from '../apimachinery/status'
 import { mastersGroup, requestUser, type UserInfo } from './user'
-import { derivedRequest } from './request-state'
+import { dryRunTrial, readBody } from './body'
 
 type Serve = (req: Request) => Promise<Response>
 
 export async function serveCsrWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: Serve): Promise<Response> {
   if (req.method === 'POST' && !info.name) {
-    await admitCsrCreate((await req.clone().json().catch(() => undefined)) as KubeObject | undefined)
+    await admitCsrCreate((await readBody(req)) as KubeObject)
     return serve(req)
   }
   const sub = info.subresource
@@ -40,9 +40,7 @@ export async function serveCsrWrite(req: Request, env: Env, def: ResourceDef, in
   }
   if (user.groups.includes(mastersGroup)) return serve(req)
   // A status write that would change the certificate is a signer's: tried as a dry run first.
-  const url = new URL(req.url)
-  url.searchParams.set('dryRun', 'All')
-  const trial = await serve(derivedRequest(req, url, req.clone()))
+  const trial = await serve(dryRunTrial(req))
   if (trial.ok) {
     const would = (await trial.json()) as KubeObject
     if ((statusOf(would).certificate ?? '') !== (statusOf(stored).certificate ?? '')) await requireSignerVerb(env, user, 'sign', stored, signerName)
@@ -62,8 +60,7 @@ async function requireSignerVerb(env: Env, user: UserInfo, verb: 'approve' | 'si
 const forbidden = (name: string, why: string) =>
   failure(403, 'Forbidden', `certificatesigningrequests.${certificatesGroup} "${name}" is forbidden: ${why}`, { name, group: certificatesGroup, kind: 'certificatesigningrequests' })
 
-async function admitCsrCreate(body: KubeObject | undefined): Promise<void> {
-  if (!body || typeof body !== 'object') return
+async function admitCsrCreate(body: KubeObject): Promise<void> {
   const name = body.metadata?.name ?? ''
   const { csr } = requestOf(body)
   if (!csr) return // the store's validation names what is wrong with spec.request

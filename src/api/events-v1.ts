@@ -5,7 +5,7 @@ import { eventFieldToCore, eventPathToCore, eventToCore, eventToV1, eventsApiVer
 import { patchTypeOf } from '../apis/patching'
 import { readBody } from './body'
 import { handleResource } from './resources'
-import { parseResourcePath } from './request-info'
+import { parsedOf } from './request-info'
 import { answerInView, checkViewTypeMeta, inViewVersion, refuseViewWebSocket, viewRequest, viewTargetUrl } from './view-request'
 
 const prefix = `/apis/${eventsGroup}/v1/`
@@ -17,7 +17,7 @@ const prefix = `/apis/${eventsGroup}/v1/`
  */
 export async function serveEventsV1(req: Request, env: Env): Promise<Response> {
   const url = new URL(req.url)
-  const info = parseResourcePath(eventsGroup, 'v1', url.pathname.slice(prefix.length))
+  const { info } = parsedOf(req)
   if (!info || info.resource !== 'events' || info.subresource !== undefined) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
   refuseViewWebSocket(req, 'events.k8s.io/v1 events')
   const coreUrl = viewTargetUrl(req, prefix, '/api/v1/')
@@ -55,8 +55,7 @@ async function coreBody(req: Request, name: string | undefined, create: boolean)
   const ev = (await readBody(req)) as Record<string, unknown>
   checkViewTypeMeta(ev, eventsApiVersion, 'Event')
   if (create) {
-    const namespace = new URL(req.url).pathname.match(/\/namespaces\/([^/]+)\//)?.[1]
-    const causes = validateEventV1Create({ ...ev, metadata: { ...(ev.metadata as object), namespace: decodeURIComponent(namespace ?? '') } })
+    const causes = validateEventV1Create({ ...ev, metadata: { ...(ev.metadata as object), namespace: parsedOf(req).info?.namespace ?? '' } })
     const meta = (ev.metadata ?? {}) as { name?: string; generateName?: string }
     if (causes.length) throw new ApiError(invalid(eventsGroup, 'Event', meta.name ?? meta.generateName ?? name ?? '', causes))
   }

@@ -14,7 +14,7 @@ import { storeFor } from '../store-client/stores'
 import { readBody } from './body'
 import { appendWarnings } from './respond'
 import { handleResource } from './resources'
-import { parseResourcePath, type RequestInfo } from './request-info'
+import { parsedOf, type RequestInfo } from './request-info'
 import { answerInView, checkViewTypeMeta, inViewVersion, refuseViewWebSocket, viewRequest, viewTargetUrl } from './view-request'
 
 const prefix = `/apis/${hpaGroup}/v1/`
@@ -33,7 +33,7 @@ const patchAttempts = 5
  */
 export async function serveHpaV1(req: Request, env: Env): Promise<Response> {
   const url = new URL(req.url)
-  const info = parseResourcePath(hpaGroup, 'v1', url.pathname.slice(prefix.length))
+  const { info } = parsedOf(req)
   if (!info || info.resource !== 'horizontalpodautoscalers' || (info.subresource !== undefined && info.subresource !== 'status')) {
     throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
   }

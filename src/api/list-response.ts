@@ -2,7 +2,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { apiVersionOf, type ResourceDef } from '../apis/registry'
 import { asRequestedVersion } from '../apis/crd/version-view'
 import type { ListResult } from '../apis/store-options'
-import { jsonBody, jsonText } from './respond'
+import { framedJsonResponse, jsonBody, jsonText } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 
 const listHead = (def: ResourceDef, meta: Record<string, unknown>) => `{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`
@@ -45,7 +45,7 @@ export async function pagedListResponse(def: ResourceDef, pages: AsyncGenerator<
     async pull(out) {
       const next = await pages.next()
       if (next.done) {
-        out.enqueue(encoder.encode(']}'))
+        out.enqueue(encoder.encode(']}\n'))
         out.close()
         return
       }
@@ -57,5 +57,5 @@ export async function pagedListResponse(def: ResourceDef, pages: AsyncGenerator<
       void pages.return(undefined)
     },
   })
-  return new Response(body, { headers: { 'Content-Type': 'application/json' } })
+  return framedJsonResponse(body, { headers: { 'Content-Type': 'application/json' } })
 }

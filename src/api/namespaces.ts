@@ -9,6 +9,7 @@ import { ensureIngressClass } from '../edge/ingress-class'
 import { ensureClasses } from './class-bootstrap'
 import { ensureStorageClass } from '../admission/storage-class'
 import { ensureLocalApiServices } from './apiservice-bootstrap'
+import { ensureFlowcontrolBootstrap } from './flowcontrol-bootstrap'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 
@@ -35,6 +36,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
     await ensureClasses(env)
     await ensureStorageClass(env)
     await ensureLocalApiServices(env)
+    await ensureFlowcontrolBootstrap(env)
   })().catch((e) => {
     bootstrapped = undefined
     throw e

@@ -60,7 +60,7 @@ async function isOwnSubject(env: Env, node: string, subject: string): Promise<bo
 
 async function body(req: Request): Promise<KubeObject | undefined> {
   try {
-    const parsed = await readBody(req.clone())
+    const parsed = await readBody(req)
     return isJsonObject(parsed) ? (parsed as KubeObject) : undefined
   } catch {
     return undefined

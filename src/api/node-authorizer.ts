@@ -73,7 +73,7 @@ export async function admitNode(req: Request, env: Env, node: string, attrs: Res
 /** metadata.name of a create body; a body the handler cannot decode either counts as nameless. */
 async function bodyName(req: Request): Promise<string> {
   try {
-    const body = (await readBody(req.clone())) as KubeObject
+    const body = (await readBody(req)) as KubeObject
     const name = body?.metadata?.name
     return typeof name === 'string' ? name : ''
   } catch {

@@ -11,7 +11,7 @@ export async function admitNodeVolumePatch(req: Request, node: string, name: str
   if (!(req.headers.get('Content-Type') ?? '').startsWith('application/merge-patch+json')) return why
   let body: unknown
   try {
-    body = await readBody(req.clone())
+    body = await readBody(req)
   } catch {
     return why
   }

@@ -1,15 +1,17 @@
 import type { Env } from '../env'
 import { ApiError, badRequest } from '../apimachinery/status'
-import { execSubprotocol, gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
+import { gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
 import { chooseContainer, readPod } from './pod-logs'
 import { queryFlag } from './query'
-import { refuseUnlessUpgrade } from './stream-upgrade'
+import { streamUpgrade } from './stream-upgrade'
 
 /**
- * GET pods/{name}/exec (and pods/{name}/attach, the container's own process) as a WebSocket (`v5.channel.k8s.io`): the socket is handed to the node's
- * gateway, which relays its channels to the agent and ends it with the exit Status on channel 3.
- * A request that cannot be upgraded (kubectl's SPDY fallback POST) gets the same checks and the
- * Status that explains why.
+ * GET pods/{name}/exec (and pods/{name}/attach, the container's own process) as a WebSocket in
+ * any of the channel protocols kube-apiserver and the kubelet serve (`v5.channel.k8s.io`,
+ * `v4.channel.k8s.io`, `channel.k8s.io` and their base64 forms): the socket is handed to the
+ * node's gateway, which relays its channels to the agent and ends it with the exit Status on
+ * channel 3. A request that cannot be upgraded (kubectl's SPDY fallback POST) gets the same
+ * checks and the Status that explains why.
  */
 export async function servePodExec(req: Request, env: Env, namespace: string, name: string, attach = false): Promise<Response> {
   const pod = await readPod(env, namespace, name)
@@ -27,8 +29,8 @@ export async function servePodExec(req: Request, env: Env, namespace: string, na
   if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
   const gateway = gatewayFor(env, node)
 
-  const refused = await refuseUnlessUpgrade(req, gateway, node, what, execSubprotocol)
-  if (refused) return refused
-  const url = streamUrl(node, { op: 'exec', podUid: pod.metadata.uid ?? '', namespace, pod: name, container, command, stdin, tty, stdout, stderr: stderr && !tty, ...(attach ? { attach } : {}) })
+  const upgrade = await streamUpgrade(req, gateway, node, what, 'exec')
+  if (upgrade instanceof Response) return upgrade
+  const url = streamUrl(node, { op: 'exec', podUid: pod.metadata.uid ?? '', namespace, pod: name, container, command, stdin, tty, stdout, stderr: stderr && !tty, protocol: upgrade.protocol, ...(attach ? { attach } : {}) })
   return gateway.fetch(new Request(url, { headers: req.headers }))
 }

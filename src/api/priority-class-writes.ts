@@ -11,7 +11,7 @@ import { globalDefaultRefusal, systemPriorityClasses } from '../apis/priority-cl
 import { admissionForbidden } from '../admission/pod-admission'
 import { classSnapshot, forgetClasses } from '../admission/class-snapshot'
 import type { RequestInfo } from './request-info'
-import { derivedRequest } from './request-state'
+import { dryRunTrial } from './body'
 
 type Serve = (req: Request, env: Env, def: ResourceDef, info: RequestInfo) => Promise<Response>
 
@@ -35,9 +35,7 @@ async function admitPriorityClassWrite(req: Request, env: Env, def: ResourceDef,
     return
   }
   if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return
-  const url = new URL(req.url)
-  url.searchParams.set('dryRun', 'All')
-  const trial = await serve(derivedRequest(req, url, req.clone()), env, def, info)
+  const trial = await serve(dryRunTrial(req), env, def, info)
   if (!trial.ok) return
   const pc = (await trial.json()) as KubeObject
   forgetClasses(def)

@@ -5,21 +5,15 @@ import { fetchFromEndpoints, serviceEndpoints } from '../service-client/service-
 import { readPod, type Pod } from './pod-logs'
 import { statusResponse } from './respond'
 
-const proxyPath = /^\/api\/v1\/namespaces\/([^/]+)\/(pods|services)\/([^/]+)\/proxy(\/.*)?$/
-
 /**
  * The `proxy` subresources of pods and services (`kubectl proxy`, dashboards): the request goes
  * through the node's tunnel to the pod's port, and the pod's response comes back streamed.
- * `<name>` may carry a port and a scheme as upstream: `[http:]name[:port]`.
+ * `id` may carry a port and a scheme as upstream: `[http:]name[:port]`; `proxyPath` is the
+ * proxied path as the client encoded it.
  */
-export async function serveProxy(req: Request, env: Env): Promise<Response> {
-  const url = new URL(req.url)
-  const m = proxyPath.exec(url.pathname)
-  if (!m) return statusResponse(failure(404, 'NotFound', 'the server could not find the requested resource'))
-  const namespace = decodeURIComponent(m[1]!)
-  const kind = m[2] as 'pods' | 'services'
-  const { name, port } = splitSchemeNamePort(decodeURIComponent(m[3]!))
-  const path = (m[4] || '/') + url.search
+export async function serveProxy(req: Request, env: Env, kind: 'pods' | 'services', namespace: string, id: string, proxyPath: string): Promise<Response> {
+  const { name, port } = splitSchemeNamePort(id)
+  const path = proxyPath + new URL(req.url).search
   let result: TunnelHttpResult
   if (kind === 'pods') {
     const pod = await readPod(env, namespace, name)

@@ -1,5 +1,6 @@
 import type { Env } from '../env'
 import { defaultIngressClass } from '../edge/ingress-class'
+import { isIngressKind, serveIngressWrite } from '../edge/ingress-writes'
 import { defaultStorageClass } from '../admission/storage-class'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, methodNotAllowed, success, unwrap } from '../apimachinery/status'
@@ -24,10 +25,11 @@ import { listPages } from '../store-client/list-pages'
 import { ensureNamespaceWritable } from './namespaces'
 import { forgetCustomResources, resolveResource } from '../store-client/custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
-import { escalationDenied } from './rbac-escalation'
-import { invalidateRbacPolicy, rbacPolicy } from './rbac-snapshot'
+import { escalationGuard } from './rbac-write'
+import type { WriteGuard } from '../admission/guarded-write'
+import { invalidateRbacPolicy } from './rbac-snapshot'
 import { forgetServiceAccounts } from './service-account-cache'
-import { mastersGroup, requestUser } from './user'
+import { requestUser } from './user'
 import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
 import { admitPodCreate } from '../admission/pod-admission'
 import { admitCreate } from '../admission/create'
@@ -35,7 +37,6 @@ import { applyCreate } from '../admission/apply-create'
 import { servePodEviction } from './pod-eviction'
 import { isCsr } from '../apis/certificates/csr-object'
 import { serveCsrWrite } from './csr-writes'
-import { derivedRequest } from './request-state'
 import { authorizeParamsOfWrite, isAdmissionPolicyKind } from './admission-policy-writes'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
@@ -55,6 +56,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
     }
   }
   if (isSchedulingClass(def) && req.method !== 'GET') return serveClassWrite(req, env, def, info, serveResource)
+  if (isIngressKind(def) && req.method !== 'GET') return serveIngressWrite(req, env, def, info.subresource, (r, guard) => serveResource(r, env, def, info, guard))
   if (def.group === admissionGroup && req.method !== 'GET') {
     try {
       if (isAdmissionPolicyKind(def)) await authorizeParamsOfWrite(req, env, def, info, serveResource)
@@ -73,27 +75,19 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
 }
 
 /**
- * A write to an RBAC kind: a create, update or patch is first run as a dry run, and its result
- * must pass the escalation check before it is made; any write makes this isolate's policy
+ * A write to an RBAC kind: every create, update and patch stores only an object that passes the
+ * escalation check, checked as it is stored (./rbac-write); any write makes this isolate's policy
  * snapshot re-check the stores on the next request.
  */
 async function serveRbacWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo): Promise<Response> {
-  const user = requestUser(req)
-  if (['POST', 'PUT', 'PATCH'].includes(req.method) && !user.groups.includes(mastersGroup)) {
-    const url = new URL(req.url)
-    url.searchParams.set('dryRun', 'All')
-    const trial = await serveResource(derivedRequest(req, url, req.clone()), env, def, info)
-    const denied = escalationDenied(await rbacPolicy(env), user, def, (await trial.json()) as KubeObject)
-    if (denied) throw new ApiError(denied)
-  }
   try {
-    return await serveResource(req, env, def, info)
+    return await serveResource(req, env, def, info, escalationGuard(env, requestUser(req), def))
   } finally {
     invalidateRbacPolicy()
   }
 }
 
-async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo): Promise<Response> {
+async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo, guard?: WriteGuard): Promise<Response> {
   const sub = info.subresource
   if (def.group === '' && def.plural === 'pods' && info.name && (sub === 'binding' || sub === 'eviction')) return podAction(req, env, def, info.namespace, info.name, sub)
   const finalize = def.group === '' && def.plural === 'namespaces' && sub === 'finalize' && req.method === 'PUT'
@@ -105,7 +99,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)
-  const admitted = admittedStore(env, def, requestUser(req))
+  const admitted = admittedStore(env, def, requestUser(req), guard)
   const target = { def, namespace, name: info.name ?? '' }
 
   switch (req.method) {

@@ -1,6 +1,6 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
-import { ApiError, failure, invalid, unwrap } from '../apimachinery/status'
+import { ApiError, badRequest, failure, invalid, unwrap } from '../apimachinery/status'
 import { invalid as invalidCause, toStatusCause, type FieldCause } from '../apimachinery/validation'
 import { apiAudiences, mintServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
@@ -47,10 +47,13 @@ export async function serveTokenRequest(req: Request, env: Env, namespace: strin
       }),
     )
   }
+  const undecodable = specTypeError(body.spec)
+  if (undecodable) throw new ApiError(badRequest(`TokenRequest in version "v1" cannot be handled as a TokenRequest: json: ${undecodable}`))
   const spec = { ...((body.spec ?? {}) as TokenRequestSpec) }
+  spec.audiences = spec.audiences?.map((a) => a ?? '')
   if (!spec.audiences?.length) spec.audiences = [...apiAudiences]
   spec.expirationSeconds ??= defaultExpirationSeconds
-  const seconds = Number(spec.expirationSeconds)
+  const seconds = spec.expirationSeconds
   const causes: FieldCause[] = []
   if (seconds < minExpirationSeconds) causes.push(invalidCause('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes'))
   if (seconds > maxExpirationSeconds) causes.push(invalidCause('spec.expirationSeconds', seconds, 'may not specify a duration larger than 2^32 seconds'))
@@ -79,6 +82,33 @@ export async function serveTokenRequest(req: Request, env: Env, namespace: strin
     status: { token, expirationTimestamp: formatTime((issuedAt + seconds) * 1000) },
   }
   return jsonBody(out, 201)
+}
+
+/** How Go's JSON decoder names a value it cannot decode into a number or string field. */
+function jsonKind(v: unknown): string {
+  if (typeof v === 'number') return `number ${v}`
+  if (Array.isArray(v)) return 'array'
+  return typeof v === 'boolean' ? 'bool' : typeof v
+}
+
+const cannot = (v: unknown, field: string, type: string) => `cannot unmarshal ${jsonKind(v)} into Go struct field ${field} of type ${type}`
+
+/**
+ * The first value of `spec` that kube-apiserver's decoder refuses (`expirationSeconds` is an
+ * int64, `audiences` a []string; null leaves either unset, and a null audience is ""), worded as
+ * Go words it.
+ */
+function specTypeError(spec: unknown): string | undefined {
+  if (spec === undefined || spec === null) return undefined
+  if (typeof spec !== 'object' || Array.isArray(spec)) return cannot(spec, 'TokenRequest.spec', 'v1.TokenRequestSpec')
+  const { expirationSeconds: seconds, audiences } = spec as Record<string, unknown>
+  if (seconds !== undefined && seconds !== null && !(typeof seconds === 'number' && Number.isInteger(seconds) && Math.abs(seconds) < 2 ** 63)) {
+    return cannot(seconds, 'TokenRequestSpec.spec.expirationSeconds', 'int64')
+  }
+  if (audiences === undefined || audiences === null) return undefined
+  if (!Array.isArray(audiences)) return cannot(audiences, 'TokenRequestSpec.spec.audiences', '[]string')
+  const bad = audiences.find((a) => typeof a !== 'string' && a !== null)
+  return bad === undefined ? undefined : cannot(bad, 'TokenRequestSpec.spec.audiences', 'string')
 }
 
 function tokenInvalid(name: string, cause: FieldCause): ApiError {

@@ -2,6 +2,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest } from '../apimachinery/status'
 import { derivedRequest } from './request-state'
 import { rewriteWatchObjects } from './watch-rewrite'
+import { queryFlag } from './query'
 
 /**
  * The scaffold of an API view (events.k8s.io/v1 over core Events, autoscaling/v1 over the stored
@@ -39,7 +40,7 @@ export async function viewRequest(outer: Request, url: URL, method: string, body
 
 /** The stored version's answer (object, list, Table or watch stream) in the view's version. */
 export async function answerInView(outer: Request, res: Response, convert: (doc: Record<string, unknown>) => unknown): Promise<Response> {
-  const watch = ['true', '1'].includes(new URL(outer.url).searchParams.get('watch') ?? '')
+  const watch = queryFlag(new URL(outer.url).searchParams, 'watch')
   if (outer.method === 'GET' && watch && res.body) return new Response(res.body.pipeThrough(rewriteWatchObjects(convert)), res)
   if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return res
   return new Response(JSON.stringify(convert(JSON.parse(await res.text()) as Record<string, unknown>)), { status: res.status, headers: res.headers })

@@ -11,9 +11,40 @@ export class ApiError extends Error {
 export type StoreResult<T> = { ok: true; value: T; warnings?: string[] } | { ok: false; status: Status }
 
 export function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): Status {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }
-  if (details) status.details = details
-  return status
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code }
+}
+
+/**
+ * The Status as kube-apiserver encodes metav1.Status: its fields in the Go struct's order (`details`
+ * before `code`) and every empty optional field left out (an empty `group` or `name` of `details`,
+ * a cause's empty `field`), whatever order the Status was built in.
+ */
+export function encodableStatus(status: Status): Status {
+  const out: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {} }
+  for (const key of ['status', 'message', 'reason'] as const) if (status[key]) out[key] = status[key]
+  const details = status.details && encodableDetails(status.details)
+  if (details) out.details = details
+  if (status.code) out.code = status.code
+  return out as unknown as Status
+}
+
+function encodableDetails(details: StatusDetails): StatusDetails {
+  const out: Record<string, unknown> = {}
+  for (const key of ['name', 'group', 'kind', 'uid'] as const) if (details[key]) out[key] = details[key]
+  const causes = (details.causes ?? []).map((c) => {
+    const cause: Record<string, unknown> = {}
+    for (const key of ['reason', 'message', 'field'] as const) if (c[key]) cause[key] = c[key]
+    return cause
+  })
+  if (causes.length) out.causes = causes
+  if (details.retryAfterSeconds) out.retryAfterSeconds = details.retryAfterSeconds
+  return out as StatusDetails
+}
+
+/** A `Status` object (as opposed to any other JSON body). */
+export function isStatus(value: unknown): value is Status {
+  const v = value as Partial<Status> | null
+  return typeof v === 'object' && v !== null && v.kind === 'Status' && v.apiVersion === 'v1' && typeof v.metadata === 'object'
 }
 
 /** Identifies the resource in messages the way kube-apiserver does: `deployments.apps`, `pods`. */
@@ -58,9 +89,7 @@ export function methodNotAllowed(message: string): Status {
 }
 
 export function success(details?: StatusDetails, code = 200): Status {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code }
-  if (details) status.details = details
-  return status
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(details ? { details } : {}), code }
 }
 
 /** Unwraps a store result, throwing its Status as an ApiError. */

@@ -12,6 +12,9 @@ import { defaultLimitRange } from './limit-range/object'
 import { defaultHorizontalPodAutoscaler } from './autoscaling/defaults'
 import { asRecord, type Json } from '../apimachinery/json-value'
 import { defaultPodSpecFields } from './pod-spec-defaults'
+import { defaultFlowcontrolObject } from './flowcontrol/defaults'
+import { isFlowcontrol } from './flowcontrol/names'
+import { fillStatusZeroFields } from './status-zero-fields'
 
 /** The pod's quality-of-service class, computed on create as kube-apiserver does. */
 export function podQosClass(pod: KubeObject): string {
@@ -43,13 +46,16 @@ export function initialStatus(def: ResourceDef, obj: KubeObject): unknown {
   if (def.group === '' && def.kind === 'Namespace') return { phase: 'Active' }
   const storage = initialStorageStatus(def.group, def.kind)
   if (storage) return storage
-  if (def.group === 'policy' && def.kind === 'PodDisruptionBudget') return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }
-  if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return { desiredReplicas: 0 }
+  // The zero counts every status carries are added by fillStatusZeroFields.
   return {}
 }
 
-/** Field defaults applied on create and update, as upstream's defaulting for the fields we act on. */
+/**
+ * Field defaults applied on create and update, as upstream's defaulting for the fields we act on,
+ * and the zero-valued fields upstream's Go types always write.
+ */
 export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
+  fillStatusZeroFields(def, obj)
   for (const podSpec of podSpecsOf(def, obj)) defaultPodSpec(podSpec)
   if (def.group === rbacGroup) defaultRbacObject(def.kind, obj)
   defaultStorageObject(def.group, def.kind, obj)
@@ -72,6 +78,7 @@ export function applyDefaults(def: ResourceDef, obj: KubeObject): void {
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') defaultPriorityClass(obj)
   if (def.group === apiregistrationGroup && def.kind === 'APIService') defaultApiService(obj)
   if (def.group === '' && def.kind === 'ReplicationController') defaultReplicationController(obj)
+  if (isFlowcontrol(def)) defaultFlowcontrolObject(def.kind, obj)
   if (def.group === 'apps' && (def.kind === 'Deployment' || def.kind === 'ReplicaSet' || def.kind === 'StatefulSet')) {
     const spec = asRecord(obj.spec)
     if (spec.replicas === undefined || spec.replicas === null) obj.spec = { ...spec, replicas: 1 }
@@ -209,6 +216,8 @@ export function mergeStringData(obj: KubeObject): void {
 
 /** apps/v1 StatefulSet defaults, as upstream's SetDefaults_StatefulSet. */
 export function defaultStatefulSetSpec(spec: Json): void {
+  // serviceName has no omitempty: upstream writes "" when it is unset.
+  spec.serviceName ??= ''
   spec.podManagementPolicy ??= 'OrderedReady'
   const strategy = asRecord(spec.updateStrategy)
   strategy.type ??= 'RollingUpdate'

@@ -30,7 +30,9 @@ interface Subset {
 
 /**
  * The ready addresses of an Endpoints object for the service port named `portName` ("" for an
- * unnamed port), each as the pod it is; addresses that name no pod or no node are left out.
+ * unnamed port), each as the pod it is; addresses that name no pod or no node are left out, and so
+ * are those naming a pod of another namespace than the Service's (`namespace`): a Service reaches
+ * only its own namespace's pods, whoever wrote its Endpoints.
  */
 export function endpointTargets(eps: KubeObject | undefined, portName: string, namespace: string): EndpointTarget[] {
   const targets: EndpointTarget[] = []
@@ -39,7 +41,8 @@ export function endpointTargets(eps: KubeObject | undefined, portName: string, n
     if (!p) continue
     for (const a of subset.addresses ?? []) {
       if (!a.nodeName || a.targetRef?.kind !== 'Pod' || !a.targetRef.name) continue
-      targets.push({ node: a.nodeName, podUid: a.targetRef.uid ?? '', namespace: a.targetRef.namespace ?? namespace, pod: a.targetRef.name, port: p.port })
+      if (a.targetRef.namespace && a.targetRef.namespace !== namespace) continue
+      targets.push({ node: a.nodeName, podUid: a.targetRef.uid ?? '', namespace, pod: a.targetRef.name, port: p.port })
     }
   }
   return targets

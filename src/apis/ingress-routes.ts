@@ -1,4 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
+import { objectKey } from '../apimachinery/object-key'
+import { claimOrder, hostOwnership, parseSharedHosts, sharedHostsAnnotation, type ClaimSettings } from './host-ownership'
 
 /** The IngressClass served at the edge, and the controller name it carries. */
 export const edgeIngressClass = 'edgeplane'
@@ -64,13 +66,31 @@ function backendOf(namespace: string, spec: IngressBackendSpec | undefined): Bac
   return { namespace, service: svc.name, port }
 }
 
-/** The route table: the oldest Ingress's default backend wins, as rules are kept in age order. */
-export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], edgeIsDefault: boolean, lbDomain: string): RouteTable {
+/** What the edge routes by besides the objects: whether `edgeplane` is the default class, and who may claim what. */
+export interface EdgeSettings extends ClaimSettings {
+  edgeIsDefault: boolean
+}
+
+/** The settings the `edgeplane` IngressClass (if any) gives: default or not, and its shared hosts. */
+export function edgeSettingsOf(edgeClass: KubeObject | undefined, lbDomain: string, apiHosts: readonly string[]): EdgeSettings {
+  return { edgeIsDefault: isDefaultClass(edgeClass), lbDomain, apiHosts, shared: parseSharedHosts(edgeClass?.metadata.annotations?.[sharedHostsAnnotation]) }
+}
+
+/** The Ingresses of the edge's class that are not being deleted, oldest first (see claimOrder). */
+export function servedIngresses(ingresses: readonly KubeObject[], edgeIsDefault: boolean): KubeObject[] {
+  return ingresses.filter((i) => !i.metadata.deletionTimestamp && servedByEdge(i, edgeIsDefault)).sort(claimOrder)
+}
+
+/**
+ * The route table, from the Ingresses whose every host claim holds (see host-ownership.ts): the
+ * oldest of their default backends wins, as rules are kept in age order.
+ */
+export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], settings: EdgeSettings): RouteTable {
   const table: RouteTable = { rules: [], loadBalancers: new Map() }
-  const served = ingresses
-    .filter((i) => !i.metadata.deletionTimestamp && servedByEdge(i, edgeIsDefault))
-    .sort((a, b) => String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? '')))
+  const served = servedIngresses(ingresses, settings.edgeIsDefault)
+  const { refused } = hostOwnership(served, settings)
   for (const ing of served) {
+    if (refused.has(objectKey(ing))) continue
     const ns = ing.metadata.namespace ?? 'default'
     const spec = (ing.spec ?? {}) as IngressSpec
     table.defaultBackend ??= backendOf(ns, spec.defaultBackend)
@@ -87,7 +107,7 @@ export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], edg
     if (spec.type !== 'LoadBalancer' || !spec.ports?.length) continue
     const port = spec.ports.find((p) => p.port === 80) ?? spec.ports[0]!
     const ns = svc.metadata.namespace ?? 'default'
-    table.loadBalancers.set(lbHostname(svc.metadata.name ?? '', ns, lbDomain), { namespace: ns, service: svc.metadata.name ?? '', port: String(port.port) })
+    table.loadBalancers.set(lbHostname(svc.metadata.name ?? '', ns, settings.lbDomain), { namespace: ns, service: svc.metadata.name ?? '', port: String(port.port) })
   }
   return table
 }
@@ -117,7 +137,8 @@ function prefixMatches(prefix: string, path: string): boolean {
  * The backend for a request: a LoadBalancer hostname first, then the Ingress rules of the most
  * specific host that has any (exact, then wildcard, then rules without a host), where an Exact
  * path beats a prefix and a longer prefix a shorter one (ImplementationSpecific is matched as
- * Prefix); the default backend when none of that host's paths match.
+ * Prefix); the default backend when none of that host's paths match, if it is of a namespace
+ * serving that host (another namespace's app never sees a host's requests).
  */
 export function matchRoute(table: RouteTable, host: string, path: string): Backend | undefined {
   const h = host.toLowerCase()
@@ -137,7 +158,10 @@ export function matchRoute(table: RouteTable, host: string, path: string): Backe
       if (score >= 0 && (!best || score > best.score)) best = { rule, score }
     }
     // The most specific host that has rules decides, with the default backend for other paths.
-    if (rules.length > 0) return best?.rule.backend ?? table.defaultBackend
+    if (rules.length === 0) continue
+    if (best) return best.rule.backend
+    const fallback = table.defaultBackend
+    return fallback && rules.some((r) => r.host === undefined || r.backend.namespace === fallback.namespace) ? fallback : undefined
   }
   return table.defaultBackend
 }

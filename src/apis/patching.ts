@@ -5,6 +5,7 @@ import { kindStruct, schemas } from './schema'
 import type { ResourceDef } from './registry'
 import { applyToLive, checkConfig, type ApplyOptions } from './ssa/apply'
 import type { PatchType } from './store-options'
+import { isStackExhaustion, nestedDeeperThan, tooDeeplyNestedMessage } from '../apimachinery/nesting'
 
 /** Maps a request Content-Type to the patch it carries. */
 export function patchTypeOf(contentType: string | null): PatchType | undefined {
@@ -16,8 +17,24 @@ export function patchTypeOf(contentType: string | null): PatchType | undefined {
   return undefined
 }
 
-/** Applies a patch to the stored object (or to its Scale view); an apply patch needs its manager's options. */
+/**
+ * Applies a patch to the stored object (or to its Scale view); an apply patch needs its manager's
+ * options. A result nested deeper than maxNestingDepth is refused (400) as a body would be: a JSON
+ * patch can build one out of shallow pieces.
+ */
 export function applyPatch(def: ResourceDef, type: PatchType, original: KubeObject, patch: unknown, view?: 'status' | 'scale', apply?: ApplyOptions): StoreResult<KubeObject> {
+  let result: StoreResult<KubeObject>
+  try {
+    result = patched(def, type, original, patch, view, apply)
+  } catch (e) {
+    if (isStackExhaustion(e)) return { ok: false, status: badRequest(tooDeeplyNestedMessage) }
+    throw e
+  }
+  if (result.ok && nestedDeeperThan(result.value)) return { ok: false, status: badRequest(tooDeeplyNestedMessage) }
+  return result
+}
+
+function patched(def: ResourceDef, type: PatchType, original: KubeObject, patch: unknown, view?: 'status' | 'scale', apply?: ApplyOptions): StoreResult<KubeObject> {
   if (type === 'apply' && apply && view !== 'scale') {
     const config = checkConfig(def, original.metadata.name ?? '', patch)
     return config.ok ? applyToLive(def, original, config.value, apply) : config

@@ -124,6 +124,8 @@ export const builtinResources: ResourceDef[] = [
   webhookConfiguration('ValidatingWebhookConfiguration'),
   { group: admissionGroup, version: 'v1', kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies', singular: 'validatingadmissionpolicy', namespaced: false, categories: ['api-extensions'], subresources: ['status'], generation: true },
   { group: admissionGroup, version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings', singular: 'validatingadmissionpolicybinding', namespaced: false, categories: ['api-extensions'], subresources: [], generation: true },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', kind: 'FlowSchema', plural: 'flowschemas', singular: 'flowschema', namespaced: false, subresources: ['status'], generation: true },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', kind: 'PriorityLevelConfiguration', plural: 'prioritylevelconfigurations', singular: 'prioritylevelconfiguration', namespaced: false, subresources: ['status'], generation: true },
   rbac('Role', true),
   rbac('RoleBinding', true),
   rbac('ClusterRole', false),

@@ -5,12 +5,15 @@ import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './
 import { toStatusCause } from '../apimachinery/validation'
 import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
 import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
+import { createRuleCauses, transitionRuleCauses } from './crd/cel-rule-eval'
 import { formatTime } from '../apimachinery/meta-time'
 import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
 import { validateStorageUpdate } from './storage/validate'
 import { isCsr, prepareCsrUpdate } from './certificates/csr-object'
 import { validateCsrUpdate } from './certificates/csr-validation'
-import { validateEphemeralOnCreate, validateEphemeralUnchanged, validateEphemeralUpdate, withEphemeralContainers } from './validation/ephemeral'
+import { validateEphemeralOnCreate, validateEphemeralUpdate, withEphemeralContainers } from './validation/ephemeral'
+import { validateFixedFields } from './validation/immutable-fields'
+import { fillStatusZeroFields } from './status-zero-fields'
 
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
 
@@ -55,7 +58,7 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
  */
 export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): KubeObject {
   if (isCsr(def) && (subresource === 'status' || subresource === 'approval')) return prepareCsrUpdate(old, { ...old, status: incoming.status, metadata: { ...old.metadata } }, subresource)
-  if (subresource === 'status') return { ...old, status: incoming.status, metadata: { ...old.metadata } }
+  if (subresource === 'status') return fillStatusZeroFields(def, { ...old, status: incoming.status, metadata: { ...old.metadata } })
   if (subresource === 'ephemeralcontainers') {
     const out = withEphemeralContainers(old, incoming)
     applyDefaults(def, out)
@@ -82,6 +85,7 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
 
 /** Create rules beyond the object's own validation (kube-apiserver's create-only checks we enforce). */
 export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
+  if (def.custom?.schema) return createRuleCauses(def.custom.schema, obj).map(toStatusCause)
   if (def.group === '' && def.kind === 'Pod') return validateEphemeralOnCreate(obj).map(toStatusCause)
   return isCrd(def) ? validateApiApproval(obj).map(toStatusCause) : []
 }
@@ -89,10 +93,8 @@ export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[]
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
 export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): StatusCause[] {
   const causes: StatusCause[] = []
-  if (def.group === '' && def.kind === 'Pod') {
-    const checks = subresource === 'ephemeralcontainers' ? validateEphemeralUpdate(old, next) : validateEphemeralUnchanged(old, next)
-    causes.push(...checks.map(toStatusCause))
-  }
+  if (def.group === '' && def.kind === 'Pod' && subresource === 'ephemeralcontainers') causes.push(...validateEphemeralUpdate(old, next).map(toStatusCause))
+  if (!subresource && !def.custom) causes.push(...validateFixedFields(def.group, def.kind, decoded(def, old), next).map(toStatusCause))
   if (old.metadata.deletionTimestamp) {
     const before = new Set(old.metadata.finalizers ?? [])
     const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f))
@@ -104,40 +106,20 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
       })
     }
   }
-  if ((def.kind === 'ConfigMap' || def.kind === 'Secret') && def.group === '' && old.immutable === true) {
-    for (const f of ['data', 'binaryData', 'stringData']) {
-      if (JSON.stringify(old[f] ?? null) !== JSON.stringify(next[f] ?? null)) {
-        causes.push({ field: f, reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
-      }
-    }
-    if (next.immutable !== true) causes.push({ field: 'immutable', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' })
-  }
-  if (def.kind === 'Node' && def.group === '') causes.push(...validateNodeCidrUpdate(old, next))
   if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
+  if (def.custom?.schema) causes.push(...transitionRuleCauses(def.custom.schema, old, next).map(toStatusCause))
   if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') causes.push(...validatePriorityClassUpdate(old, next).map(toStatusCause))
   if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
   causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
   if (isCsr(def)) causes.push(...validateCsrUpdate(old, next).map(toStatusCause))
-  if (['apps', 'batch'].includes(def.group) && def.kind !== 'CronJob' && def.kind !== 'ControllerRevision') {
-    const oldSel = (old.spec as { selector?: unknown } | undefined)?.selector
-    const newSel = (next.spec as { selector?: unknown } | undefined)?.selector
-    if (oldSel !== undefined && JSON.stringify(oldSel) !== JSON.stringify(newSel)) {
-      causes.push({ field: 'spec.selector', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(newSel ?? null)}: field is immutable` })
-    }
-  }
   return causes
 }
 
-/** Node IPAM's assignment is final: spec.podCIDRs may go from empty to set, never change after. */
-function validateNodeCidrUpdate(old: KubeObject, next: KubeObject): StatusCause[] {
-  const cidrs = (o: KubeObject) => {
-    const spec = (o.spec ?? {}) as { podCIDR?: unknown; podCIDRs?: unknown }
-    return { one: spec.podCIDR || undefined, all: Array.isArray(spec.podCIDRs) && spec.podCIDRs.length ? spec.podCIDRs : undefined }
-  }
-  const before = cidrs(old)
-  if (!before.one && !before.all) return []
-  if (JSON.stringify(before) === JSON.stringify(cidrs(next))) return []
-  return [{ field: 'spec.podCIDRs', reason: 'FieldValueForbidden', message: 'Forbidden: node updates may not change podCIDR except from "" to valid' }]
+/** The stored object as kube-apiserver reads it back: with the defaults of today's version applied. */
+function decoded(def: ResourceDef, stored: KubeObject): KubeObject {
+  const copy = structuredClone(stored)
+  applyDefaults(def, copy)
+  return copy
 }
 
 /** True when the stored bytes would not change (then the write keeps its resourceVersion). */

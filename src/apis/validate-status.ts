@@ -5,6 +5,7 @@ import type { ResourceDef } from './registry'
 import { isCsr } from './certificates/csr-object'
 import { apiregistrationGroup, validateApiServiceStatus } from './apiregistration/apiservice'
 import { validateHorizontalPodAutoscalerStatus } from './autoscaling/validate-hpa'
+import { validateFlowcontrolStatus } from './flowcontrol/validate'
 import { validateDaemonSetStatus, validateDeploymentStatus, validateReplicaSetStatus, validateStatefulSetStatus } from './validation/apps-status'
 
 type StatusRules = (obj: KubeObject, old: KubeObject) => FieldCause[]
@@ -17,6 +18,8 @@ const statusRules = new Map<string, StatusRules>([
   ['apps/DaemonSet', validateDaemonSetStatus],
   ['autoscaling/HorizontalPodAutoscaler', validateHorizontalPodAutoscalerStatus],
   [`${apiregistrationGroup}/APIService`, validateApiServiceStatus],
+  ['flowcontrol.apiserver.k8s.io/FlowSchema', validateFlowcontrolStatus],
+  ['flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration', validateFlowcontrolStatus],
 ])
 
 /**

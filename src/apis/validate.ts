@@ -17,6 +17,8 @@ import { validateHorizontalPodAutoscaler } from './autoscaling/validate-hpa'
 import { isCsr } from './certificates/csr-object'
 import { validateCsr } from './certificates/csr-validation'
 import { apiregistrationGroup, validateApiService } from './apiregistration/apiservice'
+import { isFlowcontrol } from './flowcontrol/names'
+import { validateFlowcontrolObject } from './flowcontrol/validate'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then spec. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
@@ -34,6 +36,7 @@ function specCauses(def: ResourceDef, obj: KubeObject) {
   if (def.group === admissionGroup) return isAdmissionPolicyKind(def.kind) ? validateAdmissionPolicyObject(def.kind, obj) : validateWebhookConfiguration(def.kind, obj)
   if (isCsr(def)) return validateCsr(obj)
   if (def.group === apiregistrationGroup && def.kind === 'APIService') return validateApiService(obj)
+  if (isFlowcontrol(def)) return validateFlowcontrolObject(def.kind, obj)
   if (def.group === 'autoscaling' && def.kind === 'HorizontalPodAutoscaler') return validateHorizontalPodAutoscaler(obj)
   const policy = validatePolicyObject(def, obj)
   if (policy) return policy

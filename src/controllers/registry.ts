@@ -2,6 +2,7 @@ import type { Env } from '../env'
 import type { ChangeType, KubeObject } from '../apimachinery/types'
 import type { ControllerDefinition, ResourceRef } from './runtime/types'
 import { schedulerController } from './scheduler'
+import { parsePodSecuritySettings } from '../apis/pod-security/settings'
 import { evictionRatesFrom, nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
 import { namespaceController, namespacedResources } from './namespace'
@@ -24,6 +25,7 @@ import { disruptionController } from './disruption'
 import { resourceQuotaController } from './resourcequota'
 import { horizontalPodAutoscalerController } from './horizontal-pod-autoscaler'
 import { defaultLbDomain } from '../apis/ingress-routes'
+import { apiHostnames } from '../apis/host-ownership'
 import { rootCaPublisher } from './namespace-defaults/root-ca'
 import { serviceAccountsController } from './namespace-defaults/service-accounts'
 import { kubernetesServiceController, parseApiEndpoint } from './kubernetes-service'
@@ -31,10 +33,11 @@ import { defaultServiceClusterIpRange } from '../apis/service-ips'
 import { csrSigningController, defaultSigningDurationSeconds, signingDurationSeconds } from './csr-signing'
 import { apiServiceAutoregisterController } from './apiservice-autoregister'
 import { apiServiceAvailabilityController } from './apiservice-availability'
+import { flowcontrolController } from './flowcontrol'
 
 /** Every controller, by name. */
 const controllers: Record<string, (env: Env) => ControllerDefinition> = {
-  scheduler: () => schedulerController(),
+  scheduler: (env) => schedulerController({ podSecurity: parsePodSecuritySettings(env).settings }),
   'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
   'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD), evictionRates: evictionRatesFrom(env) }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
@@ -57,12 +60,18 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   resourcequota: () => resourceQuotaController(),
   // Only where its certificates authenticate: a cluster CA, and the launcher's client-certificate front or Cloudflare's mTLS.
   'csr-signing': (env) => csrSigningController({ configured: !!env.CLUSTER_CA_CERT && !!env.CLUSTER_CA_KEY && (!!env.EDGEPLANE_CLIENT_CERT_SECRET || env.EDGEPLANE_CLOUDFLARE_MTLS === 'true'), maxDurationSeconds: signingDurationSeconds(env.CLUSTER_SIGNING_DURATION_SECONDS, defaultSigningDurationSeconds) }),
-  'edge-status': (env) => edgeStatusController({ address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined, lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain }),
+  'edge-status': (env) =>
+    edgeStatusController({
+      address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined,
+      lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain,
+      apiHosts: apiHostnames(env.EDGEPLANE_API_HOST, env.EDGEPLANE_API_ENDPOINT),
+    }),
   'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
   serviceaccount: () => serviceAccountsController(),
   'kubernetes-service': (env) => kubernetesServiceController(env.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange, parseApiEndpoint(env.EDGEPLANE_API_ENDPOINT)),
   'apiservice-autoregister': () => apiServiceAutoregisterController(),
   'apiservice-availability': () => apiServiceAvailabilityController(),
+  'priority-and-fairness': () => flowcontrolController(),
 }
 
 export function controllerNames(): string[] {

@@ -1,10 +1,9 @@
 import type { Env } from '../env'
-import type { KubeObject } from '../apimachinery/types'
-import { ApiError, unwrap } from '../apimachinery/status'
-import { findResource } from '../apis/registry'
-import { storeFor } from '../store-client/stores'
-import { buildRoutes, defaultLbDomain, edgeIngressClass, isDefaultClass, matchRoute, type RouteTable } from '../apis/ingress-routes'
+import { ingressMatchPath } from './ingress-path'
+import { ApiError } from '../apimachinery/status'
+import { buildRoutes, matchRoute, type RouteTable } from '../apis/ingress-routes'
 import { fetchFromEndpoints, recentServiceEndpoints } from '../service-client/service-endpoints'
+import { edgeSettings, listAll } from './edge-objects'
 
 /** The header the local launcher's ingress listener marks requests with (value: its secret). */
 export const ingressMarkHeader = 'x-edgeplane-ingress'
@@ -30,22 +29,43 @@ function hostname(req: Request): string {
 
 let cached: { at: number; table: Promise<RouteTable> } | undefined
 
-async function listAll(env: Env, group: string, resource: string): Promise<KubeObject[]> {
-  const def = findResource(group, 'v1', resource)!
-  const res = unwrap(await storeFor(env, def).list(resource, {}))
-  return res.items.map((i) => JSON.parse(i) as KubeObject)
-}
-
 function routeTable(env: Env): Promise<RouteTable> {
   if (cached && Date.now() - cached.at < routeTtlMs) return cached.table
   const table = (async () => {
     const [ingresses, services, classes] = await Promise.all([listAll(env, 'networking.k8s.io', 'ingresses'), listAll(env, '', 'services'), listAll(env, 'networking.k8s.io', 'ingressclasses')])
-    const edgeIsDefault = isDefaultClass(classes.find((c) => c.metadata.name === edgeIngressClass))
-    return buildRoutes(ingresses, services, edgeIsDefault, env.EDGEPLANE_LB_DOMAIN || defaultLbDomain)
+    return buildRoutes(ingresses, services, edgeSettings(env, classes))
   })()
   cached = { at: Date.now(), table }
   table.catch(() => (cached = undefined))
   return table
+}
+
+/**
+ * Headers that name the client or the request it first made. A client's own are dropped: only the
+ * edge sets them, from the host and scheme it was asked for and from CF-Connecting-IP.
+ */
+const clientHeaders = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'forwarded', 'true-client-ip']
+
+const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`
+
+/**
+ * What the app is told of the client: the Host and scheme asked for, and the client's address,
+ * which is CF-Connecting-IP only. Cloudflare sets that header on every request reaching the Worker
+ * (a client's own is replaced), and the local ingress listener sets it from its socket's peer.
+ */
+function forwardedHeaders(req: Request, url: URL): Array<[string, string]> {
+  const host = req.headers.get('host') ?? url.host
+  const proto = url.protocol.replace(':', '')
+  const headers: Array<[string, string]> = [
+    ['X-Forwarded-Host', host],
+    ['X-Forwarded-Proto', proto],
+  ]
+  const ip = req.headers.get('cf-connecting-ip')?.trim()
+  if (ip && /^[0-9a-f.:]+$/i.test(ip)) {
+    const node = ip.includes(':') ? quoted(`[${ip}]`) : ip
+    headers.push(['X-Forwarded-For', ip], ['X-Real-IP', ip], ['Forwarded', `for=${node};host=${quoted(host)};proto=${proto}`])
+  }
+  return headers
 }
 
 const text = (status: number, body: string) => new Response(`${body}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
@@ -58,11 +78,14 @@ const text = (status: number, body: string) => new Response(`${body}\n`, { statu
 export async function serveIngress(req: Request, env: Env): Promise<Response> {
   const headers = new Headers(req.headers)
   headers.delete(ingressMarkHeader)
+  for (const name of clientHeaders) headers.delete(name)
   const clean = new Request(req, { headers })
   const url = new URL(req.url)
   const host = hostname(clean)
-  const backend = matchRoute(await routeTable(env), host, url.pathname)
-  if (!backend) return text(404, `404 page not found: no Ingress rule matches host "${host}" and path "${url.pathname}"`)
+  const path = ingressMatchPath(url.pathname)
+  if (path === undefined) return text(400, '400 Bad Request: the request path is not valid percent-encoded UTF-8')
+  const backend = matchRoute(await routeTable(env), host, path)
+  if (!backend) return text(404, `404 page not found: no Ingress rule matches host "${host}" and path "${path}"`)
   let targets
   try {
     targets = await recentServiceEndpoints(env, backend.namespace, backend.service, backend.port)
@@ -70,13 +93,7 @@ export async function serveIngress(req: Request, env: Env): Promise<Response> {
     if (err instanceof ApiError) return text(503, `503 Service Unavailable: ${err.status.message}`)
     throw err
   }
-  const forwarded: Array<[string, string]> = [
-    ['X-Forwarded-Host', clean.headers.get('host') ?? url.host],
-    ['X-Forwarded-Proto', url.protocol.replace(':', '')],
-  ]
-  const ip = clean.headers.get('cf-connecting-ip')
-  if (ip) forwarded.push(['X-Forwarded-For', ip])
-  const result = await fetchFromEndpoints(env, targets, clean, url.pathname + url.search, { host: clean.headers.get('host') ?? url.host, extraHeaders: forwarded })
+  const result = await fetchFromEndpoints(env, targets, clean, url.pathname + url.search, { host: clean.headers.get('host') ?? url.host, extraHeaders: forwardedHeaders(clean, url) })
   if (result.ok) return result.response
   if (result.unreachable) return text(503, `503 Service Unavailable: no node serving service ${backend.namespace}/${backend.service} is connected`)
   if (result.message.startsWith('timed out')) return text(504, `504 Gateway Timeout: ${result.message}`)

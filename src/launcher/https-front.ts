@@ -1,4 +1,4 @@
-import { request as httpRequest, Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import { connect } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -7,8 +7,9 @@ import { X509Certificate } from 'node:crypto'
 import { clientCertMarkHeader, clientIdentityHeader, encodeClientIdentity } from '../apimachinery/client-identity'
 import { HOST } from './host'
 import { relayUpgrade } from './relay-upgrade'
-import { failure } from '../apimachinery/status'
-import { maxRequestBodyBytes } from '../config'
+import { clientHeaders } from './front-headers'
+import { bodyHeaders, dropRestOfBody, overLimitLength, readFrontBody } from './front-body'
+import { relay } from './front-relay'
 
 export interface HttpsFrontOptions {
   port: number
@@ -21,9 +22,9 @@ export interface HttpsFrontOptions {
   upstreamPort: number
   /** shared with the Worker (EDGEPLANE_CLIENT_CERT_SECRET): marks a verified client certificate's identity */
   secret: string
+  /** the local edge's secret (EDGEPLANE_INGRESS_SECRET): what its listener marks keeps its forwarding headers */
+  ingressSecret?: string
 }
-
-const markHeaders = new Set([clientCertMarkHeader, clientIdentityHeader])
 
 const clientAuth = '1.3.6.1.5.5.7.3.2'
 const anyExtendedKeyUsage = '2.5.29.37.0'
@@ -61,101 +62,46 @@ function socketIdentity(socket: TLSSocket, ca: X509Certificate): Identity {
   return identity
 }
 
-/** The request's headers as sent, less any identity headers a client made up, plus the verified ones. */
-function forwardedHeaders(req: IncomingMessage, ca: X509Certificate, secret: string): [string, string][] {
-  const out: [string, string][] = []
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    if (!markHeaders.has(req.rawHeaders[i]!.toLowerCase())) out.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!])
-  }
+/**
+ * The request's headers as sent, less those a client may not set (./front-headers: the runtime's
+ * own MF-* and cf-*, forwarding and identity headers), plus the verified identity.
+ */
+function forwardedHeaders(req: IncomingMessage, ca: X509Certificate, opts: HttpsFrontOptions): [string, string][] {
+  const out = clientHeaders(req.rawHeaders, req.socket.remoteAddress, opts.ingressSecret)
   const identity = socketIdentity(req.socket as TLSSocket, ca)
-  if (identity) out.push([clientCertMarkHeader, secret], [clientIdentityHeader, encodeClientIdentity(identity.user, identity.groups)])
+  if (identity) out.push([clientCertMarkHeader, opts.secret], [clientIdentityHeader, encodeClientIdentity(identity.user, identity.groups)])
   return out
-}
-
-/**
- * The request body goes on as it arrives, up to kube-apiserver's limit: past it the front stops
- * reading and answers 413 itself (the Worker would too, but it closes its side mid-body).
- */
-function passBody(req: IncomingMessage, up: ClientRequest, res: ServerResponse): void {
-  let size = 0
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length
-    if (size <= maxRequestBodyBytes) {
-      if (!up.write(chunk)) req.pause()
-      return
-    }
-    req.pause()
-    req.removeAllListeners('data')
-    up.destroy()
-    if (!res.headersSent) res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
-    res.end(JSON.stringify(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`)))
-    lingerThenClose(req)
-  })
-  up.on('drain', () => req.resume())
-  req.on('end', () => up.end())
-}
-
-// After a 413, how much more of the body is read and dropped, and for how long, before the connection closes.
-const lingerBytes = 4 * 1024 * 1024
-const lingerMs = 2_000
-
-/**
- * Reads and drops a bounded amount more of the body, then closes, as Go's server does: closing with
- * unread data resets the connection, and a reset can destroy the 413 before the client reads it.
- */
-function lingerThenClose(req: IncomingMessage): void {
-  let dropped = 0
-  const close = () => {
-    clearTimeout(timer)
-    req.socket.destroy()
-  }
-  const timer = setTimeout(close, lingerMs)
-  req.on('data', (chunk: Buffer) => {
-    dropped += chunk.length
-    if (dropped > lingerBytes) close()
-  })
-  req.on('end', () => {
-    clearTimeout(timer)
-    req.socket.destroySoon()
-  })
-  req.resume()
 }
 
 /**
  * The local API's https listener: it ends TLS, asks every client for a certificate (not required:
  * token clients send none) and checks it against the cluster CA, then passes each request, and
  * each upgraded connection, to the Worker on its loopback http port with the verified identity.
+ * A request body is read whole first (./front-body): one within the limit goes on complete, and of
+ * one over it the Worker gets only the head, answers without reading, and that answer is the
+ * client's while the front drops the rest of the body.
  */
 export function startHttpsFront(opts: HttpsFrontOptions): Promise<Server> {
-  const agent = new Agent({ keepAlive: true })
+  const upstream = { port: opts.upstreamPort, agent: new Agent({ keepAlive: true }) }
   const ca = new X509Certificate(opts.clientCa)
+  const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
+    const headers = forwardedHeaders(req, ca, opts)
+    if (req.method === 'GET' || req.method === 'HEAD') return relay(req, res, upstream, headers, { kind: 'bodiless' })
+    void readFrontBody(req, res, expectsContinue).then((read) => {
+      if (read.kind === 'gone') return void res.destroy()
+      if (read.kind === 'whole') return relay(req, res, upstream, bodyHeaders(headers, req, read.body.length), { kind: 'body', body: read.body })
+      relay(req, res, upstream, bodyHeaders(headers, req, overLimitLength(req)), { kind: 'over', drain: dropRestOfBody(req, read.read) })
+    })
+  }
   // The certificate is checked here rather than by OpenSSL (no `ca` option): a failed signature
   // check there leaves an error behind that ends the connection, where a refused certificate
   // should get the Worker's 401 as with no certificate at all.
-  const server = createServer({ cert: opts.cert, key: opts.key, requestCert: true, rejectUnauthorized: false }, (req: IncomingMessage, res: ServerResponse) => {
-    const headers = forwardedHeaders(req, ca, opts.secret).flat() as unknown as IncomingHttpHeaders
-    // Reads reuse idle connections, and are sent again on a new one if a reused connection turns
-    // out to have been closed by the Worker's side; a write always gets a connection of its own.
-    const bodiless = req.method === 'GET' || req.method === 'HEAD'
-    const send = (retry: boolean) => {
-      const up = httpRequest({ host: HOST, port: opts.upstreamPort, method: req.method, path: req.url, headers, agent: bodiless && retry ? agent : false }, (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
-        res.flushHeaders()
-        upRes.pipe(res)
-      })
-      up.on('error', (err) => {
-        if (retry && up.reusedSocket && !res.headersSent) return send(false)
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' })
-        res.end(`502 Bad Gateway: ${err.message}\n`)
-      })
-      res.on('close', () => up.destroy())
-      if (bodiless) up.end()
-      else passBody(req, up, res)
-    }
-    send(true)
-  })
+  const server = createServer({ cert: opts.cert, key: opts.key, requestCert: true, rejectUnauthorized: false }, (req, res) => handle(req, res, false))
+  // A client that asks before sending its body (`Expect: 100-continue`) is asked for one within
+  // the limit, and gets the Worker's answer straight away for one declared over it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handle(req, res, true))
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const lines = [`${req.method} ${req.url} HTTP/1.1`, ...forwardedHeaders(req, ca, opts.secret).map(([k, v]) => `${k}: ${v}`), '', '']
+    const lines = [`${req.method} ${req.url} HTTP/1.1`, ...forwardedHeaders(req, ca, opts).map(([k, v]) => `${k}: ${v}`), '', '']
     relayUpgrade(socket, head, lines.join('\r\n'), (connected) => connect({ host: HOST, port: opts.upstreamPort }, connected))
   })
   return new Promise((resolve, reject) => {

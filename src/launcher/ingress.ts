@@ -8,6 +8,30 @@ import { relayUpgrade } from './relay-upgrade'
 /** The header the Worker recognises ingress traffic by (see src/edge/serve-ingress.ts). */
 const markHeader = 'x-edgeplane-ingress'
 
+/**
+ * Headers saying who the client is, which a client may not say for itself: the listener drops
+ * them, and says the socket's peer in `cf-connecting-ip`, as Cloudflare's edge does in production.
+ * The Worker takes the client's address from that header alone.
+ */
+const clientAddressHeaders = new Set(['cf-connecting-ip', 'x-forwarded-for', 'x-real-ip', 'forwarded', 'true-client-ip', markHeader])
+
+/** The peer's address as the client's: an IPv4 peer of a dual-stack socket without its `::ffff:` prefix. */
+export function peerAddress(remote: string | undefined): string {
+  const address = remote ?? ''
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address
+}
+
+/** The raw headers passed to the Worker: the client's, less the ones above, then the peer's address and the mark. */
+export function passedHeaders(rawHeaders: readonly string[], peer: string, secret: string): string[] {
+  const out: string[] = []
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (!clientAddressHeaders.has(rawHeaders[i]!.toLowerCase())) out.push(rawHeaders[i]!, rawHeaders[i + 1]!)
+  }
+  if (peer) out.push('cf-connecting-ip', peer)
+  out.push(markHeader, secret)
+  return out
+}
+
 export interface IngressListenerOptions {
   port: number
   /** the Worker's https port on HOST, and the CA its certificate chains to */
@@ -19,11 +43,12 @@ export interface IngressListenerOptions {
 
 /**
  * The local edge: plain http on its own port, passed to the Worker as ingress traffic (marked with
- * the shared secret so the API port cannot be used to pose as it), WebSocket upgrades included.
+ * the shared secret so the API port cannot be used to pose as it), WebSocket upgrades included,
+ * with the client's address taken from the socket (see passedHeaders).
  */
 export function startIngressListener(opts: IngressListenerOptions): Promise<Server> {
   const server = createServer((req, res) => {
-    const headers = { ...req.headers, [markHeader]: opts.secret }
+    const headers = passedHeaders(req.rawHeaders, peerAddress(req.socket.remoteAddress), opts.secret)
     const up = httpsRequest({ host: HOST, port: opts.apiPort, method: req.method, path: req.url, headers, ca: opts.ca, agent: false, servername: 'localhost' }, (upRes) => {
       res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
       upRes.pipe(res)
@@ -36,10 +61,9 @@ export function startIngressListener(opts: IngressListenerOptions): Promise<Serv
   })
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const lines = [`${req.method} ${req.url} HTTP/1.1`]
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-      if (req.rawHeaders[i]!.toLowerCase() !== markHeader) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`)
-    }
-    lines.push(`${markHeader}: ${opts.secret}`, '', '')
+    const headers = passedHeaders(req.rawHeaders, peerAddress(req.socket.remoteAddress), opts.secret)
+    for (let i = 0; i + 1 < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`)
+    lines.push('', '')
     relayUpgrade(socket, head, lines.join('\r\n'), (connected) => tlsConnect({ host: HOST, port: opts.apiPort, ca: opts.ca }, connected))
   })
   return new Promise((resolve, reject) => {

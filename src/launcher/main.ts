@@ -9,6 +9,7 @@
 //   EDGEPLANE_NODE_MONITOR_GRACE_PERIOD   passed to the Worker as a binding of that name when set
 //   EDGEPLANE_NODE_EVICTION_RATE and the other eviction rate settings: the same
 //   CLUSTER_CIDR, NODE_CIDR_MASK_SIZE     the same: where node pod CIDRs are cut from, and their size
+//   EDGEPLANE_POD_SECURITY_*              the same: Pod Security defaults and exemptions (refused at start when invalid)
 //   EDGEPLANE_DEBUG=1                     print the full error when startup fails
 //
 // Cron triggers from wrangler.toml are fired by the launcher (cron.ts): standard five-field expressions, in UTC.
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     port: 0,
   })
   const upstreamPort = Number((await mf.ready).port)
-  front = await startHttpsFront({ port: settings.port, cert: tls.cert, key: tls.key, clientCa: tls.cert, upstreamPort, secret: clientCertSecret })
+  front = await startHttpsFront({ port: settings.port, cert: tls.cert, key: tls.key, clientCa: tls.cert, upstreamPort, secret: clientCertSecret, ingressSecret })
   const url = `https://${HOST}:${settings.port}`
 
   if (settings.ingressPort) {

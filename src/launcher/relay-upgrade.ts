@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream'
+import { relayFrames } from './websocket-records'
 
 /**
  * Relays an upgraded connection (WebSocket, SPDY) to the Worker: `open` connects and calls back
@@ -9,7 +10,9 @@ export function relayUpgrade(socket: Duplex, head: Buffer, requestHead: string, 
   const up = open(() => {
     up.write(requestHead)
     if (head.length) up.write(head)
-    up.pipe(socket)
+    // A WebSocket's frames each in a write of their own (see websocket-records.ts); anything else as it comes.
+    if (/^upgrade:[ \t]*websocket[ \t]*$/im.test(requestHead)) relayFrames(up, socket)
+    else up.pipe(socket)
     socket.pipe(up)
   })
   const close = () => {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { nodeCidrSettings } from '../apis/node-cidrs'
+import { parsePodSecuritySettings, podSecurityVariableNames } from '../apis/pod-security/settings'
 
 export interface LauncherSettings {
   stateDir: string
@@ -13,7 +14,7 @@ export interface LauncherSettings {
 }
 
 // Environment variables forwarded to the Worker under the same name when set.
-const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_NODE_EVICTION_RATE', 'EDGEPLANE_SECONDARY_NODE_EVICTION_RATE', 'EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD', 'EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE', 'EDGEPLANE_LB_DOMAIN', 'EDGEPLANE_INGRESS_ADDRESS', 'EDGEPLANE_STRICT_LIMITS']
+const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_NODE_EVICTION_RATE', 'EDGEPLANE_SECONDARY_NODE_EVICTION_RATE', 'EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD', 'EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE', 'EDGEPLANE_LB_DOMAIN', 'EDGEPLANE_INGRESS_ADDRESS', 'EDGEPLANE_STRICT_LIMITS', ...podSecurityVariableNames]
 
 export class UsageError extends Error {}
 
@@ -31,6 +32,9 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSe
   } catch (err) {
     throw new UsageError((err as Error).message)
   }
+  // kube-apiserver does not start with a PodSecurityConfiguration it cannot read; nor does the launcher.
+  const podSecurity = parsePodSecuritySettings(env)
+  if (podSecurity.errors.length) throw new UsageError(podSecurity.errors.join('; '))
   const rawIngress = env.EDGEPLANE_INGRESS_PORT ?? '8080'
   const ingressPort = Number(rawIngress)
   if (!/^\d+$/.test(rawIngress) || ingressPort > 65535) throw new UsageError(`EDGEPLANE_INGRESS_PORT must be a port number, got '${rawIngress}'`)

@@ -19,6 +19,8 @@ export interface ColumnDefinition {
 export interface Printer {
   columns: ColumnDefinition[]
   cells(obj: KubeObject, now: number): unknown[]
+  /** the order of a list's rows, when upstream's printer sorts them (the store's order otherwise) */
+  order?(objects: KubeObject[]): KubeObject[]
 }
 
 export function column(

@@ -19,6 +19,7 @@ import { ingressClassPrinter, ingressPrinter } from './networking'
 import { admissionPolicyBindingPrinter, admissionPolicyPrinter, webhookConfigurationPrinter } from './admissionregistration'
 import { csrPrinter } from './certificates'
 import { apiServicePrinter } from './apiregistration'
+import { flowSchemaPrinter, priorityLevelPrinter } from './flowcontrol'
 import { nodePrinter } from './node'
 import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
 import { networkPolicyPrinter } from './network-policy'
@@ -80,6 +81,8 @@ const printers = new Map<string, Printer>([
   ...policyPrinters(),
   ['certificates.k8s.io/certificatesigningrequests', csrPrinter],
   ['apiregistration.k8s.io/apiservices', apiServicePrinter],
+  ['flowcontrol.apiserver.k8s.io/flowschemas', flowSchemaPrinter],
+  ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', priorityLevelPrinter],
 ])
 
 /** The printer for a resource (plural name), or the Name/Age printer for any other. */
@@ -155,7 +158,7 @@ export function buildTable(objects: KubeObject[], opts: TableOptions): Table {
   if (opts.continue) metadata.continue = opts.continue
   if (opts.remainingItemCount !== undefined) metadata.remainingItemCount = opts.remainingItemCount
 
-  const rows = objects.map((obj): TableRow => {
+  const rows = (printer.order ? printer.order(objects) : objects).map((obj): TableRow => {
     const row: TableRow = { cells: printer.cells(obj, opts.now) }
     const object = rowObject(obj, include)
     if (object !== undefined) row.object = object

@@ -5,6 +5,7 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { endpointTargets, type ServiceSpec } from '../apis/endpoint-targets'
 import { fetchThroughNode, type PodTarget, type TunnelHttpOptions, type TunnelHttpResult } from './tunnel-http'
+import { checkedTarget } from './pod-targets'
 
 export async function readObject(env: Env, resource: string, namespace: string, name: string): Promise<KubeObject> {
   const def = findResource('', 'v1', resource)!
@@ -59,12 +60,15 @@ function rotate(targets: PodTarget[]): PodTarget[] {
 }
 
 /**
- * Tries the endpoints in turn until one's node answers: a node whose tunnel is down is skipped.
- * A dial error from a reachable node ends the attempt (the request body may be spent by then).
+ * Tries the endpoints in turn until one's node answers: a node whose tunnel is down is skipped, and
+ * so is an endpoint that is not the pod it names (see checkedTarget). A dial error from a
+ * reachable node ends the attempt (the request body may be spent by then).
  */
 export async function fetchFromEndpoints(env: Env, targets: PodTarget[], req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
   let last: TunnelHttpResult = { ok: false, unreachable: true, message: 'no endpoints' }
-  for (const target of targets) {
+  for (const endpoint of targets) {
+    const target = await checkedTarget(env, endpoint)
+    if (!target) continue
     last = await fetchThroughNode(env, target, req, path, opts)
     if (last.ok || !last.unreachable) return last
   }

@@ -8,7 +8,7 @@ import { startAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
 
-// A PersistentVolumeClaim of the default local-path class mounted into real containers: the real
+// A PersistentVolumeClaim of the default edgeplane-local-path class mounted into real containers: the real
 // launcher, a `--runtime docker` agent against the engine on this machine, and the real kubectl.
 
 const IMAGE = TEST_IMAGE

@@ -41,10 +41,10 @@ afterAll(async () => {
 })
 
 describe('storage', () => {
-  it('serves the default local-path StorageClass as kubectl shows it', async () => {
+  it('serves the default edgeplane-local-path StorageClass as kubectl shows it', async () => {
     const out = await run(['get', 'storageclass'])
     expect(out).toMatch(/NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE/)
-    expect(out).toMatch(/local-path \(default\)\s+edgeplane\.io\/local-path\s+Delete\s+WaitForFirstConsumer\s+false/)
+    expect(out).toMatch(/edgeplane-local-path \(default\)\s+edgeplane\.io\/local-path\s+Delete\s+WaitForFirstConsumer\s+false/)
     const resources = await run(['api-resources', '--namespaced=false'])
     expect(resources).toMatch(/persistentvolumes\s+pv\s+v1\s+false\s+PersistentVolume/)
     expect(resources).toMatch(/storageclasses\s+sc\s+storage\.k8s\.io\/v1\s+false\s+StorageClass/)
@@ -80,7 +80,7 @@ describe('storage', () => {
       },
     })
     const claim = await boundClaim('data-store-0', 60_000)
-    expect(claim.spec.storageClassName).toBe('local-path')
+    expect(claim.spec.storageClassName).toBe('edgeplane-local-path')
     expect(claim.metadata.annotations['volume.kubernetes.io/selected-node']).toBe('disk')
     expect(claim.status.capacity.storage).toBe('1Gi')
     const pv = await json(['get', 'pv', claim.spec.volumeName, '-o', 'json'])
@@ -92,8 +92,8 @@ describe('storage', () => {
     const dir: string = pv.spec.local.path
     expect(dir.startsWith(agent.stateDir)).toBe(true)
     const pvTable = await run(['get', 'pv'])
-    expect(pvTable).toMatch(new RegExp(`${pv.metadata.name}\\s+1Gi\\s+RWO\\s+Delete\\s+Bound\\s+default/data-store-0\\s+local-path\\s+<unset>`))
-    expect(await run(['get', 'pvc'])).toMatch(new RegExp(`data-store-0\\s+Bound\\s+${pv.metadata.name}\\s+1Gi\\s+RWO\\s+local-path`))
+    expect(pvTable).toMatch(new RegExp(`${pv.metadata.name}\\s+1Gi\\s+RWO\\s+Delete\\s+Bound\\s+default/data-store-0\\s+edgeplane-local-path\\s+<unset>`))
+    expect(await run(['get', 'pvc'])).toMatch(new RegExp(`data-store-0\\s+Bound\\s+${pv.metadata.name}\\s+1Gi\\s+RWO\\s+edgeplane-local-path`))
 
     const first = await waitFor(async () => (existsSync(`${dir}/first`) ? readFileSync(`${dir}/first`, 'utf8').trim() : undefined), { what: 'the file written into the volume', timeoutMs: 30_000 })
     const pod = await json(['get', 'pod', 'store-0', '-o', 'json'])

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { buildRoutes, matchRoute } from '../../src/apis/ingress-routes'
+import { buildRoutes, matchRoute, type EdgeSettings } from '../../src/apis/ingress-routes'
+
+const settings = (lbDomain: string): EdgeSettings => ({ edgeIsDefault: true, lbDomain, apiHosts: [], shared: new Map() })
 
 const backend = (service: string, port: number | string = 80) => ({ service: { name: service, port: typeof port === 'number' ? { number: port } : { name: port } } })
 
@@ -30,8 +32,7 @@ const table = buildRoutes(
     ingress('other-class', { ingressClassName: 'nginx', rules: [{ host: 'nginx.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('x') }] } }] }),
   ],
   [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb', namespace: 'shop' }, spec: { type: 'LoadBalancer', ports: [{ port: 443 }, { port: 80 }] } }],
-  true,
-  'lb.example',
+  settings('lb.example'),
 )
 
 const route = (host: string, path: string) => matchRoute(table, host, path)?.service
@@ -66,7 +67,7 @@ describe('edge Ingress routing', () => {
   })
 
   it('serves nothing when nothing matches and there is no default backend', () => {
-    const bare = buildRoutes([ingress('one', { rules: [{ host: 'a.example', http: { paths: [{ path: '/x', pathType: 'Exact', backend: backend('a') }] } }] })], [], true, 'localhost')
+    const bare = buildRoutes([ingress('one', { rules: [{ host: 'a.example', http: { paths: [{ path: '/x', pathType: 'Exact', backend: backend('a') }] } }] })], [], settings('localhost'))
     expect(matchRoute(bare, 'a.example', '/y')).toBeUndefined()
     expect(matchRoute(bare, 'b.example', '/x')).toBeUndefined()
   })

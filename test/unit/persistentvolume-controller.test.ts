@@ -29,7 +29,7 @@ const pvc = (name: string, storage: string, extra: Record<string, unknown> = {},
 const localPath = (): KubeObject => ({
   apiVersion: 'storage.k8s.io/v1',
   kind: 'StorageClass',
-  metadata: { name: 'local-path' },
+  metadata: { name: 'edgeplane-local-path' },
   provisioner: 'edgeplane.io/local-path',
   reclaimPolicy: 'Delete',
   volumeBindingMode: 'WaitForFirstConsumer',
@@ -128,7 +128,7 @@ describe('WaitForFirstConsumer with the scheduler', () => {
   })
 
   it('waits for a consumer, then provisions on the chosen node and binds the pod there', async () => {
-    const cache = cacheWith([storageClasses, localPath()], [nodes, node('n1')], [persistentVolumeClaims, pvc('data', '1Gi', { storageClassName: 'local-path' })])
+    const cache = cacheWith([storageClasses, localPath()], [nodes, node('n1')], [persistentVolumeClaims, pvc('data', '1Gi', { storageClassName: 'edgeplane-local-path' })])
     const scheduler = schedulerController()
     await settle(cache)
     expect(cache.list(persistentVolumes)).toHaveLength(0)
@@ -145,7 +145,7 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     expect(volume.spec).toMatchObject({
       local: { path: '/var/lib/agent/local-path/n1/pvc-uid-data' },
       persistentVolumeReclaimPolicy: 'Delete',
-      storageClassName: 'local-path',
+      storageClassName: 'edgeplane-local-path',
       nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }] }] } },
     })
     expect(volume.metadata.finalizers).toEqual(['edgeplane.io/local-path-cleanup'])

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { nodes, persistentVolumeClaims, pods } from '../../src/controllers/resources'
+import { namespaces, nodes, persistentVolumeClaims, pods } from '../../src/controllers/resources'
 import { persistentVolumes, storageClasses } from '../../src/controllers/resources'
 import type { Action, Outcome } from '../../src/controllers/runtime/types'
 import { schedulerController as declaredSchedulerController } from '../../src/controllers/scheduler'
@@ -171,8 +171,8 @@ describe('scheduler reconcile', () => {
 describe('scheduler keys', () => {
   const pending = () => [newPod('a'), newPod('b', { namespace: 'team' })]
 
-  it('watches pods, nodes and what volume binding reads', async () => {
-    expect(schedulerController().watches).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses])
+  it('watches pods, nodes, what volume binding reads and namespaces (their Pod Security labels)', async () => {
+    expect(schedulerController().watches).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces])
     expect(schedulerController().name).toBe('scheduler')
   })
 

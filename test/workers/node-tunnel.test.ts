@@ -179,10 +179,12 @@ describe('pods/exec', () => {
     agent.data(open.id, 2, 'oops')
     agent.end(open.id, { exitCode: 3 })
     await until(() => client.closed(), 'the close')
-    expect(client.frames.map((f) => f[0])).toEqual([1, 2, 3])
-    expect(dec.decode(client.frames[0]!.subarray(1))).toBe('hello')
-    expect(dec.decode(client.frames[1]!.subarray(1))).toBe('oops')
-    const status = JSON.parse(dec.decode(client.frames[2]!.subarray(1)))
+    // First an empty stdout frame, as kube-apiserver says the stream is up.
+    expect(client.frames.map((f) => f[0])).toEqual([1, 1, 2, 3])
+    expect(client.frames[0]!.byteLength).toBe(1)
+    expect(dec.decode(client.frames[1]!.subarray(1))).toBe('hello')
+    expect(dec.decode(client.frames[2]!.subarray(1))).toBe('oops')
+    const status = JSON.parse(dec.decode(client.frames[3]!.subarray(1)))
     expect(status).toMatchObject({ metadata: {}, status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } })
   })
 
@@ -196,6 +198,7 @@ describe('pods/exec', () => {
     const client = await openExec('command=echo&command=hi&stdout=true')
     await until(() => client.closed(), 'the close')
     expect(client.frames.map((f) => [f[0], dec.decode(f.subarray(1))])).toEqual([
+      [1, ''],
       [1, 'hi\n'],
       [3, '{"metadata":{},"status":"Success"}'],
     ])
@@ -258,10 +261,10 @@ describe('pods/portforward', () => {
     await until(() => agent.messages.find((m) => m.op === 'cancel' && m.id === open.id), 'the cancel')
   })
 
-  it('refuses another subprotocol and a plain request', async () => {
-    const other = await SELF.fetch(`https://edgeplane.test${ns}/pods/p1/portforward`, { headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v4.channel.k8s.io' } })
+  it('refuses a subprotocol it does not serve', async () => {
+    const other = await SELF.fetch(`https://edgeplane.test${ns}/pods/p1/portforward`, { headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' } })
     expect(other.status).toBe(400)
-    expect(((await other.json()) as any).message).toContain('supported: [SPDY/3.1+portforward.k8s.io]')
+    expect(((await other.json()) as any).message).toContain('supported: [SPDY/3.1+portforward.k8s.io v4.channel.k8s.io v4.base64.channel.k8s.io]')
   })
 })
 

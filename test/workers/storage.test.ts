@@ -55,18 +55,27 @@ describe('PersistentVolume', () => {
 })
 
 describe('StorageClass and DefaultStorageClass admission', () => {
-  it('serves the default local-path class, whose provisioner and mode are fixed', async () => {
-    const cls = await api('GET', '/apis/storage.k8s.io/v1/storageclasses/local-path')
+  it('serves the default edgeplane-local-path class, whose provisioner and mode are fixed', async () => {
+    const cls = await api('GET', '/apis/storage.k8s.io/v1/storageclasses/edgeplane-local-path')
     expect(cls.status).toBe(200)
     expect(cls.json).toMatchObject({ provisioner: 'edgeplane.io/local-path', reclaimPolicy: 'Delete', volumeBindingMode: 'WaitForFirstConsumer' })
     expect(cls.json.metadata.annotations['storageclass.kubernetes.io/is-default-class']).toBe('true')
-    const res = await api('PATCH', '/apis/storage.k8s.io/v1/storageclasses/local-path', { provisioner: 'other.io/x' }, merge)
+    const res = await api('PATCH', '/apis/storage.k8s.io/v1/storageclasses/edgeplane-local-path', { provisioner: 'other.io/x' }, merge)
     expect(res.status).toBe(422)
     expect(res.json.message).toContain('provisioner: Forbidden: updates to provisioner are forbidden.')
   })
 
+  it("stores Rancher local-path-provisioner's own local-path class beside it, which takes no default from it", async () => {
+    const rancher = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local-path' }, provisioner: 'rancher.io/local-path', volumeBindingMode: 'WaitForFirstConsumer', reclaimPolicy: 'Delete' }
+    const res = await api('POST', '/apis/storage.k8s.io/v1/storageclasses', rancher)
+    expect(res.status).toBe(201)
+    expect(res.json.provisioner).toBe('rancher.io/local-path')
+    expect((await api('POST', '/api/v1/namespaces/st/persistentvolumeclaims', pvc('beside-rancher'))).json.spec.storageClassName).toBe('edgeplane-local-path')
+    expect((await api('DELETE', '/apis/storage.k8s.io/v1/storageclasses/local-path')).status).toBe(200)
+  })
+
   it('gives a claim without a class the default one, and leaves "" alone', async () => {
-    expect((await api('POST', '/api/v1/namespaces/st/persistentvolumeclaims', pvc('defaulted'))).json.spec.storageClassName).toBe('local-path')
+    expect((await api('POST', '/api/v1/namespaces/st/persistentvolumeclaims', pvc('defaulted'))).json.spec.storageClassName).toBe('edgeplane-local-path')
     expect((await api('POST', '/api/v1/namespaces/st/persistentvolumeclaims', pvc('none', { storageClassName: '' }))).json.spec.storageClassName).toBe('')
   })
 

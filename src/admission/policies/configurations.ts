@@ -7,7 +7,7 @@ import type { Env } from '../../env'
 import type { ParseResult } from '@marcbachmann/cel-js'
 import { admissionGroup, findResource } from '../../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyValidation } from '../../apis/admissionregistration/admission-policy'
-import { compileExpression, type ExpressionResult } from '../../apis/admissionregistration/cel'
+import { compileExpression, namesAuthorizer, policyScope, type ExpressionResult } from '../../apis/admissionregistration/cel'
 import { webhookRecheckMs } from '../../config'
 import { storedSnapshot } from '../stored-snapshot'
 
@@ -31,6 +31,8 @@ export interface ConfiguredPolicy {
   validations: CompiledValidation[]
   variables: CompiledExpression[]
   matchConditions: CompiledExpression[]
+  /** whether an expression names `authorizer`, so its evaluation needs the cluster's authorizer */
+  usesAuthorizer: boolean
   /** its bindings, by name */
   bindings: AdmissionPolicyBinding[]
 }
@@ -60,9 +62,13 @@ export function forgetAdmissionPolicies(): void {
 export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicyBinding[]): ConfiguredPolicy {
   const spec = policy.spec ?? {}
   const errors: string[] = []
-  const compile = (expression: string, result: ExpressionResult): ParseResult | undefined => {
-    const compiled = compileExpression(expression ?? '', result, !!spec.paramKind)
-    if (compiled.ok) return compiled.program
+  let usesAuthorizer = false
+  const compile = (expression: string, result: ExpressionResult, authorizer = true): ParseResult | undefined => {
+    const compiled = compileExpression(expression ?? '', result, policyScope(!!spec.paramKind, authorizer))
+    if (compiled.ok) {
+      usesAuthorizer ||= namesAuthorizer(compiled.program)
+      return compiled.program
+    }
     errors.push(compiled.error)
     return undefined
   }
@@ -75,7 +81,7 @@ export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicy
   const matchConditions = named(spec.matchConditions, 'bool')
   const validations = (spec.validations ?? []).flatMap((v): CompiledValidation[] => {
     const program = compile(v.expression, 'bool')
-    const messageProgram = v.messageExpression !== undefined ? compile(v.messageExpression, 'string') : undefined
+    const messageProgram = v.messageExpression !== undefined ? compile(v.messageExpression, 'string', false) : undefined
     return program ? [{ ...v, program, ...(messageProgram ? { messageProgram } : {}) }] : []
   })
   return {
@@ -86,6 +92,7 @@ export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicy
     validations,
     variables,
     matchConditions,
+    usesAuthorizer,
     bindings,
   }
 }

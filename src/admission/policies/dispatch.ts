@@ -7,30 +7,20 @@
  * cannot be read, or a policy that cannot be compiled, meets the policy's failurePolicy.
  */
 import type { Env } from '../../env'
-import type { KubeObject, Status, StatusReason } from '../../apimachinery/types'
+import type { Status, StatusReason } from '../../apimachinery/types'
 import { failure, qualifiedResource } from '../../apimachinery/status'
-import type { UserInfo } from '../../apimachinery/user-info'
 import type { AdmissionPolicyBinding } from '../../apis/admissionregistration/admission-policy'
 import { validationReasons } from '../../apis/admissionregistration/admission-policy'
 import { toCel } from '../../apis/admissionregistration/cel'
-import type { AdmissionAttributes } from '../webhooks/match'
 import type { ConfiguredPolicy } from './configurations'
 import { evaluatePolicy, type Decision } from './evaluate'
 import { resourcesMatch, type MatchRequest } from './match'
 import { collectParams } from './params'
+import { celInput, type CelRequest } from './cel-input'
+import { admissionAuthorizer } from './authorizer'
+import type { Authorize } from '../../apis/admissionregistration/cel-authz'
 
-export interface PolicyRequest {
-  attributes: AdmissionAttributes
-  kind: { group: string; version: string; kind: string }
-  name: string
-  object?: KubeObject
-  oldObject?: KubeObject
-  /** the request's namespace, when the resource is namespaced and the namespace exists */
-  namespace?: KubeObject
-  user: UserInfo
-  dryRun: boolean
-  options?: Record<string, unknown>
-}
+export type PolicyRequest = CelRequest
 
 interface Denial extends Decision {
   policy: string
@@ -48,6 +38,7 @@ export async function enforcePolicies(env: Env, policies: ConfiguredPolicy[], r:
   }
   const denials: Denial[] = []
   let input: Record<string, unknown> | undefined
+  let authorize: Authorize | undefined
   for (const p of policies) {
     const constraints = p.policy.spec?.matchConstraints
     if (!constraints || !resourcesMatch(constraints, match)) continue
@@ -59,7 +50,11 @@ export async function enforcePolicies(env: Env, policies: ConfiguredPolicy[], r:
         if (p.failurePolicy === 'Fail') denials.push({ policy: p.name, binding: bindingName, deny: true, message: `failed to configure binding: ${collected.error}` })
         continue
       }
-      input ??= celInput(r)
+      if (p.usesAuthorizer && !authorize) {
+        authorize = await admissionAuthorizer(env)
+        input = undefined
+      }
+      input ??= celInput(r, authorize)
       for (const param of collected.params) {
         for (const decision of evaluatePolicy(p, { ...input, params: param ? toCel(param) : null })) act(decision, p.name, binding, denials, warnings)
       }
@@ -79,41 +74,4 @@ function act(decision: Decision, policy: string, binding: AdmissionPolicyBinding
     if (action === 'Deny') denials.push({ ...decision, policy, binding: bindingName })
     else if (action === 'Warn') warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policy}' with binding '${bindingName}': ${decision.message}`)
   }
-}
-
-/** The CEL variables every policy sees for this request (params aside). */
-function celInput(r: PolicyRequest): Record<string, unknown> {
-  const { attributes: a, kind } = r
-  const resource = { group: a.group, version: a.version, resource: a.resource }
-  const request = {
-    kind,
-    resource,
-    subResource: a.subresource,
-    requestKind: kind,
-    requestResource: resource,
-    requestSubResource: a.subresource,
-    name: r.name,
-    namespace: a.namespace,
-    operation: a.operation,
-    userInfo: { username: r.user.username, uid: r.user.uid ?? '', groups: r.user.groups, extra: r.user.extra ?? {} },
-    dryRun: r.dryRun,
-    options: r.options,
-  }
-  const isNamespace = a.group === '' && a.resource === 'namespaces'
-  return {
-    object: r.object ? toCel(r.object) : null,
-    oldObject: r.oldObject ? toCel(r.oldObject) : null,
-    request: toCel(request),
-    namespaceObject: r.namespace && !isNamespace ? toCel(namespaceObjectOf(r.namespace)) : null,
-  }
-}
-
-/** What CEL sees of the namespace (cel.CreateNamespaceObject): its metadata, spec and status. */
-function namespaceObjectOf(ns: KubeObject): Record<string, unknown> {
-  const m = ns.metadata
-  const metadata: Record<string, unknown> = {}
-  for (const key of ['name', 'generateName', 'namespace', 'labels', 'annotations', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers', 'resourceVersion', 'generation'] as const) {
-    if (m[key as keyof typeof m] !== undefined) metadata[key] = m[key as keyof typeof m]
-  }
-  return { metadata, spec: ns.spec ?? {}, status: ns.status ?? {} }
 }

@@ -26,6 +26,8 @@ import { callFailure, denial, review, type ReviewRequest } from './review'
 import { configuredPolicies, type ConfiguredPolicy } from '../policies/configurations'
 import { policyMayApply, policyMayApplyIn } from '../policies/match'
 import { enforcePolicies } from '../policies/dispatch'
+import { guardedWrite, type WriteGuard } from '../guarded-write'
+import { withPodSecurity } from '../pod-security/admit'
 
 type Step = Pick<WriteOptions, 'dryRun' | 'admission'>
 type Write = (step: Step) => Promise<StoreResult<WriteResult>>
@@ -34,14 +36,15 @@ type Subresource = 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcont
 /** How often a write whose object changed under its admission is admitted again. */
 const admissionAttempts = 3
 
-export function admittedStore(env: Env, def: ResourceDef, user: UserInfo) {
+/** `guard`, when given, must pass on the object each create, update and patch stores (see ../guarded-write). */
+export function admittedStore(env: Env, def: ResourceDef, user: UserInfo, guard?: WriteGuard) {
   const store = storeFor(env, def)
   const merged = <O extends WriteOptions>(opts: O, step: Step): O => ({ ...opts, dryRun: !!opts.dryRun || !!step.dryRun, ...(step.admission ? { admission: step.admission } : {}) })
-  const admit = (t: Target, subresource: Subresource, op: 'create' | 'update' | 'delete', opts: WriteOptions, options: Record<string, unknown>, write: Write) =>
-    admitWrite({ env, def, user, t, subresource, op, dryRun: !!opts.dryRun, options }, write)
+  const admit = (t: Target, subresource: Subresource, op: 'create' | 'update' | 'delete', opts: WriteOptions, options: Record<string, unknown>, write: Write, body?: KubeObject) =>
+    admitWrite({ env, def, user, t, subresource, op, dryRun: !!opts.dryRun, options, guard: op === 'delete' ? undefined : guard }, withPodSecurity({ env, def, user, t, subresource, op, dryRun: !!opts.dryRun, body }, write))
   return {
     create: (t: Target, body: KubeObject, opts: WriteOptions) =>
-      admit(t, undefined, 'create', opts, { kind: 'CreateOptions', ...writeOptionsOf(opts) }, (step) => store.create(t, body, merged(opts, step))),
+      admit(t, undefined, 'create', opts, { kind: 'CreateOptions', ...writeOptionsOf(opts) }, (step) => store.create(t, body, merged(opts, step)), body),
     update: (t: Target, body: KubeObject, subresource: Subresource, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'UpdateOptions', ...writeOptionsOf(opts) }, (step) => store.update(t, body, subresource, merged(opts, step))),
     patch: (t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions) =>
@@ -81,13 +84,14 @@ interface WriteCall {
   op: 'create' | 'update' | 'delete'
   dryRun: boolean
   options: Record<string, unknown>
+  guard?: WriteGuard
 }
 
 async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<WriteResult>> {
   const { env, def, t } = call
-  if (def.group === admissionGroup || call.subresource === 'finalize') return write({})
+  if (def.group === admissionGroup || call.subresource === 'finalize') return guardedWrite(call.guard, call.dryRun, write)
   const [hooks, policies] = await Promise.all([configuredWebhooks(env), configuredPolicies(env)])
-  if (!hooks.length && !policies.length) return write({})
+  if (!hooks.length && !policies.length) return guardedWrite(call.guard, call.dryRun, write)
   const attributesOf = (operation: Operation): AdmissionAttributes => ({
     operation,
     group: def.group,
@@ -102,26 +106,26 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
   const possible: Operation[] = call.op === 'delete' ? ['DELETE'] : call.op === 'create' ? ['CREATE'] : ['UPDATE', 'CREATE']
   let named = hooks.filter((h) => possible.some((op) => rulesMatch(h.hook, attributesOf(op))))
   let namedPolicies = policies.filter((p) => possible.some((op) => policyMayApply(p, attributesOf(op))))
-  if (!named.length && !namedPolicies.length) return write({})
+  if (!named.length && !namedPolicies.length) return guardedWrite(call.guard, call.dryRun, write)
   const namespace = def.namespaced ? await recentNamespace(env, t.namespace ?? '') : undefined
   const namespaceLabels = namespace ? (namespace.metadata.labels ?? {}) : undefined
   named = named.filter((h) => !def.namespaced || namespaceMatches(h.hook, attributesOf(possible[0]!), namespaceLabels))
   namedPolicies = namedPolicies.filter((p) => policyMayApplyIn(p, attributesOf(possible[0]!), namespaceLabels))
-  if (!named.length && !namedPolicies.length) return write({})
+  if (!named.length && !namedPolicies.length) return guardedWrite(call.guard, call.dryRun, write)
   for (let attempt = 1; ; attempt++) {
     let old: KubeObject | undefined
     if (call.op !== 'create') {
       const got = await storeFor(env, def).get(t)
       if (got.ok) old = JSON.parse(got.value) as KubeObject
       // A missing object: the write answers 404 itself, or (an apply) creates it.
-      else if (call.op === 'delete' || (got as unknown as { status: Status }).status.code !== 404) return write({})
+      else if (call.op === 'delete' || (got as unknown as { status: Status }).status.code !== 404) return guardedWrite(call.guard, call.dryRun, write)
     }
     const attributes = attributesOf(call.op === 'delete' ? 'DELETE' : old ? 'UPDATE' : 'CREATE')
     const hooksNow = named.filter((h) => rulesMatch(h.hook, attributes))
     const policiesNow = namedPolicies.filter((p) => policyMayApply(p, attributes))
-    if (!hooksNow.length && !policiesNow.length) return write({})
+    if (!hooksNow.length && !policiesNow.length) return guardedWrite(call.guard, call.dryRun, write)
     const result = await admitOnce(call, write, { hooks: hooksNow, policies: policiesNow }, attributes, namespace, old)
-    if (result.ok || result.status.code !== 409 || attributes.operation === 'CREATE' || attempt >= admissionAttempts) return result
+    if (result.ok || result.status.code !== 409 || call.op === 'create' || attempt >= admissionAttempts) return result
   }
 }
 
@@ -134,7 +138,8 @@ async function admitOnce(
   old: KubeObject | undefined,
 ): Promise<StoreResult<WriteResult>> {
   const namespaceLabels = namespace ? (namespace.metadata.labels ?? {}) : undefined
-  const resourceVersion = old?.metadata.resourceVersion
+  // Under a guard, an apply that creates is made only while nothing is stored (see ../guarded-write).
+  const resourceVersion = old?.metadata.resourceVersion ?? (call.guard && call.op !== 'create' ? '' : undefined)
   const base: Omit<ReviewRequest, 'object'> = {
     attributes,
     kind: call.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: call.def.group, version: call.def.version, kind: call.def.kind },
@@ -173,6 +178,9 @@ async function admitOnce(
     if (!again.ok) return again
     object = JSON.parse(again.value.object) as KubeObject
   }
+  // The guard sees the object as mutated, before validation, as upstream's escalation check.
+  const guarded = call.guard ? await call.guard(object) : undefined
+  if (guarded) return { ok: false, status: guarded }
   const denied = policies.length ? await byPolicy(object) : undefined
   if (denied) return { ok: false, status: denied }
   const refused = await validate(call.env, hooks, base, object, applies, warnings)
@@ -196,6 +204,7 @@ async function mutate(
   const callOne = async (h: ConfiguredWebhook): Promise<Status | undefined> => {
     if (!applies(h, object)) return undefined
     const outcome = await review(call.env, h.hook, true, { ...base, object })
+    if ('skipped' in outcome || 'refused' in outcome) return 'refused' in outcome ? outcome.refused : undefined
     if ('error' in outcome) return h.hook.failurePolicy === 'Ignore' ? undefined : callFailure(h.hook.name, outcome.error)
     warnings.push(...outcome.warnings)
     if (!outcome.allowed) return denial(h.hook.name, outcome.status)
@@ -235,6 +244,10 @@ async function validate(
   const outcomes = await Promise.all(validating.map((h) => review(env, h.hook, false, { ...base, object })))
   for (const [i, outcome] of outcomes.entries()) {
     const h = validating[i]!
+    if ('skipped' in outcome || 'refused' in outcome) {
+      if ('refused' in outcome) return { ok: false, status: outcome.refused }
+      continue
+    }
     if ('error' in outcome) {
       if (h.hook.failurePolicy === 'Ignore') continue
       return { ok: false, status: callFailure(h.hook.name, outcome.error) }

@@ -9,6 +9,7 @@ import type { Webhook } from '../../apis/admissionregistration/webhook-configura
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { AdmissionAttributes } from './match'
 import { callWebhook } from './transport'
+import { matchConditionsAllow } from './match-conditions'
 
 export interface ReviewRequest {
   attributes: AdmissionAttributes
@@ -27,9 +28,16 @@ export type ReviewOutcome =
   | { allowed: false; status: Status; warnings: string[] }
   /** the call itself failed: failurePolicy decides */
   | { error: string }
+  /** not called: a match condition was false (or erred under failurePolicy Ignore) */
+  | { skipped: true }
+  /** not called: a match condition erred under failurePolicy Fail, which refuses the request */
+  | { refused: Status }
 
-/** Sends one review to one webhook and reads its answer. */
+/** Sends one review to one webhook, once its match conditions let it be called, and reads its answer. */
 export async function review(env: Env, hook: Webhook, mutating: boolean, r: ReviewRequest): Promise<ReviewOutcome> {
+  const gate = await matchConditionsAllow(env, hook, r)
+  if (gate === 'skip') return { skipped: true }
+  if (gate !== 'call') return { refused: gate }
   const uid = crypto.randomUUID()
   const body = {
     apiVersion: 'admission.k8s.io/v1',

@@ -12,6 +12,8 @@ export interface ForwardContext {
   runtime: ContainerRuntime
   tunnel: Pick<Tunnel, 'dial'>
   log: Logger
+  /** The uid of a pod this node runs, by namespace and name (the node's own pods, never an Endpoints' word). */
+  podUid(namespace: string, name: string): string | undefined
 }
 
 /**
@@ -40,7 +42,10 @@ export async function forwardConnection(client: Socket, entry: NodePortEntry, ta
 
 async function joinLocal(client: Socket, target: EndpointTarget, ctx: ForwardContext): Promise<void> {
   if (!ctx.runtime.portHosts) throw new Error('this node runs simulated containers, which listen on no ports')
-  const hosts = ctx.runtime.portHosts(target.podUid)
+  // An Endpoints address names its pod; the node reaches only a pod of that name it runs itself.
+  const uid = ctx.podUid(target.namespace, target.pod)
+  if (!uid || (target.podUid && target.podUid !== uid)) throw new Error('pod not found on this node')
+  const hosts = ctx.runtime.portHosts(uid)
   if (!hosts?.length) throw new Error('pod not found on this node')
   const pod = await connectPod(hosts, target.port)
   pod.on('error', () => client.destroy())

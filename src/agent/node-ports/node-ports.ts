@@ -20,6 +20,8 @@ export interface NodePortsOptions {
   node: string
   runtime: ContainerRuntime
   tunnel: Pick<Tunnel, 'dial'>
+  /** the uid of a pod this node runs, by namespace and name */
+  podUid(namespace: string, name: string): string | undefined
   /** where to bind (see addresses.ts); `[undefined]` for every address */
   addresses: Array<string | undefined>
   log: Logger

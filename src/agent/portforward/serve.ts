@@ -3,6 +3,7 @@ import type { PortForwardOpen } from '../../agent-protocol/tunnel-messages'
 import { Channel, type DataFrame } from '../../agent-protocol/data-frames'
 import type { StreamOutput } from '../stream-output'
 import { PortForwardSession, type PortForwardTarget } from './session'
+import { serveChannelPortForward } from './channels'
 
 /** Where the runtime says the pod's ports are, or why they cannot be reached. */
 export function portForwardTarget(runtime: ContainerRuntime, msg: PortForwardOpen): PortForwardTarget {
@@ -14,8 +15,9 @@ export function portForwardTarget(runtime: ContainerRuntime, msg: PortForwardOpe
   return { ...base, hosts }
 }
 
-/** A port-forward stream: kubectl's SPDY bytes in on stdin, the agent's out on stdout. */
+/** A port-forward stream: its `ports` over channels, or kubectl's SPDY bytes in on stdin and the agent's out on stdout. */
 export function servePortForward(runtime: ContainerRuntime, msg: PortForwardOpen, out: StreamOutput) {
+  if (msg.ports) return serveChannelPortForward(portForwardTarget(runtime, msg), msg.ports, out)
   const session = new PortForwardSession(portForwardTarget(runtime, msg), {
     write: (bytes) => out.data(Channel.stdout, bytes),
     drained: () => out.drained(),

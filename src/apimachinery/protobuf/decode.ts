@@ -1,10 +1,14 @@
 import { ProtobufError, utf8Text, WIRE_BYTES, WIRE_VARINT, WireReader } from './wire'
 import type { Field, FieldType, MessageRef, Table } from './schema'
 import type { JsonValue as Json } from '../json-value'
+import { maxNestingDepth, tooDeeplyNestedMessage } from '../nesting'
 
-
-/** Decodes one message into the object its JSON encoding would give. Unknown fields are skipped. */
-export function decodeMessage(table: Table, buf: Uint8Array): Record<string, Json> {
+/**
+ * Decodes one message into the object its JSON encoding would give. Unknown fields are skipped.
+ * Messages nest no deeper than maxNestingDepth (`depth` is this one's), as any decoded body.
+ */
+export function decodeMessage(table: Table, buf: Uint8Array, depth = 1): Record<string, Json> {
+  if (depth > maxNestingDepth) throw new ProtobufError(tooDeeplyNestedMessage)
   const out: Record<string, Json> = {}
   const r = new WireReader(buf)
   while (!r.done()) {
@@ -16,12 +20,12 @@ export function decodeMessage(table: Table, buf: Uint8Array): Record<string, Jso
     }
     if (def.map) {
       expectWire(def, wire, WIRE_BYTES)
-      const [key, value] = readEntry(def, r.bytes())
+      const [key, value] = readEntry(def, r.bytes(), depth)
       const target = (out[def.name] ??= {}) as Record<string, Json>
       target[key] = value
     } else if (def.inline) {
       expectWire(def, wire, WIRE_BYTES)
-      Object.assign(out, decodeMessage((def.type as MessageRef)(), r.bytes()))
+      Object.assign(out, decodeMessage((def.type as MessageRef)(), r.bytes(), depth + 1))
     } else if (def.repeated) {
       const items = (out[def.name] ??= []) as Json[]
       if (wire === WIRE_BYTES && (def.type === 'int' || def.type === 'bool')) {
@@ -29,10 +33,10 @@ export function decodeMessage(table: Table, buf: Uint8Array): Record<string, Jso
         const packed = new WireReader(r.bytes())
         while (!packed.done()) items.push(scalar(def.type, packed))
       } else {
-        items.push(readValue(def, def.type, wire, r))
+        items.push(readValue(def, def.type, wire, r, depth))
       }
     } else {
-      const value = readValue(def, def.type, wire, r)
+      const value = readValue(def, def.type, wire, r, depth)
       if (def.keep || !isZero(value)) out[def.name] = value
       else delete out[def.name]
     }
@@ -40,21 +44,21 @@ export function decodeMessage(table: Table, buf: Uint8Array): Record<string, Jso
   return out
 }
 
-function readValue(def: Field, type: FieldType, wire: number, r: WireReader): Json {
+function readValue(def: Field, type: FieldType, wire: number, r: WireReader, depth: number): Json {
   if (type === 'int' || type === 'bool') {
     expectWire(def, wire, WIRE_VARINT)
     return scalar(type, r)
   }
   expectWire(def, wire, WIRE_BYTES)
   const bytes = r.bytes()
-  return fromBytes(type, bytes)
+  return fromBytes(type, bytes, depth)
 }
 
 function scalar(type: 'int' | 'bool', r: WireReader): Json {
   return type === 'bool' ? r.varint() !== 0n : r.int()
 }
 
-function fromBytes(type: Exclude<FieldType, 'int' | 'bool'>, bytes: Uint8Array): Json {
+function fromBytes(type: Exclude<FieldType, 'int' | 'bool'>, bytes: Uint8Array, depth: number): Json {
   switch (type) {
     case 'string':
       return utf8Text(bytes)
@@ -67,29 +71,29 @@ function fromBytes(type: Exclude<FieldType, 'int' | 'bool'>, bytes: Uint8Array):
     case 'intstr':
       return intOrStringJson(bytes)
     default:
-      return decodeMessage(type(), bytes)
+      return decodeMessage(type(), bytes, depth + 1)
   }
 }
 
 /** A map entry; a missing key or value is the zero value, as in any proto message. */
-function readEntry(def: Field, bytes: Uint8Array): [string, Json] {
+function readEntry(def: Field, bytes: Uint8Array, depth: number): [string, Json] {
   const r = new WireReader(bytes)
   let key = ''
   let value: Json | undefined
   while (!r.done()) {
     const { field, wire } = r.tag()
     if (field === 1 && wire === WIRE_BYTES) key = r.string()
-    else if (field === 2) value = readValue(def, def.type, wire, r)
+    else if (field === 2) value = readValue(def, def.type, wire, r, depth + 1)
     else r.skip(wire)
   }
-  return [key, value ?? zeroOf(def.type)]
+  return [key, value ?? zeroOf(def.type, depth + 1)]
 }
 
-function zeroOf(type: FieldType): Json {
+function zeroOf(type: FieldType, depth: number): Json {
   if (type === 'int') return 0
   if (type === 'bool') return false
   if (type === 'string' || type === 'bytes') return ''
-  return fromBytes(type, new Uint8Array())
+  return fromBytes(type, new Uint8Array(), depth)
 }
 
 function isZero(v: Json): boolean {

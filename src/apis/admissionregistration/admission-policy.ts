@@ -11,7 +11,8 @@ import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { validateMetaLabelSelector } from '../validation/selectors'
 import type { WebhookRule } from './webhook-configuration'
 import { validateRule } from './webhook-configuration'
-import { compileExpression, type ExpressionResult } from './cel'
+import { compileExpression, policyScope, type CelScope, type ExpressionResult } from './cel'
+import { validateMatchConditions, type MatchCondition } from './match-conditions'
 
 export interface NamedRule extends WebhookRule {
   resourceNames?: string[]
@@ -32,10 +33,7 @@ export interface PolicyValidation {
   messageExpression?: string
 }
 
-export interface NamedExpression {
-  name: string
-  expression: string
-}
+export type NamedExpression = MatchCondition
 
 export interface AdmissionPolicy extends KubeObject {
   spec?: {
@@ -99,15 +97,15 @@ export function validateAdmissionPolicyObject(kind: string, obj: KubeObject): Fi
   return kind === policyKind ? validatePolicy(obj as AdmissionPolicy) : validateBinding(obj as AdmissionPolicyBinding)
 }
 
-function compiles(expression: string | undefined, at: string, result: ExpressionResult, hasParams: boolean): FieldCause[] {
+function compiles(expression: string | undefined, at: string, result: ExpressionResult, scope: CelScope): FieldCause[] {
   if (!expression?.trim()) return [required(at, 'expression is not specified')]
-  const compiled = compileExpression(expression, result, hasParams)
+  const compiled = compileExpression(expression, result, scope)
   return compiled.ok ? [] : [invalid(at, expression, compiled.error)]
 }
 
 function validatePolicy(policy: AdmissionPolicy): FieldCause[] {
   const spec = policy.spec ?? {}
-  const hasParams = !!spec.paramKind
+  const scope = policyScope(!!spec.paramKind)
   const causes: FieldCause[] = []
   if (spec.failurePolicy === undefined) causes.push(required('spec.failurePolicy'))
   else if (!['Fail', 'Ignore'].includes(spec.failurePolicy)) causes.push(notSupported('spec.failurePolicy', spec.failurePolicy, ['Fail', 'Ignore']))
@@ -117,12 +115,12 @@ function validatePolicy(policy: AdmissionPolicy): FieldCause[] {
     causes.push(...validateMatchResources(spec.matchConstraints, 'spec.matchConstraints'))
     if (!spec.matchConstraints.resourceRules?.length) causes.push(required('spec.matchConstraints.resourceRules'))
   }
-  causes.push(...validateMatchConditions(spec.matchConditions, hasParams))
+  causes.push(...validateMatchConditions(spec.matchConditions, 'spec.matchConditions', scope))
   for (const [i, v] of (spec.variables ?? []).entries()) {
     const at = `spec.variables[${i}]`
     if (!v.name?.trim()) causes.push(required(`${at}.name`, 'name is not specified'))
     else if (!/^[_a-zA-Z][_a-zA-Z0-9]*$/.test(v.name) || celReserved.has(v.name)) causes.push(invalid(`${at}.name`, v.name, 'name is not a valid CEL identifier'))
-    causes.push(...compiles(v.expression, `${at}.expression`, 'any', hasParams))
+    causes.push(...compiles(v.expression, `${at}.expression`, 'any', scope))
   }
   if (!spec.validations?.length && !spec.auditAnnotations?.length) {
     causes.push(required('spec.validations', 'validations or auditAnnotations must contain at least one item'))
@@ -131,9 +129,9 @@ function validatePolicy(policy: AdmissionPolicy): FieldCause[] {
   }
   for (const [i, v] of (spec.validations ?? []).entries()) {
     const at = `spec.validations[${i}]`
-    causes.push(...compiles(v.expression, `${at}.expression`, 'bool', hasParams))
+    causes.push(...compiles(v.expression, `${at}.expression`, 'bool', scope))
     if (v.messageExpression !== undefined && v.messageExpression.length && !v.messageExpression.trim()) causes.push(invalid(`${at}.messageExpression`, v.messageExpression, 'must be non-empty if specified'))
-    else if (v.messageExpression?.trim()) causes.push(...compiles(v.messageExpression, `${at}.messageExpression`, 'string', hasParams))
+    else if (v.messageExpression?.trim()) causes.push(...compiles(v.messageExpression, `${at}.messageExpression`, 'string', policyScope(!!spec.paramKind, false)))
     if (v.message !== undefined && v.message.length && !v.message.trim()) causes.push(invalid(`${at}.message`, v.message, 'message must be non-empty if specified'))
     else if (v.message !== undefined && /[\n\r]/.test(v.message.trim())) causes.push(invalid(`${at}.message`, v.message, 'message must not contain line breaks'))
     if (v.reason !== undefined && !(v.reason in validationReasons)) causes.push(notSupported(`${at}.reason`, v.reason, Object.keys(validationReasons).sort()))
@@ -145,7 +143,7 @@ function validatePolicy(policy: AdmissionPolicy): FieldCause[] {
     if (keys.has(annotation.key)) causes.push(duplicate(`${at}.key`, annotation.key))
     keys.add(annotation.key)
     if (!annotation.valueExpression?.trim()) causes.push(required(`${at}.valueExpression`, 'valueExpression is not specified'))
-    else causes.push(...compiles(annotation.valueExpression, `${at}.valueExpression`, 'any', hasParams))
+    else causes.push(...compiles(annotation.valueExpression, `${at}.valueExpression`, 'any', scope))
   }
   return causes
 }
@@ -171,25 +169,6 @@ function validateParamKind(kind: { apiVersion?: string; kind?: string }): FieldC
   else {
     const errs = isDns1035Label(kind.kind.toLowerCase())
     if (errs.length) causes.push(invalid('spec.paramKind.kind', kind.kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`))
-  }
-  return causes
-}
-
-function validateMatchConditions(conditions: NamedExpression[] | undefined, hasParams: boolean): FieldCause[] {
-  const causes: FieldCause[] = []
-  const items = conditions ?? []
-  if (items.length > 64) causes.push({ field: 'spec.matchConditions', reason: 'FieldValueTooMany', message: 'must have at most 64 items', value: items.length })
-  const seen = new Set<string>()
-  for (const [i, c] of items.entries()) {
-    const at = `spec.matchConditions[${i}]`
-    if (!c.expression?.trim()) causes.push(required(`${at}.expression`))
-    else causes.push(...compiles(c.expression, `${at}.expression`, 'bool', hasParams))
-    if (!c.name) causes.push(required(`${at}.name`))
-    else {
-      causes.push(...validateQualifiedName(c.name, `${at}.name`))
-      if (seen.has(c.name)) causes.push(duplicate(`${at}.name`, c.name))
-      seen.add(c.name)
-    }
   }
   return causes
 }

@@ -19,7 +19,10 @@ export interface CostBudget {
   remaining: number
 }
 
-export const newCostBudget = (): CostBudget => ({ remaining: runtimeCostBudget })
+/** upstream's budget for one webhook's match conditions (celconfig.RuntimeCELCostBudgetMatchConditions) */
+export const matchConditionsCostBudget = 2_500_000
+
+export const newCostBudget = (total = runtimeCostBudget): CostBudget => ({ remaining: total })
 
 interface Meter {
   left: number
@@ -36,6 +39,11 @@ function spend(cost: number): void {
     m.exceeded = true
     throw new Error(costExceeded)
   }
+}
+
+/** A library function's own price beyond its node's (an authorization check's, say). */
+export function chargeCost(cost: number): void {
+  spend(cost)
 }
 
 const metered = new WeakSet<Evaluate>()

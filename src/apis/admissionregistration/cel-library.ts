@@ -1,12 +1,17 @@
 /**
- * The parts of Kubernetes' CEL libraries (k8s.io/apiserver/pkg/cel/library, cel-go's strings
- * extension) that admission policies most use and CEL's standard library lacks: the regex
- * functions `find` and `findAll` (RE2, linear-time, as Go's regexp), the strings functions
- * `charAt`, `replace` and `reverse`, and the lists functions `sum`, `min`, `max`, `isSorted`,
- * `indexOf` and `lastIndexOf`.
+ * Kubernetes' CEL libraries (k8s.io/apiserver/pkg/cel/library, and the cel-go extensions it
+ * enables) as 1.32 offers them to new expressions, registered on one environment: the strings
+ * extension's `charAt`, `replace` and `reverse`, the regex functions `find` and `findAll` (RE2,
+ * linear-time, as Go's regexp), and the libraries of their own files: sets and lists, IP and CIDR,
+ * quantity, URL, format and (where an `authorizer` is declared) authz.
  */
 import type { Environment } from '@marcbachmann/cel-js'
 import { compilePattern } from '../crd/pattern'
+import { registerSetsAndLists } from './cel-sets-lists'
+import { registerNetLibrary } from './cel-net'
+import { registerQuantityLibrary } from './cel-quantity'
+import { registerURLLibrary } from './cel-url'
+import { registerFormatLibrary } from './cel-format'
 
 /** A pattern compiled with RE2; one it refuses is an evaluation error, as in cel-go. */
 export function regex(pattern: string) {
@@ -22,21 +27,7 @@ function findAll(s: string, pattern: string, limit: number): string[] {
   return found
 }
 
-type Ordered = bigint | number | string
-
-const less = (a: Ordered, b: Ordered) => a < b
-function extreme(list: Ordered[], better: (a: Ordered, b: Ordered) => boolean, name: string): Ordered {
-  if (!list.length) throw new Error(`${name}(list) argument must not be empty`)
-  return list.reduce((a, b) => (better(b, a) ? b : a))
-}
-
-const position = (i: number) => BigInt(i)
-const equal = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a, bigints) === JSON.stringify(b, bigints))
-function bigints(_key: string, value: unknown) {
-  return typeof value === 'bigint' ? `${value}n` : value
-}
-
-export function registerKubernetesLibrary(env: Environment): void {
+function registerStringsAndRegex(env: Environment): void {
   env.registerFunction('string.find(string): string', (s: string, p: string) => findAll(s, p, 1)[0] ?? '')
   env.registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1))
   env.registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAll(s, p, Number(n)))
@@ -52,17 +43,14 @@ export function registerKubernetesLibrary(env: Environment): void {
     return parts.slice(0, Number(n) + 1).join(to) + (parts.length > Number(n) + 1 ? from + parts.slice(Number(n) + 1).join(from) : '')
   })
   env.registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''))
+}
 
-  env.registerFunction('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n))
-  env.registerFunction('list<double>.sum(): double', (l: number[]) => l.reduce((a, b) => a + b, 0))
-  for (const t of ['int', 'double', 'string'] as const) {
-    env.registerFunction(`list<${t}>.min(): ${t}`, (l: Ordered[]) => extreme(l, less, 'min'))
-    env.registerFunction(`list<${t}>.max(): ${t}`, (l: Ordered[]) => extreme(l, (a, b) => b < a, 'max'))
-    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: Ordered[]) => l.every((v, i) => i === 0 || !less(v, l[i - 1]!)))
-  }
-  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], v: unknown) => position(l.findIndex((x) => equal(x, v))))
-  env.registerFunction('list<dyn>.lastIndexOf(dyn): int', (l: unknown[], v: unknown) => {
-    for (let i = l.length - 1; i >= 0; i--) if (equal(l[i], v)) return position(i)
-    return -1n
-  })
+/** Every library but authz, which needs the `authorizer` variable (see cel-authz.ts). */
+export function registerKubernetesLibrary(env: Environment): void {
+  registerStringsAndRegex(env)
+  registerSetsAndLists(env)
+  registerNetLibrary(env)
+  registerQuantityLibrary(env)
+  registerURLLibrary(env)
+  registerFormatLibrary(env)
 }

@@ -1,30 +1,57 @@
 /**
- * The CEL environment admission policies are written in (k8s.io/apiserver/pkg/admission/plugin/cel):
- * the variables `object`, `oldObject`, `request`, `namespaceObject`, `variables` and (with a
- * paramKind) `params`, all dynamically typed, with CEL's standard library, its macros, optional types and the most used parts
- * of Kubernetes' libraries (`cel-library.ts`). Objects enter CEL
+ * The CEL environments admission expressions are written in (k8s.io/apiserver/pkg/admission/plugin/cel):
+ * the variables `object`, `oldObject`, `request` and `namespaceObject`, all dynamically typed,
+ * then as the scope says `variables` and `params` (a policy's) and `authorizer` (with
+ * `authorizer.requestResource`), with CEL's standard library, its macros, optional types and
+ * Kubernetes' libraries as 1.32 offers them (`cel-library.ts`, `cel-authz.ts`). Objects enter CEL
  * as their JSON: whole numbers as CEL ints, others as doubles. `matches` uses RE2
  * (`cel-regex.ts`) and evaluation is bounded by cel-go's cost limits (`cel-cost.ts`).
  */
-import { Environment, type ParseResult } from '@marcbachmann/cel-js'
+import { Environment, EvaluationError, type ParseResult } from '@marcbachmann/cel-js'
 import { registerKubernetesLibrary } from './cel-library'
+import { registerAuthzLibrary } from './cel-authz'
 import { costExceeded, meterNodes, newCostBudget, withinCost, type CostBudget } from './cel-cost'
 import { registerRegexMatches, spokenMatches, useRe2Matches } from './cel-regex'
+import { walkNodes } from './cel-ast'
 
-/** The variables every policy expression may name; `params` only where the policy has a paramKind. */
-const declared = ['object', 'oldObject', 'request', 'namespaceObject', 'variables'] as const
+/**
+ * Which variables an expression may name: object, oldObject, request and namespaceObject, and
+ * beyond them the ones set here; a CRD's rule names only `self` and `oldSelf`.
+ */
+export interface CelScope {
+  /** a CRD's `x-kubernetes-validations` rule: `self` and `oldSelf` instead of the admission variables */
+  crd?: boolean
+  /** a policy's `variables` */
+  variables?: boolean
+  /** a policy with a paramKind's `params` */
+  params?: boolean
+  /** `authorizer` and `authorizer.requestResource` (not in a messageExpression, as upstream) */
+  authorizer?: boolean
+}
 
-const environments = new Map<boolean, Environment>()
+/** A policy's expressions; `messageExpression`s have no authorizer. */
+export const policyScope = (params: boolean, authorizer = true): CelScope => ({ variables: true, params, authorizer })
 
-function celEnvironment(hasParams: boolean): Environment {
-  let env = environments.get(hasParams)
+/** A webhook's match conditions: no variables, no params. */
+export const webhookScope: CelScope = { authorizer: true }
+
+/** A CRD's validation rules and their messageExpressions. */
+export const crdScope: CelScope = { crd: true }
+
+const environments = new Map<string, Environment>()
+
+function celEnvironment(scope: CelScope): Environment {
+  const key = `${!!scope.crd}/${!!scope.variables}/${!!scope.params}/${!!scope.authorizer}`
+  let env = environments.get(key)
   if (env) return env
   env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 10_000, maxDepth: 100 } })
-  for (const name of declared) env.registerVariable(name, 'dyn')
-  if (hasParams) env.registerVariable('params', 'dyn')
+  for (const name of scope.crd ? ['self', 'oldSelf'] : ['object', 'oldObject', 'request', 'namespaceObject']) env.registerVariable(name, 'dyn')
+  if (scope.variables) env.registerVariable('variables', 'dyn')
+  if (scope.params) env.registerVariable('params', 'dyn')
   registerKubernetesLibrary(env)
+  if (scope.authorizer) registerAuthzLibrary(env)
   registerRegexMatches(env)
-  environments.set(hasParams, env)
+  environments.set(key, env)
   return env
 }
 
@@ -37,11 +64,10 @@ const summaryOf = (err: unknown) => spokenMatches(String((err as { summary?: str
 
 /**
  * Parses and type-checks an expression, as upstream compiles one on create: `compilation failed:
- * ERROR: <input>: …`. `authorizer` is not declared here, so an expression that names it fails to
- * compile with a message saying so.
+ * ERROR: <input>: …`.
  */
-export function compileExpression(expression: string, result: ExpressionResult, hasParams: boolean): Compiled {
-  const env = celEnvironment(hasParams)
+export function compileExpression(expression: string, result: ExpressionResult, scope: CelScope): Compiled {
+  const env = celEnvironment(scope)
   let program: ParseResult
   try {
     program = env.parse(expression)
@@ -52,15 +78,27 @@ export function compileExpression(expression: string, result: ExpressionResult, 
   if (refusedPattern) return { ok: false, error: `compilation failed: ERROR: <input>: ${refusedPattern}` }
   const checked = program.check()
   if (!checked.valid) {
-    const why = summaryOf(checked.error)
-    const authorizer = /\bauthorizer\b/.test(expression) ? ' (the authorizer variable is not supported by this server)' : ''
-    return { ok: false, error: `compilation failed: ERROR: <input>: ${why}${authorizer}` }
+    return { ok: false, error: `compilation failed: ERROR: <input>: ${summaryOf(checked.error)}` }
   }
   if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
     return { ok: false, error: `compilation failed: ERROR: <input>: expression must evaluate to ${result}, not ${checked.type}` }
   }
   meterNodes(program.ast)
   return { ok: true, program }
+}
+
+/** Whether a compiled expression names the `authorizer` variable (so its evaluation needs one). */
+export function namesAuthorizer(program: ParseResult): boolean {
+  return namesVariable(program, 'authorizer')
+}
+
+/** Whether a compiled expression names a variable (`oldSelf` makes a CRD rule a transition rule). */
+export function namesVariable(program: ParseResult, name: string): boolean {
+  let found = false
+  walkNodes(program.ast, (node) => {
+    if (node.op === 'id' && node.args === name) found = true
+  })
+  return found
 }
 
 /** A JSON value as CEL sees it: whole numbers become ints (bigint), every other value keeps its type. */
@@ -75,17 +113,27 @@ export function toCel(value: unknown): unknown {
   return value
 }
 
+/** An evaluation's value, or its error as cel-go words it (`no such key: x`), without the expression. */
+export type Evaluated = { ok: true; value: unknown } | { ok: false; error: string; costExceeded: boolean }
+
+/** Runs a compiled expression, spending from `budget`. */
+export function evaluateProgram(program: ParseResult, context: Record<string, unknown>, budget: CostBudget = newCostBudget()): Evaluated {
+  try {
+    return { ok: true, value: withinCost(budget, () => program(context)) }
+  } catch (err) {
+    if ((err as Error).message === costExceeded) return { ok: false, error: costExceeded, costExceeded: true }
+    // cel-go words its own errors in lower case (`no such key: x`); so do cel-js's. A library
+    // function's error is upstream's own text and is kept as it is.
+    const why = summaryOf(err)
+    return { ok: false, error: err instanceof EvaluationError ? `${why.charAt(0).toLowerCase()}${why.slice(1)}` : why, costExceeded: false }
+  }
+}
+
 /**
  * Runs a compiled expression, spending from `budget` (a fresh one unless the expression is one of
  * a policy's); an evaluation error, running out of cost included, comes back as upstream words it.
  */
 export function evaluateExpression(program: ParseResult, expression: string, context: Record<string, unknown>, budget: CostBudget = newCostBudget()): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: withinCost(budget, () => program(context)) }
-  } catch (err) {
-    if ((err as Error).message === costExceeded) return { ok: false, error: `expression '${expression}' resulted in error: ${costExceeded}` }
-    // cel-go words its errors in lower case (`no such key: x`); so do these.
-    const why = summaryOf(err)
-    return { ok: false, error: `expression '${expression}' resulted in error: ${why.charAt(0).toLowerCase()}${why.slice(1)}` }
-  }
+  const result = evaluateProgram(program, context, budget)
+  return result.ok ? result : { ok: false, error: `expression '${expression}' resulted in error: ${result.error}` }
 }

@@ -4,10 +4,12 @@
  * its mutating twin in k8s.io/kubernetes/pkg/apis/admissionregistration/validation).
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
 import { validateDns1123Subdomain } from '../../apimachinery/field-formats'
 import { validateMetaLabelSelector } from '../validation/selectors'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
+import { webhookScope } from './cel'
+import { validateMatchConditions, type MatchCondition } from './match-conditions'
 
 export interface WebhookRule {
   operations?: string[]
@@ -29,7 +31,7 @@ export interface Webhook {
   timeoutSeconds?: number
   admissionReviewVersions?: string[]
   reinvocationPolicy?: 'Never' | 'IfNeeded'
-  matchConditions?: unknown[]
+  matchConditions?: MatchCondition[]
 }
 
 export interface WebhookConfiguration extends KubeObject {
@@ -83,7 +85,7 @@ export function validateWebhookConfiguration(kind: string, obj: KubeObject): Fie
     if (kind === 'MutatingWebhookConfiguration' && hook.reinvocationPolicy !== undefined && !['Never', 'IfNeeded'].includes(hook.reinvocationPolicy)) {
       causes.push(notSupported(`${at}.reinvocationPolicy`, hook.reinvocationPolicy, ['IfNeeded', 'Never']))
     }
-    if (hook.matchConditions?.length) causes.push(forbidden(`${at}.matchConditions`, 'CEL match conditions are not supported by this server'))
+    causes.push(...validateMatchConditions(hook.matchConditions, `${at}.matchConditions`, webhookScope))
     causes.push(...validateMetaLabelSelector(hook.namespaceSelector, `${at}.namespaceSelector`))
     causes.push(...validateMetaLabelSelector(hook.objectSelector, `${at}.objectSelector`))
     causes.push(...validateClientConfig(hook.clientConfig ?? {}, `${at}.clientConfig`))
@@ -102,14 +104,45 @@ export function validateRule(rule: WebhookRule, at: string): FieldCause[] {
     if (!values.length) causes.push(required(`${at}.${field}`))
     if (values.length > 1 && values.includes('*')) causes.push(invalid(`${at}.${field}`, values, "if '*' is present, must not specify other " + (field === 'apiGroups' ? 'API groups' : 'API versions')))
   }
-  const resources = rule.resources ?? []
-  if (!resources.length) causes.push(required(`${at}.resources`))
-  for (const [k, r] of resources.entries()) {
-    const parts = r.split('/')
-    if (!r || parts.length > 2 || parts.some((p) => !p)) causes.push(invalid(`${at}.resources[${k}]`, r, 'must be a resource, a resource/subresource, or *'))
-    else if (parts[0] === '*' && resources.length > 1 && parts.length === 1) causes.push(invalid(`${at}.resources`, resources, "if '*' is present, must not specify other resources without subresources"))
-  }
+  for (const [k, version] of (rule.apiVersions ?? []).entries()) if (!version) causes.push(required(`${at}.apiVersions[${k}]`))
+  causes.push(...validateResources(rule.resources ?? [], `${at}.resources`))
   if (rule.scope !== undefined && !scopes.includes(rule.scope)) causes.push(notSupported(`${at}.scope`, rule.scope, scopes))
+  return causes
+}
+
+/**
+ * validateResources: `*` may stand beside subresources (`pods/exec`) but not beside a resource of
+ * its own (`pods`), `*\/*` beside nothing, `x/*` beside another `x/…` and `*\/y` beside another `…/y`.
+ * As upstream, whether a plain resource stands beside `*` is read from the last plain entry.
+ */
+export function validateResources(resources: string[], at: string): FieldCause[] {
+  const causes: FieldCause[] = []
+  if (!resources.length) causes.push(required(at))
+  const wildcardSubresources = new Set<string>()
+  const wildcardResources = new Set<string>()
+  let doubleWildcard = false
+  let singleWildcard = false
+  let plainResource = false
+  for (const [i, entry] of resources.entries()) {
+    if (!entry) {
+      causes.push(required(`${at}[${i}]`))
+      continue
+    }
+    if (entry === '*/*') doubleWildcard = true
+    if (entry === '*') singleWildcard = true
+    const slash = entry.indexOf('/')
+    if (slash < 0) {
+      plainResource = entry !== '*'
+      continue
+    }
+    const [res, sub] = [entry.slice(0, slash), entry.slice(slash + 1)]
+    if (wildcardSubresources.has(res)) causes.push(invalid(`${at}[${i}]`, entry, `if '${res}/*' is present, must not specify ${entry}`))
+    if (wildcardResources.has(sub)) causes.push(invalid(`${at}[${i}]`, entry, `if '*/${sub}' is present, must not specify ${entry}`))
+    if (sub === '*') wildcardSubresources.add(res)
+    if (res === '*') wildcardResources.add(sub)
+  }
+  if (resources.length > 1 && doubleWildcard) causes.push(invalid(at, resources, "if '*/*' is present, must not specify other resources"))
+  if (singleWildcard && plainResource) causes.push(invalid(at, resources, "if '*' is present, must not specify other resources without subresources"))
   return causes
 }
 

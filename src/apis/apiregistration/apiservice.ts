@@ -130,6 +130,7 @@ const priorities: Record<string, { group: number; version: number }> = {
   'coordination.k8s.io/v1': { group: 16500, version: 15 },
   'node.k8s.io/v1': { group: 16300, version: 15 },
   'discovery.k8s.io/v1': { group: 16200, version: 15 },
+  'flowcontrol.apiserver.k8s.io/v1': { group: 16100, version: 21 },
   'apiregistration.k8s.io/v1': { group: 18000, version: 15 },
 }
 /** What a served group version missing from the table gets. */

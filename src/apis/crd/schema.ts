@@ -5,6 +5,16 @@
  * (validate.ts) and the structural-schema check (structural.ts).
  */
 
+/** One `x-kubernetes-validations` entry: a CEL rule on the value at its place in the schema. */
+export interface ValidationRule {
+  rule?: string
+  message?: string
+  messageExpression?: string
+  reason?: string
+  fieldPath?: string
+  optionalOldSelf?: boolean
+}
+
 export interface JSONSchemaProps {
   type?: string
   format?: string
@@ -42,4 +52,5 @@ export interface JSONSchemaProps {
   'x-kubernetes-list-type'?: string
   'x-kubernetes-list-map-keys'?: string[]
   'x-kubernetes-map-type'?: string
+  'x-kubernetes-validations'?: ValidationRule[]
 }

@@ -1,9 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
-import { crdSpecOf, type CrdVersion } from './crd-object'
+import { acceptedNames, crdSpecOf, type CrdNames, type CrdVersion } from './crd-object'
 import type { JSONSchemaProps } from './schema'
 import { checkStructural } from './structural'
-import { validateDns1035Label, validateDns1123Label, validateDns1123Subdomain } from '../../apimachinery/field-formats'
+import { validateValidationRules } from './cel-rules'
+import { isDns1035Label, validateDns1035Label, validateDns1123Subdomain } from '../../apimachinery/field-formats'
 
 const scopes = ['Cluster', 'Namespaced']
 const columnTypes = ['integer', 'number', 'string', 'boolean', 'date']
@@ -29,29 +30,29 @@ export function validateCrd(crd: KubeObject): FieldCause[] {
   return causes
 }
 
-function validateNames(names: NonNullable<ReturnType<typeof crdSpecOf>['names']>): FieldCause[] {
+/**
+ * The required names (after v1 defaulting: singular from the kind, listKind `<Kind>List`), then
+ * ValidateCustomResourceDefinitionNames: plural, singular, shortNames and categories are DNS-1035
+ * labels (lowercase, starting with a letter), kind and listKind too once lowercased.
+ */
+function validateNames(given: CrdNames): FieldCause[] {
+  const names = acceptedNames(given)
   const causes: FieldCause[] = []
-  const label = (value: string | undefined, field: string, needed: boolean) => {
-    if (!value) {
-      if (needed) causes.push(required(field))
-      return
-    }
-    causes.push(...validateDns1123Label(value, field))
+  for (const key of ['plural', 'singular', 'kind', 'listKind'] as const) if (!names[key]) causes.push(required(`spec.names.${key}`))
+  // An empty name was reported as required above; an empty short name or category is checked as it is.
+  const label = (value: string, field: string, prefix = '') => {
+    const problems = isDns1035Label(prefix ? value.toLowerCase() : value)
+    if (problems.length) causes.push(invalid(field, value, prefix + problems.join(',')))
   }
-  label(names.plural, 'spec.names.plural', true)
-  label(names.singular, 'spec.names.singular', false)
-  if (!names.kind) causes.push(required('spec.names.kind'))
-  else causes.push(...kindName(names.kind, 'spec.names.kind'))
-  if (names.listKind) causes.push(...kindName(names.listKind, 'spec.names.listKind'))
-  if (names.kind && names.listKind && names.kind === names.listKind) causes.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'))
-  ;(names.shortNames ?? []).forEach((s, i) => label(s, `spec.names.shortNames[${i}]`, true))
-  ;(names.categories ?? []).forEach((c, i) => label(c, `spec.names.categories[${i}]`, true))
+  const mixedCase = 'may have mixed case, but should otherwise match: '
+  if (names.plural) label(names.plural, 'spec.names.plural')
+  if (names.singular) label(names.singular, 'spec.names.singular')
+  if (names.kind) label(names.kind, 'spec.names.kind', mixedCase)
+  if (names.listKind) label(names.listKind, 'spec.names.listKind', mixedCase)
+  ;(names.shortNames ?? []).forEach((s, i) => label(String(s ?? ''), `spec.names.shortNames[${i}]`))
+  if (names.kind && names.kind === names.listKind) causes.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'))
+  ;(names.categories ?? []).forEach((c, i) => label(String(c ?? ''), `spec.names.categories[${i}]`))
   return causes
-}
-
-/** A kind is a DNS-1035 label once lowercased, as upstream checks it. */
-function kindName(kind: string, field: string): FieldCause[] {
-  return validateDns1035Label(kind.toLowerCase(), field).map((c) => ({ ...c, value: kind }))
 }
 
 function validateVersions(versions: CrdVersion[]): FieldCause[] {
@@ -68,7 +69,10 @@ function validateVersions(versions: CrdVersion[]): FieldCause[] {
     }
     const schema = v.schema?.openAPIV3Schema
     if (!schema) causes.push(required(`${path}.schema.openAPIV3Schema`, 'schemas are required'))
-    else causes.push(...checkStructural(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`))
+    else {
+      causes.push(...checkStructural(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`))
+      causes.push(...validateValidationRules(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`))
+    }
     ;(v.additionalPrinterColumns ?? []).forEach((c, j) => {
       const col = `${path}.additionalPrinterColumns[${j}]`
       if (!c.name) causes.push(required(`${col}.name`))

@@ -4,6 +4,8 @@ import { isCheckedFormat, matchesFormat } from './formats'
 import type { JSONSchemaProps } from './schema'
 import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'
 import { compilePattern } from './pattern'
+import { hasRules } from './cel-rules'
+import { ruleCauses } from './cel-rule-eval'
 
 /**
  * Validation of a custom resource against its CRD schema, with the causes kube-apiserver returns:
@@ -11,7 +13,8 @@ import { compilePattern } from './pattern'
  * turned into field errors the way the CRD registry does (required, unsupported, too long and too
  * many get their own types; everything else is an invalid value carrying the message). Checks run
  * per value in the validator's order: type, allOf/anyOf/oneOf/not, string, format, number, array,
- * enum, object; properties in the order the schema declares them.
+ * enum, object; properties in the order the schema declares them. Then, on an object whose types
+ * are right, the schema's x-kubernetes-validations rules (`cel-rule-eval.ts`).
  */
 
 type Obj = Record<string, unknown>
@@ -364,5 +367,11 @@ function validateValue(s: JSONSchemaProps, name: string, data: unknown): Result 
 export function validateAgainstSchema(schema: JSONSchemaProps, obj: Record<string, unknown>): FieldCause[] {
   const { metadata: _metadata, ...rootProps } = schema.properties ?? {}
   const root: JSONSchemaProps = { ...schema, properties: rootProps }
-  return validateValue(root, '', obj).problems.map((p) => p.cause)
+  const causes = validateValue(root, '', obj).problems.map((p) => p.cause)
+  if (!hasRules(schema)) return causes
+  // As the CRD strategy, the x-kubernetes-validations rules run only on an object of the right types.
+  if (causes.some((c) => c.reason === 'FieldValueNotSupported' || c.reason === 'FieldValueTypeInvalid')) {
+    return [...causes, invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation', '"null"')]
+  }
+  return [...causes, ...ruleCauses(schema, obj)]
 }

@@ -23,6 +23,7 @@ import { nodeV1, schedulingV1 } from './scheduling-node-v1'
 import { storageV1 } from './storage-v1'
 import { certificatesV1 } from './certificates-v1'
 import { apiregistrationV1 } from './apiregistration-v1'
+import { flowcontrolV1 } from './flowcontrol-v1'
 
 export const schemas: SchemaSet = {
   ...metaV1,
@@ -46,6 +47,7 @@ export const schemas: SchemaSet = {
   ...admissionregistrationV1Policy,
   ...certificatesV1,
   ...apiregistrationV1,
+  ...flowcontrolV1,
 }
 
 /**

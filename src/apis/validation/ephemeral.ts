@@ -91,14 +91,6 @@ export function validateEphemeralUpdate(old: KubeObject, next: KubeObject): Fiel
   return causes
 }
 
-/** A write to the pod itself may not touch its ephemeral containers (upstream refuses any such spec change). */
-export function validateEphemeralUnchanged(old: KubeObject, next: KubeObject): FieldCause[] {
-  const before = record(old.spec).ephemeralContainers ?? []
-  const after = record(next.spec).ephemeralContainers ?? []
-  if (jsonEqual(before, after)) return []
-  return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative); ephemeral containers are added through the pods/ephemeralcontainers subresource')]
-}
-
 /** The pod as stored, with only its ephemeral containers taken from the write (the subresource's PrepareForUpdate). */
 export function withEphemeralContainers(old: KubeObject, incoming: KubeObject): KubeObject {
   const spec = { ...record(old.spec) }

@@ -18,6 +18,7 @@ export const MEASURED_KEYS = [
   'bundle_gzip_bytes',
   'rss_mb_peak',
   'create_rbac_vs_admin',
+  'create_rbac_psa_baseline_vs_admin',
   'create_webhook_vs_unselected',
   'create_vap_vs_none',
 ] as const

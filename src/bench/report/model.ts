@@ -115,6 +115,12 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
     'configmap creates per second with a service-account token bound to `edit` ÷ the same creates with the admin token, per repetition',
     { count: 'creates_per_identity', measured: 'service_account', base: 'admin' },
   )
+  results.create_rbac_psa_baseline_vs_admin = createRatio(
+    'create_rbac_psa_baseline_vs_admin',
+    cp.flatMap((r) => (r.podSecurity ? [{ measured: r.podSecurity.enforced, base: r.podSecurity.admin }] : [])),
+    'pod creates per second with a service-account token bound to `edit`, in a namespace where Pod Security enforces baseline ÷ the same pod creates with the admin token in an unlabelled (privileged) namespace, per repetition',
+    { count: 'creates_per_identity', measured: 'service_account_baseline', base: 'admin' },
+  )
   const hooked = cp.flatMap((r) => (r.webhook ? [r.webhook] : []))
   results.create_webhook_vs_unselected = createRatio(
     'create_webhook_vs_unselected',

@@ -11,6 +11,8 @@ import { watchLatency, type WatchResult } from './watch'
 import { rbacCreates, type RbacCreates } from './rbac'
 import { startBenchWebhook, webhookCreates, type WebhookCreates } from './webhooks'
 import { policyCreates, type PolicyCreates } from './admission-policies'
+import { podSecurityCreates, type PodSecurityCreates } from './pod-security'
+import { createdNames, isBenchObject } from './created-names'
 
 export interface ControlPlaneRep {
   create: SeriesResult
@@ -25,6 +27,8 @@ export interface ControlPlaneRep {
   webhook?: WebhookCreates
   /** creates a ValidatingAdmissionPolicy validates, and creates in a namespace it leaves out */
   policy?: PolicyCreates
+  /** pod creates as the admin, and as an `edit` service account where Pod Security enforces baseline */
+  podSecurity?: PodSecurityCreates
 }
 
 const NS = 'bench'
@@ -61,33 +65,27 @@ export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundl
     const created = await measuredSeries(`create c=${o.concurrency}`, servers, { ...series, count: o.objects, request: create(NS, 'cm') })
 
     // Only the objects that were created: a create series cut short by its time bound made fewer.
-    const names = await createdNames(client, created.ok)
+    const names = await createdNames(client, `/api/v1/namespaces/${NS}/configmaps`, 'cm', created.ok)
     const get = (i: number) => client.request('GET', `/api/v1/namespaces/${NS}/configmaps/${names[i % names.length]}`).then((res) => expectStatus(res, 200))
     await measuredSeries('get warm-up', [], { ...series, count: o.warmup, request: get })
     const got = await measuredSeries(`get c=${o.concurrency}`, servers, { ...series, count: names.length, request: get })
 
-    // The cluster's own ConfigMaps (kube-public/edgeplane-node-settings) are listed too.
-    const own = (JSON.parse((await client.expectOk('GET', '/api/v1/configmaps')).body) as { items: { metadata: { namespace: string } }[] }).items.filter((i) => i.metadata.namespace !== NS).length
+    // The cluster's own ConfigMaps (kube-public/edgeplane-node-settings, each namespace's kube-root-ca.crt) are listed too.
+    const all = (JSON.parse((await client.expectOk('GET', '/api/v1/configmaps')).body) as { items: { metadata: { namespace: string; name: string } }[] }).items
+    const own = all.filter((i) => i.metadata.namespace !== NS || !isBenchObject(i.metadata.name, 'cm')).length
     const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length + own)
     const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
     const rbac = await rbacCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
     const webhook = await webhookCreates(o, client, hook, servers)
     const policy = await policyCreates(o, client, servers)
+    const podSecurity = await podSecurityCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
     const rssPeakMb = rss.stop()
     if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)
-    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac, webhook, policy }
+    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac, webhook, policy, podSecurity }
   } finally {
     rss.stop()
     client.close()
     await cp.stop()
     await hook.close()
   }
-}
-
-async function createdNames(client: HttpClient, expected: number): Promise<string[]> {
-  const res = await client.expectOk('GET', `/api/v1/namespaces/${NS}/configmaps`)
-  const names = (JSON.parse(res.body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)
-  // A create that timed out on the client may still have been stored; the listed ones are the truth.
-  if (names.length !== expected) progress(`  note: ${expected} creates succeeded on the client, ${names.length} objects are stored`)
-  return names
 }

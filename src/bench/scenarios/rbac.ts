@@ -31,18 +31,7 @@ const MAX_CREATES = 2_000
  */
 export async function rbacCreates(o: BenchOptions, admin: HttpClient, target: { url: string; ca: string }, serverPids: number[]): Promise<RbacCreates> {
   for (const ns of [ADMIN_NS, SA_NS]) await admin.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))
-  await admin.expectOk('POST', `/api/v1/namespaces/${SA_NS}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer' } }))
-  const binding = {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: { name: 'deployer-edit' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
-    subjects: [{ kind: 'ServiceAccount', name: 'deployer', namespace: SA_NS }],
-  }
-  await admin.expectOk('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${SA_NS}/rolebindings`, JSON.stringify(binding))
-  const tokenReq = await admin.expectOk('POST', `/api/v1/namespaces/${SA_NS}/serviceaccounts/deployer/token`, JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }))
-  const token = (JSON.parse(tokenReq.body) as { status: { token: string } }).status.token
-  const sa = new HttpClient(target.url, { ca: target.ca, token, connections: o.concurrency })
+  const sa = await editorClient(o, admin, target, SA_NS)
   try {
     const count = Math.max(1, Math.floor(Math.min(o.objects, MAX_CREATES) / ROUNDS))
     const series = { concurrency: o.concurrency, timeLimitMs: o.timeLimitMs, count }
@@ -61,6 +50,22 @@ export async function rbacCreates(o: BenchOptions, admin: HttpClient, target: { 
   } finally {
     sa.close()
   }
+}
+
+/** A client with the token of a service account `deployer` of `namespace`, bound there to the `edit` ClusterRole. */
+export async function editorClient(o: BenchOptions, admin: HttpClient, target: { url: string; ca: string }, namespace: string): Promise<HttpClient> {
+  await admin.expectOk('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer' } }))
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'deployer-edit' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+    subjects: [{ kind: 'ServiceAccount', name: 'deployer', namespace }],
+  }
+  await admin.expectOk('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, JSON.stringify(binding))
+  const tokenReq = await admin.expectOk('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/deployer/token`, JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }))
+  const token = (JSON.parse(tokenReq.body) as { status: { token: string } }).status.token
+  return new HttpClient(target.url, { ca: target.ca, token, connections: o.concurrency })
 }
 
 /** Several series as one rate: their creates over their summed time. */

@@ -57,7 +57,7 @@ export async function applyAction(stores: ControllerStores, caches: InformerCach
       const def = resourceDefOf(action.resource)
       const target = { def, namespace: action.object.metadata.namespace, name: action.object.metadata.name ?? '' }
       const o = namedForAdmission(action.object)
-      await stores.admitCreate(def, target, o, lookups)
+      await stores.admitCreate(def, target, o, lookups, controllerUser(controller))
       const res = await stores.admitted(def, controllerUser(controller)).create(target, unnamed(o, action.object), {})
       caches.of(action.resource).put(unwrapText(res).object)
       return

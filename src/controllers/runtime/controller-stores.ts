@@ -43,9 +43,10 @@ export interface ControllerStores {
   admitted(def: ResourceDef, user: UserInfo): StoreWriter
   /**
    * the admission plugins a controller's create passes before its store sees it (may change the
-   * object, or throw an ApiError); LimitRanges and quotas are read through `lookups` when given
+   * object, or throw an ApiError); LimitRanges and quotas are read through `lookups` when given;
+   * `user` is the controller's (PodSecurity's exempt usernames)
    */
-  admitCreate(def: ResourceDef, target: Target, object: KubeObject, lookups?: AdmissionLookups): Promise<void>
+  admitCreate(def: ResourceDef, target: Target, object: KubeObject, lookups?: AdmissionLookups, user?: UserInfo): Promise<void>
   /** deletes a terminating CRD's objects, then releases its cleanup finalizer */
   purgeCustomResources(crd: KubeObject): Promise<{ object: KubeObject; deleted?: boolean } | undefined>
   /** empties a terminating namespace of the given kinds, returning what is left to do */
@@ -59,11 +60,11 @@ export function envStores(env: Env): ControllerStores {
   return {
     store: (def) => storeFor(env, def) as unknown as StoreWriter & PodBinder,
     admitted: (def, user) => admittedStore(env, def, user),
-    async admitCreate(def, target, object, lookups) {
+    async admitCreate(def, target, object, lookups, user) {
       if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, object)
       // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
       if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, object)
-      await admitControllerCreate(env, target, object, lookups)
+      await admitControllerCreate(env, target, object, lookups, user)
     },
     purgeCustomResources: (crd) => purgeCustomResources(env, crd),
     emptyNamespace: (ns, resources, now) => emptyNamespace(env, ns, resources, now),

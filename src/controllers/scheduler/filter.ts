@@ -12,6 +12,8 @@ import {
 } from '../node-lifecycle/taints'
 import { podSpec } from './pods'
 import { checkNodeRuntime } from './runtime-fit'
+import { checkProcessNodeSecurity } from './pod-security-fit'
+import type { LevelVersion } from '../../apis/pod-security/levels'
 import type { Rejection } from './rejection'
 import type { ResourceList } from './requests'
 import { asRecord, type Json } from '../../apimachinery/json-value'
@@ -150,15 +152,17 @@ export function checkResources(request: ResourceList, allocatable: ResourceList,
 
 /**
  * Every filter in kube-scheduler's order; a node is reported with the first filter it fails, as the
- * framework stops at the first failing plugin.
+ * framework stops at the first failing plugin. `podSecurity`: the Pod Security level the pod's
+ * namespace enforces, when stricter than privileged (see pod-security-fit.ts).
  */
-export function filterNode(pod: KubeObject, node: KubeObject, request: ResourceList, allocatable: ResourceList, load: NodeLoad): Rejection | undefined {
+export function filterNode(pod: KubeObject, node: KubeObject, request: ResourceList, allocatable: ResourceList, load: NodeLoad, podSecurity?: LevelVersion): Rejection | undefined {
   return (
     checkNodeReady(pod, node) ??
     checkNodeUnschedulable(pod, node) ??
     checkTaints(pod, node) ??
     checkNodeAffinity(pod, node) ??
     checkNodeRuntime(pod, node) ??
+    checkProcessNodeSecurity(node, podSecurity) ??
     checkResources(request, allocatable, load)
   )
 }

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
-import { nodes, persistentVolumeClaims, pods, sameResource } from '../resources'
+import { namespaces, nodes, persistentVolumeClaims, pods, sameResource } from '../resources'
+import type { PodSecuritySettings } from '../../apis/pod-security/settings'
 import { persistentVolumes, storageClasses } from '../resources'
 import { pendingKeys, schedulingFingerprint } from './keys'
 import { DEFAULT_SCHEDULER_NAME, isPendingFor, isTerminal, nodeNameOf, podKey } from './pods'
@@ -17,6 +18,8 @@ const specNotRead = ['restartPolicy', 'terminationGracePeriodSeconds', 'activeDe
 export interface SchedulerOptions {
   /** pods whose spec.schedulerName names this scheduler (an empty name means the default) */
   schedulerName?: string
+  /** the cluster's Pod Security settings: a pod whose namespace enforces baseline or restricted is kept off process nodes */
+  podSecurity?: PodSecuritySettings
 }
 
 /**
@@ -59,7 +62,8 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
 
   return {
     name: 'scheduler',
-    watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses],
+    // Namespaces: their Pod Security labels keep pods off process nodes (pod-security-fit.ts).
+    watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces],
     // Of a pod, its spec but its containers' runtime detail: their requests (requests.ts), host
     // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy, and of its volumes
     // the claims (podClaimNames, for volume-binding.ts); of its status, the
@@ -76,12 +80,13 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
     keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
       if (sameResource(resource, pods)) return podChanged(object, cache)
       if (sameResource(resource, nodes)) return nodeChanged(object, cache)
+      if (sameResource(resource, namespaces)) return pendingKeys(cache, schedulerName).filter((k) => k.startsWith(`${object.metadata.name}/`))
       // A claim bound, provisioned or created, a volume or class changed: pods waiting on volumes retry.
       return pendingKeys(cache, schedulerName)
     },
     allKeys: (cache) => pendingKeys(cache, schedulerName),
     order: byPriority,
-    reconcile: (key, cache, now) => reconcilePod(key, cache, now, schedulerName),
+    reconcile: (key, cache, now) => reconcilePod(key, cache, now, schedulerName, options.podSecurity),
   }
 }
 

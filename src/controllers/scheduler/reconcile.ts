@@ -12,6 +12,8 @@ import { scoreNodes, selectNode, type FeasibleNode } from './score'
 import { unschedulableActions } from './unschedulable'
 import { preFilterMessage, volumeBinding } from './volume-binding'
 import { splitKey } from '../../apimachinery/object-key'
+import type { PodSecuritySettings } from '../../apis/pod-security/settings'
+import { enforcedLevel } from './pod-security-fit'
 
 /**
  * One scheduling attempt for the pod `namespace/name`: filter every node (counting what pods of
@@ -23,7 +25,7 @@ import { splitKey } from '../../apimachinery/object-key'
  * bound earlier in the same pass already counts against its node and a batch of pending pods cannot
  * overcommit a node between two watch events.
  */
-export function reconcilePod(key: string, cache: Cache, now: number, schedulerName: string): Outcome {
+export function reconcilePod(key: string, cache: Cache, now: number, schedulerName: string, podSecurity?: PodSecuritySettings): Outcome {
   const { namespace, name } = splitKey(key)
   const pod = cache.get(pods, namespace, name)
   if (!pod || !isPendingFor(pod, schedulerName)) return { actions: [] }
@@ -34,13 +36,14 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
   const request = podRequests(pod)
   const allPods = cache.list(pods)
   const nominated = nominatedLoads(pod, allPods)
+  const enforced = enforcedLevel(pod, cache, podSecurity)
   const feasible: FeasibleNode[] = []
   const rejected: Omit<PreemptionNode, 'pods'>[] = []
   for (const node of cache.list(nodes)) {
     const nodeName = node.metadata.name ?? ''
     const allocatable = nodeAllocatable(node)
     const usage = plusNominated(usages.get(nodeName) ?? emptyUsage(), nominated.get(nodeName))
-    const rejection = filterNode(pod, node, request, allocatable, usage) ?? volumes.filter(node)
+    const rejection = filterNode(pod, node, request, allocatable, usage, enforced) ?? volumes.filter(node)
     if (rejection) rejected.push({ name: nodeName, rejection, allocatable, load: usage })
     else feasible.push({ name: nodeName, allocatable, usage })
   }

@@ -53,6 +53,8 @@ export const upstreamResources: Record<string, UpstreamResource> = {
   'selfsubjectrulesreviews authorization.k8s.io/v1': r('SelfSubjectRulesReview', false, '', '', 'create'),
   'subjectaccessreviews authorization.k8s.io/v1': r('SubjectAccessReview', false, '', '', 'create'),
   'horizontalpodautoscalers autoscaling/v2': r('HorizontalPodAutoscaler', true, 'hpa', 'all'),
+  'flowschemas flowcontrol.apiserver.k8s.io/v1': r('FlowSchema', false),
+  'prioritylevelconfigurations flowcontrol.apiserver.k8s.io/v1': r('PriorityLevelConfiguration', false),
   'cronjobs batch/v1': r('CronJob', true, 'cj', 'all'),
   'jobs batch/v1': r('Job', true, '', 'all'),
   'certificatesigningrequests certificates.k8s.io/v1': r('CertificateSigningRequest', false, 'csr'),

@@ -1,0 +1,24 @@
+/**
+ * The authorizer CEL's `authorizer` variable asks, for policies and webhook match conditions. It is
+ * the cluster's (RBAC and the Node authorizer), which lives in the HTTP layer above admission: the
+ * Worker entry hands it in once with `provideAdmissionAuthorizer`, as a loader that reads the
+ * current policy and answers with a synchronous check (CEL evaluates synchronously). Without one
+ * every check errors.
+ */
+import type { Env } from '../../env'
+import type { Authorize } from '../../apis/admissionregistration/cel-authz'
+
+export type AuthorizerLoader = (env: Env) => Promise<Authorize>
+
+let loader: AuthorizerLoader | undefined
+
+export function provideAdmissionAuthorizer(load: AuthorizerLoader): void {
+  loader = load
+}
+
+const unavailable: Authorize = () => ({ allowed: false, reason: '', error: 'no authorizer is configured for admission' })
+
+/** The authorizer over the cluster's current policy. */
+export async function admissionAuthorizer(env: Env): Promise<Authorize> {
+  return loader ? loader(env) : unavailable
+}

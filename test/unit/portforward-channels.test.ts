@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
+import { serveChannelPortForward } from '../../src/agent/portforward/channels'
+import type { StreamOutput } from '../../src/agent/stream-output'
+
+// The agent's side of port-forward over WebSocket channels, against real TCP servers on loopback.
+
+const enc = new TextEncoder()
+const dec = new TextDecoder()
+const servers: Server[] = []
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) await new Promise((r) => s.close(r))
+})
+
+/** A server that answers each connection's first chunk with `reply(chunk)`, then closes it (or keeps it open). */
+async function listen(reply: (text: string) => string, close = true): Promise<{ port: number; sockets: Socket[] }> {
+  const sockets: Socket[] = []
+  const server = createServer((socket) => {
+    sockets.push(socket)
+    socket.on('error', () => {})
+    socket.once('data', (chunk) => {
+      socket.write(reply(chunk.toString()))
+      if (close) socket.end()
+    })
+  })
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { port: (server.address() as AddressInfo).port, sockets }
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  await new Promise((r) => server.close(r))
+  return port
+}
+
+function output() {
+  const data: Array<[number, string]> = []
+  let ended: Record<string, unknown> | undefined
+  const out: StreamOutput = {
+    data: (channel, chunk) => void data.push([channel, dec.decode(chunk)]),
+    end: (end) => void (ended = end),
+    drained: async () => {},
+    congested: () => false,
+  }
+  return { out, data, ended: () => ended }
+}
+
+async function until(fn: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000
+  while (!fn()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const target = { pod: 'ns/web', uid: 'uid-1', hosts: ['127.0.0.1'] }
+
+describe('port-forward over channels at the agent', () => {
+  it('joins each port to its data channel, reports a refused port on its error channel, and ends when every port is done', async () => {
+    const a = await listen((t) => `a got ${t}`)
+    const b = await listen((t) => `b got ${t}`)
+    const refused = await closedPort()
+    const o = output()
+    const session = serveChannelPortForward(target, [a.port, refused, b.port], o.out)
+    // Sent before the pod's sockets connect: kept and written once they do.
+    session.input({ id: 1, channel: 0, payload: enc.encode('one') })
+    session.input({ id: 1, channel: 4, payload: enc.encode('two') })
+    session.input({ id: 1, channel: 3, payload: enc.encode('an error channel is not read') })
+    session.input({ id: 1, channel: 6, payload: enc.encode('no such port') })
+    await until(() => o.ended() !== undefined, 'the end')
+    expect(o.ended()).toEqual({})
+    expect(o.data.filter(([c]) => c === 0)).toEqual([[0, 'a got one']])
+    expect(o.data.filter(([c]) => c === 4)).toEqual([[4, 'b got two']])
+    expect(o.data.filter(([c]) => c === 3)).toEqual([[3, `error forwarding port ${refused} to pod ns/web, uid uid-1: dial tcp4 127.0.0.1:${refused}: connect: connection refused`]])
+    expect(o.data.map(([c]) => c).sort()).toEqual([0, 3, 4])
+  })
+
+  it("stays open while a port's connection is, and cancel closes the pod's sockets", async () => {
+    const a = await listen((t) => `a got ${t}`, false)
+    const o = output()
+    const session = serveChannelPortForward(target, [a.port, a.port], o.out)
+    session.input({ id: 1, channel: 2, payload: enc.encode('second') })
+    await until(() => o.data.length === 1, 'the answer')
+    expect(o.data).toEqual([[2, 'a got second']])
+    await new Promise((r) => setTimeout(r, 100))
+    expect(o.ended()).toBeUndefined()
+    expect(a.sockets).toHaveLength(2)
+    session.cancel()
+    await until(() => a.sockets.every((s) => s.closed || s.readableEnded), "the pod's sockets closed")
+    expect(o.ended()).toBeUndefined()
+  })
+
+  it("writes the runtime's reason on every port's error channel when the pod cannot be reached", async () => {
+    const o = output()
+    serveChannelPortForward({ ...target, hosts: [], problem: 'this node runs simulated containers, which listen on no ports' }, [80, 81], o.out)
+    await until(() => o.ended() !== undefined, 'the end')
+    expect(o.data).toEqual([
+      [1, 'error forwarding port 80 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
+      [3, 'error forwarding port 81 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
+    ])
+  })
+})
