@@ -1,9 +1,13 @@
 import type { KindStore } from '../durable-objects/kind-store/kind-store'
 import type { ControllerHost } from '../durable-objects/controller-host/controller-host'
 import type { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
+import type { PodSecurityVariables } from './apis/pod-security/settings'
 
-/** Bindings of the Worker, as declared in wrangler.toml. */
-export interface Env {
+/**
+ * Bindings of the Worker, as declared in wrangler.toml; with Pod Security admission's cluster
+ * defaults and exemptions (EDGEPLANE_POD_SECURITY_*, PodSecurityVariables).
+ */
+export interface Env extends PodSecurityVariables {
   KIND_STORE: DurableObjectNamespace<KindStore>
   CONTROLLER_HOST: DurableObjectNamespace<ControllerHost>
   /** One per node (`node/<name>`): where the node agent's tunnel ends. */
@@ -24,16 +28,6 @@ export interface Env {
   CONTROLLER_NOTIFICATIONS?: string
   /** Service cluster IPs are allocated from this CIDR (default 10.96.0.0/12). */
   SERVICE_CLUSTER_IP_RANGE?: string
-  /**
-   * Pod Security admission's cluster defaults, `level` or `level:version` (default `privileged`), and
-   * its exemptions, comma-separated (see src/apis/pod-security/settings.ts).
-   */
-  EDGEPLANE_POD_SECURITY_ENFORCE?: string
-  EDGEPLANE_POD_SECURITY_AUDIT?: string
-  EDGEPLANE_POD_SECURITY_WARN?: string
-  EDGEPLANE_POD_SECURITY_EXEMPT_USERNAMES?: string
-  EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES?: string
-  EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES?: string
   /** Events are removed this many seconds after their last write, as kube-apiserver's --event-ttl (default 3600). */
   EDGEPLANE_EVENT_TTL_SECONDS?: string
   /** Node pod CIDRs are cut from this CIDR (default 10.244.0.0/16). */

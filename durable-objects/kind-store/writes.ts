@@ -123,7 +123,9 @@ export class Writer {
     const row = this.log.get(key)
     const apply = type === 'apply' && subresource !== 'scale' ? applyOptionsOf(opts, subresource === 'status' || subresource === 'approval' ? 'status' : undefined, this.clock()) : undefined
     if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
-    if (!row && apply && !subresource) return this.createOnApply(t, patch, apply, opts)
+    // An apply admitted as a change of a stored version that is gone since is not made as a create.
+    if (!row && apply && !subresource && !opts.admission?.resourceVersion) return this.createOnApply(t, patch, apply, opts)
+    if (!row && apply && !subresource) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     const old = JSON.parse(row.value) as KubeObject

@@ -3,43 +3,34 @@
  * strategies, authz.go): whoever sets a policy's paramKind must be allowed to `get` every object of
  * that kind, and whoever sets a binding's paramRef must be allowed to `get` the object it names,
  * since the policy reads params with the server's own authority. A create, or an update that
- * changes the paramKind or paramRef, is first run as a dry run and refused with 422 (a Forbidden
- * cause on the field) when the check fails; system:masters is never checked.
+ * changes the paramKind or paramRef, is refused with 422 (a Forbidden cause on the field) when the
+ * check fails on the exact object stored (../admission/guarded-write); system:masters is never checked.
  */
 import type { Env } from '../env'
-import type { KubeObject } from '../apimachinery/types'
-import { ApiError, invalid } from '../apimachinery/status'
+import { invalid } from '../apimachinery/status'
 import { forbidden, toStatusCause } from '../apimachinery/validation'
 import type { UserInfo } from '../apimachinery/user-info'
 import { admissionGroup, findResource, type ResourceDef } from '../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding } from '../apis/admissionregistration/admission-policy'
+import type { WriteGuard } from '../admission/guarded-write'
 import { servedResources } from '../store-client/custom-resources'
 import { storeFor } from '../store-client/stores'
-import type { RequestInfo } from './request-info'
 import { authorize } from './authorize'
 import { rbacPolicy } from './rbac-snapshot'
-import { mastersGroup, requestUser } from './user'
-import { dryRunTrial } from './body'
-
-type Serve = (req: Request, env: Env, def: ResourceDef, info: RequestInfo) => Promise<Response>
+import { mastersGroup } from './user'
 
 const policyKind = 'ValidatingAdmissionPolicy'
 const bindingKind = 'ValidatingAdmissionPolicyBinding'
 
 export const isAdmissionPolicyKind = (def: ResourceDef): boolean => def.group === admissionGroup && (def.kind === policyKind || def.kind === bindingKind)
 
-/** Refuses (throws) a policy or binding write whose user may not read the params it names. */
-export async function authorizeParamsOfWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: Serve): Promise<void> {
-  if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return
-  const user = requestUser(req)
-  if (user.groups.includes(mastersGroup)) return
-  const old = info.name ? await storeFor(env, def).get({ def, name: info.name }) : undefined
-  const trial = await serve(dryRunTrial(req), env, def, info)
-  if (!trial.ok) return
-  const obj = (await trial.json()) as KubeObject
-  const before = old?.ok && trial.status !== 201 ? (JSON.parse(old.value) as KubeObject) : undefined
-  const why = def.kind === policyKind ? await policyRefusal(env, user, obj as AdmissionPolicy, before as AdmissionPolicy | undefined) : await bindingRefusal(env, user, obj as AdmissionPolicyBinding, before as AdmissionPolicyBinding | undefined)
-  if (why) throw new ApiError(invalid(def.group, def.kind, obj.metadata.name ?? '', [toStatusCause(forbidden(why.field, why.message))]))
+/** The guard of `user`'s writes to a policy or binding: it may read the params the object names; undefined for system:masters. */
+export function paramsGuard(env: Env, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
+  if (user.groups.includes(mastersGroup)) return undefined
+  return async (obj, old) => {
+    const why = def.kind === policyKind ? await policyRefusal(env, user, obj as AdmissionPolicy, old as AdmissionPolicy | undefined) : await bindingRefusal(env, user, obj as AdmissionPolicyBinding, old as AdmissionPolicyBinding | undefined)
+    return why ? invalid(def.group, def.kind, obj.metadata.name ?? '', [toStatusCause(forbidden(why.field, why.message))]) : undefined
+  }
 }
 
 type Refusal = { field: string; message: string } | undefined

@@ -3,6 +3,7 @@ import type { Env } from '../env'
 import { serveLocalSubjectAccessReview, serveSelfSubjectAccessReview, serveSelfSubjectRulesReview, serveSubjectAccessReview } from './access-review'
 import { serveSelfSubjectReview } from './self-review'
 import { serveTokenRequest } from './token-request'
+import { parsedOf } from './request-info'
 
 /**
  * The create-only authentication and authorization endpoints (`kubectl auth whoami|can-i`,
@@ -15,6 +16,9 @@ export function registerAuthRoutes(app: Hono<{ Bindings: Env }>): void {
   app.all(`${authz}/selfsubjectaccessreviews`, (c) => serveSelfSubjectAccessReview(c.req.raw, c.env))
   app.all(`${authz}/selfsubjectrulesreviews`, (c) => serveSelfSubjectRulesReview(c.req.raw, c.env))
   app.all(`${authz}/subjectaccessreviews`, (c) => serveSubjectAccessReview(c.req.raw, c.env))
-  app.all(`${authz}/namespaces/:namespace/localsubjectaccessreviews`, (c) => serveLocalSubjectAccessReview(c.req.raw, c.req.param('namespace'), c.env))
-  app.all('/api/v1/namespaces/:namespace/serviceaccounts/:name/token', (c) => serveTokenRequest(c.req.raw, c.env, c.req.param('namespace'), c.req.param('name')))
+  app.all(`${authz}/namespaces/:namespace/localsubjectaccessreviews`, (c) => serveLocalSubjectAccessReview(c.req.raw, parsedOf(c.req.raw).info!.namespace!, c.env))
+  app.all('/api/v1/namespaces/:namespace/serviceaccounts/:name/token', (c) => {
+    const info = parsedOf(c.req.raw).info!
+    return serveTokenRequest(c.req.raw, c.env, info.namespace!, info.name!)
+  })
 }

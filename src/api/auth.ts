@@ -13,7 +13,6 @@ import { authorizeRequest, forbiddenStatus } from './authorize'
 import { impersonatedUser, wantsImpersonation } from './impersonation'
 import { serviceAccountTokenUser } from './service-account-cache'
 import { admitNode } from './node-authorizer'
-import { bootstrapperAllows } from './node-join'
 import { statusResponse } from './respond'
 import { clientCertUser } from './client-cert'
 import { edgeClientCertUser } from './edge-client-cert'
@@ -79,7 +78,7 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
     if (isPublic) return next()
     const attrs = attributesOf(req)
     for (const asked of [attrs, ...upgradeAttributes(req, attrs)]) {
-      const decision = bootstrapperAllows(user, asked) ? { allowed: true, reason: '' } : await authorizeRequest(c.env, user, asked)
+      const decision = await authorizeRequest(c.env, user, asked)
       if (!decision.allowed) return statusResponse(forbiddenStatus(user, asked, decision.reason))
     }
     const node = nodeOf(user)

@@ -7,6 +7,8 @@ import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from
 import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup, nodeOf } from './user'
 import { type UserInfo } from '../apimachinery/user-info'
+import { bootstrappersGroup } from '../apimachinery/bootstrap-token'
+import { credentialPathNode } from '../agent-protocol/node-credential'
 
 export type { Decision } from './rbac'
 
@@ -17,8 +19,8 @@ export type { Decision } from './rbac'
  * request (see authorizeRequest).
  */
 export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy(), related = false): Decision {
-  const tunnel = isResourceRequest(attrs) ? undefined : tunnelNodeName(attrs.path)
-  if (tunnel !== undefined) return tunnelDecision(user, attrs.verb, tunnel)
+  const agent = isResourceRequest(attrs) ? undefined : agentPathDecision(user, attrs.verb, attrs.path)
+  if (agent) return agent
   if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
   const byNode = node === undefined ? undefined : nodeAuthorize(node, attrs, related)
@@ -30,12 +32,20 @@ export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy 
 }
 
 /**
- * A node's tunnel carries every stream of its pods (exec input included): only that node's own
- * credential opens it. No RBAC grant and no group, system:masters included, stands in for it.
+ * The agent paths, decided by who the caller is and never by RBAC. A node's tunnel carries every
+ * stream of its pods (exec input included): only that node's own credential opens it, no group,
+ * system:masters included, stands in for it. A node credential is issued (joining) only to a
+ * bootstrap token or an admin: a grant of non-resource URLs never mints one.
  */
-function tunnelDecision(user: UserInfo, verb: string, node: string): Decision {
-  if (verb === 'get' && nodeOf(user) === node) return { allowed: true, reason: '' }
-  return { allowed: false, reason: `only node "${node}"'s own credential may open its tunnel` }
+function agentPathDecision(user: UserInfo, verb: string, path: string): Decision | undefined {
+  const tunnel = tunnelNodeName(path)
+  if (tunnel !== undefined) {
+    if (verb === 'get' && nodeOf(user) === tunnel) return { allowed: true, reason: '' }
+    return { allowed: false, reason: `only node "${tunnel}"'s own credential may open its tunnel` }
+  }
+  if (credentialPathNode(path) === undefined) return undefined
+  if (verb === 'post' && (user.groups.includes(bootstrappersGroup) || user.groups.includes(mastersGroup))) return { allowed: true, reason: '' }
+  return { allowed: false, reason: 'only a bootstrap token or an admin may join a node' }
 }
 
 /**
@@ -44,6 +54,10 @@ function tunnelDecision(user: UserInfo, verb: string, node: string): Decision {
  */
 export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attributes): Promise<Decision> {
   if (user.groups.includes(mastersGroup) && (isResourceRequest(attrs) || tunnelNodeName(attrs.path) === undefined)) return { allowed: true, reason: '' }
+  if (!isResourceRequest(attrs)) {
+    const agent = agentPathDecision(user, attrs.verb, attrs.path)
+    if (agent) return agent
+  }
   const node = nodeOf(user)
   const related = node !== undefined && (await nodeRelated(env, node, attrs))
   return authorize(user, attrs, await rbacPolicy(env), related)

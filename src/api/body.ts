@@ -3,7 +3,6 @@ import { ApiError, badRequest, failure } from '../apimachinery/status'
 import { readBodyBytes, readBodyText } from '../service-client/body-limit'
 import { decodeProtobufBody, UnsupportedProtobufKind } from '../apimachinery/protobuf'
 import { isStackExhaustion, nestedDeeperThan, tooDeeplyNestedMessage } from '../apimachinery/nesting'
-import { derivedRequest } from './request-state'
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
 
@@ -81,19 +80,4 @@ export async function readBody(req: Request, allowed: 'object' | 'any' = 'object
     throw new ApiError(badRequest('the body of the request must be a JSON object'))
   }
   return value
-}
-
-/**
- * The same write as a dry run (`dryRun=All`), made on behalf of the same user, reading the one
- * decoding of the request's body: what a check of the object a write would store is tried with.
- */
-export function dryRunTrial(req: Request): Request {
-  const url = new URL(req.url)
-  url.searchParams.set('dryRun', 'All')
-  const headers = new Headers(req.headers)
-  headers.delete('Content-Length')
-  headers.delete('Transfer-Encoding')
-  const trial = derivedRequest(req, url, { method: req.method, headers })
-  bodies.set(trial, bodyOf(req))
-  return trial
 }

@@ -10,6 +10,7 @@ import type { ResourceAttributes } from './authorizer-attributes'
 import { authorizeRequest, forbiddenStatus } from './authorize'
 import { authenticated } from './user'
 import { type UserInfo } from '../apimachinery/user-info'
+import { serviceAccountGroups } from '../apimachinery/service-account-token'
 
 const userHeader = 'Impersonate-User'
 const groupHeader = 'Impersonate-Group'
@@ -49,7 +50,7 @@ export async function impersonatedUser(env: Env, headers: Headers, requestor: Us
   if (username.startsWith(serviceAccountPrefix) && username.split(':').length === 4) {
     const [, , namespace, name] = username.split(':') as [string, string, string, string]
     checks.push({ verb: 'impersonate', group: '', resource: 'serviceaccounts', namespace, name })
-    if (!groups.length) user.groups.push('system:serviceaccounts', `system:serviceaccounts:${namespace}`)
+    if (!groups.length) user.groups.push(...serviceAccountGroups(namespace))
   } else {
     checks.push({ verb: 'impersonate', group: '', resource: 'users', name: username })
   }

@@ -2,25 +2,15 @@ import { unwrap } from '../apimachinery/status'
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { formatNodeToken, newNodeToken, nodeTokenSecret } from '../apimachinery/node-token'
-import { bootstrappersGroup } from '../apimachinery/bootstrap-token'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import type { NodeCredential } from '../agent-protocol/node-credential'
-import { credentialPathNode } from '../agent-protocol/node-credential'
-import type { Attributes } from './authorizer-attributes'
-import { isResourceRequest } from './authorizer-attributes'
 import { ensureBootstrap } from './namespaces'
 import { jsonBody } from './respond'
 import { requestUser } from './user'
-import { type UserInfo } from '../apimachinery/user-info'
 
 const nodesDef = findResource('', 'v1', 'nodes')!
 const secretsDef = findResource('', 'v1', 'secrets')!
-
-/** A bootstrap token may do one thing: ask for a node credential. */
-export function bootstrapperAllows(user: UserInfo, attrs: Attributes): boolean {
-  return user.groups.includes(bootstrappersGroup) && !isResourceRequest(attrs) && attrs.verb === 'post' && credentialPathNode(attrs.path) !== undefined
-}
 
 /**
  * POST /agent/v1/nodes/<name>/credential: issues the node its own credential. The Node is created

@@ -33,11 +33,12 @@ import { requestUser } from './user'
 import { isSchedulingClass, serveClassWrite } from './priority-class-writes'
 import { admitPodCreate } from '../admission/pod-admission'
 import { admitCreate } from '../admission/create'
+import { admitPodBinding } from '../admission/pod-security/process-node'
 import { applyCreate } from '../admission/apply-create'
 import { servePodEviction } from './pod-eviction'
 import { isCsr } from '../apis/certificates/csr-object'
 import { serveCsrWrite } from './csr-writes'
-import { authorizeParamsOfWrite, isAdmissionPolicyKind } from './admission-policy-writes'
+import { isAdmissionPolicyKind, paramsGuard } from './admission-policy-writes'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -47,7 +48,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
   if (def.group === rbacGroup && req.method !== 'GET') return serveRbacWrite(req, env, def, info)
-  if (isCsr(def) && req.method !== 'GET') return serveCsrWrite(req, env, def, info, (r) => serveResource(r, env, def, info))
+  if (isCsr(def) && req.method !== 'GET') return serveCsrWrite(req, env, info, (r, guard) => serveResource(r, env, def, info, guard))
   if (def.group === '' && def.plural === 'serviceaccounts' && req.method !== 'GET') {
     try {
       return await serveResource(req, env, def, info)
@@ -59,8 +60,7 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   if (isIngressKind(def) && req.method !== 'GET') return serveIngressWrite(req, env, def, info.subresource, (r, guard) => serveResource(r, env, def, info, guard))
   if (def.group === admissionGroup && req.method !== 'GET') {
     try {
-      if (isAdmissionPolicyKind(def)) await authorizeParamsOfWrite(req, env, def, info, serveResource)
-      return await serveResource(req, env, def, info)
+      return await serveResource(req, env, def, info, isAdmissionPolicyKind(def) ? paramsGuard(env, requestUser(req), def) : undefined)
     } finally {
       forgetWebhookConfigurations()
       forgetAdmissionPolicies()
@@ -215,6 +215,7 @@ async function podAction(req: Request, env: Env, def: ResourceDef, namespace: st
       throw new ApiError(invalid('', 'Binding', name, [{ field: 'target.name', reason: 'FieldValueRequired', message: 'Required value' }]))
     }
     const uid = (body.metadata as { uid?: string } | undefined)?.uid
+    await admitPodBinding(env, target, node)
     unwrap(await store.bind(target, node, uid, writeOptions(q)))
     return jsonBody(success(undefined, 201), 201)
   }

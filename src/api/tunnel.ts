@@ -4,7 +4,7 @@ import { agentUrl, gatewayFor } from '../../durable-objects/node-gateway/client'
 
 /**
  * GET /agent/v1/nodes/{name}/tunnel: a node agent's outbound WebSocket, handed to the node's
- * gateway. Who may open it (the admin, or that node itself) is settled by authentication.
+ * gateway. Only that node's own credential opens it, as the authorizer decides (authorize.ts).
  */
 export async function serveTunnel(req: Request, env: Env, node: string): Promise<Response> {
   if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') throw new ApiError(badRequest('Upgrade request required: the node tunnel is a WebSocket'))

@@ -1,5 +1,5 @@
 import type { ServiceAccountClaims } from '../apimachinery/service-account-token'
-import { serviceAccountUser } from '../apimachinery/service-account-token'
+import { serviceAccountIdentity } from '../apimachinery/service-account-token'
 import { nodeUser } from '../apimachinery/node-token'
 
 import type { UserInfo } from '../apimachinery/user-info'
@@ -29,10 +29,11 @@ export function nodeOf(user: UserInfo): string | undefined {
 
 /** A service-account token's user: the account's uid, its groups, and the token id as credential id. */
 export function serviceAccountUserInfo(claims: ServiceAccountClaims): UserInfo {
+  const account = serviceAccountIdentity(claims.namespace, claims.name)
   return {
-    username: serviceAccountUser(claims.namespace, claims.name),
+    username: account.username,
     uid: claims.uid,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${claims.namespace}`, authenticated],
+    groups: [...account.groups, authenticated],
     extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${claims.id}`] },
   }
 }

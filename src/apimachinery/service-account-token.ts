@@ -5,6 +5,7 @@
  * alone; the API server then checks that its service account still exists with the same uid.
  */
 import { fromBase64Url, sign, toBase64Url, verify } from './hmac'
+import type { UserInfo } from './user-info'
 
 /** The `iss` of every token, and the one audience the API server accepts (its default `--api-audiences`). */
 export const serviceAccountIssuer = 'https://kubernetes.default.svc.cluster.local'
@@ -29,6 +30,19 @@ const headerSegment = toBase64Url(encoder.encode(JSON.stringify({ alg: 'HS256', 
 /** `system:serviceaccount:<namespace>:<name>` */
 export function serviceAccountUser(namespace: string, name: string): string {
   return `system:serviceaccount:${namespace}:${name}`
+}
+
+/** The groups a service account is in: every service account's, and its namespace's. */
+export function serviceAccountGroups(namespace: string): string[] {
+  return ['system:serviceaccounts', `system:serviceaccounts:${namespace}`]
+}
+
+/**
+ * A service account as a user, as upstream's ServiceAccountInfo makes it: its username and its two
+ * groups. Not `system:authenticated`: authentication adds that to whoever it authenticated.
+ */
+export function serviceAccountIdentity(namespace: string, name: string): UserInfo {
+  return { username: serviceAccountUser(namespace, name), groups: serviceAccountGroups(namespace) }
 }
 
 export async function mintServiceAccountToken(adminToken: string, claims: ServiceAccountClaims): Promise<string> {

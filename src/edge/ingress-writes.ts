@@ -10,24 +10,15 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { admissionForbidden } from '../admission/forbidden'
 import type { WriteGuard } from '../admission/guarded-write'
-import type { EdgeSettings } from '../apis/ingress-routes'
 import { notServedMessage } from '../apis/host-ownership'
 import { refusalOfWrite, takenByWrite } from '../apis/host-takeover'
 import type { ResourceDef } from '../apis/registry'
 import { appendWarnings } from '../api/respond'
-import { edgeSettings, listAll } from './edge-objects'
+import { edgeIngresses } from './edge-objects'
 
 export const isIngressKind = (def: ResourceDef): boolean => def.group === 'networking.k8s.io' && def.plural === 'ingresses'
 
-interface Claims {
-  ingresses: KubeObject[]
-  settings: EdgeSettings
-}
-
-async function readClaims(env: Env): Promise<Claims> {
-  const [ingresses, classes] = await Promise.all([listAll(env, 'networking.k8s.io', 'ingresses'), listAll(env, 'networking.k8s.io', 'ingressclasses')])
-  return { ingresses, settings: edgeSettings(env, classes) }
-}
+type Claims = Awaited<ReturnType<typeof edgeIngresses>>
 
 type Serve = (req: Request, guard?: WriteGuard) => Promise<Response>
 
@@ -39,7 +30,7 @@ export async function serveIngressWrite(req: Request, env: Env, def: ResourceDef
   if (subresource !== undefined || !['POST', 'PUT', 'PATCH'].includes(req.method)) return serve(req)
   let checked: Claims | undefined
   const guard: WriteGuard = async (obj) => {
-    const claims = (checked = await readClaims(env))
+    const claims = (checked = await edgeIngresses(env))
     const taken = takenByWrite(claims.ingresses, obj, claims.settings)
     return taken ? admissionForbidden(def, obj.metadata.name ?? '', taken) : undefined
   }
@@ -53,7 +44,7 @@ export async function serveIngressWrite(req: Request, env: Env, def: ResourceDef
     return new Response(text, res)
   }
   // The guard's reads are the Ingresses the stored object was checked against; a create reads them once made.
-  const claims = checked ?? (await readClaims(env))
+  const claims = checked ?? (await edgeIngresses(env))
   const reasons = refusalOfWrite(claims.ingresses, written, claims.settings)
   const headers = new Headers(res.headers)
   if (reasons) appendWarnings(headers, [`Ingress ${notServedMessage(reasons)}`])

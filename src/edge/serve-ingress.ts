@@ -1,12 +1,11 @@
 import type { Env } from '../env'
 import { ingressMatchPath } from './ingress-path'
 import { ApiError } from '../apimachinery/status'
+import { ingressMarkHeader } from '../apimachinery/ingress-mark'
 import { buildRoutes, matchRoute, type RouteTable } from '../apis/ingress-routes'
 import { fetchFromEndpoints, recentServiceEndpoints } from '../service-client/service-endpoints'
-import { edgeSettings, listAll } from './edge-objects'
+import { edgeIngresses, listAll } from './edge-objects'
 
-/** The header the local launcher's ingress listener marks requests with (value: its secret). */
-export const ingressMarkHeader = 'x-edgeplane-ingress'
 /** Routes are rebuilt at most this often per isolate, so ingress requests do not each list three kinds. */
 const routeTtlMs = 1_000
 
@@ -32,8 +31,8 @@ let cached: { at: number; table: Promise<RouteTable> } | undefined
 function routeTable(env: Env): Promise<RouteTable> {
   if (cached && Date.now() - cached.at < routeTtlMs) return cached.table
   const table = (async () => {
-    const [ingresses, services, classes] = await Promise.all([listAll(env, 'networking.k8s.io', 'ingresses'), listAll(env, '', 'services'), listAll(env, 'networking.k8s.io', 'ingressclasses')])
-    return buildRoutes(ingresses, services, edgeSettings(env, classes))
+    const [{ ingresses, settings }, services] = await Promise.all([edgeIngresses(env), listAll(env, '', 'services')])
+    return buildRoutes(ingresses, services, settings)
   })()
   cached = { at: Date.now(), table }
   table.catch(() => (cached = undefined))

@@ -61,9 +61,19 @@ const framingHeaders = new Set(['content-length', 'transfer-encoding', 'expect']
  */
 export function bodyHeaders(headers: readonly [string, string][], req: IncomingMessage, length: number): [string, string][] {
   const framed = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
-  const out = headers.filter(([name]) => !framingHeaders.has(name.toLowerCase()))
+  const out = bodilessHeaders(headers)
   if (framed || length > 0) out.push(['Content-Length', String(length)])
   return out
+}
+
+/** The headers of a request relayed without a body: none that would make the Worker wait for one. */
+export function bodilessHeaders(headers: readonly [string, string][]): [string, string][] {
+  return headers.filter(([name]) => !framingHeaders.has(name.toLowerCase()))
+}
+
+/** Whether the client sends a body after the head (a GET may, and it is read and dropped). */
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
 }
 
 /** What the Worker is told of an over-limit body: its declared length, or just past the limit for a chunked one. */
@@ -85,11 +95,11 @@ export interface BodyDrain {
 }
 
 /**
- * Reads and drops the rest of an over-limit body while the answer goes out: up to the limit and
- * 4 MiB more in all, and for at most 2 s after the answer. The connection is closed only after
- * that, as Go's server does: closing with unread data resets the connection, and a reset can
- * destroy the answer before the client reads it, or fail the client's own write before it looks
- * for an answer. A body read to its end leaves the connection as the client asked for it.
+ * Reads and drops the rest of an over-limit body (or the whole of a body the Worker is not sent,
+ * as a GET's) while the answer goes out: up to the limit and 4 MiB more in all, and for at most
+ * 2 s after the answer. The connection is closed only after that, as Go's server does: closing
+ * with unread data resets the connection, and a reset can destroy the answer before the client
+ * reads it, or fail the client's own write before it looks for an answer. A body read to its end leaves the connection as the client asked for it.
  */
 export function dropRestOfBody(req: IncomingMessage, alreadyRead: number): BodyDrain {
   let read = alreadyRead

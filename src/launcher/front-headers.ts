@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { clientCertMarkHeader, clientIdentityHeader } from '../apimachinery/client-identity'
-
-/** The header the local edge's ingress listener (ingress.ts) marks what it passes on with: its secret. */
-const ingressMarkHeader = 'x-edgeplane-ingress'
+import { ingressMarkHeader } from '../apimachinery/ingress-mark'
+import { peerAddress } from './peer-address'
 
 /** What the front itself sets for a verified client certificate. */
 const identityHeaders = new Set([clientCertMarkHeader, clientIdentityHeader])
@@ -43,6 +42,6 @@ export function clientHeaders(rawHeaders: readonly string[], peer: string | unde
     if (fromEdge && (lower === 'cf-connecting-ip' || isForwardingHeader(lower))) return true
     return !isRuntimeHeader(lower) && !isForwardingHeader(lower)
   })
-  if (!fromEdge && peer) kept.push(['CF-Connecting-IP', peer.replace(/^::ffff:(?=\d+\.)/, '')])
+  if (!fromEdge && peer) kept.push(['CF-Connecting-IP', peerAddress(peer)])
   return kept
 }

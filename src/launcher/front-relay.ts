@@ -1,14 +1,15 @@
 import { request as httpRequest, type Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import { failure } from '../apimachinery/status'
 import { maxRequestBodyBytes } from '../config'
-import type { BodyDrain } from './front-body'
+import { bodilessHeaders, type BodyDrain } from './front-body'
 import { HOST } from './host'
 
 /**
- * What goes to the Worker after the head: nothing, a body read whole, or nothing of a body over
- * the limit, whose rest the front drops meanwhile.
+ * What goes to the Worker after the head: nothing (of a body the client sends with a GET, which
+ * the front drops meanwhile), a body read whole, or nothing of a body over the limit, whose rest
+ * the front drops meanwhile.
  */
-export type Outgoing = { kind: 'bodiless' } | { kind: 'body'; body: Buffer } | { kind: 'over'; drain: BodyDrain }
+export type Outgoing = { kind: 'bodiless'; drain?: BodyDrain } | { kind: 'body'; body: Buffer } | { kind: 'over'; drain: BodyDrain }
 
 export interface Upstream {
   /** where the Worker listens, on HOST */
@@ -29,7 +30,9 @@ const tooLarge = () => JSON.stringify(failure(413, 'RequestEntityTooLarge', `Req
  * request with a body gets a connection of its own and is never sent twice. Once the Worker's
  * answer has begun it is the answer: a failure of the connection after it (the Worker closing
  * without reading a body it refused) leaves a complete answer as it is and cuts an incomplete one
- * off, rather than passing it as whole.
+ * off, rather than passing it as whole. A request sent without a body goes without the headers
+ * that frame one, so the Worker never waits for bytes that would come from the next request on
+ * the same connection.
  */
 export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstream, headers: [string, string][], out: Outgoing, mayReuse = true): void {
   const reuse = out.kind === 'bodiless' && mayReuse
@@ -38,7 +41,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstr
     port: upstream.port,
     method: req.method,
     path: req.url,
-    headers: headers.flat() as unknown as IncomingHttpHeaders,
+    headers: (out.kind === 'bodiless' ? bodilessHeaders(headers) : headers).flat() as unknown as IncomingHttpHeaders,
     agent: reuse ? upstream.agent : false,
   })
   let answer: IncomingMessage | undefined
@@ -52,9 +55,10 @@ export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstr
     })
     res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
     res.flushHeaders()
-    if (out.kind !== 'over') return void upRes.pipe(res)
+    const drain = out.kind === 'body' ? undefined : out.drain
+    if (!drain) return void upRes.pipe(res)
     upRes.pipe(res, { end: false })
-    upRes.on('end', () => endAfterDrain(req, res, out.drain))
+    upRes.on('end', () => endAfterDrain(req, res, drain))
   })
   up.on('error', (err) => {
     if (answer) return void (answer.complete || res.destroy())

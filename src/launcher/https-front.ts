@@ -8,7 +8,7 @@ import { clientCertMarkHeader, clientIdentityHeader, encodeClientIdentity } from
 import { HOST } from './host'
 import { relayUpgrade } from './relay-upgrade'
 import { clientHeaders } from './front-headers'
-import { bodyHeaders, dropRestOfBody, overLimitLength, readFrontBody } from './front-body'
+import { bodyHeaders, dropRestOfBody, hasBody, overLimitLength, readFrontBody } from './front-body'
 import { relay } from './front-relay'
 
 export interface HttpsFrontOptions {
@@ -25,6 +25,9 @@ export interface HttpsFrontOptions {
   /** the local edge's secret (EDGEPLANE_INGRESS_SECRET): what its listener marks keeps its forwarding headers */
   ingressSecret?: string
 }
+
+/** How long the front keeps a client's connection open with no request on it. */
+export const frontIdleMs = 5_000
 
 const clientAuth = '1.3.6.1.5.5.7.3.2'
 const anyExtendedKeyUsage = '2.5.29.37.0'
@@ -79,14 +82,15 @@ function forwardedHeaders(req: IncomingMessage, ca: X509Certificate, opts: Https
  * each upgraded connection, to the Worker on its loopback http port with the verified identity.
  * A request body is read whole first (./front-body): one within the limit goes on complete, and of
  * one over it the Worker gets only the head, answers without reading, and that answer is the
- * client's while the front drops the rest of the body.
+ * client's while the front drops the rest of the body. A GET or HEAD goes on without a body, and
+ * one the client sends with it is dropped the same way.
  */
 export function startHttpsFront(opts: HttpsFrontOptions): Promise<Server> {
   const upstream = { port: opts.upstreamPort, agent: new Agent({ keepAlive: true }) }
   const ca = new X509Certificate(opts.clientCa)
   const handle = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     const headers = forwardedHeaders(req, ca, opts)
-    if (req.method === 'GET' || req.method === 'HEAD') return relay(req, res, upstream, headers, { kind: 'bodiless' })
+    if (req.method === 'GET' || req.method === 'HEAD') return relay(req, res, upstream, headers, { kind: 'bodiless', drain: hasBody(req) ? dropRestOfBody(req, 0) : undefined })
     void readFrontBody(req, res, expectsContinue).then((read) => {
       if (read.kind === 'gone') return void res.destroy()
       if (read.kind === 'whole') return relay(req, res, upstream, bodyHeaders(headers, req, read.body.length), { kind: 'body', body: read.body })
@@ -96,7 +100,7 @@ export function startHttpsFront(opts: HttpsFrontOptions): Promise<Server> {
   // The certificate is checked here rather than by OpenSSL (no `ca` option): a failed signature
   // check there leaves an error behind that ends the connection, where a refused certificate
   // should get the Worker's 401 as with no certificate at all.
-  const server = createServer({ cert: opts.cert, key: opts.key, requestCert: true, rejectUnauthorized: false }, (req, res) => handle(req, res, false))
+  const server = createServer({ cert: opts.cert, key: opts.key, requestCert: true, rejectUnauthorized: false, keepAliveTimeout: frontIdleMs }, (req, res) => handle(req, res, false))
   // A client that asks before sending its body (`Expect: 100-continue`) is asked for one within
   // the limit, and gets the Worker's answer straight away for one declared over it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handle(req, res, true))

@@ -2,24 +2,17 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { connect as tlsConnect } from 'node:tls'
 import type { Duplex } from 'node:stream'
+import { ingressMarkHeader } from '../apimachinery/ingress-mark'
 import { HOST } from './host'
+import { peerAddress } from './peer-address'
 import { relayUpgrade } from './relay-upgrade'
-
-/** The header the Worker recognises ingress traffic by (see src/edge/serve-ingress.ts). */
-const markHeader = 'x-edgeplane-ingress'
 
 /**
  * Headers saying who the client is, which a client may not say for itself: the listener drops
  * them, and says the socket's peer in `cf-connecting-ip`, as Cloudflare's edge does in production.
  * The Worker takes the client's address from that header alone.
  */
-const clientAddressHeaders = new Set(['cf-connecting-ip', 'x-forwarded-for', 'x-real-ip', 'forwarded', 'true-client-ip', markHeader])
-
-/** The peer's address as the client's: an IPv4 peer of a dual-stack socket without its `::ffff:` prefix. */
-export function peerAddress(remote: string | undefined): string {
-  const address = remote ?? ''
-  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address
-}
+const clientAddressHeaders = new Set(['cf-connecting-ip', 'x-forwarded-for', 'x-real-ip', 'forwarded', 'true-client-ip', ingressMarkHeader])
 
 /** The raw headers passed to the Worker: the client's, less the ones above, then the peer's address and the mark. */
 export function passedHeaders(rawHeaders: readonly string[], peer: string, secret: string): string[] {
@@ -28,7 +21,7 @@ export function passedHeaders(rawHeaders: readonly string[], peer: string, secre
     if (!clientAddressHeaders.has(rawHeaders[i]!.toLowerCase())) out.push(rawHeaders[i]!, rawHeaders[i + 1]!)
   }
   if (peer) out.push('cf-connecting-ip', peer)
-  out.push(markHeader, secret)
+  out.push(ingressMarkHeader, secret)
   return out
 }
 

@@ -1,60 +1,20 @@
-import { createServer, type Server } from 'node:https'
-import { writeFile, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
 import { selfSignedServer } from '../../src/bench/scenarios/webhooks'
-import { kubectlOn } from './helpers/kubectl'
 import { stream, type Manifest } from './helpers/manifests'
 import { startNodeAgent, type AgentProcess } from './helpers/node-agent'
-import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
+import { webhookCluster, webhookConfig } from './helpers/webhook-cluster'
 
 // Admission webhooks as kube-apiserver calls them: a `url` webhook served here over https (its
 // certificate trusted by the Worker the way a deployed Worker trusts public CAs: here through
 // NODE_EXTRA_CA_CERTS), and a `service` webhook in a pod, reached through its node's tunnel with
-// the configuration's caBundle checked by the agent.
+// the configuration's caBundle checked by the agent. Match conditions: admission-webhook-match-conditions.test.ts.
 
 const NODE = 'e2e-webhook-node'
-let server: TestServer
 let agent: AgentProcess
-let hookServer: Server
-let hookUrl = ''
-let dir = ''
-let cert = ''
-let key = ''
-const { run, ok } = kubectlOn(() => server.kubeconfig)
-
-interface Review {
-  request: { uid: string; operation: string; name: string; namespace?: string; dryRun: boolean; userInfo: { username: string }; object: any; oldObject: any; resource: { resource: string } }
-}
-const seen: Review[] = []
-
-function answer(review: Review, response: Record<string, unknown>) {
-  return JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...response } })
-}
-const jsonPatch = (ops: unknown[]) => ({ patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') })
-
-/** The webhook server of this test: one path per behaviour. */
-function handle(path: string, review: Review): string {
-  seen.push(review)
-  const obj = review.request.object
-  switch (path) {
-    case '/validate':
-      if (obj?.metadata?.labels?.deny === 'yes') return answer(review, { allowed: false, status: { code: 403, message: 'configmaps labelled deny=yes are refused' } })
-      return answer(review, { allowed: true, warnings: ['checked by validate.webhook.example.com'] })
-    case '/mutate':
-      return answer(review, { allowed: true, ...jsonPatch(obj.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }]) })
-    case '/pods':
-      return answer(review, { allowed: true, ...jsonPatch([{ op: 'add', path: '/metadata/annotations', value: { 'webhook.example.com/seen-by': review.request.userInfo.username } }]) })
-    case '/deletes':
-      return answer(review, obj === null && review.request.oldObject?.metadata?.labels?.keep === 'yes' ? { allowed: false, status: { message: 'kept' } } : { allowed: true })
-    default:
-      return answer(review, { allowed: true })
-  }
-}
+const cluster = webhookCluster()
+const { run, ok, seen, hook, configMap } = cluster
 
 /** The same webhook as a pod serves it behind a Service: refuses configmaps labelled deny-svc=yes. */
 const podWebhook = `
@@ -71,56 +31,12 @@ https.createServer({ cert: process.env.CERT, key: process.env.KEY }, (q, s) => {
   })
 }).listen(Number(process.argv[1]), '127.0.0.1')`
 
-function webhookConfig(kind: 'Validating' | 'Mutating', name: string, hooks: Record<string, unknown>[]): Manifest {
-  return { apiVersion: 'admissionregistration.k8s.io/v1', kind: `${kind}WebhookConfiguration`, metadata: { name }, webhooks: hooks }
-}
-
-function hook(name: string, path: string, resources: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name,
-    clientConfig: { url: hookUrl + path },
-    rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['', 'apps'], apiVersions: ['v1'], resources }],
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    namespaceSelector: { matchLabels: { webhooks: 'on' } },
-    ...extra,
-  }
-}
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'edgeplane-webhooks-'))
-  const pems = await selfSignedServer('webhook', ['hooks.webhooks.svc'])
-  cert = pems.cert
-  key = pems.key
-  await writeFile(join(dir, 'ca.pem'), cert)
-  hookServer = createServer({ cert, key }, (req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'https://x').pathname
-      if (path === '/slow') return void setTimeout(() => res.end(handle(path, JSON.parse(body) as Review)), 3000)
-      res.setHeader('Content-Type', 'application/json')
-      res.end(handle(path, JSON.parse(body) as Review))
-    })
-  })
-  await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve))
-  hookUrl = `https://127.0.0.1:${(hookServer.address() as AddressInfo).port}`
-  server = await startServer({ env: { NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') } })
-  await ok(['create', 'namespace', 'webhooks'])
-  await ok(['label', 'namespace', 'webhooks', 'webhooks=on'])
-  await ok(['create', 'namespace', 'quiet'])
-})
+beforeAll(cluster.start)
 
 afterAll(async () => {
   await agent?.stop()
-  await server?.dispose()
-  hookServer?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
+  await cluster.stop()
 })
-
-/** kubectl create of a ConfigMap with labels, as YAML through apply's create path. */
-const configMap = (name: string, namespace: string, labels: Record<string, string> = {}) =>
-  run(['create', '-f', '-'], stream({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { k: 'v' } }))
 
 describe('webhook configurations', () => {
   it('are validated as upstream: https urls, sideEffects, timeouts', async () => {
@@ -234,49 +150,6 @@ describe('failure policy and timeouts', () => {
   })
 })
 
-describe('match conditions', () => {
-  afterAll(async () => {
-    await run(['delete', 'validatingwebhookconfiguration', 'conditions'])
-  })
-  const conditional = (failurePolicy: string, expression: string) =>
-    webhookConfig('Validating', 'conditions', [hook('conditions.webhook.example.com', '/validate', ['configmaps'], { failurePolicy, matchConditions: [{ name: 'checked-only', expression }, { name: 'not-kubelet', expression: "!('system:nodes' in request.userInfo.groups)" }] })])
-
-  it('call the webhook only when all are true', async () => {
-    await ok(['apply', '-f', '-'], stream(conditional('Fail', "object.metadata.labels.?checked.orValue('') == 'yes'")))
-    let attempt = 0
-    const refused = await waitFor(async () => {
-      const r = await configMap(`checked-refused-${++attempt}`, 'webhooks', { checked: 'yes', deny: 'yes' })
-      return r.code !== 0 ? r : undefined
-    }, { what: 'the webhook configuration to take effect', timeoutMs: 10_000, intervalMs: 300 })
-    expect(refused.stderr).toContain('admission webhook "conditions.webhook.example.com" denied the request: configmaps labelled deny=yes are refused')
-    const before = seen.length
-    const skipped = await configMap('unchecked-allowed', 'webhooks', { deny: 'yes' })
-    expect(skipped.code, skipped.stderr).toBe(0)
-    expect(seen.length).toBe(before)
-  })
-
-  it('meet failurePolicy when one errors: Fail refuses the write, Ignore skips the webhook', async () => {
-    const erring = 'object.metadata.labels.tier == "front"'
-    await ok(['apply', '-f', '-'], stream(conditional('Fail', erring)))
-    let attempt = 0
-    const refused = await waitFor(async () => {
-      const r = await configMap(`no-tier-${++attempt}`, 'webhooks', { app: 'x' })
-      return r.code !== 0 ? r : undefined
-    }, { what: 'the erring condition to take effect', timeoutMs: 10_000, intervalMs: 300 })
-    expect(refused.stderr).toContain(`configmaps "no-tier-${attempt}" is forbidden: expression '${erring}' resulted in error: no such key: tier`)
-    await ok(['apply', '-f', '-'], stream(conditional('Ignore', erring)))
-    const before = seen.length
-    await waitFor(async () => (await configMap(`ignored-${++attempt}`, 'webhooks', { app: 'x', deny: 'yes' })).code === 0, { what: 'the Ignore policy to skip the webhook', timeoutMs: 10_000, intervalMs: 300 })
-    expect(seen.slice(before).some((r) => r.request.name.startsWith('ignored-'))).toBe(false)
-  })
-
-  it('are validated on create, as upstream', async () => {
-    const res = await run(['apply', '-f', '-'], stream(conditional('Fail', 'object.metadata.name.startsWith(')))
-    expect(res.code).not.toBe(0)
-    expect(res.stderr).toContain('webhooks[0].matchConditions[0].expression: Invalid value: "object.metadata.name.startsWith(": compilation failed: ERROR: <input>:')
-  })
-})
-
 describe('mutating webhooks', () => {
   afterAll(async () => {
     await run(['delete', 'mutatingwebhookconfiguration', 'labels', 'pods'])
@@ -321,7 +194,7 @@ describe('deletes', () => {
     // A deletecollection admits each object it deletes.
     await configMap('gone', 'webhooks', { batch: 'one' })
     const collection = (selector: string) =>
-      server.request(`/api/v1/namespaces/webhooks/configmaps?labelSelector=${encodeURIComponent(selector)}`, { method: 'DELETE', token: server.token })
+      cluster.server.request(`/api/v1/namespaces/webhooks/configmaps?labelSelector=${encodeURIComponent(selector)}`, { method: 'DELETE', token: cluster.server.token })
     const refused = await collection('keep=yes')
     expect(refused.status).toBe(400)
     expect(JSON.parse(refused.body).message).toBe('admission webhook "deletes.webhook.example.com" denied the request: kept')
@@ -336,13 +209,13 @@ describe('deletes', () => {
 
 describe('service webhooks', () => {
   it('reach a pod behind a Service through its node, checking the certificate against caBundle', async () => {
-    agent = startNodeAgent(server.kubeconfig, NODE)
+    agent = startNodeAgent(cluster.server.kubeconfig, NODE)
     const port = await freePort()
     const pod: Manifest = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'hooks', namespace: 'quiet', labels: { app: 'hooks' } },
-      spec: { nodeName: NODE, containers: [{ name: 'hooks', image: 'node', command: [process.execPath, '-e', podWebhook, String(port)], env: [{ name: 'CERT', value: cert }, { name: 'KEY', value: key }] }] },
+      spec: { nodeName: NODE, containers: [{ name: 'hooks', image: 'node', command: [process.execPath, '-e', podWebhook, String(port)], env: [{ name: 'CERT', value: cluster.cert }, { name: 'KEY', value: cluster.key }] }] },
     }
     // The certificate names hooks.webhooks.svc: the Service is `hooks` in namespace `webhooks`, its endpoint the pod.
     const service: Manifest = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hooks', namespace: 'webhooks' }, spec: { selector: { app: 'hooks' }, ports: [{ port: 443, targetPort: port }] } }
@@ -357,7 +230,7 @@ describe('service webhooks', () => {
       webhookConfig('Validating', 'in-cluster', [
         { ...hook('svc.webhook.example.com', '', ['configmaps']), clientConfig: { service: { namespace: 'webhooks', name: 'hooks', path: '/check' }, caBundle } },
       ])
-    await ok(['apply', '-f', '-'], stream(inCluster(Buffer.from(cert).toString('base64'))))
+    await ok(['apply', '-f', '-'], stream(inCluster(Buffer.from(cluster.cert).toString('base64'))))
     const refused = await waitFor(async () => {
       const r = await configMap('svc-refused', 'webhooks', { 'deny-svc': 'yes' })
       return r.code !== 0 && r.stderr.includes('denied') ? r : undefined

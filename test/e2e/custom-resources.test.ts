@@ -105,6 +105,15 @@ describe('CustomResourceDefinitions with kubectl', () => {
     expect(table.stdout).toMatch(/^widgets\.example\.com\s+\d{4}-\d\d-\d\dT/m)
   })
 
+  it('refuses a plural that is not a DNS-1035 label (one that begins with a digit), as upstream', async () => {
+    const bad = crd.replaceAll('widgets', '3widgets').replace('kind: Widget', 'kind: ThreeWidget')
+    const res = await run(['apply', '-f', '-'], bad)
+    expect(res.code).not.toBe(0)
+    expect(res.stderr).toContain('spec.names.plural: Invalid value: "3widgets"')
+    expect(res.stderr).toContain("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character")
+    expect((await run(['get', 'crd', '3widgets.example.com'])).code).not.toBe(0)
+  })
+
   it('discovery lists the kind with its short name; explain reads its schema', async () => {
     const resources = await ok(['api-resources', '--api-group=example.com'])
     expect(resources.stdout).toMatch(/^widgets\s+wd\s+example\.com\/v1\s+true\s+Widget$/m)

@@ -120,9 +120,21 @@ describe('flowcontrol.apiserver.k8s.io and a foreign local-path StorageClass', (
       },
       { what: 'the Dangling condition of monitoring-scrapers', timeoutMs: 30_000 },
     )
-    expect(fs.status.conditions).toEqual([expect.objectContaining({ type: 'Dangling', status: 'False', reason: 'Found' })])
+    expect(fs.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Dangling', status: 'False', reason: 'Found' }),
+      expect.objectContaining({ type: 'Enforced', status: 'False', reason: 'NotEnforced' }),
+    ])
     const described = (await ok(['describe', 'flowschema', 'monitoring-scrapers'])).stdout
     expect(described).toMatch(/flowcontrol\.edgeplane\.dev\/enforced:\s+false: this server does not queue/)
+    expect(described).toMatch(/Message:\s+This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only\s+Reason:\s+NotEnforced\s+Status:\s+False\s+Type:\s+Enforced/)
+    const level = await waitFor(
+      async () => {
+        const o = await json(['get', 'prioritylevelconfiguration', 'monitoring', '-o', 'json'])
+        return o.status?.conditions?.length && o
+      },
+      { what: 'the Enforced condition of the monitoring level', timeoutMs: 30_000 },
+    )
+    expect(level.status.conditions).toEqual([expect.objectContaining({ type: 'Enforced', status: 'False', reason: 'NotEnforced' })])
   })
 
   it('refuses a level whose hand cannot be dealt, naming the field', async () => {

@@ -3,6 +3,7 @@ import { HttpClient } from '../../src/bench/http-client'
 import { runLoad } from '../../src/bench/load'
 import { configMapJson, objectName } from '../../src/bench/payload'
 import { createdNames } from '../../src/bench/scenarios/created-names'
+import { frontIdleMs } from '../../src/launcher/https-front'
 import { startServer, type TestServer } from './helpers/server'
 import { sleep } from './helpers/wait'
 
@@ -42,7 +43,7 @@ describe('creates under load through the https front', () => {
       })
     const first = await series(0)
     // Longer than the front keeps an idle connection: the second half starts on connections it closed.
-    await sleep(5_500)
+    await sleep(frontIdleMs + 500)
     const second = await series(1_000)
     expect(failures).toEqual([])
     expect(first.ok + second.ok).toBe(2_000)

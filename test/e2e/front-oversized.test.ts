@@ -45,11 +45,10 @@ describe('an oversized body over the https front', () => {
   }
 
   /** curl as a user runs it, verifying the server against the state dir's CA; resolves with its exit code, the status and the body. */
-  async function curl(extra: string[], token = server.token): Promise<{ code: number | null; status: number; body: string; ms: number }> {
+  async function curl(extra: string[], token = server.token): Promise<{ code: number | null; status: number; body: string }> {
     const out = join(dir, `out-${Date.now()}-${Math.random()}`)
     const args = ['-sS', '--max-time', '20', '--cacert', join(server.stateDir, 'tls', 'cert.pem'), '-X', 'POST', '-H', 'Content-Type: application/json', '-H', `Authorization: Bearer ${token}`]
     args.push(...extra, '--data-binary', `@${bigFile}`, '-o', out, '-w', '%{http_code}', server.url + path)
-    const t0 = Date.now()
     const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
@@ -61,7 +60,7 @@ describe('an oversized body over the https front', () => {
     })
     const body = await readFile(out, 'utf8').catch(() => '')
     expect(code, `curl ${extra.join(' ')}: ${stderr}`).toBe(0)
-    return { code, status: Number(stdout), body, ms: Date.now() - t0 }
+    return { code, status: Number(stdout), body }
   }
 
   it.each([
@@ -73,7 +72,6 @@ describe('an oversized body over the https front', () => {
     for (const _try of tries) {
       const res = await curl(extra)
       expectTooLarge(res.status, res.body)
-      expect(res.ms).toBeLessThan(10_000)
     }
   })
 

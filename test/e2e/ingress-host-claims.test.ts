@@ -115,20 +115,21 @@ describe("a namespace editor's Ingress for another tenant's host", () => {
     expect((await ok(['get', 'ingress', 'login', '-n', 'attacker', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout).toBe('')
     expect((await ok(['get', 'ingress', 'login', '-n', 'attacker'])).stdout).toMatch(/^login\s+edgeplane\s+shop\.example\.com\s+80\s/m)
 
-    // Past the edge's route cache, the victim's /login, cookie and all, still reaches the victim only.
-    await sleep(1_100)
-    for (let i = 0; i < 5; i++) {
-      const login = await viaEdge('shop.example.com', '/login', { Cookie: 'session=victim-secret' })
-      expect(login.json).toMatchObject({ name: 'victim/web', url: '/login', cookie: 'session=victim-secret' })
-    }
-    expect((await ok(['get', 'ingress', 'shop', '-n', 'victim', '-o', 'jsonpath={.metadata.resourceVersion} {.status.loadBalancer.ingress[0].ip}'])).stdout).toBe(victimBefore)
-    // The next ordinary request, and an ordinary Ingress of the attacker's, work.
-    expect((await viaEdge('shop.example.com', '/cart')).json).toMatchObject({ name: 'victim/web', url: '/cart' })
+    // An ordinary Ingress of the attacker's, made after the claim, is served: the edge's routes are
+    // now read past the claim.
     const own = await asEditor(['apply', '-f', '-'], stream(ingress('own', 'attacker.example', '/', 'phish')))
     expect(own.code, own.stderr).toBe(0)
     expect(own.stderr).toBe('')
     const served = await waitFor(async () => (await viaEdge('attacker.example', '/')).json, { what: "the attacker's own host", timeoutMs: 20_000, intervalMs: 250 })
     expect(served.name).toBe('attacker/phish')
+    // With those routes, the victim's /login, cookie and all, still reaches the victim only.
+    for (let i = 0; i < 5; i++) {
+      const login = await viaEdge('shop.example.com', '/login', { Cookie: 'session=victim-secret' })
+      expect(login.json).toMatchObject({ name: 'victim/web', url: '/login', cookie: 'session=victim-secret' })
+    }
+    expect((await ok(['get', 'ingress', 'shop', '-n', 'victim', '-o', 'jsonpath={.metadata.resourceVersion} {.status.loadBalancer.ingress[0].ip}'])).stdout).toBe(victimBefore)
+    // The next ordinary request works.
+    expect((await viaEdge('shop.example.com', '/cart')).json).toMatchObject({ name: 'victim/web', url: '/cart' })
   })
 
   it("refuses to let an older Ingress be edited to take the host; a newer one so edited is not served; the API's host is never claimed", async () => {
@@ -138,13 +139,14 @@ describe("a namespace editor's Ingress for another tenant's host", () => {
       'Error from server (Forbidden): ingresses.networking.k8s.io "old" is forbidden: this change would take host "shop.example.com" from an Ingress of another namespace, which claimed it before this Ingress did',
     )
     expect((await ok(['get', 'ingress', 'old', '-n', 'attacker', '-o', 'jsonpath={.spec.rules[0].host}'])).stdout).toBe('old.attacker.example')
-    const newer = await asEditor(['patch', 'ingress', 'own', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/rules/0/host', value: 'shop.example.com' }])])
-    expect(newer.code, newer.stderr).toBe(0)
-    expect(newer.stderr).toContain('Warning: Ingress not served at the edge: host "shop.example.com" is already claimed by an Ingress of another namespace')
     const api = await asEditor(['create', 'ingress', 'api', '--rule=localhost/*=phish:80'])
     expect(api.code, api.stderr).toBe(0)
     expect(api.stderr).toContain(`Warning: Ingress not served at the edge: host "localhost" is the API server's own and is never served at the edge`)
-    await sleep(1_100)
+    const newer = await asEditor(['patch', 'ingress', 'own', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/rules/0/host', value: 'shop.example.com' }])])
+    expect(newer.code, newer.stderr).toBe(0)
+    expect(newer.stderr).toContain('Warning: Ingress not served at the edge: host "shop.example.com" is already claimed by an Ingress of another namespace')
+    // The edited Ingress's old host goes unserved once the edge's routes are read past both writes.
+    await waitFor(async () => (await viaEdge('attacker.example', '/')).status === 404, { what: 'attacker.example no longer served', timeoutMs: 20_000, intervalMs: 250 })
     expect((await viaEdge('shop.example.com', '/login')).json).toMatchObject({ name: 'victim/web' })
     expect((await viaEdge('localhost', '/')).status).toBe(404)
   })

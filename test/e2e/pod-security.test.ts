@@ -160,6 +160,16 @@ describe('a process node, where every container is a host process', () => {
     )
   })
 
+  it('refuses a pod of that namespace created with spec.nodeName naming the process node, and stores nothing', async () => {
+    const pinned = pod('pinned', 'psa-node', { nodeName: 'laptop', containers: [{ name: 'c', image: 'busybox', command: ['sleep', '60'] }] })
+    const refused = await run(['apply', '-f', '-'], stream(pinned))
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain(
+      `Error from server (Forbidden): error when creating "STDIN": pods "pinned" is forbidden: node "laptop" runs containers as host processes, which can't meet the namespace's PodSecurity enforce level "baseline:latest"`,
+    )
+    expect((await run(['get', 'pod', 'pinned', '-n', 'psa-node'])).stderr).toContain('pods "pinned" not found')
+  })
+
   it('runs the same pod for a privileged namespace, and the waiting one once its namespace is relaxed', async () => {
     await namespace('psa-node-open')
     await ok(['apply', '-f', '-'], stream(sleeper('psa-node-open')))

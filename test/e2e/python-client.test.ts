@@ -1,69 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type TestServer } from './helpers/server'
+import { killPythons, runPython, startPython as startScript } from './helpers/python'
 import { waitFor } from './helpers/wait'
 
 // The official Python client as Debian packages it (python3-kubernetes, installed by .ci/run), run
 // by /usr/bin/python3 against the launcher with the kubeconfig it writes: its own HTTP stack
 // (urllib3), TLS setup, query spelling (`watch=True`) and typed models.
 
-const PYTHON = '/usr/bin/python3'
 const NS = 'python-e2e'
-const RUN_TIMEOUT_MS = 60_000
 
-/** Loads the kubeconfig given as the first argument; every script starts with this. */
-const prelude = `
-import json, sys
-from kubernetes import client, config, watch
-config.load_kube_config(config_file=sys.argv[1])
-core = client.CoreV1Api()
-apps = client.AppsV1Api()
-NS = ${JSON.stringify(NS)}
-def out(value):
-    print(json.dumps(value), flush=True)
-`
-
-interface Run {
-  child: ChildProcess
-  /** stdout lines so far, each a JSON value the script printed */
-  lines: unknown[]
-  done: Promise<{ code: number | null; stderr: string }>
-}
-
-const started = new Set<ChildProcess>()
-
-/** Starts a Python script (after the prelude) with the server's kubeconfig and extra arguments. */
-function startPython(server: TestServer, script: string, args: string[] = []): Run {
-  const child = spawn(PYTHON, ['-c', prelude + script, server.kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  started.add(child)
-  const lines: unknown[] = []
-  let partial = ''
-  let stderr = ''
-  child.stdout!.on('data', (chunk: Buffer) => {
-    partial += chunk.toString('utf8')
-    const parts = partial.split('\n')
-    partial = parts.pop()!
-    for (const line of parts) if (line.trim()) lines.push(JSON.parse(line))
-  })
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS)
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      started.delete(child)
-      resolve({ code, stderr })
-    }),
-  )
-  return { child, lines, done }
-}
-
-/** Runs a script to its end; it must succeed. Returns what it printed. */
-async function python(server: TestServer, script: string, args: string[] = []): Promise<unknown[]> {
-  const run = startPython(server, script, args)
-  const { code, stderr } = await run.done
-  if (code !== 0) throw new Error(`python exited with ${code}:\n${stderr}`)
-  return run.lines
-}
+const python = (server: TestServer, script: string, args: string[] = []) => runPython(server, NS, script, args)
+const startPython = (server: TestServer, script: string, args: string[] = []) => startScript(server, NS, script, args)
 
 describe('python3-kubernetes client', () => {
   let server: TestServer
@@ -74,7 +21,7 @@ describe('python3-kubernetes client', () => {
   })
 
   afterAll(async () => {
-    for (const child of started) child.kill('SIGKILL')
+    killPythons()
     await server?.dispose()
   })
 

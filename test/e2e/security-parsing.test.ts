@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl } from './helpers/kubectl'
 import { createJoinToken, startNodeAgent, type AgentProcess } from './helpers/node-agent'
+import { upgrade } from './helpers/websocket-upgrade'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
 
@@ -22,22 +22,6 @@ let marks = ''
 const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 const as = (token: string, path: string, method = 'GET') => server.request(path, { token, method, timeoutMs: 30_000 })
 
-/** Opens a WebSocket as `token`; resolves with the upgrade's status (101 when it opened). */
-function upgrade(token: string, path: string, protocol: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`wss://127.0.0.1:${server.port}${path}`, [protocol], { ca: server.ca, headers: { Authorization: `Bearer ${token}` } })
-    ws.on('unexpected-response', (_req, res) => {
-      let body = ''
-      res.on('data', (c: Buffer) => (body += c.toString('utf8')))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-    })
-    ws.on('open', () => {
-      ws.close()
-      resolve({ status: 101, body: '' })
-    })
-    ws.on('error', reject)
-  })
-}
 
 beforeAll(async () => {
   server = await startServer()
@@ -90,7 +74,7 @@ describe('a request is authorized as the path it is served from', () => {
 
   it("runs nothing in another namespace's pod through an encoded exec path", async () => {
     const mark = join(marks, 'pwned')
-    const res = await upgrade(nobody, `/api/v%31/namespaces/other/pods/victim/exec?command=touch&command=${encodeURIComponent(mark)}&stdout=1`, 'v5.channel.k8s.io')
+    const res = await upgrade(server, nobody, `/api/v%31/namespaces/other/pods/victim/exec?command=touch&command=${encodeURIComponent(mark)}&stdout=1`, 'v5.channel.k8s.io')
     expect(res.status).toBe(403)
     expect(existsSync(mark)).toBe(false)
     const ok = await run(['exec', 'victim', '-n', 'other', '--', 'echo', 'still-served'])
@@ -99,7 +83,7 @@ describe('a request is authorized as the path it is served from', () => {
 
   it("keeps a node's tunnel for that node alone: a URL grant opens nothing and the agent keeps serving", async () => {
     for (const path of [`/agent/v1/nodes/${NODE}/tunnel`, `/agent/v%31/nodes/${NODE}/tunnel`]) {
-      const res = await upgrade(urlReader, path, 'edgeplane.tunnel')
+      const res = await upgrade(server, urlReader, path, 'edgeplane.tunnel')
       expect([path, res.status]).toEqual([path, 403])
     }
     expect(agent.output()).not.toContain('replaced by a newer connection')

@@ -243,6 +243,13 @@ describe('authz library', () => {
     expect(check("authorizer.group('apps').resource('deployments').labelSelector('app=web').fieldSelector('metadata.name=web').namespace('team').check('update').allowed()")).toBe(true)
   })
 
+  it("asks as the service account in its two service-account groups, without the requester's system:authenticated", () => {
+    const asked: UserInfo[] = []
+    const recording: Authorize = (user) => (asked.push(user), { allowed: false, reason: '' })
+    check("authorizer.serviceAccount('team', 'bot').group('').resource('pods').check('get').allowed()", jane, recording)
+    expect(asked).toEqual([{ username: 'system:serviceaccount:team:bot', groups: ['system:serviceaccounts', 'system:serviceaccounts:team'] }])
+  })
+
   it('reports an authorizer that fails as an errored decision, and refuses empty names', () => {
     const failing: Authorize = () => {
       throw new Error('authorizer unavailable')

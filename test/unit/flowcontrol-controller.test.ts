@@ -16,7 +16,15 @@ async function settled(cache = new MemoryCache()): Promise<MemoryCache> {
   return cache
 }
 
-const dangling = (fs: KubeObject | undefined) => (fs?.status as any)?.conditions?.find((c: any) => c.type === 'Dangling')
+const conditionOf = (type: string) => (o: KubeObject | undefined) => (o?.status as any)?.conditions?.find((c: any) => c.type === type)
+const dangling = conditionOf('Dangling')
+const enforced = conditionOf('Enforced')
+const notEnforced = {
+  status: 'False',
+  reason: 'NotEnforced',
+  message: 'This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only',
+  lastTransitionTime: expect.any(String),
+}
 
 describe('the priority-and-fairness controller: bootstrap configuration', () => {
   it('creates upstream’s mandatory and suggested objects, each marked auto-updated', async () => {
@@ -95,6 +103,28 @@ describe('the priority-and-fairness controller: Dangling', () => {
     expect(controller.keysFor(priorityLevels, cache.get(priorityLevels, undefined, 'batch')!, cache)).toEqual(['prioritylevelconfigurations/batch', 'flowschemas/batch'])
     await drive(controller, cache, T0 + 2000)
     expect(dangling(cache.get(flowSchemas, undefined, 'batch'))).toMatchObject({ status: 'False', reason: 'Found' })
+  })
+})
+
+describe('the priority-and-fairness controller: Enforced', () => {
+  it('says on every FlowSchema and PriorityLevelConfiguration that it is not enforced, beside Dangling', async () => {
+    const cache = await settled()
+    for (const o of [...cache.list(flowSchemas), ...cache.list(priorityLevels)]) expect(enforced(o), o.metadata.name).toEqual({ type: 'Enforced', ...notEnforced })
+    expect((cache.get(flowSchemas, undefined, 'probes')!.status as any).conditions.map((c: any) => c.type)).toEqual(['Dangling', 'Enforced'])
+    expect((cache.get(priorityLevels, undefined, 'exempt')!.status as any).conditions.map((c: any) => c.type)).toEqual(['Enforced'])
+  })
+
+  it('puts the condition back when a status write drops or changes it, and keeps the other conditions', async () => {
+    const cache = await settled()
+    cache.write(priorityLevels, { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'batch' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } }, status: { conditions: [{ type: 'Custom', status: 'True' }] } })
+    const fs = cache.get(flowSchemas, undefined, 'global-default')!
+    const lied = (fs.status as any).conditions.map((c: any) => (c.type === 'Enforced' ? { ...c, status: 'True', reason: 'Enforced' } : c))
+    cache.write(flowSchemas, { ...fs, status: { conditions: lied } })
+    await drive(controller, cache, T0 + 1000)
+    const level = cache.get(priorityLevels, undefined, 'batch')!
+    expect((level.status as any).conditions).toEqual([{ type: 'Custom', status: 'True' }, { type: 'Enforced', ...notEnforced }])
+    expect(enforced(cache.get(flowSchemas, undefined, 'global-default'))).toEqual({ type: 'Enforced', ...notEnforced })
+    expect(dangling(cache.get(flowSchemas, undefined, 'global-default'))).toMatchObject({ status: 'False', reason: 'Found' })
   })
 })
 

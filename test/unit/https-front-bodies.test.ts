@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,8 @@ import { startHttpsFront } from '../../src/launcher/https-front'
 
 // Request bodies through the https front, in front of a stand-in for the Worker: a body within
 // the limit arrives whole and framed by its length; of one over it the stand-in gets only the
-// head, and its answer is the client's; an answer the stand-in breaks off is not passed as whole.
+// head, and its answer is the client's; an answer the stand-in breaks off is not passed as whole;
+// a GET goes on without the body a client sent with it, and without the headers that frame one.
 const dir = mkdtempSync(join(tmpdir(), 'front-bodies-'))
 execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-subj', '/CN=localhost', '-days', '1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'ignore' })
 const cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
@@ -22,6 +23,9 @@ const refusal = 'refused by the stand-in'
 interface Seen {
   headers: IncomingMessage['headers']
   bytes: number
+  url?: string
+  /** the port of the front's connection the request came over */
+  via?: number
 }
 
 describe('request bodies through the https front', () => {
@@ -34,6 +38,13 @@ describe('request bodies through the https front', () => {
       if (req.url === '/cut') {
         res.writeHead(200, { 'Content-Length': '100' })
         return res.write('only part', () => res.destroy())
+      }
+      // Like the Worker: a GET is answered at once, and whatever it is sent after the head is read as its body.
+      if (req.method === 'GET') {
+        const got: Seen = { headers: req.headers, bytes: 0, url: req.url, via: req.socket.remotePort }
+        seen.push(got)
+        req.on('data', (c: Buffer) => (got.bytes += c.length))
+        return res.end(`got ${req.url}`)
       }
       // Like the Worker: a declared length over the limit is refused unread, in an answer framed by its length.
       if (Number(req.headers['content-length'] ?? 0) > maxRequestBodyBytes) {
@@ -100,6 +111,49 @@ describe('request bodies through the https front', () => {
     const res = await post('/echo', body, { 'content-length': String(body.length), expect: '100-continue' })
     expect(res).toEqual({ status: 413, text: refusal, continued: false })
   })
+
+  /** GETs `path`, sending `body` after the head when given; resolves with the answer. */
+  const get = (path: string, headers: Record<string, string>, agent: HttpsAgent | false, body?: string): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      const port = (front.address() as AddressInfo).port
+      const req = httpsRequest({ host: '127.0.0.1', port, path, method: 'GET', headers, ca: cert, agent }, (res) => {
+        let text = ''
+        res.on('data', (c: Buffer) => (text += c.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end(body)
+    })
+
+  it.each([['Content-Length', { 'content-length': '5' }], ['chunked', { 'transfer-encoding': 'chunked' }]])(
+    'drops the body a client sends with a GET, and the requests after it on the same connection to the Worker arrive whole (%s)',
+    async (_, framing) => {
+      const from = seen.length
+      const kept = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: cert })
+      try {
+        const first = await get('/first', framing, kept, 'hello')
+        // The same client's next request on its same connection, then another client's on a connection of its own.
+        const again = await get('/again', {}, kept)
+        const other = await get('/other', {}, false)
+        expect([first, again, other]).toEqual([
+          { status: 200, text: 'got /first' },
+          { status: 200, text: 'got /again' },
+          { status: 200, text: 'got /other' },
+        ])
+      } finally {
+        kept.destroy()
+      }
+      const got = seen.slice(from)
+      expect(got.map((s) => [s.url, s.bytes, s.headers['content-length'], s.headers['transfer-encoding']])).toEqual([
+        ['/first', 0, undefined, undefined],
+        ['/again', 0, undefined, undefined],
+        ['/other', 0, undefined, undefined],
+      ])
+      // All three over the one kept-alive connection to the Worker.
+      expect(new Set(got.map((s) => s.via)).size).toBe(1)
+    },
+  )
 
   it('breaks off an answer the Worker breaks off, rather than passing it as whole', async () => {
     await expect(post('/cut', Buffer.from('{}'), { 'content-type': 'application/json' })).rejects.toThrow(/aborted|socket hang up|ECONNRESET/)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { passedHeaders, peerAddress } from '../../src/launcher/ingress'
+import { passedHeaders } from '../../src/launcher/ingress'
+import { peerAddress } from '../../src/launcher/peer-address'
 
 describe('the local ingress listener', () => {
   it("drops what a client says of its own address and says the socket's peer instead", () => {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { serveChannelPortForward } from '../../src/agent/portforward/channels'
 import type { StreamOutput } from '../../src/agent/stream-output'
 
@@ -22,6 +24,26 @@ async function listen(reply: (text: string) => string, close = true): Promise<{ 
     socket.once('data', (chunk) => {
       socket.write(reply(chunk.toString()))
       if (close) socket.end()
+    })
+  })
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { port: (server.address() as AddressInfo).port, sockets }
+}
+
+/** A server that reads `total` bytes from each connection, then answers with their sha256 (or never reads, when `total` is 0). */
+async function collect(total: number): Promise<{ port: number; sockets: Socket[] }> {
+  const sockets: Socket[] = []
+  const server = createServer((socket) => {
+    sockets.push(socket)
+    socket.on('error', () => {})
+    if (total === 0) return void socket.pause()
+    const chunks: Buffer[] = []
+    let size = 0
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      size += chunk.length
+      if (size === total) socket.write(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'))
     })
   })
   servers.push(server)
@@ -102,5 +124,56 @@ describe('port-forward over channels at the agent', () => {
       [1, 'error forwarding port 80 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
       [3, 'error forwarding port 81 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
     ])
+  })
+
+  const mib = 1024 * 1024
+  /** 64 KiB chunks, each of its own byte, `count` of them. */
+  const chunks = (count: number) => Array.from({ length: count }, (_, i) => new Uint8Array(64 * 1024).fill(i))
+  const sha = (parts: Uint8Array[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex')
+  const tooMuch = (port: number) => `error forwarding port ${port} to pod ns/web, uid uid-1: more than ${mib} bytes from the client are waiting for the pod to read them`
+
+  it("holds up to 1 MiB of the client's bytes while the pod's port connects, and passes them on in order", async () => {
+    const pod = await collect(mib)
+    const o = output()
+    const session = serveChannelPortForward(target, [pod.port], o.out)
+    const sent = chunks(16)
+    for (const payload of sent) session.input({ id: 1, channel: 0, payload })
+    await until(() => o.data.length > 0, 'the answer')
+    expect(o.data).toEqual([[0, sha(sent)]])
+    session.cancel()
+  })
+
+  it('fails a port once more than 1 MiB waits for it to connect, on its error channel, and keeps the others', async () => {
+    const slow = await collect(0)
+    const a = await listen((t) => `a got ${t}`)
+    const o = output()
+    const session = serveChannelPortForward(target, [slow.port, a.port], o.out)
+    for (const payload of chunks(16)) session.input({ id: 1, channel: 0, payload })
+    session.input({ id: 1, channel: 0, payload: enc.encode('!') })
+    session.input({ id: 1, channel: 2, payload: enc.encode('two') })
+    await until(() => o.ended() !== undefined, 'the end')
+    expect(o.data.filter(([c]) => c !== 0)).toEqual([
+      [1, tooMuch(slow.port)],
+      [2, 'a got two'],
+    ])
+  })
+
+  it('fails a port whose pod stops reading once more than 1 MiB waits for it, and closes its connection', async () => {
+    const stalled = await collect(0)
+    const o = output()
+    const session = serveChannelPortForward(target, [stalled.port], o.out)
+    await until(() => stalled.sockets.length === 1, 'the connection')
+    // The socket buffers fill first; past them, the client's bytes wait at the agent.
+    for (let sent = 0; sent < 256 * mib && o.ended() === undefined; sent += 64 * 1024) {
+      session.input({ id: 1, channel: 0, payload: new Uint8Array(64 * 1024) })
+      await nextTurn()
+    }
+    expect(o.ended()).toEqual({})
+    expect(o.data).toEqual([[1, tooMuch(stalled.port)]])
+    // The pod, reading again, finds its connection closed.
+    const pod = stalled.sockets[0]!
+    const closed = new Promise((r) => pod.once('close', r))
+    pod.resume()
+    await closed
   })
 })

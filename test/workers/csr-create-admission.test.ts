@@ -56,6 +56,29 @@ describe('CertificateSigningRequest create-time checks', () => {
     expect(res.json.spec.username).toBeTruthy()
   })
 
+  it('refuse a system:masters client certificate request created by server-side apply as a POST is, and store nothing', async () => {
+    const name = 'masters-applied'
+    const body = stringify(csr(name, await certificateRequest(derName([O, 'system:masters'], [CN, 'mallory']))))
+    const res = await api('PATCH', `${csrs}/${name}?fieldManager=kubectl`, body, 'application/apply-patch+yaml')
+    expect(res.status).toBe(403)
+    expect(res.json).toMatchObject({
+      reason: 'Forbidden',
+      message: `certificatesigningrequests.certificates.k8s.io "${name}" is forbidden: use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed`,
+    })
+    expect((await api('GET', `${csrs}/${name}`)).status).toBe(404)
+  })
+
+  it('refuse a request its key did not sign when server-side apply creates it (422), and create an ordinary one', async () => {
+    const apply = (name: string, pem: string) => api('PATCH', `${csrs}/${name}?fieldManager=kubectl`, stringify(csr(name, pem)), 'application/apply-patch+yaml')
+    const refused = await apply('forged-applied', forged(await certificateRequest(derName([O, 'devs'], [CN, 'jane']))))
+    expect(refused.status).toBe(422)
+    expect(refused.json.details.causes[0].field).toBe('spec.request')
+    expect((await api('GET', `${csrs}/forged-applied`)).status).toBe(404)
+    const created = await apply('ordinary-applied', await certificateRequest(derName([O, 'devs'], [CN, 'jane'])))
+    expect(created.status).toBe(201)
+    expect(created.json.spec.username).toBeTruthy()
+  })
+
   it('answer a body that does not decode with 400, as the handler would', async () => {
     const res = await api('POST', csrs, 'spec: [unclosed', 'application/yaml')
     expect(res.status).toBe(400)

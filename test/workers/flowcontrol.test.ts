@@ -24,6 +24,14 @@ const level = (name: string) => ({
 })
 
 const dangling = (fs: any) => fs.status?.conditions?.find((c: any) => c.type === 'Dangling')
+const enforced = (o: any) => o.status?.conditions?.find((c: any) => c.type === 'Enforced')
+const notEnforced = {
+  type: 'Enforced',
+  status: 'False',
+  reason: 'NotEnforced',
+  message: 'This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only',
+  lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+}
 
 describe('flowcontrol.apiserver.k8s.io/v1', () => {
   it('serves the mandatory and suggested objects from the start, marked not enforced', async () => {
@@ -72,6 +80,18 @@ describe('flowcontrol.apiserver.k8s.io/v1', () => {
     const rows = (await api('GET', `${base}/flowschemas`, undefined, undefined, table)).json.rows
     expect(rows.find((r: any) => r.cells[0] === 'batch-jobs').cells).toEqual(['batch-jobs', 'batch', 500, 'ByUser', expect.any(String), 'False'])
     expect(rows[0].cells[0]).toBe('exempt')
+  })
+
+  it('says in an Enforced condition on each FlowSchema and level, bootstrap or not, that nothing is enforced', async () => {
+    expect((await api('POST', `${base}/flowschemas`, flowSchema('audit-readers', 'audit'))).status).toBe(201)
+    expect((await api('POST', `${base}/prioritylevelconfigurations`, level('audit'))).status).toBe(201)
+    await runner('priority-and-fairness').pass()
+    for (const path of ['flowschemas/audit-readers', 'flowschemas/exempt', 'prioritylevelconfigurations/audit', 'prioritylevelconfigurations/workload-low']) {
+      expect(enforced((await api('GET', `${base}/${path}`)).json), path).toEqual(notEnforced)
+    }
+    const fs = (await api('GET', `${base}/flowschemas/audit-readers`)).json
+    expect(fs.status.conditions.map((c: any) => c.type)).toEqual(['Dangling', 'Enforced'])
+    expect(dangling(fs)).toMatchObject({ status: 'False', reason: 'Found' })
   })
 
   it('brings back a deleted mandatory object and refuses to change its spec', async () => {

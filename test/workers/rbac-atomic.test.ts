@@ -8,6 +8,7 @@ import { admittedStore } from '../../src/admission/webhooks/admitted-store'
 import type { WriteGuard } from '../../src/admission/guarded-write'
 import { escalationGuard } from '../../src/api/rbac-write'
 import { api, openWatch } from './helpers'
+import { landed, racedGuard } from './write-race'
 
 // A user who may patch the ClusterRole bound to itself tries to grant itself more than it holds
 // by racing two patches: one copies annotations into rules[0], the other makes those annotations
@@ -54,18 +55,8 @@ describe('the escalation check is atomic with the write', () => {
   it('refuses a patch whose object changed between its check and its write, and never stores what was not checked', async () => {
     await selfBoundRole('race-json')
     const user = userOf('race-json')
-    const check = escalationGuard(env, user, def)!
-    let interleaved = false
     // The guard passes the harmless object, then the annotations turn `*` before the write is made.
-    const guard: WriteGuard = async (object) => {
-      const verdict = await check(object)
-      if (!interleaved) {
-        interleaved = true
-        expect(verdict).toBeUndefined()
-        expect((await storeFor(env, def).patch(target('race-json'), 'merge', { metadata: { annotations: wild } }, undefined, {})).ok).toBe(true)
-      }
-      return verdict
-    }
+    const guard = racedGuard(escalationGuard(env, user, def)!, () => landed(storeFor(env, def).patch(target('race-json'), 'merge', { metadata: { annotations: wild } }, undefined, {})))
     const res = await admittedStore(env, def, user, guard).patch(target('race-json'), 'json', copyAnnotations, undefined, { fieldManager: 'kubectl-patch' })
     expect(res.ok).toBe(false)
     expect(!res.ok && res.status).toMatchObject({ code: 403, reason: 'Forbidden' })
@@ -80,10 +71,11 @@ describe('the escalation check is atomic with the write', () => {
     const user = userOf('race-label')
     const check = escalationGuard(env, user, def)!
     let checks = 0
-    const guard: WriteGuard = async (object) => {
-      if (++checks === 1) expect((await storeFor(env, def).patch(target('race-label'), 'merge', { metadata: { labels: { meanwhile: 'yes' } } }, undefined, {})).ok).toBe(true)
-      return check(object)
+    const counted: WriteGuard = async (object, old) => {
+      checks++
+      return check(object, old)
     }
+    const guard = racedGuard(counted, () => landed(storeFor(env, def).patch(target('race-label'), 'merge', { metadata: { labels: { meanwhile: 'yes' } } }, undefined, {})))
     const res = await admittedStore(env, def, user, guard).patch(target('race-label'), 'merge', { metadata: { labels: { mine: 'yes' } } }, undefined, { fieldManager: 'kubectl-patch' })
     expect(res.ok).toBe(true)
     expect(checks).toBe(2)
@@ -95,19 +87,9 @@ describe('the escalation check is atomic with the write', () => {
   it('does not let an apply that was checked as a create patch an object created in between', async () => {
     await selfBoundRole('race-apply')
     const user = userOf('race-apply')
-    const check = escalationGuard(env, user, def)!
     const name = 'race-apply-new'
-    let interleaved = false
-    const guard: WriteGuard = async (object) => {
-      const verdict = await check(object)
-      if (!interleaved) {
-        interleaved = true
-        expect(verdict).toBeUndefined()
-        const wide = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }
-        expect((await storeFor(env, def).create(target(name), wide as KubeObject, {})).ok).toBe(true)
-      }
-      return verdict
-    }
+    const wide = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }
+    const guard = racedGuard(escalationGuard(env, user, def)!, () => landed(storeFor(env, def).create(target(name), wide as KubeObject, {})))
     const config = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name, labels: { by: 'apply' } } }
     const res = await admittedStore(env, def, user, guard).patch(target(name), 'apply', config, undefined, { fieldManager: 'kubectl' })
     expect(!res.ok && res.status.code).toBe(403)
@@ -211,31 +193,14 @@ describe('the escalation check under admission policies', () => {
     const blocked = await admittedStore(env, def, user, check).patch(target('vap-race'), 'merge', { metadata: { labels: { blocked: 'y' } } }, undefined, {})
     expect(!blocked.ok && blocked.status.code).toBe(422)
 
-    let interleaved = false
-    const flipping: WriteGuard = async (object) => {
-      const verdict = await check(object)
-      if (!interleaved) {
-        interleaved = true
-        expect(verdict).toBeUndefined()
-        expect((await storeFor(env, def).patch(target('vap-race'), 'merge', { metadata: { annotations: wild } }, undefined, {})).ok).toBe(true)
-      }
-      return verdict
-    }
+    const flipping = racedGuard(check, () => landed(storeFor(env, def).patch(target('vap-race'), 'merge', { metadata: { annotations: wild } }, undefined, {})))
     const res = await admittedStore(env, def, user, flipping).patch(target('vap-race'), 'json', copyAnnotations, undefined, { fieldManager: 'kubectl-patch' })
     expect(!res.ok && res.status.code).toBe(403)
     expect(holdsWildcard((await api('GET', `${crPath}/vap-race`)).json)).toBe(false)
 
     const name = 'vap-race-new'
-    let created = false
-    const creating: WriteGuard = async (object) => {
-      const verdict = await check(object)
-      if (!created) {
-        created = true
-        const wide = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }
-        expect((await storeFor(env, def).create(target(name), wide as KubeObject, {})).ok).toBe(true)
-      }
-      return verdict
-    }
+    const wide = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }
+    const creating = racedGuard(check, () => landed(storeFor(env, def).create(target(name), wide as KubeObject, {})))
     const config = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name, labels: { by: 'apply' } } }
     const applied = await admittedStore(env, def, user, creating).patch(target(name), 'apply', config, undefined, { fieldManager: 'kubectl' })
     expect(!applied.ok && applied.status.code).toBe(403)

@@ -120,6 +120,26 @@ describe('one reading of every request', () => {
   }, 60_000)
 })
 
+describe('a node credential', () => {
+  it('is never minted for a grant of every URL, so no such grant reaches a tunnel', async () => {
+    const everything = await saToken('attacker', 'every-verb')
+    await api('POST', `/apis/${rbac}/v1/clusterroles`, { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', metadata: { name: 'every-url-verb' }, rules: [{ verbs: ['*'], nonResourceURLs: ['*'] }] })
+    await api('POST', `/apis/${rbac}/v1/clusterrolebindings`, {
+      apiVersion: `${rbac}/v1`,
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'every-url-verb' },
+      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'every-url-verb' },
+      subjects: [{ kind: 'ServiceAccount', name: 'every-verb', namespace: 'attacker' }],
+    })
+    const tokens = async () => (await api('GET', '/api/v1/namespaces/kube-system/secrets?fieldSelector=type%3Dedgeplane.io%2Fnode-token')).json.items.length
+    const before = await tokens()
+    for (const path of ['/agent/v1/nodes/parse-n1/credential', '/agent/v%31/nodes/parse-n1/credential']) expect([path, await call(everything, 'POST', path)]).toEqual([path, 403])
+    expect(await tokens()).toBe(before)
+    // The node's own agent keeps its tunnel.
+    expect(await call(n1, 'GET', '/agent/v1/nodes/parse-n1/tunnel', true)).toBe(101)
+  })
+})
+
 describe('WebSocket streams into a pod', () => {
   beforeAll(async () => {
     await api('POST', `/apis/${rbac}/v1/namespaces/victim/roles`, { apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'exec-get' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'pods/exec', 'pods/attach', 'pods/portforward'] }] })

@@ -3,10 +3,11 @@
  * creates and updates of pods (and pods/ephemeralcontainers), of the pod-template kinds, and of
  * namespaces. A write it has nothing to say about costs one look at its namespace's labels; one it
  * evaluates is judged on the object as it would be stored (a create's body as admitted so far, an
- * update's dry run), and made only if allowed, with its warnings added to the answer.
+ * update's dry run), and made only if allowed, with its warnings added to the answer. A pod created
+ * with `spec.nodeName` is also held to the process-node rule (./process-node).
  */
 import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, type StoreResult } from '../../apimachinery/status'
 import type { UserInfo } from '../../apimachinery/user-info'
 import { findResource, type ResourceDef } from '../../apis/registry'
@@ -16,6 +17,7 @@ import type { Target, WriteOptions, WriteResult } from '../../apis/store-options
 import { policyToEvaluate, type LevelVersion } from '../../apis/pod-security/levels'
 import type { PodSecuritySettings } from '../../apis/pod-security/settings'
 import { storeFor } from '../../store-client/stores'
+import { guardedWrite } from '../guarded-write'
 import { listPages } from '../../store-client/list-pages'
 import { podSecurityNamespaceMaxPodsToCheck, podSecurityNamespacePodCheckTimeoutMs } from '../../config'
 import { podSecuritySettings } from './config'
@@ -23,6 +25,7 @@ import { evaluates, exemptNamespace, exemptUser, validateNamespace, validatePodL
 import { existingPodWarnings } from './namespace-pods'
 import { forgetNamespace, namespaceLabels } from './namespace-lookup'
 import { isNamespaceResource, isPodResource, isPodTemplateResource } from './pod-spec'
+import { processNodeRefusal } from './process-node'
 import { configuredWebhooks } from '../webhooks/configurations'
 import { rulesMatch } from '../webhooks/match'
 
@@ -42,9 +45,6 @@ export interface SecuredWrite {
   /** a create's object */
   body?: KubeObject
 }
-
-/** How often an update whose object changed between its evaluation and its write is evaluated again. */
-const attempts = 3
 
 const podsDef = findResource('', 'v1', 'pods')!
 
@@ -69,6 +69,11 @@ export function withPodSecurity(call: SecuredWrite, write: Write): Write {
     if (refused) return { ok: false, status: refused }
     if (subject === 'namespace') return admitNamespace(call, settings, step, write)
     const namespace = call.t.namespace ?? ''
+    if (subject === 'pod' && call.op === 'create' && call.body) {
+      // The pod as the mutating webhooks left it; an exempt user is held to this rule too.
+      const onNode = await processNodeRefusal(call.env, settings, asCreated(call, step), namespace)
+      if (onNode) return { ok: false, status: onNode }
+    }
     const enforce = subject === 'pod'
     if (exemptNamespace(settings, namespace) || exemptUser(settings, call.user.username)) return write(step)
     const labels = await namespaceLabels(call.env, namespace)
@@ -80,15 +85,17 @@ export function withPodSecurity(call: SecuredWrite, write: Write): Write {
 
 /**
  * A pod's create, refused before quota charges it (kube-apiserver runs PodSecurity before
- * ResourceQuota): the enforce level only; its warnings come with the write (withPodSecurity). A pod
- * a mutating webhook may still change is judged only once it has (withPodSecurity), as upstream
- * judges the mutated pod.
+ * ResourceQuota): the enforce level and the process-node rule only; its warnings come with the
+ * write (withPodSecurity). A pod a mutating webhook may still change is judged only once it has
+ * (withPodSecurity), as upstream judges the mutated pod.
  */
 export async function admitPodSecurityOnCreate(env: Env, target: Target, body: KubeObject, username: string): Promise<void> {
   if (!isPodResource(target.def.group, target.def.plural)) return
   const { settings, refused } = podSecuritySettings(env)
   if (refused) throw new ApiError(refused)
   const namespace = target.namespace ?? ''
+  const onNode = await processNodeRefusal(env, settings, body, namespace)
+  if (onNode && !(await mayBeMutated(env, target))) throw new ApiError(onNode)
   if (exemptNamespace(settings, namespace) || exemptUser(settings, username)) return
   const labels = await namespaceLabels(env, namespace)
   if (labels === null || policyToEvaluate(labels, settings.defaults).policy.enforce.level === 'privileged') return
@@ -132,29 +139,30 @@ type Judge = (object: KubeObject, old: KubeObject | undefined) => Verdict | Prom
 
 /**
  * The write, made only if `judge` allows the object it would store. A create is judged on its body
- * (with the mutating webhooks' patch); an update on its own dry run, then made only if the object
- * is still the version judged (else judged again).
+ * (with the mutating webhooks' patch); an update (or an apply, which may create) is a guarded write
+ * (../guarded-write): judged on its own dry run against the object it replaces, and made only from
+ * the version judged (an apply that creates: only while nothing is stored), else judged again.
  */
 async function admitJudged(call: SecuredWrite, step: Step, write: Write, judge: Judge): Promise<StoreResult<WriteResult>> {
   if (call.op === 'create' && call.body) {
     const verdict = await judge(asCreated(call, step), undefined)
     return verdict.refused ? { ok: false, status: verdict.refused } : withWarnings(await write(step), verdict.warnings)
   }
-  for (let attempt = 1; ; attempt++) {
-    const got = await storeFor(call.env, call.def).get(call.t)
-    if (!got.ok && (got as unknown as { status: Status }).status.code !== 404) return write(step)
-    const old = got.ok ? (JSON.parse(got.value) as KubeObject) : undefined
-    const guarded: Step = { ...step, admission: { ...step.admission, resourceVersion: step.admission?.resourceVersion ?? old?.metadata.resourceVersion } }
-    // A dry run's own answer is the object it would store.
-    const trial = await write(call.dryRun ? guarded : { ...guarded, dryRun: true })
-    if (!trial.ok) return trial
-    const verdict = await judge(JSON.parse(trial.value.object) as KubeObject, old)
-    if (verdict.refused) return { ok: false, status: verdict.refused }
-    if (call.dryRun) return withWarnings(trial, verdict.warnings)
-    const res = await write(guarded)
-    const changedMeanwhile = !res.ok && res.status.code === 409 && step.admission?.resourceVersion === undefined
-    if (!changedMeanwhile || attempt >= attempts) return withWarnings(res, verdict.warnings)
-  }
+  // The version admission was shown before this (the webhooks'), when there was one, stays the condition.
+  const shown = step.admission?.resourceVersion
+  const at = (s: Step): Step => ({ ...step, dryRun: s.dryRun, admission: { ...step.admission, resourceVersion: shown ?? s.admission?.resourceVersion } })
+  let warnings: string[] = []
+  const res = await guardedWrite(
+    async (object, old) => {
+      const verdict = await judge(object, old)
+      warnings = verdict.warnings
+      return verdict.refused
+    },
+    call.dryRun,
+    (s) => write(at(s)),
+    () => storeFor(call.env, call.def).get(call.t),
+  )
+  return withWarnings(res, warnings)
 }
 
 /** A create's object as it will be stored: its body, with the mutating webhooks' patch, named. */

@@ -17,6 +17,7 @@ import { admissionGroup, findResource, type ResourceDef } from '../../apis/regis
 import { applyPatch } from '../../apis/patching'
 import { storeFor } from '../../store-client/stores'
 import { deletePages, listPages } from '../../store-client/list-pages'
+import { recentObject } from '../../store-client/recent-objects'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../apis/store-options'
 import type { WriteResult } from '../../apis/store-options'
@@ -89,9 +90,10 @@ interface WriteCall {
 
 async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<WriteResult>> {
   const { env, def, t } = call
-  if (def.group === admissionGroup || call.subresource === 'finalize') return guardedWrite(call.guard, call.dryRun, write)
+  const unhooked = () => guardedWrite(call.guard, call.dryRun, write, call.op === 'create' ? undefined : () => storeFor(env, def).get(t))
+  if (def.group === admissionGroup || call.subresource === 'finalize') return unhooked()
   const [hooks, policies] = await Promise.all([configuredWebhooks(env), configuredPolicies(env)])
-  if (!hooks.length && !policies.length) return guardedWrite(call.guard, call.dryRun, write)
+  if (!hooks.length && !policies.length) return unhooked()
   const attributesOf = (operation: Operation): AdmissionAttributes => ({
     operation,
     group: def.group,
@@ -106,24 +108,24 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
   const possible: Operation[] = call.op === 'delete' ? ['DELETE'] : call.op === 'create' ? ['CREATE'] : ['UPDATE', 'CREATE']
   let named = hooks.filter((h) => possible.some((op) => rulesMatch(h.hook, attributesOf(op))))
   let namedPolicies = policies.filter((p) => possible.some((op) => policyMayApply(p, attributesOf(op))))
-  if (!named.length && !namedPolicies.length) return guardedWrite(call.guard, call.dryRun, write)
+  if (!named.length && !namedPolicies.length) return unhooked()
   const namespace = def.namespaced ? await recentNamespace(env, t.namespace ?? '') : undefined
   const namespaceLabels = namespace ? (namespace.metadata.labels ?? {}) : undefined
   named = named.filter((h) => !def.namespaced || namespaceMatches(h.hook, attributesOf(possible[0]!), namespaceLabels))
   namedPolicies = namedPolicies.filter((p) => policyMayApplyIn(p, attributesOf(possible[0]!), namespaceLabels))
-  if (!named.length && !namedPolicies.length) return guardedWrite(call.guard, call.dryRun, write)
+  if (!named.length && !namedPolicies.length) return unhooked()
   for (let attempt = 1; ; attempt++) {
     let old: KubeObject | undefined
     if (call.op !== 'create') {
       const got = await storeFor(env, def).get(t)
       if (got.ok) old = JSON.parse(got.value) as KubeObject
       // A missing object: the write answers 404 itself, or (an apply) creates it.
-      else if (call.op === 'delete' || (got as unknown as { status: Status }).status.code !== 404) return guardedWrite(call.guard, call.dryRun, write)
+      else if (call.op === 'delete' || (got as unknown as { status: Status }).status.code !== 404) return unhooked()
     }
     const attributes = attributesOf(call.op === 'delete' ? 'DELETE' : old ? 'UPDATE' : 'CREATE')
     const hooksNow = named.filter((h) => rulesMatch(h.hook, attributes))
     const policiesNow = namedPolicies.filter((p) => policyMayApply(p, attributes))
-    if (!hooksNow.length && !policiesNow.length) return guardedWrite(call.guard, call.dryRun, write)
+    if (!hooksNow.length && !policiesNow.length) return unhooked()
     const result = await admitOnce(call, write, { hooks: hooksNow, policies: policiesNow }, attributes, namespace, old)
     if (result.ok || result.status.code !== 409 || call.op === 'create' || attempt >= admissionAttempts) return result
   }
@@ -179,7 +181,7 @@ async function admitOnce(
     object = JSON.parse(again.value.object) as KubeObject
   }
   // The guard sees the object as mutated, before validation, as upstream's escalation check.
-  const guarded = call.guard ? await call.guard(object) : undefined
+  const guarded = call.guard ? await call.guard(object, old) : undefined
   if (guarded) return { ok: false, status: guarded }
   const denied = policies.length ? await byPolicy(object) : undefined
   if (denied) return { ok: false, status: denied }
@@ -267,19 +269,9 @@ const namespacesDef = findResource('', 'v1', 'namespaces')!
 
 /** How long a namespace is taken as read: upstream's admission reads namespaces from an informer, as stale. */
 const namespaceTtlMs = 1000
-const namespaces = new Map<string, { at: number; namespace: Promise<KubeObject | undefined> }>()
 
 function recentNamespace(env: Env, name: string): Promise<KubeObject | undefined> {
-  const now = Date.now()
-  const hit = namespaces.get(name)
-  if (hit && now - hit.at < namespaceTtlMs) return hit.namespace
-  if (namespaces.size > 1000) namespaces.clear()
-  const namespace = storeFor(env, namespacesDef)
-    .get({ def: namespacesDef, name })
-    .then((got) => (got.ok ? (JSON.parse(got.value) as KubeObject) : undefined))
-  namespaces.set(name, { at: now, namespace })
-  namespace.catch(() => namespaces.delete(name))
-  return namespace
+  return recentObject(env, namespacesDef, undefined, name, namespaceTtlMs)
 }
 
 function writeOptionsOf(opts: WriteOptions): Record<string, unknown> {

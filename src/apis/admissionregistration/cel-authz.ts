@@ -11,6 +11,7 @@
 import type { Environment } from '@marcbachmann/cel-js'
 import type { UserInfo } from '../../apimachinery/user-info'
 import { isDns1123Label, isDns1123Subdomain } from '../../apimachinery/field-formats'
+import { serviceAccountIdentity } from '../../apimachinery/service-account-token'
 import { chargeCost } from './cel-cost'
 
 /** What is asked: a resource (any version), or a non-resource path. */
@@ -95,12 +96,6 @@ function resourceAttributes(c: ResourceCheck, verb: string): AuthorizationAttrib
   return attrs
 }
 
-/** serviceaccount.ServiceAccountInfo's user */
-const serviceAccountUser = (namespace: string, name: string): UserInfo => ({
-  username: `system:serviceaccount:${namespace}:${name}`,
-  groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
-})
-
 const A = 'kubernetes.authorization.Authorizer'
 const P = 'kubernetes.authorization.PathCheck'
 const G = 'kubernetes.authorization.GroupCheck'
@@ -124,7 +119,7 @@ export function registerAuthzLibrary(env: Environment): void {
   env.registerFunction(`${A}.serviceAccount(string, string): ${A}`, (a: CelAuthorizer, namespace: string, name: string) => {
     if (isDns1123Subdomain(name).length) throw new Error('Invalid service account name')
     if (isDns1123Label(namespace).length) throw new Error('Invalid service account namespace')
-    return new CelAuthorizer(serviceAccountUser(namespace, name), a.authorize)
+    return new CelAuthorizer(serviceAccountIdentity(namespace, name), a.authorize)
   })
   env.registerFunction(`${G}.resource(string): ${R}`, (g: GroupCheck, resource: string) => {
     if (!resource.trim()) throw new Error('resource must not be empty')

@@ -22,6 +22,8 @@ export const preserveZeroSharesAnnotation = 'flowcontrol.k8s.io/v1beta3-preserve
 
 /** The FlowSchema condition saying its priority level is missing. */
 export const danglingCondition = 'Dangling'
+/** The condition on FlowSchemas and PriorityLevelConfigurations saying whether requests are handled by them. */
+export const enforcedCondition = 'Enforced'
 
 export const enforcementAnnotation = 'flowcontrol.edgeplane.dev/enforced'
 export const notEnforced = 'false: this server does not queue, limit or shed requests by API Priority and Fairness; this object is stored and validated only'

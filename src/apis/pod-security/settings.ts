@@ -12,7 +12,11 @@ export interface PodSecuritySettings {
   exemptions: { usernames: string[]; namespaces: string[]; runtimeClasses: string[] }
 }
 
-/** The variables, as the launcher passes them through and the Worker reads them. */
+/**
+ * The variables, as the launcher passes them through and the Worker reads them (part of its Env):
+ * the cluster defaults, `level` or `level:version` (default `privileged`), and the exemptions,
+ * comma-separated.
+ */
 export interface PodSecurityVariables {
   EDGEPLANE_POD_SECURITY_ENFORCE?: string
   EDGEPLANE_POD_SECURITY_AUDIT?: string

@@ -49,6 +49,7 @@ export const GOALS: Partial<Record<Key, Goal>> = {
   create_per_s_c16: { op: '>=', target: 400 },
   create_vs_floor: { op: '>=', target: 0.6 },
   create_rbac_vs_admin: { op: '>=', target: 0.9 },
+  create_rbac_psa_baseline_vs_admin: { op: '>=', target: 0.9 },
   create_p99_ms: { op: '<=', target: 100 },
   get_p99_ms: { op: '<=', target: 20 },
   list_10k_ms: { op: '<=', target: 600 },

@@ -2,14 +2,14 @@ import { asRecord } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { ensurePlan } from '../../apis/flowcontrol/ensure'
-import { conditionsOf, wantedDangling } from '../../apis/flowcontrol/conditions'
-import { danglingCondition } from '../../apis/flowcontrol/names'
+import { conditionsOf, notEnforcedCondition, wantedDangling, withConditions } from '../../apis/flowcontrol/conditions'
 import { levelOf, parseKey, priorityLevels } from './keys'
 
 /**
  * One object: first the bootstrap configuration kube-apiserver's config producer keeps (create,
- * restore, or delete), then, for a FlowSchema, the Dangling condition its APF controller keeps:
- * True when no PriorityLevelConfiguration of the referenced name exists.
+ * restore, or delete), then its conditions: for a FlowSchema, the Dangling condition upstream's APF
+ * controller keeps (True when no PriorityLevelConfiguration of the referenced name exists); for
+ * both kinds, Enforced False, as this server handles no request by them.
  */
 export function reconcileFlowcontrol(key: string, cache: Cache, now: number): Outcome {
   const { resource, kind, name } = parseKey(key)
@@ -20,15 +20,15 @@ export function reconcileFlowcontrol(key: string, cache: Cache, now: number): Ou
   if (plan?.type === 'delete') {
     return { actions: [{ type: 'delete', resource, name, preconditions: { uid: current?.metadata.uid, resourceVersion: current?.metadata.resourceVersion } }] }
   }
-  if (!current || current.metadata.deletionTimestamp || resource === priorityLevels) return { actions: [] }
+  if (!current || current.metadata.deletionTimestamp) return { actions: [] }
 
-  const level = levelOf(current)
-  const want = wantedDangling(level, cache.get(priorityLevels, undefined, level) !== undefined)
-  const conditions = conditionsOf(current)
-  const have = conditions.find((c) => c.type === danglingCondition)
-  if (have && have.status === want.status && have.reason === want.reason && have.message === want.message) return { actions: [] }
-  const next = { ...want, lastTransitionTime: formatTime(now) }
-  const updated = have ? conditions.map((c) => (c === have ? next : c)) : [...conditions, next]
-  const action: Action = { type: 'updateStatus', resource, object: { ...current, status: { ...asRecord(current.status), conditions: updated } } }
+  const wanted = [notEnforcedCondition]
+  if (resource !== priorityLevels) {
+    const level = levelOf(current)
+    wanted.unshift(wantedDangling(level, cache.get(priorityLevels, undefined, level) !== undefined))
+  }
+  const conditions = withConditions(conditionsOf(current), wanted, formatTime(now))
+  if (!conditions) return { actions: [] }
+  const action: Action = { type: 'updateStatus', resource, object: { ...current, status: { ...asRecord(current.status), conditions } } }
   return { actions: [action] }
 }

@@ -21,25 +21,50 @@ def out(value):
     print(json.dumps(value), flush=True)
 `
 
+export interface PythonRun {
+  child: ChildProcess
+  /** the values printed with `out` so far */
+  lines: unknown[]
+  done: Promise<{ code: number | null; stderr: string }>
+}
+
 const started = new Set<ChildProcess>()
 
-/** Runs a script to its end; it must exit 0. Returns the values it printed with `out`. */
-export function runPython(server: TestServer, namespace: string, script: string, args: string[] = []): Promise<unknown[]> {
+/** Starts a script, the kubeconfig its first argument and `args` the rest; its printed values arrive in `lines` as it runs. */
+export function startPython(server: TestServer, namespace: string, script: string, args: string[] = []): PythonRun {
   const child = spawn(PYTHON, ['-c', prelude(namespace) + script, server.kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   started.add(child)
-  let stdout = ''
+  const lines: unknown[] = []
+  let partial = ''
   let stderr = ''
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  const take = (text: string) => {
+    if (text.trim()) lines.push(JSON.parse(text))
+  }
+  child.stdout!.on('data', (chunk: Buffer) => {
+    partial += chunk.toString('utf8')
+    const parts = partial.split('\n')
+    partial = parts.pop()!
+    parts.forEach(take)
+  })
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS)
-  return new Promise((resolve, reject) =>
+  const done = new Promise<{ code: number | null; stderr: string }>((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer)
       started.delete(child)
-      if (code !== 0) reject(new Error(`python exited with ${code}:\n${stderr}`))
-      else resolve(stdout.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as unknown))
+      take(partial)
+      resolve({ code, stderr })
     }),
   )
+  return { child, lines, done }
+}
+
+/** Runs a script to its end; it must exit 0. Returns the values it printed with `out`. */
+export async function runPython(server: TestServer, namespace: string, script: string, args: string[] = []): Promise<unknown[]> {
+  const run = startPython(server, namespace, script, args)
+  const { code, stderr } = await run.done
+  if (code !== 0) throw new Error(`python exited with ${code}:\n${stderr}`)
+  return run.lines
 }
 
 /** Kills every script still running (for afterAll). */
