@@ -1,7 +1,7 @@
 /**
  * Every kind's strategy, found by the kind's identity: its group and resource (`pods`,
- * `deployments.apps`), or its CustomResourceDefinition for a custom resource. A built-in kind
- * not listed has the generic strategy alone.
+ * `deployments.apps`), or its CustomResourceDefinition for a custom resource. Every built-in
+ * resource is listed; `{}` is a kind with the generic strategy alone.
  */
 import { qualifiedResource } from '../apimachinery/status'
 import type { ResourceDef } from './registry'
@@ -29,6 +29,8 @@ const byGroup: Record<string, Record<string, KindStrategy>> = {
   batch: batchStrategies,
   autoscaling: { horizontalpodautoscalers: horizontalPodAutoscalerStrategy },
   policy: { poddisruptionbudgets: podDisruptionBudgetStrategy },
+  'coordination.k8s.io': { leases: {} },
+  'discovery.k8s.io': { endpointslices: {} },
   'networking.k8s.io': networkingStrategies,
   'events.k8s.io': { events: eventsV1Strategy },
   'scheduling.k8s.io': { priorityclasses: priorityClassStrategy },
@@ -47,6 +49,9 @@ const strategies = new Map<string, KindStrategy>(
 )
 
 const genericStrategy: KindStrategy = Object.freeze({})
+
+/** The built-in resources with a strategy, as `resource` or `resource.group`. */
+export const kindsWithStrategies: readonly string[] = [...strategies.keys()]
 
 /** The strategy of the kind `def` serves. */
 export function strategyOf(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>): KindStrategy {

@@ -4,7 +4,7 @@ import { asRecord } from '../../apimachinery/json-value'
 import type { KindStrategy } from '../kind-strategy'
 
 /** A new namespace carries the `kubernetes` finalizer: the namespace controller empties it before it goes. */
-export function admitNewNamespace(obj: KubeObject): void {
+function admitNewNamespace(obj: KubeObject): void {
   const spec = asRecord(obj.spec)
   const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : []
   if (!finalizers.includes('kubernetes')) finalizers.push('kubernetes')

@@ -9,7 +9,7 @@ import { validatePod } from '../validation/core'
 import { validateEphemeralOnCreate, validateEphemeralUpdate, withEphemeralContainers } from '../validation/ephemeral'
 
 /** The pod's quality-of-service class, computed on create as kube-apiserver does. */
-export function podQosClass(pod: KubeObject): string {
+function podQosClass(pod: KubeObject): string {
   const spec = asRecord(pod.spec)
   const containers = [...((spec.containers as Json[]) ?? []), ...((spec.initContainers as Json[]) ?? [])]
   let any = false
@@ -37,7 +37,7 @@ const defaultTolerations = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/
 }))
 
 /** Create-time admission defaults: a new pod tolerates unready and unreachable nodes for 5 minutes. */
-export function admitNewPod(obj: KubeObject): void {
+function admitNewPod(obj: KubeObject): void {
   const spec = asRecord(obj.spec)
   if (!obj.spec) return
   const tolerations = Array.isArray(spec.tolerations) ? (spec.tolerations as Json[]) : []

@@ -5,7 +5,7 @@ import type { KindStrategy } from '../kind-strategy'
 import { validateSecret } from '../validation/core'
 
 /** As the Secret conversion upstream: `stringData` is a write-only convenience merged into `data`. */
-export function mergeStringData(obj: KubeObject): void {
+function mergeStringData(obj: KubeObject): void {
   const stringData = asRecord(obj.stringData)
   if (obj.stringData === undefined) return
   const data = { ...asRecord(obj.data) }
