@@ -41,7 +41,10 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
   const api = kindApiOf(def)
-  const serve = (r: Request, guard?: WriteGuard) => serveResource(r, env, def, info, api, guard)
+  // A subresource with a handler of its own (pods/binding, serviceaccounts/token) is its handler's alone.
+  const route = info.name && info.subresource !== undefined ? routeOf(def, api, info.subresource) : undefined
+  if (route && 'serve' in route) return route.serve(req, env, def, info.namespace, info.name!)
+  const serve = (r: Request, guard?: WriteGuard) => serveResource(r, env, def, info, route, guard)
   if (req.method === 'GET' || !api.write) return serve(req)
   return api.write(req, env, def, info, serve)
 }
@@ -53,12 +56,11 @@ function routeOf(def: ResourceDef, api: KindApi, sub: string): SubresourceRoute 
   return def.subresources.includes(sub as never) ? { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], otherwise: 'MethodNotAllowed' } : undefined
 }
 
-async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo, api: KindApi, guard?: WriteGuard): Promise<Response> {
+/** `route`: how the subresource addressed, if any, is served (by this handler, for some methods). */
+async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo, route: SubresourceRoute | undefined, guard?: WriteGuard): Promise<Response> {
   const sub = info.subresource
   if (sub !== undefined) {
-    const route = info.name ? routeOf(def, api, sub) : undefined
-    if (!route) throw notServed()
-    if ('serve' in route) return route.serve(req, env, def, info.namespace, info.name!)
+    if (!route || 'serve' in route) throw notServed()
     if (!route.methods.includes(req.method)) throw route.otherwise === 'NotFound' ? notServed() : notAllowed()
   }
   const subresource = sub as WriteSubresource | undefined
