@@ -47,6 +47,13 @@ module.exports = {
       to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^durable-objects/kind-store/', '^src/env\\.ts$'] },
     },
     {
+      name: 'store-writes-generically',
+      severity: 'error',
+      comment: 'What each kind does on a write reaches the store as the StoreKinds the Worker entry passes it (src/apis/store-strategy.ts, imported for its types only): at run time the store uses no more of the served kinds than their registry, its options and the views its reads and watches need.',
+      from: { path: '^durable-objects/kind-store/' },
+      to: { path: '^src/apis/', pathNot: '^src/apis/(registry|store-options|pod-references|crd/version-view)\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'controllers-under-api',
       severity: 'error',
       comment: 'Controllers (and their host) use apis and the store client; never the HTTP layer, the store internals or the Worker entry.',

@@ -4,15 +4,16 @@ import { hostFor, resyncControllers } from './controllers/hosts'
 import { watchersOf } from './controllers/registry'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
+import { storeKinds } from './apis/store-strategy'
 import { InvocationMeter, metered, strictLimitsOn, workerFigures } from './limits/strict'
 import { provideAdmissionAuthorizer } from './admission/policies/authorizer'
 import { authorize } from './api/authorize'
 import { rbacPolicy } from './api/rbac-snapshot'
 
-/** The store of one kind, whose changes are routed to the controllers that watch it. */
+/** The store of one kind, whose changes are routed to the controllers that watch it, writing as the kind's strategy says. */
 export class KindStore extends Store {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { watchersOf, poke: (name) => hostFor(env, name).poke(name) })
+    super(ctx, env, { watchersOf, poke: (name) => hostFor(env, name).poke(name) }, storeKinds({ serviceClusterIpRange: env.SERVICE_CLUSTER_IP_RANGE }))
   }
 }
 export { ControllerHost } from '../durable-objects/controller-host/controller-host'

@@ -14,11 +14,10 @@ import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
-import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../src/apis/store-options'
+import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions, WriteSubresource } from '../../src/apis/store-options'
+import type { StoreKinds } from '../../src/apis/store-strategy'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { Binding, ItemResult } from '../../src/apis/store-options'
-
-const podsStore = storeName({ group: '', plural: 'pods' })
 
 /** What a namespace holds of one kind: objects, and how many carry each finalizer. */
 export interface NamespaceContent {
@@ -50,11 +49,21 @@ export class KindStore extends DurableObject<Env> {
   private readonly nodeRefs: NodeRefs
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
-  /** this store holds Events, removed a while after their last write (kept in meta: alarms run before any request) */
+  /** this store's objects are removed a while after their last write (kept in meta: alarms run before any request) */
   private expiring: boolean
+  /** this store keeps the index of what the objects bound to each node reference */
+  private nodeReferences = false
 
-  /** `route` says which controllers hear of this store's changes (the Worker entry builds it). */
-  constructor(ctx: DurableObjectState, env: Env, route: ChangeRoute) {
+  /**
+   * `route` says which controllers hear of this store's changes, `kinds` what each kind does on a
+   * write (the Worker entry builds both).
+   */
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    route: ChangeRoute,
+    private readonly kinds: StoreKinds,
+  ) {
     super(ctx, env)
     ensureSchema(ctx.storage.sql)
     ctx.storage.transactionSync(() => ensureNodeNameColumn(ctx.storage.sql))
@@ -71,10 +80,10 @@ export class KindStore extends DurableObject<Env> {
         this.notifier.notify(this.resource, change)
         this.armAlarm()
       },
+      kinds,
       (change) => {
-        if (this.resource === podsStore) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
+        if (this.nodeReferences) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
       },
-      env.SERVICE_CLUSTER_IP_RANGE,
     )
   }
 
@@ -83,7 +92,6 @@ export class KindStore extends DurableObject<Env> {
    * references `resource` (secrets, configmaps, persistentvolumeclaims) `namespace/name`.
    */
   nodeRefers(node: string, resource: string, namespace: string, name: string): boolean {
-    this.resource = podsStore
     return this.ctx.storage.transactionSync(() => this.nodeRefs.refers(node, resource, namespace, name))
   }
 
@@ -100,7 +108,9 @@ export class KindStore extends DurableObject<Env> {
   /** What the store learns of its kind from a write addressed to it. */
   private learn(def: ResourceDef): void {
     this.resource = storeName(def)
-    if (this.expiring || !expires(def)) return
+    const kind = this.kinds.of(def)
+    this.nodeReferences = kind.nodeReferences
+    if (this.expiring || !kind.expires) return
     writeMeta(this.ctx.storage.sql, 'expiring', 1)
     this.expiring = true
   }
@@ -110,12 +120,12 @@ export class KindStore extends DurableObject<Env> {
     return this.writer.create(t, body, opts)
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: Exclude<WriteSubresource, 'finalize'> | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }
@@ -315,9 +325,4 @@ function eachWithin<T>(items: readonly T[], write: (item: T) => StoreResult<Writ
     bytes += result.ok ? result.value.object.length : 0
   }
   return results
-}
-
-/** Events expire as kube-apiserver's --event-ttl removes them; no other kind does. */
-function expires(def: ResourceDef): boolean {
-  return !def.custom && def.plural === 'events' && (def.group === '' || def.group === 'events.k8s.io')
 }

@@ -5,10 +5,21 @@ import { admitPodLimits } from './limit-ranges'
 import { admitQuota } from './quota'
 import { storeLookups, type AdmissionLookups } from './lookups'
 import { admitPodSecurityOnCreate } from './pod-security/admit'
+import { kindPluginsOf } from './kind-plugins'
 import type { UserInfo } from '../apimachinery/user-info'
 
 /**
- * The admission plugins a create passes before it is stored, in kube-apiserver's order: LimitRanger
+ * The admission every create passes before it is stored, whoever makes it (a client's POST, a
+ * controller's create): its kind's own plugins (./kind-plugins.ts), then admitCreate's. Throws
+ * ApiError with the refusal.
+ */
+export async function admitNewObject(env: Env, target: Target, body: KubeObject, opts: WriteOptions, lookups: AdmissionLookups = storeLookups(env), checked = false): Promise<void> {
+  await kindPluginsOf(target.def)?.admit(env, body)
+  await admitCreate(env, target, body, opts, lookups, checked)
+}
+
+/**
+ * The admission plugins a namespaced create passes, in kube-apiserver's order: LimitRanger
  * (mutating `body` in place), PodSecurity's enforce level (a refused pod is never charged), then
  * ResourceQuota. Throws ApiError with the refusal. `checked`: the object is known to be valid
  * (quota then needs no dry run to see it as stored).
@@ -26,5 +37,5 @@ export async function admitCreate(env: Env, target: Target, body: KubeObject, op
  * shared reads, see batchLookups), and without a dry run (controllers build valid objects).
  */
 export function admitControllerCreate(env: Env, target: Target, body: KubeObject, lookups: AdmissionLookups = storeLookups(env), user?: UserInfo): Promise<void> {
-  return admitCreate(env, target, body, user ? { requester: user } : {}, lookups, true)
+  return admitNewObject(env, target, body, user ? { requester: user } : {}, lookups, true)
 }

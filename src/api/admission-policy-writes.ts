@@ -7,7 +7,8 @@
  * check fails on the exact object stored (../admission/guarded-write); system:masters is never checked.
  */
 import type { Env } from '../env'
-import { invalid } from '../apimachinery/status'
+import type { KubeObject } from '../apimachinery/types'
+import { invalid, qualifiedResource } from '../apimachinery/status'
 import { forbidden, toStatusCause } from '../apimachinery/validation'
 import type { UserInfo } from '../apimachinery/user-info'
 import { admissionGroup, findResource, type ResourceDef } from '../apis/registry'
@@ -19,21 +20,18 @@ import { authorize } from './authorize'
 import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup } from './user'
 
-const policyKind = 'ValidatingAdmissionPolicy'
-const bindingKind = 'ValidatingAdmissionPolicyBinding'
+type Refusal = { field: string; message: string } | undefined
+type ParamsRefusal = (env: Env, user: UserInfo, obj: KubeObject, old: KubeObject | undefined) => Promise<Refusal>
 
-export const isAdmissionPolicyKind = (def: ResourceDef): boolean => def.group === admissionGroup && (def.kind === policyKind || def.kind === bindingKind)
-
-/** The guard of `user`'s writes to a policy or binding: it may read the params the object names; undefined for system:masters. */
+/** The guard of `user`'s writes to a policy or binding: it may read the params the object names; undefined for system:masters and the other kinds. */
 export function paramsGuard(env: Env, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
-  if (user.groups.includes(mastersGroup)) return undefined
+  const refusal = paramsRefusals.get(qualifiedResource(def.group, def.plural))
+  if (!refusal || user.groups.includes(mastersGroup)) return undefined
   return async (obj, old) => {
-    const why = def.kind === policyKind ? await policyRefusal(env, user, obj as AdmissionPolicy, old as AdmissionPolicy | undefined) : await bindingRefusal(env, user, obj as AdmissionPolicyBinding, old as AdmissionPolicyBinding | undefined)
+    const why = await refusal(env, user, obj, old)
     return why ? invalid(def.group, def.kind, obj.metadata.name ?? '', [toStatusCause(forbidden(why.field, why.message))]) : undefined
   }
 }
-
-type Refusal = { field: string; message: string } | undefined
 
 /** The group, version and resource a paramKind names; `*` for what cannot be told (as upstream). */
 async function paramResource(env: Env, paramKind: { apiVersion?: string; kind?: string }): Promise<{ group: string; version: string; resource: string }> {
@@ -78,3 +76,9 @@ async function bindingRefusal(env: Env, user: UserInfo, binding: AdmissionPolicy
     : `unable to get policy ${policyName} to determine minimum required permissions and user ${userText(user)} does not have "get" permission for all groups, versions and kinds`
   return { field: 'spec.paramRef', message }
 }
+
+/** The refusal of each resource whose objects name params. */
+const paramsRefusals = new Map<string, ParamsRefusal>([
+  [qualifiedResource(admissionGroup, 'validatingadmissionpolicies'), (env, user, obj, old) => policyRefusal(env, user, obj as AdmissionPolicy, old as AdmissionPolicy | undefined)],
+  [qualifiedResource(admissionGroup, 'validatingadmissionpolicybindings'), (env, user, obj, old) => bindingRefusal(env, user, obj as AdmissionPolicyBinding, old as AdmissionPolicyBinding | undefined)],
+])

@@ -2,13 +2,11 @@ import type { Hono } from 'hono'
 import type { Env } from '../env'
 import { serveLocalSubjectAccessReview, serveSelfSubjectAccessReview, serveSelfSubjectRulesReview, serveSubjectAccessReview } from './access-review'
 import { serveSelfSubjectReview } from './self-review'
-import { serveTokenRequest } from './token-request'
 import { parsedOf } from './request-info'
 
 /**
- * The create-only authentication and authorization endpoints (`kubectl auth whoami|can-i`,
- * `kubectl create token`, access reviews); registered ahead of the generic resource routes, which
- * have no store for them.
+ * The create-only authentication and authorization endpoints (`kubectl auth whoami|can-i`, access
+ * reviews); registered ahead of the generic resource routes, which have no store for them.
  */
 export function registerAuthRoutes(app: Hono<{ Bindings: Env }>): void {
   const authz = '/apis/authorization.k8s.io/v1'
@@ -17,8 +15,4 @@ export function registerAuthRoutes(app: Hono<{ Bindings: Env }>): void {
   app.all(`${authz}/selfsubjectrulesreviews`, (c) => serveSelfSubjectRulesReview(c.req.raw, c.env))
   app.all(`${authz}/subjectaccessreviews`, (c) => serveSubjectAccessReview(c.req.raw, c.env))
   app.all(`${authz}/namespaces/:namespace/localsubjectaccessreviews`, (c) => serveLocalSubjectAccessReview(c.req.raw, parsedOf(c.req.raw).info!.namespace!, c.env))
-  app.all('/api/v1/namespaces/:namespace/serviceaccounts/:name/token', (c) => {
-    const info = parsedOf(c.req.raw).info!
-    return serveTokenRequest(c.req.raw, c.env, info.namespace!, info.name!)
-  })
 }

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import type { Env } from '../env'
 import { minAdminTokenLength } from '../config'
 import type { KubeObject } from '../apimachinery/types'
-import { failure } from '../apimachinery/status'
+import { failure, qualifiedResource } from '../apimachinery/status'
 import { sameSecret } from '../apimachinery/secret-compare'
 import { isServiceAccountToken } from '../apimachinery/service-account-token'
 import { findResource } from '../apis/registry'
@@ -16,7 +16,7 @@ import { admitNode } from './node-authorizer'
 import { statusResponse } from './respond'
 import { clientCertUser } from './client-cert'
 import { edgeClientCertUser } from './edge-client-cert'
-import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken } from './token-lookup'
+import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken, revokesNodeCredentials } from './token-lookup'
 import { adminUser, anonymousUser, nodeOf, setRequestUser } from './user'
 import { type UserInfo } from '../apimachinery/user-info'
 
@@ -91,22 +91,17 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
   }
 }
 
-/** Streams a WebSocket upgrade opens into a pod: upstream (1.35, AuthorizePodWebsocketUpgradeCreatePermission) asks for `create` too. */
-const upgradedSubresources = new Set(['exec', 'attach', 'portforward'])
+/**
+ * Streams a WebSocket upgrade opens into a pod, by resource and subresource: upstream (1.35,
+ * AuthorizePodWebsocketUpgradeCreatePermission) asks for `create` too.
+ */
+const upgradedStreams: ReadonlySet<string> = new Set(['exec', 'attach', 'portforward'].map((sub) => `${qualifiedResource('', 'pods')}/${sub}`))
 
 /** What a WebSocket upgrade into a pod must also be allowed: the same request as a `create`. */
 function upgradeAttributes(req: Request, attrs: Attributes): ResourceAttributes[] {
-  if (!isResourceRequest(attrs) || attrs.verb !== 'get' || attrs.group !== '' || attrs.resource !== 'pods') return []
-  if (!upgradedSubresources.has(attrs.subresource ?? '') || req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return []
+  if (!isResourceRequest(attrs) || attrs.verb !== 'get' || !attrs.subresource) return []
+  if (!upgradedStreams.has(`${qualifiedResource(attrs.group, attrs.resource)}/${attrs.subresource}`) || req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return []
   return [{ ...attrs, verb: 'create' }]
-}
-
-/** A write that may have revoked node credentials: a deleted Node, a changed or deleted Secret (a Node's updates keep its uid). */
-function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttributes {
-  if (!isResourceRequest(attrs) || attrs.group !== '') return false
-  const deletes = attrs.verb === 'delete' || attrs.verb === 'deletecollection'
-  if (attrs.resource === 'nodes') return deletes
-  return attrs.resource === 'secrets' && (deletes || attrs.verb === 'update' || attrs.verb === 'patch')
 }
 
 /** The user a bearer token stands for, or undefined when it is not valid (now). */

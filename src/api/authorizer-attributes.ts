@@ -1,4 +1,5 @@
 import { parseFieldSelector, requiresExactMatch } from '../apimachinery/fields'
+import { qualifiedResource } from '../apimachinery/status'
 import { parsedOf } from './request-info'
 
 /** A resource request as kube-apiserver's authorizers see it. */
@@ -33,6 +34,9 @@ export function combinedResource(attrs: ResourceAttributes): string {
   return attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource
 }
 
+/** The resources whose objects are in their own namespace, as upstream: a Namespace. */
+const ownNamespace: ReadonlySet<string> = new Set([qualifiedResource('', 'namespaces')])
+
 /** The attributes of a request, from the server's one reading of it (see request-info.ts). */
 export function attributesOf(req: Request): Attributes {
   const { path, verb, info } = parsedOf(req)
@@ -40,8 +44,7 @@ export function attributesOf(req: Request): Attributes {
   const q = new URL(req.url).searchParams
   const attrs: ResourceAttributes = { verb, group: info.group, version: info.version, resource: info.resource }
   if (info.subresource) attrs.subresource = info.subresource
-  // As upstream, a Namespace is in its own namespace.
-  const namespace = info.namespace ?? (info.group === '' && info.resource === 'namespaces' ? info.name : undefined)
+  const namespace = info.namespace ?? (ownNamespace.has(qualifiedResource(info.group, info.resource)) ? info.name : undefined)
   if (namespace) attrs.namespace = namespace
   if (info.name) attrs.name = info.name
   const fieldSelector = q.get('fieldSelector')

@@ -27,15 +27,27 @@ export function serveCsrWrite(req: Request, env: Env, info: RequestInfo, serve: 
 
 /** The guard of `user`'s writes to CertificateSigningRequests through `subresource` (none: the object itself). */
 export function csrGuard(env: Env, user: UserInfo, subresource: string | undefined): WriteGuard {
+  const update = subresource === undefined ? undefined : subresourceRefusals.get(subresource)
   return async (csr, old) => {
     if (!old) return createRefusal(csr)
-    if (subresource === 'approval') return signerVerbRefusal(env, user, 'approve', csr)
-    if (subresource !== 'status' || user.groups.includes(mastersGroup)) return undefined
-    // A status write that changes the certificate is a signer's.
-    if ((statusOf(csr).certificate ?? '') === (statusOf(old).certificate ?? '')) return undefined
-    return signerVerbRefusal(env, user, 'sign', old)
+    return update?.(env, user, csr, old)
   }
 }
+
+type UpdateRefusal = (env: Env, user: UserInfo, csr: KubeObject, old: KubeObject) => Promise<Status | undefined>
+
+/** What a write through each subresource needs beyond RBAC on it. */
+const subresourceRefusals = new Map<string, UpdateRefusal>([
+  ['approval', (env, user, csr) => signerVerbRefusal(env, user, 'approve', csr)],
+  // A status write that changes the certificate is a signer's.
+  [
+    'status',
+    async (env, user, csr, old) => {
+      if (user.groups.includes(mastersGroup) || (statusOf(csr).certificate ?? '') === (statusOf(old).certificate ?? '')) return undefined
+      return signerVerbRefusal(env, user, 'sign', old)
+    },
+  ],
+])
 
 /** Upstream's IsAuthorizedForSignerName: the verb on `signers` named exactly, or as `<domain>/*`. */
 async function signerVerbRefusal(env: Env, user: UserInfo, verb: 'approve' | 'sign', csr: KubeObject): Promise<Status | undefined> {

@@ -51,11 +51,18 @@ export async function admitNodeEvent(req: Request, env: Env, node: string, attrs
   return undefined
 }
 
+/** The kinds of object a node's event may be about, and whether one is the node's own: by the event's involvedObject.kind. */
+const ownSubjects = new Map<string, (env: Env, node: string, namespace: string, name: string) => Promise<boolean>>([
+  // The node itself.
+  ['Node', async (_env, node, namespace, name) => namespace === '' && name === node],
+  // A pod bound to it.
+  ['Pod', async (env, node, namespace, name) => !!namespace && !!name && (await boundNode(env, namespace, name)) === node],
+])
+
 async function isOwnSubject(env: Env, node: string, subject: string): Promise<boolean> {
   const [kind, namespace, name] = subject.split('/') as [string, string, string]
-  if (kind === 'Node') return namespace === '' && name === node
-  if (kind === 'Pod') return !!namespace && !!name && (await boundNode(env, namespace, name)) === node
-  return false
+  const own = ownSubjects.get(kind)
+  return own ? own(env, node, namespace, name) : false
 }
 
 async function body(req: Request): Promise<KubeObject | undefined> {

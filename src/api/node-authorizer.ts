@@ -33,41 +33,69 @@ export async function nodeRelated(env: Env, node: string, attrs: Attributes): Pr
   return relation ? isRelated(env, node, relation) : false
 }
 
+type NodeAdmission = (req: Request, env: Env, node: string, attrs: ResourceAttributes) => Promise<Status | undefined>
+
+const mutatingVerbs = new Set(['create', 'update', 'patch', 'delete'])
+
+/** A node writes only its own Node. */
+const admitNodeWrite: NodeAdmission = async (req, _env, node, attrs) => {
+  if (!mutatingVerbs.has(attrs.verb)) return undefined
+  const name = attrs.verb === 'create' ? await bodyName(req) : (attrs.name ?? '')
+  return name === node ? undefined : forbidden(attrs, name, `node "${node}" is not allowed to modify node "${name}"`)
+}
+
+/** A node uses only its own Lease, in the node lease namespace. */
+const admitLease: NodeAdmission = async (req, _env, node, attrs) => {
+  const name = attrs.verb === 'create' ? await bodyName(req) : (attrs.name ?? '')
+  if (attrs.namespace !== leaseNamespace) return forbidden(attrs, name, `can only access leases in the "${leaseNamespace}" system namespace`)
+  if (name !== node) return forbidden(attrs, name, 'can only access node lease with the same name as the requesting node')
+  return undefined
+}
+
+/** The pod writes checked, by subresource ('' for the pod itself): their verbs, and what a node may do. */
+const podWrites = new Map<string, { verbs: readonly string[]; may: string }>([
+  ['', { verbs: ['delete'], may: 'delete pods' }],
+  ['status', { verbs: ['update', 'patch'], may: 'update pod status for pods' }],
+])
+
+/** A node deletes, and writes the status of, only the pods bound to it. */
+const admitPodWrite: NodeAdmission = async (_req, env, node, attrs) => {
+  const checked = podWrites.get(attrs.subresource ?? '')
+  if (!attrs.name || !checked?.verbs.includes(attrs.verb)) return undefined
+  const bound = await boundNode(env, attrs.namespace ?? '', attrs.name)
+  // A missing pod is the handler's to report (404), as upstream answers NotFound here.
+  if (bound === undefined || bound === node) return undefined
+  return forbidden(attrs, attrs.name, `node "${node}" can only ${checked.may} with spec.nodeName set to itself`)
+}
+
+const admitVolumePatch: NodeAdmission = async (req, _env, node, attrs) => {
+  if (attrs.verb !== 'patch' || !attrs.name) return undefined
+  const refused = await admitNodeVolumePatch(req, node, attrs.name)
+  return refused ? forbidden(attrs, attrs.name, refused) : undefined
+}
+
+const admitEvent: NodeAdmission = async (req, env, node, attrs) => {
+  if (attrs.subresource) return undefined
+  const refused = await admitNodeEvent(req, env, node, attrs)
+  return refused ? forbidden(attrs, refused.name, refused.why) : undefined
+}
+
+/** NodeRestriction's checks by group and resource, as upstream's plugin dispatches by resource. */
+const nodeAdmissions = new Map<string, NodeAdmission>([
+  [qualifiedResource('', 'nodes'), admitNodeWrite],
+  [qualifiedResource('coordination.k8s.io', 'leases'), admitLease],
+  [qualifiedResource('', 'pods'), admitPodWrite],
+  [qualifiedResource('', 'persistentvolumes'), admitVolumePatch],
+  [qualifiedResource('', 'events'), admitEvent],
+])
+
 /**
  * NodeRestriction admission, as kube-apiserver runs it for `system:node:<name>`: a node writes
  * only its own Node and Lease and the pods bound to it. Returns the 403 Status to answer with,
  * or undefined when the request may go on.
  */
-export async function admitNode(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
-  const { verb } = attrs
-  const mutating = verb === 'create' || verb === 'update' || verb === 'patch' || verb === 'delete'
-  if (attrs.group === '' && attrs.resource === 'nodes' && mutating) {
-    const name = verb === 'create' ? await bodyName(req) : (attrs.name ?? '')
-    if (name !== node) return forbidden(attrs, name, `node "${node}" is not allowed to modify node "${name}"`)
-    return undefined
-  }
-  if (attrs.group === 'coordination.k8s.io' && attrs.resource === 'leases') {
-    const name = verb === 'create' ? await bodyName(req) : (attrs.name ?? '')
-    if (attrs.namespace !== leaseNamespace) return forbidden(attrs, name, `can only access leases in the "${leaseNamespace}" system namespace`)
-    if (name !== node) return forbidden(attrs, name, 'can only access node lease with the same name as the requesting node')
-    return undefined
-  }
-  if (attrs.group === '' && attrs.resource === 'pods' && attrs.name && (attrs.subresource === 'status' ? verb === 'update' || verb === 'patch' : verb === 'delete' && !attrs.subresource)) {
-    const bound = await boundNode(env, attrs.namespace ?? '', attrs.name)
-    // A missing pod is the handler's to report (404), as upstream answers NotFound here.
-    if (bound === undefined || bound === node) return undefined
-    const why = attrs.subresource === 'status' ? 'update pod status for pods' : 'delete pods'
-    return forbidden(attrs, attrs.name, `node "${node}" can only ${why} with spec.nodeName set to itself`)
-  }
-  if (attrs.group === '' && attrs.resource === 'persistentvolumes' && verb === 'patch' && attrs.name) {
-    const refused = await admitNodeVolumePatch(req, node, attrs.name)
-    if (refused) return forbidden(attrs, attrs.name, refused)
-  }
-  if (attrs.group === '' && attrs.resource === 'events' && !attrs.subresource) {
-    const refused = await admitNodeEvent(req, env, node, attrs)
-    if (refused) return forbidden(attrs, refused.name, refused.why)
-  }
-  return undefined
+export function admitNode(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
+  return nodeAdmissions.get(qualifiedResource(attrs.group, attrs.resource))?.(req, env, node, attrs) ?? Promise.resolve(undefined)
 }
 
 /** metadata.name of a create body; a body the handler cannot decode either counts as nameless. */

@@ -10,6 +10,7 @@ import { concatBytes } from '../service-client/body-limit'
 import { queryFlag } from './query'
 import { isFramedJson } from './respond'
 import { parsedOf } from './request-info'
+import { passesBodyThrough } from './core-subresources'
 
 const parseBoolTrue = ['1', 't', 'T', 'TRUE', 'true', 'True']
 
@@ -63,7 +64,7 @@ const newline = new Uint8Array([0x0a])
 /** A pod's or service's proxy answers with the backend's own body, passed on as it is. */
 function proxied(req: Request): boolean {
   try {
-    return parsedOf(req).info?.subresource === 'proxy'
+    return passesBodyThrough(parsedOf(req).info)
   } catch {
     return false
   }

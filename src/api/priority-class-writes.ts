@@ -11,19 +11,22 @@ import { admissionForbidden } from '../admission/pod-admission'
 import { classSnapshot, forgetClasses } from '../admission/class-snapshot'
 import type { WriteGuard } from '../admission/guarded-write'
 import type { RequestInfo } from './request-info'
+import type { ServeWrite } from './kinds/types'
 
-type Serve = (req: Request, env: Env, def: ResourceDef, info: RequestInfo, guard?: WriteGuard) => Promise<Response>
-
-export const isSchedulingClass = (def: ResourceDef): boolean =>
-  (def.group === 'scheduling.k8s.io' && def.plural === 'priorityclasses') || (def.group === 'node.k8s.io' && def.plural === 'runtimeclasses')
-
-export async function serveClassWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: Serve): Promise<Response> {
+export async function servePriorityClassWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: ServeWrite): Promise<Response> {
   try {
-    if (def.plural !== 'priorityclasses') return await serve(req, env, def, info)
     if (req.method === 'DELETE' && info.name && systemPriorityClasses.some((c) => c.metadata.name === info.name)) {
       throw admissionForbidden(def.group, def.plural, info.name, 'this is a system priority class and cannot be deleted')
     }
-    return await serve(req, env, def, info, globalDefaultGuard(env, def))
+    return await serve(req, globalDefaultGuard(env, def))
+  } finally {
+    forgetClasses(def)
+  }
+}
+
+export async function serveRuntimeClassWrite(req: Request, def: ResourceDef, serve: ServeWrite): Promise<Response> {
+  try {
+    return await serve(req)
   } finally {
     forgetClasses(def)
   }

@@ -5,23 +5,26 @@ import { fetchFromEndpoints, serviceEndpoints } from '../service-client/service-
 import { readPod, type Pod } from './pod-logs'
 import { statusResponse } from './respond'
 
+/** Where a proxied request goes: the named pod or service's `port` (a name or number, or '' for the default). */
+export type ProxyBackend = (env: Env, namespace: string, name: string, port: string, req: Request, path: string) => Promise<TunnelHttpResult>
+
+/** A pod's port, through its node's tunnel. */
+export const podBackend: ProxyBackend = async (env, namespace, name, port, req, path) =>
+  fetchThroughNode(env, podTarget(await readPod(env, namespace, name), namespace, name, port), req, path, { dropAuthorization: true })
+
+/** One of a service's ready endpoints. */
+export const serviceBackend: ProxyBackend = async (env, namespace, name, port, req, path) =>
+  fetchFromEndpoints(env, await serviceEndpoints(env, namespace, name, port), req, path, { dropAuthorization: true })
+
 /**
  * The `proxy` subresources of pods and services (`kubectl proxy`, dashboards): the request goes
  * through the node's tunnel to the pod's port, and the pod's response comes back streamed.
  * `id` may carry a port and a scheme as upstream: `[http:]name[:port]`; `proxyPath` is the
  * proxied path as the client encoded it.
  */
-export async function serveProxy(req: Request, env: Env, kind: 'pods' | 'services', namespace: string, id: string, proxyPath: string): Promise<Response> {
+export async function serveProxy(req: Request, env: Env, backend: ProxyBackend, namespace: string, id: string, proxyPath: string): Promise<Response> {
   const { name, port } = splitSchemeNamePort(id)
-  const path = proxyPath + new URL(req.url).search
-  let result: TunnelHttpResult
-  if (kind === 'pods') {
-    const pod = await readPod(env, namespace, name)
-    const target = podTarget(pod, namespace, name, port)
-    result = await fetchThroughNode(env, target, req, path, { dropAuthorization: true })
-  } else {
-    result = await fetchFromEndpoints(env, await serviceEndpoints(env, namespace, name, port), req, path, { dropAuthorization: true })
-  }
+  const result = await backend(env, namespace, name, port, req, proxyPath + new URL(req.url).search)
   if (result.ok) return result.response
   return statusResponse(failure(503, 'ServiceUnavailable', `error trying to reach service: ${result.message}`))
 }

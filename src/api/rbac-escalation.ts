@@ -20,6 +20,54 @@ const fullAuthority: PolicyRule[] = [
   { verbs: ['*'], nonResourceURLs: ['*'] },
 ]
 
+/** What one escalation check is given: the policy now, the writer, the object, and how to refuse it. */
+interface Check {
+  policy: RbacPolicy
+  user: UserInfo
+  def: ResourceDef
+  obj: KubeObject
+  name: string
+  namespace: string
+  refuse: (why: string) => Status
+  allowedTo: (verb: string, resource: string, roleName: string) => boolean
+}
+
+/** A role: written only with every permission in it, or `escalate` on it; an aggregated ClusterRole only by a cluster admin. */
+const roleCheck =
+  (aggregates: boolean) =>
+  ({ policy, user, def, obj, name, namespace, refuse, allowedTo }: Check): Status | undefined => {
+    if (allowedTo('escalate', def.plural, name)) return undefined
+    const denied = missingFrom(policy, user, namespace, rulesOf(obj))
+    if (denied) return refuse(denied)
+    if (aggregates && isAggregated(obj) && missingFrom(policy, user, namespace, fullAuthority)) return refuse('must have cluster-admin privileges to use the aggregationRule')
+    return undefined
+  }
+
+/** The resource of the role a roleRef names, by its kind. */
+const roleResources = new Map([
+  ['Role', 'roles'],
+  ['ClusterRole', 'clusterroles'],
+])
+
+/** A binding: written only holding every permission of the role it binds, or `bind` on that role. */
+function bindingCheck({ policy, user, def, obj, name, namespace, refuse, allowedTo }: Check): Status | undefined {
+  const ref = roleRefOf(obj)
+  const roleResource = roleResources.get(ref.kind) ?? 'clusterroles'
+  if (allowedTo('bind', roleResource, ref.name)) return undefined
+  const roleRules = policy.roleRules(ref, namespace)
+  if (!roleRules) return refuse(notFound(def.group, roleResource, ref.name).message ?? '')
+  const denied = missingFrom(policy, user, namespace, roleRules)
+  return denied ? refuse(denied) : undefined
+}
+
+/** The check of each RBAC resource. */
+const checks = new Map<string, (check: Check) => Status | undefined>([
+  ['roles', roleCheck(false)],
+  ['clusterroles', roleCheck(true)],
+  ['rolebindings', bindingCheck],
+  ['clusterrolebindings', bindingCheck],
+])
+
 /** The 403 to answer a write of `obj` with, or undefined when the user may make it. */
 export function escalationDenied(policy: RbacPolicy, user: UserInfo, def: ResourceDef, obj: KubeObject): Status | undefined {
   if (user.groups.includes(mastersGroup)) return undefined
@@ -28,24 +76,8 @@ export function escalationDenied(policy: RbacPolicy, user: UserInfo, def: Resour
   const target = { verb: 'create', group: def.group, resource: def.plural }
   const allowedTo = (verb: string, resource: string, roleName: string) =>
     authorize(user, { verb, group: def.group, resource, name: roleName, ...(namespace ? { namespace } : {}) }, policy).allowed
-  let rules: PolicyRule[]
-  if (def.kind === 'Role' || def.kind === 'ClusterRole') {
-    if (allowedTo('escalate', def.plural, name)) return undefined
-    rules = rulesOf(obj)
-    const denied = missingFrom(policy, user, namespace, rules)
-    if (denied) return forbidden(target, name, denied)
-    if (def.kind === 'ClusterRole' && isAggregated(obj) && missingFrom(policy, user, namespace, fullAuthority)) {
-      return forbidden(target, name, 'must have cluster-admin privileges to use the aggregationRule')
-    }
-    return undefined
-  }
-  const ref = roleRefOf(obj)
-  const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles'
-  if (allowedTo('bind', roleResource, ref.name)) return undefined
-  const roleRules = policy.roleRules(ref, namespace)
-  if (!roleRules) return forbidden(target, name, notFound(def.group, roleResource, ref.name).message ?? '')
-  const denied = missingFrom(policy, user, namespace, roleRules)
-  return denied ? forbidden(target, name, denied) : undefined
+  const check = checks.get(def.plural) ?? bindingCheck
+  return check({ policy, user, def, obj, name, namespace, refuse: (why) => forbidden(target, name, why), allowedTo })
 }
 
 /** ConfirmNoEscalation's message when the user lacks some of `rules`, else undefined. */

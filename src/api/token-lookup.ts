@@ -2,10 +2,11 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { bootstrapNamespace, bootstrapTokenGroups, decodedData, bootstrapTokenPrefix, bootstrapUser, parseBootstrapToken } from '../apimachinery/bootstrap-token'
 import { nodeTokenNamespace, nodeTokenOwner, nodeTokenPrefix, nodeTokenType, parseNodeToken } from '../apimachinery/node-token'
+import { qualifiedResource } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { gatewayFor } from '../../durable-objects/node-gateway/client'
-import type { ResourceAttributes } from './authorizer-attributes'
+import { isResourceRequest, type Attributes, type ResourceAttributes } from './authorizer-attributes'
 import { authenticated, nodeUserInfo } from './user'
 import { type UserInfo } from '../apimachinery/user-info'
 
@@ -21,6 +22,36 @@ export const nodeCredentialCacheMs = 10_000
 const maxCached = 1000
 const verified = new Map<string, { user: UserInfo; until: number }>()
 
+/** The writes that may revoke node credentials, by group and resource. */
+interface Revocation {
+  /** the verbs of such a write */
+  verbs: ReadonlySet<string>
+  /** after a deletion by name: the node whose credential it revoked, if any */
+  node(attrs: ResourceAttributes & { name: string }, res: Response): Promise<string | undefined>
+}
+
+const revocations = new Map<string, Revocation>([
+  // A deleted Node (a Node's updates keep its uid).
+  [qualifiedResource('', 'nodes'), { verbs: new Set(['delete', 'deletecollection']), node: async (attrs) => attrs.name }],
+  // A changed or deleted Secret; deleting a node's credential Secret closes that node's tunnel.
+  [
+    qualifiedResource('', 'secrets'),
+    {
+      verbs: new Set(['delete', 'deletecollection', 'update', 'patch']),
+      async node(attrs, res) {
+        if (attrs.namespace !== nodeTokenNamespace || !attrs.name.startsWith(nodeTokenPrefix)) return undefined
+        const deleted = (await res.clone().json().catch(() => undefined)) as KubeObject | undefined
+        return deleted?.type === nodeTokenType ? decodedData(deleted)['node-name'] : undefined
+      },
+    },
+  ],
+])
+
+/** A write that may have revoked node credentials: a deleted Node, a changed or deleted Secret. */
+export function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttributes {
+  return isResourceRequest(attrs) && !!revocations.get(qualifiedResource(attrs.group, attrs.resource))?.verbs.has(attrs.verb)
+}
+
 /**
  * After a successful write that may have revoked node credentials (a Node deleted, a Secret
  * changed or deleted): forgets every cached credential, so the next request of each is checked against the
@@ -28,13 +59,9 @@ const verified = new Map<string, { user: UserInfo; until: number }>()
  */
 export async function afterRevocation(env: Env, attrs: ResourceAttributes, res: Response): Promise<void> {
   verified.clear()
-  if (attrs.verb !== 'delete' || !attrs.name) return
-  let node: string | undefined
-  if (attrs.resource === 'nodes') node = attrs.name
-  else if (attrs.namespace === nodeTokenNamespace && attrs.name.startsWith(nodeTokenPrefix)) {
-    const deleted = (await res.clone().json().catch(() => undefined)) as KubeObject | undefined
-    if (deleted?.type === nodeTokenType) node = decodedData(deleted)['node-name']
-  }
+  const name = attrs.name
+  if (attrs.verb !== 'delete' || !name) return
+  const node = await revocations.get(qualifiedResource(attrs.group, attrs.resource))?.node({ ...attrs, name }, res)
   if (node) await gatewayFor(env, node).revoke(`the credential of node "${node}" was revoked`)
 }
 

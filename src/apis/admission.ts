@@ -7,8 +7,7 @@ import { validateObject } from './validate'
 import { applySchemaDefaults } from './crd/defaults'
 import { pruneUnknownFields } from './crd/prune'
 import type { ResourceDef } from './registry'
-import { notEnforcedWarning } from './network-policy'
-import { isFlowcontrol, notEnforcedWarning as flowcontrolNotEnforced } from './flowcontrol/names'
+import { strategyOf } from './kind-strategies'
 import type { FieldValidation } from './store-options'
 
 /**
@@ -45,8 +44,8 @@ export function admit(
   }
   const causes = validate(obj)
   if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
-  if (def.group === 'networking.k8s.io' && def.kind === 'NetworkPolicy') warnings = [...(warnings ?? []), notEnforcedWarning]
-  if (isFlowcontrol(def)) warnings = [...(warnings ?? []), flowcontrolNotEnforced]
+  const kindWarnings = strategyOf(def).warnings
+  if (kindWarnings?.length) warnings = [...(warnings ?? []), ...kindWarnings]
   return { ok: true, value: obj, warnings }
 }
 

@@ -1,11 +1,9 @@
-import type { KubeObject, Status } from '../apimachinery/types'
-import { failure, qualifiedResource } from '../apimachinery/status'
-import { jsonEqual } from '../apimachinery/json-value'
-import type { ResourceDef } from './registry'
+import type { KubeObject } from '../apimachinery/types'
 
 /**
- * The NodeRestriction checks that need the object as it will be stored (after a patch, against
- * the stored one), run by the store inside the write for requests a node makes.
+ * A write a node makes: the NodeRestriction checks that need the object as it will be stored
+ * (after a patch, against the stored one) are the node's and event's strategies' (core/nodes.ts,
+ * core/events.ts), run by the store inside the write.
  */
 export interface NodeWriter {
   /** the node making the write */
@@ -56,33 +54,6 @@ export function forbiddenNodeLabels(labels: Record<string, string> | undefined, 
     if (inNamespace(ns, nodeRestrictionNamespace) || (kubernetesLabel && !isKubeletLabel(key))) forbidden.push(key)
   }
   return forbidden.sort()
-}
-
-/** The 403 for a node's write the stored object does not allow, or undefined. `old` is undefined on create. */
-export function nodeWriteRefusal(def: ResourceDef, writer: NodeWriter, old: KubeObject | undefined, obj: KubeObject): Status | undefined {
-  if (def.group !== '') return undefined
-  const { node } = writer
-  const name = obj.metadata.name ?? ''
-  const refuse = (why: string) => failure(403, 'Forbidden', `${qualifiedResource(def.group, def.plural)} "${name}" is forbidden: ${why}`, { name, group: def.group, kind: def.plural })
-  if (def.plural === 'nodes') {
-    if (!old) {
-      const labels = forbiddenNodeLabels(obj.metadata.labels, undefined)
-      return labels.length ? refuse(`node "${node}" is not allowed to set the following labels: ${labels.join(', ')}`) : undefined
-    }
-    if (!jsonEqual(taints(obj) ?? [], taints(old) ?? [])) return refuse(`node "${node}" is not allowed to modify taints`)
-    const labels = forbiddenNodeLabels(obj.metadata.labels, old.metadata.labels)
-    return labels.length ? refuse(`is not allowed to modify labels: ${labels.join(', ')}`) : undefined
-  }
-  if (def.plural === 'events') {
-    const verb = old ? 'update' : 'create'
-    const about = (e: KubeObject) => eventSubject(e) === writer.eventSubject
-    if (!writer.eventSubject || !about(obj) || (old && !about(old))) return refuse(`node "${node}" can only ${verb} events about itself or pods bound to it`)
-  }
-  return undefined
-}
-
-function taints(node: KubeObject): unknown {
-  return (node.spec as { taints?: unknown } | undefined)?.taints
 }
 
 /** `Kind/namespace/name` of an event's involvedObject. */

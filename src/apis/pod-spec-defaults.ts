@@ -1,4 +1,4 @@
-import type { Json } from '../apimachinery/json-value'
+import { asRecord, type Json } from '../apimachinery/json-value'
 
 /**
  * The rest of upstream's PodSpec defaulting (pkg/apis/core/v1/defaults.go) that a user sees in
@@ -67,4 +67,27 @@ export function defaultPodSpecFields(spec: Json): void {
   const hostNetwork = spec.hostNetwork === true
   for (const list of ['containers', 'initContainers', 'ephemeralContainers']) for (const c of records(spec[list])) defaultContainer(c, hostNetwork)
   for (const v of records(spec.volumes)) defaultVolume(v)
+}
+
+/** PodSpec defaults users see in `-o yaml` and controllers rely on. */
+export function defaultPodSpec(spec: Json): void {
+  spec.restartPolicy ??= 'Always'
+  spec.terminationGracePeriodSeconds ??= 30
+  spec.dnsPolicy ??= 'ClusterFirst'
+  spec.schedulerName ??= 'default-scheduler'
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
+    for (const c of (spec[list] as Json[] | undefined) ?? []) {
+      if (!c || typeof c !== 'object') continue
+      c.terminationMessagePath ??= '/dev/termination-log'
+      c.terminationMessagePolicy ??= 'File'
+      if (c.imagePullPolicy === undefined && typeof c.image === 'string') c.imagePullPolicy = /:latest$|^[^:@]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent'
+      for (const p of (c.ports as Json[] | undefined) ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP'
+    }
+  }
+  defaultPodSpecFields(spec)
+}
+
+/** The pod spec of a `template` (a workload's spec.template, a PodTemplate's template), if there is one. */
+export function templatePodSpecs(holder: Json): Json[] {
+  return holder.template ? [asRecord(asRecord(holder.template).spec)] : []
 }

@@ -191,5 +191,3 @@ export function groupVersions(resources: readonly ResourceDef[] = builtinResourc
 
 /** The CustomResourceDefinition resource, which serves the custom ones. */
 export const crdResource = builtinResources.find((d) => d.kind === 'CustomResourceDefinition')!
-
-export const isCrd = (def: Pick<ResourceDef, 'group' | 'kind'>): boolean => def.group === crdResource.group && def.kind === crdResource.kind

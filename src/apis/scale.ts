@@ -1,8 +1,9 @@
 import type { KubeObject } from '../apimachinery/types'
 import { invalid, type StoreResult } from '../apimachinery/status'
-import { formatLabelSelector, labelSelectorString, selectorFromSet } from '../apimachinery/labels'
+import { formatLabelSelector } from '../apimachinery/labels'
 import type { ResourceDef } from './registry'
 import { structTypeError } from './admission'
+import { strategyOf } from './kind-strategies'
 
 interface ScalePaths {
   specReplicasPath: string
@@ -36,31 +37,31 @@ function write(obj: KubeObject, path: string, value: unknown): KubeObject {
   return set(obj, [head!, ...rest]) as KubeObject
 }
 
-const formatSelectorSet = (set: Record<string, string>): string => labelSelectorString(selectorFromSet(set))
-
 const pathsOf = (def: ResourceDef): ScalePaths => def.custom?.scale ?? builtinPaths
 
 /** The autoscaling/v1 Scale view of a workload, as `kubectl scale` reads and writes it. */
 export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
   const paths = pathsOf(def)
   const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata
-  let selector = ''
-  if (def.custom) {
-    const s = paths.labelSelectorPath ? read(obj, paths.labelSelectorPath) : undefined
-    selector = typeof s === 'string' ? s : ''
-  } else {
-    const s = read(obj, '.spec.selector')
-    // A ReplicationController's selector is a plain label map.
-    if (s && def.group === '' && def.kind === 'ReplicationController') selector = formatSelectorSet(s as Record<string, string>)
-    else if (s) selector = formatLabelSelector(s as never)
-  }
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: Number(read(obj, paths.specReplicasPath) ?? 0) },
-    status: { replicas: Number(read(obj, paths.statusReplicasPath) ?? 0), selector },
+    status: { replicas: Number(read(obj, paths.statusReplicasPath) ?? 0), selector: selectorOf(def, obj, paths) },
   }
+}
+
+/** status.selector: at the CRD's labelSelectorPath, else as the kind's strategy reads its spec.selector (a LabelSelector). */
+function selectorOf(def: ResourceDef, obj: KubeObject, paths: ScalePaths): string {
+  if (def.custom) {
+    const s = paths.labelSelectorPath ? read(obj, paths.labelSelectorPath) : undefined
+    return typeof s === 'string' ? s : ''
+  }
+  const own = strategyOf(def).scaleSelector
+  if (own) return own(obj)
+  const s = read(obj, '.spec.selector')
+  return s ? formatLabelSelector(s as never) : ''
 }
 
 /** Carries a Scale's spec.replicas onto the workload. */

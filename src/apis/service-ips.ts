@@ -1,7 +1,6 @@
 import type { KubeObject, Status } from '../apimachinery/types'
 import { invalid as invalidStatus } from '../apimachinery/status'
 import { invalid, toStatusCause, type FieldCause } from '../apimachinery/validation'
-import type { ResourceDef } from './registry'
 import { formatIPv4, parseCidr, parseIPv4, type Cidr } from '../apimachinery/cidr'
 import { asRecord, type Json } from '../apimachinery/json-value'
 
@@ -230,11 +229,11 @@ function* parsed(rows: Iterable<{ value: string }>): Generator<KubeObject> {
 }
 
 /**
- * The store's hook: for Services only, allocates on create (`old` undefined) and keeps allocations
- * on update; `rows` lists the stored services lazily. Returns a 422 Status when allocation fails.
+ * The Service strategy's allocation in the store: allocates on create (`old` undefined) and keeps
+ * allocations on update; `rows` lists the stored services lazily. Returns a 422 Status when
+ * allocation fails.
  */
-export function serviceAddressesFor(def: ResourceDef, obj: KubeObject, old: KubeObject | undefined, rows: () => Iterable<{ value: string }>, range?: string): Status | undefined {
-  if (def.group !== '' || def.kind !== 'Service') return undefined
+export function serviceAddressesFor(obj: KubeObject, old: KubeObject | undefined, rows: () => Iterable<{ value: string }>, range?: string): Status | undefined {
   const causes = allocateServiceAddresses(obj, old, parsed(rows()), { range })
   if (!causes.length) return undefined
   return invalidStatus('', 'Service', obj.metadata.name ?? '', causes.map(toStatusCause))

@@ -1,27 +1,18 @@
+/**
+ * The generic strategy: what every write does to an object whatever its kind, with the kind's
+ * own hooks (./kind-strategy.ts, found by strategyOf) and those of the subresource written.
+ */
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { apiVersionOf, isCrd, rbacGroup, type ResourceDef } from './registry'
-import { validateRbacUpdate } from './rbac/validate'
-import { admitNewNamespace, admitNewPod, applyDefaults, initialStatus } from './defaults'
 import { toStatusCause } from '../apimachinery/validation'
-import { CLEANUP_FINALIZER, establishedStatus } from './crd/crd-object'
-import { validateApiApproval, validateCrdUpdate } from './crd/validate-crd'
-import { createRuleCauses, transitionRuleCauses } from './crd/cel-rule-eval'
 import { formatTime } from '../apimachinery/meta-time'
-import { keepPodPriority, validatePriorityClassUpdate } from './priority-class'
-import { validateStorageUpdate } from './storage/validate'
-import { isCsr, prepareCsrUpdate } from './certificates/csr-object'
-import { validateCsrUpdate } from './certificates/csr-validation'
-import { validateEphemeralOnCreate, validateEphemeralUpdate, withEphemeralContainers } from './validation/ephemeral'
+import { apiVersionOf, type ResourceDef } from './registry'
+import { applyDefaults, initialStatus } from './defaults'
+import { strategyOf } from './kind-strategies'
+import { subresourceOf } from './subresources'
 import { validateFixedFields } from './validation/immutable-fields'
-import { fillStatusZeroFields } from './status-zero-fields'
+import type { Requester } from './certificates/csr-object'
 
-const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
-
-/** generateName's suffix: five characters from the alphabet upstream uses (no vowels, no look-alikes). */
-export function nameSuffix(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(5))
-  return [...bytes].map((b) => generateNameAlphabet[b % generateNameAlphabet.length]).join('')
-}
+export { nameSuffix } from '../apimachinery/generate-name'
 
 /** Everything but metadata and status: a change here bumps metadata.generation. */
 export function specOf(obj: KubeObject): string {
@@ -29,8 +20,8 @@ export function specOf(obj: KubeObject): string {
   return JSON.stringify(rest)
 }
 
-/** Sets the system-owned fields of a new object. */
-export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: number): KubeObject {
+/** Sets the system-owned fields of a new object, its defaults, and what its kind prepares. */
+export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: number, requester?: Requester): KubeObject {
   const meta = { ...obj.metadata }
   for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const) delete meta[f]
   meta.uid = crypto.randomUUID()
@@ -43,25 +34,20 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
   if (status === undefined) delete out.status
   else out.status = status
   applyDefaults(def, out)
-  if (def.group === '' && def.kind === 'Pod') admitNewPod(out)
-  if (def.group === '' && def.kind === 'Namespace') admitNewNamespace(out)
-  if (isCrd(def)) {
-    if (!(meta.finalizers ?? []).includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER]
-    out.status = establishedStatus(out, formatTime(nowMs))
-  }
+  strategyOf(def).prepareForCreate?.(out, { nowMs, requester })
   return out
 }
 
 /**
  * Merges an incoming full object over the stored one: system fields stay, a main-resource write
- * keeps the stored status and a status write changes only status, as with a status subresource.
+ * keeps the stored status, and a write through a subresource changes what that subresource's
+ * strategy says (a status write: only status).
  */
-export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): KubeObject {
-  if (isCsr(def) && (subresource === 'status' || subresource === 'approval')) return prepareCsrUpdate(old, { ...old, status: incoming.status, metadata: { ...old.metadata } }, subresource)
-  if (subresource === 'status') return fillStatusZeroFields(def, { ...old, status: incoming.status, metadata: { ...old.metadata } })
-  if (subresource === 'ephemeralcontainers') {
-    const out = withEphemeralContainers(old, incoming)
-    applyDefaults(def, out)
+export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: string): KubeObject {
+  const sub = subresource === undefined ? undefined : subresourceOf(def, subresource)
+  if (sub?.prepareForUpdate) {
+    const out = sub.prepareForUpdate(old, incoming)
+    if (sub.defaulted) applyDefaults(def, out)
     return out
   }
   const meta = { ...incoming.metadata }
@@ -76,24 +62,21 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
     else out.status = old.status
   }
   applyDefaults(def, out)
-  if (def.group === '' && def.kind === 'Pod') keepPodPriority(old, out)
   if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
-  if (isCrd(def)) out.status = establishedStatus(out, formatTime(Date.now()))
-  if (isCsr(def)) return prepareCsrUpdate(old, out, undefined)
-  return out
+  const own = strategyOf(def).prepareForUpdate
+  return own ? own(old, out) : out
 }
 
 /** Create rules beyond the object's own validation (kube-apiserver's create-only checks we enforce). */
 export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[] {
-  if (def.custom?.schema) return createRuleCauses(def.custom.schema, obj).map(toStatusCause)
-  if (def.group === '' && def.kind === 'Pod') return validateEphemeralOnCreate(obj).map(toStatusCause)
-  return isCrd(def) ? validateApiApproval(obj).map(toStatusCause) : []
+  return (strategyOf(def).validateCreate?.(obj) ?? []).map(toStatusCause)
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
-export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): StatusCause[] {
+export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: string): StatusCause[] {
   const causes: StatusCause[] = []
-  if (def.group === '' && def.kind === 'Pod' && subresource === 'ephemeralcontainers') causes.push(...validateEphemeralUpdate(old, next).map(toStatusCause))
+  const sub = subresource === undefined ? undefined : subresourceOf(def, subresource)
+  if (sub?.validateUpdate) causes.push(...sub.validateUpdate(old, next).map(toStatusCause))
   if (!subresource && !def.custom) causes.push(...validateFixedFields(def.group, def.kind, decoded(def, old), next).map(toStatusCause))
   if (old.metadata.deletionTimestamp) {
     const before = new Set(old.metadata.finalizers ?? [])
@@ -106,12 +89,8 @@ export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObje
       })
     }
   }
-  if (isCrd(def)) causes.push(...validateCrdUpdate(old, next).map(toStatusCause))
-  if (def.custom?.schema) causes.push(...transitionRuleCauses(def.custom.schema, old, next).map(toStatusCause))
-  if (def.group === 'scheduling.k8s.io' && def.kind === 'PriorityClass') causes.push(...validatePriorityClassUpdate(old, next).map(toStatusCause))
-  if (def.group === rbacGroup) causes.push(...validateRbacUpdate(def.kind, old, next).map(toStatusCause))
-  causes.push(...validateStorageUpdate(def.group, def.kind, old, next).map(toStatusCause))
-  if (isCsr(def)) causes.push(...validateCsrUpdate(old, next).map(toStatusCause))
+  const own = strategyOf(def).validateUpdate
+  if (own) causes.push(...own(old, next).map(toStatusCause))
   return causes
 }
 
@@ -122,18 +101,14 @@ function decoded(def: ResourceDef, stored: KubeObject): KubeObject {
   return copy
 }
 
-/** True when the stored bytes would not change (then the write keeps its resourceVersion). */
-export function unchanged(old: KubeObject, next: KubeObject): boolean {
-  const strip = (o: KubeObject) => JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
-  return strip(old) === strip(next)
+/** The seconds a deletion waits: none, unless the kind deletes gracefully (a pod bound to a node). */
+export function gracePeriodFor(def: ResourceDef, obj: KubeObject, requested: number | undefined): number {
+  return strategyOf(def).gracePeriod?.(obj, requested) ?? 0
 }
 
-/** Pods bound to a node are deleted gracefully: the node's agent finishes the deletion. */
-export function gracePeriodFor(def: ResourceDef, obj: KubeObject, requested: number | undefined): number {
-  if (def.group !== '' || def.kind !== 'Pod') return 0
-  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number }
-  const phase = (obj.status as { phase?: string } | undefined)?.phase
-  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0
-  const grace = requested ?? spec.terminationGracePeriodSeconds ?? 30
-  return Math.max(0, grace)
+/** Finalizers that hold a deletion: metadata.finalizers, and those the kind adds (a Namespace's spec.finalizers). */
+export function pendingFinalizers(def: ResourceDef, obj: KubeObject): string[] {
+  const meta = obj.metadata.finalizers ?? []
+  const own = strategyOf(def).finalizers
+  return own ? [...meta, ...own(obj)] : meta
 }

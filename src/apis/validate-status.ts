@@ -1,26 +1,9 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { toStatusCause, type FieldCause } from '../apimachinery/validation'
+import { toStatusCause } from '../apimachinery/validation'
 import { validateObjectMeta } from '../apimachinery/object-meta-validation'
 import type { ResourceDef } from './registry'
-import { isCsr } from './certificates/csr-object'
-import { apiregistrationGroup, validateApiServiceStatus } from './apiregistration/apiservice'
-import { validateHorizontalPodAutoscalerStatus } from './autoscaling/validate-hpa'
-import { validateFlowcontrolStatus } from './flowcontrol/validate'
-import { validateDaemonSetStatus, validateDeploymentStatus, validateReplicaSetStatus, validateStatefulSetStatus } from './validation/apps-status'
-
-type StatusRules = (obj: KubeObject, old: KubeObject) => FieldCause[]
-
-/** The per-kind status rules, by `group/kind`; a kind not here has its status checked by decoding only. */
-const statusRules = new Map<string, StatusRules>([
-  ['apps/Deployment', validateDeploymentStatus],
-  ['apps/ReplicaSet', validateReplicaSetStatus],
-  ['apps/StatefulSet', validateStatefulSetStatus],
-  ['apps/DaemonSet', validateDaemonSetStatus],
-  ['autoscaling/HorizontalPodAutoscaler', validateHorizontalPodAutoscalerStatus],
-  [`${apiregistrationGroup}/APIService`, validateApiServiceStatus],
-  ['flowcontrol.apiserver.k8s.io/FlowSchema', validateFlowcontrolStatus],
-  ['flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration', validateFlowcontrolStatus],
-])
+import { strategyOf } from './kind-strategies'
+import { subresourceOf } from './subresources'
 
 /**
  * How a write to a built-in kind's status subresource is validated, as upstream's status
@@ -30,7 +13,7 @@ const statusRules = new Map<string, StatusRules>([
  * custom resources (against their schema) and CertificateSigningRequests.
  */
 export function statusWriteValidation(def: ResourceDef, old: KubeObject): ((obj: KubeObject) => StatusCause[]) | undefined {
-  if (def.custom || isCsr(def)) return undefined
-  const rules = statusRules.get(`${def.group}/${def.kind}`)
+  if (!subresourceOf(def, 'status')?.validatesStatus) return undefined
+  const rules = strategyOf(def).validateStatus
   return (obj) => [...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }), ...(rules?.(obj, old) ?? [])].map(toStatusCause)
 }

@@ -4,7 +4,6 @@ import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { defaultClassAnnotation, edgeController, edgeIngressClass } from '../apis/ingress-routes'
 
-
 /** Creates the `edgeplane` IngressClass, marked default, unless it exists (as an addon manager's EnsureExists). */
 export async function ensureIngressClass(env: Env): Promise<void> {
   const def = findResource('networking.k8s.io', 'v1', 'ingressclasses')!
@@ -17,20 +16,4 @@ export async function ensureIngressClass(env: Env): Promise<void> {
     spec: { controller: edgeController },
   }
   await store.create({ def, name: edgeIngressClass }, cls, {})
-}
-
-/**
- * The DefaultIngressClass admission plugin: an Ingress created without a class (nor the legacy
- * `kubernetes.io/ingress.class` annotation) gets the default IngressClass, the newest if several.
- */
-export async function defaultIngressClass(env: Env, ing: KubeObject): Promise<void> {
-  const spec = (ing.spec ??= {}) as { ingressClassName?: string }
-  if (spec.ingressClassName || ing.metadata?.annotations?.['kubernetes.io/ingress.class']) return
-  const def = findResource('networking.k8s.io', 'v1', 'ingressclasses')!
-  const res = await storeFor(env, def).list('ingressclasses', {})
-  if (!res.ok) return
-  const defaults = res.value.items.map((t) => JSON.parse(t) as KubeObject).filter((c) => c.metadata.annotations?.[defaultClassAnnotation] === 'true')
-  defaults.sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))
-  const chosen = defaults[0]?.metadata.name
-  if (chosen) spec.ingressClassName = chosen
 }

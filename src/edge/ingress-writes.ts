@@ -16,8 +16,6 @@ import type { ResourceDef } from '../apis/registry'
 import { appendWarnings } from '../api/respond'
 import { edgeIngresses } from './edge-objects'
 
-export const isIngressKind = (def: ResourceDef): boolean => def.group === 'networking.k8s.io' && def.plural === 'ingresses'
-
 type Claims = Awaited<ReturnType<typeof edgeIngresses>>
 
 type Serve = (req: Request, guard?: WriteGuard) => Promise<Response>

@@ -65,7 +65,6 @@ export interface AdmissionPolicyBinding extends KubeObject {
 
 export const policyKind = 'ValidatingAdmissionPolicy'
 export const bindingKind = 'ValidatingAdmissionPolicyBinding'
-export const isAdmissionPolicyKind = (kind: string) => kind === policyKind || kind === bindingKind
 
 /** The reasons a validation may give, and the HTTP codes they answer with. */
 export const validationReasons: Record<string, number> = { Unauthorized: 401, Forbidden: 403, Invalid: 422, RequestEntityTooLarge: 413 }

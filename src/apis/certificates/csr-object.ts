@@ -3,7 +3,6 @@
  * keeps of each write (upstream's csrStrategy, csrStatusStrategy and csrApprovalStrategy).
  */
 import type { KubeObject } from '../../apimachinery/types'
-import type { ResourceDef } from '../registry'
 import { formatTime } from '../../apimachinery/meta-time'
 
 export const certificatesGroup = 'certificates.k8s.io'
@@ -41,8 +40,6 @@ export interface Requester {
   groups: string[]
   extra?: Record<string, string[]>
 }
-
-export const isCsr = (def: Pick<ResourceDef, 'group' | 'kind'>): boolean => def.group === certificatesGroup && def.kind === 'CertificateSigningRequest'
 
 export const specOf = (o: KubeObject): CsrSpec => (o.spec ?? {}) as CsrSpec
 export const statusOf = (o: KubeObject): CsrStatus => (o.status ?? {}) as CsrStatus

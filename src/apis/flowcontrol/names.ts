@@ -5,7 +5,6 @@
  * and every write.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import type { ResourceDef } from '../registry'
 
 export const flowcontrolGroup = 'flowcontrol.apiserver.k8s.io'
 export const flowSchemaKind = 'FlowSchema'
@@ -28,8 +27,6 @@ export const enforcedCondition = 'Enforced'
 export const enforcementAnnotation = 'flowcontrol.edgeplane.dev/enforced'
 export const notEnforced = 'false: this server does not queue, limit or shed requests by API Priority and Fairness; this object is stored and validated only'
 export const notEnforcedWarning = 'API Priority and Fairness is not enforced: FlowSchemas and PriorityLevelConfigurations are stored and validated, but no request is queued, limited or rejected by them'
-
-export const isFlowcontrol = (def: Pick<ResourceDef, 'group'>): boolean => def.group === flowcontrolGroup
 
 /** Go's strconv.ParseBool: undefined when the text is not a boolean. */
 export function parseGoBool(text: string | undefined): boolean | undefined {

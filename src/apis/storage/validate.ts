@@ -200,20 +200,3 @@ export function validateCsiDriver(driver: KubeObject): FieldCause[] {
   })
   return causes
 }
-
-/** Spec causes for a storage kind on create; undefined for other kinds. */
-export function validateStorageObject(group: string, kind: string, obj: KubeObject): FieldCause[] | undefined {
-  if (group === '' && kind === 'PersistentVolume') return validatePersistentVolume(obj)
-  if (group === '' && kind === 'PersistentVolumeClaim') return validatePersistentVolumeClaim(obj)
-  if (group === 'storage.k8s.io' && kind === 'StorageClass') return validateStorageClass(obj)
-  if (group === 'storage.k8s.io' && kind === 'CSIDriver') return validateCsiDriver(obj)
-  return undefined
-}
-
-/** Update causes for a storage kind; empty for other kinds. */
-export function validateStorageUpdate(group: string, kind: string, old: KubeObject, next: KubeObject): FieldCause[] {
-  if (group === '' && kind === 'PersistentVolume') return validatePersistentVolumeUpdate(old, next)
-  if (group === '' && kind === 'PersistentVolumeClaim') return validatePersistentVolumeClaimUpdate(old, next)
-  if (group === 'storage.k8s.io' && kind === 'StorageClass') return validateStorageClassUpdate(old, next)
-  return []
-}

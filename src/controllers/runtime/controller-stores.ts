@@ -8,8 +8,6 @@ import { storeFor } from '../../store-client/stores'
 import { admittedStore } from '../../admission/webhooks/admitted-store'
 import { admitControllerCreate } from '../../admission/create'
 import type { AdmissionLookups } from '../../admission/lookups'
-import { admitPodCreate } from '../../admission/pod-admission'
-import { defaultStorageClass } from '../../admission/storage-class'
 import { emptyNamespace } from '../namespace/empty'
 import { signedStatus } from '../csr-signing/issue'
 import { purgeCustomResources } from './purge'
@@ -60,12 +58,8 @@ export function envStores(env: Env): ControllerStores {
   return {
     store: (def) => storeFor(env, def) as unknown as StoreWriter & PodBinder,
     admitted: (def, user) => admittedStore(env, def, user),
-    async admitCreate(def, target, object, lookups, user) {
-      if (def.group === '' && def.plural === 'pods') await admitPodCreate(env, object)
-      // Admission as for any client's claim (a StatefulSet's volumeClaimTemplates).
-      if (def.group === '' && def.plural === 'persistentvolumeclaims') await defaultStorageClass(env, object)
-      await admitControllerCreate(env, target, object, lookups, user)
-    },
+    // Admission as for any client's create (a ReplicaSet's pod, a StatefulSet's volumeClaimTemplates).
+    admitCreate: (_def, target, object, lookups, user) => admitControllerCreate(env, target, object, lookups, user),
     purgeCustomResources: (crd) => purgeCustomResources(env, crd),
     emptyNamespace: (ns, resources, now) => emptyNamespace(env, ns, resources, now),
     signedStatus: (csr, notBefore, notAfter, now) => signedStatus(env, csr, notBefore, notAfter, now),
