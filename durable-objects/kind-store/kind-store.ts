@@ -17,6 +17,7 @@ import { storeName, type ResourceDef } from '../../src/apis/registry'
 import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../src/apis/store-options'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { Binding, ItemResult } from '../../src/apis/store-options'
+import type { PatchSubresource, WriteSubresource } from '../../src/apis/subresources'
 
 const podsStore = storeName({ group: '', plural: 'pods' })
 
@@ -110,12 +111,12 @@ export class KindStore extends DurableObject<Env> {
     return this.writer.create(t, body, opts)
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }

@@ -17,6 +17,7 @@ import type { Change, Log, StoredRow } from './log'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { WriteResult } from '../../src/apis/store-options'
+import type { ObjectSubresource, PatchSubresource, WriteSubresource } from '../../src/apis/subresources'
 
 export type { WriteResult }
 
@@ -95,7 +96,7 @@ export class Writer {
     return { ok: true, value: { object: text, created: true }, warnings: admitted.warnings }
   }
 
-  update(t: Target, body: KubeObject, subresource: 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
@@ -117,7 +118,7 @@ export class Writer {
     return this.replace(t, key, row, old, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
@@ -160,7 +161,7 @@ export class Writer {
     row: StoredRow,
     old: KubeObject,
     incoming: KubeObject,
-    subresource: 'status' | 'approval' | 'ephemeralcontainers' | undefined,
+    subresource: ObjectSubresource | undefined,
     opts: WriteOptions,
     render: (o: KubeObject) => string = (o) => JSON.stringify(o),
   ): StoreResult<WriteResult> {

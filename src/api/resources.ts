@@ -39,6 +39,7 @@ import { servePodEviction } from './pod-eviction'
 import { isCsr } from '../apis/certificates/csr-object'
 import { serveCsrWrite } from './csr-writes'
 import { isAdmissionPolicyKind, paramsGuard } from './admission-policy-writes'
+import type { WriteSubresource } from '../apis/subresources'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
 const notServed = () => new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
@@ -95,7 +96,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
   const ephemeral = def.group === '' && def.plural === 'pods' && sub === 'ephemeralcontainers' && !!info.name
   if (ephemeral && !['GET', 'PUT', 'PATCH'].includes(req.method)) throw new ApiError(methodNotAllowed(`the server does not allow this method on the requested resource`))
   if (sub !== undefined && !finalize && !ephemeral && (!info.name || !def.subresources.includes(sub as never))) throw notServed()
-  const subresource = sub as 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
+  const subresource = sub as WriteSubresource | undefined
   const q = new URL(req.url).searchParams
   const namespace = def.namespaced ? info.namespace : undefined
   const store = storeFor(env, def)

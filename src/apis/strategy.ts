@@ -14,6 +14,7 @@ import { validateCsrUpdate } from './certificates/csr-validation'
 import { validateEphemeralOnCreate, validateEphemeralUpdate, withEphemeralContainers } from './validation/ephemeral'
 import { validateFixedFields } from './validation/immutable-fields'
 import { fillStatusZeroFields } from './status-zero-fields'
+import type { ObjectSubresource } from './subresources'
 
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789'
 
@@ -56,7 +57,7 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
  * Merges an incoming full object over the stored one: system fields stay, a main-resource write
  * keeps the stored status and a status write changes only status, as with a status subresource.
  */
-export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): KubeObject {
+export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: ObjectSubresource): KubeObject {
   if (isCsr(def) && (subresource === 'status' || subresource === 'approval')) return prepareCsrUpdate(old, { ...old, status: incoming.status, metadata: { ...old.metadata } }, subresource)
   if (subresource === 'status') return fillStatusZeroFields(def, { ...old, status: incoming.status, metadata: { ...old.metadata } })
   if (subresource === 'ephemeralcontainers') {
@@ -91,7 +92,7 @@ export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[]
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
-export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: 'status' | 'approval' | 'ephemeralcontainers'): StatusCause[] {
+export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: ObjectSubresource): StatusCause[] {
   const causes: StatusCause[] = []
   if (def.group === '' && def.kind === 'Pod' && subresource === 'ephemeralcontainers') causes.push(...validateEphemeralUpdate(old, next).map(toStatusCause))
   if (!subresource && !def.custom) causes.push(...validateFixedFields(def.group, def.kind, decoded(def, old), next).map(toStatusCause))
