@@ -61,6 +61,13 @@ module.exports = {
       to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/certificates/', '^src/controllers/', '^src/store-client/', '^src/admission/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
     },
     {
+      name: 'controller-runtime-generic',
+      severity: 'error',
+      comment: "The controller runtime runs any controller: it imports no controller's folder (a controller registers its own actions with it), only src/controllers' shared modules.",
+      from: { path: '^src/controllers/runtime/' },
+      to: { path: '^src/controllers/', pathNot: ['^src/controllers/runtime/', '^src/controllers/shared/', '^src/controllers/resources\\.ts$'] },
+    },
+    {
       name: 'printers-on-apis',
       severity: 'error',
       comment: 'Table printers format objects of the served kinds; nothing else.',

@@ -3,9 +3,10 @@ import type { Env } from '../../src/env'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { controllersOfHost, hostOfController } from '../../src/controllers/hosts'
 import { defaultRunnerOptions, type ControllerRunner, type PassReport } from '../../src/controllers/runtime/runner'
+import { resyncMsOf } from '../../src/controllers/runtime/runner-options'
 import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
-import { putMemory, restoreMemory, saveMemory } from './memory'
+import { putMemory, restoreRunnerState, saveRunnerState } from './memory'
 import { recordPass } from './strict-limits'
 import { HostSchedule, nextAlarmAt } from './schedule'
 import { retiredHost } from './retire'
@@ -21,8 +22,9 @@ const overdueMs = 60_000
  * earliest (see `HostSchedule`). A pass's due keys or resync set that controller's next due time; a
  * store's change notification only brings it forward. Caches and queues live in memory: after an
  * eviction the first pass relists and every controller resyncs every key, which is exactly what a
- * level-triggered controller needs. What a controller remembers beyond its caches (its `memory`) is
- * kept in storage and restored before a new instance's first pass. It counts each controller's
+ * level-triggered controller needs. What a controller remembers beyond its caches (the memory its
+ * reconciles ask for, and the write the API last refused for each key) is kept in storage and
+ * restored before a new instance's first pass. It counts each controller's
  * alarms and passes in storage (see `ControllerCounters`), read by `GET /metrics`.
  */
 export class ControllerHost extends DurableObject<Env> {
@@ -68,7 +70,7 @@ export class ControllerHost extends DurableObject<Env> {
   /** Takes over what the controller `name` remembered in the host it ran in before. */
   async adoptMemory(name: string, entries: [string, unknown][]): Promise<void> {
     await putMemory(this.ctx.storage, name, entries)
-    this.runners?.get(name)?.def.memory?.restore(entries)
+    this.runners?.get(name)?.memory.restore(entries)
   }
 
   override async alarm(): Promise<void> {
@@ -121,7 +123,7 @@ export class ControllerHost extends DurableObject<Env> {
       counters.failedPasses++
       report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
     }
-    if (runner.def.memory) await saveMemory(this.ctx.storage, name, runner.def.memory)
+    await saveRunnerState(this.ctx.storage, name, runner)
     if (counters.limits) recordPass(counters.limits, `controller ${name}`, report, runner.caches.bytes)
     counters.passes++
     counters.reconciles += report.reconciled
@@ -154,11 +156,10 @@ export class ControllerHost extends DurableObject<Env> {
 
   private async loadedRunners(): Promise<Map<string, ControllerRunner>> {
     if (!this.runners) {
-      const resyncSeconds = Number(this.env.CONTROLLER_RESYNC_SECONDS ?? 30)
       const names = controllersOfHost(this.host!)
       const defs = names.map((name) => controllerDefinition(name, this.env))
-      for (const [i, def] of defs.entries()) if (def.memory) await restoreMemory(this.ctx.storage, names[i]!, def.memory)
-      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: resyncSeconds * 1000 })
+      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: resyncMsOf(this.env.CONTROLLER_RESYNC_SECONDS) })
+      for (const [i, runner] of runners.entries()) await restoreRunnerState(this.ctx.storage, names[i]!, runner)
       this.runners = new Map(names.map((name, i) => [name, runners[i]!]))
     }
     return this.runners

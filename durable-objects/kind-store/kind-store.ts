@@ -14,10 +14,11 @@ import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
-import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions, WriteSubresource } from '../../src/apis/store-options'
+import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../src/apis/store-options'
 import type { StoreKinds } from '../../src/apis/store-strategy'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { Binding, ItemResult } from '../../src/apis/store-options'
+import type { PatchSubresource, WriteSubresource } from '../../src/apis/write-subresource'
 
 /** What a namespace holds of one kind: objects, and how many carry each finalizer. */
 export interface NamespaceContent {
@@ -125,7 +126,7 @@ export class KindStore extends DurableObject<Env> {
     return this.writer.update(t, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: Exclude<WriteSubresource, 'finalize'> | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }

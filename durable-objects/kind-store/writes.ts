@@ -1,12 +1,13 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
-import type { DeleteOptions, PatchType, Target, WriteOptions, WriteResult, WriteSubresource } from '../../src/apis/store-options'
+import type { DeleteOptions, PatchType, Target, WriteOptions, WriteResult } from '../../src/apis/store-options'
 import type { StoreKinds, StoreStrategy } from '../../src/apis/store-strategy'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { nameSuffix } from '../../src/apimachinery/generate-name'
 import type { Change, Log, StoredRow } from './log'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { namespacedKey } from '../../src/apimachinery/object-key'
+import type { ObjectSubresource, PatchSubresource, WriteSubresource } from '../../src/apis/write-subresource'
 
 export type { WriteResult }
 
@@ -90,7 +91,7 @@ export class Writer {
     return this.replace(kind, t, key, row, old, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: Exclude<WriteSubresource, 'finalize'> | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
     const { def } = t
     const kind = this.kinds.of(def)
     const sub = subresource === undefined ? undefined : kind.subresource(subresource)

@@ -2,7 +2,7 @@ import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, methodNotAllowed, unwrap } from '../apimachinery/status'
 import { apiVersionOf, type ResourceDef } from '../apis/registry'
-import type { WriteSubresource } from '../apis/store-options'
+import type { PatchSubresource, WriteSubresource } from '../apis/write-subresource'
 import { subresourceOf } from '../apis/subresources'
 import { admittedStore } from '../admission/webhooks/admitted-store'
 import { patchTypeOf } from '../apis/patching'
@@ -117,7 +117,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       const opts = requestWriteOptions(req, q)
       // A server-side apply that creates the object passes the same admission as a POST.
       const created = subresource === undefined ? await applyCreate(env, target, type, patch, opts, (obj, o) => admitted.create(target, obj, o)) : undefined
-      const res = created ?? (await admitted.patch(target, type, patch, subresource as Exclude<WriteSubresource, 'finalize'> | undefined, opts))
+      const res = created ?? (await admitted.patch(target, type, patch, subresource as PatchSubresource | undefined, opts))
       const written = unwrap(res)
       return jsonText(view ? written.object : asRequestedVersion(def, written.object), written.created ? 201 : 200, res.ok ? res.warnings : undefined)
     }

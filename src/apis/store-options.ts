@@ -49,9 +49,6 @@ export interface DeleteOptions extends WriteOptions {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'
 }
 
-/** The subresources a store writes through (besides the object itself). */
-export type WriteSubresource = 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers'
-
 /** The patch a PATCH request carries, by its Content-Type. */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply'
 

@@ -16,7 +16,7 @@ function hostNames(): Map<string, string> {
   if (!hostOf) {
     hostOf = new Map()
     for (const name of controllerNames()) {
-      const watchesPods = controllerDefinition(name, {} as Env).watches.some((r) => sameResource(r, pods))
+      const watchesPods = controllerDefinition(name, {} as Env).watches.kinds.some((r) => sameResource(r, pods))
       hostOf.set(name, watchesPods ? sharedPodsHost : name)
     }
   }

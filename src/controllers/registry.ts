@@ -95,11 +95,11 @@ export function watchersOf(storeName: string, type: ChangeType, object: KubeObje
     watchers = new Map()
     for (const [name, build] of Object.entries(controllers)) {
       const def = build({} as Env)
-      for (const ref of def.watches) {
+      for (const ref of def.watches.kinds) {
         const key = `${ref.group || 'core'}/${ref.plural}`
         watchers.set(key, [...(watchers.get(key) ?? []), { name, ref, def }])
       }
     }
   }
-  return (watchers.get(storeName) ?? []).filter((w) => w.def.wakesOn?.(w.ref, type, object, previous) ?? true).map((w) => w.name)
+  return (watchers.get(storeName) ?? []).filter((w) => w.def.watches.wakesOn?.(w.ref, type, object, previous) ?? true).map((w) => w.name)
 }

@@ -99,7 +99,7 @@ describe('the Local APIServices', () => {
     expect(ctl.reconcile('v1.apps', cacheOf(changed), T).actions).toEqual([expect.objectContaining({ type: 'update', object: expect.objectContaining({ spec: apps.spec }) })])
     expect(ctl.reconcile('v1.apps', cacheOf(apps), T).actions).toEqual([])
     expect(ctl.reconcile('v1.apps', cacheOf({ ...changed, metadata: { name: 'v1.apps' } }), T).actions).toEqual([])
-    expect(ctl.keysFor(def, metricsApiService(), cacheOf())).toEqual([])
+    expect(ctl.watches.keysFor(def, metricsApiService(), cacheOf())).toEqual([])
   })
 })
 
@@ -140,13 +140,13 @@ describe('APIService availability', () => {
   })
 
   it('is woken for the APIServices a Service or Endpoints backs', () => {
-    expect(ctl.keysFor({ group: '', version: 'v1', plural: 'services' }, svc(), cacheOf(metricsApiService(), localApiServices()[0]!))).toEqual(['v1beta1.metrics.k8s.io'])
+    expect(ctl.watches.keysFor({ group: '', version: 'v1', plural: 'services' }, svc(), cacheOf(metricsApiService(), localApiServices()[0]!))).toEqual(['v1beta1.metrics.k8s.io'])
     const endpointsRef = { group: '', version: 'v1', plural: 'endpoints' }
     const annotated = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, annotations: { note: 'x' } } })
-    expect(ctl.wakesOn!(endpointsRef, 'MODIFIED', eps([{ ip: '10.0.0.5' }]), eps([]))).toBe(true)
-    expect(ctl.wakesOn!(endpointsRef, 'MODIFIED', annotated(eps([{ ip: '10.0.0.5' }])), eps([{ ip: '10.0.0.6' }]))).toBe(false)
-    expect(ctl.wakesOn!({ group: '', version: 'v1', plural: 'services' }, 'MODIFIED', svc([{ name: 'https', port: 8443 }]), svc())).toBe(true)
-    expect(ctl.wakesOn!({ group: '', version: 'v1', plural: 'services' }, 'MODIFIED', annotated(svc()), svc())).toBe(false)
+    expect(ctl.watches.wakesOn!(endpointsRef, 'MODIFIED', eps([{ ip: '10.0.0.5' }]), eps([]))).toBe(true)
+    expect(ctl.watches.wakesOn!(endpointsRef, 'MODIFIED', annotated(eps([{ ip: '10.0.0.5' }])), eps([{ ip: '10.0.0.6' }]))).toBe(false)
+    expect(ctl.watches.wakesOn!({ group: '', version: 'v1', plural: 'services' }, 'MODIFIED', svc([{ name: 'https', port: 8443 }]), svc())).toBe(true)
+    expect(ctl.watches.wakesOn!({ group: '', version: 'v1', plural: 'services' }, 'MODIFIED', annotated(svc()), svc())).toBe(false)
   })
 })
 

@@ -21,8 +21,8 @@ describe('clusterrole-aggregation controller', () => {
 
   it('keys every aggregated role on any ClusterRole change', () => {
     const cache = cacheOf([view, widgets, other])
-    expect(controller.allKeys(cache)).toEqual(['view'])
-    expect(controller.keysFor(clusterRoles, other, cache)).toEqual(['view'])
+    expect(controller.watches.allKeys(cache)).toEqual(['view'])
+    expect(controller.watches.keysFor(clusterRoles, other, cache)).toEqual(['view'])
   })
 
   it('writes the matched roles’ rules, in name order and without duplicates, with the resourceVersion read', () => {

@@ -120,15 +120,15 @@ describe('crd-cleanup controller', () => {
   it('ignores a CRD that is not being deleted', () => {
     const live = crd({}, { finalizers: [CLEANUP_FINALIZER] })
     const cache = cacheOf([live])
-    expect(controller.allKeys(cache)).toEqual([])
-    expect(controller.keysFor(customResourceDefinitions, live, cache)).toEqual([])
+    expect(controller.watches.allKeys(cache)).toEqual([])
+    expect(controller.watches.keysFor(customResourceDefinitions, live, cache)).toEqual([])
     expect(controller.reconcile('widgets.example.com', cache, 0).actions).toEqual([])
   })
 
   it('marks a deleted CRD Terminating and purges its objects until they are gone', () => {
     const deleted = crd({}, { finalizers: [CLEANUP_FINALIZER], deletionTimestamp: '2026-01-01T00:00:00Z' })
     const cache = cacheOf([deleted])
-    expect(controller.allKeys(cache)).toEqual(['widgets.example.com'])
+    expect(controller.watches.allKeys(cache)).toEqual(['widgets.example.com'])
     const outcome = controller.reconcile('widgets.example.com', cache, Date.parse('2026-01-01T00:00:05Z'))
     expect(outcome.actions.map((a) => a.type)).toEqual(['patch', 'purgeCustomResources'])
     expect(outcome.actions[0]).toMatchObject({ subresource: 'status', patch: { status: { conditions: [{ type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress' }] } } })

@@ -184,11 +184,11 @@ describe('deployment keysFor', () => {
     { name: 'a pod of a Recreate Deployment maps to it', resource: pods, object: newPod('p', { owner: brs }), keys: ['default/batch'] },
     { name: 'a pod of a rolling Deployment maps to nothing (its ReplicaSet status carries the news)', resource: pods, object: newPod('p', { owner: rs }), keys: [] },
   ])('$name', ({ resource, object, keys }) => {
-    expect(controller.keysFor(resource, object, cache)).toEqual(keys)
+    expect(controller.watches.keysFor(resource, object, cache)).toEqual(keys)
   })
 
   it('watches deployments, replicasets and pods and resyncs every Deployment', async () => {
-    expect(controller.watches).toEqual([deployments, replicaSets, pods])
-    expect(controller.allKeys(cache).sort()).toEqual(['default/batch', 'default/web'])
+    expect(controller.watches.kinds).toEqual([deployments, replicaSets, pods])
+    expect(controller.watches.allKeys(cache).sort()).toEqual(['default/batch', 'default/web'])
   })
 })

@@ -9,7 +9,7 @@ import { projectedView } from '../fixtures/projected'
 
 /** The reconcile as the controller's host runs it, on the fields its projection keeps. */
 const reconcileDisruptionBudget = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileDisruptionBudget> extends [string, Cache, ...infer R] ? R : never) =>
-  declaredReconcileDisruptionBudget(key, projectedView(cache, (r) => disruptionController().reads?.(r)), ...rest)
+  declaredReconcileDisruptionBudget(key, projectedView(cache, (r) => disruptionController().watches.reads?.(r)), ...rest)
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 

@@ -8,11 +8,11 @@ import { projectedView } from '../fixtures/projected'
 
 /** The reconcile as the controller's host runs it, on the fields its projection keeps. */
 const reconcileEndpointSlices = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileEndpointSlices> extends [string, Cache, ...infer R] ? R : never) =>
-  declaredReconcileEndpointSlices(key, projectedView(cache, (r) => endpointSliceController().reads?.(r)), ...rest)
+  declaredReconcileEndpointSlices(key, projectedView(cache, (r) => endpointSliceController().watches.reads?.(r)), ...rest)
 
 /** The reconcile as the controller's host runs it, on the fields its projection keeps. */
 const reconcileEndpoints = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileEndpoints> extends [string, Cache, ...infer R] ? R : never) =>
-  declaredReconcileEndpoints(key, projectedView(cache, (r) => endpointsController().reads?.(r)), ...rest)
+  declaredReconcileEndpoints(key, projectedView(cache, (r) => endpointsController().watches.reads?.(r)), ...rest)
 
 class MapCache implements Cache {
   private readonly items = new Map<string, KubeObject>()

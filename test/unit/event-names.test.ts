@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { eventName } from '../../src/controllers/runtime/apply'
+import { eventName } from '../../src/controllers/runtime/event-object'
 
 describe('event names', () => {
   it('gives every event of one burst about one object its own name, in the recorder format', () => {

@@ -100,7 +100,7 @@ describe('the priority-and-fairness controller: Dangling', () => {
     expect(missing.lastTransitionTime).toBeDefined()
 
     cache.write(priorityLevels, { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'batch' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } })
-    expect(controller.keysFor(priorityLevels, cache.get(priorityLevels, undefined, 'batch')!, cache)).toEqual(['prioritylevelconfigurations/batch', 'flowschemas/batch'])
+    expect(controller.watches.keysFor(priorityLevels, cache.get(priorityLevels, undefined, 'batch')!, cache)).toEqual(['prioritylevelconfigurations/batch', 'flowschemas/batch'])
     await drive(controller, cache, T0 + 2000)
     expect(dangling(cache.get(flowSchemas, undefined, 'batch'))).toMatchObject({ status: 'False', reason: 'Found' })
   })

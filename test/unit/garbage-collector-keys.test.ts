@@ -22,7 +22,7 @@ describe('garbage collector keys', () => {
   })
 
   it('watches the resources it is given, in that order', async () => {
-    expect(garbageCollector(garbageCollectedResources).watches.map((r) => r.plural)).toEqual([
+    expect(garbageCollector(garbageCollectedResources).watches.kinds.map((r) => r.plural)).toEqual([
       'pods',
       'endpointslices',
       'endpoints',
@@ -57,48 +57,48 @@ describe('garbage collector keysFor and allKeys', () => {
 
   it('queues a dependent on its own change, and nothing for objects without owners', async () => {
     const { gc, store } = cluster()
-    expect(gc.keysFor(res.pods, p1, store)).toEqual(['core/pods/default/p1'])
-    expect(gc.keysFor(res.configmaps, plain, store)).toEqual([])
-    expect(gc.keysFor(res.deployments, d, store)).toEqual([])
-    expect(gc.keysFor(res.events, newObject(res.events, 'e'), store)).toEqual([])
+    expect(gc.watches.keysFor(res.pods, p1, store)).toEqual(['core/pods/default/p1'])
+    expect(gc.watches.keysFor(res.configmaps, plain, store)).toEqual([])
+    expect(gc.watches.keysFor(res.deployments, d, store)).toEqual([])
+    expect(gc.watches.keysFor(res.events, newObject(res.events, 'e'), store)).toEqual([])
   })
 
   it('queues the dependents of an owner that went away (learnt from earlier changes)', async () => {
     const { gc, store } = cluster()
-    for (const p of [p1, p2]) gc.keysFor(res.pods, p, store)
+    for (const p of [p1, p2]) gc.watches.keysFor(res.pods, p, store)
     await store.applyAll([{ type: 'delete', resource: res.replicasets, namespace: 'default', name: 'web-5d8f' }])
-    expect(gc.keysFor(res.replicasets, rs, store).sort()).toEqual(['core/pods/default/p1', 'core/pods/default/p2'])
+    expect(gc.watches.keysFor(res.replicasets, rs, store).sort()).toEqual(['core/pods/default/p1', 'core/pods/default/p2'])
   })
 
   it('queues the dependents of an owner replaced by a namesake', async () => {
     const { gc, store } = cluster()
-    gc.allKeys(store)
+    gc.watches.allKeys(store)
     store.put(res.replicasets, { ...rs, metadata: { ...rs.metadata, uid: 'uid-new' } })
-    expect(gc.keysFor(res.replicasets, rs, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
+    expect(gc.watches.keysFor(res.replicasets, rs, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
   })
 
   it('queues the owner that waits on a dependent in foreground deletion', async () => {
     const { gc, store } = cluster()
-    gc.allKeys(store)
+    gc.watches.allKeys(store)
     const waiting = { ...rs, metadata: { ...rs.metadata, ...deleting, finalizers: ['foregroundDeletion'] } }
     store.put(res.replicasets, waiting)
     // the owner itself: its key, and its dependents'
-    expect(gc.keysFor(res.replicasets, waiting, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
+    expect(gc.watches.keysFor(res.replicasets, waiting, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
     // a dependent going away wakes the waiting owner
     await store.applyAll([{ type: 'delete', resource: res.pods, namespace: 'default', name: 'p1' }])
-    expect(gc.keysFor(res.pods, p1, store)).toEqual(['apps/replicasets/default/web-5d8f'])
+    expect(gc.watches.keysFor(res.pods, p1, store)).toEqual(['apps/replicasets/default/web-5d8f'])
   })
 
   it('queues an owner being deleted with the orphan policy', async () => {
     const { gc, store } = cluster()
     const orphaning = { ...d, metadata: { ...d.metadata, ...deleting, finalizers: ['orphan'] } }
     store.put(res.deployments, orphaning)
-    expect(gc.keysFor(res.deployments, orphaning, store)).toContain('apps/deployments/default/web')
+    expect(gc.watches.keysFor(res.deployments, orphaning, store)).toContain('apps/deployments/default/web')
   })
 
   it('resyncs every dependent and every owner with a policy finalizer', async () => {
     const orphaning = newObject(res.secrets, 's', { ...deleting, finalizers: ['orphan'] })
     const { gc, store } = cluster([res.secrets, orphaning])
-    expect(gc.allKeys(store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2', 'core/secrets/default/s'])
+    expect(gc.watches.allKeys(store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2', 'core/secrets/default/s'])
   })
 })

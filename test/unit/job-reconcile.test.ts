@@ -37,10 +37,10 @@ function setup(spec: Json, status: Json = {}) {
   return { cache, def }
 }
 
-/** One reconcile of the Job, with its actions applied to the cache. */
+/** One reconcile of the Job, as the runner makes it (with the controller's memory), with its actions applied to the cache. */
 async function pass(def: ControllerDefinition, cache: MemoryCache, now: number) {
   cache.now = now
-  const out = def.reconcile('default/pi', cache, now)
+  const out = cache.reconcile(def, 'default/pi', now)
   await cache.applyAll(out.actions)
   return out
 }

@@ -129,7 +129,7 @@ describe('namespace controller keys', () => {
   ])
 
   it('watches namespaces only: content is emptied and counted in the stores, never cached', async () => {
-    expect(controller.watches).toEqual([res.namespaces])
+    expect(controller.watches.kinds).toEqual([res.namespaces])
   })
 
   it.each([
@@ -137,10 +137,10 @@ describe('namespace controller keys', () => {
     ['an active namespace', res.namespaces, namespace('active'), []],
     ['a finalized namespace', res.namespaces, namespace('finalized'), []],
   ] as const)('maps %s', (_, r, o, keys) => {
-    expect(controller.keysFor(r, o, store)).toEqual(keys)
+    expect(controller.watches.keysFor(r, o, store)).toEqual(keys)
   })
 
   it('resyncs terminating namespaces only', async () => {
-    expect(controller.allKeys(store)).toEqual(['doomed'])
+    expect(controller.watches.allKeys(store)).toEqual(['doomed'])
   })
 })

@@ -11,7 +11,7 @@ const defaults = nodeCidrSettings(undefined, undefined)
 /** Runs every key the controller would visit on a resync, applying what it asks for. */
 async function resync(cache: MemoryCache, settings = defaults): Promise<void> {
   const controller = nodeIpamController(settings)
-  for (const key of controller.allKeys(cache)) await cache.applyAll(controller.reconcile(key, cache, 0).actions)
+  for (const key of controller.watches.allKeys(cache)) await cache.applyAll(controller.reconcile(key, cache, 0).actions)
 }
 
 const cidrOf = (cache: MemoryCache, name: string) => podCidrsOf(cache.get(nodes, undefined, name)!)
@@ -72,7 +72,7 @@ describe('node IPAM controller', () => {
     const freed = cidrOf(cache, other)[0]
     cache.remove(nodes, undefined, other)
     const controller = nodeIpamController(settings)
-    expect(controller.keysFor(nodes, newNode(other), cache)).toEqual([without[0]])
+    expect(controller.watches.keysFor(nodes, newNode(other), cache)).toEqual([without[0]])
     await resync(cache, settings)
     expect(cidrOf(cache, without[0]!)).toEqual([freed])
   })
@@ -81,10 +81,10 @@ describe('node IPAM controller', () => {
     const controller = nodeIpamController(defaults)
     const node = newNode('a')
     const beat = { ...node, status: { conditions: [] } }
-    expect(controller.wakesOn!(nodes, 'ADDED', node)).toBe(true)
-    expect(controller.wakesOn!(nodes, 'MODIFIED', beat, node)).toBe(false)
-    expect(controller.wakesOn!(nodes, 'MODIFIED', { ...node, spec: { podCIDR: '10.244.3.0/24' } }, node)).toBe(true)
-    expect(controller.wakesOn!(nodes, 'DELETED', node)).toBe(true)
+    expect(controller.watches.wakesOn!(nodes, 'ADDED', node)).toBe(true)
+    expect(controller.watches.wakesOn!(nodes, 'MODIFIED', beat, node)).toBe(false)
+    expect(controller.watches.wakesOn!(nodes, 'MODIFIED', { ...node, spec: { podCIDR: '10.244.3.0/24' } }, node)).toBe(true)
+    expect(controller.watches.wakesOn!(nodes, 'DELETED', node)).toBe(true)
   })
 })
 

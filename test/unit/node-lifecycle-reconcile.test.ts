@@ -212,21 +212,21 @@ describe('node-lifecycle reconcile', () => {
 describe('node-lifecycle keys', () => {
   it('watches nodes, leases and pods', async () => {
     expect(controller.name).toBe('node-lifecycle')
-    expect(controller.watches).toEqual([nodes, leases, pods])
+    expect(controller.watches.kinds).toEqual([nodes, leases, pods])
   })
 
   it('maps nodes, node leases and pods on troubled nodes to node names', async () => {
     const troubled = newNode('bad', { ready: 'Unknown' })
     const tainted = newNode('tainted', { taints: [{ key: 'x', effect: 'NoExecute' }] })
     const cache = new MemoryCache(newNode('good'), troubled, tainted)
-    expect(controller.keysFor(nodes, troubled, cache)).toEqual(['bad'])
-    expect(controller.keysFor(leases, newLease('good', renewed), cache)).toEqual(['good'])
+    expect(controller.watches.keysFor(nodes, troubled, cache)).toEqual(['bad'])
+    expect(controller.watches.keysFor(leases, newLease('good', renewed), cache)).toEqual(['good'])
     const otherLease = { ...newLease('good', renewed), metadata: { name: 'leader', namespace: 'kube-system' } }
-    expect(controller.keysFor(leases, otherLease, cache)).toEqual([])
-    expect(controller.keysFor(pods, newPod('a', { nodeName: 'bad' }), cache)).toEqual(['bad'])
-    expect(controller.keysFor(pods, newPod('b', { nodeName: 'tainted' }), cache)).toEqual(['tainted'])
-    expect(controller.keysFor(pods, newPod('c', { nodeName: 'good' }), cache)).toEqual([])
-    expect(controller.keysFor(pods, newPod('d'), cache)).toEqual([])
-    expect(controller.allKeys(cache).sort()).toEqual(['bad', 'good', 'tainted'])
+    expect(controller.watches.keysFor(leases, otherLease, cache)).toEqual([])
+    expect(controller.watches.keysFor(pods, newPod('a', { nodeName: 'bad' }), cache)).toEqual(['bad'])
+    expect(controller.watches.keysFor(pods, newPod('b', { nodeName: 'tainted' }), cache)).toEqual(['tainted'])
+    expect(controller.watches.keysFor(pods, newPod('c', { nodeName: 'good' }), cache)).toEqual([])
+    expect(controller.watches.keysFor(pods, newPod('d'), cache)).toEqual([])
+    expect(controller.watches.allKeys(cache).sort()).toEqual(['bad', 'good', 'tainted'])
   })
 })

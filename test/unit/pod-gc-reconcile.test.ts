@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { MemoryCache } from '../fixtures/memory-cache'
 import { newNode, newObject, res } from '../fixtures/objects'
-import { OUT_OF_SERVICE_TAINT, podGcController as declaredPodGcController, TERMINATED_KEY } from '../../src/controllers/pod-gc'
+import { OUT_OF_SERVICE_TAINT, podGcController as declaredPodGcController, QUARANTINE_KEY, TERMINATED_KEY } from '../../src/controllers/pod-gc'
 import type { Action } from '../../src/controllers/runtime/types'
 import { withProjections } from '../fixtures/projected'
 
@@ -98,10 +98,11 @@ describe('pod GC: pods whose node is gone', () => {
   it('waits out the quarantine, then marks the pod Failed and force-deletes it', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
     const store = storeOf(pod('p', { node: 'gone' }), pod('q', { node: 'gone' }))
-    expect(gc.reconcile('default/p', store, t0)).toEqual({ actions: [], requeueAfterMs: 40_000 })
+    // the clock starts at first sight, in the controller's memory
+    expect(store.reconcile(gc, 'default/p', t0)).toEqual({ actions: [], requeueAfterMs: 40_000, memory: new Map([['gone', t0]]) })
     // the quarantine is per node: a second pod on it waits only for what is left
-    expect(gc.reconcile('default/q', store, t0 + 30_000)).toEqual({ actions: [], requeueAfterMs: 10_000 })
-    const out = gc.reconcile('default/p', store, t0 + 40_000)
+    expect(store.reconcile(gc, 'default/q', t0 + 30_000)).toEqual({ actions: [], requeueAfterMs: 10_000 })
+    const out = store.reconcile(gc, 'default/p', t0 + 40_000)
     expect(out.actions.map(describeAction)).toEqual([failedPatch('p'), 'delete default/p grace=0 uid=uid-p'])
     await store.applyAll(out.actions)
     expect(store.names(res.pods)).toEqual(['q'])
@@ -110,21 +111,33 @@ describe('pod GC: pods whose node is gone', () => {
   it('force-deletes a terminating pod on a missing node, and deletes a finished one without marking it', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
     const store = storeOf(pod('terminating', { node: 'gone', deleting: true }), pod('finished', { node: 'gone', phase: 'Succeeded' }))
-    gc.reconcile('default/terminating', store, t0)
-    expect(gc.reconcile('default/terminating', store, t0 + 40_000).actions.map(describeAction)).toEqual([failedPatch('terminating'), 'delete default/terminating grace=0 uid=uid-terminating'])
-    expect(gc.reconcile('default/finished', store, t0 + 40_000).actions.map(describeAction)).toEqual(['delete default/finished grace=0 uid=uid-finished'])
-    await store.applyAll(gc.reconcile('default/terminating', store, t0 + 40_000).actions)
+    store.reconcile(gc, 'default/terminating', t0)
+    expect(store.reconcile(gc, 'default/terminating', t0 + 40_000).actions.map(describeAction)).toEqual([failedPatch('terminating'), 'delete default/terminating grace=0 uid=uid-terminating'])
+    expect(store.reconcile(gc, 'default/finished', t0 + 40_000).actions.map(describeAction)).toEqual(['delete default/finished grace=0 uid=uid-finished'])
+    await store.applyAll(store.reconcile(gc, 'default/terminating', t0 + 40_000).actions)
     expect(store.names(res.pods)).toEqual(['finished'])
   })
 
   it('restarts the quarantine when the node comes back in between', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
     const store = storeOf(pod('p', { node: 'flaky' }))
-    gc.reconcile('default/p', store, t0)
+    store.reconcile(gc, 'default/p', t0)
     store.put(res.nodes, newNode('flaky'))
-    expect(gc.reconcile('default/p', store, t0 + 20_000)).toEqual({ actions: [] })
+    expect(store.reconcile(gc, 'default/p', t0 + 20_000)).toEqual({ actions: [], memory: new Map([['flaky', undefined]]) })
     store.remove(res.nodes, undefined, 'flaky')
-    expect(gc.reconcile('default/p', store, t0 + 45_000)).toEqual({ actions: [], requeueAfterMs: 40_000 })
+    expect(store.reconcile(gc, 'default/p', t0 + 45_000)).toEqual({ actions: [], requeueAfterMs: 40_000, memory: new Map([['flaky', t0 + 45_000]]) })
+  })
+
+  it('forgets the clock of a node that came back, or that no pod waits on any more, in its quarantine sweep', async () => {
+    const gc = podGcController({ quarantineMs: 40_000 })
+    const store = storeOf(pod('p', { node: 'back' }), pod('q', { node: 'gone' }), pod('r', { node: 'still' }))
+    for (const key of ['default/p', 'default/q', 'default/r']) store.reconcile(gc, key, t0)
+    expect(store.memoryOf('pod-gc').keys().sort()).toEqual(['back', 'gone', 'still'])
+    store.put(res.nodes, newNode('back'))
+    store.remove(res.pods, 'default', 'q')
+    expect(store.reconcile(gc, QUARANTINE_KEY, t0 + 1000)).toEqual({ actions: [], memory: new Map([['back', undefined], ['gone', undefined]]) })
+    expect(store.memoryOf('pod-gc').keys()).toEqual(['still'])
+    expect(store.reconcile(gc, QUARANTINE_KEY, t0 + 2000)).toEqual({ actions: [] })
   })
 
   const cases: { name: string; objects: KubeObject[]; want: string[] }[] = [
@@ -169,25 +182,26 @@ describe('pod GC keys', () => {
   it('maps pod changes to the sweep and to pods that need a look', async () => {
     const gc = podGcController()
     const s = store()
-    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'running')!, s)).toEqual([])
-    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([TERMINATED_KEY])
-    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'orphan')!, s)).toEqual(['default/orphan'])
-    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'stuck')!, s)).toEqual(['default/stuck'])
-    expect(gc.keysFor(res.pods, s.get(res.pods, 'default', 'forced')!, s)).toEqual([])
-    expect(podGcController({ terminatedThreshold: 0 }).keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([])
+    expect(gc.watches.keysFor(res.pods, s.get(res.pods, 'default', 'running')!, s)).toEqual([])
+    expect(gc.watches.keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([TERMINATED_KEY])
+    expect(gc.watches.keysFor(res.pods, s.get(res.pods, 'default', 'orphan')!, s)).toEqual(['default/orphan'])
+    expect(gc.watches.keysFor(res.pods, s.get(res.pods, 'default', 'stuck')!, s)).toEqual(['default/stuck'])
+    expect(gc.watches.keysFor(res.pods, s.get(res.pods, 'default', 'forced')!, s)).toEqual([])
+    expect(podGcController({ terminatedThreshold: 0 }).watches.keysFor(res.pods, s.get(res.pods, 'default', 'done')!, s)).toEqual([])
   })
 
   it('maps a node that went away to every pod bound to it', async () => {
     const gc = podGcController()
     const s = store()
-    expect(gc.keysFor(res.nodes, s.get(res.nodes, undefined, 'n1')!, s)).toEqual([])
+    // A node there (or back) concerns only the quarantine sweep, which lets go of its clock.
+    expect(gc.watches.keysFor(res.nodes, s.get(res.nodes, undefined, 'n1')!, s)).toEqual([QUARANTINE_KEY])
     const n1 = s.get(res.nodes, undefined, 'n1')!
     s.remove(res.nodes, undefined, 'n1')
-    expect(gc.keysFor(res.nodes, n1, s)).toEqual(['default/running', 'default/done'])
+    expect(gc.watches.keysFor(res.nodes, n1, s)).toEqual(['default/running', 'default/done'])
   })
 
   it('resyncs the sweep and every pod that needs a look', async () => {
-    expect(podGcController().allKeys(store())).toEqual([TERMINATED_KEY, 'default/orphan', 'default/stuck'])
-    expect(podGcController().watches.map((r) => r.plural)).toEqual(['pods', 'nodes'])
+    expect(podGcController().watches.allKeys(store())).toEqual([TERMINATED_KEY, QUARANTINE_KEY, 'default/orphan', 'default/stuck'])
+    expect(podGcController().watches.kinds.map((r) => r.plural)).toEqual(['pods', 'nodes'])
   })
 })

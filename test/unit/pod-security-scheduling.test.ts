@@ -61,6 +61,6 @@ describe('the scheduler and Pod Security on process nodes', () => {
     const cache = new MemoryCache(processNode, job('team'), job('other'))
     const ns = namespace('team')
     cache.put(namespaces, ns)
-    expect(schedulerWith().keysFor(namespaces, ns, cache)).toEqual(['team/job'])
+    expect(schedulerWith().watches.keysFor(namespaces, ns, cache)).toEqual(['team/job'])
   })
 })

@@ -15,8 +15,9 @@ const now = T0
 const ofType = <T extends Action['type']>(actions: Action[], type: T) => actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
 const statusOf = (actions: Action[]) => ofType(actions, 'updateStatus')[0]?.object.status as Record<string, unknown> | undefined
 
+/** One reconcile as the runner makes it, with the controller's memory kept in the cache. */
 function reconcile(cache: MemoryCache, key = 'default/web-rs', controller = replicaSetController()) {
-  return controller.reconcile(key, cache, now)
+  return cache.reconcile(controller, key, now)
 }
 
 /** n pods of the ReplicaSet, all ready for an hour */
@@ -225,7 +226,7 @@ describe('replicaset reconcile: across passes', () => {
     const quotaError = first.refused!.status.message!
     expect(quotaError).toMatch(/^pods "web-rs-[a-z0-9]{5}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1$/)
 
-    const second = controller.reconcile('default/web-rs', cache, now, first.refused)
+    const second = cache.reconcile(controller, 'default/web-rs', now, first.refused)
     expect(statusOf(second.actions)).toEqual({
       replicas: 1,
       fullyLabeledReplicas: 1,
@@ -240,13 +241,13 @@ describe('replicaset reconcile: across passes', () => {
 
     // Refused again: the condition keeps the message it was set with; each refusal is an event.
     const again = await cache.tryApplyAll(second.actions)
-    const third = controller.reconcile('default/web-rs', cache, now + 1000, again.refused)
+    const third = cache.reconcile(controller, 'default/web-rs', now + 1000, again.refused)
     expect(statusOf(third.actions)).toBeUndefined()
     expect(ofType(third.actions, 'event').map((e) => e.message)).toEqual([`Error creating: ${again.refused!.status.message}`])
 
     cache.podCreateQuota = undefined
     expect((await cache.tryApplyAll(third.actions)).refused).toBeUndefined()
-    await cache.applyAll(controller.reconcile('default/web-rs', cache, now + 2000).actions)
+    await cache.applyAll(cache.reconcile(controller, 'default/web-rs', now + 2000).actions)
     expect(cache.get(replicaSets, 'default', 'web-rs')!.status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 })
   })
 
@@ -284,11 +285,11 @@ describe('replicaset keysFor', () => {
     { name: 'a pod of a ReplicaSet replaced under the same name maps to nothing', resource: pods, object: newPod('p', { owner: { ...rs, metadata: { ...rs.metadata, uid: 'old' } } }), keys: [] },
     { name: 'a pod controlled by another kind maps to nothing', resource: pods, object: { ...newPod('p'), metadata: { ...newPod('p').metadata, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'web-rs', uid: 'uid-web-rs', controller: true }] } }, keys: [] },
   ])('$name', ({ resource, object, keys }) => {
-    expect(controller.keysFor(resource, object, cache)).toEqual(keys)
+    expect(controller.watches.keysFor(resource, object, cache)).toEqual(keys)
   })
 
   it('watches replicasets and pods and resyncs every ReplicaSet', async () => {
-    expect(controller.watches).toEqual([replicaSets, pods])
-    expect(controller.allKeys(cache).sort()).toEqual(['default/api-rs', 'default/web-rs'])
+    expect(controller.watches.kinds).toEqual([replicaSets, pods])
+    expect(controller.watches.allKeys(cache).sort()).toEqual(['default/api-rs', 'default/web-rs'])
   })
 })

@@ -59,6 +59,6 @@ describe('ReplicationController controller', () => {
     const owned = newPod('owned', { labels: { app: 'web' } })
     owned.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true }]
     const cache = new MemoryCache(owned).put(replicationControllers, rc(1))
-    expect(replicationControllerController().keysFor(pods, owned, cache)).toEqual(['default/web'])
+    expect(replicationControllerController().watches.keysFor(pods, owned, cache)).toEqual(['default/web'])
   })
 })

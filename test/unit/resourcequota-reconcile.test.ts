@@ -8,7 +8,7 @@ import { projectedView } from '../fixtures/projected'
 
 /** The reconcile as the controller's host runs it, on the fields its projection keeps. */
 const reconcileResourceQuota = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileResourceQuota> extends [string, Cache, ...infer R] ? R : never) =>
-  declaredReconcileResourceQuota(key, projectedView(cache, (r) => resourceQuotaController().reads?.(r)), ...rest)
+  declaredReconcileResourceQuota(key, projectedView(cache, (r) => resourceQuotaController().watches.reads?.(r)), ...rest)
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const services: ResourceRef = { group: '', version: 'v1', plural: 'services' }

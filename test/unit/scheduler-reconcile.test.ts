@@ -172,32 +172,32 @@ describe('scheduler keys', () => {
   const pending = () => [newPod('a'), newPod('b', { namespace: 'team' })]
 
   it('watches pods, nodes, what volume binding reads and namespaces (their Pod Security labels)', async () => {
-    expect(schedulerController().watches).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces])
+    expect(schedulerController().watches.kinds).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces])
     expect(schedulerController().name).toBe('scheduler')
   })
 
   it('lists every pending pod on a full resync', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending(), newPod('bound', { nodeName: 'n1' }))
-    expect(schedulerController().allKeys(cache).sort()).toEqual(['default/a', 'team/b'])
+    expect(schedulerController().watches.allKeys(cache).sort()).toEqual(['default/a', 'team/b'])
   })
 
   it('maps a pending pod to its own key and an ordinary bound pod to nothing', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
-    expect(scheduler.keysFor(pods, cache.get(pods, 'default', 'a')!, cache)).toEqual(['default/a'])
+    expect(scheduler.watches.keysFor(pods, cache.get(pods, 'default', 'a')!, cache)).toEqual(['default/a'])
     const bound = newPod('bound', { nodeName: 'n1' })
     cache.add(bound)
-    expect(scheduler.keysFor(pods, bound, cache)).toEqual([])
+    expect(scheduler.watches.keysFor(pods, bound, cache)).toEqual([])
   })
 
   it('retries pending pods when a bound pod is deleted or finishes', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
     const deleted = newPod('gone', { nodeName: 'n1' })
-    expect(scheduler.keysFor(pods, deleted, cache).sort()).toEqual(['default/a', 'team/b'])
+    expect(scheduler.watches.keysFor(pods, deleted, cache).sort()).toEqual(['default/a', 'team/b'])
     const finished = newPod('done', { nodeName: 'n1', phase: 'Succeeded' })
     cache.add(finished)
-    expect(scheduler.keysFor(pods, finished, cache).sort()).toEqual(['default/a', 'team/b'])
+    expect(scheduler.watches.keysFor(pods, finished, cache).sort()).toEqual(['default/a', 'team/b'])
   })
 
   it('retries pending pods when a node appears or changes what the filters read, not on heartbeats', async () => {
@@ -205,11 +205,11 @@ describe('scheduler keys', () => {
     const cache = new MemoryCache(node, ...pending())
     const scheduler = schedulerController()
     const all = ['default/a', 'team/b']
-    expect(scheduler.keysFor(nodes, node, cache).sort()).toEqual(all)
+    expect(scheduler.watches.keysFor(nodes, node, cache).sort()).toEqual(all)
 
     const heartbeat = newNode('n1', { heartbeat: '2025-06-01T12:00:00Z' })
     cache.add(heartbeat)
-    expect(scheduler.keysFor(nodes, heartbeat, cache)).toEqual([])
+    expect(scheduler.watches.keysFor(nodes, heartbeat, cache)).toEqual([])
 
     const changes: KubeObject[] = [
       newNode('n1', { ready: false }),
@@ -220,28 +220,28 @@ describe('scheduler keys', () => {
     ]
     for (const changed of changes) {
       cache.add(changed)
-      expect(scheduler.keysFor(nodes, changed, cache).sort()).toEqual(all)
+      expect(scheduler.watches.keysFor(nodes, changed, cache).sort()).toEqual(all)
     }
   })
 
   it('does not count the previous version of a changed node as another change', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
-    expect(scheduler.keysFor(nodes, cache.get(nodes, undefined, 'n1')!, cache)).toHaveLength(2)
+    expect(scheduler.watches.keysFor(nodes, cache.get(nodes, undefined, 'n1')!, cache)).toHaveLength(2)
     const previous = cache.get(nodes, undefined, 'n1')!
     const tainted = newNode('n1', { taints: [{ key: 'k', effect: 'NoSchedule' }] })
     cache.add(tainted)
-    expect(scheduler.keysFor(nodes, tainted, cache)).toHaveLength(2)
-    expect(scheduler.keysFor(nodes, previous, cache)).toEqual([])
+    expect(scheduler.watches.keysFor(nodes, tainted, cache)).toHaveLength(2)
+    expect(scheduler.watches.keysFor(nodes, previous, cache)).toEqual([])
     const heartbeat = newNode('n1', { taints: [{ key: 'k', effect: 'NoSchedule' }], heartbeat: '2025-06-01T12:00:00Z' })
     cache.add(heartbeat)
-    expect(scheduler.keysFor(nodes, heartbeat, cache)).toEqual([])
-    expect(scheduler.keysFor(nodes, tainted, cache)).toEqual([])
+    expect(scheduler.watches.keysFor(nodes, heartbeat, cache)).toEqual([])
+    expect(scheduler.watches.keysFor(nodes, tainted, cache)).toEqual([])
   })
 
   it('does not retry when a node is deleted', async () => {
     const node = newNode('n1')
     const cache = new MemoryCache(...pending())
-    expect(schedulerController().keysFor(nodes, node, cache)).toEqual([])
+    expect(schedulerController().watches.keysFor(nodes, node, cache)).toEqual([])
   })
 })

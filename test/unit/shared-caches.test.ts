@@ -6,10 +6,12 @@ import { nodes, pods, sameResource } from '../../src/controllers/resources'
 
 const controller = (name: string, watches: ResourceRef[], podFields: Fields | undefined): ControllerDefinition => ({
   name,
-  watches,
-  reads: (r) => (sameResource(r, pods) ? podFields : undefined),
-  keysFor: () => [],
-  allKeys: () => [],
+  watches: {
+    kinds: watches,
+    reads: (r) => (sameResource(r, pods) ? podFields : undefined),
+    keysFor: () => [],
+    allKeys: () => [],
+  },
   reconcile: () => ({ actions: [] }),
 })
 

@@ -57,8 +57,8 @@ describe('controllers cache only the fields they read', () => {
     const sizes: Record<string, number> = {}
     for (const name of controllerNames()) {
       const def = controllerDefinition(name, env)
-      if (!def.watches.some((r) => sameResource(r, pods))) continue
-      sizes[name] = perPod(stored, projectionFor(pods, def.reads?.(pods)))
+      if (!def.watches.kinds.some((r) => sameResource(r, pods))) continue
+      sizes[name] = perPod(stored, projectionFor(pods, def.watches.reads?.(pods)))
     }
     console.log(`bytes per cached pod: ${whole} whole, ${bookkeepingOnly} without managedFields; per controller: ${JSON.stringify(sizes)}`)
     // Every controller that caches pods declares what it reads of them.
@@ -85,8 +85,8 @@ describe('controllers cache only the fields they read', () => {
   it('the controllers that watch pods share one host, which holds each pod once: the union of what they read', async () => {
     const stored = await podsOnce()
     const names = controllersOfHost(sharedPodsHost)
-    expect(names).toEqual(controllerNames().filter((name) => controllerDefinition(name, env).watches.some((r) => sameResource(r, pods))))
-    const alone = names.map((name) => perPod(stored, projectionFor(pods, controllerDefinition(name, env).reads?.(pods))))
+    expect(names).toEqual(controllerNames().filter((name) => controllerDefinition(name, env).watches.kinds.some((r) => sameResource(r, pods))))
+    const alone = names.map((name) => perPod(stored, projectionFor(pods, controllerDefinition(name, env).watches.reads?.(pods))))
 
     expect((await api('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap('settings', { big: 'x'.repeat(2000) }))).status).toBe(201)
     const runners = runnersSharingCaches(env, names.map((name) => controllerDefinition(name, env)))
@@ -121,10 +121,12 @@ describe('controllers cache only the fields they read', () => {
     // Caches a pod's phase only, and replaces its status: that would erase its containerStatuses.
     const def: ControllerDefinition = {
       name: 'guarded',
-      watches: [pods],
-      reads: podReads({ status: { phase: true } }, false),
-      keysFor: (_r, o) => (o.metadata.name === name ? [`default/${name}`] : []),
-      allKeys: () => [`default/${name}`],
+      watches: {
+        kinds: [pods],
+        reads: podReads({ status: { phase: true } }, false),
+        keysFor: (_r, o) => (o.metadata.name === name ? [`default/${name}`] : []),
+        allKeys: () => [`default/${name}`],
+      },
       reconcile: (key, cache) => {
         const pod = cache.get(pods, 'default', key.split('/')[1]!)
         return { actions: pod ? [{ type: 'updateStatus', resource: pods, object: { ...pod, status: { ...(pod.status as object), reason: 'Guarded' } } }] : [] }

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
-import { memoryPrefix, restoreMemory } from '../../durable-objects/controller-host/memory'
+import { memoryPrefix, refusalsPrefix, restoreRunnerState } from '../../durable-objects/controller-host/memory'
 import { api, hostOf } from './helpers'
+import { runner } from './controller-runner'
+import { namespaceWithQuota } from './quota-namespace'
 
 const host = hostOf
 
@@ -39,9 +41,9 @@ describe('what a controller remembers survives its host being evicted', () => {
     // Once the quarantine has run out, counted from the first sight, the next instance collects the pod.
     await evictDurableObject(host('pod-gc'))
     await runInDurableObject(host('pod-gc'), async (_i, state) => {
-      const def = controllerDefinition('pod-gc', env)
-      await restoreMemory(state.storage, 'pod-gc', def.memory!)
-      await new ControllerRunner(env, def, defaultRunnerOptions).pass(() => (started as number) + 40_001)
+      const runner = new ControllerRunner(env, controllerDefinition('pod-gc', env), defaultRunnerOptions)
+      await restoreRunnerState(state.storage, 'pod-gc', runner)
+      await runner.pass(() => (started as number) + 40_001)
     })
     expect((await api('GET', '/api/v1/namespaces/default/pods/orphan')).status).toBe(404)
   })
@@ -84,5 +86,33 @@ describe('what a controller remembers survives its host being evicted', () => {
     await evictDurableObject(host('job'))
     await alarmPass('job')
     expect(await announced()).toBe(2)
+  })
+
+  it("the write the API refused survives an eviction: the key's next reconcile reports it", async () => {
+    await namespaceWithQuota('refused-evict', { pods: '0' }, runner('resourcequota'))
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+    }
+    expect((await api('POST', '/apis/apps/v1/namespaces/refused-evict/replicasets', rs)).status).toBe(201)
+    const failedCreates = async () =>
+      (await api('GET', '/api/v1/namespaces/refused-evict/events?fieldSelector=involvedObject.name%3Dweb')).json.items.filter((e: any) => e.reason === 'FailedCreate')
+
+    // The pod create is refused by the quota: the refusal is kept for the key, not yet reported.
+    await alarmPass('replicaset')
+    const saved = await runInDurableObject(host('replicaset'), (_i, state) => state.storage.get<any>(`${refusalsPrefix('replicaset')}refused-evict/web`))
+    expect(saved.action).toMatchObject({ type: 'create', object: { kind: 'Pod' } })
+    expect(saved.status).toMatchObject({ code: 403, reason: 'Forbidden' })
+    expect(await failedCreates()).toEqual([])
+
+    // A new instance hands it to the key's first reconcile, which reports it as upstream does.
+    await evictDurableObject(host('replicaset'))
+    await alarmPass('replicaset')
+    const [reported] = await failedCreates()
+    expect(reported.message).toBe(`Error creating: ${saved.status.message}`)
+    const stored = (await api('GET', '/apis/apps/v1/namespaces/refused-evict/replicasets/web')).json
+    expect(stored.status.conditions).toEqual([expect.objectContaining({ type: 'ReplicaFailure', reason: 'FailedCreate', message: saved.status.message })])
   })
 })

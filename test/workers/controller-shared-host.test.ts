@@ -12,9 +12,11 @@ const configMaps = { group: '', version: 'v1', plural: 'configmaps' }
 function recorder(name: string, seen: string[]): ControllerDefinition {
   return {
     name,
-    watches: [configMaps],
-    keysFor: (_r, o) => (o.metadata.labels?.shared ? [`${o.metadata.namespace}/${o.metadata.name}`] : []),
-    allKeys: () => [],
+    watches: {
+      kinds: [configMaps],
+      keysFor: (_r, o) => (o.metadata.labels?.shared ? [`${o.metadata.namespace}/${o.metadata.name}`] : []),
+      allKeys: () => [],
+    },
     reconcile: (key) => {
       seen.push(key)
       return { actions: [] }

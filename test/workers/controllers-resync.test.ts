@@ -71,10 +71,12 @@ describe('controller passes without notifications', () => {
     let calls = 0
     const failing: ControllerDefinition = {
       name: 'always-fails',
-      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
-      // Only the one key of allKeys: the ConfigMaps the cluster starts with are none of its business.
-      keysFor: () => [],
-      allKeys: () => ['default/broken'],
+      watches: {
+        kinds: [{ group: '', version: 'v1', plural: 'configmaps' }],
+        // Only the one key of allKeys: the ConfigMaps the cluster starts with are none of its business.
+        keysFor: () => [],
+        allKeys: () => ['default/broken'],
+      },
       reconcile: () => {
         calls++
         throw new Error('cannot converge')
@@ -91,7 +93,7 @@ describe('controller passes without notifications', () => {
     expect(calls).toBe(6)
     for (let i = 1; i < 5; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!)
 
-    const idle: ControllerDefinition = { ...failing, name: 'idle', allKeys: () => [], reconcile: () => ({ actions: [] }) }
+    const idle: ControllerDefinition = { ...failing, name: 'idle', watches: { ...failing.watches, allKeys: () => [] }, reconcile: () => ({ actions: [] }) }
     const idleRunner = new ControllerRunner(env, idle, { ...defaultRunnerOptions, resyncMs: 30_000 })
     const report = await idleRunner.pass(() => now)
     expect(report.nextAt! - now).toBe(30_000)
@@ -103,9 +105,11 @@ describe('controller passes without notifications', () => {
     const done: string[] = []
     const bounded: ControllerDefinition = {
       name: 'bounded',
-      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
-      keysFor: () => [],
-      allKeys: () => keys,
+      watches: {
+        kinds: [{ group: '', version: 'v1', plural: 'configmaps' }],
+        keysFor: () => [],
+        allKeys: () => keys,
+      },
       reconcile: (key) => {
         done.push(key)
         return { actions: [{ type: 'event', involved, eventType: 'Normal', reason: 'Counted', message: key }] }
@@ -129,9 +133,11 @@ describe('controller passes without notifications', () => {
     let message = 'the same thing again'
     const repeating: ControllerDefinition = {
       name: 'repeating',
-      watches: [{ group: '', version: 'v1', plural: 'configmaps' }],
-      keysFor: () => [],
-      allKeys: () => ['default/repeated'],
+      watches: {
+        kinds: [{ group: '', version: 'v1', plural: 'configmaps' }],
+        keysFor: () => [],
+        allKeys: () => ['default/repeated'],
+      },
       reconcile: () => ({ actions: [{ type: 'event', involved, eventType: 'Warning', reason: 'Repeated', message }] }),
     }
     let now = 3_000_000

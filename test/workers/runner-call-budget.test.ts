@@ -16,9 +16,11 @@ beforeAll(async () => {
 /** Labels each ConfigMap of the namespace once, with an event: two writes per key. */
 const labeller: ControllerDefinition = {
   name: 'labeller',
-  watches: [configMaps],
-  keysFor: () => [],
-  allKeys: (cache) => cache.list(configMaps, ns).map((c) => `${ns}/${c.metadata.name}`),
+  watches: {
+    kinds: [configMaps],
+    keysFor: () => [],
+    allKeys: (cache) => cache.list(configMaps, ns).map((c) => `${ns}/${c.metadata.name}`),
+  },
   reconcile: (key, cache) => {
     const cm = cache.get(configMaps, ns, key.split('/')[1]!)
     if (!cm || cm.metadata.labels?.labelled) return { actions: [] }

@@ -48,7 +48,7 @@ describe('batched bindings', () => {
     expect(calls.createMany).toBe(Math.ceil(total / 50))
     // One relist per watched kind, then one call per 50 bindings and one per 50 events: none per pod.
     expect(subrequests).toBe((calls.list ?? 0) + 2 * Math.ceil(total / 50))
-    expect(calls.list).toBe(schedulerController().watches.length)
+    expect(calls.list).toBe(schedulerController().watches.kinds.length)
     // The pass counted the same calls against its budget.
     expect(report.calls).toBe(subrequests)
   })

@@ -29,10 +29,10 @@ import { policyMayApply, policyMayApplyIn } from '../policies/match'
 import { enforcePolicies } from '../policies/dispatch'
 import { guardedWrite, type WriteGuard } from '../guarded-write'
 import { withPodSecurity } from '../pod-security/admit'
+import type { PatchSubresource, WriteSubresource } from '../../apis/write-subresource'
 
 type Step = Pick<WriteOptions, 'dryRun' | 'admission'>
 type Write = (step: Step) => Promise<StoreResult<WriteResult>>
-type Subresource = 'status' | 'approval' | 'scale' | 'finalize' | 'ephemeralcontainers' | undefined
 
 /** How often a write whose object changed under its admission is admitted again. */
 const admissionAttempts = 3
@@ -41,14 +41,14 @@ const admissionAttempts = 3
 export function admittedStore(env: Env, def: ResourceDef, user: UserInfo, guard?: WriteGuard) {
   const store = storeFor(env, def)
   const merged = <O extends WriteOptions>(opts: O, step: Step): O => ({ ...opts, dryRun: !!opts.dryRun || !!step.dryRun, ...(step.admission ? { admission: step.admission } : {}) })
-  const admit = (t: Target, subresource: Subresource, op: 'create' | 'update' | 'delete', opts: WriteOptions, options: Record<string, unknown>, write: Write, body?: KubeObject) =>
+  const admit = (t: Target, subresource: WriteSubresource | undefined, op: 'create' | 'update' | 'delete', opts: WriteOptions, options: Record<string, unknown>, write: Write, body?: KubeObject) =>
     admitWrite({ env, def, user, t, subresource, op, dryRun: !!opts.dryRun, options, guard: op === 'delete' ? undefined : guard }, withPodSecurity({ env, def, user, t, subresource, op, dryRun: !!opts.dryRun, body }, write))
   return {
     create: (t: Target, body: KubeObject, opts: WriteOptions) =>
       admit(t, undefined, 'create', opts, { kind: 'CreateOptions', ...writeOptionsOf(opts) }, (step) => store.create(t, body, merged(opts, step)), body),
-    update: (t: Target, body: KubeObject, subresource: Subresource, opts: WriteOptions) =>
+    update: (t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'UpdateOptions', ...writeOptionsOf(opts) }, (step) => store.update(t, body, subresource, merged(opts, step))),
-    patch: (t: Target, type: PatchType, patch: unknown, subresource: 'status' | 'approval' | 'scale' | 'ephemeralcontainers' | undefined, opts: WriteOptions) =>
+    patch: (t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions) =>
       admit(t, subresource, 'update', opts, { kind: 'PatchOptions', ...writeOptionsOf(opts) }, (step) => store.patch(t, type, patch, subresource, merged(opts, step))),
     delete: (t: Target, opts: DeleteOptions) =>
       admit(t, undefined, 'delete', opts, { kind: 'DeleteOptions', ...deleteOptionsOf(opts) }, (step) => store.delete(t, merged(opts, step))),
@@ -81,7 +81,7 @@ interface WriteCall {
   def: ResourceDef
   user: UserInfo
   t: Target
-  subresource: Subresource
+  subresource: WriteSubresource | undefined
   op: 'create' | 'update' | 'delete'
   dryRun: boolean
   options: Record<string, unknown>

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { formatTime } from '../../apimachinery/meta-time'
+import type { WriteSubresource } from '../write-subresource'
 
 export const certificatesGroup = 'certificates.k8s.io'
 export const apiServerClientSigner = 'kubernetes.io/kube-apiserver-client'
@@ -68,7 +69,7 @@ const approvalTypes = new Set(['Approved', 'Denied'])
  * as they were (nobody approves their own request with status rights); through `approval` only the
  * conditions change. Conditions get upstream's timestamps.
  */
-export function prepareCsrUpdate(old: KubeObject, next: KubeObject, subresource: 'status' | 'approval' | undefined): KubeObject {
+export function prepareCsrUpdate(old: KubeObject, next: KubeObject, subresource: Extract<WriteSubresource, 'status' | 'approval'> | undefined): KubeObject {
   const out: KubeObject = { ...next, spec: old.spec }
   if (!subresource) return out
   const incoming = statusOf(next)

@@ -12,10 +12,12 @@ export function apiServiceAutoregisterController(): ControllerDefinition {
   const wanted = new Map(localApiServices().map((o) => [o.metadata.name!, o]))
   return {
     name: 'apiservice-autoregister',
-    watches: [apiServices],
-    wakesOn: (_r, _t, object) => wanted.has(object.metadata.name ?? ''),
-    keysFor: (_r, object) => (wanted.has(object.metadata.name ?? '') ? [object.metadata.name!] : []),
-    allKeys: () => [...wanted.keys()],
+    watches: {
+      kinds: [apiServices],
+      wakesOn: (_r, _t, object) => wanted.has(object.metadata.name ?? ''),
+      keysFor: (_r, object) => (wanted.has(object.metadata.name ?? '') ? [object.metadata.name!] : []),
+      allKeys: () => [...wanted.keys()],
+    },
     reconcile: (key, cache) => reconcileLocalApiService(wanted.get(key), cache),
   }
 }

@@ -11,10 +11,12 @@ import { reconcileAvailability } from './reconcile'
 export function apiServiceAvailabilityController(): ControllerDefinition {
   return {
     name: 'apiservice-availability',
-    watches: [apiServices, services, endpoints],
-    wakesOn,
-    keysFor,
-    allKeys,
+    watches: {
+      kinds: [apiServices, services, endpoints],
+      wakesOn,
+      keysFor,
+      allKeys,
+    },
     reconcile: reconcileAvailability,
   }
 }

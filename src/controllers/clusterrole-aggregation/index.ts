@@ -10,9 +10,11 @@ import { aggregatedRoleNames, reconcileAggregation } from './reconcile'
 export function clusterRoleAggregationController(): ControllerDefinition {
   return {
     name: 'clusterrole-aggregation',
-    watches: [clusterRoles],
-    keysFor: (_resource, _object, cache) => aggregatedRoleNames(cache),
-    allKeys: aggregatedRoleNames,
+    watches: {
+      kinds: [clusterRoles],
+      keysFor: (_resource, _object, cache) => aggregatedRoleNames(cache),
+      allKeys: aggregatedRoleNames,
+    },
     reconcile: (key, cache) => reconcileAggregation(key, cache),
   }
 }

@@ -12,9 +12,11 @@ import { cronJobs, jobs } from '../resources'
 export function cronJobController(): ControllerDefinition {
   return {
     name: 'cronjob',
-    watches: [cronJobs, jobs],
-    keysFor: cronJobKeysFor,
-    allKeys: allCronJobKeys,
+    watches: {
+      kinds: [cronJobs, jobs],
+      keysFor: cronJobKeysFor,
+      allKeys: allCronJobKeys,
+    },
     reconcile: reconcileCronJob,
   }
 }

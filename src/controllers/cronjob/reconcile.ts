@@ -1,11 +1,10 @@
-import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome, Refused } from '../runtime/types'
 import { isAlreadyExists, refusedCreate } from '../runtime/refusal'
 import { isControlledBy } from '../../apimachinery/owner-refs'
 import { ownedBy } from '../runtime/lookups'
 import { trackActive } from './active'
 import { nextAfter } from '../../apimachinery/cron/next'
-import { concurrencyPolicyOf, toCronJob, type CronJob, type CronJobStatus } from './cronjob'
+import { concurrencyPolicyOf, toCronJob } from './cronjob'
 import { historyCleanup } from './history'
 import { jobFromTemplate, jobNameFor } from './job-from-template'
 import { dueActivation, MANY_MISSED, scheduleOf } from './schedule'
@@ -13,19 +12,11 @@ import { jsonEqual } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 import { splitKey } from '../../apimachinery/object-key'
 import { cronJobs, jobs } from '../resources'
+import { event } from '../shared/events'
+import { statusWrite } from '../shared/status-write'
 
 /** Come back just after the next activation, as upstream's nextScheduleTimeDuration pads it. */
 const REQUEUE_PAD_MS = 100
-
-function event(cj: CronJob, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
-  return { type: 'event', involved: cj, eventType, reason, message }
-}
-
-function statusWrite(stored: KubeObject, status: CronJobStatus): Action {
-  // Status is this controller's alone, so it is written without a resourceVersion.
-  const { resourceVersion: _rv, ...metadata } = stored.metadata
-  return { type: 'updateStatus', resource: cronJobs, object: { ...stored, metadata, status } }
-}
 
 /**
  * syncCronJob, as a checklist: track the owned Jobs in status.active and drop the oldest finished
@@ -92,7 +83,7 @@ export function reconcileCronJob(key: string, cache: Cache, now: number, refused
   }
 
   actions.push(...cleanup.actions, ...creates)
-  if (!jsonEqual(cj.status, status)) actions.push(statusWrite(stored, status))
+  if (!jsonEqual(cj.status, status)) actions.push(statusWrite(cronJobs, stored, status))
   actions.push(...after)
   return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
 }

@@ -1,5 +1,10 @@
-import type { ControllerDefinition } from '../runtime/types'
+import type { Cache, ControllerDefinition } from '../runtime/types'
 import { certificateSigningRequests, reconcileCsr, type SigningSettings } from './reconcile'
+import { registerActions } from '../runtime/dispatch'
+import { csrSigningActions } from './effects'
+
+// Signing is this controller's own action, performed by the runner as any other.
+registerActions(csrSigningActions)
 
 export { defaultSigningDurationSeconds } from './reconcile'
 
@@ -11,12 +16,14 @@ export { defaultSigningDurationSeconds } from './reconcile'
  * or Cloudflare's edge with EDGEPLANE_CLOUDFLARE_MTLS).
  */
 export function csrSigningController(settings: SigningSettings & { configured: boolean }): ControllerDefinition {
-  const names = (cache: Parameters<ControllerDefinition['allKeys']>[0]) => (settings.configured ? cache.list(certificateSigningRequests).map((c) => c.metadata.name ?? '') : [])
+  const names = (cache: Cache) => (settings.configured ? cache.list(certificateSigningRequests).map((c) => c.metadata.name ?? '') : [])
   return {
     name: 'csr-signing',
-    watches: [certificateSigningRequests],
-    keysFor: (_r, o) => (settings.configured ? [o.metadata.name ?? ''] : []),
-    allKeys: names,
+    watches: {
+      kinds: [certificateSigningRequests],
+      keysFor: (_r, o) => (settings.configured ? [o.metadata.name ?? ''] : []),
+      allKeys: names,
+    },
     reconcile: (key, cache, now) => (settings.configured ? reconcileCsr(key, cache, now, settings) : { actions: [] }),
   }
 }

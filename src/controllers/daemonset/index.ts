@@ -14,12 +14,14 @@ import { podReads } from '../shared/pod-reads'
 export function daemonSetController(): ControllerDefinition {
   return {
     name: 'daemonset',
-    watches: [daemonSets, pods, nodes, controllerRevisions],
-    // Of a pod: what the shared pod predicates read, and the node affinity that pins it (placement.ts).
-    reads: podReads({ spec: { affinity: true } }),
-    wakesOn: wakesOnPodsOf('DaemonSet'),
-    keysFor: daemonSetKeysFor,
-    allKeys: allDaemonSetKeys,
+    watches: {
+      kinds: [daemonSets, pods, nodes, controllerRevisions],
+      // Of a pod: what the shared pod predicates read, and the node affinity that pins it (placement.ts).
+      reads: podReads({ spec: { affinity: true } }),
+      wakesOn: wakesOnPodsOf('DaemonSet'),
+      keysFor: daemonSetKeysFor,
+      allKeys: allDaemonSetKeys,
+    },
     reconcile: reconcileDaemonSet,
   }
 }

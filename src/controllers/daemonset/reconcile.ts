@@ -13,13 +13,11 @@ import { manageDaemonPods, podsByNode } from './manage'
 import { DAEMON_REVISION_LABEL, newDaemonPod } from './pod'
 import { rollingUpdateDeletes } from './rolling'
 import { computeStatus, statusChanged } from './status'
-import { historyLimitOf, minReadySecondsOf, statusOf, strategyOf, toDaemonSet, type DaemonSet } from './types'
+import { historyLimitOf, minReadySecondsOf, statusOf, strategyOf, toDaemonSet } from './types'
 import { intOr } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
-
-function event(ds: DaemonSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
-  return { type: 'event', involved: ds, eventType, reason, message }
-}
+import { event } from '../shared/events'
+import { statusWrite } from '../shared/status-write'
 
 function deletePod(pod: KubeObject): Action {
   return { type: 'delete', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', preconditions: { uid: pod.metadata.uid } }
@@ -92,10 +90,7 @@ export function reconcileDaemonSet(key: string, cache: Cache, now: number, refus
   }
 
   const status = computeStatus(ds, allNodes, byNode, hash, history.collisionCount, now)
-  if (statusChanged(ds, status)) {
-    const { resourceVersion: _rv, ...metadata } = stored.metadata
-    actions.push({ type: 'updateStatus', resource: daemonSets, object: { ...stored, metadata, status } })
-  }
+  if (statusChanged(ds, status)) actions.push(statusWrite(daemonSets, stored, status))
 
   const minReady = minReadySecondsOf(ds)
   let requeueAfterMs: number | undefined = more ? 0 : undefined

@@ -7,6 +7,8 @@ import type { Action, Refused } from '../runtime/types'
 import { toDeployment } from '../shared/workloads'
 import { newCondition, PROGRESSING } from './conditions'
 import { hasProgressDeadline } from './progress-deadline'
+import { event } from '../shared/events'
+import { statusWrite } from '../shared/status-write'
 
 /** FailedRSCreateReason: the new ReplicaSet could not be created. */
 export const FAILED_RS_CREATE_REASON = 'ReplicaSetCreateError'
@@ -25,12 +27,8 @@ export function reportRefusedReplicaSet(stored: KubeObject, refused: Refused | u
   const d = toDeployment(stored)
   if (hasProgressDeadline(d)) {
     const conditions = setCondition(d.status.conditions, newCondition(PROGRESSING, 'False', FAILED_RS_CREATE_REASON, message, now))
-    if (!jsonEqual(conditions, d.status.conditions ?? [])) {
-      // Status is the controller's alone, so it is written without a resourceVersion.
-      const { resourceVersion: _rv, ...metadata } = stored.metadata
-      actions.push({ type: 'updateStatus', resource: deployments, object: { ...stored, metadata, status: { ...d.status, conditions } } })
-    }
+    if (!jsonEqual(conditions, d.status.conditions ?? [])) actions.push(statusWrite(deployments, stored, { ...d.status, conditions }))
   }
-  actions.push({ type: 'event', involved: stored, eventType: 'Warning', reason: FAILED_RS_CREATE_REASON, message })
+  actions.push(event(stored, 'Warning', FAILED_RS_CREATE_REASON, message))
   return actions
 }

@@ -15,13 +15,15 @@ import { podReads } from '../shared/pod-reads'
 export function deploymentController(): ControllerDefinition {
   return {
     name: 'deployment',
-    watches: [deployments, replicaSets, pods],
-    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
-    reads: podReads({}),
-    // Only Recreate looks at pods, and only for old ones going away (see keysForPod).
-    wakesOn: (resource, type, object) => !sameResource(resource, pods) || (controllerRefOf(object)?.kind === 'ReplicaSet' && podLeaving(type, object)),
-    keysFor: deploymentKeysFor,
-    allKeys: allDeploymentKeys,
+    watches: {
+      kinds: [deployments, replicaSets, pods],
+      // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+      reads: podReads({}),
+      // Only Recreate looks at pods, and only for old ones going away (see keysForPod).
+      wakesOn: (resource, type, object) => !sameResource(resource, pods) || (controllerRefOf(object)?.kind === 'ReplicaSet' && podLeaving(type, object)),
+      keysFor: deploymentKeysFor,
+      allKeys: allDeploymentKeys,
+    },
     reconcile: reconcileDeployment,
   }
 }

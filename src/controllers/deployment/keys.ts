@@ -1,40 +1,19 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { isEverything, matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { deployments, pods, replicaSets, sameResource } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
-import { controllerRefOf } from '../../apimachinery/owner-refs'
 import type { Deployment } from '../shared/workloads'
 import { RECREATE, strategyType } from './fenceposts'
 import { objectKey } from '../../apimachinery/object-key'
+import { controllerOf, ownerKeysOf, type OwnerKind } from '../shared/owners'
 
-/** The Deployment the reference names, if the cache holds that very object (same uid), as resolveControllerRef. */
-function controllingDeployment(o: KubeObject, cache: Cache): KubeObject | undefined {
-  const ref = controllerRefOf(o)
-  if (!ref || ref.kind !== 'Deployment') return undefined
-  const d = cache.get(deployments, o.metadata.namespace, ref.name)
-  return d && d.metadata.uid === ref.uid ? d : undefined
-}
+const owners: OwnerKind = { resource: deployments, kind: 'Deployment' }
 
-/** getDeploymentsForReplicaSet: the Deployments whose selector matches an orphan ReplicaSet's labels. */
-function deploymentsSelecting(rs: KubeObject, cache: Cache): KubeObject[] {
-  return cache.list(deployments, rs.metadata.namespace ?? '').filter((d) => {
-    try {
-      const selector = selectorFromLabelSelector((d as Deployment).spec?.selector)
-      return !isEverything(selector) && matchesLabels(selector, rs.metadata.labels)
-    } catch {
-      return false
-    }
-  })
-}
-
-/** A ReplicaSet change concerns its controlling Deployment, or (an orphan not being deleted) every Deployment that could adopt it. */
+/**
+ * A ReplicaSet change concerns its controlling Deployment, or (an orphan not being deleted) every
+ * Deployment that could adopt it (getDeploymentsForReplicaSet).
+ */
 export function keysForReplicaSet(rs: KubeObject, cache: Cache): string[] {
-  if (controllerRefOf(rs)) {
-    const d = controllingDeployment(rs, cache)
-    return d ? [objectKey(d)] : []
-  }
-  if (rs.metadata.deletionTimestamp) return []
-  return deploymentsSelecting(rs, cache).map(objectKey)
+  return ownerKeysOf(rs, cache, owners)
 }
 
 /**
@@ -44,11 +23,8 @@ export function keysForReplicaSet(rs: KubeObject, cache: Cache): string[] {
  * only looks at pod deletions, for Recreate).
  */
 export function keysForPod(pod: KubeObject, cache: Cache): string[] {
-  const ref = controllerRefOf(pod)
-  if (!ref || ref.kind !== 'ReplicaSet') return []
-  const rs = cache.get(replicaSets, pod.metadata.namespace, ref.name)
-  if (!rs || rs.metadata.uid !== ref.uid) return []
-  const d = controllingDeployment(rs, cache)
+  const rs = controllerOf(pod, cache, { resource: replicaSets, kind: 'ReplicaSet' })
+  const d = rs && controllerOf(rs, cache, owners)
   return d && strategyType(d as Deployment) === RECREATE ? [objectKey(d)] : []
 }
 

@@ -4,6 +4,7 @@ import { toDeployment, toReplicaSet, type Deployment, type ReplicaSet } from '..
 import { REVISION_ANNOTATION } from './replica-sets'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { deployments, replicaSets } from '../resources'
+import { statusWrite } from '../shared/status-write'
 
 /**
  * One sync's working state, kcp-style: the steps mutate deep copies of the Deployment and of its
@@ -86,12 +87,7 @@ export class Plan {
     for (const rs of this.deleted) {
       actions.push({ type: 'delete', resource: replicaSets, namespace: rs.metadata.namespace, name: rs.metadata.name ?? '', preconditions: { uid: rs.metadata.uid } })
     }
-    // Status is the controller's alone, so it is written without a resourceVersion: a spec change
-    // racing with it is simply observed (and its generation reported) on the next pass.
-    if (!jsonEqual(this.d.status, this.stored.status ?? {})) {
-      const { resourceVersion: _rv, ...metadata } = this.stored.metadata
-      actions.push({ type: 'updateStatus', resource: deployments, object: { ...this.stored, metadata, status: this.d.status } })
-    }
+    if (!jsonEqual(this.d.status, this.stored.status ?? {})) actions.push(statusWrite(deployments, this.stored, this.d.status))
     const revision = this.d.metadata.annotations?.[REVISION_ANNOTATION]
     if (revision !== undefined && revision !== this.stored.metadata.annotations?.[REVISION_ANNOTATION]) {
       const { namespace, name = '' } = this.stored.metadata

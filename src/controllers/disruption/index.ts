@@ -28,12 +28,14 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
 export function disruptionController(): ControllerDefinition {
   return {
     name: 'disruption',
-    watches: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef, replicationControllersRef],
-    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
-    reads: podReads({}),
-    wakesOn: disruptionWakesOn,
-    keysFor,
-    allKeys: (cache) => namespaceBudgets(cache, undefined),
+    watches: {
+      kinds: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef, replicationControllersRef],
+      // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+      reads: podReads({}),
+      wakesOn: disruptionWakesOn,
+      keysFor,
+      allKeys: (cache) => namespaceBudgets(cache, undefined),
+    },
     reconcile: reconcileDisruptionBudget,
   }
 }

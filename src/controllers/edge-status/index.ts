@@ -5,7 +5,8 @@ import { edgeIngressClass, edgeSettingsOf, lbHostname, servedByEdge, servedIngre
 import { hostOwnership, notServedMessage } from '../../apis/host-ownership'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { objectKey, splitKey } from '../../apimachinery/object-key'
-import { ControllerMemory } from '../runtime/memory'
+import { event } from '../shared/events'
+import { memoryChanges, nothingRemembered, withMemory } from '../runtime/memory'
 
 export interface EdgeStatusOptions {
   /** the edge's address for Ingress status (an IP or a hostname); none: Ingress status is left alone */
@@ -70,44 +71,41 @@ function ownershipCache() {
  */
 export function edgeStatusController(opts: EdgeStatusOptions): ControllerDefinition {
   const key = (kind: string, o: KubeObject) => `${kind}:${objectKey(o)}`
-  const memory = new ControllerMemory()
   const refusals = ownershipCache()
   const ingressKeys = (cache: Cache) => cache.list(ingresses).map((i) => key('ingress', i))
   return {
     name: 'edge-status',
-    watches: [ingresses, ingressClasses, services],
-    keysFor(resource, object, cache) {
-      if (sameResource(resource, services)) return [key('service', object)]
-      const keys = ingressKeys(cache)
-      // A deleted Ingress is no longer in the cache, yet its memory is to be let go.
-      return sameResource(resource, ingresses) ? [...new Set([key('ingress', object), ...keys])] : keys
+    watches: {
+      kinds: [ingresses, ingressClasses, services],
+      keysFor(resource, object, cache) {
+        if (sameResource(resource, services)) return [key('service', object)]
+        const keys = ingressKeys(cache)
+        // A deleted Ingress is no longer in the cache, yet its memory is to be let go.
+        return sameResource(resource, ingresses) ? [...new Set([key('ingress', object), ...keys])] : keys
+      },
+      allKeys: (cache) => [...ingressKeys(cache), ...cache.list(services).map((s) => key('service', s))],
     },
-    allKeys: (cache) => [...ingressKeys(cache), ...cache.list(services).map((s) => key('service', s))],
-    memory,
-    reconcile(k, cache): Outcome {
+    reconcile(k, cache, _now, _refused, memory = nothingRemembered): Outcome {
       const colon = k.indexOf(':')
       const resource = k.slice(0, colon) === 'ingress' ? ingresses : services
       const { namespace, name } = splitKey(k.slice(colon + 1))
       const obj = cache.get(resource, namespace, name)
-      if (!obj || obj.metadata.deletionTimestamp) {
-        memory.delete(k)
-        return { actions: [] }
-      }
+      if (!obj || obj.metadata.deletionTimestamp) return withMemory({ actions: [] }, memoryChanges(memory, [[k, undefined]]))
       const settings = edgeSettingsOf(cache.get(ingressClasses, undefined, edgeIngressClass), opts.lbDomain, opts.apiHosts ?? [])
       const isIngress = sameResource(resource, ingresses)
       const reasons = isIngress && servedByEdge(obj, settings.edgeIsDefault) ? refusals(cache, settings).get(objectKey(obj)) : undefined
       const actions: Outcome['actions'] = []
+      let said: string | undefined
       if (reasons) {
         const message = `Ingress ${notServedMessage(reasons)}`
-        const said = `${obj.metadata.uid ?? ''} ${message}`
-        if (memory.get(k) !== said) {
-          memory.set(k, said)
-          actions.push({ type: 'event', involved: obj, eventType: 'Warning', reason: hostClaimedReason, message })
-        }
-      } else if (isIngress) memory.delete(k)
+        said = `${obj.metadata.uid ?? ''} ${message}`
+        if (memory.get(k) !== said) actions.push(event(obj, 'Warning', hostClaimedReason, message))
+      }
       const desired = desiredLoadBalancer(resource, obj, settings.edgeIsDefault, opts, !!reasons)
       if (desired !== undefined && !jsonEqual(currentIngress(obj), desired)) actions.push({ type: 'updateStatus', resource, object: withLoadBalancer(obj, desired) })
-      return { actions }
+      // What it said last of an Ingress it does not serve, so that it says it once for each reason.
+      const remembered = isIngress && memory.get(k) !== said ? memoryChanges(memory, [[k, said]]) : undefined
+      return withMemory({ actions }, remembered)
     },
   }
 }

@@ -14,13 +14,15 @@ import { endpointPodReads } from './service-pods'
 export function endpointsController(): ControllerDefinition {
   return {
     name: 'endpoints',
-    watches: [services, pods, endpoints],
-    // Of a pod: what the shared pod predicates read, its addresses (podIP), hostname and subdomain
-    // (hostnameFor), and its containers' and sidecars' named ports (findPort).
-    reads: podReads(endpointPodReads),
-    wakesOn: wakesOnLabelledPods,
-    keysFor: endpointsKeysFor,
-    allKeys: allEndpointsKeys,
+    watches: {
+      kinds: [services, pods, endpoints],
+      // Of a pod: what the shared pod predicates read, its addresses (podIP), hostname and subdomain
+      // (hostnameFor), and its containers' and sidecars' named ports (findPort).
+      reads: podReads(endpointPodReads),
+      wakesOn: wakesOnLabelledPods,
+      keysFor: endpointsKeysFor,
+      allKeys: allEndpointsKeys,
+    },
     reconcile: (key, cache) => reconcileEndpoints(key, cache),
   }
 }

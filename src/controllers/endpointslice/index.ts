@@ -15,13 +15,15 @@ import { endpointPodReads } from '../endpoints/service-pods'
 export function endpointSliceController(): ControllerDefinition {
   return {
     name: 'endpointslice',
-    watches: [services, pods, endpointSlices],
-    // Of a pod: what the shared pod predicates read, its addresses (podIP), hostname and subdomain
-    // (hostnameFor), and its containers' and sidecars' named ports (findPort).
-    reads: podReads(endpointPodReads),
-    wakesOn: wakesOnLabelledPods,
-    keysFor: endpointSliceKeysFor,
-    allKeys: allEndpointSliceKeys,
+    watches: {
+      kinds: [services, pods, endpointSlices],
+      // Of a pod: what the shared pod predicates read, its addresses (podIP), hostname and subdomain
+      // (hostnameFor), and its containers' and sidecars' named ports (findPort).
+      reads: podReads(endpointPodReads),
+      wakesOn: wakesOnLabelledPods,
+      keysFor: endpointSliceKeysFor,
+      allKeys: allEndpointSliceKeys,
+    },
     reconcile: (key, cache) => reconcileEndpointSlices(key, cache),
   }
 }

@@ -3,7 +3,7 @@ import { servicesOfPod } from '../endpoints/service-pods'
 import { endpointSlices, pods, sameResource, services } from '../resources'
 import type { Cache, ResourceRef } from '../runtime/types'
 import { controllerName, managedByLabel, serviceNameLabel } from './resources'
-import { objectKey } from '../../apimachinery/object-key'
+import { namespacedKey, objectKey } from '../../apimachinery/object-key'
 
 /** Whether this controller manages the slice (the managed-by label says so). */
 export function isManagedSlice(slice: KubeObject): boolean {
@@ -19,7 +19,7 @@ export function endpointSliceKeysFor(resource: ResourceRef, object: KubeObject, 
   if (sameResource(resource, pods)) return servicesOfPod(object, cache).map(objectKey)
   if (sameResource(resource, endpointSlices)) {
     const service = object.metadata.labels?.[serviceNameLabel]
-    return isManagedSlice(object) && service ? [`${object.metadata.namespace ?? ''}/${service}`] : []
+    return isManagedSlice(object) && service ? [namespacedKey(object.metadata.namespace, service)] : []
   }
   return []
 }

@@ -12,9 +12,11 @@ import { reconcileFlowcontrol } from './reconcile'
 export function flowcontrolController(): ControllerDefinition {
   return {
     name: 'priority-and-fairness',
-    watches: [flowSchemas, priorityLevels],
-    keysFor,
-    allKeys,
+    watches: {
+      kinds: [flowSchemas, priorityLevels],
+      keysFor,
+      allKeys,
+    },
     reconcile: reconcileFlowcontrol,
   }
 }

@@ -48,31 +48,33 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
 
   return {
     name: 'garbage-collector',
-    watches: kinds.all.map((k) => k.ref),
-    // Owner references, finalizers, uids and deletion are all it reads, of every kind: metadata only.
-    // Its writes are deletes and merge patches of finalizers, never a whole object.
-    reads: () => ({}),
-    // The collector acts on owner references and deletions only: objects nobody owns, and updates
-    // that leave owners, finalizers and deletion as they were (status, spec, labels), give it nothing
-    // to do; the next pass still indexes them.
-    wakesOn: (_resource, type, object, previous) => {
-      if (type === 'DELETED' || object.metadata.deletionTimestamp) return true
-      if (!previous) return needsCollector(object)
-      return ownershipOf(object) !== ownershipOf(previous)
-    },
-    keysFor,
-    allKeys(cache: Cache): string[] {
-      index.rebuild(cache, kinds)
-      // Owners being deleted with a policy first, for the same reason as in keysFor.
-      const owners: string[] = []
-      const dependents: string[] = []
-      for (const kind of kinds.all) {
-        for (const o of cache.list(kind.ref)) {
-          if (isOrphaningDependents(o) || isDeletingDependents(o)) owners.push(keyOf(kind.ref, o))
-          else if (ownerRefsOf(o).length) dependents.push(keyOf(kind.ref, o))
+    watches: {
+      kinds: kinds.all.map((k) => k.ref),
+      // Owner references, finalizers, uids and deletion are all it reads, of every kind: metadata only.
+      // Its writes are deletes and merge patches of finalizers, never a whole object.
+      reads: () => ({}),
+      // The collector acts on owner references and deletions only: objects nobody owns, and updates
+      // that leave owners, finalizers and deletion as they were (status, spec, labels), give it nothing
+      // to do; the next pass still indexes them.
+      wakesOn: (_resource, type, object, previous) => {
+        if (type === 'DELETED' || object.metadata.deletionTimestamp) return true
+        if (!previous) return needsCollector(object)
+        return ownershipOf(object) !== ownershipOf(previous)
+      },
+      keysFor,
+      allKeys(cache: Cache): string[] {
+        index.rebuild(cache, kinds)
+        // Owners being deleted with a policy first, for the same reason as in keysFor.
+        const owners: string[] = []
+        const dependents: string[] = []
+        for (const kind of kinds.all) {
+          for (const o of cache.list(kind.ref)) {
+            if (isOrphaningDependents(o) || isDeletingDependents(o)) owners.push(keyOf(kind.ref, o))
+            else if (ownerRefsOf(o).length) dependents.push(keyOf(kind.ref, o))
+          }
         }
-      }
-      return [...owners, ...dependents]
+        return [...owners, ...dependents]
+      },
     },
     reconcile: (key, cache) => reconcileObject(key, cache, kinds),
   }

@@ -40,10 +40,12 @@ const wakesOn: WakesOn = (resource, type, object, previous) => {
 export function horizontalPodAutoscalerController(): ControllerDefinition {
   return {
     name: 'horizontal-pod-autoscaler',
-    watches: [horizontalPodAutoscalers, ...scalableKinds.values(), customResourceDefinitions],
-    wakesOn,
-    keysFor,
-    allKeys: allAutoscalers,
+    watches: {
+      kinds: [horizontalPodAutoscalers, ...scalableKinds.values(), customResourceDefinitions],
+      wakesOn,
+      keysFor,
+      allKeys: allAutoscalers,
+    },
     reconcile: reconcileHorizontalPodAutoscaler,
   }
 }

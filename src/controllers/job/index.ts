@@ -1,6 +1,5 @@
 import { jobs, pods } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
-import { CreatedPods } from './created-pods'
 import { allJobKeys, jobKeysFor } from './keys'
 import { reconcileJob } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
@@ -13,17 +12,17 @@ import { podReads } from '../shared/pod-reads'
  * the Jobs' `namespace/name`.
  */
 export function jobController(): ControllerDefinition {
-  const created = new CreatedPods()
   return {
     name: 'job',
-    watches: [jobs, pods],
-    // Of a pod: what the shared pod predicates read, and when its containers finished (podFinishedAt).
-    reads: podReads({ status: { containerStatuses: { state: true } } }),
-    wakesOn: wakesOnPodsOf('Job'),
-    keysFor: jobKeysFor,
-    allKeys: allJobKeys,
-    reconcile: (key, cache, now, refused) => reconcileJob(key, cache, now, created, refused),
-    memory: created.memory,
+    watches: {
+      kinds: [jobs, pods],
+      // Of a pod: what the shared pod predicates read, and when its containers finished (podFinishedAt).
+      reads: podReads({ status: { containerStatuses: { state: true } } }),
+      wakesOn: wakesOnPodsOf('Job'),
+      keysFor: jobKeysFor,
+      allKeys: allJobKeys,
+    },
+    reconcile: reconcileJob,
   }
 }
 

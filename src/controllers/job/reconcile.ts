@@ -2,13 +2,16 @@ import type { KubeObject } from '../../apimachinery/types'
 import { jobs, pods } from '../resources'
 import { deleteAction } from '../replicaset/replicas'
 import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { memoryChanges, nothingRemembered, withMemory, type Remembered } from '../runtime/memory'
 import { refusedCreate } from '../runtime/refusal'
 import { takeBurst } from '../runtime/burst'
 import { ownedBy } from '../runtime/lookups'
 import { isPodReady } from '../shared/pods'
+import { createdPodEvent, createdPods, requestedCreates } from '../shared/created-pods'
+import { event } from '../shared/events'
+import { statusWrite } from '../shared/status-write'
 import { failureBackoffRemainingMs } from './backoff'
 import { backoffLimitExceeded, completionsReached, deadlineExceeded, FAILURE_TARGET, interim, isTrue, SUCCESS_CRITERIA_MET, withCondition, type Finish } from './conditions'
-import type { CreatedPods } from './created-pods'
 import { formatIndexes, succeededIndexes } from './indexes'
 import { backoffLimitOf, completionsOf, finishedCondition, isIndexed, isSuspended, toJob, type Job, type JobStatus } from './job'
 import { managePods, type PodChanges } from './manage'
@@ -17,10 +20,6 @@ import { ttlOutcome } from './ttl'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { formatTime, parseTime } from '../../apimachinery/meta-time'
 import { splitKey } from '../../apimachinery/object-key'
-
-function event(job: Job, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
-  return { type: 'event', involved: job, eventType, reason, message }
-}
 
 /** Every active pod deleted (a finished or suspended Job), BURST_REPLICAS a pass. */
 function deleteAll(active: readonly KubeObject[]): PodChanges {
@@ -54,25 +53,23 @@ const minDefined = (...v: (number | undefined)[]) => {
  * (completions), suspend, or create and delete pods toward the wanted number of active ones. A
  * Job that fails or succeeds first gets the interim FailureTarget or SuccessCriteriaMet condition
  * and its remaining pods deleted; Failed or Complete follows once none is left running. Status is
- * written only when it changed; the pass comes back for the deadline or the failure backoff.
+ * written only when it changed; the pass comes back for the deadline or the failure backoff. The
+ * creates asked for are remembered under the key, so that the next pass names the pods they made
+ * (see shared/created-pods.ts).
  */
-export function reconcileJob(key: string, cache: Cache, now: number, created: CreatedPods, refused?: Refused): Outcome {
+export function reconcileJob(key: string, cache: Cache, now: number, refused?: Refused, memory: Remembered = nothingRemembered): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(jobs, namespace, name)
-  if (!stored) {
-    created.forget(key)
-    return { actions: [] }
-  }
+  if (!stored) return withMemory({ actions: [] }, memoryChanges(memory, [[key, undefined]]))
   const job = toJob(stored)
   if (job.metadata.deletionTimestamp) return { actions: [] }
   const finished = finishedCondition(job)
   if (finished) return ttlOutcome(job, finished, now)
 
-  const p = classifyPods(job, job.metadata.uid ? ownedBy(cache, pods, job.metadata.uid).filter((pod) => pod.metadata.namespace === namespace) : [])
+  const owned = job.metadata.uid ? ownedBy(cache, pods, job.metadata.uid).filter((pod) => pod.metadata.namespace === namespace) : []
+  const p = classifyPods(job, owned)
   const actions: Action[] = []
-  for (const pod of created.announce(key, [...p.active, ...p.succeeded, ...p.failed, ...p.terminating], now)) {
-    actions.push(event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`))
-  }
+  for (const pod of createdPods(memory, key, job, owned)) actions.push(createdPodEvent(job, pod))
   // As createPods: the error a pod create got, on the Job.
   const failedPod = refusedCreate(refused, pods)
   if (failedPod) actions.push(event(job, 'Warning', 'FailedCreate', `Error creating: ${failedPod.message}`))
@@ -147,14 +144,11 @@ export function reconcileJob(key: string, cache: Cache, now: number, created: Cr
   if (!conditions.length) delete status.conditions
 
   for (const pod of changes.deletes) actions.push(deleteAction(pod), event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
-  if (!jsonEqual(prev, status)) {
-    // Status is this controller's alone, so it is written without a resourceVersion.
-    const { resourceVersion: _rv, ...metadata } = stored.metadata
-    actions.push({ type: 'updateStatus', resource: jobs, object: { ...stored, metadata, status } })
-  }
+  if (!jsonEqual(prev, status)) actions.push(statusWrite(jobs, stored, status))
   actions.push(...finalEvents)
   for (const pod of changes.creates) actions.push({ type: 'create', resource: pods, object: pod })
   // More pods to create or delete than one pass makes: the next pass continues at once.
   if (changes.more) requeueAfterMs = 0
-  return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
+  const remembered = memoryChanges(memory, [[key, requestedCreates(job, owned.map((pod) => pod.metadata.uid ?? ''), changes.creates.length)]])
+  return withMemory(requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }, remembered)
 }

@@ -4,8 +4,9 @@ import type { ControllerDefinition, ResourceRef } from '../runtime/types'
 import { apiServiceIp, kubernetesServiceName, kubernetesServiceNamespace, type ApiEndpoint } from './desired'
 import { reconcileKubernetesService } from './reconcile'
 import { endpointSlices, endpoints, services } from '../resources'
+import { namespacedKey } from '../../apimachinery/object-key'
 
-const key = `${kubernetesServiceNamespace}/${kubernetesServiceName}`
+const key = namespacedKey(kubernetesServiceNamespace, kubernetesServiceName)
 
 const concerns = (resource: ResourceRef, o: KubeObject) =>
   sameResource(resource, namespaces) ? o.metadata.name === kubernetesServiceNamespace : o.metadata.namespace === kubernetesServiceNamespace && o.metadata.name === kubernetesServiceName
@@ -19,10 +20,12 @@ export function kubernetesServiceController(serviceRange: string, endpoint: ApiE
   const clusterIP = apiServiceIp(serviceRange)
   return {
     name: 'kubernetes-service',
-    watches: [namespaces, services, endpoints, endpointSlices],
-    wakesOn: (resource, _type, object) => concerns(resource, object),
-    keysFor: (resource, object) => (concerns(resource, object) ? [key] : []),
-    allKeys: () => [key],
+    watches: {
+      kinds: [namespaces, services, endpoints, endpointSlices],
+      wakesOn: (resource, _type, object) => concerns(resource, object),
+      keysFor: (resource, object) => (concerns(resource, object) ? [key] : []),
+      allKeys: () => [key],
+    },
     reconcile: (_key, cache) => reconcileKubernetesService(cache, clusterIP, endpoint),
   }
 }

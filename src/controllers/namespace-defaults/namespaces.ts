@@ -39,10 +39,12 @@ export function wakesOnNamespacesAnd(kept: ResourceRef, name: string): WakesOn {
 export function perNamespaceController(controller: string, kept: ResourceRef, name: string, reconcile: (namespace: string, cache: Cache) => Outcome): ControllerDefinition {
   return {
     name: controller,
-    watches: [namespaces, kept],
-    wakesOn: wakesOnNamespacesAnd(kept, name),
-    keysFor: namespaceKeysFor(kept, name),
-    allKeys: namespaceKeys,
+    watches: {
+      kinds: [namespaces, kept],
+      wakesOn: wakesOnNamespacesAnd(kept, name),
+      keysFor: namespaceKeysFor(kept, name),
+      allKeys: namespaceKeys,
+    },
     reconcile: (key, cache) => reconcile(key, cache),
   }
 }

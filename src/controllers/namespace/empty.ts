@@ -1,12 +1,18 @@
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
-import type { ResourceDef } from '../../apis/registry'
-import { deletePages } from '../../store-client/list-pages'
+import { crdResource, type ResourceDef } from '../../apis/registry'
+import { storageDefOf } from '../../apis/crd/resource-defs'
+import { allItems, deletePages, listPages } from '../../store-client/list-pages'
 import { storeFor } from '../../store-client/stores'
-import { namespacedCustomResources } from '../runtime/purge'
 import { resourceDefOf } from '../resources'
 import type { Action, ResourceRef } from '../runtime/types'
 import { afterEmptying, type ContentCount } from './reconcile'
+
+/** The stores of every namespaced custom resource: what a namespace's deletion empties besides the built-in kinds. */
+async function namespacedCustomResources(env: Env): Promise<ResourceDef[]> {
+  const crds = (await allItems(listPages(env, crdResource, {}))).map((t) => JSON.parse(t) as KubeObject)
+  return crds.map(storageDefOf).filter((def): def is ResourceDef => !!def?.namespaced)
+}
 
 /**
  * Upstream's namespaced resources deleter, run in the stores: a deletecollection of each kind in

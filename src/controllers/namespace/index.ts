@@ -1,6 +1,11 @@
 import type { ControllerDefinition, ResourceRef } from '../runtime/types'
 import { isTerminating, reconcileNamespace, type RetryOptions } from './reconcile'
 import { contentKinds, namespaces } from './resources'
+import { registerActions } from '../runtime/dispatch'
+import { namespaceActions } from './effects'
+
+// Emptying a namespace is this controller's own action, performed by the runner as any other.
+registerActions(namespaceActions)
 
 export interface NamespaceControllerOptions {
   /** first recheck of a namespace whose content is still finishing (default 1 s) */
@@ -20,16 +25,18 @@ export function namespaceController(resources: readonly ResourceRef[], options: 
   const retry: RetryOptions = { minRetryMs: options.minRetryMs ?? 1000, maxRetryMs: options.maxRetryMs ?? 300_000 }
   return {
     name: 'namespace',
-    watches: [namespaces],
-    keysFor: (_resource, object, cache) => {
-      const name = object.metadata.name ?? ''
-      return isTerminating(cache.get(namespaces, undefined, name)) ? [name] : []
+    watches: {
+      kinds: [namespaces],
+      keysFor: (_resource, object, cache) => {
+        const name = object.metadata.name ?? ''
+        return isTerminating(cache.get(namespaces, undefined, name)) ? [name] : []
+      },
+      allKeys: (cache) =>
+        cache
+          .list(namespaces)
+          .filter((ns) => isTerminating(ns))
+          .map((ns) => ns.metadata.name ?? ''),
     },
-    allKeys: (cache) =>
-      cache
-        .list(namespaces)
-        .filter((ns) => isTerminating(ns))
-        .map((ns) => ns.metadata.name ?? ''),
     reconcile: (key, cache, now) => reconcileNamespace(key, cache, now, kinds, retry),
   }
 }

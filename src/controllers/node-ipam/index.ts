@@ -19,17 +19,19 @@ const waiting = (cache: Cache): string[] =>
 export function nodeIpamController(settings: NodeCidrSettings): ControllerDefinition {
   return {
     name: 'node-ipam',
-    watches: [nodes],
-    // A node appearing, going, or changing its pod CIDR; heartbeats change none of that.
-    wakesOn: (_resource, type, object, previous) => type !== 'MODIFIED' || !previous || podCidrsOf(object).join() !== podCidrsOf(previous).join(),
-    keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
-      if (!sameResource(resource, nodes)) return []
-      const name = object.metadata.name ?? ''
-      // A node that went away may have freed the block another is waiting for.
-      if (!cache.get(nodes, undefined, name)) return waiting(cache)
-      return [name]
+    watches: {
+      kinds: [nodes],
+      // A node appearing, going, or changing its pod CIDR; heartbeats change none of that.
+      wakesOn: (_resource, type, object, previous) => type !== 'MODIFIED' || !previous || podCidrsOf(object).join() !== podCidrsOf(previous).join(),
+      keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+        if (!sameResource(resource, nodes)) return []
+        const name = object.metadata.name ?? ''
+        // A node that went away may have freed the block another is waiting for.
+        if (!cache.get(nodes, undefined, name)) return waiting(cache)
+        return [name]
+      },
+      allKeys: waiting,
     },
-    allKeys: waiting,
     reconcile: (key, cache) => reconcileNodeCidr(key, cache, settings),
   }
 }

@@ -43,26 +43,28 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
   const rates = options.evictionRates ?? DEFAULT_EVICTION_RATES
   return {
     name: 'node-lifecycle',
-    watches: [nodes, leases, pods],
-    // Of a pod: its node (podNeedsNode, podsOn), tolerations (planEviction) and conditions (Ready for
-    // markPodNotReady, PodScheduled for planEviction). Nodes are written back whole and kept whole.
-    reads: podReads({ spec: { nodeName: true, tolerations: true }, status: { conditions: true } }, false),
-    // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
-    // reads the leases and finds it. A node coming back reports its status, which does wake it.
-    // Pods matter only on their node (podNeedsNode): a pending one is on none.
-    wakesOn: (resource, _type, object, previous) => {
-      if (sameResource(resource, leases)) return false
-      if (!sameResource(resource, pods)) return true
-      return [object, previous].some((p) => typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '')
+    watches: {
+      kinds: [nodes, leases, pods],
+      // Of a pod: its node (podNeedsNode, podsOn), tolerations (planEviction) and conditions (Ready for
+      // markPodNotReady, PodScheduled for planEviction). Nodes are written back whole and kept whole.
+      reads: podReads({ spec: { nodeName: true, tolerations: true }, status: { conditions: true } }, false),
+      // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
+      // reads the leases and finds it. A node coming back reports its status, which does wake it.
+      // Pods matter only on their node (podNeedsNode): a pending one is on none.
+      wakesOn: (resource, _type, object, previous) => {
+        if (sameResource(resource, leases)) return false
+        if (!sameResource(resource, pods)) return true
+        return [object, previous].some((p) => typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '')
+      },
+      keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+        const name = object.metadata.name ?? ''
+        if (sameResource(resource, nodes)) return name ? [name] : []
+        if (sameResource(resource, leases)) return object.metadata.namespace === NODE_LEASE_NAMESPACE && name ? [name] : []
+        if (sameResource(resource, pods)) return podNeedsNode(object, cache)
+        return []
+      },
+      allKeys: (cache) => cache.list(nodes).map((n) => n.metadata.name ?? '').filter((n) => n !== ''),
     },
-    keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
-      const name = object.metadata.name ?? ''
-      if (sameResource(resource, nodes)) return name ? [name] : []
-      if (sameResource(resource, leases)) return object.metadata.namespace === NODE_LEASE_NAMESPACE && name ? [name] : []
-      if (sameResource(resource, pods)) return podNeedsNode(object, cache)
-      return []
-    },
-    allKeys: (cache) => cache.list(nodes).map((n) => n.metadata.name ?? '').filter((n) => n !== ''),
     reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods, rates),
   }
 }

@@ -43,12 +43,14 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
 export function persistentVolumeController(): ControllerDefinition {
   return {
     name: 'persistentvolume',
-    watches: [persistentVolumeClaims, persistentVolumes, storageClasses, nodes],
-    // Node heartbeats change nothing here; only its annotations (the local-path root) do.
-    wakesOn: (resource, _type, object, previous) =>
-      !sameResource(resource, nodes) || JSON.stringify(object.metadata.annotations ?? {}) !== JSON.stringify(previous?.metadata.annotations ?? {}),
-    keysFor,
-    allKeys: (cache) => [...cache.list(persistentVolumeClaims).map(keyOfClaim), ...cache.list(persistentVolumes).map((v) => volumeKey(v.metadata.name ?? ''))],
+    watches: {
+      kinds: [persistentVolumeClaims, persistentVolumes, storageClasses, nodes],
+      // Node heartbeats change nothing here; only its annotations (the local-path root) do.
+      wakesOn: (resource, _type, object, previous) =>
+        !sameResource(resource, nodes) || JSON.stringify(object.metadata.annotations ?? {}) !== JSON.stringify(previous?.metadata.annotations ?? {}),
+      keysFor,
+      allKeys: (cache) => [...cache.list(persistentVolumeClaims).map(keyOfClaim), ...cache.list(persistentVolumes).map((v) => volumeKey(v.metadata.name ?? ''))],
+    },
     reconcile: reconcileStorage,
   }
 }

@@ -12,6 +12,7 @@ import { BIND_COMPLETED_ANNOTATION, BOUND_BY_CONTROLLER_ANNOTATION, LOCAL_PATH_P
 import { persistentVolumes, storageClasses } from '../resources'
 import { formatTime } from '../../apimachinery/meta-time'
 import { asRecord as rec, type Json } from '../../apimachinery/json-value'
+import { event } from '../shared/events'
 
 export const claimKey = (namespace: string, name: string) => `claim:${namespace}/${name}`
 export const volumeKey = (name: string) => `volume:${name}`
@@ -32,7 +33,6 @@ function claimStatus(pvc: KubeObject, pv: KubeObject | undefined, phase: string)
   return [{ type: 'patch', resource: persistentVolumeClaims, namespace: pvc.metadata.namespace, name: pvc.metadata.name ?? '', patch: { status: want }, subresource: 'status' }]
 }
 
-const event = (involved: KubeObject, eventType: 'Normal' | 'Warning', reason: string, message: string): Action => ({ type: 'event', involved, eventType, reason, message })
 
 /** bind(): the volume's claimRef, its phase, then the claim's volumeName and status, each step skipped when done. */
 function bind(pvc: KubeObject, pv: KubeObject, now: number): Action[] {

@@ -1,9 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Json } from '../../apimachinery/json-value'
+import { objectKey } from '../../apimachinery/object-key'
 
 export const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
 
-export const podKey = (pod: KubeObject): string => `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`
+export const podKey = (pod: KubeObject): string => objectKey(pod)
 
 export const phaseOf = (pod: KubeObject): string => String(asRecord(pod.status).phase ?? '')
 

@@ -1,31 +1,35 @@
-import { ControllerMemory } from '../runtime/memory'
+import type { KubeObject } from '../../apimachinery/types'
+import { nodes, pods } from '../resources'
+import { onNode } from '../runtime/lookups'
+import { memoryChanges, type MemoryChanges, type Remembered } from '../runtime/memory'
+import type { Cache } from '../runtime/types'
+import { isForceDeleted } from './pods'
+
+/** The key of the sweep that forgets the quarantine clocks of nodes no longer missing (pod keys always hold a slash). */
+export const QUARANTINE_KEY = 'quarantine'
 
 /**
  * When each missing node was first seen missing. A pod bound to a node absent from the cache is
  * only collected once the node has stayed absent for the quarantine (upstream waits the same 40 s
  * for its informer before believing a node is gone). The clock is kept in the controller's memory,
- * which its host persists: a restarted controller carries on where it was.
+ * by node name, which its host persists: a restarted controller carries on where it was.
  */
-export class NodeQuarantine {
-  constructor(
-    private readonly quarantineMs: number,
-    readonly memory: ControllerMemory = new ControllerMemory(),
-  ) {}
+export function quarantineOf(memory: Remembered, node: string, now: number, quarantineMs: number): { remainingMs: number; memory?: MemoryChanges } {
+  const since = memory.get(node)
+  if (typeof since === 'number') return { remainingMs: Math.max(0, since + quarantineMs - now) }
+  return { remainingMs: quarantineMs, memory: new Map([[node, now]]) }
+}
 
-  /** How long until `node` has been missing for the whole quarantine (0: it has); starts its clock on first sight. */
-  remainingMs(node: string, now: number): number {
-    let since = this.memory.get(node) as number | undefined
-    if (typeof since !== 'number') this.memory.set(node, (since = now))
-    return Math.max(0, since + this.quarantineMs - now)
-  }
+/** The node is back: its clock is forgotten, so that it starts again should the node go missing again. */
+export const released = (memory: Remembered, node: string): MemoryChanges | undefined => memoryChanges(memory, [[node, undefined]])
 
-  /** The node is back (or nothing refers to it any more). */
-  release(node: string): void {
-    this.memory.delete(node)
-  }
+/** A remembered node is still missing while it is absent from the cache and a pod not yet force-deleted is bound to it. */
+const stillMissing = (cache: Cache, node: string): boolean => !cache.get(nodes, undefined, node) && onNode(cache, pods, node).some((p: KubeObject) => !isForceDeleted(p))
 
-  /** Forgets every node not in `stillMissing`. */
-  retainOnly(stillMissing: ReadonlySet<string>): void {
-    for (const node of this.memory.keys()) if (!stillMissing.has(node)) this.memory.delete(node)
-  }
+/** The sweep: forgets the clock of every node that is back, or that no pod waiting to be collected is bound to any more. */
+export function sweepQuarantine(cache: Cache, memory: Remembered): MemoryChanges | undefined {
+  return memoryChanges(
+    memory,
+    memory.keys().filter((node) => !stillMissing(cache, node)).map((node) => [node, undefined] as const),
+  )
 }

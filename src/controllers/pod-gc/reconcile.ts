@@ -4,7 +4,8 @@ import type { Action, Cache, Outcome } from '../runtime/types'
 import { markFailedAndDelete, nodeGoneCondition } from './actions'
 import { isOutOfService } from './nodes'
 import { byEvictionAndAge, isForceDeleted, isTerminated, nodeNameOf } from './pods'
-import type { NodeQuarantine } from './quarantine'
+import { quarantineOf, released } from './quarantine'
+import { nothingRemembered, withMemory, type Remembered } from '../runtime/memory'
 
 /** The key of the sweep that keeps terminated pods under the threshold (pod keys always hold a slash). */
 export const TERMINATED_KEY = 'terminated'
@@ -42,7 +43,7 @@ export function podNeedsLook(pod: KubeObject, cache: Cache): boolean {
  * terminating pod that was never scheduled or whose node is out of service. A pod already
  * force-deleted is only waiting for its finalizers and is left alone.
  */
-export function collectPod(key: string, cache: Cache, now: number, quarantine: NodeQuarantine): Outcome {
+export function collectPod(key: string, cache: Cache, now: number, quarantineMs: number, memory: Remembered = nothingRemembered): Outcome {
   const slash = key.indexOf('/')
   const pod = slash > 0 ? cache.get(pods, key.slice(0, slash), key.slice(slash + 1)) : undefined
   if (!pod) return { actions: [] }
@@ -51,12 +52,9 @@ export function collectPod(key: string, cache: Cache, now: number, quarantine: N
   const nodeName = nodeNameOf(pod)
   if (!nodeName) return { actions: deleting && !forced ? markFailedAndDelete(pod, now) : [] }
   const node = cache.get(nodes, undefined, nodeName)
-  if (node) {
-    quarantine.release(nodeName)
-    return { actions: deleting && !forced && isOutOfService(node) ? markFailedAndDelete(pod, now) : [] }
-  }
+  if (node) return withMemory({ actions: deleting && !forced && isOutOfService(node) ? markFailedAndDelete(pod, now) : [] }, released(memory, nodeName))
   if (forced) return { actions: [] }
-  const waitMs = quarantine.remainingMs(nodeName, now)
-  if (waitMs > 0) return { actions: [], requeueAfterMs: waitMs }
-  return { actions: markFailedAndDelete(pod, now, nodeGoneCondition) }
+  const quarantine = quarantineOf(memory, nodeName, now, quarantineMs)
+  if (quarantine.remainingMs > 0) return withMemory({ actions: [], requeueAfterMs: quarantine.remainingMs }, quarantine.memory)
+  return withMemory({ actions: markFailedAndDelete(pod, now, nodeGoneCondition) }, quarantine.memory)
 }

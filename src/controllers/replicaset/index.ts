@@ -1,6 +1,5 @@
 import { pods, replicaSets } from '../resources'
 import type { ControllerDefinition } from '../runtime/types'
-import { Expectations } from './expectations'
 import { allReplicaSetKeys, replicaSetKeysFor } from './keys'
 import { reconcileReplicaSet } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
@@ -12,17 +11,17 @@ import { podReads } from '../shared/pod-reads'
  * keys are the ReplicaSets' `namespace/name`.
  */
 export function replicaSetController(): ControllerDefinition {
-  const expectations = new Expectations()
   return {
     name: 'replicaset',
-    watches: [replicaSets, pods],
-    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
-    reads: podReads({}),
-    wakesOn: wakesOnPodsOf('ReplicaSet'),
-    keysFor: replicaSetKeysFor,
-    allKeys: allReplicaSetKeys,
-    reconcile: (key, cache, now, refused) => reconcileReplicaSet(key, cache, now, expectations, refused),
-    memory: expectations.memory,
+    watches: {
+      kinds: [replicaSets, pods],
+      // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+      reads: podReads({}),
+      wakesOn: wakesOnPodsOf('ReplicaSet'),
+      keysFor: replicaSetKeysFor,
+      allKeys: allReplicaSetKeys,
+    },
+    reconcile: reconcileReplicaSet,
   }
 }
 

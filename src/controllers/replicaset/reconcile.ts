@@ -1,12 +1,15 @@
 import { selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
 import { pods, replicaSets } from '../resources'
 import type { Action, Cache, Outcome, Refused } from '../runtime/types'
+import { memoryChanges, nothingRemembered, withMemory, type Remembered } from '../runtime/memory'
 import { refusedCreate, refusedDelete } from '../runtime/refusal'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { isPodActive } from '../shared/pods'
-import { toReplicaSet, type ReplicaSet } from '../shared/workloads'
+import { toReplicaSet } from '../shared/workloads'
+import { createdPodEvent, createdPods, requestedCreates } from '../shared/created-pods'
+import { event } from '../shared/events'
+import { statusWrite } from '../shared/status-write'
 import { claimPods } from './claim'
-import type { Expectations } from './expectations'
 import { relatedPods } from './pods-to-delete'
 import { createAction, deleteAction, manageReplicas } from './replicas'
 import { availabilityRequeueMs, calculateStatus, statusChanged, type ReplicaFailure } from './status'
@@ -21,10 +24,6 @@ function failureOf(refused: Refused | undefined): ReplicaFailure | undefined {
   return undefined
 }
 
-function event(rs: ReplicaSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
-  return { type: 'event', involved: rs, eventType, reason, message }
-}
-
 /**
  * syncReplicaSet, as a checklist: read the ReplicaSet (gone → nothing to do); claim the active pods
  * in its namespace (adopting and releasing by selector); unless it is being deleted, create or
@@ -34,15 +33,13 @@ function event(rs: ReplicaSet, eventType: 'Normal' | 'Warning', reason: string, 
  * The actions are ordered so that a failing write stops the least: ownership patches, then the
  * status (so ReplicaFailure is reported even while creates keep failing), then the events for what
  * the previous pass achieved, the creates in one run (the runner batches them), and each delete
- * followed by its event.
+ * followed by its event. The creates asked for are remembered under the key, so that the next pass
+ * names the pods they made (see shared/created-pods.ts).
  */
-export function reconcileReplicaSet(key: string, cache: Cache, now: number, expectations: Expectations, refused?: Refused): Outcome {
+export function reconcileReplicaSet(key: string, cache: Cache, now: number, refused?: Refused, memory: Remembered = nothingRemembered): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(replicaSets, namespace, name)
-  if (!stored) {
-    expectations.forget(key)
-    return { actions: [] }
-  }
+  if (!stored) return withMemory({ actions: [] }, memoryChanges(memory, [[key, undefined]]))
   const rs = toReplicaSet(stored)
   let selector: LabelSelector
   try {
@@ -52,7 +49,7 @@ export function reconcileReplicaSet(key: string, cache: Cache, now: number, expe
     return { actions: [] }
   }
   const all = cache.list(pods, namespace)
-  const previous = expectations.observe(key, rs, all)
+  const created = createdPods(memory, key, rs, all)
   const claim = claimPods(rs, selector, all.filter(isPodActive))
   const actions: Action[] = [...claim.actions]
 
@@ -60,21 +57,16 @@ export function reconcileReplicaSet(key: string, cache: Cache, now: number, expe
 
   const failure = failureOf(refused)
   const status = calculateStatus(rs, claim.owned, failure, now)
-  if (statusChanged(rs, status)) {
-    // Status is this controller's alone, so it is written without a resourceVersion: a spec change
-    // racing with it is observed, and its generation reported, on the next pass.
-    const { resourceVersion: _rv, ...metadata } = stored.metadata
-    actions.push({ type: 'updateStatus', resource: replicaSets, object: { ...stored, metadata, status } })
-  }
+  if (statusChanged(rs, status)) actions.push(statusWrite(replicaSets, stored, status))
 
-  for (const pod of previous.created) actions.push(event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`))
+  for (const pod of created) actions.push(createdPodEvent(rs, pod))
   if (failure) actions.push(event(rs, 'Warning', failure.reason, `${failure.reason === 'FailedCreate' ? 'Error creating' : 'Error deleting'}: ${failure.message}`))
   for (const pod of changes.creates) actions.push(createAction(pod))
   for (const pod of changes.deletes) actions.push(deleteAction(pod), event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
 
   const known = all.filter((p) => controllerRefOf(p)?.uid === rs.metadata.uid).map((p) => p.metadata.uid ?? '')
-  expectations.expect(key, rs, [...known, ...claim.adoptedUids], changes.creates.length)
+  const remembered = memoryChanges(memory, [[key, requestedCreates(rs, [...known, ...claim.adoptedUids], changes.creates.length)]])
 
   const requeueAfterMs = availabilityRequeueMs(rs, claim.owned, now)
-  return requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }
+  return withMemory(requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }, remembered)
 }

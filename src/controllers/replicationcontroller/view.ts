@@ -2,6 +2,7 @@ import type { KubeObject, OwnerReference } from '../../apimachinery/types'
 import { sameResource } from '../resources'
 import type { Action, Cache, ResourceRef } from '../runtime/types'
 import { replicaSets, replicationControllers } from '../resources'
+import { statusWrite } from '../shared/status-write'
 
 const views = new WeakMap<KubeObject, KubeObject>()
 
@@ -56,9 +57,7 @@ export function toRcActions(actions: readonly Action[], cache: Cache): Action[] 
     switch (a.type) {
       case 'updateStatus': {
         if (!sameResource(a.resource, replicaSets)) return a
-        const rc = original(a.object, cache)
-        const { resourceVersion: _rv, ...metadata } = rc.metadata
-        return { type: 'updateStatus', resource: replicationControllers, object: { ...rc, metadata, status: a.object.status } }
+        return statusWrite(replicationControllers, original(a.object, cache), a.object.status)
       }
       case 'event':
         return { ...a, involved: original(a.involved, cache) }

@@ -46,12 +46,14 @@ function quotaReads(r: ResourceRef): Fields | undefined {
 export function resourceQuotaController(): ControllerDefinition {
   return {
     name: 'resourcequota',
-    watches: watched,
-    reads: quotaReads,
-    wakesOn: quotaWakesOn,
-    queuesOn: quotaWakesOn,
-    keysFor,
-    allKeys: (cache) => cache.list(resourceQuotas).map(objectKey),
+    watches: {
+      kinds: watched,
+      reads: quotaReads,
+      wakesOn: quotaWakesOn,
+      queuesOn: quotaWakesOn,
+      keysFor,
+      allKeys: (cache) => cache.list(resourceQuotas).map(objectKey),
+    },
     reconcile: reconcileResourceQuota,
   }
 }

@@ -2,7 +2,7 @@ import type { Env } from '../../env'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { storeFor } from '../../store-client/stores'
 import type { InformerCaches } from './cache'
-import type { Action } from './types'
+import type { ActionOf } from './actions'
 import { pods, resourceDefOf } from '../resources'
 import type { Binding, ItemResult } from '../../apis/store-options'
 import type { ResourceDef } from '../../apis/registry'
@@ -10,7 +10,7 @@ import type { ResourceDef } from '../../apis/registry'
 /** The pods store's batch binding, typed as it answers (the RPC typing drops the Status it may carry). */
 type BatchBinder = { bindMany(def: ResourceDef, bindings: Binding[]): Promise<ItemResult[]> }
 
-export type BindAction = Extract<Action, { type: 'bind' }>
+export type BindAction = ActionOf<'bind'>
 
 /** Bindings sent to the pods store per call. */
 export const bindingsPerCall = 50

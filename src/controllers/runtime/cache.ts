@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ResourceRef } from './types'
-import { objectKey } from '../../apimachinery/object-key'
+import { namespacedKey, objectKey } from '../../apimachinery/object-key'
 import { projectionFor } from './projection'
 import { keepsWhole, type Fields } from './fields'
 
@@ -207,7 +207,7 @@ export class InformerCaches implements Cache {
   }
 
   get(r: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.of(r).get(namespace ? `${namespace}/${name}` : name)
+    return this.of(r).get(namespacedKey(namespace, name))
   }
 
   list(r: ResourceRef, namespace?: string): KubeObject[] {

@@ -13,8 +13,8 @@ import { strictLimitsOn } from '../../limits/strict'
 export function unionReads(defs: ControllerDefinition[], r: ResourceRef): Fields | undefined {
   let union: Fields | undefined
   for (const def of defs) {
-    if (!def.watches.some((w) => sameResource(w, r))) continue
-    const reads = def.reads?.(r)
+    if (!def.watches.kinds.some((w) => sameResource(w, r))) continue
+    const reads = def.watches.reads?.(r)
     if (reads === undefined) return undefined
     union = union ? mergeFields(union, reads) : reads
   }
@@ -24,7 +24,7 @@ export function unionReads(defs: ControllerDefinition[], r: ResourceRef): Fields
 /**
  * One runner per controller, all over one set of informer caches: each kind is listed, followed
  * and held once for all of them, and each change is queued for every runner that watches its kind.
- * Each runner keeps its own queue, resync and refusals.
+ * Each runner keeps its own queue, resync, memory and refusals.
  */
 export function runnersSharingCaches(env: Env, defs: ControllerDefinition[], opts: RunnerOptions = defaultRunnerOptions): ControllerRunner[] {
   const reads = new Map<string, Fields | undefined>()

@@ -62,30 +62,32 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
 
   return {
     name: 'scheduler',
-    // Namespaces: their Pod Security labels keep pods off process nodes (pod-security-fit.ts).
-    watches: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces],
-    // Of a pod, its spec but its containers' runtime detail: their requests (requests.ts), host
-    // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy, and of its volumes
-    // the claims (podClaimNames, for volume-binding.ts); of its status, the
-    // phase (isTerminal), conditions, nomination and start (preemption.ts, unschedulable.ts).
-    reads: podReads(
-      {
-        spec: { '*': true, ...Object.fromEntries(specNotRead.map((f) => [f, false])), containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
-        status: { phase: true, conditions: true, nominatedNodeName: true, startTime: true },
+    watches: {
+      // Namespaces: their Pod Security labels keep pods off process nodes (pod-security-fit.ts).
+      kinds: [pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces],
+      // Of a pod, its spec but its containers' runtime detail: their requests (requests.ts), host
+      // ports (filter.ts), commands (runtime-fit.ts) and sidecar restart policy, and of its volumes
+      // the claims (podClaimNames, for volume-binding.ts); of its status, the
+      // phase (isTerminal), conditions, nomination and start (preemption.ts, unschedulable.ts).
+      reads: podReads(
+        {
+          spec: { '*': true, ...Object.fromEntries(specNotRead.map((f) => [f, false])), containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
+          status: { phase: true, conditions: true, nominatedNodeName: true, startTime: true },
+        },
+        false,
+      ),
+      // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
+      wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
+      keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+        if (sameResource(resource, pods)) return podChanged(object, cache)
+        if (sameResource(resource, nodes)) return nodeChanged(object, cache)
+        if (sameResource(resource, namespaces)) return pendingKeys(cache, schedulerName).filter((k) => k.startsWith(`${object.metadata.name}/`))
+        // A claim bound, provisioned or created, a volume or class changed: pods waiting on volumes retry.
+        return pendingKeys(cache, schedulerName)
       },
-      false,
-    ),
-    // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
-    wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
-    keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
-      if (sameResource(resource, pods)) return podChanged(object, cache)
-      if (sameResource(resource, nodes)) return nodeChanged(object, cache)
-      if (sameResource(resource, namespaces)) return pendingKeys(cache, schedulerName).filter((k) => k.startsWith(`${object.metadata.name}/`))
-      // A claim bound, provisioned or created, a volume or class changed: pods waiting on volumes retry.
-      return pendingKeys(cache, schedulerName)
+      allKeys: (cache) => pendingKeys(cache, schedulerName),
+      order: byPriority,
     },
-    allKeys: (cache) => pendingKeys(cache, schedulerName),
-    order: byPriority,
     reconcile: (key, cache, now) => reconcilePod(key, cache, now, schedulerName, options.podSecurity),
   }
 }

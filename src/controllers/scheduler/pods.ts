@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
+import { objectKey } from '../../apimachinery/object-key'
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler'
 
@@ -12,9 +13,7 @@ export function podStatus(pod: KubeObject): Json {
   return asRecord(pod.status)
 }
 
-export function podKey(pod: KubeObject): string {
-  return `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`
-}
+export const podKey = (pod: KubeObject): string => objectKey(pod)
 
 export function nodeNameOf(pod: KubeObject): string {
   const n = podSpec(pod).nodeName

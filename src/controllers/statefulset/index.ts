@@ -14,12 +14,14 @@ import { podReads } from '../shared/pod-reads'
 export function statefulSetController(): ControllerDefinition {
   return {
     name: 'statefulset',
-    watches: [statefulSets, pods, controllerRevisions, persistentVolumeClaims],
-    // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
-    reads: podReads({}),
-    wakesOn: wakesOnPodsOf('StatefulSet'),
-    keysFor: statefulSetKeysFor,
-    allKeys: allStatefulSetKeys,
+    watches: {
+      kinds: [statefulSets, pods, controllerRevisions, persistentVolumeClaims],
+      // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
+      reads: podReads({}),
+      wakesOn: wakesOnPodsOf('StatefulSet'),
+      keysFor: statefulSetKeysFor,
+      allKeys: allStatefulSetKeys,
+    },
     reconcile: reconcileStatefulSet,
   }
 }

@@ -13,13 +13,11 @@ import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevis
 import { planOrdinals, type Step } from './plan'
 import { computeStatus, statusChanged } from './status'
 import { volumeClaimsFor } from './volume-claims'
-import { historyLimitOf, isParallel, minReadySecondsOf, partitionOf, replicasOf, startOrdinalOf, statusOf, strategyOf, toStatefulSet, type StatefulSet } from './types'
+import { historyLimitOf, isParallel, minReadySecondsOf, partitionOf, replicasOf, startOrdinalOf, statusOf, strategyOf, toStatefulSet } from './types'
 import { intOr } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
-
-function event(set: StatefulSet, eventType: 'Normal' | 'Warning', reason: string, message: string): Action {
-  return { type: 'event', involved: set, eventType, reason, message }
-}
+import { event } from '../shared/events'
+import { statusWrite } from '../shared/status-write'
 
 /**
  * syncStatefulSet, as a checklist: read the set (gone → nothing to do); claim its pods (named after
@@ -113,10 +111,7 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
     minReadySeconds,
     now,
   })
-  if (statusChanged(set, status)) {
-    const { resourceVersion: _rv, ...metadata } = stored.metadata
-    actions.push({ type: 'updateStatus', resource: statefulSets, object: { ...stored, metadata, status } })
-  }
+  if (statusChanged(set, status)) actions.push(statusWrite(statefulSets, stored, status))
 
   const live = new Set([status.currentRevision, updateName, ...owned.map(podRevision)])
   for (const r of revisionsToTruncate(history.sorted, (r) => live.has(r.metadata.name ?? ''), historyLimitOf(set))) {

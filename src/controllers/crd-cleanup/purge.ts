@@ -1,11 +1,11 @@
 import { unwrap } from '../../apimachinery/status'
 import type { Env } from '../../env'
 import type { KubeObject } from '../../apimachinery/types'
-import { crdResource, type ResourceDef } from '../../apis/registry'
+import { crdResource } from '../../apis/registry'
 import { CLEANUP_FINALIZER } from '../../apis/crd/crd-object'
 import { storageDefOf } from '../../apis/crd/resource-defs'
 import { storeFor } from '../../store-client/stores'
-import { allItems, deletePages, listPages } from '../../store-client/list-pages'
+import { allItems, deletePages } from '../../store-client/list-pages'
 
 /**
  * Deletes every object a CRD's store holds; once none is left, removes the cleanup finalizer
@@ -23,10 +23,4 @@ export async function purgeCustomResources(env: Env, crd: KubeObject): Promise<{
   const patch = { metadata: { resourceVersion: crd.metadata.resourceVersion, finalizers } }
   const written = unwrap(await storeFor(env, crdResource).patch({ def: crdResource, name: crd.metadata.name ?? '' }, 'merge', patch, undefined, {}))
   return { object: JSON.parse(written.object) as KubeObject, deleted: written.deleted }
-}
-
-/** The stores of every namespaced custom resource: what a namespace's deletion empties besides the built-in kinds. */
-export async function namespacedCustomResources(env: Env): Promise<ResourceDef[]> {
-  const crds = (await allItems(listPages(env, crdResource, {}))).map((t) => JSON.parse(t) as KubeObject)
-  return crds.map(storageDefOf).filter((def): def is ResourceDef => !!def?.namespaced)
 }
