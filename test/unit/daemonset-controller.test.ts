@@ -4,7 +4,7 @@ import { daemonSetController as declaredDaemonSetController, nodeShouldRunDaemon
 import type { DaemonSet } from '../../src/controllers/daemonset/types'
 import { controllerRevisions, daemonSets, nodes, pods } from '../../src/controllers/resources'
 import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../fixtures/memory-cache'
-import { newNode } from '../fixtures/objects'
+import { newNode } from '../helpers'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { withProjections } from '../fixtures/projected'
 
