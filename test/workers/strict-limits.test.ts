@@ -40,16 +40,24 @@ describe('strict-limits mode', () => {
 
   it('fails the subrequest past 1,000 in one invocation, logs it and counts it', async () => {
     const figures = emptyFigures()
+    const meter = new InvocationMeter('test', figures)
     const store = storeFor(env, configMaps)
-    const run = metered(new InvocationMeter('test', figures), async () => {
+    const run = metered(meter, async () => {
       for (let i = 0; i < productionLimits.subrequests + 1; i++) await storeFor(env, configMaps).revision()
     })
     await expect(run).rejects.toBeInstanceOf(LimitExceeded)
     expect(figures.maxSubrequests).toBe(productionLimits.subrequests + 1)
     expect(figures.breaches.subrequests).toBe(1)
     expect(figures.maxRpcBytes).toBeGreaterThan(0)
-    // A stub made outside any invocation counts nothing.
-    expect(await store.revision()).toBeGreaterThanOrEqual(0)
+    // A stub made outside any invocation and called outside one counts against no invocation: the
+    // spent meter is not charged (it would refuse the call), and the call is made.
+    await expect(store.revision()).resolves.toBeTypeOf('number')
+    expect(meter.subrequests).toBe(productionLimits.subrequests + 1)
+    expect(figures.breaches.subrequests).toBe(1)
+    // The same stub called inside another invocation counts there, once per call.
+    const next = new InvocationMeter('next', emptyFigures())
+    await metered(next, () => store.revision())
+    expect(next.subrequests).toBe(1)
   })
 
   it('refuses an argument past 32 MiB before sending it', async () => {
