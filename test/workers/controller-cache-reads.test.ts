@@ -113,7 +113,7 @@ describe('controllers cache only the fields they read', () => {
 
   it('a controller may not write back whole what it caches projected', async () => {
     const name = 'guarded'
-    expect((await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox' }] } })).status).toBe(201)
+    expect((await api('POST', '/api/v1/namespaces/default/pods', podManifest(name))).status).toBe(201)
     const status = { phase: 'Running', containerStatuses: [{ name: 'main', ready: true, restartCount: 0, image: 'busybox', imageID: '', state: { running: {} }, lastState: {} }] }
     expect((await api('PATCH', `/api/v1/namespaces/default/pods/${name}/status`, { status }, 'application/merge-patch+json')).status).toBe(200)
     // Caches a pod's phase only, and replaces its status: that would erase its containerStatuses.

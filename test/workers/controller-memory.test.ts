@@ -4,6 +4,7 @@ import { controllerDefinition } from '../../src/controllers/registry'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
 import { memoryPrefix, restoreMemory } from '../../durable-objects/controller-host/memory'
 import { api, hostOf } from './helpers'
+import { podManifest } from '../helpers'
 
 const host = hostOf
 
@@ -22,7 +23,7 @@ const savedMemory = (name: string) =>
 describe('what a controller remembers survives its host being evicted', () => {
   it('pod GC keeps the quarantine clock of a deleted node across an eviction, and then collects its pods', async () => {
     await api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gone' } })
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan' }, spec: { nodeName: 'gone', containers: [{ name: 'c', image: 'busybox' }] } }
+    const pod = podManifest('orphan', { nodeName: 'gone' })
     expect((await api('POST', '/api/v1/namespaces/default/pods', pod)).status).toBe(201)
     expect((await api('DELETE', '/api/v1/nodes/gone')).status).toBe(200)
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { closeFakeAgents, fakeAgent } from './fake-agent'
 import { api } from './helpers'
-import { waitFor } from '../helpers'
+import { podManifest, waitFor } from '../helpers'
 
 // The gateways' node-to-node path for NodePorts: node B's agent asks its gateway to `dial` a pod
 // on node A; the gateway checks the Service and its Endpoints and relays a `tcp` stream to A's agent.
@@ -16,7 +16,7 @@ afterEach(closeFakeAgents)
 
 beforeAll(async () => {
   await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nodeports' } })
-  const created = await api('POST', `${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: 'np-a', containers: [{ name: 'main', image: 'busybox:1.36' }] } })
+  const created = await api('POST', `${ns}/pods`, podManifest('web', { nodeName: 'np-a' }))
   expect(created.status).toBe(201)
   uid = created.json.metadata.uid
   // Selector-less Services, so these Endpoints are the test's own.

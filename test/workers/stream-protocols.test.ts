@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SELF } from 'cloudflare:test'
 import { closeFakeAgents, fakeAgent } from './fake-agent'
 import { api, token } from './helpers'
-import { waitFor } from '../helpers'
+import { podManifest, waitFor } from '../helpers'
 
 // exec, attach and port-forward in every WebSocket subprotocol kube-apiserver and the kubelet
 // serve, driven through the Worker and the node gateway against a fake agent: each protocol's
@@ -17,7 +17,7 @@ afterEach(closeFakeAgents)
 
 beforeAll(async () => {
   await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'streams' } })
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: NODE, containers: [{ name: 'main', image: 'busybox:1.36' }] } }
+  const pod = podManifest('p', { nodeName: NODE })
   expect((await api('POST', `${ns}/pods`, pod)).status).toBe(201)
 })
 

@@ -6,6 +6,7 @@ import { emptyFigures, InvocationMeter, LimitExceeded, metered } from '../../src
 import { serializedSize } from '../../src/limits/serialized-size'
 import { productionLimits } from '../../src/limits/production'
 import { api, token, hostOf } from './helpers'
+import { podManifest } from '../helpers'
 
 const configMaps = resourceDefOf({ group: '', version: 'v1', plural: 'configmaps' })
 const host = hostOf
@@ -69,7 +70,7 @@ describe('strict-limits mode', () => {
   })
 
   it("serves the Worker's and each controller's figures on GET /metrics", async () => {
-    for (let i = 0; i < 3; i++) expect((await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: `strict-${i}` }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).status).toBe(201)
+    for (let i = 0; i < 3; i++) expect((await api('POST', '/api/v1/namespaces/default/pods', podManifest(`strict-${i}`))).status).toBe(201)
     await runInDurableObject(host('replicaset'), (instance) => instance.passNow('replicaset'))
     const text = await metricsText()
     expect(sampleOf(text, 'edgeplane_strict_max_subrequests_per_invocation{scope="worker"}')).toBeGreaterThanOrEqual(1)
