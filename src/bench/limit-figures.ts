@@ -57,6 +57,26 @@ export function parseLimitFigures(text: string): LimitReadings {
   return out
 }
 
+/** One strict-limits gauge as each controller reports it, with the host that runs the controller. */
+export interface ControllerGauge {
+  controller: string
+  host: string
+  value: number
+}
+
+/** The controller series of one `edgeplane_strict_*` gauge in a GET /metrics text. */
+export function controllerGauges(text: string, metric: string): ControllerGauge[] {
+  const out: ControllerGauge[] = []
+  for (const line of text.split('\n')) {
+    const m = /^(edgeplane_strict_[a-z_]+)\{([^}]*)\} (\S+)$/.exec(line.trim())
+    if (!m || m[1] !== metric) continue
+    const controller = /controller="([^"]+)"/.exec(m[2]!)?.[1]
+    if (!controller) continue
+    out.push({ controller, host: /host="([^"]+)"/.exec(m[2]!)?.[1] ?? controller, value: Number(m[3]) })
+  }
+  return out
+}
+
 /** Each figure against half its production limit: the margin the bench asks of a cluster. */
 export function againstHalfLimits(r: LimitReadings): Record<string, { value: number; half_limit: number; within: boolean }> {
   const half = {

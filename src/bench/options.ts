@@ -32,12 +32,14 @@ export interface WorkloadSizes {
   oneCluster: boolean
   /** Pods started at once on one real node agent per runtime (docker, process) for the pod-startup figures. */
   startPods: number
+  /** Pods of 4 KB on the strict-limits control plane of the footprint figures (one sim node per 100). */
+  footprintPods: number
 }
 
 export const WORKLOAD_SIZES: Record<Mode, WorkloadSizes> = {
-  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, idlePods: 100, idleWindowMs: 60_000, oneCluster: false, startPods: 20 },
-  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, idlePods: 100, idleWindowMs: 30_000, oneCluster: false, startPods: 20 },
-  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, idlePods: 10, idleWindowMs: 5_000, oneCluster: true, startPods: 3 },
+  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, idlePods: 100, idleWindowMs: 60_000, oneCluster: false, startPods: 20, footprintPods: 1_000 },
+  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, idlePods: 100, idleWindowMs: 30_000, oneCluster: false, startPods: 20, footprintPods: 200 },
+  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, idlePods: 10, idleWindowMs: 5_000, oneCluster: true, startPods: 3, footprintPods: 20 },
 }
 
 export interface BenchOptions {
@@ -70,15 +72,17 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench [-- options]
 
   (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers; 100 sim nodes, 1,000 pods,
-                  controller alarms over 60 s idle
-  --quick         1,000 objects, 3 repetitions, 20 watchers; 20 sim nodes, 200 pods, 30 s idle
+                  controller alarms over 60 s idle; controller footprint with 1,000 pods of 4 KB
+  --quick         1,000 objects, 3 repetitions, 20 watchers; 20 sim nodes, 200 pods, 30 s idle;
+                  footprint with 200 pods
   --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; 3 sim nodes, 10 pods, 5 s idle;
-                  etcd only if installed
+                  footprint with 20 pods; etcd only if installed
   --reps N        repetitions (default 3; smoke 1)
   --objects N     objects per repetition
   --watchers N    concurrent watchers
   --no-etcd       skip the etcd comparison (its figures are reported as null)
-  --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, idle, node loss)
+  --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, idle, node loss,
+                  footprint)
   --scale N       only the scale scenario, under strict limits: N pods of 4 KB over N/100 sim nodes,
                   a Deployment of N/10 replicas, a namespace of N/4 objects deleted; writes scale.json
   --out DIR       where report.json, report.md and chart.svg go (default: bench/)

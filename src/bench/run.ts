@@ -20,6 +20,7 @@ import { floorRep } from './scenarios/floor'
 import { workloadRun, type WorkloadResult } from './scenarios/workload'
 import { dataPathRun } from './scenarios/datapath'
 import { scaleRun, writeScaleReport } from './scenarios/scale'
+import { footprintRun } from './scenarios/footprint'
 
 let interrupted = false
 
@@ -65,8 +66,9 @@ async function main(): Promise<void> {
   // Once, not per repetition: each scenario is itself a count of pods or trials, and slow.
   const workload: WorkloadResult | undefined = o.workload ? await workloadRun(o, o.workload) : undefined
   const dataPath = o.workload ? await dataPathRun(o) : undefined
+  const footprint = o.workload ? await footprintRun(o, o.workload.footprintPods) : undefined
 
-  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps, workload, dataPath)
+  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps, workload, dataPath, footprint)
   const paths = await writeReport(o.outDir, report)
   const table = renderMarkdown(report).split('\n## ')[0]!
   console.log(`\n${table.trim()}\n`)

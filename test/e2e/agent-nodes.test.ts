@@ -9,6 +9,7 @@ import { startServer, type TestServer } from './helpers/server'
 import { parseTable } from './helpers/table'
 import { sleep, waitFor } from './helpers/wait'
 import { startAgent as spawnAgent, type AgentProcess } from './helpers/node-agent'
+import { podManifest } from './helpers/manifests'
 
 function startAgent(kubeconfig: string, args: string[], env: Record<string, string> = {}): AgentProcess {
   const agent = spawnAgent(kubeconfig, args, env)
@@ -37,8 +38,9 @@ const PROC_NODE = `e2e-proc-${suffix}`
 const SIM_PREFIX = `e2e-sim-${suffix}`
 const SIM_NODES = [0, 1, 2].map((i) => `${SIM_PREFIX}-${i}`)
 
-function podManifest(name: string, node: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: node, containers: [{ name: 'main', image: 'busybox', ...container }], ...spec } })
+/** A pod bound to `node`, as JSON for `kubectl apply -f -`: one container `main` (busybox unless told). */
+function podJson(name: string, node: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}): string {
+  return JSON.stringify(podManifest(name, { nodeName: node, containers: [{ name: 'main', image: 'busybox', ...container }], spec }))
 }
 
 describe('node agent', () => {
@@ -96,7 +98,7 @@ describe('node agent', () => {
 
   it('runs a process pod with env from a ConfigMap to Running and Ready 1/1', async () => {
     const cm = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'greeting' }, data: { who: 'world' } })
-    const pod = podManifest('hello', PROC_NODE, {
+    const pod = podJson('hello', PROC_NODE, {
       command: ['sh', '-c', 'echo hello $MY_VAR; sleep 30'],
       env: [{ name: 'MY_VAR', valueFrom: { configMapKeyRef: { name: 'greeting', key: 'who' } } }],
       // Ready only if the variable really arrived in the container's environment.
@@ -126,8 +128,8 @@ describe('node agent', () => {
   })
 
   it('ends a Never pod that exits 3 as Failed, and one that exits 0 as Completed', async () => {
-    const failing = podManifest('exit-three', PROC_NODE, { command: ['sh', '-c', 'exit 3'] }, { restartPolicy: 'Never' })
-    const passing = podManifest('exit-zero', PROC_NODE, { command: ['sh', '-c', 'exit 0'] }, { restartPolicy: 'Never' })
+    const failing = podJson('exit-three', PROC_NODE, { command: ['sh', '-c', 'exit 3'] }, { restartPolicy: 'Never' })
+    const passing = podJson('exit-zero', PROC_NODE, { command: ['sh', '-c', 'exit 0'] }, { restartPolicy: 'Never' })
     await kubectl(['apply', '-f', '-'], { ...kc(), stdin: `${failing}\n${passing}` })
 
     const failed = await waitFor(async () => {
@@ -149,7 +151,7 @@ describe('node agent', () => {
   })
 
   it('restarts a crashing container with CrashLoopBackOff', async () => {
-    await kubectl(['apply', '-f', '-'], { ...kc(), stdin: podManifest('crasher', PROC_NODE, { command: ['sh', '-c', 'echo oops; exit 1'] }) })
+    await kubectl(['apply', '-f', '-'], { ...kc(), stdin: podJson('crasher', PROC_NODE, { command: ['sh', '-c', 'echo oops; exit 1'] }) })
     const row = await waitFor(async () => {
       const r = await podRow('crasher')
       return r?.STATUS === 'CrashLoopBackOff' && Number(r.RESTARTS!.split(' ')[0]) >= 2 ? r : undefined
@@ -163,7 +165,7 @@ describe('node agent', () => {
 
   it('terminates a pod gracefully on kubectl delete, and the pod disappears', async () => {
     const marker = join(scratch, 'terminated')
-    const pod = podManifest('graceful', PROC_NODE, {
+    const pod = podJson('graceful', PROC_NODE, {
       command: ['sh', '-c', `trap 'echo got SIGTERM > ${marker}; exit 0' TERM; while true; do sleep 0.2; done`],
     })
     await kubectl(['apply', '-f', '-'], { ...kc(), stdin: pod })
@@ -179,7 +181,7 @@ describe('node agent', () => {
   })
 
   it('runs pods bound to each simulated node', async () => {
-    const manifests = SIM_NODES.map((node, i) => podManifest(`sim-pod-${i}`, node, { image: 'nginx:1.27' }))
+    const manifests = SIM_NODES.map((node, i) => podJson(`sim-pod-${i}`, node, { image: 'nginx:1.27' }))
     await kubectl(['apply', '-f', '-'], { ...kc(), stdin: manifests.join('\n') })
     const pods = await waitFor(
       async () => {
@@ -201,7 +203,7 @@ describe('node agent', () => {
 
   it('stops its processes when the agent is stopped', async () => {
     const token = `37.${suffix.replace(/[a-f]/g, '1')}`
-    await kubectl(['apply', '-f', '-'], { ...kc(), stdin: podManifest('sleeper', PROC_NODE, { command: ['sleep', token] }) })
+    await kubectl(['apply', '-f', '-'], { ...kc(), stdin: podJson('sleeper', PROC_NODE, { command: ['sleep', token] }) })
     await waitFor(() => processesMatching(`sleep ${token}`).length > 0, { what: `the sleeper process to start${diagnostics()}`, timeoutMs: 10_000 })
     await proc.stop()
     await waitFor(() => processesMatching(`sleep ${token}`).length === 0, { what: 'the sleeper process to be stopped with the agent', timeoutMs: 5_000 })

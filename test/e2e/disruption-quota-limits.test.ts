@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { startServer, type TestServer } from './helpers/server'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
-import { deployment, namespace, pod, stream } from './helpers/manifests'
+import { deployment, namespace, podManifest, stream } from './helpers/manifests'
 import { waitFor } from './helpers/wait'
 
 let server: TestServer
@@ -78,8 +78,8 @@ describe('ResourceQuota', () => {
     expect((await run(['create', 'namespace', 'quota'])).code).toBe(0)
     expect((await run(['create', 'quota', 'q', '-n', 'quota', '--hard=pods=2,count/configmaps=5'])).code).toBe(0)
     await waitFor(async () => (await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status?.used?.pods === '0', { what: 'quota usage counted', timeoutMs: 30_000 })
-    expect((await run(['apply', '-f', '-'], stream(pod('p1', { namespace: 'quota' }), pod('p2', { namespace: 'quota' })))).code).toBe(0)
-    const over = await run(['apply', '-f', '-'], stream(pod('p3', { namespace: 'quota' })))
+    expect((await run(['apply', '-f', '-'], stream(podManifest('p1', { namespace: 'quota', image: 'nginx:1.27' }), podManifest('p2', { namespace: 'quota', image: 'nginx:1.27' })))).code).toBe(0)
+    const over = await run(['apply', '-f', '-'], stream(podManifest('p3', { namespace: 'quota', image: 'nginx:1.27' })))
     expect(over.code).not.toBe(0)
     expect(over.stderr).toContain('Error from server (Forbidden)')
     expect(over.stderr).toContain('pods "p3" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2')
@@ -94,7 +94,7 @@ describe('ResourceQuota', () => {
 
     // deleting a pod gives its unit back
     expect((await run(['delete', 'pod', 'p1', '-n', 'quota', '--wait=false'])).code).toBe(0)
-    await waitFor(async () => (await run(['apply', '-f', '-'], stream(pod('p3', { namespace: 'quota' })))).code === 0, { what: 'p3 admitted after p1 is gone', timeoutMs: 30_000 })
+    await waitFor(async () => (await run(['apply', '-f', '-'], stream(podManifest('p3', { namespace: 'quota', image: 'nginx:1.27' })))).code === 0, { what: 'p3 admitted after p1 is gone', timeoutMs: 30_000 })
     // The quota is full again once its recount has seen p1 go and p3 come.
     await waitFor(async () => (await json(['get', 'quota', 'q', '-n', 'quota', '-o', 'json'])).status?.used?.pods === '2', { what: 'p2 and p3 counted', timeoutMs: 30_000 })
 
@@ -149,12 +149,12 @@ describe('LimitRange', () => {
     expect((await run(['create', 'namespace', 'limits'])).code).toBe(0)
     const range = { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'cpu-mem', namespace: 'limits' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' }, max: { cpu: '1' } }] } }
     expect((await run(['apply', '-f', '-'], stream(range))).code).toBe(0)
-    expect((await run(['apply', '-f', '-'], stream(pod('defaulted', { namespace: 'limits' })))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(podManifest('defaulted', { namespace: 'limits', image: 'nginx:1.27' })))).code).toBe(0)
     const created = await json(['get', 'pod', 'defaulted', '-n', 'limits', '-o', 'json'])
     expect(created.spec.containers[0].resources).toEqual({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '128Mi' } })
     expect(created.metadata.annotations['kubernetes.io/limit-ranger']).toBe('LimitRanger plugin set: cpu, memory request for container main; cpu, memory limit for container main')
 
-    const big = pod('big', { namespace: 'limits' }) as any
+    const big = podManifest('big', { namespace: 'limits', image: 'nginx:1.27' }) as any
     big.spec.containers[0].resources = { limits: { cpu: '2' } }
     const refused = await run(['apply', '-f', '-'], stream(big))
     expect(refused.code).not.toBe(0)

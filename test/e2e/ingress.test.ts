@@ -4,7 +4,7 @@ import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/bench/ports'
 import { kubectl, type KubectlResult } from './helpers/kubectl'
-import { stream, type Manifest } from './helpers/manifests'
+import { podManifest, stream, type Manifest } from './helpers/manifests'
 import { startNodeAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
@@ -240,12 +240,12 @@ describe('spreading over endpoints, and a node whose tunnel is down', () => {
     agent2 = startNodeAgent(server.kubeconfig, NODE2)
     const [pa, pb] = [await freePort(), await freePort()]
     // One Service, two pods on two nodes; a named targetPort resolves to each pod's own port.
-    const pod = (name: string, node: string, port: number): Manifest => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, labels: { app: 'spread' } },
-      spec: { nodeName: node, containers: [{ name: 'web', image: 'node', command: [process.execPath, '-e', httpServer, name, String(port)], ports: [{ name: 'http', containerPort: port }] }] },
-    })
+    const spreadPod = (name: string, node: string, port: number): Manifest =>
+      podManifest(name, {
+        labels: { app: 'spread' },
+        nodeName: node,
+        containers: [{ name: 'web', image: 'node', command: [process.execPath, '-e', httpServer, name, String(port)], ports: [{ name: 'http', containerPort: port }] }],
+      })
     const svc: Manifest = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'spread' }, spec: { selector: { app: 'spread' }, ports: [{ port: 80, targetPort: 'http' }] } }
     const ing: Manifest = {
       apiVersion: 'networking.k8s.io/v1',
@@ -253,7 +253,7 @@ describe('spreading over endpoints, and a node whose tunnel is down', () => {
       metadata: { name: 'spread' },
       spec: { rules: [{ host: 'spread.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'spread', port: { number: 80 } } } }] } }] },
     }
-    expect((await run(['apply', '-f', '-'], stream(pod('spread-a', NODE, pa), pod('spread-b', NODE2, pb), svc, ing))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(spreadPod('spread-a', NODE, pa), spreadPod('spread-b', NODE2, pb), svc, ing))).code).toBe(0)
     const seen = new Set<string>()
     await waitFor(
       async () => {

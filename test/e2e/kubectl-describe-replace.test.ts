@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl, kubectlJson } from './helpers/kubectl'
-import { deployment, pod, stream, type Manifest } from './helpers/manifests'
+import { deployment, podManifest, stream, type Manifest } from './helpers/manifests'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
@@ -38,7 +38,7 @@ describe('kubectl describe and replace --force', () => {
   })
 
   it('describes a running pod with its node, containers, conditions and events', async () => {
-    await apply(pod('web', { labels: { app: 'web' } }))
+    await apply(podManifest('web', { labels: { app: 'web' }, image: 'nginx:1.27' }))
     await waitFor(async () => (await json(['get', 'pod', 'web'])).status?.phase === 'Running', { what: 'pod web Running', timeoutMs: 45_000, intervalMs: 250 })
     const out = await waitFor(
       async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { kubectl, kubectlJson, type KubectlResult } from './helpers/kubectl'
-import { configMap, deployment, namespace, pod, stream } from './helpers/manifests'
+import { configMap, deployment, namespace, podManifest, stream } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
 import { parseTable, parseTables } from './helpers/table'
 
@@ -42,7 +42,7 @@ describe.concurrent('kubectl reads', () => {
         ],
       }),
       deployment('api', { namespace: 'team-a', replicas: 1 }),
-      pod('p1', { labels: { app: 'p1', showcase: 'yes' } }),
+      podManifest('p1', { labels: { app: 'p1', showcase: 'yes' }, image: 'nginx:1.27' }),
       ...Object.entries(seeded).map(([name, labels]) => configMap(name, { labels, data: { n: name } })),
       // Sorts first by name, but its namespace sorts after `default`.
       configMap('aa', { namespace: 'team-a', labels: { suite: 'read', tier: 'a' } }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectlJson, kubectlOn } from './helpers/kubectl'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
-import { stream, type Manifest } from './helpers/manifests'
+import { podManifest, stream, type Manifest } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
 
@@ -20,7 +20,9 @@ afterAll(async () => {
 })
 
 const privilegedSpec = (name: string) => ({ containers: [{ name, image: 'busybox', command: ['sleep', '3600'], securityContext: { privileged: true } }] })
-const pod = (name: string, namespace: string, spec: Record<string, unknown>): Manifest => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec })
+
+/** A pod of `namespace` with exactly this spec. */
+const inNamespace = (name: string, namespace: string, spec: Record<string, unknown>): Manifest => ({ ...podManifest(name, { namespace }), spec })
 
 async function namespace(name: string, labels: Record<string, string> = {}) {
   await ok(['create', 'namespace', name])
@@ -33,7 +35,7 @@ const warnings = (stderr: string) => stderr.split('\n').filter((l) => l.startsWi
 describe('Pod Security admission with kubectl', () => {
   it('refuses a privileged pod where enforce is baseline, with upstream\'s message, and stores nothing', async () => {
     await namespace('psa-enforce', { 'pod-security.kubernetes.io/enforce': 'baseline' })
-    const refused = await run(['apply', '-f', '-'], stream(pod('priv', 'psa-enforce', privilegedSpec('priv'))))
+    const refused = await run(['apply', '-f', '-'], stream(inNamespace('priv', 'psa-enforce', privilegedSpec('priv'))))
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain(
       'Error from server (Forbidden): error when creating "STDIN": pods "priv" is forbidden: violates PodSecurity "baseline:latest": privileged (container "priv" must not set securityContext.privileged=true)',
@@ -89,7 +91,7 @@ describe('Pod Security admission with kubectl', () => {
 
   it('lists the existing pods a new enforce level would refuse, on a dry run and on the real change', async () => {
     await namespace('psa-label')
-    await ok(['apply', '-f', '-'], stream(pod('priv-a', 'psa-label', privilegedSpec('c')), pod('priv-b', 'psa-label', privilegedSpec('c')), pod('net', 'psa-label', { hostNetwork: true, containers: [{ name: 'c', image: 'busybox' }] })))
+    await ok(['apply', '-f', '-'], stream(inNamespace('priv-a', 'psa-label', privilegedSpec('c')), inNamespace('priv-b', 'psa-label', privilegedSpec('c')), inNamespace('net', 'psa-label', { hostNetwork: true, containers: [{ name: 'c', image: 'busybox' }] })))
     const expected = ['existing pods in namespace "psa-label" violate the new PodSecurity enforce level "baseline:latest"', 'net: host namespaces', 'priv-a (and 1 other pod): privileged']
 
     const dry = await ok(['label', 'namespace', 'psa-label', 'pod-security.kubernetes.io/enforce=baseline', '--dry-run=server'])
@@ -98,14 +100,14 @@ describe('Pod Security admission with kubectl', () => {
     // The next ordinary request works, and the dry run changed nothing.
     const labels = await ok(['get', 'namespace', 'psa-label', '-o', 'jsonpath={.metadata.labels}'])
     expect(labels.stdout).not.toContain('pod-security')
-    await ok(['apply', '-f', '-'], stream(pod('priv-c', 'psa-label', privilegedSpec('c'))))
+    await ok(['apply', '-f', '-'], stream(inNamespace('priv-c', 'psa-label', privilegedSpec('c'))))
 
     const real = await ok(['label', 'namespace', 'psa-label', 'pod-security.kubernetes.io/enforce=baseline'])
     expect(real.stdout).toContain('namespace/psa-label labeled')
     expect(warnings(real.stderr)).toEqual([expected[0], expected[1], 'priv-a (and 2 other pods): privileged'])
     // Existing pods stay; new ones are held to the level at once.
     expect((await ok(['get', 'pods', '-n', 'psa-label', '-o', 'name'])).stdout.split('\n').filter(Boolean)).toHaveLength(4)
-    const refused = await run(['apply', '-f', '-'], stream(pod('priv-d', 'psa-label', privilegedSpec('c'))))
+    const refused = await run(['apply', '-f', '-'], stream(inNamespace('priv-d', 'psa-label', privilegedSpec('c'))))
     expect(refused.stderr).toContain('pods "priv-d" is forbidden: violates PodSecurity "baseline:latest"')
     // Relaxing the level checks nothing.
     const relaxed = await ok(['label', 'namespace', 'psa-label', 'pod-security.kubernetes.io/enforce=privileged', '--overwrite'])
@@ -143,7 +145,7 @@ describe('a process node, where every container is a host process', () => {
     await agent?.stop()
   })
 
-  const sleeper = (namespace: string) => pod('sleeper', namespace, { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '60'] }] })
+  const sleeper = (namespace: string) => inNamespace('sleeper', namespace, { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '60'] }] })
 
   it('gets no pod of a namespace that enforces baseline, and the pod says why', async () => {
     await namespace('psa-node', { 'pod-security.kubernetes.io/enforce': 'baseline' })
@@ -161,7 +163,7 @@ describe('a process node, where every container is a host process', () => {
   })
 
   it('refuses a pod of that namespace created with spec.nodeName naming the process node, and stores nothing', async () => {
-    const pinned = pod('pinned', 'psa-node', { nodeName: 'laptop', containers: [{ name: 'c', image: 'busybox', command: ['sleep', '60'] }] })
+    const pinned = inNamespace('pinned', 'psa-node', { nodeName: 'laptop', containers: [{ name: 'c', image: 'busybox', command: ['sleep', '60'] }] })
     const refused = await run(['apply', '-f', '-'], stream(pinned))
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain(
@@ -193,9 +195,9 @@ describe('cluster defaults and exemptions from the launcher\'s variables', () =>
   })
 
   it('holds every unlabelled namespace to the default, but not an exempt one', async () => {
-    const refused = await k.run(['apply', '-f', '-'], stream(pod('priv', 'default', privilegedSpec('priv'))))
+    const refused = await k.run(['apply', '-f', '-'], stream(inNamespace('priv', 'default', privilegedSpec('priv'))))
     expect(refused.stderr).toContain('pods "priv" is forbidden: violates PodSecurity "baseline:latest": privileged')
-    const exempt = await k.ok(['apply', '-f', '-'], stream(pod('priv', 'kube-system', privilegedSpec('priv'))))
+    const exempt = await k.ok(['apply', '-f', '-'], stream(inNamespace('priv', 'kube-system', privilegedSpec('priv'))))
     expect(exempt.stdout).toContain('pod/priv created')
     expect(warnings(exempt.stderr)).toEqual([])
     const labelled = await k.ok(['label', 'namespace', 'kube-system', 'pod-security.kubernetes.io/enforce=restricted'])

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { startServer, type TestServer } from './helpers/server'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
-import { stream, type Manifest } from './helpers/manifests'
+import { podManifest, stream, type Manifest } from './helpers/manifests'
 import { waitFor } from './helpers/wait'
 
 // One small sim node (1 cpu) to fill, and one process node for RuntimeClass steering.
@@ -14,14 +14,13 @@ const agents: AgentProcess[] = []
 const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 const json = (args: string[]) => kubectlJson(args, { kubeconfig: server.kubeconfig })
 
-function pod(name: string, spec: Record<string, unknown> = {}, cpu = '600m'): Manifest {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, labels: { test: 'priority' } },
-    spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'busybox', command: ['sleep', '300'], resources: { requests: { cpu } } }], ...spec },
-  }
-}
+/** A sleeping pod labelled test=priority, requesting `cpu`, with these spec fields. */
+const sleeper = (name: string, spec: Record<string, unknown> = {}, cpu = '600m'): Manifest =>
+  podManifest(name, {
+    labels: { test: 'priority' },
+    containers: [{ name: 'main', image: 'busybox', command: ['sleep', '300'], resources: { requests: { cpu } } }],
+    spec: { terminationGracePeriodSeconds: 1, ...spec },
+  })
 
 const pc = (name: string, value: number, extra: Record<string, unknown> = {}): Manifest => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra })
 
@@ -68,15 +67,15 @@ describe('PriorityClass', () => {
     const second = await run(['apply', '-f', '-'], stream(pc('another-default', 1, { globalDefault: true })))
     expect(second.stderr).toContain('PriorityClass low is already marked as default. Only one default can exist')
 
-    const unknown = await run(['apply', '-f', '-'], stream(pod('unknown-class', { priorityClassName: 'nope' }, '10m')))
+    const unknown = await run(['apply', '-f', '-'], stream(sleeper('unknown-class', { priorityClassName: 'nope' }, '10m')))
     expect(unknown.code).not.toBe(0)
     expect(unknown.stderr).toContain('Error from server (Forbidden)')
     expect(unknown.stderr).toContain('pods "unknown-class" is forbidden: no PriorityClass with name nope was found')
-    const handSet = await run(['apply', '-f', '-'], stream(pod('hand-set', { priorityClassName: 'high', priority: 7 }, '10m')))
+    const handSet = await run(['apply', '-f', '-'], stream(sleeper('hand-set', { priorityClassName: 'high', priority: 7 }, '10m')))
     expect(handSet.stderr).toContain('the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name')
 
     // The default class applies to a pod naming none (and to the victim below).
-    expect((await run(['apply', '-f', '-'], stream(pod('victim', { nodeSelector: { 'edgeplane.io/runtime': 'sim' } })))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(sleeper('victim', { nodeSelector: { 'edgeplane.io/runtime': 'sim' } })))).code).toBe(0)
     const victim = await json(['get', 'pod', 'victim', '-o', 'json'])
     expect(victim.spec).toMatchObject({ priorityClassName: 'low', priority: 10, preemptionPolicy: 'PreemptLowerPriority' })
   })
@@ -86,7 +85,7 @@ describe('PriorityClass', () => {
     const victimUid = (await json(['get', 'pod', 'victim', '-o', 'json'])).metadata.uid
     // A Never pod of the same priority as `high` cannot preempt; it stays Pending and says why.
     expect((await run(['apply', '-f', '-'], stream(pc('polite', 1000, { preemptionPolicy: 'Never' })))).code).toBe(0)
-    expect((await run(['apply', '-f', '-'], stream(pod('polite-pod', { priorityClassName: 'polite', nodeSelector: { 'edgeplane.io/runtime': 'sim' } })))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(sleeper('polite-pod', { priorityClassName: 'polite', nodeSelector: { 'edgeplane.io/runtime': 'sim' } })))).code).toBe(0)
     const polite = await waitFor(async () => {
       const p = await json(['get', 'pod', 'polite-pod', '-o', 'json'])
       return p.status.conditions?.find((c: any) => c.type === 'PodScheduled' && c.status === 'False')
@@ -94,7 +93,7 @@ describe('PriorityClass', () => {
     expect(polite.message).toContain('preemption: not eligible due to preemptionPolicy=Never.')
     expect((await run(['delete', 'pod', 'polite-pod', '--wait=false'])).code).toBe(0)
 
-    expect((await run(['apply', '-f', '-'], stream(pod('preemptor', { priorityClassName: 'high', nodeSelector: { 'edgeplane.io/runtime': 'sim' } })))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(sleeper('preemptor', { priorityClassName: 'high', nodeSelector: { 'edgeplane.io/runtime': 'sim' } })))).code).toBe(0)
     const preemptor = await waitFor(async () => {
       const p = await json(['get', 'pod', 'preemptor', '-o', 'json'])
       return p.status.phase === 'Running' && p
@@ -146,7 +145,7 @@ describe('RuntimeClass', () => {
     expect(classes.stdout).toMatch(/^NAME\s+HANDLER\s+AGE/)
     expect(classes.stdout).toMatch(/process\s+process/)
     expect(classes.stdout).toMatch(/sim\s+sim/)
-    expect((await run(['apply', '-f', '-'], stream(pod('on-process', { runtimeClassName: 'process' }, '10m'), pod('on-sim', { runtimeClassName: 'sim' }, '10m')))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(sleeper('on-process', { runtimeClassName: 'process' }, '10m'), sleeper('on-sim', { runtimeClassName: 'sim' }, '10m')))).code).toBe(0)
     const placed = await waitFor(async () => {
       const a = await json(['get', 'pod', 'on-process', '-o', 'json'])
       const b = await json(['get', 'pod', 'on-sim', '-o', 'json'])
@@ -155,9 +154,9 @@ describe('RuntimeClass', () => {
     expect(placed[0].spec.nodeName).toBe(PROC)
     expect(placed[0].spec.nodeSelector).toEqual({ 'edgeplane.io/runtime': 'process' })
     expect(placed[1].spec.nodeName).toBe(SIM)
-    const unknown = await run(['apply', '-f', '-'], stream(pod('no-such-runtime', { runtimeClassName: 'gvisor' }, '10m')))
+    const unknown = await run(['apply', '-f', '-'], stream(sleeper('no-such-runtime', { runtimeClassName: 'gvisor' }, '10m')))
     expect(unknown.stderr).toContain('pods "no-such-runtime" is forbidden: pod rejected: RuntimeClass "gvisor" not found')
-    const conflict = await run(['apply', '-f', '-'], stream(pod('conflicting', { runtimeClassName: 'sim', nodeSelector: { 'edgeplane.io/runtime': 'process' } }, '10m')))
+    const conflict = await run(['apply', '-f', '-'], stream(sleeper('conflicting', { runtimeClassName: 'sim', nodeSelector: { 'edgeplane.io/runtime': 'process' } }, '10m')))
     expect(conflict.stderr).toContain('conflict: runtimeClass.scheduling.nodeSelector[edgeplane.io/runtime] = sim; pod.spec.nodeSelector[edgeplane.io/runtime] = process')
   })
 })

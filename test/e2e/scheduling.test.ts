@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { startServer, type TestServer } from './helpers/server'
 import { joinNodeToken, startAgent, type AgentProcess } from './helpers/node-agent'
-import { stream, type Manifest } from './helpers/manifests'
+import { podManifest, stream } from './helpers/manifests'
 import { waitFor } from './helpers/wait'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -22,10 +22,6 @@ async function nodeKubeconfig(name: string): Promise<string> {
   const path = join(server.stateDir, `kubeconfig-${name}`)
   await writeFile(path, stringifyYaml(config))
   return path
-}
-
-function simPod(name: string, spec: Record<string, unknown> = {}): Manifest {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox' }], ...spec } }
 }
 
 async function podOf(name: string): Promise<any> {
@@ -52,7 +48,7 @@ afterAll(async () => {
 
 describe('scheduler', () => {
   it('binds a pod with a nodeSelector to the matching node, where it runs', async () => {
-    expect((await run(['apply', '-f', '-'], stream(simPod('in-west', { nodeSelector: { zone: 'west' } })))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(podManifest('in-west', { spec: { nodeSelector: { zone: 'west' } } })))).code).toBe(0)
     const pod = await waitFor(async () => {
       const p = await podOf('in-west')
       return p.status.phase === 'Running' && p
@@ -67,7 +63,7 @@ describe('scheduler', () => {
     expect((await run(['apply', '-f', '-'], stream({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'spread' } }))).code).toBe(0)
     const uid = (await kubectlJson(['get', 'cm', 'spread', '-o', 'json'], { kubeconfig: server.kubeconfig })).metadata.uid
     const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'spread', uid, controller: true }
-    const pods = [0, 1, 2, 3].map((i) => ({ ...simPod(`spread-${i}`), metadata: { name: `spread-${i}`, ownerReferences: [owner] } }))
+    const pods = [0, 1, 2, 3].map((i) => ({ ...podManifest(`spread-${i}`), metadata: { name: `spread-${i}`, ownerReferences: [owner] } }))
     expect((await run(['apply', '-f', '-'], stream(...pods))).code).toBe(0)
     const nodes = await waitFor(async () => {
       const list = await kubectlJson(['get', 'pods', '-o', 'json'], { kubeconfig: server.kubeconfig })
@@ -78,7 +74,7 @@ describe('scheduler', () => {
   })
 
   it('leaves an unfittable pod Pending with PodScheduled=False and a FailedScheduling event', async () => {
-    const big = simPod('too-big', { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '64' } } }] })
+    const big = podManifest('too-big', { requests: { cpu: '64' } })
     expect((await run(['apply', '-f', '-'], stream(big))).code).toBe(0)
     const pod = await waitFor(async () => {
       const p = await podOf('too-big')
@@ -95,9 +91,9 @@ describe('scheduler', () => {
   it('avoids cordoned and tainted nodes', async () => {
     expect((await run(['cordon', 'east'])).code).toBe(0)
     expect((await run(['taint', 'nodes', 'west', 'dedicated=gpu:NoSchedule'])).code).toBe(0)
-    expect((await run(['apply', '-f', '-'], stream(simPod('nowhere')))).code).toBe(0)
+    expect((await run(['apply', '-f', '-'], stream(podManifest('nowhere')))).code).toBe(0)
     await waitFor(async () => (await podOf('nowhere')).status.conditions?.some((c: any) => c.reason === 'Unschedulable'), { what: 'nowhere Unschedulable', timeoutMs: 40_000 })
-    const tolerant = simPod('tolerant', { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] })
+    const tolerant = podManifest('tolerant', { spec: { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] } })
     expect((await run(['apply', '-f', '-'], stream(tolerant))).code).toBe(0)
     const placed = await waitFor(async () => (await podOf('tolerant')).spec.nodeName, { what: 'tolerant bound', timeoutMs: 40_000 })
     expect(placed).toBe('west')
@@ -127,9 +123,11 @@ describe('node credentials', () => {
 
 describe('node lifecycle', () => {
   it('marks a node whose agent stopped Unknown and unreachable-tainted within the grace period, and evicts its pods', async () => {
-    const short = simPod('short-toleration', {
-      nodeSelector: { zone: 'east' },
-      tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 2 }],
+    const short = podManifest('short-toleration', {
+      spec: {
+        nodeSelector: { zone: 'east' },
+        tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 2 }],
+      },
     })
     expect((await run(['apply', '-f', '-'], stream(short))).code).toBe(0)
     await waitFor(async () => (await podOf('short-toleration')).status.phase === 'Running', { what: 'short-toleration Running', timeoutMs: 40_000 })

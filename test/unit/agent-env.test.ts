@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { runAsFor } from '../../src/agent/runtime/run-as'
 import { EnvError, expandVars, fieldRefValue, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
+import { newPod } from '../helpers'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 
@@ -19,18 +20,23 @@ function sources(calls: string[] = []): EnvSources {
   return { configMap: get('cm'), secret: get('secret') }
 }
 
-function pod(containers: ContainerSpec[]): KubeObject {
-  return {
-    metadata: { name: 'web-1', namespace: 'ns1', uid: 'uid-1', labels: { app: 'web', tier: 'front' }, annotations: { 'example.com/owner': 'team-a' } },
-    spec: { nodeName: 'node-a', serviceAccountName: 'builder', containers },
-  }
-}
+/** The pod every case reads: its metadata is what the downward API resolves. */
+const webPod = (containers: ContainerSpec[]): KubeObject =>
+  newPod('web-1', {
+    namespace: 'ns1',
+    uid: 'uid-1',
+    labels: { app: 'web', tier: 'front' },
+    annotations: { 'example.com/owner': 'team-a' },
+    nodeName: 'node-a',
+    containers,
+    spec: { serviceAccountName: 'builder' },
+  })
 
 const ctx = { podIP: '10.244.0.7', hostIP: '192.168.1.5', allocatable: { cpu: '4', memory: '16Gi' } }
 
 async function envOf(container: Partial<ContainerSpec>): Promise<Record<string, string>> {
   const c = { name: 'c', image: 'x', ...container } as ContainerSpec
-  return resolveContainerEnv(pod([c]), c, sources(), ctx)
+  return resolveContainerEnv(webPod([c]), c, sources(), ctx)
 }
 
 async function errorOf(container: Partial<ContainerSpec>): Promise<string> {
@@ -145,7 +151,7 @@ describe('resolveContainerEnv', () => {
 describe('resolvePodEnv', () => {
   it('resolves every container, reports failing ones, and fetches each source once', async () => {
     const calls: string[] = []
-    const p = pod([
+    const p = webPod([
       { name: 'a', env: [{ name: 'G', valueFrom: { configMapKeyRef: { name: 'app', key: 'greeting' } } }] },
       { name: 'b', envFrom: [{ configMapRef: { name: 'app' } }] },
       { name: 'c', env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'nope', key: 'k' } } }] },
@@ -180,7 +186,7 @@ describe('expandVars', () => {
 
 describe('fieldRefValue', () => {
   it('renders whole label maps as sorted key="value" lines', () => {
-    expect(fieldRefValue(pod([]), 'metadata.labels', ctx)).toBe('app="web"\ntier="front"')
+    expect(fieldRefValue(webPod([]), 'metadata.labels', ctx)).toBe('app="web"\ntier="front"')
   })
 })
 
@@ -195,7 +201,7 @@ describe('service environment variables', () => {
   }
   const withServices = (): EnvSources => ({ ...sources(), services: async (ns) => services[ns] ?? [] })
   const podWith = (spec: Record<string, unknown>, command = { name: 'c', image: 'x', env: [{ name: 'URL', value: 'http://$(WEB_API_SERVICE_HOST):$(WEB_API_SERVICE_PORT)' }] }): KubeObject => {
-    const p = pod([command as ContainerSpec])
+    const p = webPod([command as ContainerSpec])
     p.spec = { ...(p.spec as object), ...spec }
     return p
   }

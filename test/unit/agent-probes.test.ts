@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type Server } from 'node:http'
 import { createServer as createTcpServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { initialProbeResult, probeTiming, ProbeCounter, ProbeWorker, runProbe, type Probe } from '../../src/agent/runtime/probes'
+import { waitFor } from '../helpers'
 
 const PATH_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' }
 
@@ -116,7 +117,7 @@ describe('ProbeWorker', () => {
     expect(changes).toEqual([])
     expect(worker.result).toBe(false)
     await writeFile(`${dir}/ready`, '')
-    for (let waited = 0; changes.length === 0 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50))
+    await waitFor(() => changes.length > 0, { what: 'the readiness change', timeoutMs: 5_000 })
     worker.stop()
     expect(changes.map((c) => c.ok)).toEqual([true])
     expect(changes[0]!.at).toBeGreaterThanOrEqual(1_900)

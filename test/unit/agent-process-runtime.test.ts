@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { ProcessRuntime } from '../../src/agent/runtime/process'
 import type { ContainerState } from '../../src/agent/runtime/types'
+import type { Json } from '../../src/apimachinery/json-value'
+import { newPod, waitFor } from '../helpers'
 
 const BACKOFF = { baseMs: 100, maxMs: 400, resetAfterMs: 600_000 }
 let seq = 0
@@ -27,25 +29,15 @@ function runtime(): ProcessRuntime {
   return r
 }
 
-function pod(containers: Record<string, unknown>[], opts: { restartPolicy?: string; init?: Record<string, unknown>[]; status?: unknown; grace?: number } = {}): KubeObject {
-  const uid = `uid-${++seq}`
-  const spec: Record<string, unknown> = { restartPolicy: opts.restartPolicy ?? 'Always', terminationGracePeriodSeconds: opts.grace ?? 30, containers: containers.map((c) => ({ image: 'x', ...c })) }
+/** A pod of its own name and uid for each test, with these containers (image `x` unless named). */
+function runtimePod(containers: Record<string, unknown>[], opts: { restartPolicy?: string; init?: Record<string, unknown>[]; status?: Json; grace?: number } = {}): KubeObject {
+  const spec: Json = { restartPolicy: opts.restartPolicy ?? 'Always', terminationGracePeriodSeconds: opts.grace ?? 30 }
   if (opts.init) spec.initContainers = opts.init.map((c) => ({ image: 'x', ...c }))
-  return { metadata: { name: `p${seq}`, namespace: 'default', uid }, spec, status: opts.status ?? { phase: 'Pending' } }
+  return newPod(`p${++seq}`, { uid: `uid-${seq}`, containers: containers.map((c) => ({ image: 'x', ...c })), spec, status: opts.status ?? { phase: 'Pending' } })
 }
 
 const envFor = (p: KubeObject, env: Record<string, string> = {}) =>
   Object.fromEntries([...(((p.spec as { initContainers?: { name: string }[] }).initContainers ?? [])), ...(p.spec as { containers: { name: string }[] }).containers].map((c) => [c.name, env]))
-
-async function until<T>(what: string, fn: () => T | undefined | false, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = fn()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 const stateOf = (r: ProcessRuntime, uid: string, name = 'main'): ContainerState | undefined => r.status(uid)?.find((c) => c.name === name)
 const terminated = (s: ContainerState | undefined) => (s && 'terminated' in s.state ? s.state.terminated : undefined)
@@ -59,9 +51,9 @@ async function text(iter: AsyncIterable<Uint8Array>): Promise<string> {
 describe('ProcessRuntime', () => {
   it('runs command + args with the environment, $(VAR) expansion and working directory', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sh', '-c'], args: ['echo "$GREETING from $(WHO) in $(pwd) as $HOSTNAME"'], workingDir: dir }], { restartPolicy: 'Never' })
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c'], args: ['echo "$GREETING from $(WHO) in $(pwd) as $HOSTNAME"'], workingDir: dir }], { restartPolicy: 'Never' })
     await r.sync(p, envFor(p, { GREETING: 'hello', WHO: 'tests' }))
-    const t = await until('exit', () => terminated(stateOf(r, p.metadata.uid!)))
+    const t = await waitFor(() => terminated(stateOf(r, p.metadata.uid!)), { what: 'exit' })
     expect(t).toMatchObject({ exitCode: 0, reason: 'Completed' })
     expect(await text(r.logs(p.metadata.uid!, { container: 'main' }))).toBe(`hello from tests in ${dir} as ${p.metadata.name}\n`)
     expect(stateOf(r, p.metadata.uid!)!.containerID).toMatch(/^process:\/\/[0-9a-f]{32}$/)
@@ -70,9 +62,9 @@ describe('ProcessRuntime', () => {
 
   it('starts a container with no workingDir in its pod\'s own directory, removed with the pod', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sh', '-c', 'pwd; echo kept > note'] }], { restartPolicy: 'Never' })
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c', 'pwd; echo kept > note'] }], { restartPolicy: 'Never' })
     await r.sync(p, envFor(p))
-    await until('exit', () => terminated(stateOf(r, p.metadata.uid!)))
+    await waitFor(() => terminated(stateOf(r, p.metadata.uid!)), { what: 'exit' })
     const podDir = join(dir, 'pods', p.metadata.uid!)
     expect(await text(r.logs(p.metadata.uid!, { container: 'main' }))).toBe(`${podDir}\n`)
     expect((await stat(podDir)).mode & 0o777).toBe(0o700)
@@ -84,10 +76,10 @@ describe('ProcessRuntime', () => {
   it.runIf(process.getuid?.() === 0)('runs a container as securityContext.runAsUser, in a directory of its own', async () => {
     await chmod(dir, 0o711)
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sh', '-c', 'id -u; id -g; cat ../../secret 2>&1 || true'], securityContext: { runAsUser: 65534 } }], { restartPolicy: 'Never' })
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c', 'id -u; id -g; cat ../../secret 2>&1 || true'], securityContext: { runAsUser: 65534 } }], { restartPolicy: 'Never' })
     await writeFile(join(dir, 'secret'), 'agent only\n', { mode: 0o600 })
     await r.sync(p, envFor(p))
-    expect(terminated(await until('exit', () => terminated(stateOf(r, p.metadata.uid!)) && stateOf(r, p.metadata.uid!)))).toMatchObject({ exitCode: 0 })
+    expect(terminated(await waitFor(() => terminated(stateOf(r, p.metadata.uid!)) && stateOf(r, p.metadata.uid!), { what: 'exit' }))).toMatchObject({ exitCode: 0 })
     const out = await text(r.logs(p.metadata.uid!, { container: 'main' }))
     expect(out.split('\n').slice(0, 2)).toEqual(['65534', '65534'])
     expect(out).toContain('Permission denied')
@@ -97,7 +89,7 @@ describe('ProcessRuntime', () => {
   it.runIf(process.getuid?.() === 0)('says so when a runAsUser container could not reach its directory', async () => {
     await chmod(dir, 0o700)
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 65534 } }])
+    const p = runtimePod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 65534 } }])
     await r.sync(p, envFor(p))
     expect(stateOf(r, p.metadata.uid!)!.state).toEqual({
       waiting: { reason: 'CreateContainerConfigError', message: `the pod's directory ${join(dir, 'pods', p.metadata.uid!)} is out of reach of runAsUser 65534: ${dir} is mode 0700; give the node agent a --state-dir outside it` },
@@ -107,7 +99,7 @@ describe('ProcessRuntime', () => {
 
   it('refuses runAsNonRoot when the container would run as root', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 0, runAsNonRoot: true } }])
+    const p = runtimePod([{ name: 'main', command: ['true'], securityContext: { runAsUser: 0, runAsNonRoot: true } }])
     await r.sync(p, envFor(p))
     expect(stateOf(r, p.metadata.uid!)!.state).toEqual({ waiting: { reason: 'CreateContainerConfigError', message: `container's runAsUser breaks non-root policy (pod: "${p.metadata.name}_default(${p.metadata.uid})", container: main)` } })
   })
@@ -121,16 +113,16 @@ describe('ProcessRuntime', () => {
   for (const c of policies) {
     it(`restartPolicy ${c.policy}, exit ${c.code}: ${c.restarts ? 'restarts' : 'stays terminated'}`, async () => {
       const r = runtime()
-      const p = pod([{ name: 'main', command: ['sh', '-c', `exit ${c.code}`] }], { restartPolicy: c.policy })
+      const p = runtimePod([{ name: 'main', command: ['sh', '-c', `exit ${c.code}`] }], { restartPolicy: c.policy })
       await r.sync(p, envFor(p))
       if (c.restarts) {
-        const s = await until('two restarts', () => {
+        const s = await waitFor(() => {
           const s = stateOf(r, p.metadata.uid!)
           return s && s.restartCount >= 2 ? s : undefined
-        })
+        }, { what: 'two restarts' })
         expect(s.lastState).toMatchObject({ terminated: { exitCode: c.code } })
       } else {
-        expect(await until('exit', () => terminated(stateOf(r, p.metadata.uid!)))).toMatchObject({ exitCode: c.code })
+        expect(await waitFor(() => terminated(stateOf(r, p.metadata.uid!)), { what: 'exit' })).toMatchObject({ exitCode: c.code })
         await new Promise((res) => setTimeout(res, 300))
         expect(stateOf(r, p.metadata.uid!)!.restartCount).toBe(0)
       }
@@ -139,25 +131,25 @@ describe('ProcessRuntime', () => {
 
   it('holds restarts back with CrashLoopBackOff', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sh', '-c', 'exit 1'] }])
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c', 'exit 1'] }])
     await r.sync(p, envFor(p))
-    const waiting = await until('CrashLoopBackOff', () => {
+    const waiting = await waitFor(() => {
       const s = stateOf(r, p.metadata.uid!)
       return s && 'waiting' in s.state && s.state.waiting.reason === 'CrashLoopBackOff' ? s : undefined
-    })
+    }, { what: 'CrashLoopBackOff' })
     expect((waiting.state as { waiting: { message: string } }).waiting.message).toMatch(/^back-off 0s restarting failed container=main pod=p\d+_default\(uid-\d+\)$/)
     expect(waiting.lastState).toMatchObject({ terminated: { exitCode: 1, reason: 'Error' } })
   })
 
   it('waits with CreateContainerConfigError without a command or with a config error, and starts once resolved', async () => {
     const r = runtime()
-    const noCommand = pod([{ name: 'main', image: 'nginx' }])
+    const noCommand = runtimePod([{ name: 'main', image: 'nginx' }])
     await r.sync(noCommand, envFor(noCommand))
     expect(stateOf(r, noCommand.metadata.uid!)!.state).toEqual({
       waiting: { reason: 'CreateContainerConfigError', message: 'container "main" has no command (image "nginx" is not run: this node runs processes, not images); set command (and args) to the program to run' },
     })
 
-    const p = pod([{ name: 'main', command: ['sleep', '30'] }])
+    const p = runtimePod([{ name: 'main', command: ['sleep', '30'] }])
     await r.sync(p, {}, { main: 'configmap "cfg" not found' })
     expect(stateOf(r, p.metadata.uid!)!.state).toEqual({ waiting: { reason: 'CreateContainerConfigError', message: 'configmap "cfg" not found' } })
     await r.sync(p, envFor(p))
@@ -166,9 +158,9 @@ describe('ProcessRuntime', () => {
 
   it('reports a missing program as StartError', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['/definitely/not/here'] }], { restartPolicy: 'Never' })
+    const p = runtimePod([{ name: 'main', command: ['/definitely/not/here'] }], { restartPolicy: 'Never' })
     await r.sync(p, envFor(p))
-    expect(await until('start error', () => terminated(stateOf(r, p.metadata.uid!)))).toMatchObject({
+    expect(await waitFor(() => terminated(stateOf(r, p.metadata.uid!)), { what: 'start error' })).toMatchObject({
       exitCode: 128,
       reason: 'StartError',
       message: 'exec: "/definitely/not/here": executable file not found in $PATH',
@@ -178,8 +170,8 @@ describe('ProcessRuntime', () => {
   it('stops gracefully with SIGTERM, and with SIGKILL after the grace period', async () => {
     const r = runtime()
     const marker = join(dir, 'terminated')
-    const polite = pod([{ name: 'main', command: ['sh', '-c', `trap 'echo bye > ${marker}; exit 0' TERM; while true; do sleep 0.1; done`] }])
-    const stubborn = pod([{ name: 'main', command: ['sh', '-c', `trap '' TERM; while true; do sleep 0.1; done`] }])
+    const polite = runtimePod([{ name: 'main', command: ['sh', '-c', `trap 'echo bye > ${marker}; exit 0' TERM; while true; do sleep 0.1; done`] }])
+    const stubborn = runtimePod([{ name: 'main', command: ['sh', '-c', `trap '' TERM; while true; do sleep 0.1; done`] }])
     await r.sync(polite, envFor(polite))
     await r.sync(stubborn, envFor(stubborn))
     await new Promise((res) => setTimeout(res, 300))
@@ -201,7 +193,7 @@ describe('ProcessRuntime', () => {
 
   it('shortens a stop in progress when asked with a smaller grace period', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sh', '-c', `trap '' TERM; while true; do sleep 0.1; done`] }])
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c', `trap '' TERM; while true; do sleep 0.1; done`] }])
     await r.sync(p, envFor(p))
     await new Promise((res) => setTimeout(res, 200))
     const t0 = Date.now()
@@ -215,12 +207,12 @@ describe('ProcessRuntime', () => {
   it('keeps the previous instance log, follows the current one until it exits', async () => {
     const r = runtime()
     const counter = join(dir, 'runs')
-    const p = pod([{ name: 'main', command: ['sh', '-c', `echo run >> ${counter}; echo "run $(wc -l < ${counter})"; sleep 0.3; exit 1`] }])
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c', `echo run >> ${counter}; echo "run $(wc -l < ${counter})"; sleep 0.3; exit 1`] }])
     await r.sync(p, envFor(p))
     const uid = p.metadata.uid!
-    await until('a restart', () => (stateOf(r, uid)!.restartCount >= 1 ? true : undefined))
+    await waitFor(() => (stateOf(r, uid)!.restartCount >= 1 ? true : undefined), { what: 'a restart' })
     expect(await text(r.logs(uid, { container: 'main', previous: true }))).toBe('run 1\n')
-    await until('the second instance to run', () => 'running' in stateOf(r, uid)!.state)
+    await waitFor(() => 'running' in stateOf(r, uid)!.state, { what: 'the second instance to run' })
     const followed = await text(r.logs(uid, { container: 'main', follow: true, timestamps: true }))
     expect(followed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z run 2\n$/)
     await expect(text(r.logs(uid, { container: 'nope' }))).rejects.toThrow(/container nope is not valid/)
@@ -229,7 +221,7 @@ describe('ProcessRuntime', () => {
   it('runs init containers in order before the app containers', async () => {
     const r = runtime()
     const order = join(dir, 'order')
-    const p = pod([{ name: 'main', command: ['sh', '-c', `echo main >> ${order}`] }], {
+    const p = runtimePod([{ name: 'main', command: ['sh', '-c', `echo main >> ${order}`] }], {
       restartPolicy: 'Never',
       init: [
         { name: 'first', command: ['sh', '-c', `sleep 0.2; echo first >> ${order}`] },
@@ -238,16 +230,16 @@ describe('ProcessRuntime', () => {
     })
     await r.sync(p, envFor(p))
     expect(stateOf(r, p.metadata.uid!, 'main')!.state).toEqual({ waiting: { reason: 'ContainerCreating' } })
-    await until('main to finish', () => terminated(stateOf(r, p.metadata.uid!, 'main')))
+    await waitFor(() => terminated(stateOf(r, p.metadata.uid!, 'main')), { what: 'main to finish' })
     expect(await readFile(order, 'utf8')).toBe('first\nsecond\nmain\n')
     expect(r.status(p.metadata.uid!)!.filter((s) => s.init).map((s) => s.name)).toEqual(['first', 'second'])
   })
 
   it('does not start app containers after an init container failed under Never', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['true'] }], { restartPolicy: 'Never', init: [{ name: 'init', command: ['sh', '-c', 'exit 4'] }] })
+    const p = runtimePod([{ name: 'main', command: ['true'] }], { restartPolicy: 'Never', init: [{ name: 'init', command: ['sh', '-c', 'exit 4'] }] })
     await r.sync(p, envFor(p))
-    await until('init to fail', () => terminated(stateOf(r, p.metadata.uid!, 'init')))
+    await waitFor(() => terminated(stateOf(r, p.metadata.uid!, 'init')), { what: 'init to fail' })
     await new Promise((res) => setTimeout(res, 200))
     expect(stateOf(r, p.metadata.uid!, 'main')!.state).toEqual({ waiting: { reason: 'ContainerCreating' } })
   })
@@ -255,7 +247,7 @@ describe('ProcessRuntime', () => {
   it('turns ready with its readiness probe and restarts on liveness failure', async () => {
     const r = runtime()
     const flag = join(dir, 'healthy')
-    const p = pod([
+    const p = runtimePod([
       {
         name: 'main',
         command: ['sh', '-c', `touch ${flag}; sleep 30`],
@@ -266,15 +258,15 @@ describe('ProcessRuntime', () => {
     await r.sync(p, envFor(p))
     const uid = p.metadata.uid!
     expect(stateOf(r, uid)!.ready).toBe(false)
-    await until('ready', () => stateOf(r, uid)!.ready, 4_000)
+    await waitFor(() => stateOf(r, uid)!.ready, { what: 'ready', timeoutMs: 4_000 })
     await rm(flag)
-    const restarted = await until('a liveness restart', () => (stateOf(r, uid)!.restartCount >= 1 ? stateOf(r, uid) : undefined), 6_000)
+    const restarted = await waitFor(() => (stateOf(r, uid)!.restartCount >= 1 ? stateOf(r, uid) : undefined), { what: 'a liveness restart', timeoutMs: 6_000 })
     expect(restarted!.lastState).toMatchObject({ terminated: { reason: 'Error' } })
   })
 
   it('runs exec in the container environment with stdin', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sleep', '30'], workingDir: dir }])
+    const p = runtimePod([{ name: 'main', command: ['sleep', '30'], workingDir: dir }])
     await r.sync(p, envFor(p, { SECRET: 'x1' }))
     let out = ''
     let err = ''
@@ -292,7 +284,7 @@ describe('ProcessRuntime', () => {
 
   it('continues the history of a container a previous agent ran', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sleep', '30'] }], {
+    const p = runtimePod([{ name: 'main', command: ['sleep', '30'] }], {
       status: { phase: 'Running', containerStatuses: [{ name: 'main', state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, lastState: {}, restartCount: 2, ready: true }] },
     })
     await r.sync(p, envFor(p))
@@ -304,7 +296,7 @@ describe('ProcessRuntime', () => {
 
   it('leaves a finished Never pod finished when adopted', async () => {
     const r = runtime()
-    const p = pod([{ name: 'main', command: ['sleep', '30'] }], {
+    const p = runtimePod([{ name: 'main', command: ['sleep', '30'] }], {
       restartPolicy: 'Never',
       status: { phase: 'Running', containerStatuses: [{ name: 'main', state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, lastState: {}, restartCount: 0, ready: true }] },
     })
@@ -316,9 +308,9 @@ describe('ProcessRuntime', () => {
     const r = runtime()
     const seen: string[] = []
     r.onChange((uid) => seen.push(uid))
-    const p = pod([{ name: 'main', command: ['true'] }], { restartPolicy: 'Never' })
+    const p = runtimePod([{ name: 'main', command: ['true'] }], { restartPolicy: 'Never' })
     await r.sync(p, envFor(p))
-    await until('exit', () => terminated(stateOf(r, p.metadata.uid!)))
+    await waitFor(() => terminated(stateOf(r, p.metadata.uid!)), { what: 'exit' })
     expect(seen.length).toBeGreaterThanOrEqual(2)
     expect(new Set(seen)).toEqual(new Set([p.metadata.uid]))
     r.forget(p.metadata.uid!)

@@ -6,9 +6,9 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { ApiClient } from '../../src/agent/api-client'
 import { createLogger } from '../../src/agent/log'
 import { ListWatch, parseWatchMessage } from '../../src/agent/pod-watch'
+import { newPod, waitFor } from '../helpers'
 
 const quiet = createLogger({ write: () => {} })
-const pod = (name: string, rv: string): KubeObject => ({ metadata: { name, namespace: 'default', uid: `uid-${name}`, resourceVersion: rv } })
 
 /** A stand-in API: scripted list answers and a WebSocket per watch, with every request recorded. */
 class FakeApi {
@@ -51,16 +51,6 @@ class FakeApi {
   }
 }
 
-async function until<T>(what: string, fn: () => T | undefined | false, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = fn()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
 const cleanups: (() => void)[] = []
 afterEach(() => {
   for (const c of cleanups.splice(0)) c()
@@ -93,15 +83,15 @@ const send = (ws: WebSocket, ...events: unknown[]) => ws.send(events.map((e) => 
 describe('ListWatch', () => {
   it('lists, then watches from the list resourceVersion with the selector and bookmarks', async () => {
     const { fake, watch, log } = await setup()
-    fake.listAnswers = [{ items: [pod('a', '5')], rv: '7' }]
+    fake.listAnswers = [{ items: [newPod('a', { metadata: { resourceVersion: '5' } })], rv: '7' }]
     watch.start()
-    const w = await until('a watch', () => fake.watches[0])
+    const w = await waitFor(() => fake.watches[0], { what: 'a watch', timeoutMs: 3_000 })
     expect(fake.lists).toEqual(['fieldSelector=spec.nodeName%3Dn1'])
     expect(w.rv).toBe('7')
     expect(Object.fromEntries(w.params)).toEqual({ fieldSelector: 'spec.nodeName=n1', watch: 'true', allowWatchBookmarks: 'true', resourceVersion: '7' })
-    send(w.socket, { type: 'ADDED', object: pod('b', '8') }, { type: 'MODIFIED', object: pod('a', '9') })
-    send(w.socket, { type: 'DELETED', object: pod('b', '10') })
-    await until('three events', () => log.length === 4)
+    send(w.socket, { type: 'ADDED', object: newPod('b', { metadata: { resourceVersion: '8' } }) }, { type: 'MODIFIED', object: newPod('a', { metadata: { resourceVersion: '9' } }) })
+    send(w.socket, { type: 'DELETED', object: newPod('b', { metadata: { resourceVersion: '10' } }) })
+    await waitFor(() => log.length === 4, { what: 'three events', timeoutMs: 3_000 })
     expect(log).toEqual(['replace a @7', 'ADDED b @8', 'MODIFIED a @9', 'DELETED b @10'])
     expect(watch.resourceVersion).toBe('10')
   })
@@ -110,11 +100,11 @@ describe('ListWatch', () => {
     const { fake, watch } = await setup()
     fake.listAnswers = [{ items: [], rv: '3' }]
     watch.start()
-    const first = await until('a watch', () => fake.watches[0])
-    send(first.socket, { type: 'ADDED', object: pod('a', '4') }, { type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12' } } })
-    await until('the bookmark', () => watch.resourceVersion === '12')
+    const first = await waitFor(() => fake.watches[0], { what: 'a watch', timeoutMs: 3_000 })
+    send(first.socket, { type: 'ADDED', object: newPod('a', { metadata: { resourceVersion: '4' } }) }, { type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12' } } })
+    await waitFor(() => watch.resourceVersion === '12', { what: 'the bookmark', timeoutMs: 3_000 })
     first.socket.close()
-    const second = await until('a second watch', () => fake.watches[1])
+    const second = await waitFor(() => fake.watches[1], { what: 'a second watch', timeoutMs: 3_000 })
     expect(second.rv).toBe('12')
     expect(fake.lists.length).toBe(1)
   })
@@ -122,19 +112,19 @@ describe('ListWatch', () => {
   it('lists again after 410 Expired, as an ERROR event or as the upgrade answer', async () => {
     const { fake, watch, log } = await setup()
     fake.listAnswers = [
-      { items: [pod('a', '1')], rv: '2' },
-      { items: [pod('b', '30')], rv: '31' },
-      { items: [pod('c', '40')], rv: '41' },
+      { items: [newPod('a', { metadata: { resourceVersion: '1' } })], rv: '2' },
+      { items: [newPod('b', { metadata: { resourceVersion: '30' } })], rv: '31' },
+      { items: [newPod('c', { metadata: { resourceVersion: '40' } })], rv: '41' },
     ]
     watch.start()
-    const first = await until('a watch', () => fake.watches[0])
+    const first = await waitFor(() => fake.watches[0], { what: 'a watch', timeoutMs: 3_000 })
     send(first.socket, { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version: 2 (20)' } })
-    const second = await until('a watch after the relist', () => fake.watches[1])
+    const second = await waitFor(() => fake.watches[1], { what: 'a watch after the relist', timeoutMs: 3_000 })
     expect(second.rv).toBe('31')
     fake.failNextWatchWith = 410
     second.socket.close()
-    await until('a third list', () => fake.lists.length === 3)
-    await until('a watch after the third list', () => fake.watches[2])
+    await waitFor(() => fake.lists.length === 3, { what: 'a third list', timeoutMs: 3_000 })
+    await waitFor(() => fake.watches[2], { what: 'a watch after the third list', timeoutMs: 3_000 })
     expect(fake.watches[2]!.rv).toBe('41')
     expect(log.filter((l) => l.startsWith('replace'))).toEqual(['replace a @2', 'replace b @31', 'replace c @41'])
   })
@@ -158,7 +148,7 @@ describe('ListWatch', () => {
 
 describe('parseWatchMessage', () => {
   it('splits a message into its events', () => {
-    const text = `${JSON.stringify({ type: 'ADDED', object: pod('a', '1') })}\n${JSON.stringify({ type: 'DELETED', object: pod('a', '2') })}\n`
+    const text = `${JSON.stringify({ type: 'ADDED', object: newPod('a', { metadata: { resourceVersion: '1' } }) })}\n${JSON.stringify({ type: 'DELETED', object: newPod('a', { metadata: { resourceVersion: '2' } }) })}\n`
     expect(parseWatchMessage(text).map((e) => `${e.type} ${e.object.metadata.resourceVersion}`)).toEqual(['ADDED 1', 'DELETED 2'])
   })
 })

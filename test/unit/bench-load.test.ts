@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runLoad } from '../../src/bench/load'
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+import { sleep } from '../helpers'
 
 describe('closed-loop load', () => {
   it('keeps exactly c requests in flight and stops at the count', async () => {

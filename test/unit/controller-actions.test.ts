@@ -4,7 +4,7 @@ import { namespaceController, namespacedResources } from '../../src/controllers/
 import { registerActions } from '../../src/controllers/runtime/dispatch'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newObject, res } from '../fixtures/objects'
+import { newObject, res } from '../helpers'
 
 describe("the runner's action dispatch", () => {
   it("performs a controller's own action with the handler it registered, which reaches the cluster only through the Worker's stores", async () => {

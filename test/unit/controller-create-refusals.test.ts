@@ -11,7 +11,7 @@ import { cronJobs, daemonSets, deployments, jobs, nodes, persistentVolumeClaims,
 import { statefulSetController } from '../../src/controllers/statefulset'
 import type { Action, ControllerDefinition, ResourceRef } from '../../src/controllers/runtime/types'
 import { MemoryCache, T0 } from '../fixtures/memory-cache'
-import { newNode, newDeployment } from '../fixtures/objects'
+import { newNode, newDeployment } from '../helpers'
 
 type Json = Record<string, any>
 

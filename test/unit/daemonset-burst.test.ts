@@ -3,7 +3,7 @@ import { daemonSetController } from '../../src/controllers/daemonset'
 import { daemonSets, nodes, pods } from '../../src/controllers/resources'
 import { MemoryCache, T0 } from '../fixtures/memory-cache'
 import { changePerPass } from '../fixtures/burst'
-import { newNode } from '../fixtures/objects'
+import { newNode } from '../helpers'
 
 function newDaemonSet(generation: number, nodeSelector?: Record<string, string>) {
   return {

@@ -4,7 +4,7 @@ import { daemonSetController as declaredDaemonSetController, nodeShouldRunDaemon
 import type { DaemonSet } from '../../src/controllers/daemonset/types'
 import { controllerRevisions, daemonSets, nodes, pods } from '../../src/controllers/resources'
 import { MemoryCache, finishTerminatingPods, runPass, T0 } from '../fixtures/memory-cache'
-import { newNode } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { withProjections } from '../fixtures/projected'
 
@@ -52,7 +52,7 @@ describe('daemon placement (NodeShouldRunDaemonPod)', () => {
 /** A daemon pod on a node at a revision hash, available or not. */
 function daemonPod(node: string, hash: string, available = true): KubeObject {
   const status = available ? { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(T0 - 60_000) }] } : { phase: 'Pending' }
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `ds-${node}`, namespace: 'default', uid: `uid-${node}`, labels: { app: 'ds', 'controller-revision-hash': hash } }, spec: { nodeName: node }, status }
+  return newPod(`ds-${node}`, { uid: `uid-${node}`, labels: { app: 'ds', 'controller-revision-hash': hash }, nodeName: node, status })
 }
 
 describe('daemon rolling update (maxUnavailable)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { podTemplateHash, replicaSetName } from '../../src/controllers/deployment'
 import { computeHash, equalIgnoreHash, fnv32a, safeEncodeString } from '../../src/controllers/shared/pod-template'
-import { newDeployment } from '../fixtures/objects'
+import { newDeployment } from '../helpers'
 import { toDeployment, type PodTemplate } from '../../src/controllers/shared/workloads'
 
 const bytes = (s: string) => new TextEncoder().encode(s)

@@ -4,7 +4,7 @@ import { deploymentController, podTemplateHash } from '../../src/controllers/dep
 import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, T0 } from '../fixtures/memory-cache'
-import { newDeployment, newPod, newReplicaSet } from '../fixtures/objects'
+import { newDeployment, newPod, newReplicaSet } from '../helpers'
 import { computeHash } from '../../src/controllers/shared/pod-template'
 import { toDeployment, type ReplicaSet } from '../../src/controllers/shared/workloads'
 

@@ -8,7 +8,7 @@ import { deployments, pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController } from '../../src/controllers/replicaset'
 import { isPodReady } from '../../src/controllers/shared/pods'
 import { MemoryCache, runPass, settle, T0 } from '../fixtures/memory-cache'
-import { newDeployment, newReplicaSet, type DeploymentFixture } from '../fixtures/objects'
+import { newDeployment, newReplicaSet, type DeploymentFixture } from '../helpers'
 import { rolloutStatusMessage, setImage } from '../fixtures/deployments'
 import { toDeployment, toReplicaSet, type ReplicaSet } from '../../src/controllers/shared/workloads'
 

@@ -9,12 +9,15 @@ import { appConfig, containerName, hostPorts, infraConfig, pullPolicy, resourceC
 import { Demuxer } from '../../src/agent/runtime/docker/engine'
 import { findSocket } from '../../src/agent/runtime/docker/socket'
 import { PodVolumes, VolumeError } from '../../src/agent/runtime/docker/volumes'
+import type { Json } from '../../src/apimachinery/json-value'
+import { newPod } from '../helpers'
 
-const pod = (spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', uid: 'u-1', labels: { app: 'web' } }, spec })
+/** Pod shop/web (uid u-1) with this spec. */
+const shopPod = (spec: Json): KubeObject => newPod('web', { namespace: 'shop', uid: 'u-1', spec })
 
 describe('container create options', () => {
   it('command replaces the entrypoint and drops the image args; args alone replace only those; $(VAR) expands', () => {
-    const p = pod({ containers: [] })
+    const p = shopPod({ containers: [] })
     const withCommand = appConfig(p, { name: 'c', image: 'img', command: ['sh', '-c'], args: ['echo $(GREETING)'] }, { nodeName: 'n', infraId: 'infra', env: { GREETING: 'hi' }, binds: [], restartCount: 2 })
     expect(withCommand).toMatchObject({ name: 'k8s_c_web_shop_u-1_2', Entrypoint: ['sh', '-c'], Cmd: ['echo hi'], Env: ['GREETING=hi'] })
     expect(withCommand.HostConfig?.NetworkMode).toBe('container:infra')
@@ -25,7 +28,7 @@ describe('container create options', () => {
   })
 
   it('keeps stdin open and gives a terminal when the spec asks; joins a target\'s process namespace', () => {
-    const p = pod({ containers: [] })
+    const p = shopPod({ containers: [] })
     const plain = appConfig(p, { name: 'c', image: 'img' }, { nodeName: 'n', infraId: 'i', env: {}, binds: [], restartCount: 0 })
     expect(plain).not.toHaveProperty('Tty')
     expect(plain).not.toHaveProperty('OpenStdin')
@@ -36,7 +39,7 @@ describe('container create options', () => {
   })
 
   it('maps securityContext, workingDir and limits as the kubelet does', () => {
-    const p = pod({ securityContext: { runAsUser: 1000, runAsGroup: 3000 }, containers: [] })
+    const p = shopPod({ securityContext: { runAsUser: 1000, runAsGroup: 3000 }, containers: [] })
     const c = appConfig(
       p,
       { name: 'c', image: 'img', workingDir: '/w', securityContext: { readOnlyRootFilesystem: true, runAsUser: 2000 }, resources: { limits: { cpu: '500m', memory: '64Mi' }, requests: { cpu: '250m' } } },
@@ -48,11 +51,11 @@ describe('container create options', () => {
   })
 
   it('puts hostPorts and the network on the infra container; hostNetwork uses the host', () => {
-    const p = pod({ containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 53, protocol: 'UDP', hostPort: 5353, hostIP: '127.0.0.1' }, { containerPort: 9000 }] }] })
+    const p = shopPod({ containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 53, protocol: 'UDP', hostPort: 5353, hostIP: '127.0.0.1' }, { containerPort: 9000 }] }] })
     expect(hostPorts(p)).toEqual({ exposed: { '80/tcp': {}, '53/udp': {} }, bindings: { '80/tcp': [{ HostPort: '8080' }], '53/udp': [{ HostPort: '5353', HostIp: '127.0.0.1' }] } })
     const infra = infraConfig(p, { image: 'pause', nodeName: 'n', network: 'edgeplane-n' })
     expect(infra).toMatchObject({ name: containerName(p, 'POD', 0), Hostname: 'web', HostConfig: { NetworkMode: 'edgeplane-n' } })
-    const host = infraConfig(pod({ hostNetwork: true, containers: [] }), { image: 'pause', nodeName: 'n', network: 'bridge' })
+    const host = infraConfig(shopPod({ hostNetwork: true, containers: [] }), { image: 'pause', nodeName: 'n', network: 'bridge' })
     expect(host.HostConfig?.NetworkMode).toBe('host')
     expect(host.Hostname).toBeUndefined()
   })
@@ -93,7 +96,7 @@ describe('pod volumes', () => {
   it('writes configMap, secret and downwardAPI files, rewrites them on change, and binds read-only', async () => {
     objects.set('/api/v1/namespaces/shop/configmaps/conf', cm({ a: '1', b: '2' }))
     objects.set('/api/v1/namespaces/shop/secrets/s', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { token: Buffer.from('t0k').toString('base64') } })
-    const p = pod({
+    const p = shopPod({
       volumes: [
         { name: 'conf', configMap: { name: 'conf' } },
         { name: 'sec', secret: { secretName: 's', items: [{ key: 'token', path: 'dir/tok', mode: 0o600 }] } },
@@ -121,13 +124,13 @@ describe('pod volumes', () => {
   })
 
   it('fails with the kubelet message for a missing ConfigMap, unless optional; hostPath types are checked', async () => {
-    const missing = new PodVolumes(pod({ volumes: [{ name: 'conf', configMap: { name: 'nope' } }], containers: [] }), join(root, 'p2'), get)
+    const missing = new PodVolumes(shopPod({ volumes: [{ name: 'conf', configMap: { name: 'nope' } }], containers: [] }), join(root, 'p2'), get)
     await expect(missing.setUp()).rejects.toThrow(new VolumeError('MountVolume.SetUp failed for volume "conf" : configmap "nope" not found'))
-    await new PodVolumes(pod({ volumes: [{ name: 'conf', configMap: { name: 'nope', optional: true } }], containers: [] }), join(root, 'p3'), get).setUp()
+    await new PodVolumes(shopPod({ volumes: [{ name: 'conf', configMap: { name: 'nope', optional: true } }], containers: [] }), join(root, 'p3'), get).setUp()
     const file = join(root, 'a-file')
     writeFileSync(file, 'x')
     mkdirSync(join(root, 'a-dir'))
-    const hp = (path: string, type: string) => new PodVolumes(pod({ volumes: [{ name: 'h', hostPath: { path, type } }], containers: [] }), join(root, 'p4'), get).setUp()
+    const hp = (path: string, type: string) => new PodVolumes(shopPod({ volumes: [{ name: 'h', hostPath: { path, type } }], containers: [] }), join(root, 'p4'), get).setUp()
     await hp(join(root, 'a-dir'), 'Directory')
     await expect(hp(file, 'Directory')).rejects.toThrow(/is not a directory/)
     await hp(join(root, 'made', 'here'), 'DirectoryOrCreate')
@@ -137,10 +140,10 @@ describe('pod volumes', () => {
   it('mounts a claim bound to a hostPath PersistentVolume', async () => {
     objects.set('/api/v1/namespaces/shop/persistentvolumeclaims/data', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { volumeName: 'pv1' }, status: { phase: 'Bound' } })
     objects.set('/api/v1/persistentvolumes/pv1', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { hostPath: { path: join(root, 'pv1') } } })
-    const v = new PodVolumes(pod({ volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }], containers: [] }), join(root, 'p5'), get)
+    const v = new PodVolumes(shopPod({ volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }], containers: [] }), join(root, 'p5'), get)
     await v.setUp()
     expect(v.binds({ name: 'c', volumeMounts: [{ name: 'd', mountPath: '/data' }] })).toEqual([`${join(root, 'pv1')}:/data`])
-    const unbound = new PodVolumes(pod({ volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'other' } }], containers: [] }), join(root, 'p6'), get)
+    const unbound = new PodVolumes(shopPod({ volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'other' } }], containers: [] }), join(root, 'p6'), get)
     await expect(unbound.setUp()).rejects.toThrow('persistentvolumeclaim "other" not found')
   })
 })

@@ -5,6 +5,7 @@ import { desiredSlices, reconcileEndpointSlices as declaredReconcileEndpointSlic
 import { endpoints, endpointSlices, pods, services } from '../../src/controllers/resources'
 import type { Cache, ResourceRef } from '../../src/controllers/runtime/types'
 import { projectedView } from '../fixtures/projected'
+import { newPod } from '../helpers'
 
 /** The reconcile as the controller's host runs it, on the fields its projection keeps. */
 const reconcileEndpointSlices = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileEndpointSlices> extends [string, Cache, ...infer R] ? R : never) =>
@@ -32,20 +33,21 @@ function service(spec: Record<string, unknown>, name = 'web'): KubeObject {
 }
 
 interface PodOpts { ip?: string; ready?: boolean; phase?: string; deleting?: boolean; labels?: Record<string, string>; ports?: unknown[] }
-function pod(name: string, o: PodOpts = {}): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: o.labels ?? { app: 'web' }, ...(o.deleting ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}) },
-    spec: { nodeName: 'n1', containers: [{ name: 'c', ports: o.ports ?? [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] }] },
+/** A pod of app=web on node n1 serving container ports (http 8080 unless told), Ready unless told. */
+function servingPod(name: string, o: PodOpts = {}): KubeObject {
+  return newPod(name, {
+    labels: o.labels ?? { app: 'web' },
+    nodeName: 'n1',
+    containers: [{ name: 'c', ports: o.ports ?? [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] }],
     status: { phase: o.phase ?? 'Running', podIP: o.ip ?? '', conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
-  }
+    deletionTimestamp: o.deleting ? '2025-01-01T00:00:00Z' : undefined,
+  })
 }
 
 const ref = (name: string) => ({ kind: 'Pod', namespace: 'default', name, uid: `uid-${name}` })
 
 describe('findPort', () => {
-  const p = pod('a')
+  const p = servingPod('a')
   it.each([
     ['a number is used as is', 9090, 9090],
     ['a name resolves to the container port', 'http', 8080],
@@ -63,7 +65,7 @@ describe('computeSubsets', () => {
     {
       name: 'ready and not-ready addresses, sorted by IP, with the resolved port',
       svc: service({ ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] }),
-      pods: [pod('b', { ip: '10.0.0.2' }), pod('a', { ip: '10.0.0.1' }), pod('c', { ip: '10.0.0.3', ready: false })],
+      pods: [servingPod('b', { ip: '10.0.0.2' }), servingPod('a', { ip: '10.0.0.1' }), servingPod('c', { ip: '10.0.0.3', ready: false })],
       want: [{
         addresses: [{ ip: '10.0.0.1', nodeName: 'n1', targetRef: ref('a') }, { ip: '10.0.0.2', nodeName: 'n1', targetRef: ref('b') }],
         notReadyAddresses: [{ ip: '10.0.0.3', nodeName: 'n1', targetRef: ref('c') }],
@@ -73,13 +75,13 @@ describe('computeSubsets', () => {
     {
       name: 'pods without an IP, finished or terminating are left out',
       svc: service({ ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] }),
-      pods: [pod('a'), pod('b', { ip: '10.0.0.2', phase: 'Succeeded' }), pod('c', { ip: '10.0.0.3', deleting: true })],
+      pods: [servingPod('a'), servingPod('b', { ip: '10.0.0.2', phase: 'Succeeded' }), servingPod('c', { ip: '10.0.0.3', deleting: true })],
       want: [],
     },
     {
       name: 'named target ports; a pod without the name gets no address',
       svc: service({ ports: [{ name: 'web', port: 80, targetPort: 'http', protocol: 'TCP' }] }),
-      pods: [pod('a', { ip: '10.0.0.1' }), pod('b', { ip: '10.0.0.2', ports: [{ name: 'http', containerPort: 9000, protocol: 'TCP' }] }), pod('c', { ip: '10.0.0.3', ports: [] })],
+      pods: [servingPod('a', { ip: '10.0.0.1' }), servingPod('b', { ip: '10.0.0.2', ports: [{ name: 'http', containerPort: 9000, protocol: 'TCP' }] }), servingPod('c', { ip: '10.0.0.3', ports: [] })],
       want: [
         { addresses: [{ ip: '10.0.0.1', nodeName: 'n1', targetRef: ref('a') }], ports: [{ name: 'web', port: 8080, protocol: 'TCP' }] },
         { addresses: [{ ip: '10.0.0.2', nodeName: 'n1', targetRef: ref('b') }], ports: [{ name: 'web', port: 9000, protocol: 'TCP' }] },
@@ -88,13 +90,13 @@ describe('computeSubsets', () => {
     {
       name: 'a headless service without ports lists addresses alone',
       svc: service({ clusterIP: 'None' }),
-      pods: [pod('a', { ip: '10.0.0.1' })],
+      pods: [servingPod('a', { ip: '10.0.0.1' })],
       want: [{ addresses: [{ ip: '10.0.0.1', nodeName: 'n1', targetRef: ref('a') }] }],
     },
     {
       name: 'publishNotReadyAddresses makes every address ready',
       svc: service({ publishNotReadyAddresses: true, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] }),
-      pods: [pod('a', { ip: '10.0.0.1', ready: false })],
+      pods: [servingPod('a', { ip: '10.0.0.1', ready: false })],
       want: [{ addresses: [{ ip: '10.0.0.1', nodeName: 'n1', targetRef: ref('a') }], ports: [{ port: 8080, protocol: 'TCP' }] }],
     },
   ]
@@ -105,7 +107,7 @@ describe('computeSubsets', () => {
 
 describe('reconcileEndpoints', () => {
   const svc = service({ ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] })
-  const a = pod('a', { ip: '10.0.0.1' })
+  const a = servingPod('a', { ip: '10.0.0.1' })
 
   it('creates the Endpoints named as the service', () => {
     const { actions } = reconcileEndpoints('default/web', new MapCache([[services, svc], [pods, a]]))
@@ -147,7 +149,7 @@ describe('EndpointSlices', () => {
   const svc = service({ ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }] })
 
   it('gives endpoints ready, serving and terminating conditions', () => {
-    const slices = desiredSlices(svc, [pod('a', { ip: '10.0.0.1' }), pod('b', { ip: '10.0.0.2', ready: false }), pod('c', { ip: '10.0.0.3', deleting: true })])
+    const slices = desiredSlices(svc, [servingPod('a', { ip: '10.0.0.1' }), servingPod('b', { ip: '10.0.0.2', ready: false }), servingPod('c', { ip: '10.0.0.3', deleting: true })])
     expect(slices).toEqual([{
       ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
       endpoints: [
@@ -163,7 +165,7 @@ describe('EndpointSlices', () => {
   })
 
   it('creates an owned, labelled slice, then leaves it alone', () => {
-    const a = pod('a', { ip: '10.0.0.1' })
+    const a = servingPod('a', { ip: '10.0.0.1' })
     const { actions } = reconcileEndpointSlices('default/web', new MapCache([[services, svc], [pods, a]]))
     expect(actions).toHaveLength(1)
     const created = (actions[0] as { object: KubeObject }).object
@@ -178,7 +180,7 @@ describe('EndpointSlices', () => {
     })
     const stored = { ...created, metadata: { ...created.metadata, name: 'web-abcde', uid: 's1', resourceVersion: '3' } }
     expect(reconcileEndpointSlices('default/web', new MapCache([[services, svc], [pods, a], [endpointSlices, stored]])).actions).toEqual([])
-    const b = pod('b', { ip: '10.0.0.2' })
+    const b = servingPod('b', { ip: '10.0.0.2' })
     const [update] = reconcileEndpointSlices('default/web', new MapCache([[services, svc], [pods, a], [pods, b], [endpointSlices, stored]])).actions
     expect(update).toMatchObject({ type: 'update', object: { metadata: { name: 'web-abcde', resourceVersion: '3' } } })
     expect((update as unknown as { object: { endpoints: unknown[] } }).object.endpoints).toHaveLength(2)

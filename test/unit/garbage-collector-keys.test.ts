@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { garbageCollectedResources, garbageCollector, objectKey, parseKey } from '../../src/controllers/garbage-collector'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newObject, ownerRef, res } from '../fixtures/objects'
+import { newObject, ownerRef, res } from '../helpers'
 
 const deleting = { deletionTimestamp: '2025-06-01T11:59:00Z' }
 

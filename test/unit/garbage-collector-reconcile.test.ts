@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { garbageCollectedResources, garbageCollector, objectKey } from '../../src/controllers/garbage-collector'
 import { drive, MemoryCache } from '../fixtures/memory-cache'
-import { newObject, ownerRef, res } from '../fixtures/objects'
-import type { Action, ResourceRef } from '../../src/controllers/runtime/types'
+import { describeAction, newObject, ownerRef, res } from '../helpers'
+import type { ResourceRef } from '../../src/controllers/runtime/types'
 
 const gc = garbageCollector(garbageCollectedResources)
 const now = Date.parse('2025-06-01T12:00:00Z')
@@ -12,22 +12,9 @@ const deleting = { deletionTimestamp: '2025-06-01T11:59:00Z' }
 const deployment = (f: Parameters<typeof newObject>[2] = {}) => newObject(res.deployments, 'web', f)
 const replicaSet = (owner: KubeObject | undefined, f: Parameters<typeof newObject>[2] = {}) =>
   newObject(res.replicasets, 'web-5d8f', { owners: owner ? [ownerRef(owner)] : undefined, ...f })
-const pod = (name: string, owners: KubeObject['metadata']['ownerReferences'], f: Parameters<typeof newObject>[2] = {}) => newObject(res.pods, name, { owners, ...f })
+const dependentPod = (name: string, owners: KubeObject['metadata']['ownerReferences'], f: Parameters<typeof newObject>[2] = {}) => newObject(res.pods, name, { owners, ...f })
 
 const keyOf = (r: ResourceRef, o: KubeObject) => objectKey(r, o.metadata.namespace, o.metadata.name ?? '')
-
-function describeAction(a: Action): string {
-  switch (a.type) {
-    case 'delete':
-      return `delete ${a.resource.plural}/${a.name} ${(a as { propagationPolicy?: string }).propagationPolicy} uid=${a.preconditions?.uid}`
-    case 'patch':
-      return `patch ${a.resource.plural}/${a.name} ${JSON.stringify(a.patch)}`
-    case 'update':
-      return `update ${a.resource.plural}/${a.object.metadata.name} finalizers=${JSON.stringify(a.object.metadata.finalizers ?? [])} rv=${a.object.metadata.resourceVersion}`
-    default:
-      return a.type
-  }
-}
 
 describe('garbage collector: dependents of owners that are gone (background)', () => {
   const rs = replicaSet(undefined)
@@ -35,58 +22,58 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     {
       name: 'keeps a pod whose owner exists',
       objects: [[res.replicasets, rs]],
-      key: [res.pods, pod('p1', [ownerRef(rs)])],
+      key: [res.pods, dependentPod('p1', [ownerRef(rs)])],
       want: [],
     },
     {
       name: 'deletes a pod whose only owner is gone',
       objects: [],
-      key: [res.pods, pod('p1', [ownerRef(rs)])],
-      want: ['delete pods/p1 Background uid=uid-p1'],
+      key: [res.pods, dependentPod('p1', [ownerRef(rs)])],
+      want: ['delete pods default/p1 Background uid=uid-p1'],
     },
     {
       name: 'takes an owner of the same name but another uid for gone',
       objects: [[res.replicasets, replicaSet(undefined, { uid: 'uid-successor' })]],
-      key: [res.pods, pod('p1', [ownerRef(rs)])],
-      want: ['delete pods/p1 Background uid=uid-p1'],
+      key: [res.pods, dependentPod('p1', [ownerRef(rs)])],
+      want: ['delete pods default/p1 Background uid=uid-p1'],
     },
     {
       name: 'looks for a namespaced owner in the dependent’s namespace only',
       objects: [[res.replicasets, replicaSet(undefined, { namespace: 'other' })]],
-      key: [res.pods, pod('p1', [ownerRef(rs)])],
-      want: ['delete pods/p1 Background uid=uid-p1'],
+      key: [res.pods, dependentPod('p1', [ownerRef(rs)])],
+      want: ['delete pods default/p1 Background uid=uid-p1'],
     },
     {
       name: 'drops the reference to a gone owner while another owner stands',
       objects: [[res.configmaps, newObject(res.configmaps, 'keeper')]],
-      key: [res.pods, pod('p1', [ownerRef(rs), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false })])],
+      key: [res.pods, dependentPod('p1', [ownerRef(rs), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false })])],
       want: [
-        `patch pods/p1 ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper', blockOwnerDeletion: true }], resourceVersion: '1' } })}`,
+        `patch pods default/p1 ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper', blockOwnerDeletion: true }], resourceVersion: '1' } })}`,
       ],
     },
     {
       name: 'never takes an owner of a kind it does not watch for gone',
       objects: [],
-      key: [res.pods, pod('p1', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'uid-w' }])],
+      key: [res.pods, dependentPod('p1', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'uid-w' }])],
       want: [],
     },
     {
       name: 'resolves a cluster-scoped owner without a namespace (kind not watched: kept)',
       objects: [],
-      key: [res.pods, pod('mirror', [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-n1' }])],
+      key: [res.pods, dependentPod('mirror', [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-n1' }])],
       want: [],
     },
     {
       name: 'leaves an object that is already being deleted alone',
       objects: [],
-      key: [res.pods, pod('p1', [ownerRef(rs)], { ...deleting, finalizers: ['example.com/hold'] })],
+      key: [res.pods, dependentPod('p1', [ownerRef(rs)], { ...deleting, finalizers: ['example.com/hold'] })],
       want: [],
     },
     {
       name: 'keeps the policy an object already records when collecting it',
       objects: [],
       key: [res.replicasets, newObject(res.replicasets, 'child', { owners: [ownerRef(deployment())], finalizers: ['orphan'] })],
-      want: ['delete replicasets/child Orphan uid=uid-child'],
+      want: ['delete replicasets default/child Orphan uid=uid-child'],
     },
     {
       name: 'ignores objects without owners',
@@ -110,7 +97,7 @@ describe('garbage collector: dependents of owners that are gone (background)', (
 
   it('keeps dependents whose owner kind is outside the watched list', async () => {
     const podsOnly = garbageCollector([res.pods])
-    const store = MemoryCache.from([[res.pods, pod('p1', [ownerRef(replicaSet(undefined))])]])
+    const store = MemoryCache.from([[res.pods, dependentPod('p1', [ownerRef(replicaSet(undefined))])]])
     expect(podsOnly.reconcile('core/pods/default/p1', store, now).actions).toEqual([])
   })
 
@@ -119,9 +106,9 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     const rs = replicaSet(d)
     const store = MemoryCache.from([
       [res.replicasets, rs],
-      [res.pods, pod('p1', [ownerRef(rs)])],
-      [res.pods, pod('p2', [ownerRef(rs)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })],
-      [res.pods, pod('unrelated', undefined)],
+      [res.pods, dependentPod('p1', [ownerRef(rs)])],
+      [res.pods, dependentPod('p2', [ownerRef(rs)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })],
+      [res.pods, dependentPod('unrelated', undefined)],
     ])
     expect(await drive(gc, store, now)).toBe(2)
     expect(store.log).toEqual([
@@ -144,11 +131,11 @@ describe('garbage collector: foreground deletion', () => {
     const store = MemoryCache.from([
       [res.deployments, d],
       [res.replicasets, rs],
-      [res.pods, pod('p1', [ownerRef(rs)])],
-      [res.pods, pod('p2', [ownerRef(rs)])],
+      [res.pods, dependentPod('p1', [ownerRef(rs)])],
+      [res.pods, dependentPod('p2', [ownerRef(rs)])],
     ])
     // the owner's own pass: the replicaset has dependents, so it goes in the foreground too
-    expect(gc.reconcile(keyOf(res.deployments, d), store, now).actions.map(describeAction)).toEqual(['delete replicasets/web-5d8f Foreground uid=uid-web-5d8f'])
+    expect(gc.reconcile(keyOf(res.deployments, d), store, now).actions.map(describeAction)).toEqual(['delete replicasets default/web-5d8f Foreground uid=uid-web-5d8f'])
 
     await drive(gc, store, now)
     expect(store.list(res.deployments)).toEqual([])
@@ -167,31 +154,31 @@ describe('garbage collector: foreground deletion', () => {
     {
       name: 'removes the finalizer at once without dependents',
       dependents: [],
-      want: [`patch jobs/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
+      want: [`patch jobs default/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
     },
     {
       name: 'deletes a non-blocking dependent without waiting for it',
       dependents: [[res.configmaps, newObject(res.configmaps, 'cfg', { owners: [ownerRef(owner, { block: false })] })]],
-      want: ['delete configmaps/cfg Background uid=uid-cfg', `patch jobs/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
+      want: ['delete configmaps default/cfg Background uid=uid-cfg', `patch jobs default/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
     },
     {
       name: 'deletes a blocking dependent and keeps waiting',
-      dependents: [[res.pods, pod('p1', [ownerRef(owner)])]],
-      want: ['delete pods/p1 Background uid=uid-p1'],
+      dependents: [[res.pods, dependentPod('p1', [ownerRef(owner)])]],
+      want: ['delete pods default/p1 Background uid=uid-p1'],
     },
     {
       name: 'waits for a blocking dependent that is still terminating',
-      dependents: [[res.pods, pod('p1', [ownerRef(owner)], { ...deleting, spec: { nodeName: 'n1' } })]],
+      dependents: [[res.pods, dependentPod('p1', [ownerRef(owner)], { ...deleting, spec: { nodeName: 'n1' } })]],
       want: [],
     },
     {
       name: 'releases a dependent that another owner keeps',
       dependents: [
         [res.configmaps, newObject(res.configmaps, 'keeper')],
-        [res.pods, pod('shared', [ownerRef(owner), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false, block: false })])],
+        [res.pods, dependentPod('shared', [ownerRef(owner), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false, block: false })])],
       ],
       want: [
-        `patch pods/shared ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper' }], resourceVersion: '1' } })}`,
+        `patch pods default/shared ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper' }], resourceVersion: '1' } })}`,
       ],
     },
   ]
@@ -205,13 +192,13 @@ describe('garbage collector: foreground deletion', () => {
     const job = { ...owner, metadata: { ...owner.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] } }
     const store = MemoryCache.from([[res.jobs, job]])
     const actions = gc.reconcile(keyOf(res.jobs, job), store, now).actions
-    expect(actions.map(describeAction)).toEqual([`patch jobs/job ${JSON.stringify({ metadata: { finalizers: ['example.com/hold'], resourceVersion: '1' } })}`])
+    expect(actions.map(describeAction)).toEqual([`patch jobs default/job ${JSON.stringify({ metadata: { finalizers: ['example.com/hold'], resourceVersion: '1' } })}`])
     await store.applyAll(actions)
     expect(store.get(res.jobs, 'default', 'job')!.metadata.finalizers).toEqual(['example.com/hold'])
   })
 
   it('lets the owner go once the last blocking pod has terminated', async () => {
-    const p = pod('p1', [ownerRef(owner)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })
+    const p = dependentPod('p1', [ownerRef(owner)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })
     const store = MemoryCache.from([
       [res.jobs, owner],
       [res.pods, p],
@@ -232,15 +219,15 @@ describe('garbage collector: orphan deletion', () => {
     const store = MemoryCache.from([
       [res.replicasets, rs],
       [res.configmaps, other],
-      [res.pods, pod('p1', [ownerRef(rs)])],
-      [res.pods, pod('p2', [ownerRef(rs), ownerRef(other, { controller: false })])],
-      [res.pods, pod('elsewhere', [ownerRef(rs)], { namespace: 'other' })],
+      [res.pods, dependentPod('p1', [ownerRef(rs)])],
+      [res.pods, dependentPod('p2', [ownerRef(rs), ownerRef(other, { controller: false })])],
+      [res.pods, dependentPod('elsewhere', [ownerRef(rs)], { namespace: 'other' })],
     ])
     const actions = gc.reconcile(keyOf(res.replicasets, rs), store, now).actions
     expect(actions.map(describeAction)).toEqual([
-      `patch pods/p1 ${JSON.stringify({ metadata: { ownerReferences: null, resourceVersion: '1' } })}`,
-      `patch pods/p2 ${JSON.stringify({ metadata: { ownerReferences: [ownerRef(other, { controller: false })], resourceVersion: '1' } })}`,
-      `patch replicasets/web-5d8f ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`,
+      `patch pods default/p1 ${JSON.stringify({ metadata: { ownerReferences: null, resourceVersion: '1' } })}`,
+      `patch pods default/p2 ${JSON.stringify({ metadata: { ownerReferences: [ownerRef(other, { controller: false })], resourceVersion: '1' } })}`,
+      `patch replicasets default/web-5d8f ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`,
     ])
     await store.applyAll(actions)
     expect(store.list(res.replicasets)).toEqual([])
@@ -256,7 +243,7 @@ describe('garbage collector: orphan deletion', () => {
     const rs = replicaSet(undefined, { ...deleting, finalizers: ['orphan'] })
     const store = MemoryCache.from([
       [res.replicasets, rs],
-      [res.pods, pod('p1', [ownerRef(rs)])],
+      [res.pods, dependentPod('p1', [ownerRef(rs)])],
     ])
     // the pod's own key sees a standing owner: nothing to do until the owner has released it
     expect(gc.reconcile('core/pods/default/p1', store, now).actions).toEqual([])

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { defaultPodResources, limitRangerAnnotation, podLimitRangeError } from '../../src/apis/limit-range/admit'
 import { defaultLimitRange, validateLimitRange } from '../../src/apis/limit-range/object'
+import { podManifest } from '../helpers'
 
-function pod(containers: Record<string, unknown>[]): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: { containers } }
-}
+/** Pod p of namespace ns with these containers. */
+const nsPod = (containers: Record<string, unknown>[]): KubeObject => podManifest('p', { namespace: 'ns', containers })
 
 function limitRange(...limits: Record<string, unknown>[]): KubeObject {
   const lr: KubeObject = { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr', namespace: 'ns' }, spec: { limits } }
@@ -24,7 +24,7 @@ describe('LimitRange defaulting of its own items', () => {
 
 describe('LimitRanger admission of pods', () => {
   it('fills missing requests and limits from the Container defaults and says so in an annotation', () => {
-    const p = pod([{ name: 'app', image: 'x' }, { name: 'side', image: 'x', resources: { limits: { cpu: '300m' } } }])
+    const p = nsPod([{ name: 'app', image: 'x' }, { name: 'side', image: 'x', resources: { limits: { cpu: '300m' } } }])
     defaultPodResources(p, [limitRange({ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } })])
     expect(resourcesOf(p, 0)).toEqual({ limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '128Mi' } })
     // a container's own limit is its request, as pod defaulting sets it before admission
@@ -36,14 +36,14 @@ describe('LimitRanger admission of pods', () => {
 
   it('enforces Container min and max with upstream messages', () => {
     const ranges = [limitRange({ type: 'Container', min: { cpu: '100m' }, max: { cpu: '1' } })]
-    expect(podLimitRangeError(pod([{ name: 'a', resources: { requests: { cpu: '50m' }, limits: { cpu: '50m' } } }]), ranges)).toBe('minimum cpu usage per Container is 100m, but request is 50m')
-    expect(podLimitRangeError(pod([{ name: 'a', resources: { requests: { cpu: '500m' }, limits: { cpu: '2' } } }]), ranges)).toBe('maximum cpu usage per Container is 1, but limit is 2')
-    expect(podLimitRangeError(pod([{ name: 'a', resources: { requests: { cpu: '500m' }, limits: { cpu: '1' } } }]), ranges)).toBeUndefined()
+    expect(podLimitRangeError(nsPod([{ name: 'a', resources: { requests: { cpu: '50m' }, limits: { cpu: '50m' } } }]), ranges)).toBe('minimum cpu usage per Container is 100m, but request is 50m')
+    expect(podLimitRangeError(nsPod([{ name: 'a', resources: { requests: { cpu: '500m' }, limits: { cpu: '2' } } }]), ranges)).toBe('maximum cpu usage per Container is 1, but limit is 2')
+    expect(podLimitRangeError(nsPod([{ name: 'a', resources: { requests: { cpu: '500m' }, limits: { cpu: '1' } } }]), ranges)).toBeUndefined()
   })
 
   it('after defaulting, a pod with nothing set meets the range', () => {
     const ranges = [limitRange({ type: 'Container', min: { cpu: '100m' }, max: { cpu: '1' } })]
-    const p = pod([{ name: 'a' }])
+    const p = nsPod([{ name: 'a' }])
     defaultPodResources(p, ranges)
     // max is the default limit, and the default limit the default request (min comes last)
     expect(resourcesOf(p)).toEqual({ limits: { cpu: '1' }, requests: { cpu: '1' } })
@@ -52,7 +52,7 @@ describe('LimitRanger admission of pods', () => {
 
   it('enforces maxLimitRequestRatio and Pod totals, aggregating errors', () => {
     const ranges = [limitRange({ type: 'Container', maxLimitRequestRatio: { memory: '2' } }, { type: 'Pod', max: { memory: '1Gi' } })]
-    const p = pod([
+    const p = nsPod([
       { name: 'a', resources: { requests: { memory: '256Mi' }, limits: { memory: '768Mi' } } },
       { name: 'b', resources: { requests: { memory: '512Mi' }, limits: { memory: '512Mi' } } },
     ])
@@ -60,7 +60,7 @@ describe('LimitRanger admission of pods', () => {
   })
 
   it('a missing limit under a max is refused', () => {
-    expect(podLimitRangeError(pod([{ name: 'a' }]), [{ metadata: { name: 'x' }, spec: { limits: [{ type: 'Container', max: { memory: '1Gi' } }] } }])).toBe('maximum memory usage per Container is 1Gi.  No limit is specified')
+    expect(podLimitRangeError(nsPod([{ name: 'a' }]), [{ metadata: { name: 'x' }, spec: { limits: [{ type: 'Container', max: { memory: '1Gi' } }] } }])).toBe('maximum memory usage per Container is 1Gi.  No limit is specified')
   })
 })
 

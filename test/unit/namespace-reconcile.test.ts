@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newObject, ownerRef, res } from '../fixtures/objects'
+import { describeAction, newObject, ownerRef, res } from '../helpers'
 import { namespaceController, namespacedResources } from '../../src/controllers/namespace'
 import type { Action } from '../../src/controllers/runtime/types'
 import { afterEmptying, type ContentCount } from '../../src/controllers/namespace/reconcile'
@@ -18,14 +18,6 @@ function namespace(name: string, f: { deleting?: boolean; specFinalizers?: strin
   })
   if (f.deleting) ns.metadata.deletionTimestamp = deletedAt
   return ns
-}
-
-function describeAction(a: Action): string {
-  if (a.type === 'delete') return `delete ${a.resource.plural} ${a.namespace}/${a.name} uid=${a.preconditions?.uid}`
-  if (a.type === 'update') return `update ${a.resource.plural} ${a.object.metadata.name} spec=${JSON.stringify(a.object.spec)} rv=${a.object.metadata.resourceVersion}`
-  if (a.type === 'updateStatus') return `updateStatus ${a.resource.plural} ${a.object.metadata.name}`
-  if (a.type === 'finalize') return `finalize ${a.name}`
-  return a.type
 }
 
 const conditions = (store: MemoryCache, name: string) =>
@@ -58,7 +50,7 @@ describe('namespace controller', () => {
 
   it('reports what remains and the finalizers holding it, then finalizes once nothing is left', async () => {
     const store = MemoryCache.from([[res.namespaces, namespace('doomed', { deleting: true })], [res.namespaces, namespace('kept')]])
-    expect((await applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 4000)).map(describeAction)).toEqual(['updateStatus namespaces doomed'])
+    expect((await applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 4000)).map(describeAction)).toEqual(['updateStatus namespaces doomed rv=1'])
     expect(conditions(store, 'doomed')).toEqual([
       ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'],
       ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
@@ -69,7 +61,7 @@ describe('namespace controller', () => {
     // nothing new: no write
     expect(await applyAfterEmptying(store, 'doomed', held(2, { 'example.com/hold': 1 }), now + 5000)).toEqual([])
 
-    expect((await applyAfterEmptying(store, 'doomed', [], now + 6000)).map(describeAction)).toEqual(['finalize doomed'])
+    expect((await applyAfterEmptying(store, 'doomed', [], now + 6000)).map(describeAction)).toEqual(['finalize namespaces doomed'])
     expect(store.names(res.namespaces)).toEqual(['kept'])
   })
 
@@ -91,7 +83,7 @@ describe('namespace controller', () => {
 
   it('keeps other spec finalizers when finalizing', async () => {
     const store = MemoryCache.from([[res.namespaces, namespace('doomed', { deleting: true, specFinalizers: ['example.com/cleanup', 'kubernetes'] })]])
-    expect((await applyAfterEmptying(store, 'doomed', [], now)).map(describeAction)).toEqual(['update namespaces doomed spec={"finalizers":["example.com/cleanup"]} rv=1'])
+    expect((await applyAfterEmptying(store, 'doomed', [], now)).map(describeAction)).toEqual(['update namespaces doomed rv=1'])
     expect(store.get(res.namespaces, undefined, 'doomed')!.spec).toEqual({ finalizers: ['example.com/cleanup'] })
     expect(controller.reconcile('doomed', store, now)).toEqual({ actions: [] })
   })

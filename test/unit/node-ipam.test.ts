@@ -4,7 +4,7 @@ import { validateUpdate } from '../../src/apis/strategy'
 import { nodeCidrSettings, nodeIpamController, pickNodeCidr, podCidrsOf } from '../../src/controllers/node-ipam'
 import { nodes } from '../../src/controllers/resources'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newNode } from '../fixtures/objects'
+import { newNode } from '../helpers'
 
 const defaults = nodeCidrSettings(undefined, undefined)
 

@@ -5,7 +5,7 @@ import { DEFAULT_EVICTION_RATES, zoneState } from '../../src/controllers/node-li
 import type { Taint } from '../../src/controllers/node-lifecycle/taints'
 import { nodes, pods } from '../../src/controllers/resources'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newLease, newNode, newPod } from '../fixtures/objects'
+import { newLease, newNode, newPod } from '../helpers'
 import { withProjections } from '../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { planEviction, type EvictionPlan } from '../../src/controllers/node-lifecycle/eviction'
 import type { Taint, Toleration } from '../../src/controllers/node-lifecycle/taints'
-import { newPod } from '../fixtures/objects'
+import { newPod } from '../helpers'
 
 const t = (iso: string) => Date.parse(iso)
 const tainted = '2025-06-01T12:00:00Z'

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { markConditionsUnknown } from '../../src/controllers/node-lifecycle/conditions'
 import { assessHealth, lastHeartbeat } from '../../src/controllers/node-lifecycle/heartbeat'
 import { parseGracePeriod } from '../../src/controllers/node-lifecycle/grace-period'
-import { newLease, newNode } from '../fixtures/objects'
+import { newLease, newNode } from '../helpers'
 import { formatTime } from '../../src/apimachinery/meta-time'
 
 const t = (iso: string) => Date.parse(iso)

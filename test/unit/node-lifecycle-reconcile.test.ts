@@ -6,7 +6,7 @@ import { MAX_POD_WRITES_PER_NODE_PASS } from '../../src/controllers/node-lifecyc
 import { leases, nodes, pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newLease, newNode, newPod } from '../fixtures/objects'
+import { briefAction, newLease, newNode, newPod } from '../helpers'
 import { withProjections } from '../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */
@@ -16,15 +16,7 @@ const t = (iso: string) => Date.parse(iso)
 const renewed = '2025-06-01T12:00:00Z'
 const controller = nodeLifecycleController({ gracePeriodMs: 40_000 })
 
-function describeAction(a: Action): string {
-  if (a.type === 'event') return `event:${a.reason}`
-  if (a.type === 'delete') return `delete:${a.name}`
-  if (a.type === 'bind' || a.type === 'finalize') return `${a.type}:${a.name}`
-  if (a.type === 'purgeCustomResources') return `${a.type}:${a.crd.metadata.name}`
-  if (a.type === 'emptyNamespace') return `${a.type}:${a.name}`
-  return `${a.type}:${a.resource.plural}`
-}
-const types = (actions: Action[]) => actions.map(describeAction)
+const types = (actions: Action[]) => actions.map(briefAction)
 const taintsOf = (node: KubeObject) => ((node.spec as { taints?: Taint[] }).taints ?? []).map((x) => `${x.key}:${x.effect}`)
 const conditionsOf = (node: KubeObject) => (node.status as { conditions: Record<string, unknown>[] }).conditions
 
@@ -62,7 +54,7 @@ describe('node-lifecycle reconcile', () => {
     const cache = healthyCluster()
     const now = t(renewed) + 40_001
     const out = controller.reconcile('n1', cache, now)
-    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady'])
+    expect(types(out.actions)).toEqual(['update nodes n1', 'patch nodes n1/status', 'event NodeNotReady n1'])
     expect(out.requeueAfterMs).toBeUndefined()
     const [update, patch, event] = out.actions
     expect(update).toMatchObject({ type: 'update', object: { metadata: { name: 'n1', resourceVersion: '1' } } })
@@ -92,14 +84,14 @@ describe('node-lifecycle reconcile', () => {
   it('without a lease, judges by the Ready heartbeat', async () => {
     const cache = new MemoryCache(newNode('n1', { heartbeat: renewed }))
     expect(controller.reconcile('n1', cache, t(renewed) + 39_000)).toEqual({ actions: [], requeueAfterMs: 1001 })
-    expect(types(controller.reconcile('n1', cache, t(renewed) + 41_000).actions)).toContain('patch:nodes')
+    expect(types(controller.reconcile('n1', cache, t(renewed) + 41_000).actions)).toContain('patch nodes n1/status')
   })
 
   it('marks the pods of an unreachable node not ready', async () => {
     const ready = [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T00:00:00Z' }]
     const cache = healthyCluster(newPod('p', { nodeName: 'n1', conditions: ready, tolerations: [{ operator: 'Exists' }] }))
     const out = controller.reconcile('n1', cache, t(renewed) + 50_000)
-    expect(types(out.actions)).toEqual(['update:nodes', 'patch:nodes', 'event:NodeNotReady', 'patch:pods', 'event:NodeNotReady'])
+    expect(types(out.actions)).toEqual(['update nodes n1', 'patch nodes n1/status', 'event NodeNotReady n1', 'patch pods default/p/status', 'event NodeNotReady default/p'])
     // only the conditions, and only of the pod as read
     expect(out.actions[3]).toMatchObject({ type: 'patch', subresource: 'status', patch: { metadata: { resourceVersion: cache.get(pods, 'default', 'p')!.metadata.resourceVersion } } })
     expect(Object.keys((out.actions[3] as { patch: { status: object } }).patch.status)).toEqual(['conditions'])
@@ -107,7 +99,7 @@ describe('node-lifecycle reconcile', () => {
     await cache.applyAll(out.actions)
     expect((cache.get(pods, 'default', 'p')!.status as { conditions: unknown[] }).conditions).toEqual([{ type: 'Ready', status: 'False', lastTransitionTime: '2025-06-01T12:00:50Z' }])
     // once marked, a later pass over the still unreachable node leaves the pod alone
-    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('patch:pods')
+    expect(types(controller.reconcile('n1', cache, t(renewed) + 55_000).actions)).not.toContain('patch pods default/p/status')
   })
 
   it('marks at most MAX_POD_WRITES_PER_NODE_PASS pods of a node per pass and comes back at once for the rest', async () => {
@@ -137,7 +129,7 @@ describe('node-lifecycle reconcile', () => {
 
     // the pass after the tainted node came back through the watch
     const out = controller.reconcile('n1', cache, stale + 100)
-    expect(types(out.actions)).toEqual(['delete:plain', 'event:TaintManagerEviction'])
+    expect(types(out.actions)).toEqual(['delete pods default/plain', 'event TaintManagerEviction default/plain'])
     expect(out.actions[0]).toEqual({ type: 'delete', resource: pods, namespace: 'default', name: 'plain', preconditions: { uid: 'uid-plain' } })
     expect(out.actions[1]).toMatchObject({ eventType: 'Normal', message: 'Marking for deletion Pod default/plain' })
     expect(out.requeueAfterMs).toBeUndefined()
@@ -157,7 +149,7 @@ describe('node-lifecycle reconcile', () => {
 
     expect(controller.reconcile('n1', cache, t(taintedAt))).toEqual({ actions: [], requeueAfterMs: 2000 })
     expect(controller.reconcile('n1', cache, t(taintedAt) + 1500)).toEqual({ actions: [], requeueAfterMs: 500 })
-    expect(types(controller.reconcile('n1', cache, t(taintedAt) + 2000).actions)).toEqual(['delete:p', 'event:TaintManagerEviction'])
+    expect(types(controller.reconcile('n1', cache, t(taintedAt) + 2000).actions)).toEqual(['delete pods default/p', 'event TaintManagerEviction default/p'])
   })
 
   it('does not evict a pod twice', async () => {
@@ -174,7 +166,7 @@ describe('node-lifecycle reconcile', () => {
     const node = cache.get(nodes, undefined, 'n1')!
     cache.add({ ...node, spec: { taints: [{ key: 'maintenance', effect: 'NoExecute' }] } })
     const out = controller.reconcile('n1', cache, t(renewed) + 1000)
-    expect(types(out.actions)).toEqual(['delete:p', 'event:TaintManagerEviction'])
+    expect(types(out.actions)).toEqual(['delete pods default/p', 'event TaintManagerEviction default/p'])
     expect(out.requeueAfterMs).toBe(39_001)
   })
 
@@ -188,7 +180,7 @@ describe('node-lifecycle reconcile', () => {
     const back = '2025-06-01T12:10:00Z'
     const cache = new MemoryCache(newNode('n1', { heartbeat: back, taints }), newLease('n1', back))
     const out = controller.reconcile('n1', cache, t(back) + 1000)
-    expect(types(out.actions)).toEqual(['update:nodes'])
+    expect(types(out.actions)).toEqual(['update nodes n1'])
     expect(out.requeueAfterMs).toBe(39_001)
     await cache.applyAll(out.actions)
     expect(taintsOf(cache.get(nodes, undefined, 'n1')!)).toEqual(['dedicated:NoSchedule'])

@@ -407,17 +407,18 @@ describe('strategic merge patch: maps and directives', () => {
 })
 
 describe('strategic merge patch: lists', () => {
-  const pod = (containers: unknown[]) => ({ spec: { template: { spec: { containers } } } })
+  /** A workload whose pod template has these containers. */
+  const withContainers = (containers: unknown[]) => ({ spec: { template: { spec: { containers } } } })
   const names = (result: unknown) =>
-    (result as ReturnType<typeof pod>).spec.template.spec.containers.map((c) => (c as { name: string }).name)
+    (result as ReturnType<typeof withContainers>).spec.template.spec.containers.map((c) => (c as { name: string }).name)
 
   it('merges elements by key and keeps live elements the patch does not name', () => {
-    const live = pod([
+    const live = withContainers([
       { name: 'a', image: 'a:1', args: ['x'] },
       { name: 'b', image: 'b:1' },
     ])
-    expect(smp(live, pod([{ name: 'b', image: 'b:2' }]))).toStrictEqual(
-      pod([
+    expect(smp(live, withContainers([{ name: 'b', image: 'b:2' }]))).toStrictEqual(
+      withContainers([
         { name: 'a', image: 'a:1', args: ['x'] },
         { name: 'b', image: 'b:2' },
       ]),
@@ -426,22 +427,22 @@ describe('strategic merge patch: lists', () => {
 
   it('puts a new element before the live ones when there is no $setElementOrder (upstream order)', () => {
     // The kubectl docs' `kubectl patch … containers: [{name: patch-demo-ctr-2 …}]` shows the new container first.
-    expect(names(smp(pod([{ name: 'a' }, { name: 'b' }]), pod([{ name: 'c', image: 'redis' }])))).toEqual(['c', 'a', 'b'])
+    expect(names(smp(withContainers([{ name: 'a' }, { name: 'b' }]), withContainers([{ name: 'c', image: 'redis' }])))).toEqual(['c', 'a', 'b'])
   })
 
   it('$patch: delete elements remove the live element with that key', () => {
-    const live = pod([{ name: 'a' }, { name: 'b' }, { name: 'c' }])
-    expect(names(smp(live, pod([{ $patch: 'delete', name: 'b' }])))).toEqual(['a', 'c'])
+    const live = withContainers([{ name: 'a' }, { name: 'b' }, { name: 'c' }])
+    expect(names(smp(live, withContainers([{ $patch: 'delete', name: 'b' }])))).toEqual(['a', 'c'])
   })
 
   it('an element {"$patch": "replace"} makes the rest of the list replace the live list', () => {
-    const live = pod([
+    const live = withContainers([
       { name: 'a', image: 'a:1' },
       { name: 'b', image: 'b:1' },
     ])
-    const patch = pod([{ name: 'c', image: 'c:1' }, { $patch: 'replace' }])
-    expect(smp(live, patch)).toStrictEqual(pod([{ name: 'c', image: 'c:1' }]))
-    expect(smp(live, pod([{ $patch: 'replace' }]))).toStrictEqual(pod([]))
+    const patch = withContainers([{ name: 'c', image: 'c:1' }, { $patch: 'replace' }])
+    expect(smp(live, patch)).toStrictEqual(withContainers([{ name: 'c', image: 'c:1' }]))
+    expect(smp(live, withContainers([{ $patch: 'replace' }]))).toStrictEqual(withContainers([]))
   })
 
   it('replaces atomic lists wholesale (tolerations, args)', () => {

@@ -7,7 +7,7 @@ import { persistentVolumes, storageClasses } from '../../src/controllers/resourc
 import { nodes, persistentVolumeClaims, pods } from '../../src/controllers/resources'
 import { schedulerController } from '../../src/controllers/scheduler'
 import { MemoryCache, runPass, T0 } from '../fixtures/memory-cache'
-import { newNode } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 
 const pv = (name: string, storage: string, extra: Record<string, unknown> = {}, labels?: Record<string, string>): KubeObject => ({
@@ -119,13 +119,9 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     n.metadata.annotations = { [LOCAL_PATH_ROOT_ANNOTATION]: `/var/lib/agent/local-path/${name}` }
     return n
   }
-  const pod = (claim: string): KubeObject => ({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'user', namespace: 'default', uid: 'uid-user' },
-    spec: { schedulerName: 'default-scheduler', containers: [{ name: 'c', image: 'x' }], volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }] },
-    status: { phase: 'Pending' },
-  })
+  /** Pod `user`, pending, mounting the claim. */
+  const claimant = (claim: string): KubeObject =>
+    newPod('user', { schedulerName: 'default-scheduler', spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }] } })
 
   it('waits for a consumer, then provisions on the chosen node and binds the pod there', async () => {
     const cache = cacheWith([storageClasses, localPath()], [nodes, node('n1')], [persistentVolumeClaims, pvc('data', '1Gi', { storageClassName: 'edgeplane-local-path' })])
@@ -134,7 +130,7 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     expect(cache.list(persistentVolumes)).toHaveLength(0)
     expect(cache.events.some((e) => e.reason === 'WaitForFirstConsumer')).toBe(true)
 
-    cache.write(pods, pod('data'))
+    cache.write(pods, claimant('data'))
     // The pod is not bound before its claim: the claim carries the node instead.
     expect(boundTo(scheduler, cache)).toBeUndefined()
     await runPass(scheduler, cache, T0)
@@ -158,12 +154,12 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     const affinity = { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }] }] } } }
     const cache = cacheWith([nodes, node('n1')], [nodes, node('n2')], [persistentVolumes, pv('pinned', '1Gi', affinity)], [persistentVolumeClaims, pvc('data', '1Gi', { volumeName: 'pinned' })])
     await settle(cache)
-    cache.write(pods, pod('data'))
+    cache.write(pods, claimant('data'))
     expect(boundTo(schedulerController(), cache)).toBe('n2')
   })
 
   it('reports a missing claim and an unbound Immediate claim as kube-scheduler does', async () => {
-    const cache = cacheWith([nodes, node('n1')], [pods, pod('absent')])
+    const cache = cacheWith([nodes, node('n1')], [pods, claimant('absent')])
     await runPass(schedulerController(), cache, T0)
     expect(cache.events.at(-1)?.message).toBe('0/1 nodes are available: persistentvolumeclaim "absent" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.')
     cache.write(persistentVolumeClaims, pvc('absent', '1Gi'))

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newNode, newObject, res } from '../fixtures/objects'
+import { describeAction, newNode, newPod, res } from '../helpers'
 import { OUT_OF_SERVICE_TAINT, podGcController as declaredPodGcController, QUARANTINE_KEY, TERMINATED_KEY } from '../../src/controllers/pod-gc'
-import type { Action } from '../../src/controllers/runtime/types'
 import { withProjections } from '../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */
@@ -11,25 +10,18 @@ const podGcController = (...args: Parameters<typeof declaredPodGcController>) =>
 
 const t0 = Date.parse('2025-06-01T12:00:00Z')
 
-function pod(name: string, f: { node?: string; phase?: string; reason?: string; created?: string; deleting?: boolean; finalizers?: string[]; grace?: number; namespace?: string } = {}): KubeObject {
-  const p = newObject(res.pods, name, {
+/** A Ready pod, Running once on a node; created 2025-01-01 unless told. */
+function gcPod(name: string, f: { node?: string; phase?: string; reason?: string; created?: string; deleting?: boolean; finalizers?: string[]; grace?: number; namespace?: string } = {}): KubeObject {
+  const metadata: Partial<KubeObject['metadata']> = {}
+  if (f.finalizers) metadata.finalizers = f.finalizers
+  if (f.deleting) Object.assign(metadata, { deletionTimestamp: '2025-06-01T11:59:00Z', deletionGracePeriodSeconds: f.grace ?? 30 })
+  return newPod(name, {
     namespace: f.namespace,
-    creationTimestamp: f.created,
-    finalizers: f.finalizers,
-    spec: f.node ? { nodeName: f.node } : {},
+    creationTimestamp: f.created ?? '2025-01-01T00:00:00Z',
+    nodeName: f.node,
     status: { phase: f.phase ?? (f.node ? 'Running' : 'Pending'), ...(f.reason ? { reason: f.reason } : {}), conditions: [{ type: 'Ready', status: 'True' }] },
+    metadata,
   })
-  if (f.deleting) {
-    p.metadata.deletionTimestamp = '2025-06-01T11:59:00Z'
-    p.metadata.deletionGracePeriodSeconds = f.grace ?? 30
-  }
-  return p
-}
-
-function describeAction(a: Action): string {
-  if (a.type === 'delete') return `delete ${a.namespace}/${a.name} grace=${a.gracePeriodSeconds} uid=${a.preconditions?.uid}`
-  if (a.type === 'patch') return `patch ${a.namespace}/${a.name}/${a.subresource} ${JSON.stringify(a.patch)}`
-  return a.type
 }
 
 const storeOf = (...objects: KubeObject[]) => MemoryCache.from(objects.map((o) => [o.kind === 'Node' ? res.nodes : res.pods, o]))
@@ -39,22 +31,22 @@ describe('pod GC: terminated pods over the threshold', () => {
   const cluster = () =>
     storeOf(
       newNode('n1'),
-      pod('running-old', { node: 'n1', created: '2025-01-01T00:00:00Z' }),
-      pod('done-1', { node: 'n1', phase: 'Succeeded', created: '2025-01-02T00:00:00Z' }),
-      pod('held', { node: 'n1', phase: 'Failed', created: '2025-01-03T00:00:00Z', deleting: true, grace: 0, finalizers: ['example.com/hold'] }),
-      pod('done-4', { node: 'n1', phase: 'Succeeded', created: '2025-01-04T00:00:00Z' }),
-      pod('done-5', { node: 'n1', phase: 'Succeeded', created: '2025-01-05T00:00:00Z' }),
-      pod('evicted', { node: 'n1', phase: 'Failed', reason: 'Evicted', created: '2025-01-06T00:00:00Z' }),
-      pod('b-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
-      pod('a-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
+      gcPod('running-old', { node: 'n1', created: '2025-01-01T00:00:00Z' }),
+      gcPod('done-1', { node: 'n1', phase: 'Succeeded', created: '2025-01-02T00:00:00Z' }),
+      gcPod('held', { node: 'n1', phase: 'Failed', created: '2025-01-03T00:00:00Z', deleting: true, grace: 0, finalizers: ['example.com/hold'] }),
+      gcPod('done-4', { node: 'n1', phase: 'Succeeded', created: '2025-01-04T00:00:00Z' }),
+      gcPod('done-5', { node: 'n1', phase: 'Succeeded', created: '2025-01-05T00:00:00Z' }),
+      gcPod('evicted', { node: 'n1', phase: 'Failed', reason: 'Evicted', created: '2025-01-06T00:00:00Z' }),
+      gcPod('b-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
+      gcPod('a-same-age', { node: 'n1', phase: 'Failed', created: '2025-01-07T00:00:00Z' }),
     )
 
   it('deletes the excess, evicted first, then oldest, skipping pods already being deleted', async () => {
     // 7 terminated, threshold 3: the 4 first in order are evicted, done-1, held (already going), done-4
     expect(gc.reconcile(TERMINATED_KEY, cluster(), t0).actions.map(describeAction)).toEqual([
-      'delete default/evicted grace=0 uid=uid-evicted',
-      'delete default/done-1 grace=0 uid=uid-done-1',
-      'delete default/done-4 grace=0 uid=uid-done-4',
+      'delete pods default/evicted grace=0 uid=uid-evicted',
+      'delete pods default/done-1 grace=0 uid=uid-done-1',
+      'delete pods default/done-4 grace=0 uid=uid-done-4',
     ])
   })
 
@@ -66,8 +58,8 @@ describe('pod GC: terminated pods over the threshold', () => {
     expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual([])
     const held = store.get(res.pods, 'default', 'held')!
     await store.applyAll([{ type: 'update', resource: res.pods, object: { ...held, metadata: { ...held.metadata, finalizers: [] } } }])
-    store.put(res.pods, pod('c-new', { node: 'n1', phase: 'Failed', created: '2025-02-01T00:00:00Z' }))
-    expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete default/done-5 grace=0 uid=uid-done-5'])
+    store.put(res.pods, gcPod('c-new', { node: 'n1', phase: 'Failed', created: '2025-02-01T00:00:00Z' }))
+    expect(gc.reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete pods default/done-5 grace=0 uid=uid-done-5'])
   })
 
   it.each([
@@ -78,14 +70,14 @@ describe('pod GC: terminated pods over the threshold', () => {
   })
 
   it('uses upstream’s default threshold', async () => {
-    const store = storeOf(...Array.from({ length: 12_501 }, (_, i) => pod(`p${String(i).padStart(5, '0')}`, { phase: 'Succeeded', node: 'n1' })), newNode('n1'))
-    expect(podGcController().reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete default/p00000 grace=0 uid=uid-p00000'])
+    const store = storeOf(...Array.from({ length: 12_501 }, (_, i) => gcPod(`p${String(i).padStart(5, '0')}`, { phase: 'Succeeded', node: 'n1' })), newNode('n1'))
+    expect(podGcController().reconcile(TERMINATED_KEY, store, t0).actions.map(describeAction)).toEqual(['delete pods default/p00000 grace=0 uid=uid-p00000'])
   })
 })
 
 describe('pod GC: pods whose node is gone', () => {
   const failedPatch = (name: string) =>
-    `patch default/${name}/status ${JSON.stringify({
+    `patch pods default/${name}/status ${JSON.stringify({
       status: {
         phase: 'Failed',
         conditions: [
@@ -97,30 +89,30 @@ describe('pod GC: pods whose node is gone', () => {
 
   it('waits out the quarantine, then marks the pod Failed and force-deletes it', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
-    const store = storeOf(pod('p', { node: 'gone' }), pod('q', { node: 'gone' }))
+    const store = storeOf(gcPod('p', { node: 'gone' }), gcPod('q', { node: 'gone' }))
     // the clock starts at first sight, in the controller's memory
     expect(store.reconcile(gc, 'default/p', t0)).toEqual({ actions: [], requeueAfterMs: 40_000, memory: new Map([['gone', t0]]) })
     // the quarantine is per node: a second pod on it waits only for what is left
     expect(store.reconcile(gc, 'default/q', t0 + 30_000)).toEqual({ actions: [], requeueAfterMs: 10_000 })
     const out = store.reconcile(gc, 'default/p', t0 + 40_000)
-    expect(out.actions.map(describeAction)).toEqual([failedPatch('p'), 'delete default/p grace=0 uid=uid-p'])
+    expect(out.actions.map(describeAction)).toEqual([failedPatch('p'), 'delete pods default/p grace=0 uid=uid-p'])
     await store.applyAll(out.actions)
     expect(store.names(res.pods)).toEqual(['q'])
   })
 
   it('force-deletes a terminating pod on a missing node, and deletes a finished one without marking it', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
-    const store = storeOf(pod('terminating', { node: 'gone', deleting: true }), pod('finished', { node: 'gone', phase: 'Succeeded' }))
+    const store = storeOf(gcPod('terminating', { node: 'gone', deleting: true }), gcPod('finished', { node: 'gone', phase: 'Succeeded' }))
     store.reconcile(gc, 'default/terminating', t0)
-    expect(store.reconcile(gc, 'default/terminating', t0 + 40_000).actions.map(describeAction)).toEqual([failedPatch('terminating'), 'delete default/terminating grace=0 uid=uid-terminating'])
-    expect(store.reconcile(gc, 'default/finished', t0 + 40_000).actions.map(describeAction)).toEqual(['delete default/finished grace=0 uid=uid-finished'])
+    expect(store.reconcile(gc, 'default/terminating', t0 + 40_000).actions.map(describeAction)).toEqual([failedPatch('terminating'), 'delete pods default/terminating grace=0 uid=uid-terminating'])
+    expect(store.reconcile(gc, 'default/finished', t0 + 40_000).actions.map(describeAction)).toEqual(['delete pods default/finished grace=0 uid=uid-finished'])
     await store.applyAll(store.reconcile(gc, 'default/terminating', t0 + 40_000).actions)
     expect(store.names(res.pods)).toEqual(['finished'])
   })
 
   it('restarts the quarantine when the node comes back in between', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
-    const store = storeOf(pod('p', { node: 'flaky' }))
+    const store = storeOf(gcPod('p', { node: 'flaky' }))
     store.reconcile(gc, 'default/p', t0)
     store.put(res.nodes, newNode('flaky'))
     expect(store.reconcile(gc, 'default/p', t0 + 20_000)).toEqual({ actions: [], memory: new Map([['flaky', undefined]]) })
@@ -130,7 +122,7 @@ describe('pod GC: pods whose node is gone', () => {
 
   it('forgets the clock of a node that came back, or that no pod waits on any more, in its quarantine sweep', async () => {
     const gc = podGcController({ quarantineMs: 40_000 })
-    const store = storeOf(pod('p', { node: 'back' }), pod('q', { node: 'gone' }), pod('r', { node: 'still' }))
+    const store = storeOf(gcPod('p', { node: 'back' }), gcPod('q', { node: 'gone' }), gcPod('r', { node: 'still' }))
     for (const key of ['default/p', 'default/q', 'default/r']) store.reconcile(gc, key, t0)
     expect(store.memoryOf('pod-gc').keys().sort()).toEqual(['back', 'gone', 'still'])
     store.put(res.nodes, newNode('back'))
@@ -141,25 +133,25 @@ describe('pod GC: pods whose node is gone', () => {
   })
 
   const cases: { name: string; objects: KubeObject[]; want: string[] }[] = [
-    { name: 'a running pod on a live node', objects: [newNode('n1'), pod('p', { node: 'n1' })], want: [] },
-    { name: 'a terminating pod on a live node', objects: [newNode('n1'), pod('p', { node: 'n1', deleting: true })], want: [] },
-    { name: 'a pending pod', objects: [pod('p')], want: [] },
+    { name: 'a running pod on a live node', objects: [newNode('n1'), gcPod('p', { node: 'n1' })], want: [] },
+    { name: 'a terminating pod on a live node', objects: [newNode('n1'), gcPod('p', { node: 'n1', deleting: true })], want: [] },
+    { name: 'a pending pod', objects: [gcPod('p')], want: [] },
     {
       name: 'a terminating pod that was never scheduled',
-      objects: [pod('p', { deleting: true, finalizers: ['x'] })],
-      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete default/p grace=0 uid=uid-p'],
+      objects: [gcPod('p', { deleting: true, finalizers: ['x'] })],
+      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete pods default/p grace=0 uid=uid-p'],
     },
     {
       name: 'a terminating pod on an out-of-service node',
-      objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, value: 'nodeshutdown', effect: 'NoExecute' }] }), pod('p', { node: 'n1', deleting: true })],
-      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete default/p grace=0 uid=uid-p'],
+      objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, value: 'nodeshutdown', effect: 'NoExecute' }] }), gcPod('p', { node: 'n1', deleting: true })],
+      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete pods default/p grace=0 uid=uid-p'],
     },
     {
       name: 'a running pod on an out-of-service node',
-      objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, effect: 'NoExecute' }] }), pod('p', { node: 'n1' })],
+      objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, effect: 'NoExecute' }] }), gcPod('p', { node: 'n1' })],
       want: [],
     },
-    { name: 'a pod already force-deleted, held by finalizers', objects: [pod('p', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] })], want: [] },
+    { name: 'a pod already force-deleted, held by finalizers', objects: [gcPod('p', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] })], want: [] },
   ]
 
   it.each(cases)('handles $name', async ({ objects, want }) => {
@@ -172,11 +164,11 @@ describe('pod GC keys', () => {
   const store = () =>
     storeOf(
       newNode('n1'),
-      pod('running', { node: 'n1' }),
-      pod('done', { node: 'n1', phase: 'Succeeded' }),
-      pod('orphan', { node: 'gone' }),
-      pod('stuck', { deleting: true }),
-      pod('forced', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] }),
+      gcPod('running', { node: 'n1' }),
+      gcPod('done', { node: 'n1', phase: 'Succeeded' }),
+      gcPod('orphan', { node: 'gone' }),
+      gcPod('stuck', { deleting: true }),
+      gcPod('forced', { node: 'gone', deleting: true, grace: 0, finalizers: ['x'] }),
     )
 
   it('maps pod changes to the sweep and to pods that need a look', async () => {

@@ -4,14 +4,11 @@ import { validatePodLike, type PodRequest } from '../../src/admission/pod-securi
 import { isSignificantPodUpdate, podOf } from '../../src/admission/pod-security/pod-spec'
 import { policyToEvaluate, type Policy } from '../../src/apis/pod-security/levels'
 import { defaultPodSecuritySettings, parsePodSecuritySettings, type PodSecuritySettings } from '../../src/apis/pod-security/settings'
+import { podManifest } from '../helpers'
 
-const privilegedPod = (extra: Record<string, unknown> = {}): KubeObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'priv', namespace: 'team' },
-  spec: { containers: [{ name: 'x', image: 'busybox', securityContext: { privileged: true } }], ...extra },
-})
-const plainPod = (image = 'busybox'): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'plain', namespace: 'team' }, spec: { containers: [{ name: 'x', image }] } })
+const privilegedPod = (spec: Record<string, unknown> = {}): KubeObject =>
+  podManifest('priv', { namespace: 'team', containers: [{ name: 'x', image: 'busybox', securityContext: { privileged: true } }], spec })
+const plainPod = (image = 'busybox'): KubeObject => podManifest('plain', { namespace: 'team', containers: [{ name: 'x', image }] })
 
 const request = (object: KubeObject, labels: Record<string, string>, more: Partial<PodRequest> = {}): PodRequest => ({
   group: '',

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { validateNamespace } from '../../src/admission/pod-security/decide'
 import { existingPodWarnings } from '../../src/admission/pod-security/namespace-pods'
 import { defaultPodSecuritySettings, parsePodSecuritySettings } from '../../src/apis/pod-security/settings'
+import { podManifest } from '../helpers'
 
 const ns = (labels: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', labels } })
 const enforce = (level: string, version?: string) => ({ 'pod-security.kubernetes.io/enforce': level, ...(version ? { 'pod-security.kubernetes.io/enforce-version': version } : {}) })
@@ -56,12 +57,9 @@ describe('namespace labels', () => {
   })
 })
 
-const pod = (name: string, spec: Record<string, unknown>, owner?: string): KubeObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'team', ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: owner, controller: true }] } : {}) },
-  spec,
-})
+/** A pod of namespace team with this spec, controlled by ReplicaSet `owner` if given. */
+const teamPod = (name: string, spec: Record<string, unknown>, owner?: string): KubeObject =>
+  podManifest(name, { namespace: 'team', spec, metadata: owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: owner, controller: true }] } : {} })
 const privileged = { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] }
 const hostNet = { hostNetwork: true, containers: [{ name: 'c', image: 'busybox' }] }
 const fine = { containers: [{ name: 'c', image: 'busybox' }] }
@@ -69,24 +67,24 @@ const baseline = { level: 'baseline' as const, version: 'latest' as const }
 
 describe('the existing pods a tightened enforce level would refuse', () => {
   it('are listed once per violation, under the first name, sorted', () => {
-    const pods = [pod('web-b', privileged, 'rs1'), pod('web-a', privileged, 'rs1'), pod('db', hostNet), pod('ok', fine), pod('web-c', privileged, 'rs1')]
+    const pods = [teamPod('web-b', privileged, 'rs1'), teamPod('web-a', privileged, 'rs1'), teamPod('db', hostNet), teamPod('ok', fine), teamPod('web-c', privileged, 'rs1')]
     expect(existingPodWarnings(s, 'team', baseline, pods)).toEqual([
       'existing pods in namespace "team" violate the new PodSecurity enforce level "baseline:latest"',
       'db: host namespaces',
       'web-a (and 2 other pods): privileged',
     ])
-    expect(existingPodWarnings(s, 'team', baseline, [pod('a', privileged), pod('b', privileged)])[1]).toBe('a (and 1 other pod): privileged')
-    expect(existingPodWarnings(s, 'team', baseline, [pod('ok', fine)])).toEqual([])
+    expect(existingPodWarnings(s, 'team', baseline, [teamPod('a', privileged), teamPod('b', privileged)])[1]).toBe('a (and 1 other pod): privileged')
+    expect(existingPodWarnings(s, 'team', baseline, [teamPod('ok', fine)])).toEqual([])
   })
 
   it('are checked up to the limit, one pod of each controller first, exempt runtime classes left out', () => {
     const kata = parsePodSecuritySettings({ EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES: 'kata' }).settings
     const pods = [
-      pod('exempt', { ...privileged, runtimeClassName: 'kata' }),
-      pod('rs1-a', privileged, 'rs1'),
-      pod('rs1-b', privileged, 'rs1'),
-      pod('rs2-a', hostNet, 'rs2'),
-      pod('single', { containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: 80, hostPort: 80 }] }] }),
+      teamPod('exempt', { ...privileged, runtimeClassName: 'kata' }),
+      teamPod('rs1-a', privileged, 'rs1'),
+      teamPod('rs1-b', privileged, 'rs1'),
+      teamPod('rs2-a', hostNet, 'rs2'),
+      teamPod('single', { containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: 80, hostPort: 80 }] }] }),
     ]
     expect(existingPodWarnings(kata, 'team', baseline, pods, { maxPods: 3, deadline: Infinity, now: () => 0 })).toEqual([
       'new PodSecurity enforce level only checked against the first 3 of 4 existing pods',
@@ -100,7 +98,7 @@ describe('the existing pods a tightened enforce level would refuse', () => {
   it('stop at the deadline, saying how many were checked', () => {
     let clock = 0
     const tick = () => (clock += 600)
-    const warnings = existingPodWarnings(s, 'team', baseline, [pod('a', privileged), pod('b', hostNet), pod('c', hostNet)], { maxPods: 3000, deadline: 1000, now: tick })
+    const warnings = existingPodWarnings(s, 'team', baseline, [teamPod('a', privileged), teamPod('b', hostNet), teamPod('c', hostNet)], { maxPods: 3000, deadline: 1000, now: tick })
     expect(warnings[0]).toBe('new PodSecurity enforce level only checked against the first 2 of 3 existing pods')
     expect(warnings.slice(2)).toEqual(['a: privileged', 'b: host namespaces'])
   })

@@ -6,7 +6,7 @@ import { RUNTIME_LABEL } from '../../src/agent-protocol/runtime-label'
 import { parsePodSecuritySettings } from '../../src/apis/pod-security/settings'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newNode, newPod } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import { withProjections } from '../fixtures/projected'
 
 // A process node runs every container as a process of the host: a namespace that enforces

@@ -3,17 +3,13 @@ import { findResource } from '../../src/apis/registry'
 import { prepareForCreate, prepareForUpdate, validateUpdate } from '../../src/apis/strategy'
 import { podUpdateMessage } from '../../src/apis/validation/pod-update'
 import type { KubeObject, StatusCause } from '../../src/apimachinery/types'
+import { podManifest } from '../helpers'
 
 const def = findResource('', 'v1', 'pods')!
 
 /** A pod as the store keeps it after create (defaults applied). */
 function stored(spec: Record<string, unknown> = {}, annotations?: Record<string, string>): KubeObject {
-  const pod: KubeObject = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'p', namespace: 'default', ...(annotations ? { annotations } : {}) },
-    spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }], ...spec },
-  }
+  const pod = podManifest('p', { namespace: 'default', annotations, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }], spec })
   return prepareForCreate(def, pod, Date.now())
 }
 

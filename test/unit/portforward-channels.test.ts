@@ -4,6 +4,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { serveChannelPortForward } from '../../src/agent/portforward/channels'
 import type { StreamOutput } from '../../src/agent/stream-output'
+import { waitFor } from '../helpers'
 
 // The agent's side of port-forward over WebSocket channels, against real TCP servers on loopback.
 
@@ -71,14 +72,6 @@ function output() {
   return { out, data, ended: () => ended }
 }
 
-async function until(fn: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000
-  while (!fn()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
 const target = { pod: 'ns/web', uid: 'uid-1', hosts: ['127.0.0.1'] }
 
 describe('port-forward over channels at the agent', () => {
@@ -93,7 +86,7 @@ describe('port-forward over channels at the agent', () => {
     session.input({ id: 1, channel: 4, payload: enc.encode('two') })
     session.input({ id: 1, channel: 3, payload: enc.encode('an error channel is not read') })
     session.input({ id: 1, channel: 6, payload: enc.encode('no such port') })
-    await until(() => o.ended() !== undefined, 'the end')
+    await waitFor(() => o.ended() !== undefined, { what: 'the end' })
     expect(o.ended()).toEqual({})
     expect(o.data.filter(([c]) => c === 0)).toEqual([[0, 'a got one']])
     expect(o.data.filter(([c]) => c === 4)).toEqual([[4, 'b got two']])
@@ -106,20 +99,20 @@ describe('port-forward over channels at the agent', () => {
     const o = output()
     const session = serveChannelPortForward(target, [a.port, a.port], o.out)
     session.input({ id: 1, channel: 2, payload: enc.encode('second') })
-    await until(() => o.data.length === 1, 'the answer')
+    await waitFor(() => o.data.length === 1, { what: 'the answer' })
     expect(o.data).toEqual([[2, 'a got second']])
     await new Promise((r) => setTimeout(r, 100))
     expect(o.ended()).toBeUndefined()
     expect(a.sockets).toHaveLength(2)
     session.cancel()
-    await until(() => a.sockets.every((s) => s.closed || s.readableEnded), "the pod's sockets closed")
+    await waitFor(() => a.sockets.every((s) => s.closed || s.readableEnded), { what: "the pod's sockets closed" })
     expect(o.ended()).toBeUndefined()
   })
 
   it("writes the runtime's reason on every port's error channel when the pod cannot be reached", async () => {
     const o = output()
     serveChannelPortForward({ ...target, hosts: [], problem: 'this node runs simulated containers, which listen on no ports' }, [80, 81], o.out)
-    await until(() => o.ended() !== undefined, 'the end')
+    await waitFor(() => o.ended() !== undefined, { what: 'the end' })
     expect(o.data).toEqual([
       [1, 'error forwarding port 80 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
       [3, 'error forwarding port 81 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
@@ -138,7 +131,7 @@ describe('port-forward over channels at the agent', () => {
     const session = serveChannelPortForward(target, [pod.port], o.out)
     const sent = chunks(16)
     for (const payload of sent) session.input({ id: 1, channel: 0, payload })
-    await until(() => o.data.length > 0, 'the answer')
+    await waitFor(() => o.data.length > 0, { what: 'the answer' })
     expect(o.data).toEqual([[0, sha(sent)]])
     session.cancel()
   })
@@ -151,7 +144,7 @@ describe('port-forward over channels at the agent', () => {
     for (const payload of chunks(16)) session.input({ id: 1, channel: 0, payload })
     session.input({ id: 1, channel: 0, payload: enc.encode('!') })
     session.input({ id: 1, channel: 2, payload: enc.encode('two') })
-    await until(() => o.ended() !== undefined, 'the end')
+    await waitFor(() => o.ended() !== undefined, { what: 'the end' })
     expect(o.data.filter(([c]) => c !== 0)).toEqual([
       [1, tooMuch(slow.port)],
       [2, 'a got two'],
@@ -162,7 +155,7 @@ describe('port-forward over channels at the agent', () => {
     const stalled = await collect(0)
     const o = output()
     const session = serveChannelPortForward(target, [stalled.port], o.out)
-    await until(() => stalled.sockets.length === 1, 'the connection')
+    await waitFor(() => stalled.sockets.length === 1, { what: 'the connection' })
     // The socket buffers fill first; past them, the client's bytes wait at the agent.
     for (let sent = 0; sent < 256 * mib && o.ended() === undefined; sent += 64 * 1024) {
       session.input({ id: 1, channel: 0, payload: new Uint8Array(64 * 1024) })

@@ -4,6 +4,7 @@ import { age, humanDuration } from '../../src/printers/duration'
 import { genericPrinter } from '../../src/printers/columns'
 import { podPrinter } from '../../src/printers/pod'
 import { nodePrinter } from '../../src/printers/node'
+import { newPod } from '../helpers'
 import {
   controllerRevisionPrinter,
   daemonSetPrinter,
@@ -117,18 +118,14 @@ describe('pod printer', () => {
     { type: 'ContainersReady', status: 'True' },
     { type: 'PodScheduled', status: 'True' },
   ]
-  const pod = (spec: Record<string, unknown>, status: Record<string, unknown>, metaExtra = {}): KubeObject => ({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: meta('web-1', metaExtra),
-    spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], ...spec },
-    status,
-  })
+  /** Pod web-1, 18 s old, with one container `web` unless the spec says otherwise. */
+  const printedPod = (spec: Record<string, unknown>, status: Record<string, unknown>, metaExtra = {}): KubeObject =>
+    newPod('web-1', { containers: [{ name: 'web', image: 'nginx:1.27' }], spec, status, metadata: meta('web-1', metaExtra) })
 
   const cases: Array<{ title: string; pod: KubeObject; ready: string; status: string; restarts: string }> = [
     {
       title: 'running and ready',
-      pod: pod({ nodeName: 'node-1' }, {
+      pod: printedPod({ nodeName: 'node-1' }, {
         phase: 'Running',
         podIP: '10.0.0.5',
         podIPs: [{ ip: '10.0.0.5' }],
@@ -141,7 +138,7 @@ describe('pod printer', () => {
     },
     {
       title: 'pending, not yet scheduled',
-      pod: pod({}, {
+      pod: printedPod({}, {
         phase: 'Pending',
         conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
       }),
@@ -151,7 +148,7 @@ describe('pod printer', () => {
     },
     {
       title: 'scheduling gated',
-      pod: pod({}, {
+      pod: printedPod({}, {
         phase: 'Pending',
         conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }],
       }),
@@ -161,7 +158,7 @@ describe('pod printer', () => {
     },
     {
       title: 'containers being created',
-      pod: pod(
+      pod: printedPod(
         { nodeName: 'node-1', containers: [{ name: 'web' }, { name: 'sidecar' }] },
         {
           phase: 'Pending',
@@ -177,7 +174,7 @@ describe('pod printer', () => {
     },
     {
       title: 'crash looping, with the time of the last restart',
-      pod: pod({ nodeName: 'node-1' }, {
+      pod: printedPod({ nodeName: 'node-1' }, {
         phase: 'Running',
         containerStatuses: [
           {
@@ -197,7 +194,7 @@ describe('pod printer', () => {
     },
     {
       title: 'image pull failure',
-      pod: pod({}, {
+      pod: printedPod({}, {
         phase: 'Pending',
         containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }],
       }),
@@ -207,7 +204,7 @@ describe('pod printer', () => {
     },
     {
       title: 'completed',
-      pod: pod({ restartPolicy: 'Never' }, {
+      pod: printedPod({ restartPolicy: 'Never' }, {
         phase: 'Succeeded',
         containerStatuses: [
           { name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
@@ -219,7 +216,7 @@ describe('pod printer', () => {
     },
     {
       title: 'terminated without a reason: exit code',
-      pod: pod({}, {
+      pod: printedPod({}, {
         phase: 'Failed',
         containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 137 } } }],
       }),
@@ -229,7 +226,7 @@ describe('pod printer', () => {
     },
     {
       title: 'terminated without a reason: signal',
-      pod: pod({}, {
+      pod: printedPod({}, {
         phase: 'Failed',
         containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, signal: 9 } } }],
       }),
@@ -239,14 +236,14 @@ describe('pod printer', () => {
     },
     {
       title: 'evicted: status.reason wins over the phase',
-      pod: pod({}, { phase: 'Failed', reason: 'Evicted', message: 'low on memory' }),
+      pod: printedPod({}, { phase: 'Failed', reason: 'Evicted', message: 'low on memory' }),
       ready: '0/1',
       status: 'Evicted',
       restarts: '0',
     },
     {
       title: 'one container completed while another still runs, pod ready',
-      pod: pod({ containers: [{ name: 'job' }, { name: 'web' }] }, {
+      pod: printedPod({ containers: [{ name: 'job' }, { name: 'web' }] }, {
         phase: 'Running',
         conditions: podReady,
         containerStatuses: [
@@ -260,7 +257,7 @@ describe('pod printer', () => {
     },
     {
       title: 'one container completed while another still runs, pod not ready',
-      pod: pod({ containers: [{ name: 'job' }, { name: 'web' }] }, {
+      pod: printedPod({ containers: [{ name: 'job' }, { name: 'web' }] }, {
         phase: 'Running',
         conditions: [{ type: 'Ready', status: 'False' }],
         containerStatuses: [
@@ -274,7 +271,7 @@ describe('pod printer', () => {
     },
     {
       title: 'terminating',
-      pod: pod(
+      pod: printedPod(
         { nodeName: 'node-1' },
         { phase: 'Running', conditions: podReady, containerStatuses: [running('web')] },
         { deletionTimestamp: ago(-30 * S), deletionGracePeriodSeconds: 30 },
@@ -285,7 +282,7 @@ describe('pod printer', () => {
     },
     {
       title: 'deleted after it completed: stays Completed',
-      pod: pod(
+      pod: printedPod(
         {},
         {
           phase: 'Succeeded',
@@ -301,7 +298,7 @@ describe('pod printer', () => {
     },
     {
       title: 'deleted on a lost node',
-      pod: pod(
+      pod: printedPod(
         { nodeName: 'node-9' },
         { phase: 'Running', reason: 'NodeLost', containerStatuses: [running('web')] },
         { deletionTimestamp: ago(0) },
@@ -312,7 +309,7 @@ describe('pod printer', () => {
     },
     {
       title: 'first init container running',
-      pod: pod({ initContainers: [{ name: 'migrate' }] }, {
+      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
         phase: 'Pending',
         conditions: [{ type: 'Initialized', status: 'False' }],
         initContainerStatuses: [
@@ -326,7 +323,7 @@ describe('pod printer', () => {
     },
     {
       title: 'second of two init containers running',
-      pod: pod({ initContainers: [{ name: 'fetch' }, { name: 'migrate' }] }, {
+      pod: printedPod({ initContainers: [{ name: 'fetch' }, { name: 'migrate' }] }, {
         phase: 'Pending',
         initContainerStatuses: [
           { name: 'fetch', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
@@ -339,7 +336,7 @@ describe('pod printer', () => {
     },
     {
       title: 'init container crash looping',
-      pod: pod({ initContainers: [{ name: 'migrate' }] }, {
+      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
         phase: 'Pending',
         initContainerStatuses: [
           {
@@ -358,7 +355,7 @@ describe('pod printer', () => {
     },
     {
       title: 'init container failed',
-      pod: pod({ initContainers: [{ name: 'migrate' }] }, {
+      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
         phase: 'Failed',
         initContainerStatuses: [
           { name: 'migrate', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } },
@@ -370,7 +367,7 @@ describe('pod printer', () => {
     },
     {
       title: 'init container exited without a reason',
-      pod: pod({ initContainers: [{ name: 'migrate' }] }, {
+      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
         phase: 'Pending',
         initContainerStatuses: [{ name: 'migrate', ready: false, restartCount: 0, state: { terminated: { exitCode: 2 } } }],
       }),
@@ -380,7 +377,7 @@ describe('pod printer', () => {
     },
     {
       title: 'init container killed by a signal',
-      pod: pod({ initContainers: [{ name: 'migrate' }] }, {
+      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
         phase: 'Pending',
         initContainerStatuses: [
           { name: 'migrate', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, signal: 9 } } },
@@ -392,7 +389,7 @@ describe('pod printer', () => {
     },
     {
       title: 'sidecar counts toward ready and restarts, completed init restarts do not',
-      pod: pod(
+      pod: printedPod(
         {
           initContainers: [
             { name: 'setup' },
@@ -446,7 +443,7 @@ describe('pod printer', () => {
     expect(podPrinter.cells(cases[0].pod, NOW)).toEqual([
       'web-1', '1/1', 'Running', '0', '18s', '10.0.0.5', 'node-1', '<none>', '<none>',
     ])
-    const gated = pod(
+    const gated = printedPod(
       { nodeName: '', readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }] },
       {
         phase: 'Pending',

@@ -2,28 +2,29 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { deletesBefore, podsToDelete, rankByRelatedPodsOnSameNode, relatedPods } from '../../src/controllers/replicaset/pods-to-delete'
 import { MemoryCache, T0 } from '../fixtures/memory-cache'
-import { newDeployment, newPod, newReplicaSet, type PodFixture } from '../fixtures/objects'
+import { newDeployment, newPod, newReplicaSet, type PodFixture } from '../helpers'
 import { toReplicaSet } from '../../src/controllers/shared/workloads'
 
 const now = T0
 const hour = 3600_000
-const pod = (name: string, f: PodFixture = {}) => newPod(name, { creationTimestamp: T0 - 10 * hour, ...f })
+/** A pod created ten hours before now. */
+const agedPod = (name: string, f: PodFixture = {}) => newPod(name, { creationTimestamp: T0 - 10 * hour, ...f })
 
 describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
   it.each<{ name: string; first: KubeObject; then: KubeObject; ranks?: [number, number] }>([
-    { name: 'unassigned before assigned', first: pod('a'), then: pod('b', { nodeName: 'n1' }) },
-    { name: 'Pending before Unknown', first: pod('a', { nodeName: 'n1', phase: 'Pending' }), then: pod('b', { nodeName: 'n1', phase: 'Unknown' }) },
-    { name: 'Unknown before Running', first: pod('a', { nodeName: 'n1', phase: 'Unknown' }), then: pod('b', { nodeName: 'n1', phase: 'Running' }) },
-    { name: 'not ready before ready', first: pod('a', { phase: 'Running', notReady: true }), then: pod('b', { readySince: T0 - hour }) },
+    { name: 'unassigned before assigned', first: agedPod('a'), then: agedPod('b', { nodeName: 'n1' }) },
+    { name: 'Pending before Unknown', first: agedPod('a', { nodeName: 'n1', phase: 'Pending' }), then: agedPod('b', { nodeName: 'n1', phase: 'Unknown' }) },
+    { name: 'Unknown before Running', first: agedPod('a', { nodeName: 'n1', phase: 'Unknown' }), then: agedPod('b', { nodeName: 'n1', phase: 'Running' }) },
+    { name: 'not ready before ready', first: agedPod('a', { phase: 'Running', notReady: true }), then: agedPod('b', { readySince: T0 - hour }) },
     {
       name: 'lower pod-deletion-cost before higher',
-      first: pod('a', { readySince: T0 - hour, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-5' } }),
-      then: pod('b', { readySince: T0 - 2 * hour }),
+      first: agedPod('a', { readySince: T0 - hour, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-5' } }),
+      then: agedPod('b', { readySince: T0 - 2 * hour }),
     },
-    { name: 'more related pods on its node before fewer', first: pod('a', { readySince: T0 - 2 * hour }), then: pod('b', { readySince: T0 - 2 * hour }), ranks: [3, 1] },
-    { name: 'ready for a shorter time before longer', first: pod('a', { readySince: T0 - 60_000 }), then: pod('b', { readySince: T0 - 5 * hour }) },
-    { name: 'more restarts before fewer', first: pod('a', { readySince: T0 - hour, restarts: 4 }), then: pod('b', { readySince: T0 - hour, restarts: 1 }) },
-    { name: 'newer before older', first: pod('a', { creationTimestamp: T0 - 60_000 }), then: pod('b', { creationTimestamp: T0 - 5 * hour }) },
+    { name: 'more related pods on its node before fewer', first: agedPod('a', { readySince: T0 - 2 * hour }), then: agedPod('b', { readySince: T0 - 2 * hour }), ranks: [3, 1] },
+    { name: 'ready for a shorter time before longer', first: agedPod('a', { readySince: T0 - 60_000 }), then: agedPod('b', { readySince: T0 - 5 * hour }) },
+    { name: 'more restarts before fewer', first: agedPod('a', { readySince: T0 - hour, restarts: 4 }), then: agedPod('b', { readySince: T0 - hour, restarts: 1 }) },
+    { name: 'newer before older', first: agedPod('a', { creationTimestamp: T0 - 60_000 }), then: agedPod('b', { creationTimestamp: T0 - 5 * hour }) },
   ])('$name', ({ first, then, ranks = [0, 0] }) => {
     const a = { pod: first, rank: ranks[0] }
     const b = { pod: then, rank: ranks[1] }
@@ -33,31 +34,31 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
 
   it('treats times within the same power-of-two age bucket as equal and breaks the tie by uid (LogarithmicScaleDown)', async () => {
     // 100 s and 101 s ago share a bucket, so neither the newer ready time nor the restarts of `newer` decide.
-    const newer = { pod: pod('b', { readySince: T0 - 100_000, restarts: 9 }), rank: 0 }
-    const older = { pod: pod('a', { readySince: T0 - 101_000, restarts: 0 }), rank: 0 }
+    const newer = { pod: agedPod('b', { readySince: T0 - 100_000, restarts: 9 }), rank: 0 }
+    const older = { pod: agedPod('a', { readySince: T0 - 101_000, restarts: 0 }), rank: 0 }
     expect(deletesBefore(older, newer, now)).toBe(true)
     expect(deletesBefore(newer, older, now)).toBe(false)
   })
 
   it('picks the worst pods first from a mixed set', async () => {
     const pods = [
-      pod('old-ready', { readySince: T0 - 9 * hour, creationTimestamp: T0 - 9 * hour }),
-      pod('unscheduled'),
-      pod('new-ready', { readySince: T0 - 60_000, creationTimestamp: T0 - 120_000 }),
-      pod('crashing', { phase: 'Running', notReady: true, restarts: 7 }),
-      pod('pending-bound', { nodeName: 'n1', phase: 'Pending' }),
+      agedPod('old-ready', { readySince: T0 - 9 * hour, creationTimestamp: T0 - 9 * hour }),
+      agedPod('unscheduled'),
+      agedPod('new-ready', { readySince: T0 - 60_000, creationTimestamp: T0 - 120_000 }),
+      agedPod('crashing', { phase: 'Running', notReady: true, restarts: 7 }),
+      agedPod('pending-bound', { nodeName: 'n1', phase: 'Pending' }),
     ]
     expect(podsToDelete(pods, [], 4, now).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending-bound', 'crashing', 'new-ready'])
   })
 
   it('returns every pod, unranked, when all of them go', async () => {
-    const pods = [pod('a', { readySince: T0 - hour }), pod('b')]
+    const pods = [agedPod('a', { readySince: T0 - hour }), agedPod('b')]
     expect(podsToDelete(pods, [], 5, now).map((p) => p.metadata.name)).toEqual(['a', 'b'])
   })
 
   it('ranks pods by the active related pods sharing their node', async () => {
-    const pods = [pod('a', { nodeName: 'n1' }), pod('b', { nodeName: 'n2' })]
-    const related = [pod('x', { nodeName: 'n1' }), pod('y', { nodeName: 'n1' }), pod('z', { nodeName: 'n2', phase: 'Succeeded' })]
+    const pods = [agedPod('a', { nodeName: 'n1' }), agedPod('b', { nodeName: 'n2' })]
+    const related = [agedPod('x', { nodeName: 'n1' }), agedPod('y', { nodeName: 'n1' }), agedPod('z', { nodeName: 'n2', phase: 'Succeeded' })]
     expect(rankByRelatedPodsOnSameNode(pods, related).map((r) => r.rank)).toEqual([2, 0])
   })
 

@@ -4,7 +4,7 @@ import { pods, replicaSets } from '../../src/controllers/resources'
 import { replicaSetController as declaredReplicaSetController } from '../../src/controllers/replicaset'
 import type { Action } from '../../src/controllers/runtime/types'
 import { MemoryCache, T0 } from '../fixtures/memory-cache'
-import { newPod, newReplicaSet } from '../fixtures/objects'
+import { newPod, newReplicaSet } from '../helpers'
 import { withProjections } from '../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */

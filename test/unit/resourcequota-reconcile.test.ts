@@ -5,6 +5,7 @@ import { reconcileResourceQuota as declaredReconcileResourceQuota, resourceQuota
 import { quotaWakesOn } from '../../src/controllers/resourcequota/wakes'
 import type { Cache, ResourceRef } from '../../src/controllers/runtime/types'
 import { projectedView } from '../fixtures/projected'
+import { newPod } from '../helpers'
 
 /** The reconcile as the controller's host runs it, on the fields its projection keeps. */
 const reconcileResourceQuota = (key: string, cache: Cache, ...rest: Parameters<typeof declaredReconcileResourceQuota> extends [string, Cache, ...infer R] ? R : never) =>
@@ -24,11 +25,9 @@ class Objects implements Cache {
   }
 }
 
-const pod = (name: string, cpu?: string, phase = 'Running', namespace = 'ns'): KubeObject => ({
-  metadata: { name, namespace },
-  spec: { containers: [{ name: 'c', ...(cpu ? { resources: { requests: { cpu }, limits: { cpu } } } : {}) }] },
-  status: { phase },
-})
+/** A pod of namespace ns (unless told), Running unless told, requesting and limited to `cpu` if given. */
+const cpuPod = (name: string, cpu?: string, phase = 'Running', namespace = 'ns'): KubeObject =>
+  newPod(name, { namespace, phase, ...(cpu ? { requests: { cpu }, limits: { cpu } } : {}) })
 
 const quota = (hard: Record<string, string>, status?: unknown): KubeObject => ({ metadata: { name: 'q', namespace: 'ns', resourceVersion: '7' }, spec: { hard }, ...(status ? { status } : {}) })
 
@@ -42,10 +41,10 @@ describe('resource quota controller', () => {
   it('copies hard and counts what the namespace uses, finished pods only as count/pods', () => {
     const status = statusOf(
       quota({ pods: '10', 'requests.cpu': '2', 'count/pods': '10', services: '5', 'count/deployments.apps': '3', 'count/widgets.example.com': '1' }),
-      [pods, pod('a', '250m')],
-      [pods, pod('b', '500m')],
-      [pods, pod('done', '1', 'Succeeded')],
-      [pods, pod('elsewhere', '1', 'Running', 'other')],
+      [pods, cpuPod('a', '250m')],
+      [pods, cpuPod('b', '500m')],
+      [pods, cpuPod('done', '1', 'Succeeded')],
+      [pods, cpuPod('elsewhere', '1', 'Running', 'other')],
       [deployments, { metadata: { name: 'd', namespace: 'ns' } }],
     )
     expect(status).toEqual({
@@ -57,16 +56,16 @@ describe('resource quota controller', () => {
 
   it('writes nothing when the status is current, and keeps the resourceVersion it read', () => {
     const current = { hard: { pods: '2' }, used: { pods: '1' } }
-    expect(statusOf(quota({ pods: '2' }, current), [pods, pod('a')])).toBeUndefined()
-    const actions = reconcileResourceQuota('ns/q', new Objects([[resourceQuotas, quota({ pods: '2' }, current)], [pods, pod('a')], [pods, pod('b')]]), now).actions
+    expect(statusOf(quota({ pods: '2' }, current), [pods, cpuPod('a')])).toBeUndefined()
+    const actions = reconcileResourceQuota('ns/q', new Objects([[resourceQuotas, quota({ pods: '2' }, current)], [pods, cpuPod('a')], [pods, cpuPod('b')]]), now).actions
     expect(actions).toMatchObject([{ type: 'updateStatus', object: { metadata: { resourceVersion: '7' }, status: { used: { pods: '2' } } } }])
   })
 
   it('wakes when usage is given back, not on creates that admission already counted', () => {
-    expect(quotaWakesOn(pods, 'ADDED', pod('a'))).toBe(false)
-    expect(quotaWakesOn(pods, 'DELETED', pod('a'))).toBe(true)
-    expect(quotaWakesOn(pods, 'MODIFIED', pod('a', undefined, 'Succeeded'), pod('a'))).toBe(true)
-    expect(quotaWakesOn(pods, 'MODIFIED', pod('a'), pod('a', undefined, 'Pending'))).toBe(false)
+    expect(quotaWakesOn(pods, 'ADDED', cpuPod('a'))).toBe(false)
+    expect(quotaWakesOn(pods, 'DELETED', cpuPod('a'))).toBe(true)
+    expect(quotaWakesOn(pods, 'MODIFIED', cpuPod('a', undefined, 'Succeeded'), cpuPod('a'))).toBe(true)
+    expect(quotaWakesOn(pods, 'MODIFIED', cpuPod('a'), cpuPod('a', undefined, 'Pending'))).toBe(false)
     expect(quotaWakesOn(services, 'MODIFIED', { metadata: { name: 's' }, spec: { type: 'LoadBalancer' } }, { metadata: { name: 's' }, spec: { type: 'ClusterIP' } })).toBe(true)
     expect(quotaWakesOn(resourceQuotas, 'ADDED', quota({ pods: '1' }))).toBe(true)
     // a quota's limits changing, or its status not yet showing them, asks for a recount ...

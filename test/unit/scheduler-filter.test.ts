@@ -9,7 +9,7 @@ import {
   filterNode,
 } from '../../src/controllers/scheduler/filter'
 import type { Rejection } from '../../src/controllers/scheduler/rejection'
-import { newNode, newPod } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import type { Taint, Toleration } from '../../src/controllers/node-lifecycle/taints'
 import { nodeAllocatable, podRequests, type ResourceList } from '../../src/controllers/scheduler/requests'
 

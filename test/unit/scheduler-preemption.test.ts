@@ -4,7 +4,7 @@ import { pods } from '../../src/controllers/resources'
 import type { Action } from '../../src/controllers/runtime/types'
 import { schedulerController as declaredSchedulerController } from '../../src/controllers/scheduler'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newNode, newPod } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import { byPriority } from '../../src/controllers/scheduler/queue-order'
 import { withProjections } from '../fixtures/projected'
 

@@ -5,7 +5,7 @@ import { persistentVolumes, storageClasses } from '../../src/controllers/resourc
 import type { Action, Outcome } from '../../src/controllers/runtime/types'
 import { schedulerController as declaredSchedulerController } from '../../src/controllers/scheduler'
 import { MemoryCache } from '../fixtures/memory-cache'
-import { newNode, newPod } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import { withProjections } from '../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { filterNode } from '../../src/controllers/scheduler/filter'
-import { newNode, newPod } from '../fixtures/objects'
+import { newNode, newPod } from '../helpers'
 import { REASON_RUNTIME } from '../../src/controllers/scheduler/runtime-fit'
 import { RUNTIME_LABEL } from '../../src/agent-protocol/runtime-label'
 

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { formatCause } from '../../src/apimachinery/validation'
 import { validateWorkload } from '../../src/apis/validation'
 import type { KubeObject } from '../../src/apimachinery/types'
+import { podManifest } from '../helpers'
 
-const pod = (tolerations: unknown[]): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }], tolerations } }) as KubeObject
-const lines = (...tolerations: unknown[]) => validateWorkload('Pod', pod(tolerations)).map(formatCause)
+const lines = (...tolerations: unknown[]) => validateWorkload('Pod', podManifest('p', { spec: { tolerations } })).map(formatCause)
 
 describe('pod tolerations', () => {
   it('accepts the tolerations of the kubernetes/website examples', () => {

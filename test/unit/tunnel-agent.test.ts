@@ -6,6 +6,7 @@ import type { LogOptions } from '../../src/agent-protocol/log-options'
 import { backoff, backoffDelay, ByteQueue, connectTunnel, logProblem, tunnelUrl, type Tunnel } from '../../src/agent/tunnel'
 import { decodeFrame, encodeFrame } from '../../src/agent-protocol/data-frames'
 import { pingText, pongText } from '../../src/agent-protocol/tunnel-messages'
+import { waitFor } from '../helpers'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder()
@@ -99,22 +100,12 @@ afterEach(async () => {
   }
 })
 
-async function until<T>(fn: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = fn()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
-
 async function setup() {
   const gw = await gateway()
   const rt = fakeRuntime()
   const tunnel = connectTunnel({ server: gw.url, token: 'node.n1.sig', nodeName: 'n1', runtime: rt.runtime })
   tunnels.push(tunnel)
-  await until(() => tunnel.connected() && gw.sockets.length === 1, 'the tunnel')
+  await waitFor(() => tunnel.connected() && gw.sockets.length === 1, { what: 'the tunnel' })
   return { gw, rt, tunnel }
 }
 
@@ -128,7 +119,7 @@ describe('connectTunnel', () => {
   it('serves logs: data on channel 1 then end, with the options as sent', async () => {
     const { gw, rt } = await setup()
     gw.current().send(JSON.stringify({ op: 'logs', id: 7, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', tailLines: 2, timestamps: true } }))
-    await until(() => gw.texts.find((t) => t.op === 'end'), 'the end')
+    await waitFor(() => gw.texts.find((t) => t.op === 'end'), { what: 'the end' })
     expect(gw.frames).toEqual([
       { id: 7, channel: 1, text: 'line 1\n' },
       { id: 7, channel: 1, text: 'line 2\n' },
@@ -141,11 +132,11 @@ describe('connectTunnel', () => {
     const { gw, rt } = await setup()
     rt.failLogs = 'previous terminated container "main" in pod "p" not found'
     gw.current().send(JSON.stringify({ op: 'logs', id: 1, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', previous: true } }))
-    await until(() => gw.texts.length === 1, 'the end')
+    await waitFor(() => gw.texts.length === 1, { what: 'the end' })
     expect(gw.texts[0]).toEqual({ op: 'end', id: 1, error: 'previous terminated container "main" in pod "p" not found' })
     rt.states = undefined
     gw.current().send(JSON.stringify({ op: 'logs', id: 2, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main' } }))
-    await until(() => gw.texts.length === 2, 'the second end')
+    await waitFor(() => gw.texts.length === 2, { what: 'the second end' })
     expect(gw.texts[1]).toEqual({ op: 'end', id: 2, error: 'container "main" in pod "p" is waiting to start: ContainerCreating' })
   })
 
@@ -153,11 +144,11 @@ describe('connectTunnel', () => {
     const { gw, rt } = await setup()
     rt.quiet = true
     gw.current().send(JSON.stringify({ op: 'logs', id: 3, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', follow: true } }))
-    await until(() => gw.frames.length === 2, 'two lines')
+    await waitFor(() => gw.frames.length === 2, { what: 'two lines' })
     gw.current().send(JSON.stringify({ op: 'cancel', id: 3 }))
-    await until(() => rt.logReturned(), 'the log iterator closed')
+    await waitFor(() => rt.logReturned(), { what: 'the log iterator closed' })
     gw.current().send(JSON.stringify({ op: 'logs', id: 4, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', limitBytes: 10 } }))
-    await until(() => gw.texts.find((t) => t.id === 4), 'the end of the limited log')
+    await waitFor(() => gw.texts.find((t) => t.id === 4), { what: 'the end of the limited log' })
     expect(gw.frames.filter((f) => f.id === 4).map((f) => f.text).join('')).toBe('line 1\nlin')
     // A cancelled stream sends no end.
     expect(gw.texts.filter((t) => t.id === 3)).toEqual([])
@@ -171,7 +162,7 @@ describe('connectTunnel', () => {
     ws.send(encodeFrame(9, 0, enc.encode('c')))
     ws.send(encodeFrame(9, 4, enc.encode('{"Width":80,"Height":24}')))
     ws.send(encodeFrame(9, 255, new Uint8Array([0])))
-    await until(() => gw.texts.find((t) => t.id === 9), 'the end')
+    await waitFor(() => gw.texts.find((t) => t.id === 9), { what: 'the end' })
     expect(gw.frames).toEqual([
       { id: 9, channel: 1, text: 'out:abc' },
       { id: 9, channel: 2, text: 'err' },
@@ -183,18 +174,18 @@ describe('connectTunnel', () => {
   it('merges stderr into stdout with a terminal, and reports a failed exec as an error', async () => {
     const { gw } = await setup()
     gw.current().send(JSON.stringify({ op: 'exec', id: 1, podUid: 'u', container: 'main', command: ['true'], stdin: false, tty: true }))
-    await until(() => gw.texts.length === 1, 'the end')
+    await waitFor(() => gw.texts.length === 1, { what: 'the end' })
     expect(gw.frames.map((f) => f.channel)).toEqual([1, 1])
     expect(gw.texts[0]).toEqual({ op: 'end', id: 1, exitCode: 0 })
     gw.current().send(JSON.stringify({ op: 'exec', id: 2, podUid: 'u', container: 'main', command: ['boom'], stdin: false, tty: false }))
-    await until(() => gw.texts.length === 2, 'the error')
+    await waitFor(() => gw.texts.length === 2, { what: 'the error' })
     expect(gw.texts[1]).toEqual({ op: 'end', id: 2, error: 'error executing command in container: no such container' })
   })
 
   it('redials after the connection drops, and close() stops for good', async () => {
     const { gw, tunnel } = await setup()
     gw.current().terminate()
-    await until(() => gw.sockets.length === 2 && tunnel.connected(), 'the second connection', backoff.maxMs)
+    await waitFor(() => gw.sockets.length === 2 && tunnel.connected(), { what: 'the second connection', timeoutMs: backoff.maxMs })
     await tunnel.close()
     expect(tunnel.connected()).toBe(false)
     await new Promise((r) => setTimeout(r, 1_200))

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { parse } from 'yaml'
 import { kindStruct, schemas } from '../../src/apis/schema'
 import { checkDecode } from '../../src/apis/schema/typed-decode'
+import { podManifest } from '../helpers'
 
 /** The decoder's verdict on a manifest, found through its apiVersion/kind like the server does. */
 function decode(manifest: Record<string, unknown>) {
@@ -75,9 +76,9 @@ spec:
     expect(typeErrorOf(deployment({}, { replicas: 1.5 }))).toBe('json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32')
     expect(typeErrorOf(deployment({}, { replicas: 2 ** 31 }))).toBe('json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32')
     expect(typeErrorOf(deployment({}, { replicas: -(2 ** 31) }))).toBeUndefined()
-    const pod = (grace: unknown) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { terminationGracePeriodSeconds: grace, containers: [{ name: 'a', image: 'x' }] } })
-    expect(typeErrorOf(pod(2 ** 62))).toBeUndefined()
-    expect(typeErrorOf(pod('30'))).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64')
+    const withGrace = (grace: unknown) => podManifest('p', { spec: { terminationGracePeriodSeconds: grace } })
+    expect(typeErrorOf(withGrace(2 ** 62))).toBeUndefined()
+    expect(typeErrorOf(withGrace('30'))).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64')
   })
 
   it('takes an IntOrString as a string or an int32 only', () => {

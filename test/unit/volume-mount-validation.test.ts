@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { formatCause } from '../../src/apimachinery/validation'
 import { validateWorkload } from '../../src/apis/validation'
 import type { KubeObject } from '../../src/apimachinery/types'
+import { podManifest } from '../helpers'
 
 const labelMsg =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
 
-const pod = (spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec }) as KubeObject
 const lines = (obj: KubeObject) => validateWorkload(String(obj.kind), obj).map(formatCause)
 
 describe('volumes and volume mounts', () => {
@@ -16,7 +16,7 @@ describe('volumes and volume mounts', () => {
       initContainers: [{ name: 'init', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
       containers: [{ name: 'app', image: 'nginx', volumeMounts: [{ name: 'data', mountPath: '/a', subPath: 'x' }, { name: 'data', mountPath: '/b', subPath: 'y' }, { name: 'config', mountPath: '/etc/c' }] }],
     }
-    expect(lines(pod(spec))).toEqual([])
+    expect(lines(podManifest('p', { spec }))).toEqual([])
   })
 
   it('refuses a mount of a volume the pod does not have, as upstream names it', () => {
@@ -26,7 +26,7 @@ describe('volumes and volume mounts', () => {
       volumes: [{ name: 'root-certificates-vol', projected: { sources: [] } }],
       containers: [{ name: 'container-test', image: 'busybox', volumeMounts: [{ name: 'token-vol', mountPath: '/root-certificates', readOnly: true }] }],
     }
-    expect(lines(pod(spec))).toEqual(['spec.containers[0].volumeMounts[0].name: Not found: "token-vol"'])
+    expect(lines(podManifest('p', { spec }))).toEqual(['spec.containers[0].volumeMounts[0].name: Not found: "token-vol"'])
   })
 
   it('checks the mounts of a workload template and of init containers against its volumes', () => {
@@ -59,7 +59,7 @@ describe('volumes and volume mounts', () => {
         },
       ],
     }
-    expect(lines(pod(spec))).toEqual([
+    expect(lines(podManifest('p', { spec }))).toEqual([
       'spec.volumes[1].name: Duplicate value: "data"',
       `spec.volumes[2].name: Invalid value: "Bad_Name": ${labelMsg}`,
       'spec.volumes[3].name: Required value',

@@ -9,6 +9,7 @@ import { provideAdmissionAuthorizer } from '../../src/admission/policies/authori
 import type { CelRequest } from '../../src/admission/policies/cel-input'
 import { authorize } from '../../src/api/authorize'
 import { RbacPolicy } from '../../src/api/rbac'
+import { podManifest } from '../helpers'
 
 // Gatekeeper's ValidatingWebhookConfiguration names every resource and, beside it, the subresources it checks.
 const gatekeeperResources = ['*', 'pods/ephemeralcontainers', 'pods/exec', 'pods/log', 'pods/eviction', 'pods/portforward', 'pods/proxy', 'pods/attach', 'pods/binding', 'deployments/scale', 'replicasets/scale', 'statefulsets/scale', 'replicationcontrollers/scale', 'services/proxy', 'nodes/proxy', 'services/status']
@@ -89,7 +90,7 @@ describe('webhook matchConditions: validation', () => {
 
 describe('webhook matchConditions: evaluation', () => {
   const env = {} as Env
-  const pod = (labels: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'team', labels } })
+  const labelled = (labels: Record<string, string>): KubeObject => podManifest('web', { namespace: 'team', labels })
   const request = (object: KubeObject, username = 'jane'): CelRequest => ({
     attributes: { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subresource: '', namespaced: true, namespace: 'team' },
     kind: { group: '', version: 'v1', kind: 'Pod' },
@@ -102,18 +103,18 @@ describe('webhook matchConditions: evaluation', () => {
 
   it('calls the webhook when all are true and skips it when any is false, even beside an error', async () => {
     const h = hook({ matchConditions: conditions("object.metadata.labels.app == 'web'", "request.userInfo.username != 'system:admin'") })
-    expect(await matchConditionsAllow(env, h, request(pod({ app: 'web' })))).toBe('call')
-    expect(await matchConditionsAllow(env, h, request(pod({ app: 'db' })))).toBe('skip')
-    expect(await matchConditionsAllow(env, h, request(pod({ app: 'web' }), 'system:admin'))).toBe('skip')
+    expect(await matchConditionsAllow(env, h, request(labelled({ app: 'web' })))).toBe('call')
+    expect(await matchConditionsAllow(env, h, request(labelled({ app: 'db' })))).toBe('skip')
+    expect(await matchConditionsAllow(env, h, request(labelled({ app: 'web' }), 'system:admin'))).toBe('skip')
     const erring = hook({ matchConditions: conditions('object.metadata.labels.missing == "x"', "object.metadata.labels.app == 'web'") })
-    expect(await matchConditionsAllow(env, erring, request(pod({ app: 'db' })))).toBe('skip')
+    expect(await matchConditionsAllow(env, erring, request(labelled({ app: 'db' })))).toBe('skip')
   })
 
   it('meets failurePolicy on an error: Fail refuses the request with 403, Ignore skips the webhook', async () => {
     const erring = conditions("object.metadata.labels.missing == 'x'")
-    const refused = (await matchConditionsAllow(env, hook({ failurePolicy: 'Fail', matchConditions: erring }), request(pod({ app: 'web' })))) as Status
+    const refused = (await matchConditionsAllow(env, hook({ failurePolicy: 'Fail', matchConditions: erring }), request(labelled({ app: 'web' })))) as Status
     expect(refused).toMatchObject({ code: 403, reason: 'Forbidden', message: `pods "web" is forbidden: expression 'object.metadata.labels.missing == 'x'' resulted in error: no such key: missing`, details: { name: 'web', kind: 'pods' } })
-    expect(await matchConditionsAllow(env, hook({ failurePolicy: 'Ignore', matchConditions: erring }), request(pod({ app: 'web' })))).toBe('skip')
+    expect(await matchConditionsAllow(env, hook({ failurePolicy: 'Ignore', matchConditions: erring }), request(labelled({ app: 'web' })))).toBe('skip')
   })
 
   it("asks the cluster's authorizer about the requesting user", async () => {
@@ -126,7 +127,7 @@ describe('webhook matchConditions: evaluation', () => {
     })
     provideAdmissionAuthorizer(async () => (user, attributes) => authorize(user, attributes, policy))
     const h = hook({ matchConditions: conditions("!authorizer.group('admissionregistration.k8s.io').resource('validatingwebhookconfigurations').check('breakglass').allowed()") })
-    expect(await matchConditionsAllow(env, h, request(pod({}), 'jane'))).toBe('call')
-    expect(await matchConditionsAllow(env, h, request(pod({}), 'ops'))).toBe('skip')
+    expect(await matchConditionsAllow(env, h, request(labelled({}), 'jane'))).toBe('call')
+    expect(await matchConditionsAllow(env, h, request(labelled({}), 'ops'))).toBe('skip')
   })
 })

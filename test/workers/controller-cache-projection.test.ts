@@ -6,6 +6,7 @@ import { ResourceCache } from '../../src/controllers/runtime/cache'
 import { lastAppliedAnnotation } from '../../src/controllers/runtime/projection'
 import { pods } from '../../src/controllers/resources'
 import { api } from './helpers'
+import { newPod } from '../helpers'
 
 const count = 20
 
@@ -53,24 +54,19 @@ describe('controller caches hold projections', () => {
     const projected = runner.caches.of(pods)
     const before = whole.bytes / count
     const after = projected.bytes / projected.size
-    console.log(`bytes per cached pod: ${Math.round(before)} whole, ${Math.round(after)} projected (${Math.round((1 - after / before) * 100)} % less)`)
     expect(after).toBeLessThan(before * 0.7)
   })
 
   it('index pods by owner uid and by node, and keep the indexes right as pods move', async () => {
     const cache = new ResourceCache()
-    const pod = (name: string, node: string | undefined, owner?: string) => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: 'default', resourceVersion: '1', ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: owner, controller: true }] } : {}) },
-      spec: node ? { nodeName: node } : {},
-    })
-    cache.reset([pod('a', 'n1', 'rs-1'), pod('b', 'n1'), pod('c', undefined, 'rs-1')], 1)
+    /** A pod as cached, on a node and owned by a ReplicaSet if named. */
+    const cached = (name: string, node: string | undefined, owner?: string) => newPod(name, { nodeName: node, owner })
+    cache.reset([cached('a', 'n1', 'rs-1'), cached('b', 'n1'), cached('c', undefined, 'rs-1')], 1)
     expect(cache.onNode('n1').map((p) => p.metadata.name).sort()).toEqual(['a', 'b'])
     expect(cache.ownedBy('rs-1').map((p) => p.metadata.name).sort()).toEqual(['a', 'c'])
-    cache.apply('MODIFIED', { ...pod('c', 'n2', 'rs-1'), metadata: { ...pod('c', 'n2', 'rs-1').metadata, resourceVersion: '2' } })
+    cache.apply('MODIFIED', { ...cached('c', 'n2', 'rs-1'), metadata: { ...cached('c', 'n2', 'rs-1').metadata, resourceVersion: '2' } })
     expect(cache.onNode('n2').map((p) => p.metadata.name)).toEqual(['c'])
-    cache.apply('DELETED', { ...pod('a', 'n1', 'rs-1'), metadata: { ...pod('a', 'n1', 'rs-1').metadata, resourceVersion: '3' } })
+    cache.apply('DELETED', { ...cached('a', 'n1', 'rs-1'), metadata: { ...cached('a', 'n1', 'rs-1').metadata, resourceVersion: '3' } })
     expect(cache.onNode('n1').map((p) => p.metadata.name)).toEqual(['b'])
     expect(cache.ownedBy('rs-1').map((p) => p.metadata.name)).toEqual(['c'])
   })

@@ -11,6 +11,7 @@ import { computePodStatus } from '../../src/agent/pod-status'
 import { controllersOfHost, sharedPodsHost } from '../../src/controllers/hosts'
 import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
 import { api, configMap } from './helpers'
+import { podManifest } from '../helpers'
 
 const count = 10
 const ns = 'reads'
@@ -18,8 +19,8 @@ const ns = 'reads'
 const podBytes = 4096
 
 function scalePod(name: string) {
-  const pod = (value: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: { app: 'scale' } }, spec: { containers: [{ name: 'main', image: 'busybox', env: [{ name: 'CONFIG', value }] }] } })
-  return pod('c'.repeat(podBytes - JSON.stringify(pod('')).length))
+  const withConfig = (value: string) => podManifest(name, { namespace: ns, labels: { app: 'scale' }, containers: [{ name: 'main', image: 'busybox', env: [{ name: 'CONFIG', value }] }] })
+  return withConfig('c'.repeat(podBytes - JSON.stringify(withConfig('')).length))
 }
 
 /** Pods as the scale bench leaves them: created, bound, and reported Running by their node. */
@@ -52,7 +53,6 @@ const perPod = (stored: any[], project?: (o: any) => any) => {
 describe('controllers cache only the fields they read', () => {
   it('each pod-caching controller keeps a fraction of a 4 KB pod, and its host caches exactly that', async () => {
     const stored = await podsOnce()
-    const whole = perPod(stored)
     const bookkeepingOnly = perPod(stored, projectionFor(pods))
     const sizes: Record<string, number> = {}
     for (const name of controllerNames()) {
@@ -60,7 +60,6 @@ describe('controllers cache only the fields they read', () => {
       if (!def.watches.kinds.some((r) => sameResource(r, pods))) continue
       sizes[name] = perPod(stored, projectionFor(pods, def.watches.reads?.(pods)))
     }
-    console.log(`bytes per cached pod: ${whole} whole, ${bookkeepingOnly} without managedFields; per controller: ${JSON.stringify(sizes)}`)
     // Every controller that caches pods declares what it reads of them.
     for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(bookkeepingOnly / 2)
     // Those that read nothing of the containers keep a few hundred bytes of the 4 KB.
@@ -100,7 +99,6 @@ describe('controllers cache only the fields they read', () => {
     expect(cached).toHaveLength(count)
     const shared = perPod(cached)
     const sum = alone.reduce((a, b) => a + b, 0)
-    console.log(`bytes per cached pod in the shared host: ${shared}, against ${Math.max(...alone)} for the largest controller alone and ${sum} for all ${names.length} apart`)
     // The union of what they read: at least what the widest one reads, far less than a copy each.
     expect(shared).toBeGreaterThanOrEqual(Math.max(...alone))
     expect(shared).toBeLessThan(Math.max(...alone) * 1.5)
@@ -115,7 +113,7 @@ describe('controllers cache only the fields they read', () => {
 
   it('a controller may not write back whole what it caches projected', async () => {
     const name = 'guarded'
-    expect((await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox' }] } })).status).toBe(201)
+    expect((await api('POST', '/api/v1/namespaces/default/pods', podManifest(name))).status).toBe(201)
     const status = { phase: 'Running', containerStatuses: [{ name: 'main', ready: true, restartCount: 0, image: 'busybox', imageID: '', state: { running: {} }, lastState: {} }] }
     expect((await api('PATCH', `/api/v1/namespaces/default/pods/${name}/status`, { status }, 'application/merge-patch+json')).status).toBe(200)
     // Caches a pod's phase only, and replaces its status: that would erase its containerStatuses.

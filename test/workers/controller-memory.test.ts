@@ -6,6 +6,7 @@ import { memoryPrefix, refusalsPrefix, restoreRunnerState } from '../../durable-
 import { api, hostOf } from './helpers'
 import { runner } from './controller-runner'
 import { namespaceWithQuota } from './quota-namespace'
+import { podManifest } from '../helpers'
 
 const host = hostOf
 
@@ -24,7 +25,7 @@ const savedMemory = (name: string) =>
 describe('what a controller remembers survives its host being evicted', () => {
   it('pod GC keeps the quarantine clock of a deleted node across an eviction, and then collects its pods', async () => {
     await api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gone' } })
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan' }, spec: { nodeName: 'gone', containers: [{ name: 'c', image: 'busybox' }] } }
+    const pod = podManifest('orphan', { nodeName: 'gone' })
     expect((await api('POST', '/api/v1/namespaces/default/pods', pod)).status).toBe(201)
     expect((await api('DELETE', '/api/v1/nodes/gone')).status).toBe(200)
 

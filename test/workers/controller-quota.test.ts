@@ -6,6 +6,7 @@ import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
 import { namespaceWithQuota } from './quota-namespace'
 import { runner } from './controller-runner'
+import { podManifest } from '../helpers'
 
 const podsDef = findResource('', 'v1', 'pods')!
 
@@ -57,7 +58,7 @@ describe("a controller's creates are held to the namespace's quotas", () => {
   it('creates no pod past a full quota when the quota controller passes between a charge and its pod', async () => {
     const quotaController = runner('resourcequota')
     await namespaceWithQuota('quota-full', { pods: '1' }, quotaController)
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'first', namespace: 'quota-full' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }
+    const pod = podManifest('first', { namespace: 'quota-full' })
     const target = { def: podsDef, namespace: 'quota-full', name: 'first' }
     // A create as the API makes it (admission charges the quota, then the store stores the pod),
     // with a pass of the quota controller in between.

@@ -5,6 +5,7 @@ import worker from '../../src/index'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
 import type { ControllerDefinition } from '../../src/controllers/runtime/types'
 import { api, hostOf } from './helpers'
+import { podManifest, waitFor } from '../helpers'
 
 const host = hostOf
 
@@ -12,26 +13,16 @@ const host = hostOf
  * Waits (bounded) until every controller the cron trigger woke has finished its pass and re-armed
  * for its next resync, so no pass is still running when the test file ends.
  */
-async function untilControllersRest(timeoutMs = 20_000): Promise<void> {
+async function controllersAtRest(timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (const name of controllerNames()) {
-    for (;;) {
-      const at = await runInDurableObject(host(name), (_instance, state) => state.storage.getAlarm())
-      if (at !== null && at > Date.now() + 5_000) break
-      if (Date.now() > deadline) throw new Error(`timed out waiting for controller ${name} to finish its pass`)
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
-}
-
-/** Polls (bounded) until the pod satisfies `ok`. */
-async function waitForPod(name: string, ok: (pod: any) => boolean, timeoutMs = 10_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const pod = (await api('GET', `/api/v1/namespaces/default/pods/${name}`)).json
-    if (ok(pod)) return pod
-    if (Date.now() > deadline) throw new Error(`timed out waiting for pod ${name}: ${JSON.stringify(pod.spec)}`)
-    await new Promise((r) => setTimeout(r, 20))
+    await waitFor(
+      async () => {
+        const at = await runInDurableObject(host(name), (_instance, state) => state.storage.getAlarm())
+        return at !== null && at > Date.now() + 5_000
+      },
+      { what: `controller ${name} to finish its pass`, timeoutMs: Math.max(deadline - Date.now(), 1) },
+    )
   }
 }
 
@@ -51,7 +42,7 @@ describe('controller passes without notifications', () => {
     await api('POST', '/api/v1/nodes', readyNode('n1'))
     const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'n1' }, spec: { holderIdentity: 'n1', leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') } }
     await api('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease)
-    const created = await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pending' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })
+    const created = await api('POST', '/api/v1/namespaces/default/pods', podManifest('pending'))
     expect(created.status).toBe(201)
     // Notifications are off in this project: nothing has told the scheduler about the pod.
     expect(await runDurableObjectAlarm(host('scheduler'))).toBe(false)
@@ -59,12 +50,18 @@ describe('controller passes without notifications', () => {
 
     await worker.scheduled!(createScheduledController({ cron: '* * * * *' }), env)
     await runDurableObjectAlarm(host('scheduler'))
-    const pod = await waitForPod('pending', (p) => !!p.spec.nodeName)
+    const pod = await waitFor(
+      async () => {
+        const p = (await api('GET', '/api/v1/namespaces/default/pods/pending')).json
+        return p.spec.nodeName ? p : undefined
+      },
+      { what: 'pod pending bound to a node' },
+    )
     expect(pod.spec.nodeName).toBe('n1')
     expect(pod.status.conditions.find((c: any) => c.type === 'PodScheduled').status).toBe('True')
     const events = (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dpending')).json.items
     expect(events.map((e: any) => e.reason)).toContain('Scheduled')
-    await untilControllersRest()
+    await controllersAtRest()
   })
 
   it('backs a failing key off instead of hot-looping, and an idle controller sleeps until its resync', async () => {

@@ -5,6 +5,7 @@ import { api } from './helpers'
 import { cachesExpire, httpAgent, viaEdge } from './http-agent'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
 import { edgeStatusController } from '../../src/controllers/edge-status'
+import { podManifest } from '../helpers'
 
 // A namespace editor's Ingress for another tenant's host, played against the edge: the host stays
 // its first claimant's, the later claim is reported and not served, and an old Ingress of the
@@ -20,7 +21,7 @@ afterEach(closeFakeAgents)
 
 /** A pod on NODE, a Service `name` for it, and the Endpoints the endpoints controller would write. */
 async function app(ns: string, name: string): Promise<void> {
-  const pod = await api('POST', `/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: NODE, containers: [{ name: 'web', image: 'busybox' }] } })
+  const pod = await api('POST', `/api/v1/namespaces/${ns}/pods`, podManifest(name, { nodeName: NODE }))
   expect(pod.status).toBe(201)
   expect((await api('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80, targetPort: 8080 }] } })).status).toBe(201)
   const address = { ip: '10.244.0.9', nodeName: NODE, targetRef: { kind: 'Pod', namespace: ns, name, uid: pod.json.metadata.uid } }

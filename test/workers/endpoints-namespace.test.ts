@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { closeFakeAgents } from './fake-agent'
 import { api } from './helpers'
 import { cachesExpire, httpAgent, viaEdge } from './http-agent'
+import { podManifest } from '../helpers'
 
 // A Service reaches only its own namespace's pods: hand-made Endpoints in namespace `ep-a` that name
 // a pod of namespace `ep-b` (by its namespace, or by its uid under a name of `ep-a`) route nothing
@@ -22,10 +23,9 @@ async function endpoints(name: string, targetRef: Record<string, string>) {
 
 beforeAll(async () => {
   for (const ns of ['ep-a', 'ep-b']) expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
-  const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: NODE, containers: [{ name: 'web', image: 'busybox' }] } })
-  const victim = await api('POST', '/api/v1/namespaces/ep-b/pods', pod('db'))
+  const victim = await api('POST', '/api/v1/namespaces/ep-b/pods', podManifest('db', { nodeName: NODE }))
   victimUid = victim.json.metadata.uid
-  const own = await api('POST', '/api/v1/namespaces/ep-a/pods', pod('web'))
+  const own = await api('POST', '/api/v1/namespaces/ep-a/pods', podManifest('web', { nodeName: NODE }))
   // Another namespace's pod by namespace, and by uid under a name of ep-a (or of no pod at all).
   await endpoints('by-namespace', { namespace: 'ep-b', name: 'db', uid: victimUid })
   await endpoints('by-uid', { name: 'web', uid: victimUid })

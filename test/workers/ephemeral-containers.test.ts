@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { api } from './helpers'
+import { podManifest } from '../helpers'
 
 const ns = '/api/v1/namespaces/default'
 const smp = 'application/strategic-merge-patch+json'
 
-const pod = (name: string, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name },
-  spec: { containers: [{ name: 'app', image: 'busybox' }], ...extra },
-})
+/** A pod with one container `app`, and these spec fields. */
+const appPod = (name: string, spec: Record<string, unknown> = {}) => podManifest(name, { containers: [{ name: 'app', image: 'busybox' }], spec })
 
 const debugPatch = (container: Record<string, unknown>) => ({ spec: { ephemeralContainers: [{ image: 'busybox', terminationMessagePolicy: 'File', ...container }] } })
 
@@ -21,7 +18,7 @@ describe('pods/ephemeralcontainers', () => {
   })
 
   it('adds an ephemeral container with the strategic merge patch kubectl debug sends, and changes nothing else', async () => {
-    await api('POST', `${ns}/pods`, pod('dbg-add'))
+    await api('POST', `${ns}/pods`, appPod('dbg-add'))
     const before = await api('GET', `${ns}/pods/dbg-add/ephemeralcontainers`)
     expect(before.status).toBe(200)
     expect(before.json.kind).toBe('Pod')
@@ -44,10 +41,10 @@ describe('pods/ephemeralcontainers', () => {
   })
 
   it('refuses ephemeral containers on create, and their change through the pod itself', async () => {
-    const created = await api('POST', `${ns}/pods`, pod('dbg-create', { ephemeralContainers: [{ name: 'd', image: 'busybox' }] }))
+    const created = await api('POST', `${ns}/pods`, appPod('dbg-create', { ephemeralContainers: [{ name: 'd', image: 'busybox' }] }))
     expect(created.status).toBe(422)
     expect(created.json.message).toContain('spec.ephemeralContainers: Forbidden: cannot be set on create')
-    await api('POST', `${ns}/pods`, pod('dbg-main'))
+    await api('POST', `${ns}/pods`, appPod('dbg-main'))
     const viaPod = await api('PATCH', `${ns}/pods/dbg-main`, debugPatch({ name: 'd' }), smp)
     expect(viaPod.status).toBe(422)
     expect(viaPod.json.message).toContain('spec: Forbidden: pod updates may not change fields other than')
@@ -55,7 +52,7 @@ describe('pods/ephemeralcontainers', () => {
   })
 
   it('validates ephemeral containers as upstream does', async () => {
-    await api('POST', `${ns}/pods`, pod('dbg-bad'))
+    await api('POST', `${ns}/pods`, appPod('dbg-bad'))
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'p', ports: [{ containerPort: 80 }] }, 'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container'],
       [{ name: 'r', resources: { limits: { cpu: '1' } } }, 'spec.ephemeralContainers[0].resources: Forbidden: cannot be set for an Ephemeral Container'],
@@ -74,7 +71,7 @@ describe('pods/ephemeralcontainers', () => {
   })
 
   it('keeps an ephemeral container once added: it may be neither changed nor removed', async () => {
-    await api('POST', `${ns}/pods`, pod('dbg-keep'))
+    await api('POST', `${ns}/pods`, appPod('dbg-keep'))
     const added = await api('PATCH', `${ns}/pods/dbg-keep/ephemeralcontainers`, debugPatch({ name: 'debugger', command: ['sh'] }), smp)
     expect(added.status).toBe(200)
     const changed = await api('PATCH', `${ns}/pods/dbg-keep/ephemeralcontainers`, { spec: { ephemeralContainers: [{ name: 'debugger', command: ['ls'] }] } }, smp)
@@ -88,7 +85,7 @@ describe('pods/ephemeralcontainers', () => {
   })
 
   it('needs patch on pods/ephemeralcontainers: patch on pods is not enough', async () => {
-    await api('POST', `${ns}/pods`, pod('dbg-rbac'))
+    await api('POST', `${ns}/pods`, appPod('dbg-rbac'))
     const role = (name: string, resources: string[]) => ({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',

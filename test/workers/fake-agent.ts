@@ -56,14 +56,3 @@ const agents: { close(): void }[] = []
 export function closeFakeAgents(): void {
   for (const a of agents.splice(0)) a.close()
 }
-
-export async function until<T>(fn: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = fn()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-

@@ -1,5 +1,6 @@
 import { env, SELF } from 'cloudflare:test'
 import { hostObjectName, hostOfController } from '../../src/controllers/hosts'
+import { waitFor } from '../helpers'
 
 export const token = 'workers-test-admin-token-0123456789abcdef'
 
@@ -51,14 +52,11 @@ export async function openWatch(path: string) {
       return closed
     },
     close: () => ws.close(1000, 'done'),
-    /** Waits (bounded) until at least `n` events arrived. */
-    async waitFor(n: number, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs
-      while (events.length < n) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} watch events; got ${events.length}`)
-        await new Promise((r) => setTimeout(r, 10))
-      }
-      return events
+    /** The events once at least `n` arrived (bounded by `timeoutMs`). */
+    received(n: number, timeoutMs = 10_000) {
+      return waitFor(() => events.length >= n && events, { what: `${n} watch events`, timeoutMs }).catch((err: Error) => {
+        throw new Error(`${err.message}; got ${events.length}`)
+      })
     },
   }
 }

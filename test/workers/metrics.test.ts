@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test'
 import { joinNode, token, hostOf } from './helpers'
+import { waitFor } from '../helpers'
 
 const host = hostOf
 
@@ -40,12 +41,14 @@ describe('GET /metrics', () => {
     await host('replicaset').poke('replicaset')
     // Its host runs one controller's pass per alarm, the one due earliest, and the alarm may also fire
     // by itself: run alarms until the host rests (its next alarm is a resync, not another pass).
-    let next: number | null = null
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
-      await runDurableObjectAlarm(host('replicaset'))
-      next = await runInDurableObject(host('replicaset'), (_instance, state) => state.storage.getAlarm())
-      if (next !== null && next > Date.now() + 5_000) break
-    }
+    const next = await waitFor(
+      async () => {
+        await runDurableObjectAlarm(host('replicaset'))
+        const at = await runInDurableObject(host('replicaset'), (_instance, state) => state.storage.getAlarm())
+        return at !== null && at > Date.now() + 5_000 && at
+      },
+      { what: 'the replicaset host to rest', timeoutMs: 20_000 },
+    )
     const after = (await metrics()).text
     expect(sample(after, 'edgeplane_controller_alarms_total', 'replicaset')).toBe(alarms + 1)
     expect(sample(after, 'edgeplane_controller_reconcile_passes_total', 'replicaset')).toBe(passes + 1)

@@ -1,18 +1,13 @@
 import { describe, expect, it, beforeAll } from 'vitest'
 import { SELF } from 'cloudflare:test'
 import { api, configMap, joinNode, token as adminToken } from './helpers'
+import { podManifest } from '../helpers'
 
 let n1 = ''
 
 /** A request with node n1's token. */
 const asNode = (method: string, path: string, body?: unknown, contentType?: string) => api(method, path, body, contentType, { Authorization: `Bearer ${n1}` })
 
-const pod = (name: string, nodeName?: string) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name },
-  spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'main', image: 'busybox:1.36' }] },
-})
 const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } })
 const lease = (name: string, namespace = 'kube-node-lease') => ({
   apiVersion: 'coordination.k8s.io/v1',
@@ -26,7 +21,7 @@ beforeAll(async () => {
   n1 = await joinNode('n1')
   await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'auth' } })
   for (const [name, nodeName] of [['on-n1', 'n1'], ['on-n2', 'n2'], ['unbound', undefined], ['del-n1', 'n1'], ['del-n2', 'n2']] as const) {
-    expect((await api('POST', '/api/v1/namespaces/auth/pods', pod(name, nodeName))).status).toBe(201)
+    expect((await api('POST', '/api/v1/namespaces/auth/pods', podManifest(name, { nodeName }))).status).toBe(201)
   }
 })
 
@@ -86,7 +81,7 @@ describe('node tokens', () => {
     expect(secret.status).toBe(403)
     expect(secret.json).toMatchObject({ reason: 'Forbidden', details: { name: 'creds', kind: 'secrets' } })
     expect(secret.json.message).toBe(`secrets "creds" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "auth": no relationship found between node 'n1' and this object`)
-    const user = { ...pod('uses-creds', 'n1'), spec: { nodeName: 'n1', containers: [{ name: 'main', image: 'busybox', envFrom: [{ secretRef: { name: 'creds' } }, { configMapRef: { name: 'settings' } }] }] } }
+    const user = { ...podManifest('uses-creds', { nodeName: 'n1' }), spec: { nodeName: 'n1', containers: [{ name: 'main', image: 'busybox', envFrom: [{ secretRef: { name: 'creds' } }, { configMapRef: { name: 'settings' } }] }] } }
     expect((await api('POST', '/api/v1/namespaces/auth/pods', user)).status).toBe(201)
     expect((await asNode('GET', '/api/v1/namespaces/auth/secrets/creds')).json.data).toEqual({ k: 'dg==' })
     expect((await asNode('GET', '/api/v1/namespaces/auth/configmaps/settings')).status).toBe(200)
@@ -187,7 +182,7 @@ describe('node tokens', () => {
     // Bound pods are deleted gracefully (202) or at once (200).
     expect([200, 202]).toContain((await asNode('DELETE', '/api/v1/namespaces/auth/pods/del-n1')).status)
     expect((await asNode('DELETE', '/api/v1/namespaces/auth/pods/missing')).status).toBe(404)
-    const create = await asNode('POST', '/api/v1/namespaces/auth/pods', pod('mine', 'n1'))
+    const create = await asNode('POST', '/api/v1/namespaces/auth/pods', podManifest('mine', { nodeName: 'n1' }))
     expect(create.status).toBe(403)
     expect(create.json.message).toBe('pods is forbidden: User "system:node:n1" cannot create resource "pods" in API group "" in the namespace "auth"')
   })

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { closeFakeAgents, fakeAgent, until } from './fake-agent'
+import { closeFakeAgents, fakeAgent } from './fake-agent'
 import { api } from './helpers'
+import { podManifest, waitFor } from '../helpers'
 
 // The gateways' node-to-node path for NodePorts: node B's agent asks its gateway to `dial` a pod
 // on node A; the gateway checks the Service and its Endpoints and relays a `tcp` stream to A's agent.
@@ -15,7 +16,7 @@ afterEach(closeFakeAgents)
 
 beforeAll(async () => {
   await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nodeports' } })
-  const created = await api('POST', `${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: 'np-a', containers: [{ name: 'main', image: 'busybox:1.36' }] } })
+  const created = await api('POST', `${ns}/pods`, podManifest('web', { nodeName: 'np-a' }))
   expect(created.status).toBe(201)
   uid = created.json.metadata.uid
   // Selector-less Services, so these Endpoints are the test's own.
@@ -44,14 +45,14 @@ describe('dial: a NodePort connection to a pod on another node', () => {
     })
     const id = 0x80000007
     b.ws.send(dial(id))
-    await until(() => b.frames.length >= 2 || undefined, 'the pod bytes at node B')
+    await waitFor(() => b.frames.length >= 2 || undefined, { what: 'the pod bytes at node B' })
     expect(tcp).toMatchObject({ op: 'tcp', podUid: uid, namespace: 'nodeports', pod: 'web', port: 8080 })
     expect(b.frames.map((f) => [f.id >>> 0, f.channel, dec.decode(f.payload)])).toEqual([[id, 3, '{}'], [id, 1, 'hello from the pod']])
     b.data(id, 0, 'request bytes')
-    await until(() => a.frames.find((f) => f.id === tcp.id && f.channel === 0), 'the client bytes at node A')
+    await waitFor(() => a.frames.find((f) => f.id === tcp.id && f.channel === 0), { what: 'the client bytes at node A' })
     expect(dec.decode(a.frames.find((f) => f.id === tcp.id)!.payload)).toBe('request bytes')
     a.end(tcp.id)
-    await until(() => b.messages.find((m) => m.op === 'end' && m.id === id), 'the end at node B')
+    await waitFor(() => b.messages.find((m) => m.op === 'end' && m.id === id), { what: 'the end at node B' })
   })
 
   it('is refused unless the pod is a ready endpoint of the Service owning that node port, and not Local', async () => {
@@ -69,7 +70,7 @@ describe('dial: a NodePort connection to a pod on another node', () => {
     ]
     for (const [id, extra] of cases) b.ws.send(dial(id, extra))
     for (const [id, , error] of cases) {
-      const end = await until(() => b.messages.find((m) => m.op === 'end' && m.id === id), `the refusal of ${id}`)
+      const end = await waitFor(() => b.messages.find((m) => m.op === 'end' && m.id === id), { what: `the refusal of ${id}` })
       expect(end.error).toContain(error)
     }
     expect(opened).toEqual([])
@@ -78,7 +79,7 @@ describe('dial: a NodePort connection to a pod on another node', () => {
   it('ends with an error when the pod\'s node has no tunnel', async () => {
     const b = await fakeAgent('np-b')
     b.ws.send(dial(0x80000009))
-    const end = await until(() => b.messages.find((m) => m.op === 'end' && m.id === 0x80000009), 'the end')
+    const end = await waitFor(() => b.messages.find((m) => m.op === 'end' && m.id === 0x80000009), { what: 'the end' })
     expect(end.error).toBe('node "np-a" has no connected agent')
   })
 })

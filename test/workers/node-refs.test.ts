@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { api } from './helpers'
+import { podManifest } from '../helpers'
 
 const ns = 'refs'
 const pods = () => env.KIND_STORE.get(env.KIND_STORE.idFromName('core/pods'))
@@ -8,12 +9,9 @@ const refers = (node: string, resource: string, name: string, namespace = ns) =>
 
 /** A pod naming one object of every kind of reference the Node authorizer follows. */
 function referencingPod(name: string, nodeName?: string) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name },
+  return podManifest(name, {
+    nodeName,
     spec: {
-      ...(nodeName ? { nodeName } : {}),
       imagePullSecrets: [{ name: `${name}-pull` }],
       initContainers: [{ name: 'init', image: 'busybox', envFrom: [{ configMapRef: { name: `${name}-init-cm` } }] }],
       containers: [
@@ -34,7 +32,7 @@ function referencingPod(name: string, nodeName?: string) {
         { name: 'claim', persistentVolumeClaim: { claimName: `${name}-claim` } },
       ],
     },
-  }
+  })
 }
 
 const references = (name: string): [string, string][] => [

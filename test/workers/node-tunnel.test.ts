@@ -1,8 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { env, SELF } from 'cloudflare:test'
-import { closeFakeAgents, fakeAgent, until } from './fake-agent'
+import { closeFakeAgents, fakeAgent } from './fake-agent'
 import { gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
 import { api, token as adminToken } from './helpers'
+import { podManifest, waitFor } from '../helpers'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder()
@@ -10,21 +11,18 @@ const ns = '/api/v1/namespaces/tunnel'
 
 afterEach(closeFakeAgents)
 
-const pod = (name: string, nodeName?: string, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, ...extra },
-  spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'main', image: 'busybox:1.36' }, { name: 'side', image: 'busybox:1.36' }] },
-})
+/** A pod with containers `main` and `side`, on a node if named. */
+const twoContainers = (name: string, nodeName?: string, metadata: Record<string, unknown> = {}) =>
+  podManifest(name, { nodeName, containers: [{ name: 'main', image: 'busybox:1.36' }, { name: 'side', image: 'busybox:1.36' }], metadata })
 
 const get = (path: string, headers: Record<string, string> = {}) => SELF.fetch(`https://edgeplane.test${path}`, { headers: { Authorization: `Bearer ${adminToken}`, ...headers } })
 
 beforeAll(async () => {
   await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tunnel' } })
-  expect((await api('POST', `${ns}/pods`, pod('p1', 'w1'))).status).toBe(201)
-  expect((await api('POST', `${ns}/pods`, pod('annotated', 'w1', { annotations: { 'kubectl.kubernetes.io/default-container': 'side' } }))).status).toBe(201)
-  expect((await api('POST', `${ns}/pods`, pod('pending'))).status).toBe(201)
-  expect((await api('POST', `${ns}/pods`, pod('orphan', 'ghost'))).status).toBe(201)
+  expect((await api('POST', `${ns}/pods`, twoContainers('p1', 'w1'))).status).toBe(201)
+  expect((await api('POST', `${ns}/pods`, twoContainers('annotated', 'w1', { annotations: { 'kubectl.kubernetes.io/default-container': 'side' } }))).status).toBe(201)
+  expect((await api('POST', `${ns}/pods`, twoContainers('pending'))).status).toBe(201)
+  expect((await api('POST', `${ns}/pods`, twoContainers('orphan', 'ghost'))).status).toBe(201)
 })
 
 describe('pods/log', () => {
@@ -126,10 +124,10 @@ describe('pods/log', () => {
       got.push(typeof e.data === 'string' ? e.data : dec.decode(e.data as ArrayBuffer))
     })
     reader.accept()
-    await until(() => got.length > 0, 'the first chunk')
+    await waitFor(() => got.length > 0, { what: 'the first chunk' })
     expect(got).toEqual(['tick\n'])
     reader.close(1000, 'gone')
-    await until(() => agent.messages.find((m) => m.op === 'cancel' && m.id === id), 'a cancel at the agent')
+    await waitFor(() => agent.messages.find((m) => m.op === 'cancel' && m.id === id), { what: 'a cancel at the agent' })
   })
 
   it('ends open streams when the agent disconnects', async () => {
@@ -166,11 +164,11 @@ describe('pods/exec', () => {
     const agent = await fakeAgent('w1')
     agent.onOpen(() => {})
     const client = await openExec('command=sh&command=-c&command=cat%3B%20exit%203&container=main&stdin=true&stdout=true&stderr=true')
-    const open = await until(() => agent.messages.find((m) => m.op === 'exec'), 'the exec op')
+    const open = await waitFor(() => agent.messages.find((m) => m.op === 'exec'), { what: 'the exec op' })
     expect(open).toMatchObject({ op: 'exec', container: 'main', command: ['sh', '-c', 'cat; exit 3'], stdin: true, tty: false, namespace: 'tunnel', pod: 'p1' })
     client.ws.send(new Uint8Array([0, ...enc.encode('hello')]))
     client.ws.send(new Uint8Array([255, 0]))
-    await until(() => agent.frames.length >= 2, 'stdin at the agent')
+    await waitFor(() => agent.frames.length >= 2, { what: 'stdin at the agent' })
     expect(agent.frames.map((f) => [f.id, f.channel, dec.decode(f.payload)])).toEqual([
       [open.id, 0, 'hello'],
       [open.id, 255, '\u0000'],
@@ -178,7 +176,7 @@ describe('pods/exec', () => {
     agent.data(open.id, 1, 'hello')
     agent.data(open.id, 2, 'oops')
     agent.end(open.id, { exitCode: 3 })
-    await until(() => client.closed(), 'the close')
+    await waitFor(() => client.closed(), { what: 'the close' })
     // First an empty stdout frame, as kube-apiserver says the stream is up.
     expect(client.frames.map((f) => f[0])).toEqual([1, 1, 2, 3])
     expect(client.frames[0]!.byteLength).toBe(1)
@@ -196,7 +194,7 @@ describe('pods/exec', () => {
       agent.end(msg.id, { exitCode: 0 })
     })
     const client = await openExec('command=echo&command=hi&stdout=true')
-    await until(() => client.closed(), 'the close')
+    await waitFor(() => client.closed(), { what: 'the close' })
     expect(client.frames.map((f) => [f[0], dec.decode(f.subarray(1))])).toEqual([
       [1, ''],
       [1, 'hi\n'],
@@ -208,7 +206,7 @@ describe('pods/exec', () => {
     const agent = await fakeAgent('w1')
     agent.onOpen(() => agent.close())
     const client = await openExec('command=sleep&command=60&stdout=true')
-    await until(() => client.closed(), 'the close')
+    await waitFor(() => client.closed(), { what: 'the close' })
     const status = JSON.parse(dec.decode(client.frames.at(-1)!.subarray(1)))
     expect(client.frames.at(-1)![0]).toBe(3)
     expect(status).toMatchObject({ status: 'Failure', reason: 'InternalError', message: 'Internal error occurred: node "w1" agent disconnected' })
@@ -249,16 +247,16 @@ describe('pods/portforward', () => {
     const agent = await fakeAgent('w1')
     const client = await openSocket(`${ns}/pods/p1/portforward`, 'SPDY/3.1+portforward.k8s.io')
     expect(client.res.headers.get('Sec-WebSocket-Protocol')).toBe('SPDY/3.1+portforward.k8s.io')
-    const open = await until(() => agent.messages.find((m) => m.op === 'portforward'), 'the portforward op')
+    const open = await waitFor(() => agent.messages.find((m) => m.op === 'portforward'), { what: 'the portforward op' })
     expect(open).toMatchObject({ op: 'portforward', namespace: 'tunnel', pod: 'p1' })
     client.ws.send(Uint8Array.of(0x80, 3, 0, 1, 9))
-    await until(() => agent.frames.length >= 1, 'bytes at the agent')
+    await waitFor(() => agent.frames.length >= 1, { what: 'bytes at the agent' })
     expect([agent.frames[0]!.id, agent.frames[0]!.channel, [...agent.frames[0]!.payload]]).toEqual([open.id, 0, [0x80, 3, 0, 1, 9]])
     agent.data(open.id, 1, 'spdy back')
-    await until(() => client.received.length >= 1, 'bytes at the client')
+    await waitFor(() => client.received.length >= 1, { what: 'bytes at the client' })
     expect(dec.decode(client.received[0] as Uint8Array)).toBe('spdy back')
     client.ws.close(1000, 'done')
-    await until(() => agent.messages.find((m) => m.op === 'cancel' && m.id === open.id), 'the cancel')
+    await waitFor(() => agent.messages.find((m) => m.op === 'cancel' && m.id === open.id), { what: 'the cancel' })
   })
 
   it('refuses a subprotocol it does not serve', async () => {
@@ -273,22 +271,22 @@ describe('proxied WebSockets through the gateway', () => {
     const agent = await fakeAgent('w1')
     const client = await openSocket(`${ns}/pods/p1:8080/proxy/chat`, 'chat.v1')
     expect(client.res.headers.get('Sec-WebSocket-Protocol')).toBe('chat.v1')
-    const open = await until(() => agent.messages.find((m) => m.op === 'websocket'), 'the websocket op')
+    const open = await waitFor(() => agent.messages.find((m) => m.op === 'websocket'), { what: 'the websocket op' })
     expect(open).toMatchObject({ op: 'websocket', port: 8080, path: '/chat', pod: 'p1' })
     expect(open.headers.some(([k]: [string]) => k.toLowerCase() === 'authorization')).toBe(false)
     client.ws.send('ping')
     client.ws.send(Uint8Array.of(7))
-    await until(() => agent.frames.length >= 2, 'both messages at the agent')
+    await waitFor(() => agent.frames.length >= 2, { what: 'both messages at the agent' })
     expect(agent.frames.map((f) => [f.channel, [...f.payload]])).toEqual([
       [2, [...enc.encode('ping')]],
       [1, [7]],
     ])
     agent.data(open.id, 2, 'pong from the pod')
     agent.data(open.id, 1, 'bytes')
-    await until(() => client.received.length >= 2, 'both messages at the client')
+    await waitFor(() => client.received.length >= 2, { what: 'both messages at the client' })
     expect(client.received[0]).toBe('pong from the pod')
     expect(client.received[1]).toBeInstanceOf(Uint8Array)
     agent.end(open.id)
-    await until(() => client.closed(), 'the close')
+    await waitFor(() => client.closed(), { what: 'the close' })
   })
 })

@@ -1,22 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { api } from './helpers'
+import { podManifest } from '../helpers'
 
 const ns = '/api/v1/namespaces/default'
 const smp = 'application/strategic-merge-patch+json'
 const merge = 'application/merge-patch+json'
 
-const pod = (name: string, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name },
-  spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }], ...extra },
-})
+/** A pod with one sleeping container `app`, and these spec fields. */
+const sleeper = (name: string, spec: Record<string, unknown> = {}) => podManifest(name, { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }], spec })
 
 const refusal = 'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n'
 
 describe('a pod once created', () => {
   it('refuses a change to its command, privilege, host network, node or service account, and stays as stored', async () => {
-    await api('POST', `${ns}/pods`, pod('imm-spec'))
+    await api('POST', `${ns}/pods`, sleeper('imm-spec'))
     const before = await api('GET', `${ns}/pods/imm-spec`)
     const patches: [Record<string, unknown>, string][] = [
       [{ spec: { containers: [{ name: 'app', command: ['sh', '-c', 'id'] }] } }, 'containers[0].command: ["sh","-c","id"]'],
@@ -41,7 +38,7 @@ describe('a pod once created', () => {
   })
 
   it('still takes a new image, labels, a deadline and tolerations', async () => {
-    await api('POST', `${ns}/pods`, pod('imm-ok'))
+    await api('POST', `${ns}/pods`, sleeper('imm-ok'))
     const image = await api('PATCH', `${ns}/pods/imm-ok`, { spec: { containers: [{ name: 'app', image: 'busybox:1.37' }] } }, smp)
     expect(image.status, image.json.message).toBe(200)
     expect(image.json.spec.containers[0]).toMatchObject({ image: 'busybox:1.37', command: ['sleep', '3600'] })
@@ -63,7 +60,7 @@ describe('a pod once created', () => {
   })
 
   it('is bound, given a status and opened to ephemeral containers through its subresources', async () => {
-    await api('POST', `${ns}/pods`, pod('imm-sub'))
+    await api('POST', `${ns}/pods`, sleeper('imm-sub'))
     const bound = await api('POST', `${ns}/pods/imm-sub/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'imm-sub' }, target: { kind: 'Node', name: 'n1' } })
     expect(bound.status).toBe(201)
     expect((await api('GET', `${ns}/pods/imm-sub`)).json.spec.nodeName).toBe('n1')
@@ -77,7 +74,7 @@ describe('a pod once created', () => {
   })
 
   it('may only lose scheduling gates', async () => {
-    await api('POST', `${ns}/pods`, pod('imm-gated', { schedulingGates: [{ name: 'a' }, { name: 'b' }] }))
+    await api('POST', `${ns}/pods`, sleeper('imm-gated', { schedulingGates: [{ name: 'a' }, { name: 'b' }] }))
     const added = await api('PATCH', `${ns}/pods/imm-gated`, { spec: { schedulingGates: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } }, merge)
     expect(added.status).toBe(422)
     expect(added.json.message).toBe(`Pod "imm-gated" is invalid: spec.schedulingGates[2].name: Forbidden: only deletion is allowed, but found new scheduling gate 'c'`)

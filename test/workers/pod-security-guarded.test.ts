@@ -7,6 +7,7 @@ import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
 import { withPodSecurity } from '../../src/admission/pod-security/admit'
 import { api } from './helpers'
+import { podManifest } from '../helpers'
 
 // Pod Security judges an update (or an apply) on the object it would store and writes only that
 // version: a pod of the same name created between the judgement and the write is judged in turn.
@@ -15,7 +16,7 @@ const def = findResource('', 'v1', 'pods')!
 const namespace = 'psa-race'
 const t = { def, namespace, name: 'racer' }
 const spec = (image: string, securityContext?: Record<string, unknown>) => ({ containers: [{ name: 'c', image, ...(securityContext ? { securityContext } : {}) }] })
-const podOf = (s: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'racer', namespace }, spec: s }) as KubeObject
+const podOf = (s: Record<string, unknown>): KubeObject => ({ ...podManifest('racer', { namespace }), spec: s })
 
 describe('an apply that would create a pod, raced by a create of that pod', () => {
   it('is judged again as the update it has become, and refused: the privileged pod stays as it was', async () => {

@@ -1,17 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test'
 import { api, openWatch } from './helpers'
+import { podManifest } from '../helpers'
 
 const ns = 'node-index'
 const podsPath = `/api/v1/namespaces/${ns}/pods`
 const store = () => env.KIND_STORE.get(env.KIND_STORE.idFromName('core/pods'))
 
-function pod(name: string, nodeName?: string, labels?: Record<string, string>) {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...(labels ? { labels } : {}) }, spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'busybox' }] } }
-}
-
 async function create(name: string, nodeName?: string, labels?: Record<string, string>) {
-  const res = await api('POST', podsPath, pod(name, nodeName, labels))
+  const res = await api('POST', podsPath, podManifest(name, { nodeName, labels }))
   expect(res.status).toBe(201)
   return res.json
 }
@@ -89,19 +86,19 @@ describe('pods by spec.nodeName', () => {
     await bind('u3', 'idx-a')
     await create('c2', 'idx-b')
     const expected = ['ADDED u3']
-    await every.waitFor(4)
-    await pinned.waitFor(1)
-    await combined.waitFor(1)
+    await every.received(4)
+    await pinned.received(1)
+    await combined.received(1)
     const shown = (w: { events: { type: string; object: any }[] }) => w.events.map((e) => `${e.type} ${e.object.metadata.name}`)
     expect(shown(every)).toEqual(['ADDED c1', 'ADDED u3', 'MODIFIED u3', 'ADDED c2'])
     // c2 was written after u3's binding: had the pinned watchers been sent it, it would be here by now.
     expect(shown(pinned)).toEqual(expected)
     expect(shown(combined)).toEqual(expected)
     const replayed = await openWatch(`${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${from}`)
-    await replayed.waitFor(1)
+    await replayed.received(1)
     expect(shown(replayed)).toEqual(expected)
     const current = await openWatch(`${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=0`)
-    await current.waitFor(4)
+    await current.received(4)
     expect(shown(current).sort()).toEqual(['ADDED a1', 'ADDED a2', 'ADDED u2', 'ADDED u3'])
     for (const w of [pinned, combined, every, replayed, current]) w.close()
   })

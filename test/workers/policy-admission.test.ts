@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { api } from './helpers'
+import { podManifest, type PodManifestFixture } from '../helpers'
 
 const ns = (name: string) => api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
 
-function pod(name: string, extra: Record<string, unknown> = {}) {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'busybox' }] }, ...extra }
-}
+const webPod = (name: string, f: PodManifestFixture = {}) => podManifest(name, { labels: { app: 'web' }, ...f })
 
 /** Writes a quota's status as the resource quota controller would. */
 async function quotaWithStatus(namespace: string, name: string, hard: Record<string, string>, used: Record<string, string>) {
@@ -21,7 +20,7 @@ describe('quota admission through the API', () => {
   it('admits exactly as many concurrent creates as the quota has room for', async () => {
     await ns('wq-race')
     await quotaWithStatus('wq-race', 'q', { pods: '3' }, { pods: '0' })
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api('POST', '/api/v1/namespaces/wq-race/pods', pod(`p${i}`))))
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api('POST', '/api/v1/namespaces/wq-race/pods', webPod(`p${i}`))))
     expect(results.filter((r) => r.status === 201)).toHaveLength(3)
     const refused = results.filter((r) => r.status !== 201)
     expect(refused).toHaveLength(5)
@@ -37,11 +36,11 @@ describe('quota admission through the API', () => {
   it('charges nothing for an invalid object or a dry run', async () => {
     await ns('wq-free')
     await quotaWithStatus('wq-free', 'q', { pods: '1', 'requests.cpu': '1' }, { pods: '0', 'requests.cpu': '0' })
-    const withCpu = (name: string) => pod(name, { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '500m' }, limits: { cpu: '500m' } } }] } })
+    const withCpu = (name: string) => webPod(name, { requests: { cpu: '500m' }, limits: { cpu: '500m' } })
     expect((await api('POST', '/api/v1/namespaces/wq-free/pods', withCpu('Bad_Name'))).status).toBe(422)
     expect((await api('POST', '/api/v1/namespaces/wq-free/pods?dryRun=All', withCpu('dry'))).status).toBe(201)
     expect(await usedPods('wq-free', 'q')).toBe('0')
-    const missing = await api('POST', '/api/v1/namespaces/wq-free/pods', pod('no-cpu'))
+    const missing = await api('POST', '/api/v1/namespaces/wq-free/pods', webPod('no-cpu'))
     expect(missing.status).toBe(403)
     expect(missing.json.message).toBe('pods "no-cpu" is forbidden: failed quota: q: must specify requests.cpu for: main')
     expect((await api('POST', '/api/v1/namespaces/wq-free/pods', withCpu('ok'))).status).toBe(201)
@@ -54,10 +53,10 @@ describe('quota admission through the API', () => {
     const lr = await api('POST', '/api/v1/namespaces/wl/limitranges', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', max: { memory: '512Mi' }, min: { memory: '64Mi' } }] } })
     expect(lr.status).toBe(201)
     expect(lr.json.spec.limits[0]).toMatchObject({ default: { memory: '512Mi' }, defaultRequest: { memory: '512Mi' } })
-    const created = await api('POST', '/api/v1/namespaces/wl/pods', pod('p'))
+    const created = await api('POST', '/api/v1/namespaces/wl/pods', webPod('p'))
     expect(created.status).toBe(201)
     expect(created.json.spec.containers[0].resources).toEqual({ limits: { memory: '512Mi' }, requests: { memory: '512Mi' } })
-    const small = await api('POST', '/api/v1/namespaces/wl/pods', pod('small', { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { memory: '32Mi' } } }] } }))
+    const small = await api('POST', '/api/v1/namespaces/wl/pods', webPod('small', { requests: { memory: '32Mi' } }))
     expect(small.status).toBe(403)
     expect(small.json.message).toBe('pods "small" is forbidden: minimum memory usage per Container is 64Mi, but request is 32Mi')
     const invalid = await api('POST', '/api/v1/namespaces/wl/limitranges', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'bad' }, spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }] } })
@@ -71,7 +70,7 @@ describe('server-side apply that creates', () => {
     await quotaWithStatus('wa', 'q', { pods: '1' }, { pods: '0' })
     const lr = await api('POST', '/api/v1/namespaces/wa/limitranges', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '200m' } }] } })
     expect(lr.status).toBe(201)
-    const apply = (name: string) => api('PATCH', `/api/v1/namespaces/wa/pods/${name}?fieldManager=test`, JSON.stringify(pod(name)), 'application/apply-patch+yaml')
+    const apply = (name: string) => api('PATCH', `/api/v1/namespaces/wa/pods/${name}?fieldManager=test`, JSON.stringify(webPod(name)), 'application/apply-patch+yaml')
     const first = await apply('a')
     expect(first.status).toBe(201)
     expect(first.json.spec.containers[0].resources).toEqual({ limits: { cpu: '200m' }, requests: { cpu: '200m' } })
@@ -90,7 +89,7 @@ describe('pods/eviction through the API', () => {
   const eviction = (name: string) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } })
 
   async function runningPod(namespace: string, name: string) {
-    const created = await api('POST', `/api/v1/namespaces/${namespace}/pods`, pod(name))
+    const created = await api('POST', `/api/v1/namespaces/${namespace}/pods`, webPod(name))
     expect(created.status).toBe(201)
     expect((await api('PUT', `/api/v1/namespaces/${namespace}/pods/${name}/status`, { ...created.json, status: ready })).status).toBe(200)
   }

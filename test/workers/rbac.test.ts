@@ -9,6 +9,7 @@ import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
 import type { UserInfo } from '../../src/apimachinery/user-info'
 import { api } from './helpers'
+import { waitFor } from '../helpers'
 
 const get = (resource: string, extra: Partial<Attributes> = {}): Attributes => ({ verb: 'get', group: '', resource, ...extra }) as Attributes
 
@@ -136,12 +137,14 @@ describe('authorizing requests', () => {
     const def = findResource(rbac, 'v1', 'rolebindings')!
     const res = await storeFor(env, def).delete({ def, namespace: ns, name: 'ci-view' }, {})
     expect(res.ok).toBe(true)
-    let status = 200
-    for (let i = 0; i < 100 && status === 200; i++) {
-      await new Promise((r) => setTimeout(r, 50))
-      status = (await list()).status
-    }
-    expect(status).toBe(403)
+    const refused = await waitFor(
+      async () => {
+        const status = (await list()).status
+        return status !== 200 && status
+      },
+      { what: 'the list to be refused', timeoutMs: 5_000 },
+    )
+    expect(refused).toBe(403)
   })
 })
 

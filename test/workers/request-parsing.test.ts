@@ -3,6 +3,7 @@ import { SELF } from 'cloudflare:test'
 import { api, joinNode } from './helpers'
 import { closeFakeAgents } from './fake-agent'
 import { httpAgent, viaEdge } from './http-agent'
+import { podManifest } from '../helpers'
 
 /**
  * Every route family played with every way of writing its path: a variant that means the same
@@ -62,7 +63,7 @@ let n2 = ''
 beforeAll(async () => {
   for (const ns of ['victim', 'attacker']) expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
   expect((await api('POST', '/api/v1/namespaces/victim/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'topsecret' }, stringData: { password: 'hunter2' } })).status).toBe(201)
-  expect((await api('POST', '/api/v1/namespaces/victim/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'victim' }, spec: { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }] } })).status).toBe(201)
+  expect((await api('POST', '/api/v1/namespaces/victim/pods', podManifest('victim', { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }] }))).status).toBe(201)
   expect((await api('POST', '/api/v1/namespaces/victim/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } })).status).toBe(201)
   nobody = await saToken('attacker', 'nobody')
   urlReader = await saToken('attacker', 'url-reader')
@@ -167,7 +168,7 @@ describe('WebSocket streams into a pod', () => {
 describe('an Ingress path', () => {
   const NODE = 'parse-edge-node'
   const app = async (name: string) => {
-    const pod = await api('POST', '/api/v1/namespaces/shop/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: NODE, containers: [{ name: 'web', image: 'busybox' }] } })
+    const pod = await api('POST', '/api/v1/namespaces/shop/pods', podManifest(name, { nodeName: NODE }))
     expect((await api('POST', '/api/v1/namespaces/shop/services', { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80 }] } })).status).toBe(201)
     const address = { ip: '10.244.0.7', nodeName: NODE, targetRef: { kind: 'Pod', namespace: 'shop', name, uid: pod.json.metadata.uid } }
     expect((await api('POST', '/api/v1/namespaces/shop/endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [address], ports: [{ port: 80 }] }] })).status).toBe(201)

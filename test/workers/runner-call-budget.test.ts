@@ -47,7 +47,6 @@ describe('a pass counts its reads and writes against its budget of store calls',
       passes.push({ reconciled: report.reconciled, calls: report.calls, made: made() - before })
       if (report.nextAt !== now) break
     }
-    console.log(`passes: ${JSON.stringify(passes)}; store calls by method: ${JSON.stringify(calls)}`)
     // The first pass relists (one page), then takes keys of two calls each until it has made 20:
     // 1 + 2 × 10 = 21. Every later pass reads the change log once and does the same.
     expect(passes[0]).toMatchObject({ reconciled: 10, calls: 21 })

@@ -5,6 +5,7 @@ import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/ru
 import { resourceDefOf, pods } from '../../src/controllers/resources'
 import { api } from './helpers'
 import { countingEnv } from './counting-env'
+import { podManifest } from '../helpers'
 
 const ns = 'batch-bind'
 const total = 120
@@ -19,13 +20,12 @@ const node = (name: string) => ({
   },
 })
 
-const pod = (name: string, nodeName?: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'busybox' }] } })
 
 beforeAll(async () => {
   expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
   expect((await api('POST', '/api/v1/nodes', node('batch-node'))).status).toBe(201)
   for (let i = 0; i < total; i += 20) {
-    const created = await Promise.all(Array.from({ length: 20 }, (_, j) => api('POST', `/api/v1/namespaces/${ns}/pods`, pod(`p-${i + j}`))))
+    const created = await Promise.all(Array.from({ length: 20 }, (_, j) => api('POST', `/api/v1/namespaces/${ns}/pods`, podManifest(`p-${i + j}`))))
     expect(created.every((r) => r.status === 201)).toBe(true)
   }
 })
@@ -41,7 +41,6 @@ describe('batched bindings', () => {
     const events = (await api('GET', `/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DScheduled`)).json.items as any[]
     expect(events.length).toBe(total)
     const subrequests = Object.values(calls).reduce((a, b) => a + b, 0)
-    console.log(`scheduler pass binding ${total} pods: ${subrequests} store calls ${JSON.stringify(calls)}; ${report.actions} actions`)
     expect(calls.bind ?? 0).toBe(0)
     expect(calls.create ?? 0).toBe(0)
     expect(calls.bindMany).toBe(Math.ceil(total / 50))
@@ -54,8 +53,8 @@ describe('batched bindings', () => {
   })
 
   it('answers each write of a batch on its own: a refused one leaves the others written', async () => {
-    expect((await api('POST', `/api/v1/namespaces/${ns}/pods`, pod('free'))).status).toBe(201)
-    expect((await api('POST', `/api/v1/namespaces/${ns}/pods`, pod('taken', 'elsewhere'))).status).toBe(201)
+    expect((await api('POST', `/api/v1/namespaces/${ns}/pods`, podManifest('free'))).status).toBe(201)
+    expect((await api('POST', `/api/v1/namespaces/${ns}/pods`, podManifest('taken', { nodeName: 'elsewhere' }))).status).toBe(201)
     const def = resourceDefOf(pods)
     const store = env.KIND_STORE.get(env.KIND_STORE.idFromName('core/pods')) as unknown as { bindMany(d: unknown, b: unknown[]): Promise<{ object?: string; status?: { code: number; message: string } }[]> }
     const results = await store.bindMany(def, [

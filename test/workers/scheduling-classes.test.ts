@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { api } from './helpers'
+import { podManifest } from '../helpers'
 
 const PCS = '/apis/scheduling.k8s.io/v1/priorityclasses'
 const RCS = '/apis/node.k8s.io/v1/runtimeclasses'
 const PODS = '/api/v1/namespaces/default/pods'
 
 const pc = (name: string, value: number, extra: Record<string, unknown> = {}) => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra })
-const pod = (name: string, spec: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec } })
 
 describe('PriorityClass', () => {
   it('starts with the system classes, which cannot be deleted', async () => {
@@ -38,7 +38,7 @@ describe('PriorityClass', () => {
     expect(changed.json.message).toContain('value: Forbidden: may not be changed in an update.')
 
     // Pods naming no class get the default one.
-    const created = await api('POST', PODS, pod('wk-defaulted'))
+    const created = await api('POST', PODS, podManifest('wk-defaulted'))
     expect(created.status).toBe(201)
     expect(created.json.spec).toMatchObject({ priorityClassName: 'wk-default', priority: 5, preemptionPolicy: 'PreemptLowerPriority' })
     // An update that leaves them out keeps them, as the plugin does.
@@ -50,7 +50,7 @@ describe('PriorityClass', () => {
   })
 
   it('refuses a pod naming an unknown class with nothing stored', async () => {
-    const res = await api('POST', PODS, pod('wk-unknown', { priorityClassName: 'missing' }))
+    const res = await api('POST', PODS, podManifest('wk-unknown', { spec: { priorityClassName: 'missing' } }))
     expect(res.status).toBe(403)
     expect(res.json).toMatchObject({ reason: 'Forbidden', message: 'pods "wk-unknown" is forbidden: no PriorityClass with name missing was found' })
     expect((await api('GET', `${PODS}/wk-unknown`)).status).toBe(404)
@@ -68,7 +68,7 @@ describe('RuntimeClass', () => {
       ]),
     )
     expect((await api('POST', RCS, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'wk-heavy' }, handler: 'sim', overhead: { podFixed: { cpu: '250m' } } })).status).toBe(201)
-    const created = await api('POST', PODS, pod('wk-heavy', { runtimeClassName: 'wk-heavy' }))
+    const created = await api('POST', PODS, podManifest('wk-heavy', { spec: { runtimeClassName: 'wk-heavy' } }))
     expect(created.status).toBe(201)
     expect(created.json.spec.overhead).toEqual({ cpu: '250m' })
     const bad = await api('POST', RCS, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'wk-bad' }, handler: 'Bad_Handler' })
@@ -98,9 +98,9 @@ describe('ReplicationController', () => {
 describe('server-side apply of a new pod', () => {
   it('passes priority admission like a create', async () => {
     const path = `${PODS}/wk-applied?fieldManager=test`
-    const refused = await api('PATCH', path, pod('wk-applied', { priorityClassName: 'missing' }), 'application/apply-patch+yaml')
+    const refused = await api('PATCH', path, podManifest('wk-applied', { spec: { priorityClassName: 'missing' } }), 'application/apply-patch+yaml')
     expect(refused.status).toBe(403)
-    const applied = await api('PATCH', path, pod('wk-applied', { priorityClassName: 'system-cluster-critical' }), 'application/apply-patch+yaml')
+    const applied = await api('PATCH', path, podManifest('wk-applied', { spec: { priorityClassName: 'system-cluster-critical' } }), 'application/apply-patch+yaml')
     expect(applied.status).toBe(201)
     expect(applied.json.spec.priority).toBe(2000000000)
   })

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, joinNode } from './helpers'
+import { podManifest } from '../helpers'
 
 let n1 = ''
 const asNode = (method: string, path: string, body?: unknown, contentType?: string) => api(method, path, body, contentType, { Authorization: `Bearer ${n1}` })
@@ -103,7 +104,7 @@ describe('the Node authorizer and volumes', () => {
     await api('POST', '/api/v1/persistentvolumes', pv('unrelated'))
     await api('POST', '/api/v1/persistentvolumes', pv('n1-local', {}, { 'edgeplane.io/local-path-node': 'n1' }))
     await api('POST', '/api/v1/persistentvolumes', pv('n2-local', {}, { 'edgeplane.io/local-path-node': 'n2' }))
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'user' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }], volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'used' } }] } }
+    const pod = podManifest('user', { nodeName: 'n1', spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'used' } }] } })
     expect((await api('POST', '/api/v1/namespaces/st/pods', pod)).status).toBe(201)
   })
 

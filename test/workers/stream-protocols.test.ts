@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SELF } from 'cloudflare:test'
-import { closeFakeAgents, fakeAgent, until } from './fake-agent'
+import { closeFakeAgents, fakeAgent } from './fake-agent'
 import { api, token } from './helpers'
+import { podManifest, waitFor } from '../helpers'
 
 // exec, attach and port-forward in every WebSocket subprotocol kube-apiserver and the kubelet
 // serve, driven through the Worker and the node gateway against a fake agent: each protocol's
@@ -16,7 +17,7 @@ afterEach(closeFakeAgents)
 
 beforeAll(async () => {
   await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'streams' } })
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: NODE, containers: [{ name: 'main', image: 'busybox:1.36' }] } }
+  const pod = podManifest('p', { nodeName: NODE })
   expect((await api('POST', `${ns}/pods`, pod)).status).toBe(201)
 })
 
@@ -79,20 +80,20 @@ describe.each(execProtocols)('exec and attach over $chosen', ({ offered, chosen,
     const agent = await fakeAgent(NODE)
     const client = await open(`${ns}/pods/p/exec?command=sh&command=-c&command=exit%203&stdin=true&stdout=true&stderr=true`, offered)
     expect(client.protocol ?? '').toBe(chosen)
-    const op = await until(() => agent.messages.find((m) => m.op === 'exec'), 'the exec op')
+    const op = await waitFor(() => agent.messages.find((m) => m.op === 'exec'), { what: 'the exec op' })
     client.ws.send(clientMessage(chosen, 0, 'echo hi\n', as))
     client.ws.send(clientMessage(chosen, 4, '{"Width":80,"Height":24}', as))
     client.ws.send(clientMessage(chosen, 9, 'nobody reads this', as))
     client.ws.send(closeStdin)
     const expected = [[0, 'echo hi\n'], [4, '{"Width":80,"Height":24}'], ...(close ? [[255, '\u0000']] : [])]
-    await until(() => agent.frames.length >= expected.length, 'the frames at the agent')
+    await waitFor(() => agent.frames.length >= expected.length, { what: 'the frames at the agent' })
     await new Promise((r) => setTimeout(r, 50))
     expect(agent.frames.map((f) => [f.channel, dec.decode(f.payload)])).toEqual(expected)
 
     agent.data(op.id, 1, 'hi\n')
     agent.data(op.id, 2, 'warn\n')
     agent.end(op.id, { exitCode: 3 })
-    await until(() => client.closed(), 'the close')
+    await waitFor(() => client.closed(), { what: 'the close' })
     const status = { metadata: {}, status: 'Failure', message: nonZero('sh -c exit 3'), reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } }
     expect(decoded(chosen, client.received)).toEqual([
       [1, ''],
@@ -106,18 +107,18 @@ describe.each(execProtocols)('exec and attach over $chosen', ({ offered, chosen,
   it('ends a success with the Success status in v4 and v5 and nothing in v1; attach alike; an internal error as its message', async () => {
     const agent = await fakeAgent(NODE)
     const ok = await open(`${ns}/pods/p/attach?stdin=true&stderr=true`, offered)
-    const attach = await until(() => agent.messages.find((m) => m.op === 'exec' && m.attach), 'the attach op')
+    const attach = await waitFor(() => agent.messages.find((m) => m.op === 'exec' && m.attach), { what: 'the attach op' })
     expect(attach).toMatchObject({ command: [], stdin: true })
     agent.data(attach.id, 1, 'stdout was not asked for')
     agent.data(attach.id, 2, 'err\n')
     agent.end(attach.id, { exitCode: 0 })
-    await until(() => ok.closed(), 'the close')
+    await waitFor(() => ok.closed(), { what: 'the close' })
     expect(decoded(chosen, ok.received)).toEqual([[2, ''], [2, 'err\n'], ...(json ? [[3, '{"metadata":{},"status":"Success"}'] as [number, string]] : [])])
 
     const broken = await open(`${ns}/pods/p/exec?command=true&stdin=true`, offered)
-    const op = await until(() => agent.messages.find((m) => m.op === 'exec' && !m.attach), 'the exec op')
+    const op = await waitFor(() => agent.messages.find((m) => m.op === 'exec' && !m.attach), { what: 'the exec op' })
     agent.end(op.id, { error: 'error executing command in container: no such container' })
-    await until(() => broken.closed(), 'the close')
+    await waitFor(() => broken.closed(), { what: 'the close' })
     const message = 'Internal error occurred: error executing command in container: no such container'
     const frames = decoded(chosen, broken.received)
     expect(frames[0]).toEqual([3, ''])
@@ -135,9 +136,9 @@ describe.each([
     const agent = await fakeAgent(NODE)
     const client = await open(`${ns}/pods/p/portforward?ports=8000,8001`, offered)
     expect(client.protocol ?? '').toBe(chosen)
-    const op = await until(() => agent.messages.find((m) => m.op === 'portforward'), 'the portforward op')
+    const op = await waitFor(() => agent.messages.find((m) => m.op === 'portforward'), { what: 'the portforward op' })
     expect(op).toMatchObject({ namespace: 'streams', pod: 'p', ports: [8000, 8001] })
-    await until(() => client.received.length >= 4, 'the port frames')
+    await waitFor(() => client.received.length >= 4, { what: 'the port frames' })
     expect(decoded(chosen, client.received).map(([c, t]) => [c, t.length === 2 ? t.charCodeAt(0) + t.charCodeAt(1) * 256 : t])).toEqual([
       [0, 8000],
       [1, 8000],
@@ -148,7 +149,7 @@ describe.each([
     client.ws.send(clientMessage(chosen, 1, 'an error channel is not read', as))
     client.ws.send(clientMessage(chosen, 2, 'second port', as))
     client.ws.send(clientMessage(chosen, 4, 'no third port', as))
-    await until(() => agent.frames.length >= 2, 'the data at the agent')
+    await waitFor(() => agent.frames.length >= 2, { what: 'the data at the agent' })
     await new Promise((r) => setTimeout(r, 50))
     expect(agent.frames.map((f) => [f.channel, dec.decode(f.payload)])).toEqual([
       [0, 'GET / HTTP/1.0\r\n\r\n'],
@@ -158,7 +159,7 @@ describe.each([
     agent.data(op.id, 3, 'error forwarding port 8001 to pod streams/p, uid u: dial tcp4 127.0.0.1:8001: connect: connection refused')
     agent.data(op.id, 4, 'no such channel')
     agent.end(op.id)
-    await until(() => client.closed(), 'the close')
+    await waitFor(() => client.closed(), { what: 'the close' })
     expect(client.closed()).toBe(1000)
     expect(decoded(chosen, client.received.slice(4))).toEqual([
       [0, 'HTTP/1.0 200 OK\r\n\r\nhello'],

@@ -6,6 +6,7 @@ import { emptyFigures, InvocationMeter, LimitExceeded, metered } from '../../src
 import { serializedSize } from '../../src/limits/serialized-size'
 import { productionLimits } from '../../src/limits/production'
 import { api, token, hostOf } from './helpers'
+import { podManifest } from '../helpers'
 
 const configMaps = resourceDefOf({ group: '', version: 'v1', plural: 'configmaps' })
 const host = hostOf
@@ -40,16 +41,24 @@ describe('strict-limits mode', () => {
 
   it('fails the subrequest past 1,000 in one invocation, logs it and counts it', async () => {
     const figures = emptyFigures()
+    const meter = new InvocationMeter('test', figures)
     const store = storeFor(env, configMaps)
-    const run = metered(new InvocationMeter('test', figures), async () => {
+    const run = metered(meter, async () => {
       for (let i = 0; i < productionLimits.subrequests + 1; i++) await storeFor(env, configMaps).revision()
     })
     await expect(run).rejects.toBeInstanceOf(LimitExceeded)
     expect(figures.maxSubrequests).toBe(productionLimits.subrequests + 1)
     expect(figures.breaches.subrequests).toBe(1)
     expect(figures.maxRpcBytes).toBeGreaterThan(0)
-    // A stub made outside any invocation counts nothing.
-    expect(await store.revision()).toBeGreaterThanOrEqual(0)
+    // A stub made outside any invocation and called outside one counts against no invocation: the
+    // spent meter is not charged (it would refuse the call), and the call is made.
+    await expect(store.revision()).resolves.toBeTypeOf('number')
+    expect(meter.subrequests).toBe(productionLimits.subrequests + 1)
+    expect(figures.breaches.subrequests).toBe(1)
+    // The same stub called inside another invocation counts there, once per call.
+    const next = new InvocationMeter('next', emptyFigures())
+    await metered(next, () => store.revision())
+    expect(next.subrequests).toBe(1)
   })
 
   it('refuses an argument past 32 MiB before sending it', async () => {
@@ -61,7 +70,7 @@ describe('strict-limits mode', () => {
   })
 
   it("serves the Worker's and each controller's figures on GET /metrics", async () => {
-    for (let i = 0; i < 3; i++) expect((await api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: `strict-${i}` }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).status).toBe(201)
+    for (let i = 0; i < 3; i++) expect((await api('POST', '/api/v1/namespaces/default/pods', podManifest(`strict-${i}`))).status).toBe(201)
     await runInDurableObject(host('replicaset'), (instance) => instance.passNow('replicaset'))
     const text = await metricsText()
     expect(sampleOf(text, 'edgeplane_strict_max_subrequests_per_invocation{scope="worker"}')).toBeGreaterThanOrEqual(1)

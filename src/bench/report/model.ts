@@ -6,8 +6,10 @@ import type { WorkloadResult } from '../scenarios/workload'
 import type { SeriesResult } from '../scenarios/series'
 import { ROUNDS, type CreateRate } from '../scenarios/rbac'
 import type { DataPathResult } from '../scenarios/datapath'
+import type { FootprintResult } from '../scenarios/footprint'
 import { round, type Percentiles } from '../stats'
 import { dataPathFigures } from './datapath-figures'
+import { footprintFigures } from './footprint-figures'
 import { figure, latencyDetails, med, seriesDetails, skipped, sum, type Figure } from './figure'
 import type { Key } from './keys'
 import { workloadFigures } from './workload-figures'
@@ -42,7 +44,7 @@ export interface RunInfo {
   environment: Record<string, unknown>
 }
 
-export function buildReport(run: RunInfo, reps: RepResult[], workload?: WorkloadResult, dataPath?: Outcome<DataPathResult>): Report {
+export function buildReport(run: RunInfo, reps: RepResult[], workload?: WorkloadResult, dataPath?: Outcome<DataPathResult>, footprint?: Outcome<FootprintResult>): Report {
   const o = run.options
   const etcdSkipped = 'skipped' in run.etcd ? run.etcd.skipped : undefined
   const cp = reps.map((r) => r.cp)
@@ -143,6 +145,7 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
   if (o.watchers !== 100 && results.watch_p99_ms_100!.value !== null) results.watch_p99_ms_100!.at = `${o.watchers} watchers`
   Object.assign(results, workloadFigures(workload))
   Object.assign(results, dataPathFigures(dataPath))
+  Object.assign(results, footprintFigures(footprint))
 
   const latency: LatencyRow[] = [
     latencyRow(`create, API (c=${o.concurrency})`, cp.map((r) => r.create.latency)),
@@ -168,7 +171,7 @@ export function buildReport(run: RunInfo, reps: RepResult[], workload?: Workload
       watch_writes: o.watchWrites,
       time_limit_per_series_s: o.timeLimitMs / 1000,
       payload_bytes: 1024,
-      workload: o.workload ? { nodes: o.workload.nodes, schedule_pods: o.workload.schedulePods, deploy_replicas: o.workload.deployReplicas, replace_trials: o.workload.replaceTrials, idle_pods: o.workload.idlePods, idle_window_s: o.workload.idleWindowMs / 1000, node_loss_pods: o.workload.lossPods } : 'skipped',
+      workload: o.workload ? { nodes: o.workload.nodes, schedule_pods: o.workload.schedulePods, deploy_replicas: o.workload.deployReplicas, replace_trials: o.workload.replaceTrials, idle_pods: o.workload.idlePods, idle_window_s: o.workload.idleWindowMs / 1000, node_loss_pods: o.workload.lossPods, footprint_pods: o.workload.footprintPods } : 'skipped',
       etcd: run.etcd,
       ...run.environment,
     },
