@@ -7,8 +7,8 @@ import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 import { storeKinds } from './apis/store-strategy'
 import { InvocationMeter, metered, strictLimitsOn, workerFigures } from './limits/strict'
 import { provideAdmissionAuthorizer } from './admission/policies/authorizer'
-import { authorize } from './api/authorize'
-import { rbacPolicy } from './api/rbac-snapshot'
+import { authorize } from './api/authorization/authorize'
+import { rbacPolicy } from './api/authorization/rbac-snapshot'
 
 /** The store of one kind, whose changes are routed to the controllers that watch it, writing as the kind's strategy says. */
 export class KindStore extends Store {

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient, type KubeList } from './api-client'
 import { hasNewEphemeral } from './runtime/ephemeral'
-import { resolvePodEnv, type EnvSources } from './env'
+import { resolvePodEnv, type EnvSources } from './container-env'
 import { DEFAULT_LEASE_SECONDS, LeaseRenewer, leaseInterval, publishedGraceSeconds } from './lease'
 import type { Logger } from './log'
 import { labelPatch, nodeLabels, nodeObject, nodeStatus, shouldPostNodeStatus, type NodeIdentity, type NodeStatus } from './node-status'

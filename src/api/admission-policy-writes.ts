@@ -9,16 +9,16 @@
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { invalid, qualifiedResource } from '../apimachinery/status'
-import { forbidden, toStatusCause } from '../apimachinery/validation'
+import { forbidden, toStatusCause } from '../apimachinery/field-errors'
 import type { UserInfo } from '../apimachinery/user-info'
 import { admissionGroup, findResource, type ResourceDef } from '../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding } from '../apis/admissionregistration/admission-policy'
 import type { WriteGuard } from '../admission/guarded-write'
 import { servedResources } from '../store-client/custom-resources'
 import { storeFor } from '../store-client/stores'
-import { authorize } from './authorize'
-import { rbacPolicy } from './rbac-snapshot'
-import { mastersGroup } from './user'
+import { authorize } from './authorization/authorize'
+import { rbacPolicy } from './authorization/rbac-snapshot'
+import { mastersGroup } from './authentication/user'
 
 type Refusal = { field: string; message: string } | undefined
 type ParamsRefusal = (env: Env, user: UserInfo, obj: KubeObject, old: KubeObject | undefined) => Promise<Refusal>

@@ -1,11 +1,11 @@
 import type { Env } from '../env'
 import { ApiError, methodNotAllowed, qualifiedResource } from '../apimachinery/status'
-import type { ParsedRequest, RequestInfo } from './request-info'
-import { servePodExec } from './pod-exec'
-import { servePodLogs } from './pod-logs'
-import { servePodPortForward } from './pod-portforward'
-import { podBackend, serveProxy, serviceBackend, type ProxyBackend } from './proxy'
-import { serveComponentStatuses } from './component-statuses'
+import type { ParsedRequest, RequestInfo } from './http/request-info'
+import { servePodExec } from './pods/exec'
+import { servePodLogs } from './pods/logs'
+import { servePodPortForward } from './pods/portforward'
+import { podBackend, serveProxy, serviceBackend, type ProxyBackend } from './proxies/proxy'
+import { serveComponentStatuses } from './views/component-statuses'
 
 const notAllowed = () => new ApiError(methodNotAllowed('the server does not allow this method on the requested resource'))
 

@@ -10,14 +10,14 @@
 import type { Env } from '../env'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, invalid } from '../apimachinery/status'
-import { toStatusCause, invalid as invalidCause } from '../apimachinery/validation'
+import { toStatusCause, invalid as invalidCause } from '../apimachinery/field-errors'
 import type { WriteGuard } from '../admission/guarded-write'
 import { apiServerClientSigner, certificatesGroup, specOf, statusOf } from '../apis/certificates/csr-object'
 import { requestOf } from '../apis/certificates/csr-validation'
 import { checkCsrSignature } from '../apimachinery/x509/csr'
-import { authorizeRequest } from './authorize'
-import type { RequestInfo } from './request-info'
-import { mastersGroup, requestUser, type UserInfo } from './user'
+import { authorizeRequest } from './authorization/authorize'
+import type { RequestInfo } from './http/request-info'
+import { mastersGroup, requestUser, type UserInfo } from './authentication/user'
 
 type Serve = (req: Request, guard: WriteGuard) => Promise<Response>
 

@@ -3,13 +3,13 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, notFound } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
-import { ensureRbacBootstrap } from './rbac-bootstrap'
-import { publishNodeSettings } from './node-settings'
+import { ensureRbacBootstrap } from './bootstrap/rbac'
+import { publishNodeSettings } from './bootstrap/node-settings'
 import { ensureIngressClass } from '../edge/ingress-class'
-import { ensureClasses } from './class-bootstrap'
+import { ensureClasses } from './bootstrap/classes'
 import { ensureStorageClass } from '../admission/storage-class'
-import { ensureLocalApiServices } from './apiservice-bootstrap'
-import { ensureFlowcontrolBootstrap } from './flowcontrol-bootstrap'
+import { ensureLocalApiServices } from './bootstrap/apiservices'
+import { ensureFlowcontrolBootstrap } from './bootstrap/flowcontrol'
 
 const namespacesDef = findResource('', 'v1', 'namespaces')!
 

@@ -4,11 +4,11 @@ import { isJsonObject } from '../apimachinery/json-value'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { eventSubject, type NodeWriter } from '../apis/node-restriction'
-import { readBody } from './body'
-import type { ResourceAttributes } from './authorizer-attributes'
-import { boundNode } from './node-graph'
-import { nodeOf, requestUser } from './user'
-import { perRequest } from './request-state'
+import { readBody } from './http/body'
+import type { ResourceAttributes } from './authorization/attributes'
+import { boundNode } from './authorization/node-graph'
+import { nodeOf, requestUser } from './authentication/user'
+import { perRequest } from './http/request-state'
 
 const writers = perRequest<NodeWriter>()
 

@@ -1,5 +1,5 @@
 import { isJsonObject } from '../apimachinery/json-value'
-import { readBody } from './body'
+import { readBody } from './http/body'
 
 /**
  * NodeRestriction for the local-path volumes a node may patch: a JSON merge patch that touches

@@ -10,7 +10,7 @@ import { globalDefaultRefusal, systemPriorityClasses } from '../apis/priority-cl
 import { admissionForbidden } from '../admission/pod-admission'
 import { classSnapshot, forgetClasses } from '../admission/class-snapshot'
 import type { WriteGuard } from '../admission/guarded-write'
-import type { RequestInfo } from './request-info'
+import type { RequestInfo } from './http/request-info'
 import type { ServeWrite } from './kinds/types'
 
 export async function servePriorityClassWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: ServeWrite): Promise<Response> {

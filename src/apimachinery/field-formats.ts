@@ -1,4 +1,4 @@
-import { type FieldCause, invalid, tooLong } from './validation'
+import { type FieldCause, invalid, tooLong } from './field-errors'
 
 /**
  * String format checks (k8s.io/apimachinery/pkg/util/validation): each returns the list of

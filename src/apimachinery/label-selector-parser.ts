@@ -1,5 +1,5 @@
 import { type LabelRequirement, type LabelSelector, SelectorError, type SelectorOperator, binaryOperators, byteSorted, everything, newRequirement, sortByKey } from './labels'
-import { formatCause, invalid } from './validation'
+import { formatCause, invalid } from './field-errors'
 import { isQualifiedName } from './field-formats'
 
 /** The label selector string grammar (labels.Parse), with kube-apiserver's parse errors. */

@@ -1,4 +1,4 @@
-import { aggregateMessage, formatCause, invalid, notSupported, type FieldCause } from './validation'
+import { aggregateMessage, formatCause, invalid, notSupported, type FieldCause } from './field-errors'
 import { goStringSlice } from './go-format'
 import { isQualifiedName, isValidLabelValue } from './field-formats'
 

@@ -1,4 +1,4 @@
-import { type FieldCause, forbidden, invalid, required } from './validation'
+import { type FieldCause, forbidden, invalid, required } from './field-errors'
 import type { ObjectMeta } from './types'
 import { each, isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPathSegmentName, validateAnnotations, validateLabels, validateNonnegative } from './field-formats'
 import { goPointer, goQuote } from './go-format'

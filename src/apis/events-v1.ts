@@ -1,5 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
-import { invalid, required, toStatusCause, type FieldCause } from '../apimachinery/validation'
+import { invalid, required, toStatusCause, type FieldCause } from '../apimachinery/field-errors'
 import type { StatusCause } from '../apimachinery/types'
 
 /**

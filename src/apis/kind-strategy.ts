@@ -8,7 +8,7 @@
  */
 import type { KubeObject, Status } from '../apimachinery/types'
 import type { StoreResult } from '../apimachinery/status'
-import type { FieldCause } from '../apimachinery/validation'
+import type { FieldCause } from '../apimachinery/field-errors'
 import type { Json } from '../apimachinery/json-value'
 import type { Requester } from './certificates/csr-object'
 import type { NodeWriter } from './node-restriction'

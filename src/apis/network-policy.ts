@@ -1,5 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../apimachinery/validation'
+import { forbidden, invalid, notSupported, required, type FieldCause } from '../apimachinery/field-errors'
 import { isValidPortName, isValidPortNum } from '../apimachinery/field-formats'
 import { validateMetaLabelSelector } from './validation/selectors'
 import { parseCidr } from '../apimachinery/cidr'

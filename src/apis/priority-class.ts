@@ -4,7 +4,7 @@
  * functions of the pod or class and the classes that exist.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../apimachinery/validation'
+import { forbidden, invalid, notSupported, required, type FieldCause } from '../apimachinery/field-errors'
 
 export const SYSTEM_PRIORITY_CLASS_PREFIX = 'system-'
 /** The highest value a class not named `system-…` may have. */

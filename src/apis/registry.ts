@@ -104,7 +104,7 @@ export const builtinResources: ResourceDef[] = [
   { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, categories: ['all'], subresources: ['status'], generation: true },
   { group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', singular: 'cronjob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'], generation: true },
   { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'], generation: true },
-  // autoscaling/v1 is a view of the same objects, served by its own handler (src/api/hpa-v1.ts).
+  // autoscaling/v1 is a view of the same objects, served by its own handler (src/api/views/hpa-v1.ts).
   { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', singular: 'horizontalpodautoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'], virtual: true },
   { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', singular: 'poddisruptionbudget', namespaced: true, shortNames: ['pdb'], subresources: ['status'], generation: true },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true, subresources: [] },

@@ -3,7 +3,7 @@
  * (plugin/pkg/admission/runtimeclass) as pure functions of a pod and the class it names.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { invalid, notSupported, required, type FieldCause } from '../apimachinery/validation'
+import { invalid, notSupported, required, type FieldCause } from '../apimachinery/field-errors'
 import { checkName } from '../apimachinery/object-meta-validation'
 import { validateLabels } from '../apimachinery/field-formats'
 import { parseCpuMillis } from '../apimachinery/quantity'

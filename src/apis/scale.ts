@@ -2,7 +2,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { invalid, type StoreResult } from '../apimachinery/status'
 import { formatLabelSelector } from '../apimachinery/labels'
 import type { ResourceDef } from './registry'
-import { structTypeError } from './admission'
+import { structTypeError } from './write-checks'
 import { strategyOf } from './kind-strategies'
 
 interface ScalePaths {

@@ -1,6 +1,6 @@
 import type { KubeObject, Status } from '../apimachinery/types'
 import { invalid as invalidStatus } from '../apimachinery/status'
-import { invalid, toStatusCause, type FieldCause } from '../apimachinery/validation'
+import { invalid, toStatusCause, type FieldCause } from '../apimachinery/field-errors'
 import { formatIPv4, parseCidr, parseIPv4, type Cidr } from '../apimachinery/cidr'
 import { asRecord, type Json } from '../apimachinery/json-value'
 

@@ -3,7 +3,7 @@
  * own hooks (./kind-strategy.ts, found by strategyOf) and those of the subresource written.
  */
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { toStatusCause } from '../apimachinery/validation'
+import { toStatusCause } from '../apimachinery/field-errors'
 import { formatTime } from '../apimachinery/meta-time'
 import { apiVersionOf, type ResourceDef } from './registry'
 import { applyDefaults, initialStatus } from './defaults'

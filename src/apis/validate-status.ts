@@ -1,5 +1,5 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
-import { toStatusCause } from '../apimachinery/validation'
+import { toStatusCause } from '../apimachinery/field-errors'
 import { validateObjectMeta } from '../apimachinery/object-meta-validation'
 import type { ResourceDef } from './registry'
 import { strategyOf } from './kind-strategies'

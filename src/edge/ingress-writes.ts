@@ -13,7 +13,7 @@ import type { WriteGuard } from '../admission/guarded-write'
 import { notServedMessage } from '../apis/host-ownership'
 import { refusalOfWrite, takenByWrite } from '../apis/host-takeover'
 import type { ResourceDef } from '../apis/registry'
-import { appendWarnings } from '../api/respond'
+import { appendWarnings } from '../api/http/respond'
 import { edgeIngresses } from './edge-objects'
 
 type Claims = Awaited<ReturnType<typeof edgeIngresses>>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { runAsFor } from '../../src/agent/runtime/run-as'
-import { EnvError, expandVars, fieldRefValue, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/env'
+import { EnvError, expandVars, fieldRefValue, resolveContainerEnv, resolvePodEnv, type ContainerSpec, type EnvSources } from '../../src/agent/container-env'
 import { newPod } from '../helpers'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')

@@ -3,8 +3,8 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import type { UserInfo } from '../../src/apimachinery/user-info'
 import { compileExpression, evaluateExpression, policyScope, toCel, webhookScope } from '../../src/apis/admissionregistration/cel'
 import { CelAuthorizer, type Authorize } from '../../src/apis/admissionregistration/cel-authz'
-import { authorize } from '../../src/api/authorize'
-import { RbacPolicy } from '../../src/api/rbac'
+import { authorize } from '../../src/api/authorization/authorize'
+import { RbacPolicy } from '../../src/api/authorization/rbac'
 
 // Kubernetes' CEL libraries, case by case as upstream's library tests (k8s.io/apiserver/pkg/cel/library).
 

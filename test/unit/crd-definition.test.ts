@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import { CLEANUP_FINALIZER, establishedStatus } from '../../src/apis/crd/crd-object'
 import { compareVersions, resourceDefsOf, storageDefOf } from '../../src/apis/crd/resource-defs'
 import { validateApiApproval, validateCrd, validateCrdUpdate } from '../../src/apis/crd/validate-crd'

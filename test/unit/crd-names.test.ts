@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import { validateCrd } from '../../src/apis/crd/validate-crd'
 
 const schema = { openAPIV3Schema: { type: 'object' } }

@@ -4,7 +4,7 @@ import { applySchemaDefaults } from '../../src/apis/crd/defaults'
 import { checkStructural } from '../../src/apis/crd/structural'
 import { pruneUnknownFields } from '../../src/apis/crd/prune'
 import { validateAgainstSchema } from '../../src/apis/crd/validate'
-import { aggregateMessage, formatCause, toStatusCause } from '../../src/apimachinery/validation'
+import { aggregateMessage, formatCause, toStatusCause } from '../../src/apimachinery/field-errors'
 import { strictDecodingMessage } from '../../src/apis/schema/unknown-fields'
 
 const widgetSchema = (): JSONSchemaProps => ({

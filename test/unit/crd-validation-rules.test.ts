@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import type { JSONSchemaProps } from '../../src/apis/crd/schema'
 import { validateValidationRules } from '../../src/apis/crd/cel-rules'
 import { validateAgainstSchema } from '../../src/apis/crd/validate'

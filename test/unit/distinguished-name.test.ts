@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { parseCertificate } from '../../src/apimachinery/x509/authority'
 import { attributeValues, nameFromDer, oidCommonName, oidOrganization, parseDistinguishedName, sameName } from '../../src/apimachinery/x509/distinguished-name'
 import { pemBlocks } from '../../src/apimachinery/x509/pem'
-import { parseCertificateTime } from '../../src/api/edge-client-cert'
+import { parseCertificateTime } from '../../src/api/authentication/edge-client-cert'
 
 const dir = mkdtempSync(join(tmpdir(), 'dn-'))
 const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import { defaultHorizontalPodAutoscaler } from '../../src/apis/autoscaling/defaults'
 import { validateHorizontalPodAutoscaler } from '../../src/apis/autoscaling/validate-hpa'
 import { hpaFromV1, hpaToV1 } from '../../src/apis/autoscaling/v1-view'

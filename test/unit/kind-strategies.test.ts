@@ -4,7 +4,7 @@ import { qualifiedResource } from '../../src/apimachinery/status'
 import { builtinResources, storedResources, type ResourceDef } from '../../src/apis/registry'
 import { kindsWithStrategies, strategyOf } from '../../src/apis/kind-strategies'
 import { subresourceOf } from '../../src/apis/subresources'
-import { validateObject } from '../../src/apis/validate'
+import { validateObject } from '../../src/apis/validation/validate-object'
 import { kindsWithApis } from '../../src/api/kinds'
 import { MemoryStores } from '../fixtures/memory-stores'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import { validateLimitRange } from '../../src/apis/limit-range/object'
 import type { KubeObject } from '../../src/apimachinery/types'
 

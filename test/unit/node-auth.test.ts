@@ -3,10 +3,10 @@ import type { KubeObject } from '../../src/apimachinery/types'
 import { formatNodeToken, newNodeToken, nodeTokenOwner, nodeTokenSecret, nodeUser, parseNodeToken } from '../../src/apimachinery/node-token'
 import { bootstrapTokenGroups, bootstrapTokenSecret, bootstrapUser, decodedData, parseBootstrapToken } from '../../src/apimachinery/bootstrap-token'
 import { sameSecret } from '../../src/apimachinery/secret-compare'
-import { attributesOf } from '../../src/api/authorizer-attributes'
-import { forbiddenStatus } from '../../src/api/authorize'
-import { nodeAuthorize, tunnelNodeName } from '../../src/api/node-authorizer'
-import { nodeUserInfo } from '../../src/api/user'
+import { attributesOf } from '../../src/api/authorization/attributes'
+import { forbiddenStatus } from '../../src/api/authorization/authorize'
+import { nodeAuthorize, tunnelNodeName } from '../../src/api/authorization/node-authorizer'
+import { nodeUserInfo } from '../../src/api/authentication/user'
 
 const at = Date.parse('2026-01-01T00:00:00Z')
 /** A Secret as the store keeps it: stringData folded into base64 data. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { podReferences } from '../../src/apis/pod-references'
 import { forbiddenNodeLabels, isKubeletLabel } from '../../src/apis/node-restriction'
-import { attributesOf } from '../../src/api/authorizer-attributes'
+import { attributesOf } from '../../src/api/authorization/attributes'
 import { parseLabels, UsageError } from '../../src/agent/args'
 
 describe('pod references (the Node authorizer graph)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { authorize } from '../../src/api/authorize'
-import { serviceAccountUserInfo } from '../../src/api/user'
+import { authorize } from '../../src/api/authorization/authorize'
+import { serviceAccountUserInfo } from '../../src/api/authentication/user'
 
 const someone = serviceAccountUserInfo({ namespace: 'default', name: 'bot', uid: 'u-1', id: 'j-1', audiences: [], issuedAt: 1000, expiresAt: 4600 })
 const get = (namespace: string, name: string) => ({ verb: 'get', group: '', resource: 'configmaps', namespace, name })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { openapiGroupVersion, openapiIndex } from '../../src/api/openapi'
-import { refName, refsOf, type Schema } from '../../src/api/openapi/components'
-import { hashText } from '../../src/api/openapi/hash'
+import { openapiGroupVersion, openapiIndex } from '../../src/api/discovery/openapi'
+import { refName, refsOf, type Schema } from '../../src/api/discovery/openapi/components'
+import { hashText } from '../../src/api/discovery/openapi/hash'
 
 const APPS = 'io.k8s.api.apps.v1.'
 const CORE = 'io.k8s.api.core.v1.'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
 import { admitPodPriority, globalDefaultRefusal, systemPriorityClasses, validatePriorityClass } from '../../src/apis/priority-class'
 import { admitPodRuntimeClass, validateRuntimeClass } from '../../src/apis/runtime-class'
-import { runtimeClassFor } from '../../src/api/class-bootstrap'
+import { runtimeClassFor } from '../../src/api/bootstrap/classes'
 import { podManifest } from '../helpers'
 
 const pc = (name: string, value: number, extra: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra })

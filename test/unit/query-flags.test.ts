@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest'
-import { queryFlag } from '../../src/api/query'
-import { logOptions, type Pod } from '../../src/api/pod-logs'
-import { attributesOf } from '../../src/api/authorizer-attributes'
-import { withApplyOptions } from '../../src/api/apply-request'
+import { queryFlag } from '../../src/api/http/query'
+import { logOptions, type Pod } from '../../src/api/pods/logs'
+import { attributesOf } from '../../src/api/authorization/attributes'
+import { withApplyOptions } from '../../src/api/http/apply-request'
 
 const q = (s: string) => new URLSearchParams(s)
 

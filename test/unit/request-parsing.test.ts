@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalUrl, parseRequest, type ParsedRequest } from '../../src/api/request-info'
+import { canonicalUrl, parseRequest, type ParsedRequest } from '../../src/api/http/request-info'
 import type { Status } from '../../src/apimachinery/types'
 
 const parse = (path: string, method = 'GET') => parseRequest(method, new URL(`https://h${path}`))

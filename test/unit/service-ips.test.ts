@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../src/apimachinery/types'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import { allocateServiceAddresses, parseCidr, pickClusterIP, staticBandSize } from '../../src/apis/service-ips'
 
 function svc(name: string, spec: Record<string, unknown> = {}): KubeObject {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest'
-import { aggregateMessage, causeBody, formatCause, invalid, invalidMessage, notSupported, required, toStatusCause, tooLong, type FieldCause } from '../../src/apimachinery/validation'
+import { aggregateMessage, causeBody, formatCause, invalid, invalidMessage, notSupported, required, toStatusCause, tooLong, type FieldCause } from '../../src/apimachinery/field-errors'
 import { validateWorkload } from '../../src/apis/validation'
 import { validateMetaLabelSelector } from '../../src/apis/validation/selectors'
 import type { KubeObject, ObjectMeta } from '../../src/apimachinery/types'

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { Env } from '../../src/env'
 import type { KubeObject, Status } from '../../src/apimachinery/types'
-import { formatCause } from '../../src/apimachinery/validation'
+import { formatCause } from '../../src/apimachinery/field-errors'
 import { defaultWebhookConfiguration, validateWebhookConfiguration, type Webhook } from '../../src/apis/admissionregistration/webhook-configuration'
 import { validateAdmissionPolicyObject } from '../../src/apis/admissionregistration/admission-policy'
 import { matchConditionsAllow } from '../../src/admission/webhooks/match-conditions'
 import { provideAdmissionAuthorizer } from '../../src/admission/policies/authorizer'
 import type { CelRequest } from '../../src/admission/policies/cel-input'
-import { authorize } from '../../src/api/authorize'
-import { RbacPolicy } from '../../src/api/rbac'
+import { authorize } from '../../src/api/authorization/authorize'
+import { RbacPolicy } from '../../src/api/authorization/rbac'
 import { podManifest } from '../helpers'
 
 // Gatekeeper's ValidatingWebhookConfiguration names every resource and, beside it, the subresources it checks.

@@ -6,7 +6,7 @@ import { findResource } from '../../src/apis/registry'
 import { storeFor } from '../../src/store-client/stores'
 import { admittedStore } from '../../src/admission/webhooks/admitted-store'
 import type { WriteGuard } from '../../src/admission/guarded-write'
-import { escalationGuard } from '../../src/api/rbac-write'
+import { escalationGuard } from '../../src/api/authorization/rbac-write'
 import { api, openWatch } from './helpers'
 import { landed, racedGuard } from './write-race'
 

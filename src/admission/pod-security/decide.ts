@@ -8,7 +8,7 @@
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { goQuote } from '../../apimachinery/go-format'
 import { invalid as invalidStatus } from '../../apimachinery/status'
-import { toStatusCause, type FieldCause } from '../../apimachinery/validation'
+import { toStatusCause, type FieldCause } from '../../apimachinery/field-errors'
 import type { Json } from '../../apimachinery/json-value'
 import { compareLevels, equivalentPolicies, fullyPrivileged, levelVersionString, policyToEvaluate, sameLevelVersion, type LevelVersion, type Policy } from '../../apis/pod-security/levels'
 import type { PodSecuritySettings } from '../../apis/pod-security/settings'

@@ -3,7 +3,7 @@
  * restarted, and reported in `status.ephemeralContainerStatuses`. Shared by the runtimes.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { ephemeralSpecs, type EphemeralSpec } from '../env'
+import { ephemeralSpecs, type EphemeralSpec } from '../container-env'
 import type { ContainerState } from './types'
 
 export type { EphemeralSpec }

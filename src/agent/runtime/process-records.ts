@@ -2,7 +2,7 @@
 import type { ChildProcess } from 'node:child_process'
 import type { KubeObject } from '../../apimachinery/types'
 import { formatTime } from '../../apimachinery/meta-time'
-import { podContainers, type ContainerSpec } from '../env'
+import { podContainers, type ContainerSpec } from '../container-env'
 import type { CrashLoopState } from './backoff'
 import type { LogBuffer } from './log-buffer'
 import type { Probe, ProbeWorker } from './probes'

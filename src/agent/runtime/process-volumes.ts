@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import type { KubeObject } from '../../apimachinery/types'
-import { podContainers } from '../env'
+import { podContainers } from '../container-env'
 import { boundVolume, volumeHostPath, type ApiGet } from './claim-path'
 
 type Mount = { name: string; mountPath: string; subPath?: string }

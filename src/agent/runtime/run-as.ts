@@ -5,7 +5,7 @@
  * user on an agent that is not root is refused rather than run as the agent.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import type { ContainerSpec } from '../env'
+import type { ContainerSpec } from '../container-env'
 
 interface SecurityContext {
   runAsUser?: number

@@ -1,7 +1,7 @@
 import { forgetWebhookConfigurations } from '../../admission/webhooks/configurations'
 import { forgetAdmissionPolicies } from '../../admission/policies/configurations'
 import { paramsGuard } from '../admission-policy-writes'
-import { requestUser } from '../user'
+import { requestUser } from '../authentication/user'
 import type { KindApi } from './types'
 
 /**

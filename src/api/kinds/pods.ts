@@ -4,10 +4,10 @@ import { ApiError, invalid, methodNotAllowed, success, unwrap } from '../../apim
 import type { ResourceDef } from '../../apis/registry'
 import { admitPodBinding } from '../../admission/pod-security/process-node'
 import { storeFor } from '../../store-client/stores'
-import { readBody } from '../body'
-import { servePodEviction } from '../pod-eviction'
-import { writeOptions } from '../query'
-import { jsonBody } from '../respond'
+import { readBody } from '../http/body'
+import { servePodEviction } from '../pods/eviction'
+import { writeOptions } from '../http/query'
+import { jsonBody } from '../http/respond'
 import type { KindApi } from './types'
 
 /** The body of a POST-only subresource. */

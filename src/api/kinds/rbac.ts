@@ -1,6 +1,6 @@
-import { escalationGuard } from '../rbac-write'
-import { invalidateRbacPolicy } from '../rbac-snapshot'
-import { requestUser } from '../user'
+import { escalationGuard } from '../authorization/rbac-write'
+import { invalidateRbacPolicy } from '../authorization/rbac-snapshot'
+import { requestUser } from '../authentication/user'
 import type { KindApi } from './types'
 
 /**

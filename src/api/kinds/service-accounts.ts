@@ -1,6 +1,6 @@
 import { ApiError, failure } from '../../apimachinery/status'
-import { forgetServiceAccounts } from '../service-account-cache'
-import { serveTokenRequest } from '../token-request'
+import { forgetServiceAccounts } from '../authentication/service-account-cache'
+import { serveTokenRequest } from '../authentication/token-request'
 import type { KindApi } from './types'
 
 export const serviceAccountsApi: KindApi = {

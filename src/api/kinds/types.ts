@@ -1,7 +1,7 @@
 import type { Env } from '../../env'
 import type { ResourceDef } from '../../apis/registry'
 import type { WriteGuard } from '../../admission/guarded-write'
-import type { RequestInfo } from '../request-info'
+import type { RequestInfo } from '../http/request-info'
 
 /** Serves the request as the generic resource handler does; a write stores only an object `guard` allows. */
 export type ServeWrite = (req: Request, guard?: WriteGuard) => Promise<Response>

@@ -5,7 +5,7 @@
  * k8s.io/kubernetes/pkg/apis/admissionregistration/validation), which compiles every expression.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { isDns1035Label, isDns1123Subdomain, isValidPathSegmentName, validateQualifiedName } from '../../apimachinery/field-formats'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 import { validateMetaLabelSelector } from '../validation/selectors'

@@ -4,7 +4,7 @@
  * 64, each with a qualified name unique among them and an expression that compiles to a bool in
  * the scope of its kind.
  */
-import { duplicate, invalid, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, invalid, required, type FieldCause } from '../../apimachinery/field-errors'
 import { validateQualifiedName } from '../../apimachinery/field-formats'
 import { compileExpression, type CelScope } from './cel'
 

@@ -4,7 +4,7 @@
  * its mutating twin in k8s.io/kubernetes/pkg/apis/admissionregistration/validation).
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { validateDns1123Subdomain } from '../../apimachinery/field-formats'
 import { validateMetaLabelSelector } from '../validation/selectors'
 import type { MetaLabelSelector } from '../../apimachinery/labels'

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord } from '../../apimachinery/json-value'
-import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { isDns1035Label, isDns1123Subdomain, isValidPortNum } from '../../apimachinery/field-formats'
 import { builtinResources, groupVersions } from '../registry'
 

@@ -1,6 +1,6 @@
 /** ValidateHorizontalPodAutoscaler's spec rules (pkg/apis/autoscaling/validation), with upstream's paths and messages. */
 import type { KubeObject } from '../../apimachinery/types'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { isDns1123Label, isValidPathSegmentName } from '../../apimachinery/field-formats'
 import { quantityOf } from '../../apimachinery/quantity'
 import { asRecord } from '../../apimachinery/json-value'

@@ -1,6 +1,6 @@
 /** Upstream's validation of CertificateSigningRequest (pkg/apis/certificates/validation), for create and update. */
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { isDns1123Label, isDns1123Subdomain } from '../../apimachinery/field-formats'
 import { keyUsages } from '../schema/certificates-v1'
 import { parseCsrPem, type CertificateRequest } from '../../apimachinery/x509/csr'

@@ -10,7 +10,7 @@
  * celconfig.RuntimeCELCostBudget.
  */
 import { Optional } from '@marcbachmann/cel-js'
-import { duplicate, forbidden, invalid, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, forbidden, invalid, required, type FieldCause } from '../../apimachinery/field-errors'
 import { evaluateProgram, toCel } from '../admissionregistration/cel'
 import { newCostBudget, type CostBudget } from '../admissionregistration/cel-cost'
 import { compiledRules, fieldPathOf, hasRules, type CompiledRule } from './cel-rules'

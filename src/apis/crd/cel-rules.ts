@@ -7,7 +7,7 @@
  * with Kubernetes' CEL libraries but no authorizer.
  */
 import type { ParseResult } from '@marcbachmann/cel-js'
-import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { compileExpression, crdScope, namesVariable } from '../admissionregistration/cel'
 import type { JSONSchemaProps, ValidationRule } from './schema'
 

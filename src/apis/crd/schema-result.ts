@@ -1,4 +1,4 @@
-import { invalid, type FieldCause } from '../../apimachinery/validation'
+import { invalid, type FieldCause } from '../../apimachinery/field-errors'
 import { goFloat, goQuote } from '../../apimachinery/go-format'
 
 /**

@@ -1,4 +1,4 @@
-import { notSupported, tooLong, typeInvalid } from '../../apimachinery/validation'
+import { notSupported, tooLong, typeInvalid } from '../../apimachinery/field-errors'
 import { goFloat, goQuote } from '../../apimachinery/go-format'
 import { jsonEqual } from '../../apimachinery/json-value'
 import { isCheckedFormat, matchesFormat } from './formats'

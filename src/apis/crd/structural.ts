@@ -1,4 +1,4 @@
-import { forbidden, formatCause, invalid, required, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, formatCause, invalid, required, type FieldCause } from '../../apimachinery/field-errors'
 import type { JSONSchemaProps } from './schema'
 import { compilePattern } from './pattern'
 

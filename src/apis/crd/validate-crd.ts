@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { acceptedNames, crdSpecOf, type CrdNames, type CrdVersion } from './crd-object'
 import type { JSONSchemaProps } from './schema'
 import { checkStructural } from './structural'

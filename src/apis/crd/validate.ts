@@ -1,4 +1,4 @@
-import { invalid, required, type FieldCause } from '../../apimachinery/validation'
+import { invalid, required, type FieldCause } from '../../apimachinery/field-errors'
 import { goQuote } from '../../apimachinery/go-format'
 import type { JSONSchemaProps } from './schema'
 import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-value'

@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, isJsonObject } from '../../apimachinery/json-value'
-import { duplicate, required, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, required, type FieldCause } from '../../apimachinery/field-errors'
 import { danglingCondition, enforcedCondition } from './names'
 
 export interface FlowcontrolCondition {

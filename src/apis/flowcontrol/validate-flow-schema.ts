@@ -1,7 +1,7 @@
 /** ValidateFlowSchema (pkg/apis/flowcontrol/validation), after the object's metadata. */
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, isJsonObject, type Json } from '../../apimachinery/json-value'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { isDns1123Label, isDns1123Subdomain } from '../../apimachinery/field-formats'
 import { exemptName, flowSchemaKind } from './names'
 import { bootstrapObject, defaulted } from './bootstrap'

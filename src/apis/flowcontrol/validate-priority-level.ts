@@ -1,7 +1,7 @@
 /** ValidatePriorityLevelConfiguration (pkg/apis/flowcontrol/validation) for v1 requests, after the object's metadata. */
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, isJsonObject, type Json } from '../../apimachinery/json-value'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { exemptName, preserveZeroSharesAnnotation, priorityLevelKind } from './names'
 import { bootstrapObject, defaulted } from './bootstrap'
 import { specEqual } from './semantic'

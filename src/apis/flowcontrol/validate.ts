@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { FieldCause } from '../../apimachinery/validation'
+import type { FieldCause } from '../../apimachinery/field-errors'
 import { flowSchemaKind, priorityLevelKind } from './names'
 import { validateFlowSchema } from './validate-flow-schema'
 import { validatePriorityLevel } from './validate-priority-level'

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { cmpQuantity, formatQuantity, quantityListOf, quantityMilli, type QuantityList } from '../../apimachinery/quantity'
-import { duplicate, forbidden, invalid, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, forbidden, invalid, type FieldCause } from '../../apimachinery/field-errors'
 import { validateQualifiedName } from '../../apimachinery/field-formats'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 

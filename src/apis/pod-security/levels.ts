@@ -4,7 +4,7 @@
  * `pod-security.kubernetes.io/*` labels, and how levels compare. Pure: the admission plugin, the
  * scheduler and the launcher's check of its settings all read it.
  */
-import { invalid, type FieldCause } from '../../apimachinery/validation'
+import { invalid, type FieldCause } from '../../apimachinery/field-errors'
 
 export type Level = 'privileged' | 'baseline' | 'restricted'
 

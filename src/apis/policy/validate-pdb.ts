@@ -1,7 +1,7 @@
 /** ValidatePodDisruptionBudget's spec rules (pkg/apis/policy/validation), with upstream's paths and messages. */
 import type { KubeObject } from '../../apimachinery/types'
 import { goIntOrString } from '../../apimachinery/go-format'
-import { invalid, notSupported, type FieldCause } from '../../apimachinery/validation'
+import { invalid, notSupported, type FieldCause } from '../../apimachinery/field-errors'
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from '../validation/apps'
 import { validateMetaLabelSelector } from '../validation/selectors'
 import { asRecord } from '../../apimachinery/json-value'

@@ -1,7 +1,7 @@
 /** ValidateResourceQuota's spec rules, with upstream's field paths and messages. */
 import type { KubeObject } from '../../apimachinery/types'
 import { formatQuantity, quantityOf } from '../../apimachinery/quantity'
-import { invalid, notSupported, type FieldCause } from '../../apimachinery/validation'
+import { invalid, notSupported, type FieldCause } from '../../apimachinery/field-errors'
 import { validateQualifiedName } from '../../apimachinery/field-formats'
 import { asRecord } from '../../apimachinery/json-value'
 

@@ -3,7 +3,7 @@
  * (pkg/apis/rbac/validation, pkg/apis/rbac/v1/defaults.go), with upstream's paths and messages.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { selectorFromLabelSelector, SelectorError } from '../../apimachinery/labels'
 import { validateMetaLabelSelector } from '../validation/selectors'
 import { rbacGroup } from '../registry'

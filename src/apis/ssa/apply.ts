@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { badRequest, type StoreResult } from '../../apimachinery/status'
 import { apiVersionOf, type ResourceDef } from '../registry'
-import { typeErrorStatus } from '../admission'
+import { typeErrorStatus } from '../write-checks'
 import { conflictStatus, type Conflict } from './conflict'
 import { FieldSet } from './fieldset'
 import { decodeManaged, sameManager, withManaged, type Managed } from './managed'

@@ -4,7 +4,7 @@
  * with upstream's field paths and messages, for create and for update.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
 import { validateDns1123Subdomain, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
 import { parseBytes, QuantityError } from '../../apimachinery/quantity'
 import { asRecord as rec, type Json } from '../../apimachinery/json-value'

@@ -4,7 +4,7 @@
  * status.replicas, and collisionCount never goes down.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { invalid, type FieldCause } from '../../apimachinery/validation'
+import { invalid, type FieldCause } from '../../apimachinery/field-errors'
 import { asRecord } from '../../apimachinery/json-value'
 import { isNegativeErrorMsg } from '../../apimachinery/field-formats'
 

@@ -1,4 +1,4 @@
-import { type FieldCause, forbidden, invalid, notSupported, required } from '../../apimachinery/validation'
+import { type FieldCause, forbidden, invalid, notSupported, required } from '../../apimachinery/field-errors'
 import { type IntOrString, type PodTemplate, daemonSetSpec, deploymentSpec, read, replicaSetSpec, replicationControllerSpec, statefulSetSpec } from './shapes'
 import type { KubeObject } from '../../apimachinery/types'
 import { type LabelSelector, isEverything, matchesLabels, selectorFromSet } from '../../apimachinery/labels'

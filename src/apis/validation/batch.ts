@@ -1,4 +1,4 @@
-import { type FieldCause, invalid, notSupported, required } from '../../apimachinery/validation'
+import { type FieldCause, invalid, notSupported, required } from '../../apimachinery/field-errors'
 import { type JobSpec, cronJobSpec, jobSpec, objectMeta, read } from './shapes'
 import type { KubeObject } from '../../apimachinery/types'
 import { goLabelSelector, selectorMismatch, toSelector, validateMetaLabelSelector } from './selectors'

@@ -1,4 +1,4 @@
-import { duplicate, type FieldCause, forbidden, invalid, notSupported, required, tooLong } from '../../apimachinery/validation'
+import { duplicate, type FieldCause, forbidden, invalid, notSupported, required, tooLong } from '../../apimachinery/field-errors'
 import type { KubeObject } from '../../apimachinery/types'
 import { objectMeta, read, serviceSpec, stringMap } from './shapes'
 import { supportedProtocols, validatePodSpec } from './pod-spec'

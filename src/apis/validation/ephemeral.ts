@@ -5,7 +5,7 @@
  * pods/ephemeralcontainers subresource only.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, forbidden, notFound, type FieldCause } from '../../apimachinery/validation'
+import { duplicate, forbidden, notFound, type FieldCause } from '../../apimachinery/field-errors'
 import { jsonEqual, asRecord as record, type Json } from '../../apimachinery/json-value'
 import type { Container } from './shapes'
 import { validateContainerCommon } from './pod-spec'

@@ -6,7 +6,7 @@
  * validation, Service cluster IPs in service-ips.ts, a CSR's spec in its strategy.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { forbidden, invalid, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, invalid, type FieldCause } from '../../apimachinery/field-errors'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { goStringSlice } from '../../apimachinery/go-format'
 import { semanticEqual } from './semantic'

@@ -1,4 +1,4 @@
-import type { FieldCause } from '../../apimachinery/validation'
+import type { FieldCause } from '../../apimachinery/field-errors'
 import type { KubeObject } from '../../apimachinery/types'
 import { validateConfigMap, validatePod, validateSecret, validateService } from './core'
 import { validateCronJob, validateJob } from './batch'

@@ -7,7 +7,7 @@
  * node affinity, node selector, tolerations, scheduling gates, labels and annotations.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { invalid, type FieldCause } from '../../apimachinery/validation'
+import { invalid, type FieldCause } from '../../apimachinery/field-errors'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { semanticEqual } from './semantic'
 import { immutableField, immutableSelector } from './validate-immutable'

@@ -1,5 +1,5 @@
 import { type Container, type PodSpec, type PodTemplate, containerPort, podSpec, podTemplate, read } from './shapes'
-import { type FieldCause, duplicate, forbidden, invalid, notSupported, required } from '../../apimachinery/validation'
+import { type FieldCause, duplicate, forbidden, invalid, notSupported, required } from '../../apimachinery/field-errors'
 import { validateVolumeMounts, validateVolumeNames } from './volumes'
 import { validateTolerations } from './tolerations'
 import { inclusiveRangeError, isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum, validateAnnotations, validateDns1123Label, validateLabels } from '../../apimachinery/field-formats'

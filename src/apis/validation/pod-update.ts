@@ -8,7 +8,7 @@
  * have their own subresources and are not checked here.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { forbidden, invalid, required, type FieldCause } from '../../apimachinery/validation'
+import { forbidden, invalid, required, type FieldCause } from '../../apimachinery/field-errors'
 import { asRecord, objectsOf, type Json } from '../../apimachinery/json-value'
 import { describeDiff, semanticEqual } from './semantic'
 

@@ -1,4 +1,4 @@
-import { type FieldCause, forbidden, invalid, required } from '../../apimachinery/validation'
+import { type FieldCause, forbidden, invalid, required } from '../../apimachinery/field-errors'
 import { type LabelSelector, SelectorError, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { type MetaSelector, type PodTemplate, type SelectorRequirement, labelSelector, read } from './shapes'
 import { goQuote, goStringMap, goStringSlice } from '../../apimachinery/go-format'

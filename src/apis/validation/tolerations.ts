@@ -1,5 +1,5 @@
 import type { PodSpec } from './shapes'
-import { type FieldCause, invalid, notSupported } from '../../apimachinery/validation'
+import { type FieldCause, invalid, notSupported } from '../../apimachinery/field-errors'
 import { isQualifiedName, isValidLabelValue } from '../../apimachinery/field-formats'
 
 /** A pod's tolerations, as ValidateTolerations (pkg/apis/core/validation) checks them. */

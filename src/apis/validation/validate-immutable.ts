@@ -1,5 +1,5 @@
 /** ValidateImmutableField (k8s.io/apimachinery/pkg/api/validation), semantic equality deciding. */
-import { invalid, type FieldCause } from '../../apimachinery/validation'
+import { invalid, type FieldCause } from '../../apimachinery/field-errors'
 import { semanticEqual } from './semantic'
 import { goLabelSelector } from './selectors'
 import type { MetaSelector } from './shapes'

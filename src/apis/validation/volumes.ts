@@ -1,5 +1,5 @@
 import type { Container, PodSpec } from './shapes'
-import { type FieldCause, duplicate, invalid, notFound, required } from '../../apimachinery/validation'
+import { type FieldCause, duplicate, invalid, notFound, required } from '../../apimachinery/field-errors'
 import { validateDns1123Label } from '../../apimachinery/field-formats'
 
 /**

@@ -5,7 +5,7 @@
  */
 import type Docker from 'dockerode'
 import type { KubeObject } from '../../../apimachinery/types'
-import { expandVars, type ContainerSpec } from '../../env'
+import { expandVars, type ContainerSpec } from '../../container-env'
 import { parseBytes, parseCpuMillis } from '../../../apimachinery/quantity'
 
 export const LABEL_MANAGED = 'io.edgeplane.managed-by'

@@ -1,7 +1,7 @@
 /** The docker runtime's record of a pod and its containers (made, and quiesced), and the probes of a running container. */
 import { join } from 'node:path'
 import type { KubeObject } from '../../../apimachinery/types'
-import { podContainers } from '../../env'
+import { podContainers } from '../../container-env'
 import type { Logger } from '../../log'
 import type { CrashLoopState } from '../backoff'
 import { startContainerProbes } from '../container-probes'

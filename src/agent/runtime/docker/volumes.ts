@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import type { KubeObject } from '../../../apimachinery/types'
-import { configMapData, fieldRefValue, secretData } from '../../env'
+import { configMapData, fieldRefValue, secretData } from '../../container-env'
 import type { DockerContainerSpec } from './container-config'
 
 import { boundVolume, volumeHostPath, type ApiGet } from '../claim-path'
