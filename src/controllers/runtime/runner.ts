@@ -121,9 +121,14 @@ export class ControllerRunner {
     return this.shared.runners.filter((runner) => runner.watched.has(key))
   }
 
-  /** Queues the keys a change of a kind this controller watches concerns (and that it queues on). */
+  /**
+   * Queues the keys a change of a kind this controller watches concerns (and that it queues on).
+   * When the cache already held this very version (a write of this host, recorded as it was made),
+   * what it changed is unknown here, so `queuesOn` cannot tell: the change is queued.
+   */
   private queueChange(r: ResourceRef, type: ChangeType, obj: KubeObject, previous: KubeObject | undefined, now: number): void {
-    if (this.def.queuesOn && !this.def.queuesOn(r, type, obj, previous)) return
+    const ownWrite = previous?.metadata.resourceVersion === obj.metadata.resourceVersion
+    if (this.def.queuesOn && !ownWrite && !this.def.queuesOn(r, type, obj, previous)) return
     for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
     if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
   }
@@ -336,8 +341,11 @@ export class ControllerRunner {
         }
         const now = clock()
         this.computing(() => {
+          // A relist (the log was compacted past the cache) also queues what the cached versions
+          // concerned, those of objects deleted meanwhile among them, as their changes would have.
+          const cached = cache.list()
           cache.reset(objects, Number(rv))
-          for (const runner of watchers) runner.queueListed(r, objects, now)
+          for (const runner of watchers) runner.queueListed(r, [...cached, ...objects], now)
         })
         return
       }
