@@ -121,14 +121,9 @@ export class ControllerRunner {
     return this.shared.runners.filter((runner) => runner.watched.has(key))
   }
 
-  /**
-   * Queues the keys a change of a kind this controller watches concerns (and that it queues on).
-   * When the cache already held this very version (a write of this host, recorded as it was made),
-   * what it changed is unknown here, so `queuesOn` cannot tell: the change is queued.
-   */
+  /** Queues the keys a change of a kind this controller watches concerns (and that it queues on). */
   private queueChange(r: ResourceRef, type: ChangeType, obj: KubeObject, previous: KubeObject | undefined, now: number): void {
-    const ownWrite = previous?.metadata.resourceVersion === obj.metadata.resourceVersion
-    if (this.def.queuesOn && !ownWrite && !this.def.queuesOn(r, type, obj, previous)) return
+    if (this.def.queuesOn && !this.def.queuesOn(r, type, obj, previous)) return
     for (const k of this.def.keysFor(r, obj, this.caches)) this.queue.add(k, now)
     if (previous) for (const k of this.def.keysFor(r, previous, this.caches)) this.queue.add(k, now)
   }
