@@ -13,6 +13,8 @@ import { retiredHost } from './retire'
 import { emptyFigures, InvocationMeter, metered, strictLimitsOn } from '../../src/limits/strict'
 
 const defaultPassGapMs = 100
+/** a pass that failed as a whole is tried again after this long, doubling while it keeps failing, at most a resync period */
+const failedPassRetryMs = 1000
 /** an alarm this far past its time is taken as lost */
 const overdueMs = 60_000
 
@@ -34,6 +36,10 @@ export class ControllerHost extends DurableObject<Env> {
   private readonly schedule = new HostSchedule(this.passGapMs())
   /** the time of the alarm last set by this instance */
   private armed: number | undefined
+  /** the time of the last alarm whose handler this instance ran: no alarm is set again at or before it (see nextAlarmAt) */
+  private fired: number | undefined
+  /** per controller, how many passes in a row failed as a whole */
+  private readonly failures = new Map<string, number>()
 
   /** A store committed a change the controller `name` watches: run its pass soon. */
   async poke(name: string): Promise<void> {
@@ -74,7 +80,7 @@ export class ControllerHost extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    const firing = this.armed ?? Date.now()
+    this.fired = this.armed ?? Date.now()
     this.host ??= await this.ctx.storage.get<string>('host')
     if (!this.host) {
       // A host from before hosts could run several controllers: retired, or moved to the new keys.
@@ -85,7 +91,7 @@ export class ControllerHost extends DurableObject<Env> {
     const members = controllersOfHost(this.host)
     const { name, at } = this.schedule.next(members)
     if (at <= Date.now()) await this.invocation(name, true)
-    await this.armAt(members, firing)
+    await this.armAt(members)
   }
 
   /** Runs one pass of the controller `name` now, in an invocation of its own, as its alarm does when it is due first. */
@@ -117,11 +123,15 @@ export class ControllerHost extends DurableObject<Env> {
     let report: PassReport
     try {
       report = await runner.pass()
+      this.failures.delete(name)
     } catch (e) {
-      // A store that cannot be read now is retried on the next resync, never in a tight loop.
+      // A store that cannot be read now: the queued keys stay queued, and the pass is tried again
+      // after a back-off (1 s, 2 s, … at most a resync period), never in a tight loop.
       console.error(`controller ${name}: pass failed`, e)
       counters.failedPasses++
-      report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + defaultRunnerOptions.resyncMs }
+      const failures = (this.failures.get(name) ?? 0) + 1
+      this.failures.set(name, failures)
+      report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + Math.min(this.resyncMs(), failedPassRetryMs * 2 ** (failures - 1)) }
     }
     await saveRunnerState(this.ctx.storage, name, runner)
     if (counters.limits) recordPass(counters.limits, `controller ${name}`, report, runner.caches.bytes)
@@ -130,22 +140,27 @@ export class ControllerHost extends DurableObject<Env> {
     this.schedule.passed(name, startedAt, Date.now(), report.nextAt)
   }
 
-  /** Sets the alarm for the controller due earliest, if any is; `firing`: the time of the alarm whose handler is running. */
-  private async armAt(members: string[], firing?: number): Promise<void> {
+  /** Sets the alarm for the controller due earliest, if any is. */
+  private async armAt(members: string[]): Promise<void> {
     const { at } = this.schedule.next(members)
-    if (Number.isFinite(at)) await this.setAlarm(nextAlarmAt(at, Date.now(), firing))
+    if (Number.isFinite(at)) await this.setAlarm(at)
   }
 
+  /** Every alarm this instance sets goes through here: at `at`, but never in the past nor at or before the last alarm it ran. */
   private async setAlarm(at: number): Promise<void> {
-    this.armed = at
-    await this.ctx.storage.setAlarm(at)
+    this.armed = nextAlarmAt(at, Date.now(), this.fired)
+    await this.ctx.storage.setAlarm(this.armed)
   }
 
-  /** Brings the alarm forward to `at` (never later). */
+  /** Brings the alarm forward to `due` (never later). */
   private async armBy(due: number): Promise<void> {
-    const at = Math.max(due, Date.now())
+    const at = nextAlarmAt(due, Date.now(), this.fired)
     const current = await this.ctx.storage.getAlarm()
     if (current === null || current > at) await this.setAlarm(at)
+  }
+
+  private resyncMs(): number {
+    return resyncMsOf(this.env.CONTROLLER_RESYNC_SECONDS)
   }
 
   private async remember(host: string): Promise<void> {
@@ -158,7 +173,7 @@ export class ControllerHost extends DurableObject<Env> {
     if (!this.runners) {
       const names = controllersOfHost(this.host!)
       const defs = names.map((name) => controllerDefinition(name, this.env))
-      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: resyncMsOf(this.env.CONTROLLER_RESYNC_SECONDS) })
+      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: this.resyncMs() })
       for (const [i, runner] of runners.entries()) await restoreRunnerState(this.ctx.storage, names[i]!, runner)
       this.runners = new Map(names.map((name, i) => [name, runners[i]!]))
     }

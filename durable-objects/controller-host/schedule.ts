@@ -42,12 +42,15 @@ export class HostSchedule {
 }
 
 /**
- * When to set a host's next alarm from inside the alarm handler: when the controller due earliest
- * is due (`at`), but never in the past, and at least a millisecond after `firing`, the time of the
- * alarm whose handler is running. The runtime takes an alarm set again to that very time as already
- * run: it stays stored and never fires, and every later pass waits on it. Two controllers due at the
- * same moment (one change wakes both) would otherwise leave the host silent.
+ * When to set a host's alarm, whether its handler re-arms it or a notification brings it forward:
+ * when the controller due earliest is due (`at`), but never in the past, and at least a millisecond
+ * after `fired`, the time of the last alarm whose handler the host ran. The runtime takes an alarm
+ * set again to that very time, while its handler runs or as it ends, as already run: it stays
+ * stored and never fires, a notification sees an alarm already due and sets none, and the host is
+ * silent until the cron finds the alarm a minute overdue. Two controllers due at the same moment
+ * (one change wakes both), or a notification landing in the millisecond the alarm fired, would
+ * otherwise set it there.
  */
-export function nextAlarmAt(at: number, now: number, firing: number | undefined): number {
-  return Math.max(at, now, firing === undefined ? -Infinity : firing + 1)
+export function nextAlarmAt(at: number, now: number, fired: number | undefined): number {
+  return Math.max(at, now, fired === undefined ? -Infinity : fired + 1)
 }

@@ -287,8 +287,10 @@ export class KindStore extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     this.alarmArmed = false
     if (this.expireEvents()) {
-      // A full batch: the rest follows at once, in its own turn, so requests interleave.
-      await this.ctx.storage.setAlarm(Date.now())
+      // A full batch: the rest follows at once, in its own turn, so requests interleave. A
+      // millisecond on: the runtime takes an alarm set again to the time of the one running (the
+      // clock stands still while this handler only reads and writes its own storage) as already run.
+      await this.ctx.storage.setAlarm(Date.now() + 1)
       this.alarmArmed = true
     }
     const retainEvents = Number(this.env.COMPACT_RETAIN_EVENTS ?? defaultCompactRetainEvents)

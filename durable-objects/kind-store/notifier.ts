@@ -12,11 +12,16 @@ export interface ChangeRoute {
   poke(name: string): Promise<unknown>
 }
 
+/** A notification that failed is sent again after this long, doubling while it keeps failing, up to `maxRetryMs`. */
+const retryMs = 500
+const maxRetryMs = 30_000
+
 /**
  * Tells the controllers watching this store that it changed. At most one notification per
  * controller is in flight; changes meanwhile are folded into one more, so a burst of writes costs a
- * handful of calls. Notifications only make a pass come sooner: a lost one is healed by the
- * controller's periodic resync.
+ * handful of calls. One that fails (the host could not be reached) is sent again after a back-off,
+ * the changes meanwhile folded into it: notifications only make a pass come sooner, but a lost one
+ * would leave the change to the controller's periodic resync.
  */
 export class Notifier {
   private readonly inFlight = new Set<string>()
@@ -26,6 +31,7 @@ export class Notifier {
   constructor(
     private readonly route: ChangeRoute,
     private readonly enabled: boolean,
+    private readonly wait: (ms: number, then: () => void) => void = (ms, then) => void setTimeout(then, ms),
   ) {}
 
   notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
@@ -38,21 +44,27 @@ export class Notifier {
       console.error('finding the controllers to notify failed', e)
       return
     }
-    for (const name of names) this.poke(name)
+    for (const name of names) {
+      if (this.inFlight.has(name)) this.again.add(name)
+      else this.send(name, 0)
+    }
   }
 
-  private poke(name: string): void {
-    if (this.inFlight.has(name)) {
-      this.again.add(name)
-      return
-    }
+  private send(name: string, failures: number): void {
     this.inFlight.add(name)
-    this.route
-      .poke(name)
-      .catch(() => {})
-      .finally(() => {
-        this.inFlight.delete(name)
-        if (this.again.delete(name)) this.poke(name)
-      })
+    this.again.delete(name)
+    Promise.resolve()
+      .then(() => this.route.poke(name))
+      .then(
+        () => {
+          this.inFlight.delete(name)
+          if (this.again.has(name)) this.send(name, 0)
+        },
+        (e) => {
+          console.error(`notifying controller ${name} failed`, e)
+          // Still in flight: the changes until the retry ride on it.
+          this.wait(Math.min(maxRetryMs, retryMs * 2 ** failures), () => this.send(name, failures + 1))
+        },
+      )
   }
 }

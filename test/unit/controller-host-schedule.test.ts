@@ -63,4 +63,16 @@ describe('the pass schedule of a host that runs several controllers', () => {
     // A new instance does not know when the alarm running was set for: it fired at or before now.
     expect(nextAlarmAt(4000, 6000, undefined)).toBe(6000)
   })
+
+  it('brings the alarm forward for a notification no nearer than just after the alarm that ran', () => {
+    const s = new HostSchedule(100)
+    for (const name of ['a', 'b']) s.passed(name, 0, 0, 30_000)
+    // The alarm for 5000 ran a's pass; b, notified within that millisecond, is due at once.
+    s.passed('a', 5000, 5000, 35_000)
+    const due = s.poked('b', 5000)
+    expect(due).toBe(5000)
+    expect(nextAlarmAt(due, 5000, 5000)).toBe(5001)
+    // Later notifications are not held back.
+    expect(nextAlarmAt(s.poked('b', 5200), 5200, 5000)).toBe(5200)
+  })
 })

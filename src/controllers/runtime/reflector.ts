@@ -37,8 +37,11 @@ export async function reflect(env: Env, r: ResourceRef, cache: ResourceCache, ha
       }
       const now = clock()
       budget.computing(() => {
+        // A relist (the log was compacted past the cache) also queues what the cached versions
+        // concerned, those of objects deleted meanwhile among them, as their changes would have.
+        const cached = cache.list()
         cache.reset(objects, Number(rv))
-        handlers.listed(objects, now)
+        handlers.listed([...cached, ...objects], now)
       })
       return
     }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { Notifier, type ChangeRoute } from '../../durable-objects/kind-store/notifier'
+import type { KubeObject } from '../../src/apimachinery/types'
+
+const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } }
+const change = { type: 'MODIFIED' as const, object: pod }
+const settle = () => new Promise((r) => setTimeout(r, 0))
+
+/** A route to one controller whose notifications answer as the test says; the retries wait on the test too. */
+function harness() {
+  const calls: { resolve: () => void; reject: (e: Error) => void }[] = []
+  const waits: { ms: number; then: () => void }[] = []
+  const route: ChangeRoute = {
+    watchersOf: () => ['replicaset'],
+    poke: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })),
+  }
+  const notifier = new Notifier(route, true, (ms, then) => void waits.push({ ms, then }))
+  return { calls, waits, notifier }
+}
+
+describe('how a store tells controllers of its changes', () => {
+  it('folds the changes made while a notification is in flight into one more', async () => {
+    const { calls, notifier } = harness()
+    notifier.notify('core/pods', change)
+    notifier.notify('core/pods', change)
+    notifier.notify('core/pods', change)
+    await settle()
+    expect(calls).toHaveLength(1)
+    calls[0]!.resolve()
+    await settle()
+    expect(calls).toHaveLength(2)
+    calls[1]!.resolve()
+    await settle()
+    expect(calls).toHaveLength(2)
+  })
+
+  it('sends a notification that failed again after a back-off, the changes meanwhile riding on it', async () => {
+    const { calls, waits, notifier } = harness()
+    notifier.notify('core/pods', change)
+    await settle()
+    calls[0]!.reject(new Error('Network connection lost'))
+    await settle()
+    expect(waits.map((w) => w.ms)).toEqual([500])
+    // A change while the retry waits sends nothing of its own.
+    notifier.notify('core/pods', change)
+    await settle()
+    expect(calls).toHaveLength(1)
+    waits[0]!.then()
+    await settle()
+    expect(calls).toHaveLength(2)
+    calls[1]!.reject(new Error('Durable Object is overloaded'))
+    await settle()
+    expect(waits.map((w) => w.ms)).toEqual([500, 1000])
+    waits[1]!.then()
+    await settle()
+    calls[2]!.resolve()
+    await settle()
+    // Delivered: nothing more is sent until the next change, which goes out at once.
+    expect(calls).toHaveLength(3)
+    notifier.notify('core/pods', change)
+    await settle()
+    expect(calls).toHaveLength(4)
+  })
+})
