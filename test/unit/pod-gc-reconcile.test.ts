@@ -139,12 +139,12 @@ describe('pod GC: pods whose node is gone', () => {
     {
       name: 'a terminating pod that was never scheduled',
       objects: [gcPod('p', { deleting: true, finalizers: ['x'] })],
-      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete pods default/p grace=0 uid=uid-p'],
+      want: [`patch pods default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete pods default/p grace=0 uid=uid-p'],
     },
     {
       name: 'a terminating pod on an out-of-service node',
       objects: [newNode('n1', { ready: false, taints: [{ key: OUT_OF_SERVICE_TAINT, value: 'nodeshutdown', effect: 'NoExecute' }] }), gcPod('p', { node: 'n1', deleting: true })],
-      want: [`patch default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete pods default/p grace=0 uid=uid-p'],
+      want: [`patch pods default/p/status ${JSON.stringify({ status: { phase: 'Failed' } })}`, 'delete pods default/p grace=0 uid=uid-p'],
     },
     {
       name: 'a running pod on an out-of-service node',
