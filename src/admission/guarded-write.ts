@@ -17,6 +17,12 @@ import type { AdmissionDecision, WriteResult } from '../apis/store-options'
  */
 export type WriteGuard = (object: KubeObject, old: KubeObject | undefined) => Promise<Status | undefined>
 
+/** Both guards, the first's refusal answering; undefined when neither is given. */
+export function bothGuards(first: WriteGuard | undefined, second: WriteGuard | undefined): WriteGuard | undefined {
+  if (!first || !second) return first ?? second
+  return async (object, old) => (await first(object, old)) ?? second(object, old)
+}
+
 /** One step of a write: a dry run, or the write conditioned on the version admission saw. */
 export type GuardedStep = (step: { dryRun?: boolean; admission?: AdmissionDecision }) => Promise<StoreResult<WriteResult>>
 

@@ -8,7 +8,7 @@ import { admittedStore } from '../admission/webhooks/admitted-store'
 import { patchTypeOf } from '../apis/patching'
 import { withApplyOptions } from './http/apply-request'
 import type { ApplyWriteOptions } from '../apis/store-options'
-import { nodeWriterOf } from './node-admission'
+import { nodeWriterOf } from './authorization/node-authorizer'
 import { storeFor } from '../store-client/stores'
 import type { RequestInfo } from './http/request-info'
 import { readBody } from './http/body'
@@ -18,14 +18,17 @@ import { tableOf, wantsTable } from './http/table-negotiation'
 import { serveWatch } from './http/watch-http'
 import { pagedListResponse } from './http/list-response'
 import { listPages } from '../store-client/list-pages'
-import { ensureNamespaceWritable } from './namespaces'
+import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle'
 import { resolveResource } from '../store-client/custom-resources'
 import { asRequestedVersion } from '../apis/crd/version-view'
-import type { WriteGuard } from '../admission/guarded-write'
+import { bothGuards, type WriteGuard } from '../admission/guarded-write'
+import type { AdmissionAttributes } from '../admission/attributes'
+import { admitKindWrite } from '../admission/kind-writes'
 import { requestUser } from './authentication/user'
 import { admitNewObject } from '../admission/create'
 import { applyCreate } from '../admission/apply-create'
 import { kindApiOf } from './kinds'
+import { admissionAttributesOf } from './http/admission-attributes'
 import type { KindApi, SubresourceRoute } from './kinds/types'
 
 // As kube-apiserver's generic 404: an empty `details`, which clients (kubectl debug) read.
@@ -35,7 +38,8 @@ const notAllowed = () => new ApiError(methodNotAllowed(`the server does not allo
 /**
  * The generic handler for every served resource: all verbs, the subresources its definition lists
  * (status, scale, approval), and what its kind's API module adds (./kinds): the kind's own
- * subresources, and what its writes check and forget.
+ * subresources, and what its writes check and forget. A write passes its kind's admission steps
+ * (../admission/kind-writes.ts) on its admission attributes, built once from the request.
  */
 export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {
   const def = await resolveResource(env, info.group, info.version, info.resource)
@@ -44,9 +48,11 @@ export async function handleResource(req: Request, env: Env, info: RequestInfo):
   // A subresource with a handler of its own (pods/binding, serviceaccounts/token) is its handler's alone.
   const route = info.name && info.subresource !== undefined ? routeOf(def, api, info.subresource) : undefined
   if (route && 'serve' in route) return route.serve(req, env, def, info.namespace, info.name!)
-  const serve = (r: Request, guard?: WriteGuard) => serveResource(r, env, def, info, route, guard)
-  if (req.method === 'GET' || !api.write) return serve(req)
-  return api.write(req, env, def, info, serve)
+  if (req.method === 'GET') return serveResource(req, env, def, info, route)
+  const attributes = await admissionAttributesOf(req, info, def.namespaced)
+  const admitted = attributes && admitKindWrite(env, def, attributes)
+  const serve = (r: Request, guard?: WriteGuard) => serveResource(r, env, def, info, route, bothGuards(admitted, guard), attributes)
+  return api.write ? api.write(req, env, def, info, serve) : serve(req)
 }
 
 /** How the subresource is served: by the kind's own route, or generically when the definition lists it. */
@@ -56,8 +62,11 @@ function routeOf(def: ResourceDef, api: KindApi, sub: string): SubresourceRoute 
   return def.subresources.includes(sub as never) ? { methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], otherwise: 'MethodNotAllowed' } : undefined
 }
 
-/** `route`: how the subresource addressed, if any, is served (by this handler, for some methods). */
-async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo, route: SubresourceRoute | undefined, guard?: WriteGuard): Promise<Response> {
+/**
+ * `route`: how the subresource addressed, if any, is served (by this handler, for some methods);
+ * `attributes`: a write's admission attributes.
+ */
+async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo, route: SubresourceRoute | undefined, guard?: WriteGuard, attributes?: AdmissionAttributes): Promise<Response> {
   const sub = info.subresource
   if (sub !== undefined) {
     if (!route || 'serve' in route) throw notServed()
@@ -91,7 +100,7 @@ async function serveResource(req: Request, env: Env, def: ResourceDef, info: Req
       if (def.custom?.terminating) throw new ApiError(methodNotAllowed('create not allowed while custom resource definition is terminating'))
       const body = checkTypeMeta(def, (await readBody(req)) as KubeObject)
       matchNamespace(body, namespace)
-      if (namespace) await ensureNamespaceWritable(env, namespace)
+      if (attributes) await admitNamespaceLifecycle(env, attributes)
       const opts = requestWriteOptions(req, q)
       await admitNewObject(env, target, body, opts)
       const res = await admitted.create(target, body, opts)

@@ -5,3 +5,6 @@ export interface UserInfo {
   groups: string[]
   extra?: Record<string, string[]>
 }
+
+/** The superuser group: kube-apiserver allows its members everything without consulting RBAC. */
+export const mastersGroup = 'system:masters'

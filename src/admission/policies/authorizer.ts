@@ -1,9 +1,10 @@
 /**
- * The authorizer CEL's `authorizer` variable asks, for policies and webhook match conditions. It is
- * the cluster's (RBAC and the Node authorizer), which lives in the HTTP layer above admission: the
- * Worker entry hands it in once with `provideAdmissionAuthorizer`, as a loader that reads the
- * current policy and answers with a synchronous check (CEL evaluates synchronously). Without one
- * every check errors.
+ * The authorizer admission asks: CEL's `authorizer` variable in policies and webhook match
+ * conditions, the CSR signer checks (../certificate-signing.ts) and the policy param checks
+ * (../policy-params.ts). It is the cluster's (RBAC and the Node authorizer), which lives in the
+ * HTTP layer above admission: the Worker entry hands it in once with `provideAdmissionAuthorizer`,
+ * as a loader that reads the current policy and answers with a synchronous check (CEL evaluates
+ * synchronously). Without one every check is refused with an error.
  */
 import type { Env } from '../../env'
 import type { Authorize } from '../../apis/admissionregistration/cel-authz'

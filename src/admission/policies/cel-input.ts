@@ -8,10 +8,10 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { UserInfo } from '../../apimachinery/user-info'
 import { toCel } from '../../apis/admissionregistration/cel'
 import { CelAuthorizer, type Authorize } from '../../apis/admissionregistration/cel-authz'
-import type { AdmissionAttributes } from '../webhooks/match'
+import type { RuleAttributes } from '../webhooks/match'
 
 export interface CelRequest {
-  attributes: AdmissionAttributes
+  attributes: RuleAttributes
   kind: { group: string; version: string; kind: string }
   name: string
   object?: KubeObject

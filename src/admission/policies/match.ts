@@ -5,11 +5,11 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import type { MatchResources, NamedRule } from '../../apis/admissionregistration/admission-policy'
-import { namespaceMatches, objectMatches, ruleMatches, type AdmissionAttributes } from '../webhooks/match'
+import { namespaceMatches, objectMatches, ruleMatches, type RuleAttributes } from '../webhooks/match'
 import type { ConfiguredPolicy } from './configurations'
 
 export interface MatchRequest {
-  attributes: AdmissionAttributes
+  attributes: RuleAttributes
   /** the object's name (a create's generated one included) */
   name: string
   object?: KubeObject
@@ -17,7 +17,7 @@ export interface MatchRequest {
   namespaceLabels?: Record<string, string>
 }
 
-function ruleNames(rule: NamedRule, a: AdmissionAttributes, name: string): boolean {
+function ruleNames(rule: NamedRule, a: RuleAttributes, name: string): boolean {
   return ruleMatches(rule, a) && (!rule.resourceNames?.length || rule.resourceNames.includes(name))
 }
 
@@ -30,7 +30,7 @@ export function resourcesMatch(match: MatchResources, r: MatchRequest): boolean 
 }
 
 /** Whether a policy's rules could name a request, before its object, name or namespace are read. */
-export function policyMayApply(p: ConfiguredPolicy, a: AdmissionAttributes): boolean {
+export function policyMayApply(p: ConfiguredPolicy, a: RuleAttributes): boolean {
   return !!p.policy.spec?.matchConstraints?.resourceRules?.some((rule) => ruleMatches(rule, a))
 }
 
@@ -38,7 +38,7 @@ export function policyMayApply(p: ConfiguredPolicy, a: AdmissionAttributes): boo
  * Whether the namespace's labels let the policy and one of its bindings apply, known before the
  * object is: a write in a namespace no binding selects costs nothing more.
  */
-export function policyMayApplyIn(p: ConfiguredPolicy, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined): boolean {
+export function policyMayApplyIn(p: ConfiguredPolicy, a: RuleAttributes, namespaceLabels: Record<string, string> | undefined): boolean {
   const inNamespace = (match: MatchResources | undefined) => !match || namespaceMatches(match, a, namespaceLabels)
   if ((a.group === '' && a.resource === 'namespaces') || !a.namespaced) return true
   return inNamespace(p.policy.spec?.matchConstraints) && p.bindings.some((b) => inNamespace(b.spec?.matchResources))

@@ -22,7 +22,7 @@ import type { UserInfo } from '../../apimachinery/user-info'
 import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../apis/store-options'
 import type { WriteResult } from '../../apis/store-options'
 import { configuredWebhooks, type ConfiguredWebhook } from './configurations'
-import { namespaceMatches, rulesMatch, selectorsMatch, type AdmissionAttributes, type Operation } from './match'
+import { namespaceMatches, rulesMatch, selectorsMatch, type RuleAttributes, type Operation } from './match'
 import { callFailure, denial, review, type ReviewRequest } from './review'
 import { configuredPolicies, type ConfiguredPolicy } from '../policies/configurations'
 import { policyMayApply, policyMayApplyIn } from '../policies/match'
@@ -58,7 +58,7 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo, guard?
      * admits each item), and the first refusal ends the request.
      */
     deletePages: async function* (namespace: string | undefined, list: ListOptions, opts: DeleteOptions): AsyncGenerator<ListResult> {
-      const attributes: AdmissionAttributes = { operation: 'DELETE', group: def.group, version: def.version, resource: def.plural, subresource: '', namespaced: def.namespaced, namespace: namespace ?? '' }
+      const attributes: RuleAttributes = { operation: 'DELETE', group: def.group, version: def.version, resource: def.plural, subresource: '', namespaced: def.namespaced, namespace: namespace ?? '' }
       const [hooks, policies] = def.group === admissionGroup ? [[], []] : await Promise.all([configuredWebhooks(env), configuredPolicies(env)])
       if (!hooks.some((h) => rulesMatch(h.hook, attributes)) && !policies.some((p) => policyMayApply(p, attributes))) return yield* deletePages(env, def, namespace, list, opts)
       for await (const page of listPages(env, def, { ...list, namespace, limit: undefined, continue: undefined })) {
@@ -94,7 +94,7 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
   if (def.group === admissionGroup || call.subresource === 'finalize') return unhooked()
   const [hooks, policies] = await Promise.all([configuredWebhooks(env), configuredPolicies(env)])
   if (!hooks.length && !policies.length) return unhooked()
-  const attributesOf = (operation: Operation): AdmissionAttributes => ({
+  const attributesOf = (operation: Operation): RuleAttributes => ({
     operation,
     group: def.group,
     version: def.version,
@@ -135,7 +135,7 @@ async function admitOnce(
   call: WriteCall,
   write: Write,
   { hooks, policies }: { hooks: ConfiguredWebhook[]; policies: ConfiguredPolicy[] },
-  attributes: AdmissionAttributes,
+  attributes: RuleAttributes,
   namespace: KubeObject | undefined,
   old: KubeObject | undefined,
 ): Promise<StoreResult<WriteResult>> {

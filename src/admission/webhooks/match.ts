@@ -9,8 +9,11 @@ import type { Webhook, WebhookRule } from '../../apis/admissionregistration/webh
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT'
 
-/** What a request is about, as admission attributes name it. */
-export interface AdmissionAttributes {
+/**
+ * What a request is about, as the webhooks' and the policies' rules match it: the part of its
+ * admission attributes (../attributes.ts) that can be known before anything is read.
+ */
+export interface RuleAttributes {
   operation: Operation
   group: string
   version: string
@@ -24,7 +27,7 @@ export interface AdmissionAttributes {
 const listed = (values: readonly string[] | undefined, value: string) => !!values?.some((v) => v === '*' || v === value)
 
 /** upstream's Matcher: every part of one rule names the request. */
-export function ruleMatches(rule: WebhookRule, a: AdmissionAttributes): boolean {
+export function ruleMatches(rule: WebhookRule, a: RuleAttributes): boolean {
   if (!listed(rule.operations, a.operation) || !listed(rule.apiGroups, a.group) || !listed(rule.apiVersions, a.version)) return false
   const scope = rule.scope ?? '*'
   if (scope === 'Cluster' && a.namespaced) return false
@@ -40,7 +43,7 @@ function resourceMatches(pattern: string, resource: string, subresource: string)
   return sub === '*' || sub === subresource
 }
 
-export function rulesMatch(hook: Webhook, a: AdmissionAttributes): boolean {
+export function rulesMatch(hook: Webhook, a: RuleAttributes): boolean {
   return !!hook.rules?.some((rule) => ruleMatches(rule, a))
 }
 
@@ -48,7 +51,7 @@ export function rulesMatch(hook: Webhook, a: AdmissionAttributes): boolean {
  * The namespace selector: the namespace's labels for a namespaced object, the object's own labels
  * when it is a Namespace; cluster-scoped objects always pass.
  */
-export function namespaceMatches(hook: Pick<Webhook, 'namespaceSelector'>, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function namespaceMatches(hook: Pick<Webhook, 'namespaceSelector'>, a: RuleAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
   const isNamespace = a.group === '' && a.resource === 'namespaces'
   if (!isNamespace && !a.namespaced) return true
   const labels = isNamespace ? (object ?? oldObject)?.metadata.labels : namespaceLabels
@@ -62,6 +65,6 @@ export function objectMatches(hook: Pick<Webhook, 'objectSelector'>, object?: Ku
   return [object, oldObject].some((o) => o && matchesLabels(selector, o.metadata.labels ?? {}))
 }
 
-export function selectorsMatch(hook: Webhook, a: AdmissionAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function selectorsMatch(hook: Webhook, a: RuleAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
   return namespaceMatches(hook, a, namespaceLabels, object, oldObject) && objectMatches(hook, object, oldObject)
 }

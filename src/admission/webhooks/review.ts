@@ -7,12 +7,12 @@ import type { KubeObject, Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import type { Webhook } from '../../apis/admissionregistration/webhook-configuration'
 import type { UserInfo } from '../../apimachinery/user-info'
-import type { AdmissionAttributes } from './match'
+import type { RuleAttributes } from './match'
 import { callWebhook } from './transport'
 import { matchConditionsAllow } from './match-conditions'
 
 export interface ReviewRequest {
-  attributes: AdmissionAttributes
+  attributes: RuleAttributes
   /** the kind of the object reviewed (autoscaling/v1 Scale for the scale subresource) */
   kind: { group: string; version: string; kind: string }
   name: string

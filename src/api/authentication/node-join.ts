@@ -5,7 +5,7 @@ import { formatNodeToken, newNodeToken, nodeTokenSecret } from '../../apimachine
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
 import type { NodeCredential } from '../../agent-protocol/node-credential'
-import { ensureBootstrap } from '../namespaces'
+import { ensureBootstrap } from '../bootstrap/ensure-bootstrap'
 import { jsonBody } from '../http/respond'
 import { requestUser } from './user'
 

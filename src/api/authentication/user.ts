@@ -2,14 +2,13 @@ import type { ServiceAccountClaims } from '../../apimachinery/service-account-to
 import { serviceAccountIdentity } from '../../apimachinery/service-account-token'
 import { nodeUser } from '../../apimachinery/node-token'
 
-import type { UserInfo } from '../../apimachinery/user-info'
+import { mastersGroup, type UserInfo } from '../../apimachinery/user-info'
 import { perRequest } from '../http/request-state'
 
 export type { UserInfo }
+export { mastersGroup }
 
 export const authenticated = 'system:authenticated'
-/** The superuser group: kube-apiserver allows its members everything without consulting RBAC. */
-export const mastersGroup = 'system:masters'
 
 /** The admin token's user, as kubeadm's admin kubeconfig names it. */
 export const adminUser: UserInfo = { username: 'kubernetes-admin', groups: [mastersGroup, authenticated] }

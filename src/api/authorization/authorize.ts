@@ -2,7 +2,8 @@ import type { Env } from '../../env'
 import type { Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './attributes'
-import { forbidden, nodeAuthorize, nodeRelated, tunnelNodeName } from './node-authorizer'
+import { nodeAuthorize, nodeRelated, tunnelNodeName } from './node-authorizer'
+import { resourceForbidden } from '../../admission/forbidden'
 import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from './rbac'
 import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup, nodeOf } from '../authentication/user'
@@ -79,5 +80,5 @@ export function forbiddenStatus(user: UserInfo, attrs: Attributes, reason = ''):
   const why = reason ? `: ${reason}` : ''
   if (!isResourceRequest(attrs)) return failure(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${attrs.verb} path "${attrs.path}"${why}`)
   const scope = attrs.namespace ? `in the namespace "${attrs.namespace}"` : 'at the cluster scope'
-  return forbidden(attrs, attrs.name ?? '', `User "${user.username}" cannot ${attrs.verb} resource "${combinedResource(attrs)}" in API group "${attrs.group}" ${scope}${why}`)
+  return resourceForbidden(attrs, attrs.name ?? '', `User "${user.username}" cannot ${attrs.verb} resource "${combinedResource(attrs)}" in API group "${attrs.group}" ${scope}${why}`)
 }

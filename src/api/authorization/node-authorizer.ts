@@ -1,16 +1,19 @@
 import { agentPathNode } from '../../agent-protocol/node-credential'
 import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
-import { failure, qualifiedResource } from '../../apimachinery/status'
-import { readBody } from '../http/body'
+import type { Status } from '../../apimachinery/types'
+import { qualifiedResource } from '../../apimachinery/status'
+import { findResource } from '../../apis/registry'
+import type { NodeWriter } from '../../apis/node-restriction'
+import { nodeRules } from '../../apis/rbac/node-rules'
+import { resourceForbidden } from '../../admission/forbidden'
+import { admitNodeWrite, leaseRefusal, restrictsNodeWrites } from '../../admission/node-restriction'
+import { admissionAttributesOf } from '../http/admission-attributes'
+import { parsedOf } from '../http/request-info'
+import { perRequest } from '../http/request-state'
+import { nodeOf, requestUser } from '../authentication/user'
 import { isResourceRequest, type Attributes, type ResourceAttributes } from './attributes'
 import { ruleAllows, type Decision } from './rbac'
-import { nodeRules } from '../../apis/rbac/node-rules'
 import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
-import { admitNodeEvent } from '../node-admission'
-import { admitNodeVolumePatch } from '../node-volume-admission'
-
-const leaseNamespace = 'kube-node-lease'
 
 /** The tunnel a node agent dials out on; `name` is the node it serves. */
 export const tunnelNodeName = (path: string): string | undefined => agentPathNode(path, 'tunnel')
@@ -33,85 +36,43 @@ export async function nodeRelated(env: Env, node: string, attrs: Attributes): Pr
   return relation ? isRelated(env, node, relation) : false
 }
 
-type NodeAdmission = (req: Request, env: Env, node: string, attrs: ResourceAttributes) => Promise<Status | undefined>
+const writers = perRequest<NodeWriter>()
 
-const mutatingVerbs = new Set(['create', 'update', 'patch', 'delete'])
-
-/** A node writes only its own Node. */
-const admitNodeWrite: NodeAdmission = async (req, _env, node, attrs) => {
-  if (!mutatingVerbs.has(attrs.verb)) return undefined
-  const name = attrs.verb === 'create' ? await bodyName(req) : (attrs.name ?? '')
-  return name === node ? undefined : forbidden(attrs, name, `node "${node}" is not allowed to modify node "${name}"`)
+/**
+ * What the store must check of a write a node makes (NodeRestriction on the object as stored):
+ * undefined for any other user.
+ */
+export function nodeWriterOf(req: Request): NodeWriter | undefined {
+  const recorded = writers.get(req)
+  if (recorded) return recorded
+  const node = nodeOf(requestUser(req))
+  return node === undefined ? undefined : { node }
 }
 
-/** A node uses only its own Lease, in the node lease namespace. */
-const admitLease: NodeAdmission = async (req, _env, node, attrs) => {
-  const name = attrs.verb === 'create' ? await bodyName(req) : (attrs.name ?? '')
-  if (attrs.namespace !== leaseNamespace) return forbidden(attrs, name, `can only access leases in the "${leaseNamespace}" system namespace`)
-  if (name !== node) return forbidden(attrs, name, 'can only access node lease with the same name as the requesting node')
+/**
+ * NodeRestriction admission, as kube-apiserver runs it for `system:node:<name>`, on the write's
+ * admission attributes (../../admission/node-restriction.ts); and a node reads only its own Lease.
+ * Returns the 403 Status to answer with, or undefined when the request may go on (what the store
+ * must still check of the write recorded for nodeWriterOf).
+ */
+export async function admitNode(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
+  if (!restrictsNodeWrites(attrs)) return undefined
+  const { info } = parsedOf(req)
+  const namespaced = findResource(attrs.group, attrs.version ?? '', attrs.resource)?.namespaced ?? info?.namespace !== undefined
+  const admission = info && (await admissionAttributesOf(req, info, namespaced))
+  if (!admission) return leaseReadRefusal(node, attrs)
+  const decided = await admitNodeWrite(env, node, admission, { boundNode: (namespace, name) => boundNode(env, namespace, name) })
+  if ('refused' in decided) return decided.refused
+  writers.set(req, decided.writer)
   return undefined
 }
 
-/** The pod writes checked, by subresource ('' for the pod itself): their verbs, and what a node may do. */
-const podWrites = new Map<string, { verbs: readonly string[]; may: string }>([
-  ['', { verbs: ['delete'], may: 'delete pods' }],
-  ['status', { verbs: ['update', 'patch'], may: 'update pod status for pods' }],
-])
+const leases = qualifiedResource('coordination.k8s.io', 'leases')
 
-/** A node deletes, and writes the status of, only the pods bound to it. */
-const admitPodWrite: NodeAdmission = async (_req, env, node, attrs) => {
-  const checked = podWrites.get(attrs.subresource ?? '')
-  if (!attrs.name || !checked?.verbs.includes(attrs.verb)) return undefined
-  const bound = await boundNode(env, attrs.namespace ?? '', attrs.name)
-  // A missing pod is the handler's to report (404), as upstream answers NotFound here.
-  if (bound === undefined || bound === node) return undefined
-  return forbidden(attrs, attrs.name, `node "${node}" can only ${checked.may} with spec.nodeName set to itself`)
-}
-
-const admitVolumePatch: NodeAdmission = async (req, _env, node, attrs) => {
-  if (attrs.verb !== 'patch' || !attrs.name) return undefined
-  const refused = await admitNodeVolumePatch(req, node, attrs.name)
-  return refused ? forbidden(attrs, attrs.name, refused) : undefined
-}
-
-const admitEvent: NodeAdmission = async (req, env, node, attrs) => {
-  if (attrs.subresource) return undefined
-  const refused = await admitNodeEvent(req, env, node, attrs)
-  return refused ? forbidden(attrs, refused.name, refused.why) : undefined
-}
-
-/** NodeRestriction's checks by group and resource, as upstream's plugin dispatches by resource. */
-const nodeAdmissions = new Map<string, NodeAdmission>([
-  [qualifiedResource('', 'nodes'), admitNodeWrite],
-  [qualifiedResource('coordination.k8s.io', 'leases'), admitLease],
-  [qualifiedResource('', 'pods'), admitPodWrite],
-  [qualifiedResource('', 'persistentvolumes'), admitVolumePatch],
-  [qualifiedResource('', 'events'), admitEvent],
-])
-
-/**
- * NodeRestriction admission, as kube-apiserver runs it for `system:node:<name>`: a node writes
- * only its own Node and Lease and the pods bound to it. Returns the 403 Status to answer with,
- * or undefined when the request may go on.
- */
-export function admitNode(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
-  return nodeAdmissions.get(qualifiedResource(attrs.group, attrs.resource))?.(req, env, node, attrs) ?? Promise.resolve(undefined)
-}
-
-/** metadata.name of a create body; a body the handler cannot decode either counts as nameless. */
-async function bodyName(req: Request): Promise<string> {
-  try {
-    const body = (await readBody(req)) as KubeObject
-    const name = body?.metadata?.name
-    return typeof name === 'string' ? name : ''
-  } catch {
-    return ''
-  }
-}
-
-/** Forbidden: `<resource> "<name>" is forbidden: <why>` (`<resource> is forbidden: …` without a name). */
-export function forbidden(attrs: ResourceAttributes, name: string, why: string): Status {
-  const resource = qualifiedResource(attrs.group, attrs.resource)
-  const subject = name ? `${resource} "${name}"` : resource
-  return failure(403, 'Forbidden', `${subject} is forbidden: ${why}`, { name: name || undefined, group: attrs.group, kind: attrs.resource })
+/** A node reads only its own Lease, in the node lease namespace, as it writes only that one. */
+function leaseReadRefusal(node: string, attrs: ResourceAttributes): Status | undefined {
+  if (qualifiedResource(attrs.group, attrs.resource) !== leases) return undefined
+  const name = attrs.name ?? ''
+  const why = leaseRefusal(node, attrs.namespace, name)
+  return why ? resourceForbidden(attrs, name, why) : undefined
 }

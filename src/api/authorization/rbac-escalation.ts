@@ -9,7 +9,7 @@ import type { ResourceDef } from '../../apis/registry'
 import { compactRule, uncovered } from '../../apis/rbac/covers'
 import { isAggregated } from '../../apis/rbac/aggregate'
 import { roleRefOf, rulesOf, type PolicyRule } from '../../apis/rbac/types'
-import { forbidden } from './node-authorizer'
+import { resourceForbidden } from '../../admission/forbidden'
 import { authorize } from './authorize'
 import type { RbacPolicy } from './rbac'
 import { mastersGroup } from '../authentication/user'
@@ -77,7 +77,7 @@ export function escalationDenied(policy: RbacPolicy, user: UserInfo, def: Resour
   const allowedTo = (verb: string, resource: string, roleName: string) =>
     authorize(user, { verb, group: def.group, resource, name: roleName, ...(namespace ? { namespace } : {}) }, policy).allowed
   const check = checks.get(def.plural) ?? bindingCheck
-  return check({ policy, user, def, obj, name, namespace, refuse: (why) => forbidden(target, name, why), allowedTo })
+  return check({ policy, user, def, obj, name, namespace, refuse: (why) => resourceForbidden(target, name, why), allowedTo })
 }
 
 /** ConfirmNoEscalation's message when the user lacks some of `rules`, else undefined. */

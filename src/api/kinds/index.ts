@@ -3,7 +3,6 @@ import { qualifiedResource } from '../../apimachinery/status'
 import { admissionGroup, rbacGroup, type ResourceDef } from '../../apis/registry'
 import type { KindApi } from './types'
 import { admissionConfigurationsApi } from './admission-configurations'
-import { certificateSigningRequestsApi } from './certificate-signing-requests'
 import { customResourceDefinitionsApi } from './custom-resource-definitions'
 import { ingressesApi } from './ingresses'
 import { namespacesApi } from './namespaces'
@@ -17,7 +16,6 @@ const byGroup: Record<string, Record<string, KindApi>> = {
   'networking.k8s.io': { ingresses: ingressesApi },
   'scheduling.k8s.io': { priorityclasses: priorityClassesApi },
   'node.k8s.io': { runtimeclasses: runtimeClassesApi },
-  'certificates.k8s.io': { certificatesigningrequests: certificateSigningRequestsApi },
   'apiextensions.k8s.io': { customresourcedefinitions: customResourceDefinitionsApi },
   [admissionGroup]: {
     mutatingwebhookconfigurations: admissionConfigurationsApi,

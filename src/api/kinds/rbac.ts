@@ -5,7 +5,7 @@ import type { KindApi } from './types'
 
 /**
  * A write to an RBAC kind: every create, update and patch stores only an object that passes the
- * escalation check, checked as it is stored (../rbac-write); any write makes this isolate's policy
+ * escalation check, checked as it is stored (../authorization/rbac-write.ts); any write makes this isolate's policy
  * snapshot re-check the stores on the next request.
  */
 export const rbacApi: KindApi = {

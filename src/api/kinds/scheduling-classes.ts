@@ -1,9 +1,16 @@
-import { servePriorityClassWrite, serveRuntimeClassWrite } from '../priority-class-writes'
+import { forgetClasses } from '../../admission/class-snapshot'
 import type { KindApi } from './types'
 
-/** PriorityClass writes pass the Priority plugin's checks (../priority-class-writes). */
-export const priorityClassesApi: KindApi = { write: servePriorityClassWrite }
-
-export const runtimeClassesApi: KindApi = {
-  write: (req, _env, def, _info, serve) => serveRuntimeClassWrite(req, def, serve),
+/** Any write of a PriorityClass or RuntimeClass drops this isolate's snapshot of the kind, which pod admission reads. */
+const classesApi: KindApi = {
+  async write(req, _env, def, _info, serve) {
+    try {
+      return await serve(req)
+    } finally {
+      forgetClasses(def)
+    }
+  },
 }
+
+export const priorityClassesApi = classesApi
+export const runtimeClassesApi = classesApi

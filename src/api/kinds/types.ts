@@ -3,7 +3,10 @@ import type { ResourceDef } from '../../apis/registry'
 import type { WriteGuard } from '../../admission/guarded-write'
 import type { RequestInfo } from '../http/request-info'
 
-/** Serves the request as the generic resource handler does; a write stores only an object `guard` allows. */
+/**
+ * Serves the request as the generic resource handler does, its kind's admission steps passed
+ * (../../admission/kind-writes.ts); a write stores only an object `guard` allows too.
+ */
 export type ServeWrite = (req: Request, guard?: WriteGuard) => Promise<Response>
 
 /**

@@ -6,9 +6,9 @@ import { compileExpression, evaluateExpression, policyScope, toCel } from '../..
 import { compilePolicy } from '../../../../src/admission/policies/configurations'
 import { evaluatePolicy } from '../../../../src/admission/policies/evaluate'
 import { policyMayApplyIn, resourcesMatch, type MatchRequest } from '../../../../src/admission/policies/match'
-import type { AdmissionAttributes } from '../../../../src/admission/webhooks/match'
+import type { RuleAttributes } from '../../../../src/admission/webhooks/match'
 
-const deployments: AdmissionAttributes = { operation: 'CREATE', group: 'apps', version: 'v1', resource: 'deployments', subresource: '', namespaced: true, namespace: 'team' }
+const deployments: RuleAttributes = { operation: 'CREATE', group: 'apps', version: 'v1', resource: 'deployments', subresource: '', namespaced: true, namespace: 'team' }
 const deployment = (replicas: number, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team', labels }, spec: { replicas } })
 const rule = { operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }
 
@@ -39,7 +39,7 @@ describe('ValidatingAdmissionPolicy matching', () => {
   })
 
   it('a cluster-scoped object passes any namespace selector; scope narrows a rule', () => {
-    const nodes: AdmissionAttributes = { operation: 'CREATE', group: '', version: 'v1', resource: 'nodes', subresource: '', namespaced: false, namespace: '' }
+    const nodes: RuleAttributes = { operation: 'CREATE', group: '', version: 'v1', resource: 'nodes', subresource: '', namespaced: false, namespace: '' }
     const nodeRule = { operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['nodes'] }
     const r = request({ attributes: nodes, name: 'n1', object: { metadata: { name: 'n1' } }, namespaceLabels: undefined })
     expect(resourcesMatch({ resourceRules: [nodeRule], namespaceSelector: { matchLabels: { environment: 'test' } } }, r)).toBe(true)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { ruleMatches, selectorsMatch, type AdmissionAttributes } from '../../../../src/admission/webhooks/match'
+import { ruleMatches, selectorsMatch, type RuleAttributes } from '../../../../src/admission/webhooks/match'
 import type { Webhook } from '../../../../src/apis/admissionregistration/webhook-configuration'
 
-const podCreate: AdmissionAttributes = { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subresource: '', namespaced: true, namespace: 'a' }
+const podCreate: RuleAttributes = { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subresource: '', namespaced: true, namespace: 'a' }
 const rule = (resources: string[], extra = {}) => ({ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources, ...extra })
 
 describe('webhook rules', () => {

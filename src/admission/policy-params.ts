@@ -4,21 +4,20 @@
  * that kind, and whoever sets a binding's paramRef must be allowed to `get` the object it names,
  * since the policy reads params with the server's own authority. A create, or an update that
  * changes the paramKind or paramRef, is refused with 422 (a Forbidden cause on the field) when the
- * check fails on the exact object stored (../admission/guarded-write); system:masters is never checked.
+ * check fails on the exact object stored (./guarded-write.ts); system:masters is never checked. The
+ * cluster's authorizer answers whether the writer may read the params (./policies/authorizer.ts).
  */
 import type { Env } from '../env'
 import type { KubeObject } from '../apimachinery/types'
 import { invalid, qualifiedResource } from '../apimachinery/status'
 import { forbidden, toStatusCause } from '../apimachinery/field-errors'
-import type { UserInfo } from '../apimachinery/user-info'
+import { mastersGroup, type UserInfo } from '../apimachinery/user-info'
 import { admissionGroup, findResource, type ResourceDef } from '../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding } from '../apis/admissionregistration/admission-policy'
-import type { WriteGuard } from '../admission/guarded-write'
 import { servedResources } from '../store-client/custom-resources'
 import { storeFor } from '../store-client/stores'
-import { authorize } from './authorization/authorize'
-import { rbacPolicy } from './authorization/rbac-snapshot'
-import { mastersGroup } from './authentication/user'
+import type { WriteGuard } from './guarded-write'
+import { admissionAuthorizer } from './policies/authorizer'
 
 type Refusal = { field: string; message: string } | undefined
 type ParamsRefusal = (env: Env, user: UserInfo, obj: KubeObject, old: KubeObject | undefined) => Promise<Refusal>
@@ -46,9 +45,9 @@ async function paramResource(env: Env, paramKind: { apiVersion?: string; kind?: 
 /** How Go's %v prints the request's user.Info, as upstream's messages show it. */
 const userText = (u: UserInfo) => `&{${u.username} ${u.uid ?? ''} [${u.groups.join(' ')}] map[${Object.entries(u.extra ?? {}).map(([k, v]) => `${k}:[${v.join(' ')}]`).join(' ')}]}`
 
-async function allowedGet(env: Env, user: UserInfo, target: { group: string; resource: string; name: string; namespace: string }): Promise<boolean> {
-  const attrs = { verb: 'get', group: target.group, resource: target.resource, name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) }
-  return authorize(user, attrs, await rbacPolicy(env)).allowed
+async function allowedGet(env: Env, user: UserInfo, target: { group: string; version: string; resource: string; name: string; namespace: string }): Promise<boolean> {
+  const attrs = { verb: 'get', group: target.group, version: target.version, resource: target.resource, name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) }
+  return (await admissionAuthorizer(env))(user, attrs).allowed
 }
 
 async function policyRefusal(env: Env, user: UserInfo, policy: AdmissionPolicy, old: AdmissionPolicy | undefined): Promise<Refusal> {
@@ -56,8 +55,8 @@ async function policyRefusal(env: Env, user: UserInfo, policy: AdmissionPolicy, 
   if (!paramKind) return undefined
   const was = old?.spec?.paramKind
   if (was && was.apiVersion === paramKind.apiVersion && was.kind === paramKind.kind) return undefined
-  const { group, resource } = await paramResource(env, paramKind)
-  if (await allowedGet(env, user, { group, resource, name: '*', namespace: '*' })) return undefined
+  const { group, version, resource } = await paramResource(env, paramKind)
+  if (await allowedGet(env, user, { group, version, resource, name: '*', namespace: '*' })) return undefined
   return { field: 'spec.paramKind', message: `user ${userText(user)} must have "get" permission on all objects of the referenced paramKind (kind=${paramKind.kind}, apiVersion=${paramKind.apiVersion})` }
 }
 
@@ -69,8 +68,8 @@ async function bindingRefusal(env: Env, user: UserInfo, binding: AdmissionPolicy
   const policyDef = findResource(admissionGroup, 'v1', 'validatingadmissionpolicies')!
   const got = policyName ? await storeFor(env, policyDef).get({ def: policyDef, name: policyName }) : undefined
   const paramKind = got?.ok ? (JSON.parse(got.value) as AdmissionPolicy).spec?.paramKind : undefined
-  const { group, resource } = paramKind ? await paramResource(env, paramKind) : { group: '*', resource: '*' }
-  if (await allowedGet(env, user, { group, resource, name: ref.name ?? '', namespace: ref.namespace ?? '' })) return undefined
+  const { group, version, resource } = paramKind ? await paramResource(env, paramKind) : { group: '*', version: '*', resource: '*' }
+  if (await allowedGet(env, user, { group, version, resource, name: ref.name ?? '', namespace: ref.namespace ?? '' })) return undefined
   const message = got?.ok
     ? `user ${userText(user)} does not have "get" permission on the object referenced by paramRef`
     : `unable to get policy ${policyName} to determine minimum required permissions and user ${userText(user)} does not have "get" permission for all groups, versions and kinds`

@@ -1,8 +1,8 @@
-import type { Env } from '../../src/env'
-import { hostFor, hostOfController } from '../../src/controllers/hosts'
-import { controllerNames } from '../../src/controllers/registry'
-import type { ControllerCounters } from './counters'
-import { renderLimitFigures, strictLimitsOn, workerFigures, type LimitFigures } from '../../src/limits/strict'
+import type { Env } from '../../env'
+import { hostOfController } from '../../controllers/hosts'
+import { renderLimitFigures, strictLimitsOn, workerFigures, type LimitFigures } from '../../limits/strict'
+import type { ControllerCounters } from '../../../durable-objects/controller-host/counters'
+import { gatherControllerCounters } from '../../../durable-objects/controller-host/gather-counters'
 
 interface Metric {
   name: string
@@ -18,18 +18,6 @@ const metrics: Metric[] = [
   { name: 'edgeplane_controller_reconciles_total', help: 'Keys reconciled over all passes.', value: (c) => c.reconciles },
   { name: 'edgeplane_controller_counting_since_seconds', help: 'When the controller host began counting, in seconds since the epoch.', value: (c) => c.since / 1000 },
 ]
-
-/** Every controller's counters, read from its host; a host that does not answer is left out. */
-export async function gatherControllerCounters(env: Env): Promise<Map<string, ControllerCounters>> {
-  const names = controllerNames()
-  const read = await Promise.allSettled(names.map((name) => hostFor(env, name).readCounters(name)))
-  const out = new Map<string, ControllerCounters>()
-  read.forEach((r, i) => {
-    if (r.status === 'fulfilled') out.set(names[i]!, r.value)
-    else console.error(`metrics: controller ${names[i]} did not answer`, r.reason)
-  })
-  return out
-}
 
 /** The counters in Prometheus text exposition format (0.0.4), one series per controller. */
 export function renderControllerMetrics(counters: Map<string, ControllerCounters>): string {
