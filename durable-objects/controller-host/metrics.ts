@@ -1,8 +1,9 @@
-import type { Env } from '../../src/env'
+import type { HostBindings } from '../../src/controllers/bindings'
 import { hostFor, hostOfController } from '../../src/controllers/hosts'
 import { controllerNames } from '../../src/controllers/registry'
 import type { ControllerCounters } from './counters'
-import { renderLimitFigures, strictLimitsOn, workerFigures, type LimitFigures } from '../../src/limits/strict'
+import { renderLimitFigures, workerFigures, type LimitFigures } from '../../src/limits/strict'
+import { settingsOf } from '../../src/settings/settings'
 
 interface Metric {
   name: string
@@ -20,7 +21,7 @@ const metrics: Metric[] = [
 ]
 
 /** Every controller's counters, read from its host; a host that does not answer is left out. */
-export async function gatherControllerCounters(env: Env): Promise<Map<string, ControllerCounters>> {
+export async function gatherControllerCounters(env: HostBindings): Promise<Map<string, ControllerCounters>> {
   const names = controllerNames()
   const read = await Promise.allSettled(names.map((name) => hostFor(env, name).readCounters(name)))
   const out = new Map<string, ControllerCounters>()
@@ -42,10 +43,10 @@ export function renderControllerMetrics(counters: Map<string, ControllerCounters
 }
 
 /** `GET /metrics`, as kube-controller-manager serves it: the controllers' counters as Prometheus text. */
-export async function serveMetrics(env: Env): Promise<Response> {
+export async function serveMetrics(env: HostBindings): Promise<Response> {
   const counters = await gatherControllerCounters(env)
   let body = renderControllerMetrics(counters)
-  if (strictLimitsOn(env)) {
+  if (settingsOf(env).strictLimits) {
     const series: [string, LimitFigures][] = [['scope="worker"', workerFigures]]
     for (const [name, c] of counters) if (c.limits) series.push([`scope="controller",controller="${escapeLabel(name)}",host="${escapeLabel(hostOfController(name))}"`, c.limits])
     body += renderLimitFigures(series)

@@ -7,7 +7,7 @@
  * - a write through `approval` needs `approve` on `signers` for the request's signerName;
  * - a write through `status` that changes status.certificate needs `sign` on that signer.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from '../admission/bindings'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { failure, invalid } from '../apimachinery/status'
 import { toStatusCause, invalid as invalidCause } from '../apimachinery/field-errors'
@@ -21,12 +21,12 @@ import { mastersGroup, requestUser, type UserInfo } from './authentication/user'
 
 type Serve = (req: Request, guard: WriteGuard) => Promise<Response>
 
-export function serveCsrWrite(req: Request, env: Env, info: RequestInfo, serve: Serve): Promise<Response> {
+export function serveCsrWrite(req: Request, env: AdmissionBindings, info: RequestInfo, serve: Serve): Promise<Response> {
   return serve(req, csrGuard(env, requestUser(req), info.subresource))
 }
 
 /** The guard of `user`'s writes to CertificateSigningRequests through `subresource` (none: the object itself). */
-export function csrGuard(env: Env, user: UserInfo, subresource: string | undefined): WriteGuard {
+export function csrGuard(env: AdmissionBindings, user: UserInfo, subresource: string | undefined): WriteGuard {
   const update = subresource === undefined ? undefined : subresourceRefusals.get(subresource)
   return async (csr, old) => {
     if (!old) return createRefusal(csr)
@@ -34,7 +34,7 @@ export function csrGuard(env: Env, user: UserInfo, subresource: string | undefin
   }
 }
 
-type UpdateRefusal = (env: Env, user: UserInfo, csr: KubeObject, old: KubeObject) => Promise<Status | undefined>
+type UpdateRefusal = (env: AdmissionBindings, user: UserInfo, csr: KubeObject, old: KubeObject) => Promise<Status | undefined>
 
 /** What a write through each subresource needs beyond RBAC on it. */
 const subresourceRefusals = new Map<string, UpdateRefusal>([
@@ -50,7 +50,7 @@ const subresourceRefusals = new Map<string, UpdateRefusal>([
 ])
 
 /** Upstream's IsAuthorizedForSignerName: the verb on `signers` named exactly, or as `<domain>/*`. */
-async function signerVerbRefusal(env: Env, user: UserInfo, verb: 'approve' | 'sign', csr: KubeObject): Promise<Status | undefined> {
+async function signerVerbRefusal(env: AdmissionBindings, user: UserInfo, verb: 'approve' | 'sign', csr: KubeObject): Promise<Status | undefined> {
   const signerName = specOf(csr).signerName ?? ''
   const attrs = (name: string) => ({ verb, group: certificatesGroup, resource: 'signers', name })
   if ((await authorizeRequest(env, user, attrs(signerName))).allowed) return undefined

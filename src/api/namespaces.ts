@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { ApiBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, notFound } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
@@ -23,7 +23,7 @@ let bootstrapped: Promise<void> | undefined
  * ones are left alone), publishes the settings nodes read before joining, and reconciles the
  * default RBAC policy.
  */
-export function ensureBootstrap(env: Env): Promise<void> {
+export function ensureBootstrap(env: ApiBindings): Promise<void> {
   bootstrapped ??= (async () => {
     const store = storeFor(env, namespacesDef)
     for (const name of initialNamespaces) {
@@ -45,7 +45,7 @@ export function ensureBootstrap(env: Env): Promise<void> {
 }
 
 /** As the NamespaceLifecycle admission plugin: no writes into a missing or terminating namespace. */
-export async function ensureNamespaceWritable(env: Env, namespace: string): Promise<void> {
+export async function ensureNamespaceWritable(env: ApiBindings, namespace: string): Promise<void> {
   const res = await storeFor(env, namespacesDef).get({ def: namespacesDef, name: namespace })
   if (!res.ok) throw new ApiError(notFound('', 'namespaces', namespace))
   const ns = JSON.parse(res.value) as KubeObject

@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { AdmissionBindings } from '../admission/bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { isJsonObject } from '../apimachinery/json-value'
 import { findResource } from '../apis/registry'
@@ -29,7 +29,7 @@ export function nodeWriterOf(req: Request): NodeWriter | undefined {
  * checked here; the store checks that the event as written is still about that object.
  * Returns the reason to refuse with, or undefined (recording the subject for the store).
  */
-export async function admitNodeEvent(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<{ name: string; why: string } | undefined> {
+export async function admitNodeEvent(req: Request, env: AdmissionBindings, node: string, attrs: ResourceAttributes): Promise<{ name: string; why: string } | undefined> {
   const { verb } = attrs
   if (verb !== 'create' && verb !== 'update' && verb !== 'patch') return undefined
   let event: KubeObject | undefined
@@ -52,14 +52,14 @@ export async function admitNodeEvent(req: Request, env: Env, node: string, attrs
 }
 
 /** The kinds of object a node's event may be about, and whether one is the node's own: by the event's involvedObject.kind. */
-const ownSubjects = new Map<string, (env: Env, node: string, namespace: string, name: string) => Promise<boolean>>([
+const ownSubjects = new Map<string, (env: AdmissionBindings, node: string, namespace: string, name: string) => Promise<boolean>>([
   // The node itself.
   ['Node', async (_env, node, namespace, name) => namespace === '' && name === node],
   // A pod bound to it.
   ['Pod', async (env, node, namespace, name) => !!namespace && !!name && (await boundNode(env, namespace, name)) === node],
 ])
 
-async function isOwnSubject(env: Env, node: string, subject: string): Promise<boolean> {
+async function isOwnSubject(env: AdmissionBindings, node: string, subject: string): Promise<boolean> {
   const [kind, namespace, name] = subject.split('/') as [string, string, string]
   const own = ownSubjects.get(kind)
   return own ? own(env, node, namespace, name) : false

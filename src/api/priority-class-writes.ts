@@ -4,7 +4,7 @@
  * judged on the exact object stored (../admission/guarded-write); the built-in system classes
  * cannot be deleted. Any write drops this isolate's snapshot of the kind, which pod admission reads.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from '../admission/bindings'
 import type { ResourceDef } from '../apis/registry'
 import { globalDefaultRefusal, systemPriorityClasses } from '../apis/priority-class'
 import { admissionForbidden } from '../admission/pod-admission'
@@ -13,7 +13,7 @@ import type { WriteGuard } from '../admission/guarded-write'
 import type { RequestInfo } from './http/request-info'
 import type { ServeWrite } from './kinds/types'
 
-export async function servePriorityClassWrite(req: Request, env: Env, def: ResourceDef, info: RequestInfo, serve: ServeWrite): Promise<Response> {
+export async function servePriorityClassWrite(req: Request, env: AdmissionBindings, def: ResourceDef, info: RequestInfo, serve: ServeWrite): Promise<Response> {
   try {
     if (req.method === 'DELETE' && info.name && systemPriorityClasses.some((c) => c.metadata.name === info.name)) {
       throw admissionForbidden(def.group, def.plural, info.name, 'this is a system priority class and cannot be deleted')
@@ -33,7 +33,7 @@ export async function serveRuntimeClassWrite(req: Request, def: ResourceDef, ser
 }
 
 /** The Priority plugin's check on the PriorityClass a write stores, against the classes stored now. */
-export function globalDefaultGuard(env: Env, def: ResourceDef): WriteGuard {
+export function globalDefaultGuard(env: AdmissionBindings, def: ResourceDef): WriteGuard {
   return async (pc, old) => {
     forgetClasses(def)
     const why = globalDefaultRefusal(pc, await classSnapshot(env, def), old ? 'update' : 'create')

@@ -1,5 +1,6 @@
 import { agentPathNode } from '../../agent-protocol/node-credential'
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../../admission/bindings'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { failure, qualifiedResource } from '../../apimachinery/status'
 import { readBody } from '../http/body'
@@ -28,12 +29,12 @@ export function nodeAuthorize(node: string, attrs: Attributes, related = false):
 }
 
 /** Whether what the node asks for is related to it, when that decides the request (one store lookup). */
-export async function nodeRelated(env: Env, node: string, attrs: Attributes): Promise<boolean> {
+export async function nodeRelated(env: StoreBindings, node: string, attrs: Attributes): Promise<boolean> {
   const relation = isResourceRequest(attrs) ? relationOf(node, attrs) : undefined
   return relation ? isRelated(env, node, relation) : false
 }
 
-type NodeAdmission = (req: Request, env: Env, node: string, attrs: ResourceAttributes) => Promise<Status | undefined>
+type NodeAdmission = (req: Request, env: AdmissionBindings, node: string, attrs: ResourceAttributes) => Promise<Status | undefined>
 
 const mutatingVerbs = new Set(['create', 'update', 'patch', 'delete'])
 
@@ -94,7 +95,7 @@ const nodeAdmissions = new Map<string, NodeAdmission>([
  * only its own Node and Lease and the pods bound to it. Returns the 403 Status to answer with,
  * or undefined when the request may go on.
  */
-export function admitNode(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
+export function admitNode(req: Request, env: AdmissionBindings, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
   return nodeAdmissions.get(qualifiedResource(attrs.group, attrs.resource))?.(req, env, node, attrs) ?? Promise.resolve(undefined)
 }
 
