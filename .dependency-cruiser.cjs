@@ -1,6 +1,6 @@
 /**
  * The layers, each importing only those below it (docs/architecture.md draws them):
- *   apimachinery, agent-protocol, config  →  apis  →  limits (platform accounting)
+ *   apimachinery, agent-protocol, config  →  apis  →  settings (the variables, parsed)  →  limits (platform accounting)
  *   →  store | store-client | service-client | printers
  *   →  admission  →  controllers  →  api  →  the Worker entry
  * The Node side (agent, launcher, bench) stands on apimachinery, apis and agent-protocol only.
@@ -14,9 +14,16 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'An import cycle ties modules that should stand apart. The Env interface (src/env.ts) names the Durable Object classes for typed stubs, so type-only cycles through it are allowed.',
+      comment: 'An import cycle ties modules that should stand apart, type-only imports included.',
       from: {},
-      to: { circular: true, viaNot: '^src/env\\.ts$' },
+      to: { circular: true },
+    },
+    {
+      name: 'env-only-at-the-entry',
+      severity: 'error',
+      comment: "The Worker's full Env (src/env.ts) names the Durable Object classes: only the Worker entry uses it. Every other module names the bindings of its own layer (StoreBindings, ServiceBindings, AdmissionBindings, ControllerBindings, HostBindings, ApiBindings).",
+      from: { path: '^(src|durable-objects)/', pathNot: '^src/(index|env)\\.ts$' },
+      to: { path: '^src/env\\.ts$' },
     },
     {
       name: 'core-is-bottom',
@@ -33,6 +40,13 @@ module.exports = {
       to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/'] },
     },
     {
+      name: 'settings-on-apis',
+      severity: 'error',
+      comment: "The settings (the Worker's variables, parsed once) stand on the core and the served kinds' own parsers.",
+      from: { path: '^src/settings/' },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/settings/'] },
+    },
+    {
       name: 'limits-on-core',
       severity: 'error',
       comment: 'The platform limits and their accounting (strict mode) wrap every store, gateway and fetch call: they stand on the core alone.',
@@ -42,9 +56,9 @@ module.exports = {
     {
       name: 'store-under-api',
       severity: 'error',
-      comment: 'The store knows apimachinery and apis; it is told whom to notify by the composition root, never by importing controllers.',
+      comment: 'The store knows apimachinery, apis and the settings, and implements the calls its client declares (src/store-client/bindings.ts); it is told whom to notify by the composition root, never by importing controllers.',
       from: { path: '^durable-objects/kind-store/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^durable-objects/kind-store/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/settings/', '^src/store-client/bindings\\.ts$', '^durable-objects/kind-store/'] },
     },
     {
       name: 'store-writes-generically',
@@ -58,14 +72,14 @@ module.exports = {
       severity: 'error',
       comment: 'Controllers (and their host) use apis and the store client; never the HTTP layer, the store internals or the Worker entry.',
       from: { path: '^(src/controllers|durable-objects/controller-host)/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/certificates/', '^src/controllers/', '^src/store-client/', '^src/admission/', '^durable-objects/controller-host/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/settings/', '^src/limits/', '^src/certificates/', '^src/controllers/', '^src/store-client/', '^src/admission/', '^durable-objects/controller-host/'] },
     },
     {
       name: 'controller-runtime-generic',
       severity: 'error',
       comment: "The controller runtime runs any controller: it imports no controller's folder (a controller registers its own actions with it), only src/controllers' shared modules.",
       from: { path: '^src/controllers/runtime/' },
-      to: { path: '^src/controllers/', pathNot: ['^src/controllers/runtime/', '^src/controllers/shared/', '^src/controllers/resources\\.ts$'] },
+      to: { path: '^src/controllers/', pathNot: ['^src/controllers/runtime/', '^src/controllers/shared/', '^src/controllers/(resources|bindings)\\.ts$'] },
     },
     {
       name: 'printers-on-apis',
@@ -79,21 +93,21 @@ module.exports = {
       severity: 'error',
       comment: 'The store client addresses stores by kind; it knows nothing above apis.',
       from: { path: '^src/store-client/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/store-client/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/settings/', '^src/limits/', '^src/store-client/'] },
     },
     {
       name: 'service-client-on-stores',
       severity: 'error',
       comment: 'Reaching a Service or a pod through the node tunnel: it reads Endpoints through the store client and dials the node gateway; nothing above.',
       from: { path: '^src/service-client/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/store-client/', '^src/service-client/', '^durable-objects/node-gateway/client\\.ts$', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/settings/', '^src/store-client/', '^src/service-client/', '^durable-objects/node-gateway/client\\.ts$'] },
     },
     {
       name: 'admission-under-controllers',
       severity: 'error',
       comment: 'Admission (plugins and webhooks) runs on every write, the API\'s and the controllers\' alike: it stands on apis, the store client and the service client, never on controllers or HTTP.',
       from: { path: '^src/admission/' },
-      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/limits/', '^src/store-client/', '^src/service-client/', '^src/admission/', '^src/env\\.ts$'] },
+      to: { path: '^(src|durable-objects)/', pathNot: [core, '^src/apis/', '^src/settings/', '^src/limits/', '^src/store-client/', '^src/service-client/', '^src/admission/'] },
     },
     {
       name: 'api-under-entry',

@@ -5,7 +5,8 @@ import { watchersOf } from './controllers/registry'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 import { storeKinds } from './apis/store-strategy'
-import { InvocationMeter, metered, strictLimitsOn, workerFigures } from './limits/strict'
+import { InvocationMeter, metered, workerFigures } from './limits/strict'
+import { settingsOf } from './settings/settings'
 import { provideAdmissionAuthorizer } from './admission/policies/authorizer'
 import { authorize } from './api/authorization/authorize'
 import { rbacPolicy } from './api/authorization/rbac-snapshot'
@@ -13,7 +14,7 @@ import { rbacPolicy } from './api/authorization/rbac-snapshot'
 /** The store of one kind, whose changes are routed to the controllers that watch it, writing as the kind's strategy says. */
 export class KindStore extends Store {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { watchersOf, poke: (name) => hostFor(env, name).poke(name) }, storeKinds({ serviceClusterIpRange: env.SERVICE_CLUSTER_IP_RANGE }))
+    super(ctx, env, { watchersOf, poke: (name) => hostFor(env, name).poke(name) }, storeKinds({ serviceClusterIpRange: settingsOf(env).serviceClusterIpRange }))
   }
 }
 export { ControllerHost } from '../durable-objects/controller-host/controller-host'
@@ -31,7 +32,7 @@ export default {
   /** Ingress traffic (see isIngressRequest) is served at the edge; everything else is the API. */
   fetch(req, env, ctx) {
     const serve = () => (isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx))
-    return strictLimitsOn(env) ? metered(new InvocationMeter('worker', workerFigures), serve) : serve()
+    return settingsOf(env).strictLimits ? metered(new InvocationMeter('worker', workerFigures), serve) : serve()
   },
   /** Cron: the safety net that re-arms every controller whose alarm was lost. */
   async scheduled(_controller, env): Promise<void> {

@@ -1,16 +1,16 @@
 import { DurableObject } from 'cloudflare:workers'
-import type { Env } from '../../src/env'
+import type { ControllerHostRpc, HostBindings } from '../../src/controllers/bindings'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { controllersOfHost, hostOfController } from '../../src/controllers/hosts'
 import { defaultRunnerOptions, type ControllerRunner, type PassReport } from '../../src/controllers/runtime/runner'
-import { resyncMsOf } from '../../src/controllers/runtime/runner-options'
 import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 import { putMemory, restoreRunnerState, saveRunnerState } from './memory'
 import { recordPass } from './strict-limits'
 import { HostSchedule, nextAlarmAt } from './schedule'
 import { retiredHost } from './retire'
-import { emptyFigures, InvocationMeter, metered, strictLimitsOn } from '../../src/limits/strict'
+import { emptyFigures, InvocationMeter, metered } from '../../src/limits/strict'
+import { settingsOf } from '../../src/settings/settings'
 
 const defaultPassGapMs = 100
 /** a pass that failed as a whole is tried again after this long, doubling while it keeps failing, at most a resync period */
@@ -29,11 +29,11 @@ const overdueMs = 60_000
  * restored before a new instance's first pass. It counts each controller's
  * alarms and passes in storage (see `ControllerCounters`), read by `GET /metrics`.
  */
-export class ControllerHost extends DurableObject<Env> {
+export class ControllerHost extends DurableObject<HostBindings> implements ControllerHostRpc {
   private runners: Map<string, ControllerRunner> | undefined
   private host: string | undefined
   private readonly counters = new Map<string, Promise<ControllerCounters>>()
-  private readonly schedule = new HostSchedule(this.passGapMs())
+  private readonly schedule = new HostSchedule(settingsOf(this.env).controllerPassGapMs)
   /** the time of the alarm last set by this instance */
   private armed: number | undefined
   /** the time of the last alarm whose handler this instance ran: no alarm is set again at or before it (see nextAlarmAt) */
@@ -47,15 +47,6 @@ export class ControllerHost extends DurableObject<Env> {
     const counters = await this.countersOf(name)
     counters.notifications++
     await this.armBy(this.schedule.poked(name, Date.now()))
-  }
-
-  /**
-   * A burst of changes is taken in passes at most this far apart: the first change after a quiet
-   * spell is acted on at once, the rest of the burst in batches, so a controller's reads never
-   * crowd out the writes it follows.
-   */
-  private passGapMs(): number {
-    return Number(this.env.CONTROLLER_PASS_GAP_MS ?? defaultPassGapMs)
   }
 
   /**
@@ -104,7 +95,7 @@ export class ControllerHost extends DurableObject<Env> {
   private async invocation(name: string, alarm: boolean): Promise<void> {
     const counters = await this.countersOf(name)
     if (alarm) counters.alarms++
-    if (strictLimitsOn(this.env)) {
+    if (settingsOf(this.env).strictLimits) {
       const figures = (counters.limits ??= emptyFigures())
       await metered(new InvocationMeter(`controller ${name}`, figures), () => this.pass(name, counters))
     } else await this.pass(name, counters)
@@ -131,7 +122,7 @@ export class ControllerHost extends DurableObject<Env> {
       counters.failedPasses++
       const failures = (this.failures.get(name) ?? 0) + 1
       this.failures.set(name, failures)
-      report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + Math.min(this.resyncMs(), failedPassRetryMs * 2 ** (failures - 1)) }
+      report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + Math.min(settingsOf(this.env).controllerResyncMs, failedPassRetryMs * 2 ** (failures - 1)) }
     }
     await saveRunnerState(this.ctx.storage, name, runner)
     if (counters.limits) recordPass(counters.limits, `controller ${name}`, report, runner.caches.bytes)
@@ -159,10 +150,6 @@ export class ControllerHost extends DurableObject<Env> {
     if (current === null || current > at) await this.setAlarm(at)
   }
 
-  private resyncMs(): number {
-    return resyncMsOf(this.env.CONTROLLER_RESYNC_SECONDS)
-  }
-
   private async remember(host: string): Promise<void> {
     if (this.host === host) return
     this.host = host
@@ -173,7 +160,7 @@ export class ControllerHost extends DurableObject<Env> {
     if (!this.runners) {
       const names = controllersOfHost(this.host!)
       const defs = names.map((name) => controllerDefinition(name, this.env))
-      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: this.resyncMs() })
+      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: settingsOf(this.env).controllerResyncMs })
       for (const [i, runner] of runners.entries()) await restoreRunnerState(this.ctx.storage, names[i]!, runner)
       this.runners = new Map(names.map((name, i) => [name, runners[i]!]))
     }

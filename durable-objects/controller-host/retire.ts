@@ -1,4 +1,4 @@
-import type { Env } from '../../src/env'
+import type { HostBindings } from '../../src/controllers/bindings'
 import { hostFor, hostOfController } from '../../src/controllers/hosts'
 import { countersKey } from './counters'
 
@@ -12,7 +12,7 @@ const legacyMemoryPrefix = 'memory/'
  * deletes its alarm and storage, so the controller never runs in two places. Returns whether the
  * host was retired.
  */
-export async function retiredHost(storage: DurableObjectStorage, env: Env): Promise<boolean> {
+export async function retiredHost(storage: DurableObjectStorage, env: HostBindings): Promise<boolean> {
   const controller = await storage.get<string>('controller')
   if (controller === undefined) return false
   let host: string | undefined

@@ -1,8 +1,10 @@
 import { DurableObject } from 'cloudflare:workers'
-import type { Env } from '../../src/env'
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds, expiryBatchRows } from '../../src/config'
+import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, expiryBatchRows } from '../../src/config'
+import { settingsOf } from '../../src/settings/settings'
+import type { Variables } from '../../src/settings/variables'
+import type { ChangeBatch, KindStoreRpc, NamespaceContent } from '../../src/store-client/bindings'
 import { ensureSchema, readMeta, writeMeta } from './schema'
 import { ensureNodeNameColumn } from './node-name-column'
 import { Log } from './log'
@@ -20,28 +22,13 @@ import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { Binding, ItemResult } from '../../src/apis/store-options'
 import type { PatchSubresource, WriteSubresource } from '../../src/apis/write-subresource'
 
-/** What a namespace holds of one kind: objects, and how many carry each finalizer. */
-export interface NamespaceContent {
-  count: number
-  finalizers: Record<string, number>
-}
-
-
 export type { Binding, ItemResult }
-
-/** A slice of the change log. */
-export interface ChangeBatch {
-  changes: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; value: string }[]
-  /** the resourceVersion the batch brings a reader up to */
-  rv: number
-  more: boolean
-}
 
 /**
  * The consistent store of one API resource (all namespaces): current objects, the change log with
  * strictly increasing resourceVersions, and the watchers fed from it.
  */
-export class KindStore extends DurableObject<Env> {
+export class KindStore extends DurableObject<Variables> implements KindStoreRpc {
   private readonly log: Log
   private readonly hub: WatchHub
   private readonly writer: Writer
@@ -61,7 +48,7 @@ export class KindStore extends DurableObject<Env> {
    */
   constructor(
     ctx: DurableObjectState,
-    env: Env,
+    env: Variables,
     route: ChangeRoute,
     private readonly kinds: StoreKinds,
   ) {
@@ -71,7 +58,7 @@ export class KindStore extends DurableObject<Env> {
     this.log = new Log(ctx.storage.sql)
     this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
-    this.notifier = new Notifier(route, env.CONTROLLER_NOTIFICATIONS !== 'false')
+    this.notifier = new Notifier(route, settingsOf(env).controllerNotifications)
     this.nodeRefs = new NodeRefs(ctx.storage.sql)
     this.writer = new Writer(
       this.log,
@@ -220,12 +207,7 @@ export class KindStore extends DurableObject<Env> {
    */
   expireEvents(nowMs = Date.now()): boolean {
     if (!this.expiring) return false
-    return this.writer.expire(nowMs - this.eventTtlMs(), expiryBatchRows, nowMs) === expiryBatchRows
-  }
-
-  private eventTtlMs(): number {
-    const seconds = Number(this.env.EDGEPLANE_EVENT_TTL_SECONDS || defaultEventTtlSeconds)
-    return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultEventTtlSeconds) * 1000
+    return this.writer.expire(nowMs - settingsOf(this.env).eventTtlMs, expiryBatchRows, nowMs) === expiryBatchRows
   }
 
   /** Store state for tests and benchmarks. */
@@ -293,9 +275,8 @@ export class KindStore extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(Date.now() + 1)
       this.alarmArmed = true
     }
-    const retainEvents = Number(this.env.COMPACT_RETAIN_EVENTS ?? defaultCompactRetainEvents)
-    const retainMs = Number(this.env.COMPACT_RETAIN_SECONDS ?? defaultCompactRetainSeconds) * 1000
-    const target = this.log.compactionTarget(retainEvents, Date.now(), retainMs)
+    const { compactRetainEvents: retainEvents, compactRetainMs } = settingsOf(this.env)
+    const target = this.log.compactionTarget(retainEvents, Date.now(), compactRetainMs)
     let removed = compactionBatchRows
     while (removed === compactionBatchRows) removed = this.ctx.storage.transactionSync(() => this.log.compact(target, compactionBatchRows))
     const watchers = this.ctx.getWebSockets()
@@ -310,7 +291,7 @@ export class KindStore extends DurableObject<Env> {
     if (this.alarmArmed) return
     this.alarmArmed = true
     let interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
-    if (this.expiring) interval = Math.min(interval, Math.max(1000, this.eventTtlMs()))
+    if (this.expiring) interval = Math.min(interval, Math.max(1000, settingsOf(this.env).eventTtlMs))
     void this.ctx.storage.getAlarm().then((at) => {
       if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
     })

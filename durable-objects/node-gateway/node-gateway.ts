@@ -1,11 +1,11 @@
 import { DurableObject } from 'cloudflare:workers'
-import type { Env } from '../../src/env'
+import type { ServiceBindings } from '../../src/service-client/bindings'
 import { failure } from '../../src/apimachinery/status'
 import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
 import { agentStreamBit, parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type Dial, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
 import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame } from './exec-status'
-import { gatewayFor, streamUrl } from './client'
+import { gatewayFor, streamUrl, type NodeGatewayRpc } from './client'
 import { execEndMessage, fromClient, openingMessages, toClient, type ClientAttachment } from './client-stream'
 import { authorizeDial } from './node-port-dial'
 
@@ -40,14 +40,14 @@ const agentSilentAfterMs = 65_000
  * (a log reader in the Worker, kubectl's exec socket, or its port-forward socket) are hibernatable sockets of this object;
  * it relays between them: control messages as JSON text, data as `[id][channel][payload]` frames.
  */
-export class NodeGateway extends DurableObject<Env> {
+export class NodeGateway extends DurableObject<ServiceBindings> implements NodeGatewayRpc {
   /**
    * Streams the agent dialled, by id. Held in memory: a gateway with an open outgoing socket is
    * not evicted, and a restart closes every socket, ending these streams at both ends anyway.
    */
   private readonly dialled = new Map<number, Dialled>()
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: ServiceBindings) {
     super(ctx, env)
     // The agent's keepalives are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingText, pongText))

@@ -1,4 +1,4 @@
-import type { Env } from '../../src/env'
+import type { ServiceBindings } from '../../src/service-client/bindings'
 import type { KubeObject } from '../../src/apimachinery/types'
 import type { Dial } from '../../src/agent-protocol/tunnel-messages'
 import type { EndpointTarget } from '../../src/apis/endpoint-targets'
@@ -10,7 +10,7 @@ import { checkedTarget } from '../../src/service-client/pod-targets'
 const lookupTtlMs = 1_000
 const recent = new Map<string, { at: number; objects: Promise<[KubeObject, KubeObject | undefined]> }>()
 
-function serviceAndEndpoints(env: Env, namespace: string, name: string): Promise<[KubeObject, KubeObject | undefined]> {
+function serviceAndEndpoints(env: ServiceBindings, namespace: string, name: string): Promise<[KubeObject, KubeObject | undefined]> {
   const key = `${namespace}/${name}`
   const now = Date.now()
   const hit = recent.get(key)
@@ -23,7 +23,7 @@ function serviceAndEndpoints(env: Env, namespace: string, name: string): Promise
 }
 
 /** The pod a node's `dial` may reach, or why not. */
-export async function authorizeDial(env: Env, dial: Dial): Promise<EndpointTarget | string> {
+export async function authorizeDial(env: ServiceBindings, dial: Dial): Promise<EndpointTarget | string> {
   let objects: [KubeObject, KubeObject | undefined]
   try {
     objects = await serviceAndEndpoints(env, dial.namespace, dial.service)

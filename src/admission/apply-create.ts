@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import type { StoreResult } from '../apimachinery/status'
 import type { PatchType } from '../apis/store-options'
@@ -17,7 +17,7 @@ import { kindPluginsOf } from './kind-plugins'
  * the caller then applies as usual.
  */
 export async function applyCreate(
-  env: Env,
+  env: AdmissionBindings,
   target: Target,
   type: PatchType,
   patch: unknown,

@@ -8,7 +8,7 @@
  * - a write through `status` that changes status.certificate needs `sign` on that signer.
  * The cluster's authorizer answers the signer checks (./policies/authorizer.ts).
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from '../admission/bindings'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { invalid } from '../apimachinery/status'
 import { toStatusCause, invalid as invalidCause } from '../apimachinery/field-errors'
@@ -23,7 +23,7 @@ import { admissionAuthorizer } from './policies/authorizer'
 const csrs = { group: certificatesGroup, plural: 'certificatesigningrequests' }
 
 /** The guard of `user`'s writes to CertificateSigningRequests through `subresource` (none: the object itself). */
-export function csrGuard(env: Env, user: UserInfo, subresource: string | undefined): WriteGuard {
+export function csrGuard(env: AdmissionBindings, user: UserInfo, subresource: string | undefined): WriteGuard {
   const update = subresource ? subresourceRefusals.get(subresource) : undefined
   return async (csr, old) => {
     if (!old) return createRefusal(csr)
@@ -31,7 +31,7 @@ export function csrGuard(env: Env, user: UserInfo, subresource: string | undefin
   }
 }
 
-type UpdateRefusal = (env: Env, user: UserInfo, csr: KubeObject, old: KubeObject) => Promise<Status | undefined>
+type UpdateRefusal = (env: AdmissionBindings, user: UserInfo, csr: KubeObject, old: KubeObject) => Promise<Status | undefined>
 
 /** What a write through each subresource needs beyond RBAC on it. */
 const subresourceRefusals = new Map<string, UpdateRefusal>([
@@ -47,7 +47,7 @@ const subresourceRefusals = new Map<string, UpdateRefusal>([
 ])
 
 /** Upstream's IsAuthorizedForSignerName: the verb on `signers` named exactly, or as `<domain>/*`. */
-async function signerVerbRefusal(env: Env, user: UserInfo, verb: 'approve' | 'sign', csr: KubeObject): Promise<Status | undefined> {
+async function signerVerbRefusal(env: AdmissionBindings, user: UserInfo, verb: 'approve' | 'sign', csr: KubeObject): Promise<Status | undefined> {
   if (user.groups.includes(mastersGroup)) return undefined
   const signerName = specOf(csr).signerName ?? ''
   const authorize = await admissionAuthorizer(env)

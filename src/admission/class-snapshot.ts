@@ -4,7 +4,7 @@
  * write to the kind through this isolate. A name missing from the snapshot is read from the
  * store before a pod naming it is refused, so a class created a moment ago is never unknown.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource, type ResourceDef } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
@@ -23,7 +23,7 @@ export const priorityClassesDef = (): ResourceDef => findResource('scheduling.k8
 export const runtimeClassesDef = (): ResourceDef => findResource('node.k8s.io', 'v1', 'runtimeclasses')!
 
 /** Every object of the cluster-scoped kind, at most classRecheckMs old. */
-export async function classSnapshot(env: Env, def: ResourceDef): Promise<KubeObject[]> {
+export async function classSnapshot(env: AdmissionBindings, def: ResourceDef): Promise<KubeObject[]> {
   const now = Date.now()
   const hit = snapshots.get(def.plural)
   if (hit && now - hit.at < classRecheckMs) return hit.items
@@ -34,7 +34,7 @@ export async function classSnapshot(env: Env, def: ResourceDef): Promise<KubeObj
 }
 
 /** The named object: from the snapshot, else read from the store; undefined when it does not exist. */
-export async function classNamed(env: Env, def: ResourceDef, name: string, snapshot: readonly KubeObject[]): Promise<KubeObject | undefined> {
+export async function classNamed(env: AdmissionBindings, def: ResourceDef, name: string, snapshot: readonly KubeObject[]): Promise<KubeObject | undefined> {
   const cached = snapshot.find((o) => o.metadata.name === name)
   if (cached) return cached
   const res = await storeFor(env, def).get({ def, name })

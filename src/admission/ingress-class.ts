@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
@@ -8,7 +8,7 @@ import { defaultClassAnnotation } from '../apis/ingress-routes'
  * The DefaultIngressClass admission plugin: an Ingress created without a class (nor the legacy
  * `kubernetes.io/ingress.class` annotation) gets the default IngressClass, the newest if several.
  */
-export async function defaultIngressClass(env: Env, ing: KubeObject): Promise<void> {
+export async function defaultIngressClass(env: AdmissionBindings, ing: KubeObject): Promise<void> {
   const spec = (ing.spec ??= {}) as { ingressClassName?: string }
   if (spec.ingressClassName || ing.metadata?.annotations?.['kubernetes.io/ingress.class']) return
   const def = findResource('networking.k8s.io', 'v1', 'ingressclasses')!

@@ -4,7 +4,7 @@
  * pods, DefaultStorageClass for claims, DefaultIngressClass for Ingresses. Found by the kind's
  * group and resource.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { qualifiedResource } from '../apimachinery/status'
 import type { ResourceDef } from '../apis/registry'
@@ -14,7 +14,7 @@ import { defaultIngressClass } from './ingress-class'
 
 export interface KindPlugins {
   /** may change the object, or throw an ApiError with the refusal */
-  admit(env: Env, obj: KubeObject): Promise<void>
+  admit(env: AdmissionBindings, obj: KubeObject): Promise<void>
   /** a server-side apply that creates the object passes them too, on the configuration applied */
   onApplyCreate?: boolean
 }

@@ -4,7 +4,7 @@
  * CertificateSigningRequests (./certificate-signing.ts), and the param authorization of admission
  * policies and bindings (./policy-params.ts). Found by the kind's group and resource.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import { qualifiedResource } from '../apimachinery/status'
 import { admissionGroup, type ResourceDef } from '../apis/registry'
 import { certificatesGroup } from '../apis/certificates/csr-object'
@@ -18,7 +18,7 @@ interface KindWrites {
   /** refuses the write as asked, before anything is read: throws ApiError */
   admit?(def: ResourceDef, attrs: AdmissionAttributes): void
   /** the check each object a create, update or patch of the kind stores must pass (./guarded-write.ts) */
-  guard?(env: Env, def: ResourceDef, attrs: AdmissionAttributes): WriteGuard | undefined
+  guard?(env: AdmissionBindings, def: ResourceDef, attrs: AdmissionAttributes): WriteGuard | undefined
 }
 
 const params: KindWrites = { guard: (env, def, attrs) => paramsGuard(env, attrs.user, def) }
@@ -34,7 +34,7 @@ const kinds = new Map<string, KindWrites>([
  * Admits a write of the kind `def` serves as its own steps say: throws the ApiError of a refusal,
  * else answers the guard of what it stores, if any. Nothing for a custom resource.
  */
-export function admitKindWrite(env: Env, def: ResourceDef, attrs: AdmissionAttributes): WriteGuard | undefined {
+export function admitKindWrite(env: AdmissionBindings, def: ResourceDef, attrs: AdmissionAttributes): WriteGuard | undefined {
   const steps = def.custom ? undefined : kinds.get(qualifiedResource(def.group, def.plural))
   steps?.admit?.(def, attrs)
   return steps?.guard?.(env, def, attrs)

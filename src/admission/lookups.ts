@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
@@ -16,12 +16,12 @@ export interface AdmissionLookups {
   quotaWritten(quota: KubeObject): void
 }
 
-async function list(env: Env, def: typeof quotasDef, namespace: string): Promise<KubeObject[]> {
+async function list(env: AdmissionBindings, def: typeof quotasDef, namespace: string): Promise<KubeObject[]> {
   return unwrap(await storeFor(env, def).list(def.plural, { namespace })).items.map((t) => JSON.parse(t) as KubeObject)
 }
 
 /** Every read from the stores: what an API request's admission uses. */
-export function storeLookups(env: Env): AdmissionLookups {
+export function storeLookups(env: AdmissionBindings): AdmissionLookups {
   return { limitRanges: (ns) => list(env, limitRangesDef, ns), quotas: (ns) => list(env, quotasDef, ns), quotaWritten: () => {} }
 }
 
@@ -32,7 +32,7 @@ export function storeLookups(env: Env): AdmissionLookups {
  * quota stored before it began, with the status stored with it. A quota conflict always re-reads,
  * and admission's own quota writes replace the shared copy.
  */
-export function batchLookups(env: Env): AdmissionLookups {
+export function batchLookups(env: AdmissionBindings): AdmissionLookups {
   const reads = new Map<string, Promise<KubeObject[]>>()
   const read = (def: typeof quotasDef, namespace: string, fresh: boolean) => {
     const key = `${def.plural}/${namespace}`

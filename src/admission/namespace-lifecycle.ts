@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure, notFound } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
@@ -11,7 +11,7 @@ const namespacesDef = findResource('', 'v1', 'namespaces')!
  * The NamespaceLifecycle admission plugin: nothing is created in a namespace that does not exist
  * (404) or is being terminated (403). Throws ApiError with the refusal.
  */
-export async function admitNamespaceLifecycle(env: Env, attrs: Pick<AdmissionAttributes, 'operation' | 'namespace'>): Promise<void> {
+export async function admitNamespaceLifecycle(env: AdmissionBindings, attrs: Pick<AdmissionAttributes, 'operation' | 'namespace'>): Promise<void> {
   const { namespace } = attrs
   if (attrs.operation !== 'CREATE' || !namespace) return
   const res = await storeFor(env, namespacesDef).get({ def: namespacesDef, name: namespace })

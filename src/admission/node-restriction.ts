@@ -5,7 +5,7 @@
  * checked on the object as stored (a Node's labels, an event's subject after a patch) is left to
  * the store, as the NodeWriter this step answers with says (../apis/node-restriction.ts).
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject, Status } from '../apimachinery/types'
 import { isJsonObject } from '../apimachinery/json-value'
 import { qualifiedResource } from '../apimachinery/status'
@@ -24,7 +24,7 @@ export interface NodeGraph {
 /** A node's write refused, or let through with what the store must still check. */
 export type NodeAdmission = { refused: Status } | { writer: NodeWriter }
 
-type Check = (node: string, attrs: AdmissionAttributes, graph: NodeGraph, env: Env) => Promise<Status | { eventSubject: string } | undefined>
+type Check = (node: string, attrs: AdmissionAttributes, graph: NodeGraph, env: AdmissionBindings) => Promise<Status | { eventSubject: string } | undefined>
 
 const leaseNamespace = 'kube-node-lease'
 
@@ -130,7 +130,7 @@ export function restrictsNodeWrites(attrs: { group: string; resource: string }):
 }
 
 /** NodeRestriction on a write by `node`: the 403 to answer with, or what the store must check of the write. */
-export async function admitNodeWrite(env: Env, node: string, attrs: AdmissionAttributes, graph: NodeGraph): Promise<NodeAdmission> {
+export async function admitNodeWrite(env: AdmissionBindings, node: string, attrs: AdmissionAttributes, graph: NodeGraph): Promise<NodeAdmission> {
   const outcome = await checks.get(qualifiedResource(attrs.group, attrs.resource))?.(node, attrs, graph, env)
   if (!outcome) return { writer: { node } }
   return 'eventSubject' in outcome ? { writer: { node, eventSubject: outcome.eventSubject } } : { refused: outcome }

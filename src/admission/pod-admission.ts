@@ -4,7 +4,7 @@
  * selector, tolerations), in kube-apiserver's plugin order. Every pod create goes through here:
  * the API's and the controllers'.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, failure } from '../apimachinery/status'
 import { admitPodPriority } from '../apis/priority-class'
@@ -18,7 +18,7 @@ export function admissionForbidden(group: string, resource: string, name: string
 }
 
 /** Runs both plugins on a pod about to be created; throws the 403 of the first that refuses it. */
-export async function admitPodCreate(env: Env, pod: KubeObject): Promise<void> {
+export async function admitPodCreate(env: AdmissionBindings, pod: KubeObject): Promise<void> {
   const name = pod.metadata?.name ?? ''
   const priorityDef = priorityClassesDef()
   const classes = await classSnapshot(env, priorityDef)

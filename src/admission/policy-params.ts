@@ -7,7 +7,7 @@
  * check fails on the exact object stored (./guarded-write.ts); system:masters is never checked. The
  * cluster's authorizer answers whether the writer may read the params (./policies/authorizer.ts).
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from '../admission/bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { invalid, qualifiedResource } from '../apimachinery/status'
 import { forbidden, toStatusCause } from '../apimachinery/field-errors'
@@ -20,10 +20,10 @@ import type { WriteGuard } from './guarded-write'
 import { admissionAuthorizer } from './policies/authorizer'
 
 type Refusal = { field: string; message: string } | undefined
-type ParamsRefusal = (env: Env, user: UserInfo, obj: KubeObject, old: KubeObject | undefined) => Promise<Refusal>
+type ParamsRefusal = (env: AdmissionBindings, user: UserInfo, obj: KubeObject, old: KubeObject | undefined) => Promise<Refusal>
 
 /** The guard of `user`'s writes to a policy or binding: it may read the params the object names; undefined for system:masters and the other kinds. */
-export function paramsGuard(env: Env, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
+export function paramsGuard(env: AdmissionBindings, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
   const refusal = paramsRefusals.get(qualifiedResource(def.group, def.plural))
   if (!refusal || user.groups.includes(mastersGroup)) return undefined
   return async (obj, old) => {
@@ -33,7 +33,7 @@ export function paramsGuard(env: Env, user: UserInfo, def: ResourceDef): WriteGu
 }
 
 /** The group, version and resource a paramKind names; `*` for what cannot be told (as upstream). */
-async function paramResource(env: Env, paramKind: { apiVersion?: string; kind?: string }): Promise<{ group: string; version: string; resource: string }> {
+async function paramResource(env: AdmissionBindings, paramKind: { apiVersion?: string; kind?: string }): Promise<{ group: string; version: string; resource: string }> {
   const apiVersion = paramKind.apiVersion ?? ''
   const parts = apiVersion.split('/')
   if (parts.length > 2) return { group: '*', version: '*', resource: '*' }
@@ -45,12 +45,12 @@ async function paramResource(env: Env, paramKind: { apiVersion?: string; kind?: 
 /** How Go's %v prints the request's user.Info, as upstream's messages show it. */
 const userText = (u: UserInfo) => `&{${u.username} ${u.uid ?? ''} [${u.groups.join(' ')}] map[${Object.entries(u.extra ?? {}).map(([k, v]) => `${k}:[${v.join(' ')}]`).join(' ')}]}`
 
-async function allowedGet(env: Env, user: UserInfo, target: { group: string; version: string; resource: string; name: string; namespace: string }): Promise<boolean> {
+async function allowedGet(env: AdmissionBindings, user: UserInfo, target: { group: string; version: string; resource: string; name: string; namespace: string }): Promise<boolean> {
   const attrs = { verb: 'get', group: target.group, version: target.version, resource: target.resource, name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) }
   return (await admissionAuthorizer(env))(user, attrs).allowed
 }
 
-async function policyRefusal(env: Env, user: UserInfo, policy: AdmissionPolicy, old: AdmissionPolicy | undefined): Promise<Refusal> {
+async function policyRefusal(env: AdmissionBindings, user: UserInfo, policy: AdmissionPolicy, old: AdmissionPolicy | undefined): Promise<Refusal> {
   const paramKind = policy.spec?.paramKind
   if (!paramKind) return undefined
   const was = old?.spec?.paramKind
@@ -60,7 +60,7 @@ async function policyRefusal(env: Env, user: UserInfo, policy: AdmissionPolicy, 
   return { field: 'spec.paramKind', message: `user ${userText(user)} must have "get" permission on all objects of the referenced paramKind (kind=${paramKind.kind}, apiVersion=${paramKind.apiVersion})` }
 }
 
-async function bindingRefusal(env: Env, user: UserInfo, binding: AdmissionPolicyBinding, old: AdmissionPolicyBinding | undefined): Promise<Refusal> {
+async function bindingRefusal(env: AdmissionBindings, user: UserInfo, binding: AdmissionPolicyBinding, old: AdmissionPolicyBinding | undefined): Promise<Refusal> {
   const ref = binding.spec?.paramRef
   if (!ref) return undefined
   if (old?.spec?.paramRef && JSON.stringify(old.spec.paramRef) === JSON.stringify(ref)) return undefined

@@ -3,7 +3,7 @@
  * only an object that passes its check (one global default at most), judged on the exact object
  * stored (./guarded-write.ts); the built-in system classes cannot be deleted.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import { ApiError } from '../apimachinery/status'
 import type { ResourceDef } from '../apis/registry'
 import { globalDefaultRefusal, systemPriorityClasses } from '../apis/priority-class'
@@ -19,7 +19,7 @@ export function admitPriorityClassDelete(def: ResourceDef, attrs: Pick<Admission
 }
 
 /** The Priority plugin's check on the PriorityClass a write stores, against the classes stored now. */
-export function globalDefaultGuard(env: Env, def: ResourceDef): WriteGuard {
+export function globalDefaultGuard(env: AdmissionBindings, def: ResourceDef): WriteGuard {
   return async (pc, old) => {
     forgetClasses(def)
     const why = globalDefaultRefusal(pc, await classSnapshot(env, def), old ? 'update' : 'create')

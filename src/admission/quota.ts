@@ -1,5 +1,5 @@
-import type { Env } from '../env'
-import type { KubeObject, Status } from '../apimachinery/types'
+import type { AdmissionBindings } from './bindings'
+import type { KubeObject } from '../apimachinery/types'
 import { ApiError, conflict, staleObjectMessage } from '../apimachinery/status'
 import { quantityListJson } from '../apimachinery/quantity'
 import { findResource } from '../apis/registry'
@@ -26,7 +26,7 @@ const chargeAttempts = 8
  * and checks again. A dry run checks and charges nothing. `checked`: the body is already as it
  * will be stored (no dry run needed).
  */
-export async function admitQuota(env: Env, lookups: AdmissionLookups, target: Target, body: KubeObject, opts: WriteOptions, checked = false): Promise<void> {
+export async function admitQuota(env: AdmissionBindings, lookups: AdmissionLookups, target: Target, body: KubeObject, opts: WriteOptions, checked = false): Promise<void> {
   const { def, namespace } = target
   if (!namespace || !def.namespaced || def.custom || !isTrackedKind(def)) return
   let quotas = await lookups.quotas(namespace)
@@ -46,7 +46,7 @@ export async function admitQuota(env: Env, lookups: AdmissionLookups, target: Ta
         charged.add(quota.metadata.uid ?? '')
         continue
       }
-      const failed = (res as unknown as { status: Status }).status
+      const failed = res.status
       if (failed.code !== 409 && failed.code !== 404) throw new ApiError(failed)
       moved = true
       break

@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
@@ -18,7 +18,7 @@ const classesDef = () => findResource('storage.k8s.io', 'v1', 'storageclasses')!
  * manager's EnsureExists). A class named `local-path` is none of this server's business: it is
  * left as it is and never created here (see docs/storage.md for clusters that still hold one).
  */
-export async function ensureStorageClass(env: Env): Promise<void> {
+export async function ensureStorageClass(env: AdmissionBindings): Promise<void> {
   const def = classesDef()
   const store = storeFor(env, def)
   if ((await store.get({ def, name: localPathClass })).ok) return
@@ -37,7 +37,7 @@ export async function ensureStorageClass(env: Env): Promise<void> {
  * The DefaultStorageClass admission plugin: a claim created without `storageClassName` (nil, not
  * "", and without the beta annotation) gets the default StorageClass, the newest if several.
  */
-export async function defaultStorageClass(env: Env, pvc: KubeObject): Promise<void> {
+export async function defaultStorageClass(env: AdmissionBindings, pvc: KubeObject): Promise<void> {
   const spec = (pvc.spec ??= {}) as { storageClassName?: string | null }
   if (spec.storageClassName !== undefined && spec.storageClassName !== null) return
   if (pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return

@@ -9,7 +9,7 @@
  * if that request is cancelled (its client went away) they never settle, so every request waiting
  * on them would hang. While one refreshes, the others use the snapshot there is.
  */
-import type { Env } from '../env'
+import type { AdmissionBindings } from './bindings'
 import type { ResourceDef } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { allItems, listPages } from '../store-client/list-pages'
@@ -24,7 +24,7 @@ interface Snapshot<T> {
 const abandonedRefreshMs = 10_000
 
 export interface StoredSnapshot<T> {
-  get(env: Env): Promise<T>
+  get(env: AdmissionBindings): Promise<T>
   /** Makes the next request re-read the stores. */
   forget(): void
 }
@@ -34,7 +34,7 @@ export function storedSnapshot<T>(defs: readonly ResourceDef[], recheckMs: numbe
   let snapshot: Snapshot<T> | undefined
   let pending: { startedAt: number; done: Promise<Snapshot<T>> } | undefined
 
-  async function refresh(env: Env, current: Snapshot<T> | undefined): Promise<Snapshot<T>> {
+  async function refresh(env: AdmissionBindings, current: Snapshot<T> | undefined): Promise<Snapshot<T>> {
     const checkedAt = Date.now()
     const revisions = await Promise.all(defs.map((def) => storeFor(env, def).revision()))
     if (current && revisions.every((rv, i) => rv === current.revisions[i])) return { ...current, checkedAt }
@@ -43,7 +43,7 @@ export function storedSnapshot<T>(defs: readonly ResourceDef[], recheckMs: numbe
   }
 
   return {
-    async get(env: Env): Promise<T> {
+    async get(env: AdmissionBindings): Promise<T> {
       if (!snapshot || Date.now() - snapshot.checkedAt >= recheckMs) {
         if (snapshot && pending && Date.now() - pending.startedAt < abandonedRefreshMs) return snapshot.value
         const mine = { startedAt: Date.now(), done: refresh(env, snapshot) }

@@ -262,7 +262,8 @@ function resourceFieldValue(pod: KubeObject, container: ContainerSpec, ref: NonN
   if (!target) throw new EnvError(`container "${ref.containerName}" not found for resourceFieldRef`)
   const m = /^(limits|requests)\.(cpu|memory|ephemeral-storage)$/.exec(ref.resource)
   if (!m) throw new EnvError(`unsupported container resource: ${ref.resource}`)
-  const [, kind, resource] = m as unknown as [string, 'limits' | 'requests', string]
+  const kind = m[1] === 'limits' ? 'limits' : 'requests'
+  const resource = m[2]!
   let raw = target.resources?.[kind]?.[resource]
   // An unset limit reads as the node's allocatable amount; an unset request as the limit, then zero.
   if (raw === undefined && kind === 'requests') raw = target.resources?.limits?.[resource] ?? 0

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { Env } from '../env'
+import type { ApiBindings } from './bindings'
 import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './authentication/authenticate'
 import { prettyJson } from './http/pretty'
@@ -26,7 +26,7 @@ const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find
 
 /** The API server: discovery, OpenAPI, health, and every resource route. */
 export function buildApp() {
-  const app = new Hono<{ Bindings: Env }>()
+  const app = new Hono<{ Bindings: ApiBindings }>()
 
   // Outermost, so every JSON answer can be indented, errors included.
   app.use('*', prettyJson())
@@ -100,7 +100,7 @@ export function buildApp() {
   })
   return {
     /** Every request is read once (parseRequest); the router, the authorizer and every handler see that one reading. */
-    fetch(req: Request, env: Env, ctx?: ExecutionContext): Response | Promise<Response> {
+    fetch(req: Request, env: ApiBindings, ctx?: ExecutionContext): Response | Promise<Response> {
       const url = new URL(req.url)
       const parsed = parseRequest(req.method, url)
       if ('kind' in parsed) return statusResponse(parsed)

@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { ApiBindings } from './bindings'
 import { ApiError, methodNotAllowed, qualifiedResource } from '../apimachinery/status'
 import type { ParsedRequest, RequestInfo } from './http/request-info'
 import { servePodExec } from './pods/exec'
@@ -13,7 +13,7 @@ const notAllowed = () => new ApiError(methodNotAllowed('the server does not allo
 interface StreamRoute {
   /** the methods served; any other is refused (405); every method when unset */
   methods?: readonly string[]
-  serve(req: Request, env: Env, namespace: string, name: string, parsed: ParsedRequest): Promise<Response>
+  serve(req: Request, env: ApiBindings, namespace: string, name: string, parsed: ParsedRequest): Promise<Response>
 }
 
 const proxyTo = (backend: ProxyBackend): StreamRoute => ({
@@ -31,7 +31,7 @@ const routes = new Map<string, StreamRoute>([
 ])
 
 /** Resources answered by a handler of their own, as a whole (no namespace, name optional, no subresource). */
-const listedResources = new Map<string, (req: Request, env: Env, name: string | undefined) => Promise<Response>>([
+const listedResources = new Map<string, (req: Request, env: ApiBindings, name: string | undefined) => Promise<Response>>([
   [qualifiedResource('', 'componentstatuses'), serveComponentStatuses],
 ])
 
@@ -45,7 +45,7 @@ function routeFor(info: RequestInfo): StreamRoute | undefined {
  * proxy, a service's proxy, component statuses), routed from the request's one reading; undefined
  * for what the generic resource handler serves.
  */
-export function routeCoreSubresource(req: Request, env: Env, parsed: ParsedRequest): Promise<Response> | undefined {
+export function routeCoreSubresource(req: Request, env: ApiBindings, parsed: ParsedRequest): Promise<Response> | undefined {
   const info = parsed.info
   if (!info) return undefined
   const whole = info.namespace === undefined && info.subresource === undefined ? listedResources.get(qualifiedResource(info.group, info.resource)) : undefined

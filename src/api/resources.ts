@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { ApiBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError, badRequest, failure, methodNotAllowed, unwrap } from '../apimachinery/status'
 import { apiVersionOf, type ResourceDef } from '../apis/registry'
@@ -41,7 +41,7 @@ const notAllowed = () => new ApiError(methodNotAllowed(`the server does not allo
  * subresources, and what its writes check and forget. A write passes its kind's admission steps
  * (../admission/kind-writes.ts) on its admission attributes, built once from the request.
  */
-export async function handleResource(req: Request, env: Env, info: RequestInfo): Promise<Response> {
+export async function handleResource(req: Request, env: ApiBindings, info: RequestInfo): Promise<Response> {
   const def = await resolveResource(env, info.group, info.version, info.resource)
   if (!def || (info.namespace !== undefined && !def.namespaced)) throw notServed()
   const api = kindApiOf(def)
@@ -66,7 +66,7 @@ function routeOf(def: ResourceDef, api: KindApi, sub: string): SubresourceRoute 
  * `route`: how the subresource addressed, if any, is served (by this handler, for some methods);
  * `attributes`: a write's admission attributes.
  */
-async function serveResource(req: Request, env: Env, def: ResourceDef, info: RequestInfo, route: SubresourceRoute | undefined, guard?: WriteGuard, attributes?: AdmissionAttributes): Promise<Response> {
+async function serveResource(req: Request, env: ApiBindings, def: ResourceDef, info: RequestInfo, route: SubresourceRoute | undefined, guard?: WriteGuard, attributes?: AdmissionAttributes): Promise<Response> {
   const sub = info.subresource
   if (sub !== undefined) {
     if (!route || 'serve' in route) throw notServed()

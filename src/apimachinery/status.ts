@@ -14,18 +14,26 @@ export function failure(code: number, reason: StatusReason, message: string, det
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code }
 }
 
+/** A Status as encoded: `status` and `code` are left out when empty, as every optional field is. */
+export type EncodedStatus = Omit<Status, 'status' | 'code'> & Partial<Pick<Status, 'status' | 'code'>>
+
 /**
  * The Status as kube-apiserver encodes metav1.Status: its fields in the Go struct's order (`details`
  * before `code`) and every empty optional field left out (an empty `group` or `name` of `details`,
  * a cause's empty `field`), whatever order the Status was built in.
  */
-export function encodableStatus(status: Status): Status {
-  const out: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {} }
-  for (const key of ['status', 'message', 'reason'] as const) if (status[key]) out[key] = status[key]
+export function encodableStatus(status: Status): EncodedStatus {
   const details = status.details && encodableDetails(status.details)
-  if (details) out.details = details
-  if (status.code) out.code = status.code
-  return out as unknown as Status
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: status.metadata ?? {},
+    ...(status.status ? { status: status.status } : {}),
+    ...(status.message ? { message: status.message } : {}),
+    ...(status.reason ? { reason: status.reason } : {}),
+    ...(details ? { details } : {}),
+    ...(status.code ? { code: status.code } : {}),
+  }
 }
 
 function encodableDetails(details: StatusDetails): StatusDetails {

@@ -34,11 +34,19 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean
 }
 
+/** metav1.ListMeta, as a Status carries it. */
+export interface ListMeta {
+  selfLink?: string
+  resourceVersion?: string
+  continue?: string
+  remainingItemCount?: number
+}
+
 /** metav1.Status: the body of every failed request. */
 export interface Status {
   kind: 'Status'
   apiVersion: 'v1'
-  metadata: Record<string, unknown>
+  metadata: ListMeta
   status: 'Success' | 'Failure'
   message?: string
   reason?: StatusReason

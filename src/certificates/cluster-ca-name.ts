@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { Variables } from '../settings/variables'
 import { parseCertificate } from '../apimachinery/x509/authority'
 import { hex, nameFromDer, type DistinguishedName } from '../apimachinery/x509/distinguished-name'
 import { pemBlocks } from '../apimachinery/x509/pem'
@@ -18,7 +18,7 @@ let cached: { pem: string; name: ClusterCaName | Error } | undefined
  * is not needed), read once per isolate; undefined when none is configured, an Error when it
  * cannot be read or carries no subjectKeyIdentifier extension.
  */
-export function clusterCaName(env: Pick<Env, 'CLUSTER_CA_CERT'>): ClusterCaName | Error | undefined {
+export function clusterCaName(env: Pick<Variables, 'CLUSTER_CA_CERT'>): ClusterCaName | Error | undefined {
   const pem = env.CLUSTER_CA_CERT
   if (!pem) return undefined
   if (cached?.pem !== pem) cached = { pem, name: read(pem) }

@@ -1,7 +1,8 @@
-import type { Env } from '../env'
+import type { HostBindings } from './bindings'
 import { controllerDefinition, controllerNames } from './registry'
 import { pods, sameResource } from './resources'
 import { meteredStub } from '../limits/strict'
+import { settingsOf } from '../settings/settings'
 
 /**
  * The host every controller that watches pods runs in: they share one set of informer caches, so
@@ -16,7 +17,7 @@ function hostNames(): Map<string, string> {
   if (!hostOf) {
     hostOf = new Map()
     for (const name of controllerNames()) {
-      const watchesPods = controllerDefinition(name, {} as Env).watches.kinds.some((r) => sameResource(r, pods))
+      const watchesPods = controllerDefinition(name, {}).watches.kinds.some((r) => sameResource(r, pods))
       hostOf.set(name, watchesPods ? sharedPodsHost : name)
     }
   }
@@ -44,13 +45,13 @@ export function hostNamesAll(): string[] {
 export const hostObjectName = (host: string) => `controller/${host}`
 
 /** The ControllerHost Durable Object that runs the controller `name`. */
-export function hostFor(env: Env, name: string) {
+export function hostFor(env: HostBindings, name: string) {
   const host = hostOfController(name)
-  return meteredStub(env, env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(hostObjectName(host))), `controller host ${host}`)
+  return meteredStub(settingsOf(env).strictLimits, env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(hostObjectName(host))), `controller host ${host}`)
 }
 
 /** Makes sure every host has an alarm set; a host that lost its alarm runs again. */
-export async function resyncControllers(env: Env): Promise<void> {
+export async function resyncControllers(env: HostBindings): Promise<void> {
   const anyControllerOf = hostNamesAll().map((host) => controllersOfHost(host)[0]!)
   await Promise.all(anyControllerOf.map((name) => hostFor(env, name).ensureAlarm(name)))
 }

@@ -1,9 +1,7 @@
-import type { Env } from '../env'
 import type { ChangeType, KubeObject } from '../apimachinery/types'
 import type { ControllerDefinition, ResourceRef } from './runtime/types'
 import { schedulerController } from './scheduler'
-import { parsePodSecuritySettings } from '../apis/pod-security/settings'
-import { evictionRatesFrom, nodeLifecycleController, parseGracePeriod } from './node-lifecycle'
+import { nodeLifecycleController } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
 import { namespaceController, namespacedResources } from './namespace'
 import { podGcController } from './pod-gc'
@@ -18,28 +16,30 @@ import { endpointsController } from './endpoints'
 import { endpointSliceController } from './endpointslice'
 import { crdCleanupController } from './crd-cleanup'
 import { clusterRoleAggregationController } from './clusterrole-aggregation'
-import { nodeCidrSettings, nodeIpamController } from './node-ipam'
+import { nodeIpamController } from './node-ipam'
 import { edgeStatusController } from './edge-status'
 import { persistentVolumeController } from './persistentvolume'
 import { disruptionController } from './disruption'
 import { resourceQuotaController } from './resourcequota'
 import { horizontalPodAutoscalerController } from './horizontal-pod-autoscaler'
-import { defaultLbDomain } from '../apis/ingress-routes'
-import { apiHostnames } from '../apis/host-ownership'
 import { rootCaPublisher } from './namespace-defaults/root-ca'
 import { serviceAccountsController } from './namespace-defaults/service-accounts'
-import { kubernetesServiceController, parseApiEndpoint } from './kubernetes-service'
-import { defaultServiceClusterIpRange } from '../apis/service-ips'
-import { csrSigningController, defaultSigningDurationSeconds, signingDurationSeconds } from './csr-signing'
+import { kubernetesServiceController } from './kubernetes-service'
+import { csrSigningController } from './csr-signing'
 import { apiServiceAutoregisterController } from './apiservice-autoregister'
 import { apiServiceAvailabilityController } from './apiservice-availability'
 import { flowcontrolController } from './flowcontrol'
+import { parseSettings, settingsOf, type Settings } from '../settings/settings'
+import type { Variables } from '../settings/variables'
 
-/** Every controller, by name. */
-const controllers: Record<string, (env: Env) => ControllerDefinition> = {
-  scheduler: (env) => schedulerController({ podSecurity: parsePodSecuritySettings(env).settings }),
-  'node-ipam': (env) => nodeIpamController(nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)),
-  'node-lifecycle': (env) => nodeLifecycleController({ gracePeriodMs: parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD), evictionRates: evictionRatesFrom(env) }),
+/** Every controller, by name, built with the Worker's settings. */
+const controllers: Record<string, (s: Settings) => ControllerDefinition> = {
+  scheduler: (s) => schedulerController({ podSecurity: s.podSecurity.settings }),
+  'node-ipam': (s) => {
+    if (s.nodeCidrs instanceof Error) throw s.nodeCidrs
+    return nodeIpamController(s.nodeCidrs)
+  },
+  'node-lifecycle': (s) => nodeLifecycleController({ gracePeriodMs: s.nodeMonitorGracePeriodMs, evictionRates: s.evictionRates }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),
   'pod-gc': () => podGcController(),
@@ -59,16 +59,11 @@ const controllers: Record<string, (env: Env) => ControllerDefinition> = {
   disruption: () => disruptionController(),
   resourcequota: () => resourceQuotaController(),
   // Only where its certificates authenticate: a cluster CA, and the launcher's client-certificate front or Cloudflare's mTLS.
-  'csr-signing': (env) => csrSigningController({ configured: !!env.CLUSTER_CA_CERT && !!env.CLUSTER_CA_KEY && (!!env.EDGEPLANE_CLIENT_CERT_SECRET || env.EDGEPLANE_CLOUDFLARE_MTLS === 'true'), maxDurationSeconds: signingDurationSeconds(env.CLUSTER_SIGNING_DURATION_SECONDS, defaultSigningDurationSeconds) }),
-  'edge-status': (env) =>
-    edgeStatusController({
-      address: env.EDGEPLANE_INGRESS_ADDRESS || env.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined,
-      lbDomain: env.EDGEPLANE_LB_DOMAIN || defaultLbDomain,
-      apiHosts: apiHostnames(env.EDGEPLANE_API_HOST, env.EDGEPLANE_API_ENDPOINT),
-    }),
-  'root-ca-cert-publisher': (env) => rootCaPublisher(env.EDGEPLANE_ROOT_CA ?? ''),
+  'csr-signing': (s) => csrSigningController({ configured: s.clusterSigning, maxDurationSeconds: s.signingDurationSeconds }),
+  'edge-status': (s) => edgeStatusController({ address: s.ingressAddress, lbDomain: s.lbDomain, apiHosts: s.apiHostnames }),
+  'root-ca-cert-publisher': (s) => rootCaPublisher(s.rootCa),
   serviceaccount: () => serviceAccountsController(),
-  'kubernetes-service': (env) => kubernetesServiceController(env.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange, parseApiEndpoint(env.EDGEPLANE_API_ENDPOINT)),
+  'kubernetes-service': (s) => kubernetesServiceController(s.serviceClusterIpRange, s.apiEndpoint),
   'apiservice-autoregister': () => apiServiceAutoregisterController(),
   'apiservice-availability': () => apiServiceAvailabilityController(),
   'priority-and-fairness': () => flowcontrolController(),
@@ -78,10 +73,10 @@ export function controllerNames(): string[] {
   return Object.keys(controllers)
 }
 
-export function controllerDefinition(name: string, env: Env): ControllerDefinition {
+export function controllerDefinition(name: string, env: Variables): ControllerDefinition {
   const build = controllers[name]
   if (!build) throw new Error(`unknown controller ${name}`)
-  return build(env)
+  return build(settingsOf(env))
 }
 
 let watchers: Map<string, { name: string; ref: ResourceRef; def: ControllerDefinition }[]> | undefined
@@ -93,8 +88,9 @@ let watchers: Map<string, { name: string; ref: ResourceRef; def: ControllerDefin
 export function watchersOf(storeName: string, type: ChangeType, object: KubeObject, previous?: KubeObject): string[] {
   if (!watchers) {
     watchers = new Map()
+    const defaults = parseSettings({})
     for (const [name, build] of Object.entries(controllers)) {
-      const def = build({} as Env)
+      const def = build(defaults)
       for (const ref of def.watches.kinds) {
         const key = `${ref.group || 'core'}/${ref.plural}`
         watchers.set(key, [...(watchers.get(key) ?? []), { name, ref, def }])

@@ -6,7 +6,7 @@
  * Ingress the edge will not serve is made, and answered with a warning saying why (the edge-status
  * controller also records it as a `HostClaimed` event and leaves the Ingress without an address).
  */
-import type { Env } from '../env'
+import type { ServiceBindings } from '../service-client/bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { admissionForbidden } from '../admission/forbidden'
 import type { WriteGuard } from '../admission/guarded-write'
@@ -24,7 +24,7 @@ type Serve = (req: Request, guard?: WriteGuard) => Promise<Response>
  * A create, update or patch of an Ingress (its status excepted): updates and patches pass the
  * takeover guard; a written Ingress the edge will not serve is answered with a warning.
  */
-export async function serveIngressWrite(req: Request, env: Env, def: ResourceDef, subresource: string | undefined, serve: Serve): Promise<Response> {
+export async function serveIngressWrite(req: Request, env: ServiceBindings, def: ResourceDef, subresource: string | undefined, serve: Serve): Promise<Response> {
   if (subresource !== undefined || !['POST', 'PUT', 'PATCH'].includes(req.method)) return serve(req)
   let checked: Claims | undefined
   const guard: WriteGuard = async (obj) => {

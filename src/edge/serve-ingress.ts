@@ -1,10 +1,11 @@
-import type { Env } from '../env'
+import type { ServiceBindings } from '../service-client/bindings'
 import { ingressMatchPath } from './ingress-path'
 import { ApiError } from '../apimachinery/status'
 import { ingressMarkHeader } from '../apimachinery/ingress-mark'
 import { buildRoutes, matchRoute, type RouteTable } from '../apis/ingress-routes'
 import { fetchFromEndpoints, recentServiceEndpoints } from '../service-client/service-endpoints'
 import { edgeIngresses, listAll } from './edge-objects'
+import { settingsOf } from '../settings/settings'
 
 /** Routes are rebuilt at most this often per isolate, so ingress requests do not each list three kinds. */
 const routeTtlMs = 1_000
@@ -13,12 +14,12 @@ const routeTtlMs = 1_000
  * Whether a request to the Worker is ingress traffic rather than an API call: marked by the local
  * launcher's ingress listener, or (when the API hostnames are configured) for any other host.
  */
-export function isIngressRequest(req: Request, env: Env): boolean {
+export function isIngressRequest(req: Request, env: ServiceBindings): boolean {
   const mark = req.headers.get(ingressMarkHeader)
   if (mark !== null && env.EDGEPLANE_INGRESS_SECRET && mark === env.EDGEPLANE_INGRESS_SECRET) return true
-  if (!env.EDGEPLANE_API_HOST) return false
-  const host = hostname(req)
-  return !env.EDGEPLANE_API_HOST.split(',').map((h) => h.trim().toLowerCase()).includes(host)
+  const apiHosts = settingsOf(env).apiHostHeaders
+  if (!apiHosts.length) return false
+  return !apiHosts.includes(hostname(req))
 }
 
 function hostname(req: Request): string {
@@ -28,7 +29,7 @@ function hostname(req: Request): string {
 
 let cached: { at: number; table: Promise<RouteTable> } | undefined
 
-function routeTable(env: Env): Promise<RouteTable> {
+function routeTable(env: ServiceBindings): Promise<RouteTable> {
   if (cached && Date.now() - cached.at < routeTtlMs) return cached.table
   const table = (async () => {
     const [{ ingresses, settings }, services] = await Promise.all([edgeIngresses(env), listAll(env, '', 'services')])
@@ -74,7 +75,7 @@ const text = (status: number, body: string) => new Response(`${body}\n`, { statu
  * a Service port, and the request goes to one of its ready endpoints through that endpoint's node
  * tunnel, skipping nodes whose tunnel is down. No match is a 404.
  */
-export async function serveIngress(req: Request, env: Env): Promise<Response> {
+export async function serveIngress(req: Request, env: ServiceBindings): Promise<Response> {
   const headers = new Headers(req.headers)
   headers.delete(ingressMarkHeader)
   for (const name of clientHeaders) headers.delete(name)

@@ -1,4 +1,4 @@
-import { request as httpRequest, type Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import { request as httpRequest, type Agent, type IncomingMessage, type ServerResponse } from 'node:http'
 import { failure } from '../apimachinery/status'
 import { maxRequestBodyBytes } from '../config'
 import { bodilessHeaders, type BodyDrain } from './front-body'
@@ -41,7 +41,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstr
     port: upstream.port,
     method: req.method,
     path: req.url,
-    headers: (out.kind === 'bodiless' ? bodilessHeaders(headers) : headers).flat() as unknown as IncomingHttpHeaders,
+    headers: (out.kind === 'bodiless' ? bodilessHeaders(headers) : headers).flat(),
     agent: reuse ? upstream.agent : false,
   })
   let answer: IncomingMessage | undefined

@@ -2,9 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { productionLimits, type LimitName } from './production'
 import { serializedSize } from './serialized-size'
 
-/** Whether the production limits are counted and enforced (`EDGEPLANE_STRICT_LIMITS=true`: tests and the bench). */
-export const strictLimitsOn = (env: { EDGEPLANE_STRICT_LIMITS?: string }): boolean => env.EDGEPLANE_STRICT_LIMITS === 'true'
-
 /** The largest figures seen so far in one place (the Worker's isolate, or one controller host), and the limits passed. */
 export interface LimitFigures {
   maxSubrequests: number
@@ -82,10 +79,10 @@ export function countSubrequest(what: string): void {
 /**
  * A Durable Object stub whose calls count against the invocation that makes them: each call or
  * fetch is a subrequest, and each RPC's arguments and return value are measured. Without strict
- * mode the stub itself is returned, so nothing is counted and nothing costs.
+ * mode (`strict`, EDGEPLANE_STRICT_LIMITS) the stub itself is returned, so nothing is counted and nothing costs.
  */
-export function meteredStub<T extends object>(env: { EDGEPLANE_STRICT_LIMITS?: string }, stub: T, label: string): T {
-  if (!strictLimitsOn(env)) return stub
+export function meteredStub<T extends object>(strict: boolean, stub: T, label: string): T {
+  if (!strict) return stub
   const createdIn = current.getStore()
   return new Proxy(stub, {
     get(target, prop) {

@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { ServiceBindings } from './bindings'
 import { findResource } from '../apis/registry'
 import { recentObject } from '../store-client/recent-objects'
 import type { PodTarget } from './tunnel-http'
@@ -13,7 +13,7 @@ const podsDef = findResource('', 'v1', 'pods')!
  * is whatever its writer put there). Undefined when there is no such pod there, or the address
  * names another uid.
  */
-export async function checkedTarget(env: Env, target: PodTarget): Promise<PodTarget | undefined> {
+export async function checkedTarget(env: ServiceBindings, target: PodTarget): Promise<PodTarget | undefined> {
   const pod = await recentObject(env, podsDef, target.namespace, target.pod, podTtlMs)
   if (!pod || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== target.node) return undefined
   const uid = pod.metadata.uid ?? ''

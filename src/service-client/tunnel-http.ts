@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { ServiceBindings } from './bindings'
 import { gatewayFor, streamUrl } from '../../durable-objects/node-gateway/client'
 import { maxPayloadBytes } from '../agent-protocol/data-frames'
 
@@ -56,7 +56,7 @@ function passedHeaders(req: Request, opts: TunnelHttpOptions): Array<[string, st
  * A WebSocket upgrade: the client's socket is handed to the node's gateway, which relays its
  * messages to the agent's own WebSocket to the pod. A node without a tunnel answers 503.
  */
-async function websocketThroughNode(env: Env, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions): Promise<TunnelHttpResult> {
+async function websocketThroughNode(env: ServiceBindings, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions): Promise<TunnelHttpResult> {
   const open = { op: 'websocket' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: 'GET', path, headers: passedHeaders(req, opts) }
   const res = await gatewayFor(env, target.node).fetch(new Request(streamUrl(target.node, open), { headers: req.headers }))
   if (res.status === 503) return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }
@@ -70,7 +70,7 @@ const bodyChannel = 1
  * Sends one HTTP request to a pod's port through its node's gateway and agent, and answers with
  * the pod's response, its body streamed as it arrives. `host` is the Host the pod sees.
  */
-export async function fetchThroughNode(env: Env, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
+export async function fetchThroughNode(env: ServiceBindings, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
   if (isWebSocketUpgrade(req)) return websocketThroughNode(env, target, req, path, opts)
   const headers = passedHeaders(req, opts)
   const open = { op: 'http' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: req.method, path, headers, ...(opts.tls ? { tls: opts.tls } : {}) }

@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { StoreBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { builtinResources, crdResource, findResource, type ResourceDef } from '../apis/registry'
 import { resourceDefsOf } from '../apis/crd/resource-defs'
@@ -9,13 +9,13 @@ const freshForMs = 1000
 
 let cached: { at: number; defs: Promise<ResourceDef[]> } | undefined
 
-async function readCustomResources(env: Env): Promise<ResourceDef[]> {
+async function readCustomResources(env: StoreBindings): Promise<ResourceDef[]> {
   const items = await allItems(listPages(env, crdResource, {}))
   return items.flatMap((text) => resourceDefsOf(JSON.parse(text) as KubeObject))
 }
 
 /** The resources every Established CRD serves, read at most once a second per isolate. */
-export function customResources(env: Env, fresh = false): Promise<ResourceDef[]> {
+export function customResources(env: StoreBindings, fresh = false): Promise<ResourceDef[]> {
   const now = Date.now()
   if (fresh || !cached || now - cached.at >= freshForMs) {
     const defs = readCustomResources(env)
@@ -33,7 +33,7 @@ export function forgetCustomResources(): void {
 }
 
 /** Built-in and custom resources, in discovery order. */
-export async function servedResources(env: Env): Promise<ResourceDef[]> {
+export async function servedResources(env: StoreBindings): Promise<ResourceDef[]> {
   return [...builtinResources, ...(await customResources(env))]
 }
 
@@ -41,7 +41,7 @@ export async function servedResources(env: Env): Promise<ResourceDef[]> {
  * The resource a URL names: built-in first, then the custom ones; a name not found in the
  * cached CRDs is looked up once more in the store, so a CRD just created serves at once.
  */
-export async function resolveResource(env: Env, group: string, version: string, plural: string): Promise<ResourceDef | undefined> {
+export async function resolveResource(env: StoreBindings, group: string, version: string, plural: string): Promise<ResourceDef | undefined> {
   const builtin = findResource(group, version, plural)
   if (builtin) return builtin
   const find = (defs: ResourceDef[]) => defs.find((d) => d.group === group && d.version === version && d.plural === plural)

@@ -1,4 +1,4 @@
-import type { Env } from '../env'
+import type { StoreBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { storeName, type ResourceDef } from '../apis/registry'
 import { storeFor } from './stores'
@@ -21,7 +21,7 @@ function keyOf(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>, namespace:
  * The object of that kind, namespace and name (undefined when there is none), read again once the
  * copy this isolate holds is `ttlMs` old. A failed read is not kept.
  */
-export function recentObject(env: Env, def: ResourceDef, namespace: string | undefined, name: string, ttlMs: number): Promise<KubeObject | undefined> {
+export function recentObject(env: StoreBindings, def: ResourceDef, namespace: string | undefined, name: string, ttlMs: number): Promise<KubeObject | undefined> {
   const key = keyOf(def, namespace, name)
   const now = Date.now()
   const hit = recent.get(key)

@@ -12,7 +12,7 @@ const host = hostOf
 
 /** One pass of the named controller's host, as its alarm runs it. */
 async function alarmPass(name: string): Promise<void> {
-  await runInDurableObject(host(name), (instance) => instance.passNow(name))
+  await host(name).passNow(name)
 }
 
 /** What the controller has saved in its host's storage, by key. */

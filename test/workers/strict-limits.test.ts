@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { env, runInDurableObject, SELF } from 'cloudflare:test'
+import { env, SELF } from 'cloudflare:test'
 import { storeFor } from '../../src/store-client/stores'
 import { resourceDefOf } from '../../src/controllers/resources'
 import { emptyFigures, InvocationMeter, LimitExceeded, metered } from '../../src/limits/strict'
@@ -71,7 +71,7 @@ describe('strict-limits mode', () => {
 
   it("serves the Worker's and each controller's figures on GET /metrics", async () => {
     for (let i = 0; i < 3; i++) expect((await api('POST', '/api/v1/namespaces/default/pods', podManifest(`strict-${i}`))).status).toBe(201)
-    await runInDurableObject(host('replicaset'), (instance) => instance.passNow('replicaset'))
+    await host('replicaset').passNow('replicaset')
     const text = await metricsText()
     expect(sampleOf(text, 'edgeplane_strict_max_subrequests_per_invocation{scope="worker"}')).toBeGreaterThanOrEqual(1)
     expect(sampleOf(text, 'edgeplane_strict_max_rpc_bytes{scope="worker"}')).toBeGreaterThan(0)

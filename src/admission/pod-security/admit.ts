@@ -6,7 +6,7 @@
  * update's dry run), and made only if allowed, with its warnings added to the answer. A pod created
  * with `spec.nodeName` is also held to the process-node rule (./process-node).
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, type StoreResult } from '../../apimachinery/status'
 import type { UserInfo } from '../../apimachinery/user-info'
@@ -34,7 +34,7 @@ type Write = (step: Step) => Promise<StoreResult<WriteResult>>
 
 /** One write, as admission sees it. */
 export interface SecuredWrite {
-  env: Env
+  env: AdmissionBindings
   def: ResourceDef
   user: UserInfo
   t: Target
@@ -89,7 +89,7 @@ export function withPodSecurity(call: SecuredWrite, write: Write): Write {
  * write (withPodSecurity). A pod a mutating webhook may still change is judged only once it has
  * (withPodSecurity), as upstream judges the mutated pod.
  */
-export async function admitPodSecurityOnCreate(env: Env, target: Target, body: KubeObject, username: string): Promise<void> {
+export async function admitPodSecurityOnCreate(env: AdmissionBindings, target: Target, body: KubeObject, username: string): Promise<void> {
   if (!isPodResource(target.def.group, target.def.plural)) return
   const { settings, refused } = podSecuritySettings(env)
   if (refused) throw new ApiError(refused)
@@ -104,7 +104,7 @@ export async function admitPodSecurityOnCreate(env: Env, target: Target, body: K
 }
 
 /** Whether a mutating webhook's rules name this create. */
-async function mayBeMutated(env: Env, target: Target): Promise<boolean> {
+async function mayBeMutated(env: AdmissionBindings, target: Target): Promise<boolean> {
   const { def } = target
   const attributes = { operation: 'CREATE' as const, group: def.group, version: def.version, resource: def.plural, subresource: '', namespaced: def.namespaced, namespace: target.namespace ?? '' }
   return (await configuredWebhooks(env)).some((h) => h.mutating && rulesMatch(h.hook, attributes))
@@ -124,7 +124,7 @@ function admitNamespace(call: SecuredWrite, settings: PodSecuritySettings, step:
   })
 }
 
-async function existingPodsChecked(env: Env, settings: PodSecuritySettings, namespace: string, enforce: LevelVersion): Promise<string[]> {
+async function existingPodsChecked(env: AdmissionBindings, settings: PodSecuritySettings, namespace: string, enforce: LevelVersion): Promise<string[]> {
   const deadline = Date.now() + podSecurityNamespacePodCheckTimeoutMs
   const pods: KubeObject[] = []
   try {

@@ -3,7 +3,7 @@
  * be: each read again once it is `podSecurityNamespaceRecheckMs` old, and forgotten at once when a
  * write to it passes this isolate's admission.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import { findResource } from '../../apis/registry'
 import { forgetRecentObject, recentObject } from '../../store-client/recent-objects'
 import { podSecurityNamespaceRecheckMs } from '../../config'
@@ -14,7 +14,7 @@ const namespacesDef = findResource('', 'v1', 'namespaces')!
 type Labels = Record<string, string> | null
 
 /** The namespace's labels (null when there is no such namespace), at most a second old. */
-export async function namespaceLabels(env: Env, name: string): Promise<Labels> {
+export async function namespaceLabels(env: AdmissionBindings, name: string): Promise<Labels> {
   const namespace = await recentObject(env, namespacesDef, undefined, name, podSecurityNamespaceRecheckMs)
   return namespace ? (namespace.metadata.labels ?? {}) : null
 }

@@ -4,7 +4,7 @@
  * scheduler, so a pod whose namespace enforces baseline or restricted naming a node labelled
  * `edgeplane.io/runtime=process` is refused here: 403 Forbidden, nothing stored.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { asRecord } from '../../apimachinery/json-value'
@@ -23,17 +23,17 @@ const nodesDef = findResource('', 'v1', 'nodes')!
 const podsDef = findResource('', 'v1', 'pods')!
 
 /** The level the namespace holds pods of this runtime class to, when it keeps them off process nodes. */
-async function levelOf(env: Env, settings: PodSecuritySettings, namespace: string, runtimeClassName: unknown): Promise<LevelVersion | undefined> {
+async function levelOf(env: AdmissionBindings, settings: PodSecuritySettings, namespace: string, runtimeClassName: unknown): Promise<LevelVersion | undefined> {
   if (settings.exemptions.namespaces.includes(namespace)) return undefined
   const labels = await namespaceLabels(env, namespace)
   return levelKeptOffProcessNodes({ namespace, runtimeClassName }, labels ?? undefined, settings)
 }
 
 /** Whether the node is a process node: false when there is no such node; a failed read throws. */
-async function processNode(env: Env, nodeName: string): Promise<boolean> {
+async function processNode(env: AdmissionBindings, nodeName: string): Promise<boolean> {
   const got = await storeFor(env, nodesDef).get({ def: nodesDef, name: nodeName })
   if (got.ok) return isProcessNode(JSON.parse(got.value) as KubeObject)
-  const status = (got as unknown as { status: Status }).status
+  const { status } = got
   if (status.code === 404) return false
   throw new ApiError(status)
 }
@@ -53,7 +53,7 @@ function nodeNameOf(pod: KubeObject): string {
  * privileged (or is exempt, or its runtime class is), or the node is no process node (or does not
  * exist). The node is read only when the namespace holds the pod to a level.
  */
-export async function processNodeRefusal(env: Env, settings: PodSecuritySettings, pod: KubeObject, namespace: string): Promise<Status | undefined> {
+export async function processNodeRefusal(env: AdmissionBindings, settings: PodSecuritySettings, pod: KubeObject, namespace: string): Promise<Status | undefined> {
   const nodeName = nodeNameOf(pod)
   if (!nodeName) return undefined
   const enforced = await levelOf(env, settings, namespace, asRecord(pod.spec).runtimeClassName)
@@ -66,7 +66,7 @@ export async function processNodeRefusal(env: Env, settings: PodSecuritySettings
  * node. The pod is read only when its namespace holds pods to a level and the node is a process
  * node; a pod that does not exist is left to the binding's own 404.
  */
-export async function admitPodBinding(env: Env, target: Target, nodeName: string): Promise<void> {
+export async function admitPodBinding(env: AdmissionBindings, target: Target, nodeName: string): Promise<void> {
   const { settings, refused } = podSecuritySettings(env)
   if (refused) throw new ApiError(refused)
   const namespace = target.namespace ?? ''

@@ -6,10 +6,10 @@
  * as a loader that reads the current policy and answers with a synchronous check (CEL evaluates
  * synchronously). Without one every check is refused with an error.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { Authorize } from '../../apis/admissionregistration/cel-authz'
 
-export type AuthorizerLoader = (env: Env) => Promise<Authorize>
+export type AuthorizerLoader = (env: AdmissionBindings) => Promise<Authorize>
 
 let loader: AuthorizerLoader | undefined
 
@@ -20,6 +20,6 @@ export function provideAdmissionAuthorizer(load: AuthorizerLoader): void {
 const unavailable: Authorize = () => ({ allowed: false, reason: '', error: 'no authorizer is configured for admission' })
 
 /** The authorizer over the cluster's current policy. */
-export async function admissionAuthorizer(env: Env): Promise<Authorize> {
+export async function admissionAuthorizer(env: AdmissionBindings): Promise<Authorize> {
   return loader ? loader(env) : unavailable
 }

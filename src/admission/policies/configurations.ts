@@ -3,7 +3,7 @@
  * bindings that name it, kept as the webhook configurations are (`stored-snapshot.ts`): re-read at
  * most once every `webhookRecheckMs`, and at once after a write to either kind through this isolate.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { ParseResult } from '@marcbachmann/cel-js'
 import { admissionGroup, findResource } from '../../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyValidation } from '../../apis/admissionregistration/admission-policy'
@@ -50,7 +50,7 @@ const configured = storedSnapshot(defs, webhookRecheckMs, ([policyTexts, binding
 })
 
 /** Every policy that has at least one binding, by name. */
-export function configuredPolicies(env: Env): Promise<ConfiguredPolicy[]> {
+export function configuredPolicies(env: AdmissionBindings): Promise<ConfiguredPolicy[]> {
   return configured.get(env)
 }
 

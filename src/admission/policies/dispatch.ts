@@ -6,7 +6,7 @@
  * Audit is accepted and has no effect (this server keeps no audit log). A binding whose params
  * cannot be read, or a policy that cannot be compiled, meets the policy's failurePolicy.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { Status, StatusReason } from '../../apimachinery/types'
 import { failure, qualifiedResource } from '../../apimachinery/status'
 import type { AdmissionPolicyBinding } from '../../apis/admissionregistration/admission-policy'
@@ -28,7 +28,7 @@ interface Denial extends Decision {
 }
 
 /** The refusal, if any binding denies; Warn failures are added to `warnings`. */
-export async function enforcePolicies(env: Env, policies: ConfiguredPolicy[], r: PolicyRequest, warnings: string[]): Promise<Status | undefined> {
+export async function enforcePolicies(env: AdmissionBindings, policies: ConfiguredPolicy[], r: PolicyRequest, warnings: string[]): Promise<Status | undefined> {
   const match: MatchRequest = {
     attributes: r.attributes,
     name: r.name,

@@ -6,8 +6,8 @@
  * the paramKind is looked up among the built-in kinds and the CRDs this isolate has read in the last
  * second, and read afresh only when it is not among them.
  */
-import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { AdmissionBindings } from '../bindings'
+import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { storedResources, type ResourceDef } from '../../apis/registry'
 import type { AdmissionPolicy, AdmissionPolicyBinding } from '../../apis/admissionregistration/admission-policy'
@@ -18,13 +18,13 @@ import { customResources } from '../../store-client/custom-resources'
 /** `[null]` when the policy takes no params or the binding names none (params is null in CEL). */
 export type Params = { ok: true; params: (KubeObject | null)[] } | { ok: false; error: string }
 
-async function paramDef(env: Env, apiVersion: string, kind: string): Promise<ResourceDef | undefined> {
+async function paramDef(env: AdmissionBindings, apiVersion: string, kind: string): Promise<ResourceDef | undefined> {
   const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/') as [string, string]) : ['', apiVersion]
   const find = (defs: readonly ResourceDef[]) => defs.find((d) => d.group === group && d.version === version && d.kind === kind)
   return find(storedResources) ?? find(await customResources(env)) ?? find(await customResources(env, true))
 }
 
-export async function collectParams(env: Env, policy: AdmissionPolicy, binding: AdmissionPolicyBinding, requestNamespace: string): Promise<Params> {
+export async function collectParams(env: AdmissionBindings, policy: AdmissionPolicy, binding: AdmissionPolicyBinding, requestNamespace: string): Promise<Params> {
   const paramKind = policy.spec?.paramKind
   const ref = binding.spec?.paramRef
   if (!paramKind || !ref) return { ok: true, params: [null] }
@@ -41,7 +41,7 @@ export async function collectParams(env: Env, policy: AdmissionPolicy, binding: 
     const got = await storeFor(env, def).get({ def, namespace, name: ref.name })
     if (got.ok) params = [JSON.parse(got.value) as KubeObject]
     else {
-      const { status } = got as unknown as { status: Status }
+      const { status } = got
       if (status.code !== 404) return { ok: false, error: status.message ?? 'the param could not be read' }
     }
   } else if (ref.selector) {

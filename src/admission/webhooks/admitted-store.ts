@@ -10,7 +10,7 @@
  * the patches, and only if the object is still the version the webhooks were shown (else the whole
  * admission runs again, as upstream retries a conflicting update).
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError, failure, type StoreResult } from '../../apimachinery/status'
 import { admissionGroup, findResource, type ResourceDef } from '../../apis/registry'
@@ -38,7 +38,7 @@ type Write = (step: Step) => Promise<StoreResult<WriteResult>>
 const admissionAttempts = 3
 
 /** `guard`, when given, must pass on the object each create, update and patch stores (see ../guarded-write). */
-export function admittedStore(env: Env, def: ResourceDef, user: UserInfo, guard?: WriteGuard) {
+export function admittedStore(env: AdmissionBindings, def: ResourceDef, user: UserInfo, guard?: WriteGuard) {
   const store = storeFor(env, def)
   const merged = <O extends WriteOptions>(opts: O, step: Step): O => ({ ...opts, dryRun: !!opts.dryRun || !!step.dryRun, ...(step.admission ? { admission: step.admission } : {}) })
   const admit = (t: Target, subresource: WriteSubresource | undefined, op: 'create' | 'update' | 'delete', opts: WriteOptions, options: Record<string, unknown>, write: Write, body?: KubeObject) =>
@@ -68,7 +68,7 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo, guard?
           const t = { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }
           const res = await admit(t, undefined, 'delete', opts, { kind: 'DeleteOptions', ...deleteOptionsOf(opts) }, (step) => store.delete(t, merged(opts, step)))
           if (res.ok) items.push(res.value.object)
-          else if ((res as { status: Status }).status.code !== 404) throw new ApiError((res as { status: Status }).status)
+          else if (res.status.code !== 404) throw new ApiError(res.status)
         }
         yield { items, resourceVersion: page.resourceVersion }
       }
@@ -77,7 +77,7 @@ export function admittedStore(env: Env, def: ResourceDef, user: UserInfo, guard?
 }
 
 interface WriteCall {
-  env: Env
+  env: AdmissionBindings
   def: ResourceDef
   user: UserInfo
   t: Target
@@ -120,7 +120,7 @@ async function admitWrite(call: WriteCall, write: Write): Promise<StoreResult<Wr
       const got = await storeFor(env, def).get(t)
       if (got.ok) old = JSON.parse(got.value) as KubeObject
       // A missing object: the write answers 404 itself, or (an apply) creates it.
-      else if (call.op === 'delete' || (got as unknown as { status: Status }).status.code !== 404) return unhooked()
+      else if (call.op === 'delete' || got.status.code !== 404) return unhooked()
     }
     const attributes = attributesOf(call.op === 'delete' ? 'DELETE' : old ? 'UPDATE' : 'CREATE')
     const hooksNow = named.filter((h) => rulesMatch(h.hook, attributes))
@@ -235,7 +235,7 @@ async function mutate(
 
 /** The validating webhooks, called together; the first refusal in their order answers. */
 async function validate(
-  env: Env,
+  env: AdmissionBindings,
   hooks: ConfiguredWebhook[],
   base: Omit<ReviewRequest, 'object'>,
   object: KubeObject | undefined,
@@ -270,7 +270,7 @@ const namespacesDef = findResource('', 'v1', 'namespaces')!
 /** How long a namespace is taken as read: upstream's admission reads namespaces from an informer, as stale. */
 const namespaceTtlMs = 1000
 
-function recentNamespace(env: Env, name: string): Promise<KubeObject | undefined> {
+function recentNamespace(env: AdmissionBindings, name: string): Promise<KubeObject | undefined> {
   return recentObject(env, namespacesDef, undefined, name, namespaceTtlMs)
 }
 

@@ -4,7 +4,7 @@
  * this isolate (`stored-snapshot.ts`). A new or removed webhook takes effect within that second, as
  * kube-apiserver's informer-fed dispatcher does within its watch latency.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { admissionGroup, findResource } from '../../apis/registry'
 import type { Webhook, WebhookConfiguration } from '../../apis/admissionregistration/webhook-configuration'
@@ -38,7 +38,7 @@ const configured = storedSnapshot(
 )
 
 /** Every configured webhook: mutating ones sorted by configuration name, then validating ones. */
-export function configuredWebhooks(env: Env): Promise<ConfiguredWebhook[]> {
+export function configuredWebhooks(env: AdmissionBindings): Promise<ConfiguredWebhook[]> {
   return configured.get(env)
 }
 

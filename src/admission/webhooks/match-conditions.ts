@@ -7,7 +7,7 @@
  * `request`, `namespaceObject` (null, as upstream) and `authorizer`, and together may spend
  * celconfig.RuntimeCELCostBudgetMatchConditions.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { Status } from '../../apimachinery/types'
 import type { ParseResult } from '@marcbachmann/cel-js'
 import type { Webhook } from '../../apis/admissionregistration/webhook-configuration'
@@ -49,7 +49,7 @@ function compileConditions(hook: Webhook): CompiledConditions {
 const budgetSpent = 'validation failed due to running out of cost budget, no further validation rules will be run'
 
 /** Whether to call the webhook, skip it, or refuse the request with a Status. */
-export async function matchConditionsAllow(env: Env, hook: Webhook, r: CelRequest): Promise<'call' | 'skip' | Status> {
+export async function matchConditionsAllow(env: AdmissionBindings, hook: Webhook, r: CelRequest): Promise<'call' | 'skip' | Status> {
   if (!hook.matchConditions?.length) return 'call'
   const { conditions, usesAuthorizer } = compileConditions(hook)
   const input = celInput({ ...r, namespace: undefined }, usesAuthorizer ? await admissionAuthorizer(env) : undefined)

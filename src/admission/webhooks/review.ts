@@ -2,7 +2,7 @@
  * One admission webhook call: the admission.k8s.io/v1 AdmissionReview sent, and what its answer
  * means (k8s.io/apiserver's admission/plugin/webhook/{request,mutating,validating}).
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import type { Webhook } from '../../apis/admissionregistration/webhook-configuration'
@@ -34,7 +34,7 @@ export type ReviewOutcome =
   | { refused: Status }
 
 /** Sends one review to one webhook, once its match conditions let it be called, and reads its answer. */
-export async function review(env: Env, hook: Webhook, mutating: boolean, r: ReviewRequest): Promise<ReviewOutcome> {
+export async function review(env: AdmissionBindings, hook: Webhook, mutating: boolean, r: ReviewRequest): Promise<ReviewOutcome> {
   const gate = await matchConditionsAllow(env, hook, r)
   if (gate === 'skip') return { skipped: true }
   if (gate !== 'call') return { refused: gate }

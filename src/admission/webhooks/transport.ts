@@ -4,7 +4,7 @@
  * agent speaks TLS to the pod and checks its certificate against `caBundle` for the name
  * `<service>.<namespace>.svc`, as kube-apiserver does.
  */
-import type { Env } from '../../env'
+import type { AdmissionBindings } from '../bindings'
 import type { Webhook } from '../../apis/admissionregistration/webhook-configuration'
 import { fetchFromEndpoints, serviceEndpoints } from '../../service-client/service-endpoints'
 import { maxRequestBodyBytes } from '../../config'
@@ -13,7 +13,7 @@ import { countSubrequest } from '../../limits/strict'
 
 export type WebhookAnswer = { ok: true; body: string } | { ok: false; error: string }
 
-export async function callWebhook(env: Env, hook: Webhook, body: string): Promise<WebhookAnswer> {
+export async function callWebhook(env: AdmissionBindings, hook: Webhook, body: string): Promise<WebhookAnswer> {
   const timeoutSeconds = hook.timeoutSeconds ?? 10
   const { url, service } = hook.clientConfig
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json' }

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { serveLocalSubjectAccessReview, serveSelfSubjectAccessReview, serveSelfSubjectRulesReview, serveSubjectAccessReview } from '../authorization/access-review'
 import { serveSelfSubjectReview } from '../authorization/self-review'
 import { parsedOf } from '../http/request-info'
@@ -8,7 +8,7 @@ import { parsedOf } from '../http/request-info'
  * The create-only authentication and authorization endpoints (`kubectl auth whoami|can-i`, access
  * reviews); registered ahead of the generic resource routes, which have no store for them.
  */
-export function registerAuthRoutes(app: Hono<{ Bindings: Env }>): void {
+export function registerAuthRoutes(app: Hono<{ Bindings: ApiBindings }>): void {
   const authz = '/apis/authorization.k8s.io/v1'
   app.all('/apis/authentication.k8s.io/v1/selfsubjectreviews', (c) => serveSelfSubjectReview(c.req.raw))
   app.all(`${authz}/selfsubjectaccessreviews`, (c) => serveSelfSubjectAccessReview(c.req.raw, c.env))

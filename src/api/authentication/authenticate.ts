@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { minAdminTokenLength } from '../../config'
+import { settingsOf } from '../../settings/settings'
 import type { KubeObject } from '../../apimachinery/types'
 import { failure, qualifiedResource } from '../../apimachinery/status'
 import { sameSecret } from '../../apimachinery/secret-compare'
@@ -41,11 +42,11 @@ export function adminTokenProblem(token: string | undefined): string | undefined
  * unless EDGEPLANE_INSECURE_ANONYMOUS=true makes every request the admin's (local play only).
  * The user is recorded for the handlers (`requestUser`).
  */
-export function bearerAuth(): MiddlewareHandler<{ Bindings: Env }> {
+export function bearerAuth(): MiddlewareHandler<{ Bindings: ApiBindings }> {
   return async function bearerAuth(c, next) {
     const req = c.req.raw
     const expected = c.env.ADMIN_TOKEN
-    if (!expected && c.env.EDGEPLANE_INSECURE_ANONYMOUS === 'true') {
+    if (!expected && settingsOf(c.env).insecureAnonymous) {
       setRequestUser(req, adminUser)
       return next()
     }
@@ -105,7 +106,7 @@ function upgradeAttributes(req: Request, attrs: Attributes): ResourceAttributes[
 }
 
 /** The user a bearer token stands for, or undefined when it is not valid (now). */
-async function authenticate(env: Env, adminToken: string, token: string): Promise<UserInfo | undefined> {
+async function authenticate(env: ApiBindings, adminToken: string, token: string): Promise<UserInfo | undefined> {
   if (await sameSecret(token, adminToken)) return adminUser
   const node = await authenticateNodeToken(env, token)
   if (node) return node
@@ -115,7 +116,7 @@ async function authenticate(env: Env, adminToken: string, token: string): Promis
   return undefined
 }
 
-async function serviceAccountUid(env: Env, namespace: string, name: string): Promise<string | undefined> {
+async function serviceAccountUid(env: ApiBindings, namespace: string, name: string): Promise<string | undefined> {
   const def = findResource('', 'v1', 'serviceaccounts')!
   const res = await storeFor(env, def).get({ def, namespace, name })
   if (!res.ok) return undefined

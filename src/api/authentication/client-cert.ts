@@ -6,14 +6,14 @@
  * (EDGEPLANE_CLIENT_CERT_SECRET); a request without that secret is never taken for a certificate
  * user. As kube-apiserver's x509 authenticator: the common name is the user, each organization a group.
  */
-import type { Env } from '../../env'
+import type { Variables } from '../../settings/variables'
 import { sameSecret } from '../../apimachinery/secret-compare'
 import { authenticated, type UserInfo } from './user'
 import { clientCertMarkHeader, clientIdentityHeader } from '../../apimachinery/client-identity'
 
 
 /** The verified certificate's user, or undefined when the request carries none (or an unmarked one). */
-export async function clientCertUser(req: Request, env: Pick<Env, 'EDGEPLANE_CLIENT_CERT_SECRET'>): Promise<UserInfo | undefined> {
+export async function clientCertUser(req: Request, env: Pick<Variables, 'EDGEPLANE_CLIENT_CERT_SECRET'>): Promise<UserInfo | undefined> {
   const mark = req.headers.get(clientCertMarkHeader)
   const identity = req.headers.get(clientIdentityHeader)
   const secret = env.EDGEPLANE_CLIENT_CERT_SECRET

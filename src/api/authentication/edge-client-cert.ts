@@ -16,7 +16,8 @@
  * (`certIssuerDNRFC2253`, `certSubjectDNRFC2253`), whose escaping is specified; the other forms'
  * is not, and a value holding `,O=...` could read as another attribute.
  */
-import type { Env } from '../../env'
+import type { Variables } from '../../settings/variables'
+import { settingsOf } from '../../settings/settings'
 import { attributeValues, oidCommonName, oidOrganization, parseDistinguishedName, sameName } from '../../apimachinery/x509/distinguished-name'
 import { clusterCaName, normalizeKeyId } from '../../certificates/cluster-ca-name'
 import { authenticated, type UserInfo } from './user'
@@ -24,7 +25,7 @@ import { authenticated, type UserInfo } from './user'
 /** A user, a refused certificate (with why), or undefined when there is no certificate to judge. */
 export type EdgeCertificateOutcome = { user: UserInfo } | { refused: string } | undefined
 
-type EdgeEnv = Pick<Env, 'EDGEPLANE_CLOUDFLARE_MTLS' | 'CLUSTER_CA_CERT'>
+type EdgeEnv = Pick<Variables, 'EDGEPLANE_CLOUDFLARE_MTLS' | 'CLUSTER_CA_CERT'>
 
 /** The fields of `request.cf.tlsClientAuth` read here (workers-types names them), each as text. */
 type TlsClientAuth = Record<
@@ -33,7 +34,7 @@ type TlsClientAuth = Record<
 >
 
 export function edgeClientCertEnabled(env: EdgeEnv): boolean {
-  return env.EDGEPLANE_CLOUDFLARE_MTLS === 'true'
+  return settingsOf(env).cloudflareMtls
 }
 
 export function edgeClientCertUser(req: Request, env: EdgeEnv, nowMs = Date.now()): EdgeCertificateOutcome {

@@ -1,5 +1,5 @@
 import { unwrap } from '../../apimachinery/status'
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { formatNodeToken, newNodeToken, nodeTokenSecret } from '../../apimachinery/node-token'
 import { findResource } from '../../apis/registry'
@@ -18,7 +18,7 @@ const secretsDef = findResource('', 'v1', 'secrets')!
  * by it, so deleting the Node or the Secret revokes the credential. Who may call it is the
  * authorizer's: a bootstrap token's user or an admin, never a node.
  */
-export async function serveNodeJoin(req: Request, env: Env, name: string): Promise<Response> {
+export async function serveNodeJoin(req: Request, env: ApiBindings, name: string): Promise<Response> {
   await ensureBootstrap(env)
   const nodes = storeFor(env, nodesDef)
   const existing = await nodes.get({ def: nodesDef, name })

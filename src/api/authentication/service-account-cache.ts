@@ -6,7 +6,7 @@
  * account through this isolate drops the cache. So a deleted or recreated account stops accepting
  * its old tokens within rbacRecheckMs, and at once in this isolate.
  */
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { rbacRecheckMs } from '../../config'
 import { verifyServiceAccountToken, type ServiceAccountClaims } from '../../apimachinery/service-account-token'
 import { serviceAccountUserInfo } from './user'
@@ -23,10 +23,10 @@ const maxEntries = 10_000
 
 /** The user of a service-account token, or undefined when it is not valid now. */
 export async function serviceAccountTokenUser(
-  env: Env,
+  env: ApiBindings,
   adminToken: string,
   token: string,
-  accountUid: (env: Env, namespace: string, name: string) => Promise<string | undefined>,
+  accountUid: (env: ApiBindings, namespace: string, name: string) => Promise<string | undefined>,
 ): Promise<UserInfo | undefined> {
   const now = Date.now()
   const hit = tokens.get(token)

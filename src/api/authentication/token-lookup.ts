@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { bootstrapNamespace, bootstrapTokenGroups, decodedData, bootstrapTokenPrefix, bootstrapUser, parseBootstrapToken } from '../../apimachinery/bootstrap-token'
 import { nodeTokenNamespace, nodeTokenOwner, nodeTokenPrefix, nodeTokenType, parseNodeToken } from '../../apimachinery/node-token'
@@ -57,7 +57,7 @@ export function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttr
  * changed or deleted): forgets every cached credential, so the next request of each is checked against the
  * store, and closes the tunnel of a node whose Node, or whose credential Secret, was deleted by name.
  */
-export async function afterRevocation(env: Env, attrs: ResourceAttributes, res: Response): Promise<void> {
+export async function afterRevocation(env: ApiBindings, attrs: ResourceAttributes, res: Response): Promise<void> {
   verified.clear()
   const name = attrs.name
   if (attrs.verb !== 'delete' || !name) return
@@ -66,7 +66,7 @@ export async function afterRevocation(env: Env, attrs: ResourceAttributes, res: 
 }
 
 /** The node a node credential (`node.<id>.<secret>`) stands for now, or undefined. */
-export async function authenticateNodeToken(env: Env, token: string): Promise<UserInfo | undefined> {
+export async function authenticateNodeToken(env: ApiBindings, token: string): Promise<UserInfo | undefined> {
   const parsed = parseNodeToken(token)
   if (!parsed) return undefined
   const now = Date.now()
@@ -86,7 +86,7 @@ export async function authenticateNodeToken(env: Env, token: string): Promise<Us
 }
 
 /** The `system:bootstrap:<id>` user of a valid bootstrap token (`<id>.<secret>`), or undefined. */
-export async function authenticateBootstrapToken(env: Env, token: string): Promise<UserInfo | undefined> {
+export async function authenticateBootstrapToken(env: ApiBindings, token: string): Promise<UserInfo | undefined> {
   const parsed = parseBootstrapToken(token)
   if (!parsed) return undefined
   const secret = await getObject(env, secretsDef, bootstrapNamespace, bootstrapTokenPrefix + parsed.id)
@@ -95,7 +95,7 @@ export async function authenticateBootstrapToken(env: Env, token: string): Promi
   return { username: bootstrapUser(parsed.id), groups: [...groups, authenticated] }
 }
 
-async function getObject(env: Env, def: typeof secretsDef, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+async function getObject(env: ApiBindings, def: typeof secretsDef, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
   const res = await storeFor(env, def).get({ def, namespace, name })
   return res.ok ? (JSON.parse(res.value) as KubeObject) : undefined
 }

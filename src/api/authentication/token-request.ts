@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, badRequest, failure, invalid, unwrap } from '../../apimachinery/status'
 import { invalid as invalidCause, toStatusCause, type FieldCause } from '../../apimachinery/field-errors'
@@ -28,7 +28,7 @@ interface TokenRequestSpec {
  * from now and while the account exists with the same uid. Binding to a pod, secret or node
  * (`boundObjectRef`) is not supported and refused.
  */
-export async function serveTokenRequest(req: Request, env: Env, namespace: string, name: string): Promise<Response> {
+export async function serveTokenRequest(req: Request, env: ApiBindings, namespace: string, name: string): Promise<Response> {
   // No admin token, no signing key: as a server without one, the subresource is not served.
   if (!env.ADMIN_TOKEN) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource'))
   const body = await readCreateBody(req, apiVersion, 'TokenRequest')

@@ -1,6 +1,6 @@
 import { ApiError, badRequest, invalid } from '../../apimachinery/status'
 import { invalid as invalidCause, toStatusCause, type FieldCause } from '../../apimachinery/field-errors'
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { Attributes, ResourceAttributes } from './attributes'
 import { authorize, authorizeRequest, rulesFor, type Decision } from './authorize'
 import { bootstrapPolicy } from './rbac'
@@ -15,9 +15,9 @@ const apiVersion = `${group}/v1`
 
 type Fields = Record<string, unknown>
 /** The chain over the cluster's policy with `env`, over the default policy alone without. */
-const decide = (env: Env | undefined, user: UserInfo, attrs: Attributes): Promise<Decision> =>
+const decide = (env: StoreBindings | undefined, user: UserInfo, attrs: Attributes): Promise<Decision> =>
   env ? authorizeRequest(env, user, attrs) : Promise.resolve(authorize(user, attrs))
-const policyOf = async (env: Env | undefined) => (env ? rbacPolicy(env) : bootstrapPolicy())
+const policyOf = async (env: StoreBindings | undefined) => (env ? rbacPolicy(env) : bootstrapPolicy())
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
@@ -45,7 +45,7 @@ function reviewAttributes(kind: string, spec: Spec): Attributes {
   return attrs
 }
 
-async function answer(env: Env | undefined, kind: string, body: Fields & { metadata?: unknown }, spec: unknown, user: UserInfo, attrs: Attributes): Promise<Response> {
+async function answer(env: StoreBindings | undefined, kind: string, body: Fields & { metadata?: unknown }, spec: unknown, user: UserInfo, attrs: Attributes): Promise<Response> {
   const decision = await decide(env, user, attrs)
   const status: Fields = { allowed: decision.allowed }
   if (decision.reason) status.reason = decision.reason
@@ -56,7 +56,7 @@ async function answer(env: Env | undefined, kind: string, body: Fields & { metad
  * POST selfsubjectaccessreviews (`kubectl auth can-i`): whether the caller may do what the spec
  * describes, answered by the same authorizers that guard its own requests.
  */
-export async function serveSelfSubjectAccessReview(req: Request, env?: Env): Promise<Response> {
+export async function serveSelfSubjectAccessReview(req: Request, env?: StoreBindings): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectAccessReview')
   const spec = (body.spec ?? {}) as Spec
   const attrs = reviewAttributes('SelfSubjectAccessReview', spec)
@@ -73,7 +73,7 @@ function specUser(kind: string, spec: Fields): UserInfo {
 }
 
 /** POST subjectaccessreviews: whether the user the spec names may do what it describes. */
-export async function serveSubjectAccessReview(req: Request, env?: Env): Promise<Response> {
+export async function serveSubjectAccessReview(req: Request, env?: StoreBindings): Promise<Response> {
   const kind = 'SubjectAccessReview'
   const body = await readCreateBody(req, apiVersion, kind)
   const spec = (body.spec ?? {}) as Spec & Fields
@@ -82,7 +82,7 @@ export async function serveSubjectAccessReview(req: Request, env?: Env): Promise
 }
 
 /** POST namespaces/{namespace}/localsubjectaccessreviews: a SubjectAccessReview confined to one namespace. */
-export async function serveLocalSubjectAccessReview(req: Request, namespace: string, env?: Env): Promise<Response> {
+export async function serveLocalSubjectAccessReview(req: Request, namespace: string, env?: StoreBindings): Promise<Response> {
   const kind = 'LocalSubjectAccessReview'
   const body = await readCreateBody(req, apiVersion, kind)
   const spec = (body.spec ?? {}) as Spec & Fields
@@ -96,7 +96,7 @@ export async function serveLocalSubjectAccessReview(req: Request, namespace: str
 }
 
 /** POST selfsubjectrulesreviews (`kubectl auth can-i --list`): every rule the caller holds in spec.namespace. */
-export async function serveSelfSubjectRulesReview(req: Request, env?: Env): Promise<Response> {
+export async function serveSelfSubjectRulesReview(req: Request, env?: StoreBindings): Promise<Response> {
   const body = await readCreateBody(req, apiVersion, 'SelfSubjectRulesReview')
   const namespace = text((body.spec as Fields | undefined)?.namespace)
   const user = requestUser(req)

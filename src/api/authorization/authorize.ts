@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './attributes'
@@ -53,7 +53,7 @@ function agentPathDecision(user: UserInfo, verb: string, path: string): Decision
  * The chain over the cluster's current RBAC policy, with the store asked first whether a node's
  * request is about an object related to it; system:masters never waits for either.
  */
-export async function authorizeRequest(env: Env, user: UserInfo, attrs: Attributes): Promise<Decision> {
+export async function authorizeRequest(env: StoreBindings, user: UserInfo, attrs: Attributes): Promise<Decision> {
   if (user.groups.includes(mastersGroup) && (isResourceRequest(attrs) || tunnelNodeName(attrs.path) === undefined)) return { allowed: true, reason: '' }
   if (!isResourceRequest(attrs)) {
     const agent = agentPathDecision(user, attrs.verb, attrs.path)

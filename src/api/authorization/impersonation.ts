@@ -4,7 +4,7 @@
  * users, groups, serviceaccounts, uids or userextras/<key>, then the request goes on as the
  * impersonated user.
  */
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import { ApiError, badRequest } from '../../apimachinery/status'
 import type { ResourceAttributes } from './attributes'
 import { authorizeRequest, forbiddenStatus } from './authorize'
@@ -25,7 +25,7 @@ export function wantsImpersonation(headers: Headers): boolean {
 }
 
 /** The user the request acts as; throws a 400 or 403 Status when it may not. */
-export async function impersonatedUser(env: Env, headers: Headers, requestor: UserInfo): Promise<UserInfo> {
+export async function impersonatedUser(env: StoreBindings, headers: Headers, requestor: UserInfo): Promise<UserInfo> {
   const username = headers.get(userHeader) ?? ''
   // Several header lines arrive joined by ", ".
   const groups = headers.has(groupHeader) ? headers.get(groupHeader)!.split(', ') : []

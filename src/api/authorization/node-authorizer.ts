@@ -1,5 +1,6 @@
 import { agentPathNode } from '../../agent-protocol/node-credential'
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
+import type { ApiBindings } from '../bindings'
 import type { Status } from '../../apimachinery/types'
 import { qualifiedResource } from '../../apimachinery/status'
 import { findResource } from '../../apis/registry'
@@ -31,7 +32,7 @@ export function nodeAuthorize(node: string, attrs: Attributes, related = false):
 }
 
 /** Whether what the node asks for is related to it, when that decides the request (one store lookup). */
-export async function nodeRelated(env: Env, node: string, attrs: Attributes): Promise<boolean> {
+export async function nodeRelated(env: StoreBindings, node: string, attrs: Attributes): Promise<boolean> {
   const relation = isResourceRequest(attrs) ? relationOf(node, attrs) : undefined
   return relation ? isRelated(env, node, relation) : false
 }
@@ -55,7 +56,7 @@ export function nodeWriterOf(req: Request): NodeWriter | undefined {
  * Returns the 403 Status to answer with, or undefined when the request may go on (what the store
  * must still check of the write recorded for nodeWriterOf).
  */
-export async function admitNode(req: Request, env: Env, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
+export async function admitNode(req: Request, env: ApiBindings, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
   if (!restrictsNodeWrites(attrs)) return undefined
   const { info } = parsedOf(req)
   const namespaced = findResource(attrs.group, attrs.version ?? '', attrs.resource)?.namespaced ?? info?.namespace !== undefined

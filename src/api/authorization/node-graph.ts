@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { qualifiedResource } from '../../apimachinery/status'
 import { parseFieldSelector, type FieldRequirement } from '../../apimachinery/fields'
@@ -161,7 +161,7 @@ export function relationOf(node: string, attrs: ResourceAttributes): Relation | 
 }
 
 /** Asks the pods store: a lookup in its index of pod references, or the pod's binding. */
-export async function isRelated(env: Env, node: string, relation: Relation): Promise<boolean> {
+export async function isRelated(env: StoreBindings, node: string, relation: Relation): Promise<boolean> {
   if (relation.kind === 'bound') return (await boundNode(env, relation.namespace, relation.name)) === node
   if (relation.kind === 'volume') return volumeRelated(env, node, relation.name, relation.verb)
   const pods = findResource('', 'v1', 'pods')!
@@ -169,7 +169,7 @@ export async function isRelated(env: Env, node: string, relation: Relation): Pro
 }
 
 /** spec.nodeName of a stored pod ('' when unbound), or undefined when there is no such pod. */
-export async function boundNode(env: Env, namespace: string, name: string): Promise<string | undefined> {
+export async function boundNode(env: StoreBindings, namespace: string, name: string): Promise<string | undefined> {
   const def = findResource('', 'v1', 'pods')!
   const res = await storeFor(env, def).get({ def, namespace, name })
   if (!res.ok) return undefined
@@ -181,7 +181,7 @@ export async function boundNode(env: Env, namespace: string, name: string): Prom
  * Whether the volume is a local-path volume of this node (which the node finalizes), or, for a
  * read, the volume of a claim that a pod bound to the node references.
  */
-async function volumeRelated(env: Env, node: string, name: string, verb: string): Promise<boolean> {
+async function volumeRelated(env: StoreBindings, node: string, name: string, verb: string): Promise<boolean> {
   const def = findResource('', 'v1', 'persistentvolumes')!
   const res = await storeFor(env, def).get({ def, name })
   if (!res.ok) return false

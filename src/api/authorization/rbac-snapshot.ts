@@ -6,7 +6,7 @@
  * the next request check at once. So a change made anywhere takes effect within rbacRecheckMs.
  */
 import { unwrap } from '../../apimachinery/status'
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { findResource, rbacGroup, type ResourceDef } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
@@ -33,7 +33,7 @@ let loading: Promise<Snapshot> | undefined
 let checking: Promise<void> | undefined
 
 /** The current policy: the isolate's snapshot, re-checked against the stores when older than rbacRecheckMs. */
-export async function rbacPolicy(env: Env): Promise<RbacPolicy> {
+export async function rbacPolicy(env: StoreBindings): Promise<RbacPolicy> {
   if (!snapshot) {
     loading ??= load(env).finally(() => (loading = undefined))
     snapshot = await loading
@@ -50,15 +50,16 @@ export function invalidateRbacPolicy(): void {
   if (snapshot) snapshot.checkedAt = 0
 }
 
-async function load(env: Env): Promise<Snapshot> {
+async function load(env: StoreBindings): Promise<Snapshot> {
   await ensureRbacBootstrap(env)
   const revisions = await Promise.all(kinds.map(([, def]) => storeFor(env, def).revision()))
   const lists = await Promise.all(kinds.map(([, def]) => listAll(env, def)))
-  const objects = Object.fromEntries(kinds.map(([key], i) => [key, lists[i]])) as unknown as RbacObjects
+  const objects: RbacObjects = { roles: [], clusterRoles: [], roleBindings: [], clusterRoleBindings: [] }
+  kinds.forEach(([key], i) => (objects[key] = lists[i]!))
   return { policy: new RbacPolicy(objects), objects, revisions, checkedAt: Date.now() }
 }
 
-async function recheck(env: Env, current: Snapshot): Promise<void> {
+async function recheck(env: StoreBindings, current: Snapshot): Promise<void> {
   const checkedAt = Date.now()
   const revisions = await Promise.all(kinds.map(([, def]) => storeFor(env, def).revision()))
   const changed = kinds.filter((_, i) => revisions[i] !== current.revisions[i])
@@ -77,6 +78,6 @@ async function recheck(env: Env, current: Snapshot): Promise<void> {
   snapshot = { policy: new RbacPolicy(objects), objects, revisions, checkedAt }
 }
 
-async function listAll(env: Env, def: ResourceDef): Promise<KubeObject[]> {
+async function listAll(env: StoreBindings, def: ResourceDef): Promise<KubeObject[]> {
   return unwrap(await storeFor(env, def).list(def.plural, {})).items.map((t) => JSON.parse(t) as KubeObject)
 }

@@ -5,7 +5,7 @@
  * writes it only from the version checked (../admission/guarded-write), so a concurrent change to
  * the object can never slip between the check and the write. system:masters is never checked.
  */
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { ResourceDef } from '../../apis/registry'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { WriteGuard } from '../../admission/guarded-write'
@@ -14,7 +14,7 @@ import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup } from '../authentication/user'
 
 /** The guard of `user`'s writes to the RBAC kind `def`; undefined for system:masters. */
-export function escalationGuard(env: Env, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
+export function escalationGuard(env: StoreBindings, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
   if (user.groups.includes(mastersGroup)) return undefined
   return async (object) => escalationDenied(await rbacPolicy(env), user, def, object)
 }

@@ -4,7 +4,7 @@
  * and `system-cluster-critical`, and one RuntimeClass per node runtime (`process`, `docker`,
  * `sim`) whose scheduling.nodeSelector sends a pod that names it to nodes of that runtime.
  */
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import type { ResourceDef } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
@@ -25,14 +25,14 @@ export function runtimeClassFor(runtime: string): KubeObject {
   }
 }
 
-async function ensureExists(env: Env, def: ResourceDef, obj: KubeObject): Promise<void> {
+async function ensureExists(env: ApiBindings, def: ResourceDef, obj: KubeObject): Promise<void> {
   const store = storeFor(env, def)
   const name = obj.metadata.name!
   if ((await store.get({ def, name })).ok) return
   await store.create({ def, name }, structuredClone(obj), {})
 }
 
-export async function ensureClasses(env: Env): Promise<void> {
+export async function ensureClasses(env: ApiBindings): Promise<void> {
   for (const pc of systemPriorityClasses) await ensureExists(env, priorityClassesDef(), pc)
   for (const runtime of nodeRuntimes) await ensureExists(env, runtimeClassesDef(), runtimeClassFor(runtime))
 }

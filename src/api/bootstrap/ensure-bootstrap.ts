@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
 import { ensureRbacBootstrap } from './rbac'
@@ -21,7 +21,7 @@ let bootstrapped: Promise<void> | undefined
  * ones are left alone), publishes the settings nodes read before joining, and reconciles the
  * default RBAC policy.
  */
-export function ensureBootstrap(env: Env): Promise<void> {
+export function ensureBootstrap(env: ApiBindings): Promise<void> {
   bootstrapped ??= (async () => {
     const store = storeFor(env, namespacesDef)
     for (const name of initialNamespaces) {

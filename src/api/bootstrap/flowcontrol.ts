@@ -4,7 +4,7 @@
  * auto-update rules of src/apis/flowcontrol/ensure.ts. The priority-and-fairness controller keeps
  * them so after.
  */
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { findResource } from '../../apis/registry'
 import { bootstrapNames } from '../../apis/flowcontrol/bootstrap'
@@ -15,7 +15,7 @@ import { allItems, listPages } from '../../store-client/list-pages'
 
 const opts = { fieldManager: 'api-priority-and-fairness-config-producer-v1' }
 
-export async function ensureFlowcontrolBootstrap(env: Env): Promise<void> {
+export async function ensureFlowcontrolBootstrap(env: ApiBindings): Promise<void> {
   for (const [plural, kind] of [['prioritylevelconfigurations', priorityLevelKind], ['flowschemas', flowSchemaKind]] as const) {
     const def = findResource(flowcontrolGroup, 'v1', plural)!
     const store = storeFor(env, def)

@@ -1,24 +1,22 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
 import { GRACE_PERIOD_KEY, NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../../agent-protocol/node-settings'
-import { DEFAULT_GRACE_PERIOD_MS } from '../../controllers/node-lifecycle/heartbeat'
-import { parseGracePeriod } from '../../controllers/node-lifecycle/grace-period'
+import { settingsOf } from '../../settings/settings'
 
 const configMapsDef = findResource('', 'v1', 'configmaps')!
 
 /** The published settings: the node monitor grace period the node lifecycle controller applies. */
-export function nodeSettingsData(env: Env): Record<string, string> {
-  const graceMs = parseGracePeriod(env.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) ?? DEFAULT_GRACE_PERIOD_MS
-  return { [GRACE_PERIOD_KEY]: String(graceMs / 1000) }
+export function nodeSettingsData(env: ApiBindings): Record<string, string> {
+  return { [GRACE_PERIOD_KEY]: String(settingsOf(env).nodeMonitorGracePeriodMs / 1000) }
 }
 
 /**
  * Writes `kube-public/edgeplane-node-settings` when it is missing or says something else than this
  * control plane applies (after a restart with another grace period).
  */
-export async function publishNodeSettings(env: Env): Promise<void> {
+export async function publishNodeSettings(env: ApiBindings): Promise<void> {
   const store = storeFor(env, configMapsDef)
   const at = { def: configMapsDef, namespace: NODE_SETTINGS_NAMESPACE, name: NODE_SETTINGS_NAME }
   const data = nodeSettingsData(env)

@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { StoreBindings } from '../../store-client/bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { findResource, rbacGroup, type ResourceDef } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
@@ -20,7 +20,7 @@ let reconciled: Promise<void> | undefined
  * missing ones are created (aggregated roles with their rules filled in), stored ones get back
  * what they lack.
  */
-export function ensureRbacBootstrap(env: Env): Promise<void> {
+export function ensureRbacBootstrap(env: StoreBindings): Promise<void> {
   reconciled ??= reconcileDefaults(env).catch((e) => {
     reconciled = undefined
     throw e
@@ -28,7 +28,7 @@ export function ensureRbacBootstrap(env: Env): Promise<void> {
   return reconciled
 }
 
-async function reconcileDefaults(env: Env): Promise<void> {
+async function reconcileDefaults(env: StoreBindings): Promise<void> {
   await Promise.all([
     ...aggregateRoles(bootstrapClusterRoles).map((r) => reconcileRoleObject(env, clusterRolesDef, r)),
     ...bootstrapRoles.map((r) => reconcileRoleObject(env, rolesDef, r)),
@@ -39,7 +39,7 @@ async function reconcileDefaults(env: Env): Promise<void> {
   ])
 }
 
-async function reconcileRoleObject(env: Env, def: ResourceDef, expected: RoleObject): Promise<void> {
+async function reconcileRoleObject(env: StoreBindings, def: ResourceDef, expected: RoleObject): Promise<void> {
   const store = storeFor(env, def)
   const target = { def, namespace: expected.metadata.namespace, name: expected.metadata.name! }
   const existing = await store.get(target)
@@ -48,7 +48,7 @@ async function reconcileRoleObject(env: Env, def: ResourceDef, expected: RoleObj
   if (next) await store.update(target, next, undefined, opts)
 }
 
-async function reconcileBindingObject(env: Env, def: ResourceDef, expected: BindingObject): Promise<void> {
+async function reconcileBindingObject(env: StoreBindings, def: ResourceDef, expected: BindingObject): Promise<void> {
   const store = storeFor(env, def)
   const target = { def, namespace: expected.metadata.namespace, name: expected.metadata.name! }
   const existing = await store.get(target)

@@ -4,7 +4,7 @@
  * 503 ServiceUnavailable (as kube-apiserver answers while an APIService is unavailable), with a
  * message that says so.
  */
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import { findResource } from '../../apis/registry'
@@ -16,7 +16,7 @@ import { customResources } from '../../store-client/custom-resources'
 const apiServicesDef = () => findResource('apiregistration.k8s.io', 'v1', 'apiservices')!
 
 /** The 503 for a group version registered by a Service-backed APIService; undefined when there is none (or this server serves it). */
-export async function unservedAggregatedApi(env: Env, group: string, version: string): Promise<Response | undefined> {
+export async function unservedAggregatedApi(env: ApiBindings, group: string, version: string): Promise<Response | undefined> {
   if (servedLocally(group, version)) return undefined
   if ((await customResources(env)).some((d) => d.group === group && d.version === version)) return undefined
   const def = apiServicesDef()

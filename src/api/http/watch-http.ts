@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, badRequest } from '../../apimachinery/status'
 import { apiVersionOf, type ResourceDef } from '../../apis/registry'
@@ -25,7 +25,7 @@ function storeWatchUrl(def: ResourceDef, namespace: string | undefined, q: URLSe
  * other request gets kubectl's chunked stream of newline-delimited events, bridged from a
  * WebSocket to the store, with headers sent at once.
  */
-export async function serveWatch(req: Request, env: Env, def: ResourceDef, namespace: string | undefined, q: URLSearchParams): Promise<Response> {
+export async function serveWatch(req: Request, env: ApiBindings, def: ResourceDef, namespace: string | undefined, q: URLSearchParams): Promise<Response> {
   const store = storeFor(env, def)
   const url = storeWatchUrl(def, namespace, q)
   if (req.headers.get('Upgrade')?.toLowerCase() === 'websocket') return store.fetch(new Request(url, { headers: req.headers }))

@@ -1,5 +1,5 @@
 /** The pods' own subresources: binding (the scheduler's write), eviction (kubectl drain) and ephemeral containers. */
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { ApiError, invalid, methodNotAllowed, success, unwrap } from '../../apimachinery/status'
 import type { ResourceDef } from '../../apis/registry'
 import { admitPodBinding } from '../../admission/pod-security/process-node'
@@ -17,7 +17,7 @@ async function postBody(req: Request): Promise<Record<string, unknown>> {
 }
 
 /** POST pods/{name}/binding: binds the pod to the node the Binding names. */
-async function serveBinding(req: Request, env: Env, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response> {
+async function serveBinding(req: Request, env: ApiBindings, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response> {
   const q = new URL(req.url).searchParams
   const body = await postBody(req)
   const target = { def, namespace, name }
@@ -31,7 +31,7 @@ async function serveBinding(req: Request, env: Env, def: ResourceDef, namespace:
   return jsonBody(success(undefined, 201), 201)
 }
 
-async function serveEviction(req: Request, env: Env, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response> {
+async function serveEviction(req: Request, env: ApiBindings, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response> {
   return servePodEviction(req, env, def, namespace ?? '', name, await postBody(req))
 }
 

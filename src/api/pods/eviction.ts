@@ -1,5 +1,5 @@
-import type { Env } from '../../env'
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { ApiBindings } from '../bindings'
+import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, badRequest, failure, success } from '../../apimachinery/status'
 import { findResource, type ResourceDef } from '../../apis/registry'
 import { decideEviction } from '../../apis/policy/eviction'
@@ -20,7 +20,7 @@ const attempts = 20
  * with the budget's resourceVersion as precondition so that concurrent evictions cannot spend
  * the same disruption; a conflict re-reads the budget and decides again.
  */
-export async function servePodEviction(req: Request, env: Env, def: ResourceDef, namespace: string, name: string, body: Record<string, unknown>): Promise<Response> {
+export async function servePodEviction(req: Request, env: ApiBindings, def: ResourceDef, namespace: string, name: string, body: Record<string, unknown>): Promise<Response> {
   const q = new URL(req.url).searchParams
   const evictionName = (body.metadata as { name?: unknown } | undefined)?.name
   if (typeof evictionName === 'string' && evictionName !== '' && evictionName !== name) throw new ApiError(badRequest('name in URL does not match name in Eviction object'))
@@ -38,7 +38,7 @@ export async function servePodEviction(req: Request, env: Env, def: ResourceDef,
       const pdb = decision.pdb
       const res = await storeFor(env, budgets).update({ def: budgets, namespace, name: pdb.metadata.name ?? '' }, { ...pdb, status: decision.status }, 'status', {})
       if (!res.ok) {
-        const failed = (res as unknown as { status: Status }).status
+        const failed = res.status
         if (failed.code === 409) continue
         throw new ApiError(failed)
       }

@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { ApiError, badRequest } from '../../apimachinery/status'
 import { gatewayFor, streamUrl } from '../../../durable-objects/node-gateway/client'
 import { chooseContainer, readPod } from './logs'
@@ -13,7 +13,7 @@ import { streamUpgrade } from './stream-upgrade'
  * channel 3. A request that cannot be upgraded (kubectl's SPDY fallback POST) gets the same
  * checks and the Status that explains why.
  */
-export async function servePodExec(req: Request, env: Env, namespace: string, name: string, attach = false): Promise<Response> {
+export async function servePodExec(req: Request, env: ApiBindings, namespace: string, name: string, attach = false): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const q = new URL(req.url).searchParams
   const command = attach ? [] : q.getAll('command')

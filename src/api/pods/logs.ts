@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject, StatusCause } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
 import { ApiError, badRequest, invalid, unwrap } from '../../apimachinery/status'
@@ -24,7 +24,7 @@ export interface Pod extends KubeObject {
   }
 }
 
-export async function readPod(env: Env, namespace: string, name: string): Promise<Pod> {
+export async function readPod(env: ApiBindings, namespace: string, name: string): Promise<Pod> {
   const def = findResource('', 'v1', 'pods')!
   return JSON.parse(unwrap(await storeFor(env, def).get({ def, namespace, name }))) as Pod
 }
@@ -88,7 +88,7 @@ export function logOptions(q: URLSearchParams, pod: Pod, now = Date.now()): LogO
 }
 
 /** GET pods/{name}/log: the container's output, streamed from its node's agent through the tunnel. */
-export async function servePodLogs(req: Request, env: Env, namespace: string, name: string): Promise<Response> {
+export async function servePodLogs(req: Request, env: ApiBindings, namespace: string, name: string): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const opts = logOptions(new URL(req.url).searchParams, pod)
   const node = pod.spec?.nodeName

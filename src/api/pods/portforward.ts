@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { ApiError, badRequest } from '../../apimachinery/status'
 import { maxForwardedPorts } from '../../agent-protocol/tunnel-messages'
 import { gatewayFor, streamUrl } from '../../../durable-objects/node-gateway/client'
@@ -14,7 +14,7 @@ import { streamUpgrade } from './stream-upgrade'
  * pod's node gateway, which relays it to the agent. A plain request (kubectl's fallback SPDY
  * upgrade, which a Worker cannot serve) gets a Status saying so.
  */
-export async function servePodPortForward(req: Request, env: Env, namespace: string, name: string): Promise<Response> {
+export async function servePodPortForward(req: Request, env: ApiBindings, namespace: string, name: string): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const node = pod.spec?.nodeName
   if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))

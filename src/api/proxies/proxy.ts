@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import { ApiError, badRequest, failure } from '../../apimachinery/status'
 import { fetchThroughNode, type PodTarget, type TunnelHttpResult } from '../../service-client/tunnel-http'
 import { fetchFromEndpoints, serviceEndpoints } from '../../service-client/service-endpoints'
@@ -6,7 +6,7 @@ import { readPod, type Pod } from '../pods/logs'
 import { statusResponse } from '../http/respond'
 
 /** Where a proxied request goes: the named pod or service's `port` (a name or number, or '' for the default). */
-export type ProxyBackend = (env: Env, namespace: string, name: string, port: string, req: Request, path: string) => Promise<TunnelHttpResult>
+export type ProxyBackend = (env: ApiBindings, namespace: string, name: string, port: string, req: Request, path: string) => Promise<TunnelHttpResult>
 
 /** A pod's port, through its node's tunnel. */
 export const podBackend: ProxyBackend = async (env, namespace, name, port, req, path) =>
@@ -22,7 +22,7 @@ export const serviceBackend: ProxyBackend = async (env, namespace, name, port, r
  * `id` may carry a port and a scheme as upstream: `[http:]name[:port]`; `proxyPath` is the
  * proxied path as the client encoded it.
  */
-export async function serveProxy(req: Request, env: Env, backend: ProxyBackend, namespace: string, id: string, proxyPath: string): Promise<Response> {
+export async function serveProxy(req: Request, env: ApiBindings, backend: ProxyBackend, namespace: string, id: string, proxyPath: string): Promise<Response> {
   const { name, port } = splitSchemeNamePort(id)
   const result = await backend(env, namespace, name, port, req, proxyPath + new URL(req.url).search)
   if (result.ok) return result.response

@@ -1,5 +1,5 @@
 import { queryFlag } from '../http/query'
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, failure, notFound } from '../../apimachinery/status'
 import { storedResources, type ResourceDef } from '../../apis/registry'
@@ -24,7 +24,7 @@ const probeTimeoutMs = 5_000
  */
 interface Component {
   name: string
-  probe: (env: Env) => Promise<unknown>
+  probe: (env: ApiBindings) => Promise<unknown>
 }
 
 const storeComponent = (def: ResourceDef): Component => ({
@@ -33,11 +33,11 @@ const storeComponent = (def: ResourceDef): Component => ({
 })
 
 function components(): Component[] {
-  return [...storedResources.map(storeComponent), ...controllerNames().map((name) => ({ name: `controller-${name}`, probe: (env: Env) => hostFor(env, name).readCounters(name) }))]
+  return [...storedResources.map(storeComponent), ...controllerNames().map((name) => ({ name: `controller-${name}`, probe: (env: ApiBindings) => hostFor(env, name).readCounters(name) }))]
 }
 
 /** One component's health: Healthy when its Durable Object answers a read in time. */
-async function statusOf(env: Env, c: Component): Promise<KubeObject> {
+async function statusOf(env: ApiBindings, c: Component): Promise<KubeObject> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${probeTimeoutMs / 1000}s`)), probeTimeoutMs)
@@ -55,7 +55,7 @@ async function statusOf(env: Env, c: Component): Promise<KubeObject> {
 }
 
 /** GET /api/v1/componentstatuses[/{name}]: list and get only, as upstream serves the kind. */
-export async function serveComponentStatuses(req: Request, env: Env, name?: string): Promise<Response> {
+export async function serveComponentStatuses(req: Request, env: ApiBindings, name?: string): Promise<Response> {
   if (req.method !== 'GET') throw new ApiError(failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'))
   const q = new URL(req.url).searchParams
   if (queryFlag(q, 'watch')) throw new ApiError(failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'))

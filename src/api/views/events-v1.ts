@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { Status } from '../../apimachinery/types'
 import { ApiError, badRequest, failure, invalid } from '../../apimachinery/status'
 import { eventFieldToCore, eventPathToCore, eventToCore, eventToV1, eventsApiVersion, eventsGroup, validateEventV1Create } from '../../apis/events-v1'
@@ -15,7 +15,7 @@ const prefix = `/apis/${eventsGroup}/v1/`
  * field names. Each request is put in core terms (path, field selectors, body or patch), served
  * by the core handler, and its answer (object, list or watch stream) is put back.
  */
-export async function serveEventsV1(req: Request, env: Env): Promise<Response> {
+export async function serveEventsV1(req: Request, env: ApiBindings): Promise<Response> {
   const url = new URL(req.url)
   const { info } = parsedOf(req)
   if (!info || info.resource !== 'events' || info.subresource !== undefined) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))

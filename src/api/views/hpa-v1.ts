@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, badRequest, failure, unwrap } from '../../apimachinery/status'
 import { asRecord } from '../../apimachinery/json-value'
@@ -31,7 +31,7 @@ const patchAttempts = 5
  * stored object and written back as an update), served by the generic handler, and its answer
  * (object, list or watch stream) is put back in v1.
  */
-export async function serveHpaV1(req: Request, env: Env): Promise<Response> {
+export async function serveHpaV1(req: Request, env: ApiBindings): Promise<Response> {
   const url = new URL(req.url)
   const { info } = parsedOf(req)
   if (!info || info.resource !== 'horizontalpodautoscalers' || (info.subresource !== undefined && info.subresource !== 'status')) {
@@ -60,7 +60,7 @@ export async function serveHpaV1(req: Request, env: Env): Promise<Response> {
  * written with its resourceVersion; when the object changed in between (a conflict), read again
  * and re-applied, a bounded number of times, unless the patch itself names the resourceVersion.
  */
-async function servePatch(req: Request, env: Env, info: RequestInfo, write: (v1: ReturnType<typeof checkedV1>, stored: KubeObject) => Promise<Response>): Promise<Response> {
+async function servePatch(req: Request, env: ApiBindings, info: RequestInfo, write: (v1: ReturnType<typeof checkedV1>, stored: KubeObject) => Promise<Response>): Promise<Response> {
   const type = patchTypeOf(req.headers.get('Content-Type'))
   if (!type) throw new ApiError(failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'))
   if (type === 'apply') throw new ApiError(failure(415, 'UnsupportedMediaType', 'server-side apply of autoscaling/v1 horizontalpodautoscalers is not served; apply the autoscaling/v2 form'))
@@ -84,7 +84,7 @@ function patchSetsResourceVersion(type: PatchType, patch: unknown): boolean {
   return asRecord(asRecord(patch).metadata).resourceVersion !== undefined
 }
 
-async function storedObject(env: Env, namespace: string | undefined, name: string | undefined): Promise<KubeObject> {
+async function storedObject(env: ApiBindings, namespace: string | undefined, name: string | undefined): Promise<KubeObject> {
   const text = unwrap(await storeFor(env, v2Def).get({ def: v2Def, namespace, name: name ?? '' }))
   return JSON.parse(text) as KubeObject
 }

@@ -1,6 +1,7 @@
-import type { Env } from '../../env'
+import type { ApiBindings } from '../bindings'
+import { settingsOf } from '../../settings/settings'
 import { hostOfController } from '../../controllers/hosts'
-import { renderLimitFigures, strictLimitsOn, workerFigures, type LimitFigures } from '../../limits/strict'
+import { renderLimitFigures, workerFigures, type LimitFigures } from '../../limits/strict'
 import type { ControllerCounters } from '../../../durable-objects/controller-host/counters'
 import { gatherControllerCounters } from '../../../durable-objects/controller-host/gather-counters'
 
@@ -30,10 +31,10 @@ export function renderControllerMetrics(counters: Map<string, ControllerCounters
 }
 
 /** `GET /metrics`, as kube-controller-manager serves it: the controllers' counters as Prometheus text. */
-export async function serveMetrics(env: Env): Promise<Response> {
+export async function serveMetrics(env: ApiBindings): Promise<Response> {
   const counters = await gatherControllerCounters(env)
   let body = renderControllerMetrics(counters)
-  if (strictLimitsOn(env)) {
+  if (settingsOf(env).strictLimits) {
     const series: [string, LimitFigures][] = [['scope="worker"', workerFigures]]
     for (const [name, c] of counters) if (c.limits) series.push([`scope="controller",controller="${escapeLabel(name)}",host="${escapeLabel(hostOfController(name))}"`, c.limits])
     body += renderLimitFigures(series)

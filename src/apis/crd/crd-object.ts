@@ -17,7 +17,17 @@ export interface CrdVersion {
   deprecated?: boolean
   schema?: { openAPIV3Schema?: Record<string, unknown> }
   subresources?: { status?: Record<string, never>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } }
-  additionalPrinterColumns?: Record<string, unknown>[]
+  additionalPrinterColumns?: CrdColumn[]
+}
+
+/** An additionalPrinterColumns entry (validate-crd.ts requires its name, type and jsonPath). */
+export interface CrdColumn {
+  name?: string
+  type?: string
+  format?: string
+  description?: string
+  priority?: number
+  jsonPath?: string
 }
 
 export interface CrdSpec {

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { PrinterColumn, ResourceDef, Subresource } from '../registry'
+import type { ResourceDef, Subresource } from '../registry'
 import type { JSONSchemaProps } from './schema'
 import { crdSpecOf, isEstablished, type CrdVersion } from './crd-object'
 
@@ -37,7 +37,7 @@ function versionDef(crd: KubeObject, v: CrdVersion): ResourceDef | undefined {
     custom: {
       crd: crd.metadata.name ?? '',
       schema: v.schema?.openAPIV3Schema as JSONSchemaProps | undefined,
-      columns: (v.additionalPrinterColumns ?? []) as unknown as PrinterColumn[],
+      columns: (v.additionalPrinterColumns ?? []).map((c) => ({ ...c, name: c.name ?? '', type: c.type ?? '', jsonPath: c.jsonPath ?? '' })),
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       terminating: !!crd.metadata.deletionTimestamp,
       multiVersion: (spec.versions ?? []).length > 1,

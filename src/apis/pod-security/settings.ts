@@ -13,7 +13,7 @@ export interface PodSecuritySettings {
 }
 
 /**
- * The variables, as the launcher passes them through and the Worker reads them (part of its Env):
+ * The variables, as the launcher passes them through and the Worker reads them (with the others, src/settings/variables.ts):
  * the cluster defaults, `level` or `level:version` (default `privileged`), and the exemptions,
  * comma-separated.
  */

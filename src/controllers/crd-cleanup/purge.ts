@@ -1,5 +1,5 @@
 import { unwrap } from '../../apimachinery/status'
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { crdResource } from '../../apis/registry'
 import { CLEANUP_FINALIZER } from '../../apis/crd/crd-object'
@@ -12,7 +12,7 @@ import { allItems, deletePages } from '../../store-client/list-pages'
  * from the CRD as observed (a CRD changed since is left for the next pass). Returns the CRD as
  * written, or undefined while objects remain.
  */
-export async function purgeCustomResources(env: Env, crd: KubeObject): Promise<{ object: KubeObject; deleted?: boolean } | undefined> {
+export async function purgeCustomResources(env: ControllerBindings, crd: KubeObject): Promise<{ object: KubeObject; deleted?: boolean } | undefined> {
   const def = storageDefOf(crd)
   if (def) {
     const store = storeFor(env, def)

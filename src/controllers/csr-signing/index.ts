@@ -6,8 +6,6 @@ import { csrSigningActions } from './effects'
 // Signing is this controller's own action, performed by the runner as any other.
 registerActions(csrSigningActions)
 
-export { defaultSigningDurationSeconds } from './reconcile'
-
 /**
  * The kubernetes.io/kube-apiserver-client signer (kube-controller-manager's csrsigning for that
  * signer name): approved requests get a client certificate from the cluster CA. Requests for any
@@ -26,10 +24,4 @@ export function csrSigningController(settings: SigningSettings & { configured: b
     },
     reconcile: (key, cache, now) => (settings.configured ? reconcileCsr(key, cache, now, settings) : { actions: [] }),
   }
-}
-
-/** CLUSTER_SIGNING_DURATION_SECONDS, as --cluster-signing-duration (default one year). */
-export function signingDurationSeconds(value: string | undefined, fallback: number): number {
-  const n = Number(value)
-  return value && Number.isInteger(n) && n >= 600 ? n : fallback
 }

@@ -6,8 +6,6 @@ import type { Cache, Outcome, ResourceRef } from '../runtime/types'
 
 export const certificateSigningRequests: ResourceRef = { group: 'certificates.k8s.io', version: 'v1', plural: 'certificatesigningrequests' }
 
-/** kube-controller-manager's --cluster-signing-duration default: one year. */
-export const defaultSigningDurationSeconds = 365 * 24 * 3600
 /** Issued certificates start this far in the past, for clocks running behind (upstream's backdate). */
 export const backdateMs = 5 * 60 * 1000
 

@@ -142,5 +142,5 @@ export function reconcileDisruptionBudget(key: string, cache: Cache, now: number
 }
 
 function updateStatus(pdb: KubeObject, status: PdbStatus): Action {
-  return { type: 'updateStatus', resource: podDisruptionBudgets, object: { ...pdb, status: status as unknown as KubeObject['status'] } }
+  return { type: 'updateStatus', resource: podDisruptionBudgets, object: { ...pdb, status } }
 }

@@ -1,24 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { formatIPv4, parseCidr, parseIPv4 } from '../../apimachinery/cidr'
+import { formatIPv4, parseCidr } from '../../apimachinery/cidr'
+import type { ApiEndpoint } from '../../settings/api-endpoint'
 
 /** The Service (and its Endpoints and EndpointSlice) through which clients in the cluster reach the API. */
 export const kubernetesServiceNamespace = 'default'
 export const kubernetesServiceName = 'kubernetes'
 export const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror'
-
-/** Where the API server listens: an IP and a port, when it has one clients can dial. */
-export interface ApiEndpoint {
-  ip: string
-  port: number
-}
-
-/** `ip:port` (e.g. `127.0.0.1:8787`), as the launcher publishes it; undefined when unset or not an IPv4 endpoint. */
-export function parseApiEndpoint(value: string | undefined): ApiEndpoint | undefined {
-  const m = /^(\d+\.\d+\.\d+\.\d+):(\d+)$/.exec(value?.trim() ?? '')
-  if (!m || parseIPv4(m[1]!) === undefined) return undefined
-  const port = Number(m[2])
-  return port > 0 && port < 65536 ? { ip: m[1]!, port } : undefined
-}
 
 /** The first address of the service range, which kube-apiserver reserves for its own Service. */
 export function apiServiceIp(range: string): string | undefined {

@@ -1,7 +1,8 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { namespaces, sameResource } from '../resources'
 import type { ControllerDefinition, ResourceRef } from '../runtime/types'
-import { apiServiceIp, kubernetesServiceName, kubernetesServiceNamespace, type ApiEndpoint } from './desired'
+import { apiServiceIp, kubernetesServiceName, kubernetesServiceNamespace } from './desired'
+import type { ApiEndpoint } from '../../settings/api-endpoint'
 import { reconcileKubernetesService } from './reconcile'
 import { endpointSlices, endpoints, services } from '../resources'
 import { namespacedKey } from '../../apimachinery/object-key'
@@ -29,5 +30,3 @@ export function kubernetesServiceController(serviceRange: string, endpoint: ApiE
     reconcile: (_key, cache) => reconcileKubernetesService(cache, clusterIP, endpoint),
   }
 }
-
-export { parseApiEndpoint } from './desired'

@@ -2,7 +2,8 @@ import type { KubeObject } from '../../apimachinery/types'
 import { jsonEqual } from '../../apimachinery/json-value'
 import type { Action, Cache, Outcome, ResourceRef } from '../runtime/types'
 import { endpointSlices, endpoints, services } from '../resources'
-import { desiredEndpointSlice, desiredEndpoints, desiredService, kubernetesServiceName as name, kubernetesServiceNamespace as namespace, type ApiEndpoint } from './desired'
+import { desiredEndpointSlice, desiredEndpoints, desiredService, kubernetesServiceName as name, kubernetesServiceNamespace as namespace } from './desired'
+import type { ApiEndpoint } from '../../settings/api-endpoint'
 
 const portsOf = (svc: KubeObject) => (svc.spec as { ports?: unknown } | undefined)?.ports
 const typeOf = (svc: KubeObject) => (svc.spec as { type?: unknown } | undefined)?.type

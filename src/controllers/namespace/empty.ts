@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { crdResource, type ResourceDef } from '../../apis/registry'
 import { storageDefOf } from '../../apis/crd/resource-defs'
@@ -9,7 +9,7 @@ import type { Action, ResourceRef } from '../runtime/types'
 import { afterEmptying, type ContentCount } from './reconcile'
 
 /** The stores of every namespaced custom resource: what a namespace's deletion empties besides the built-in kinds. */
-async function namespacedCustomResources(env: Env): Promise<ResourceDef[]> {
+async function namespacedCustomResources(env: ControllerBindings): Promise<ResourceDef[]> {
   const crds = (await allItems(listPages(env, crdResource, {}))).map((t) => JSON.parse(t) as KubeObject)
   return crds.map(storageDefOf).filter((def): def is ResourceDef => !!def?.namespaced)
 }
@@ -21,7 +21,7 @@ async function namespacedCustomResources(env: Env): Promise<ResourceDef[]> {
  * the number of store calls grows with the kinds served, not with the namespace's content.
  * Returns what to write next: the finalize, or the conditions naming what remains.
  */
-export async function emptyNamespace(env: Env, ns: KubeObject, resources: readonly ResourceRef[], now: number): Promise<Action[]> {
+export async function emptyNamespace(env: ControllerBindings, ns: KubeObject, resources: readonly ResourceRef[], now: number): Promise<Action[]> {
   const name = ns.metadata.name ?? ''
   const defs: ResourceDef[] = [...resources.map(resourceDefOf), ...(await namespacedCustomResources(env))]
   const remaining: ContentCount[] = []

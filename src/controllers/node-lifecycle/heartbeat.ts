@@ -2,9 +2,7 @@ import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { parseTime } from '../../apimachinery/meta-time'
 
-/** --node-monitor-grace-period: how long a node may stay silent before it is marked Unknown. */
-export const DEFAULT_GRACE_PERIOD_MS = 40_000
-/** --node-startup-grace-period: the same allowance for a node that has never reported Ready. */
+/** --node-startup-grace-period: the allowance of --node-monitor-grace-period (DEFAULT_GRACE_PERIOD_MS) for a node that has never reported Ready. */
 export const DEFAULT_STARTUP_GRACE_PERIOD_MS = 60_000
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease'
 

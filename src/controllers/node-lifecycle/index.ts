@@ -1,11 +1,12 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { leases, nodes, pods, sameResource } from '../resources'
-import { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE, readyCondition } from './heartbeat'
+import { DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE, readyCondition } from './heartbeat'
+import { DEFAULT_GRACE_PERIOD_MS } from '../../settings/grace-period'
 import { reconcileNode } from './reconcile'
 import { nodeTaints } from './taints'
 import { asRecord, type Json } from '../../apimachinery/json-value'
-import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from './eviction-rate'
+import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from '../../settings/eviction-rates'
 import { podReads } from '../shared/pod-reads'
 
 export interface NodeLifecycleOptions {
@@ -70,6 +71,4 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
 }
 
 export { reconcileNode } from './reconcile'
-export { parseGracePeriod } from './grace-period'
-export { DEFAULT_GRACE_PERIOD_MS, DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE } from './heartbeat'
-export { evictionRatesFrom, type EvictionRateOptions } from './eviction-rate'
+export { DEFAULT_STARTUP_GRACE_PERIOD_MS, NODE_LEASE_NAMESPACE } from './heartbeat'

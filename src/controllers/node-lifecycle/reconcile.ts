@@ -9,7 +9,8 @@ import { markPodNotReady } from './pod-readiness'
 import { nodeTaints, reconcileTaints, type Taint } from './taints'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
-import { DEFAULT_EVICTION_RATES, limitNoExecuteTaint, type EvictionRateOptions } from './eviction-rate'
+import { limitNoExecuteTaint } from './eviction-rate'
+import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from '../../settings/eviction-rates'
 
 const readyOf = (conditions: readonly Json[]) => conditions.find((c) => c.type === 'Ready')?.status
 

@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { AdmissionLookups } from '../../admission/lookups'
 import type { ActionOf, ActionType } from './actions'
 import type { InformerCaches } from './cache'
@@ -8,7 +8,7 @@ import type { EventRecorder } from './event-recorder'
 /** What a controller's actions are performed with. */
 export interface ActionContext {
   /** the Worker's environment, which effects a controller registered reach the cluster through; none where the stores are in memory */
-  readonly env?: Env
+  readonly env?: ControllerBindings
   readonly stores: ControllerStores
   /** the controller's caches, which record each write's result at once */
   readonly caches: InformerCaches

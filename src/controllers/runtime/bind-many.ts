@@ -1,14 +1,9 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { storeFor } from '../../store-client/stores'
 import type { InformerCaches } from './cache'
 import type { ActionOf } from './actions'
 import { pods, resourceDefOf } from '../resources'
-import type { Binding, ItemResult } from '../../apis/store-options'
-import type { ResourceDef } from '../../apis/registry'
-
-/** The pods store's batch binding, typed as it answers (the RPC typing drops the Status it may carry). */
-type BatchBinder = { bindMany(def: ResourceDef, bindings: Binding[]): Promise<ItemResult[]> }
 
 export type BindAction = ActionOf<'bind'>
 
@@ -20,9 +15,9 @@ export const bindingsPerCall = 50
  * in the cache. Answers per binding: undefined when it was written, else the store's refusal.
  * `onCall` is told of each store call.
  */
-export async function bindMany(env: Env, caches: InformerCaches, binds: readonly BindAction[], onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
+export async function bindMany(env: ControllerBindings, caches: InformerCaches, binds: readonly BindAction[], onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(pods)
-  const store = storeFor(env, def) as unknown as BatchBinder
+  const store = storeFor(env, def)
   const answers: (Status | undefined)[] = []
   while (answers.length < binds.length) {
     const batch = binds.slice(answers.length, answers.length + bindingsPerCall)
@@ -31,7 +26,7 @@ export async function bindMany(env: Env, caches: InformerCaches, binds: readonly
     if (results.length === 0) throw new Error('the pods store answered no binding')
     for (const r of results) {
       if (r.object !== undefined) caches.of(pods).put(JSON.parse(r.object) as KubeObject)
-      answers.push(r.object !== undefined ? undefined : (r.status as Status))
+      answers.push(r.object !== undefined ? undefined : r.status)
     }
   }
   return answers

@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { namespacedKey } from '../../apimachinery/object-key'
@@ -41,7 +41,7 @@ export class BindingBatch {
   private readonly inFlight = new Set<Promise<void>>()
 
   constructor(
-    private readonly env: Env,
+    private readonly env: ControllerBindings,
     private readonly ctx: ActionContext,
     private readonly onCall: () => void,
     private readonly settled: KeySettled,

@@ -1,8 +1,8 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import type { StoreResult } from '../../apimachinery/status'
 import type { ResourceDef } from '../../apis/registry'
-import type { DeleteOptions, PatchType, Target, WriteOptions, WriteResult } from '../../apis/store-options'
+import type { DeleteOptions, ItemResult, PatchType, Target, WriteOptions, WriteResult } from '../../apis/store-options'
 import type { PatchSubresource, WriteSubresource } from '../../apis/write-subresource'
 import type { UserInfo } from '../../apimachinery/user-info'
 import { storeFor } from '../../store-client/stores'
@@ -23,6 +23,11 @@ export interface PodBinder {
   bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): Promise<StoreResult<WriteResult>>
 }
 
+/** Many creates in one call, each with its own answer (the events a controller records). */
+export interface BatchCreator {
+  createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]>
+}
+
 /**
  * Everything a controller's actions write through (see dispatch.ts): the stores, with and without
  * the admission webhooks, and the admission plugins a controller's create passes. The runner's are
@@ -31,7 +36,7 @@ export interface PodBinder {
  */
 export interface ControllerStores {
   /** a kind's store, written directly (events, bindings, a namespace's finalize) */
-  store(def: ResourceDef): StoreWriter & PodBinder
+  store(def: ResourceDef): StoreWriter & PodBinder & BatchCreator
   /** a kind's store whose writes pass the admission webhooks as `user` */
   admitted(def: ResourceDef, user: UserInfo): StoreWriter
   /**
@@ -43,9 +48,9 @@ export interface ControllerStores {
 }
 
 /** The Durable Object stores of a Worker's environment. */
-export function envStores(env: Env): ControllerStores {
+export function envStores(env: ControllerBindings): ControllerStores {
   return {
-    store: (def) => storeFor(env, def) as unknown as StoreWriter & PodBinder,
+    store: (def) => storeFor(env, def),
     admitted: (def, user) => admittedStore(env, def, user),
     // Admission as for any client's create (a ReplicaSet's pod, a StatefulSet's volumeClaimTemplates).
     admitCreate: (_def, target, object, lookups, user) => admitControllerCreate(env, target, object, lookups, user),

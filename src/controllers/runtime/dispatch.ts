@@ -1,4 +1,4 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import { ApiError, failure } from '../../apimachinery/status'
 import type { AdmissionLookups } from '../../admission/lookups'
 import type { Action, ActionType } from './actions'
@@ -39,7 +39,7 @@ export async function applyAction(ctx: ActionContext, action: Action, now: numbe
 }
 
 /** The environment an effect reaches the cluster through; where the stores are in memory, the effect is refused as not modelled. */
-export function clusterOf(ctx: ActionContext, effect: string): Env {
+export function clusterOf(ctx: ActionContext, effect: string): ControllerBindings {
   if (!ctx.env) throw new ApiError(failure(501, 'InternalError', `${effect} is not modelled in memory`))
   return ctx.env
 }

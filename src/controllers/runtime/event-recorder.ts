@@ -1,8 +1,6 @@
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { formatTime } from '../../apimachinery/meta-time'
-import type { ResourceDef } from '../../apis/registry'
-import type { ItemResult } from '../../apis/store-options'
 import { events as eventsRef, resourceDefOf } from '../resources'
 import type { ActionOf } from './actions'
 import type { ControllerStores } from './controller-stores'
@@ -12,7 +10,6 @@ import { EventSpamFilter } from './event-spam-filter'
 import { written } from './written'
 
 type EventAction = ActionOf<'event'>
-type BatchCreator = { createMany(def: ResourceDef, objects: KubeObject[]): Promise<ItemResult[]> }
 
 /** Events sent to the events store per call. */
 const eventsPerCall = 50
@@ -43,7 +40,7 @@ export class EventRecorder {
    */
   async recordMany(events: readonly { action: EventAction; now: number }[], controller: string, onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
     const def = resourceDefOf(eventsRef)
-    const store = this.stores.store(def) as unknown as BatchCreator
+    const store = this.stores.store(def)
     const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
     const fresh: { index: number; event: KubeObject }[] = []
     const repeats: { index: number; event: KubeObject; now: number }[] = []

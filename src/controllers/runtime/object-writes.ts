@@ -1,4 +1,4 @@
-import type { KubeObject, Status } from '../../apimachinery/types'
+import type { KubeObject } from '../../apimachinery/types'
 import { namespacedKey, objectKey } from '../../apimachinery/object-key'
 import { nameSuffix } from '../../apis/strategy'
 import { namespaces, pods, resourceDefOf } from '../resources'
@@ -71,7 +71,7 @@ const remove: ActionHandler<'delete'> = async (action, ctx) => {
     { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
   )
   // As upstream controllers: an object already gone (or replaced under the same name) needs no delete.
-  const failed = res.ok ? undefined : (res as unknown as { status: Status }).status
+  const failed = res.ok ? undefined : res.status
   if (failed && (failed.code === 404 || (failed.code === 409 && action.preconditions?.uid))) {
     ctx.caches.of(action.resource).remove(key, 0)
     return

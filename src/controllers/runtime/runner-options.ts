@@ -1,8 +1,4 @@
-/** How often every key is reconciled when no host setting says otherwise (CONTROLLER_RESYNC_SECONDS). */
-export const defaultResyncMs = 30_000
-
-/** The resync period a host setting in seconds asks for, or the default when there is none. */
-export const resyncMsOf = (seconds: string | undefined): number => (seconds === undefined ? defaultResyncMs : Number(seconds) * 1000)
+import { defaultResyncMs } from '../../settings/settings'
 
 export interface RunnerOptions {
   /** every key is reconciled at least this often, whatever the notifications (level-triggered safety net) */

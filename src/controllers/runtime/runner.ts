@@ -1,8 +1,8 @@
-import type { Env } from '../../env'
+import type { ControllerBindings } from '../bindings'
 import type { ChangeType, KubeObject } from '../../apimachinery/types'
 import { ApiError } from '../../apimachinery/status'
 import { batchLookups } from '../../admission/lookups'
-import { strictLimitsOn } from '../../limits/strict'
+import { settingsOf } from '../../settings/settings'
 import type { ActionContext } from './action-context'
 import { BindingBatch, isBinding, type KeySettled } from './binding-batch'
 import { InformerCaches, refKey } from './cache'
@@ -48,12 +48,12 @@ export class ControllerRunner {
   private nextResyncAt = 0
 
   constructor(
-    private readonly env: Env,
+    private readonly env: ControllerBindings,
     readonly def: ControllerDefinition,
     private readonly opts: RunnerOptions = defaultRunnerOptions,
     shared?: SharedCaches,
   ) {
-    this.shared = shared ?? { caches: new InformerCaches(strictLimitsOn(env), (r) => def.watches.reads?.(r)), runners: [] }
+    this.shared = shared ?? { caches: new InformerCaches(settingsOf(env).strictLimits, (r) => def.watches.reads?.(r)), runners: [] }
     this.shared.runners.push(this)
     this.caches = this.shared.caches
     this.watched = new Set(def.watches.kinds.map(refKey))

@@ -13,11 +13,12 @@ import { hijackAttach } from './hijack'
 /** The container's log from the engine, as `kubectl logs` asked for it (a terminal's log is one raw stream). */
 export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, running: boolean, tty = false): AsyncGenerator<Uint8Array> {
   const ctr = docker.getContainer(id)
-  const query = {
+  // Without `tail` the engine sends the whole log (its default, "all").
+  const query: Docker.ContainerLogsOptions = {
     stdout: true,
     stderr: true,
     timestamps: !!opts.timestamps,
-    tail: opts.tailLines !== undefined ? opts.tailLines : ('all' as unknown as number),
+    ...(opts.tailLines !== undefined ? { tail: opts.tailLines } : {}),
     since: opts.sinceSeconds ? Math.floor(Date.now() / 1000) - opts.sinceSeconds : 0,
   }
   let budget = opts.limitBytes ?? Infinity
@@ -33,13 +34,13 @@ export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, 
     return out
   }
   if (!(opts.follow && running)) {
-    const all = (await ctr.logs({ ...query, follow: false })) as unknown as Buffer
+    const all = await ctr.logs({ ...query, follow: false })
     const chunks: Buffer[] = []
     demux.push(Buffer.from(all), (_s, c) => chunks.push(c))
     yield* take(chunks)
     return
   }
-  const stream = (await ctr.logs({ ...query, follow: true })) as unknown as NodeJS.ReadableStream & { destroy?: () => void }
+  const stream: NodeJS.ReadableStream & { destroy?: () => void } = await ctr.logs({ ...query, follow: true })
   try {
     for await (const data of stream as AsyncIterable<Buffer>) {
       const chunks: Buffer[] = []

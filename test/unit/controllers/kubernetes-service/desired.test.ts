@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { apiServiceIp, parseApiEndpoint } from '../../../../src/controllers/kubernetes-service/desired'
+import { apiServiceIp } from '../../../../src/controllers/kubernetes-service/desired'
+import { parseApiEndpoint } from '../../../../src/settings/api-endpoint'
 
 describe('where default/kubernetes points', () => {
   it('takes the first address of the service range, as kube-apiserver reserves it', () => {

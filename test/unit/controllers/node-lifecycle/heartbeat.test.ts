@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
 import { markConditionsUnknown } from '../../../../src/controllers/node-lifecycle/conditions'
 import { assessHealth, lastHeartbeat } from '../../../../src/controllers/node-lifecycle/heartbeat'
-import { parseGracePeriod } from '../../../../src/controllers/node-lifecycle/grace-period'
+import { parseGracePeriod } from '../../../../src/settings/grace-period'
 import { newLease, newNode } from '../../../helpers'
 import { formatTime } from '../../../../src/apimachinery/meta-time'
 

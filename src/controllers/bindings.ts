@@ -1,0 +1,22 @@
+import type { AdmissionBindings } from '../admission/bindings'
+import type { ControllerCounters } from '../../durable-objects/controller-host/counters'
+
+/** What controllers need: they read and write the stores, their creates passing admission. */
+export type ControllerBindings = AdmissionBindings
+
+/** The calls made on a controller host (durable-objects/controller-host, which implements them), each naming the controller it is for. */
+export interface ControllerHostRpc extends Rpc.DurableObjectBranded {
+  /** a store committed a change the controller watches: its pass comes soon */
+  poke(name: string): Promise<void>
+  /** the cron safety net: re-arms a host whose alarm was lost */
+  ensureAlarm(name: string): Promise<void>
+  readCounters(name: string): Promise<ControllerCounters>
+  /** takes over what the controller remembered in the host it ran in before */
+  adoptMemory(name: string, entries: [string, unknown][]): Promise<void>
+}
+
+/** What reaching the controllers' hosts needs (hosts.ts): the controllers' own bindings and the hosts. */
+export interface HostBindings extends ControllerBindings {
+  /** one host per controller, or shared by the controllers that watch pods, named `controller/<host>` */
+  CONTROLLER_HOST: Pick<DurableObjectNamespace<ControllerHostRpc>, 'idFromName' | 'get'>
+}
