@@ -14,7 +14,12 @@ import { rbacPolicy } from './api/authorization/rbac-snapshot'
 /** The store of one kind, whose changes are routed to the controllers that watch it, writing as the kind's strategy says. */
 export class KindStore extends Store {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { watchersOf, poke: (name) => hostFor(env, name).poke(name) }, storeKinds({ serviceClusterIpRange: settingsOf(env).serviceClusterIpRange }))
+    super(
+      ctx,
+      env,
+      { watchersOf, poke: (name) => hostFor(env, name).poke(name) },
+      storeKinds({ serviceClusterIpRange: settingsOf(env).serviceClusterIpRange }),
+    )
   }
 }
 export { ControllerHost } from '../durable-objects/controller-host/controller-host'
@@ -31,8 +36,11 @@ provideAdmissionAuthorizer(async (env) => {
 export default {
   /** Ingress traffic (see isIngressRequest) is served at the edge; everything else is the API. */
   fetch(req, env, ctx) {
-    const serve = () => (isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx))
-    return settingsOf(env).strictLimits ? metered(new InvocationMeter('worker', workerFigures), serve) : serve()
+    const serve = () =>
+      isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx)
+    return settingsOf(env).strictLimits
+      ? metered(new InvocationMeter('worker', workerFigures), serve)
+      : serve()
   },
   /** Cron: the safety net that re-arms every controller whose alarm was lost. */
   async scheduled(_controller, env): Promise<void> {

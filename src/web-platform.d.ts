@@ -17,10 +17,24 @@ type CryptoKey = WebCryptoKey
 type WebAlgorithm = string | { name: string; [parameter: string]: unknown }
 
 interface WebSubtleCrypto {
-  importKey(format: 'raw' | 'spki' | 'pkcs8', keyData: WebBytes, algorithm: WebAlgorithm, extractable: boolean, keyUsages: ('sign' | 'verify')[]): Promise<WebCryptoKey>
+  importKey(
+    format: 'raw' | 'spki' | 'pkcs8',
+    keyData: WebBytes,
+    algorithm: WebAlgorithm,
+    extractable: boolean,
+    keyUsages: ('sign' | 'verify')[],
+  ): Promise<WebCryptoKey>
   sign(algorithm: WebAlgorithm, key: WebCryptoKey, data: WebBytes): Promise<ArrayBuffer>
-  verify(algorithm: WebAlgorithm, key: WebCryptoKey, signature: WebBytes, data: WebBytes): Promise<boolean>
-  digest(algorithm: 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512', data: WebBytes): Promise<ArrayBuffer>
+  verify(
+    algorithm: WebAlgorithm,
+    key: WebCryptoKey,
+    signature: WebBytes,
+    data: WebBytes,
+  ): Promise<boolean>
+  digest(
+    algorithm: 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512',
+    data: WebBytes,
+  ): Promise<ArrayBuffer>
 }
 
 declare var crypto: {

@@ -11,7 +11,12 @@ function workersProject(name: string, include: string[], bindings: Record<string
       cloudflareTest({
         wrangler: { configPath: `${root}/wrangler.toml` },
         miniflare: {
-          bindings: { ADMIN_TOKEN: 'workers-test-admin-token-0123456789abcdef', COMPACT_RETAIN_EVENTS: '5', COMPACT_RETAIN_SECONDS: '0', ...bindings },
+          bindings: {
+            ADMIN_TOKEN: 'workers-test-admin-token-0123456789abcdef',
+            COMPACT_RETAIN_EVENTS: '5',
+            COMPACT_RETAIN_SECONDS: '0',
+            ...bindings,
+          },
         },
       }),
     ],
@@ -33,7 +38,10 @@ export default defineConfig({
       },
       // Controllers hear of no change here: the tests that need them drive their passes, and no
       // background pass outlives a test file.
-      workersProject('workers', ['test/workers/**/*.test.ts'], { CONTROLLER_NOTIFICATIONS: 'false', EDGEPLANE_STRICT_LIMITS: 'true' }),
+      workersProject('workers', ['test/workers/**/*.test.ts'], {
+        CONTROLLER_NOTIFICATIONS: 'false',
+        EDGEPLANE_STRICT_LIMITS: 'true',
+      }),
       {
         // Real launcher + real kubectl. Files run one at a time: each starts its own server (workerd)
         // and the machine has few cores.

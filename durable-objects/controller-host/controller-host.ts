@@ -2,7 +2,11 @@ import { DurableObject } from 'cloudflare:workers'
 import type { ControllerHostRpc, HostBindings } from '../../src/controllers/bindings'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { controllersOfHost, hostOfController } from '../../src/controllers/hosts'
-import { defaultRunnerOptions, type ControllerRunner, type PassReport } from '../../src/controllers/runtime/runner'
+import {
+  defaultRunnerOptions,
+  type ControllerRunner,
+  type PassReport,
+} from '../../src/controllers/runtime/runner'
 import { runnersSharingCaches } from '../../src/controllers/runtime/shared-caches'
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 import { putMemory, restoreRunnerState, saveRunnerState } from './memory'
@@ -97,7 +101,9 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
     if (alarm) counters.alarms++
     if (settingsOf(this.env).strictLimits) {
       const figures = (counters.limits ??= emptyFigures())
-      await metered(new InvocationMeter(`controller ${name}`, figures), () => this.pass(name, counters))
+      await metered(new InvocationMeter(`controller ${name}`, figures), () =>
+        this.pass(name, counters),
+      )
     } else await this.pass(name, counters)
     await saveCounters(this.ctx.storage, name, counters)
   }
@@ -122,10 +128,22 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
       counters.failedPasses++
       const failures = (this.failures.get(name) ?? 0) + 1
       this.failures.set(name, failures)
-      report = { reconciled: 0, failed: 1, actions: 0, calls: 0, nextAt: Date.now() + Math.min(settingsOf(this.env).controllerResyncMs, failedPassRetryMs * 2 ** (failures - 1)) }
+      report = {
+        reconciled: 0,
+        failed: 1,
+        actions: 0,
+        calls: 0,
+        nextAt:
+          Date.now() +
+          Math.min(
+            settingsOf(this.env).controllerResyncMs,
+            failedPassRetryMs * 2 ** (failures - 1),
+          ),
+      }
     }
     await saveRunnerState(this.ctx.storage, name, runner)
-    if (counters.limits) recordPass(counters.limits, `controller ${name}`, report, runner.caches.bytes)
+    if (counters.limits)
+      recordPass(counters.limits, `controller ${name}`, report, runner.caches.bytes)
     counters.passes++
     counters.reconciles += report.reconciled
     this.schedule.passed(name, startedAt, Date.now(), report.nextAt)
@@ -160,8 +178,12 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
     if (!this.runners) {
       const names = controllersOfHost(this.host!)
       const defs = names.map((name) => controllerDefinition(name, this.env))
-      const runners = runnersSharingCaches(this.env, defs, { ...defaultRunnerOptions, resyncMs: settingsOf(this.env).controllerResyncMs })
-      for (const [i, runner] of runners.entries()) await restoreRunnerState(this.ctx.storage, names[i]!, runner)
+      const runners = runnersSharingCaches(this.env, defs, {
+        ...defaultRunnerOptions,
+        resyncMs: settingsOf(this.env).controllerResyncMs,
+      })
+      for (const [i, runner] of runners.entries())
+        await restoreRunnerState(this.ctx.storage, names[i]!, runner)
       this.runners = new Map(names.map((name, i) => [name, runners[i]!]))
     }
     return this.runners

@@ -25,11 +25,25 @@ export interface ControllerCounters {
 export const countersKey = (controller: string) => `counters/${controller}`
 
 /** A controller's counters kept in its host's `storage`, created at zero on first use. */
-export async function loadCounters(storage: DurableObjectStorage, controller: string): Promise<ControllerCounters> {
-  const zero: ControllerCounters = { alarms: 0, notifications: 0, passes: 0, failedPasses: 0, reconciles: 0, since: Date.now() }
+export async function loadCounters(
+  storage: DurableObjectStorage,
+  controller: string,
+): Promise<ControllerCounters> {
+  const zero: ControllerCounters = {
+    alarms: 0,
+    notifications: 0,
+    passes: 0,
+    failedPasses: 0,
+    reconciles: 0,
+    since: Date.now(),
+  }
   return { ...zero, ...(await storage.get<Partial<ControllerCounters>>(countersKey(controller))) }
 }
 
-export function saveCounters(storage: DurableObjectStorage, controller: string, counters: ControllerCounters): Promise<void> {
+export function saveCounters(
+  storage: DurableObjectStorage,
+  controller: string,
+  counters: ControllerCounters,
+): Promise<void> {
   return storage.put(countersKey(controller), counters)
 }

@@ -4,7 +4,9 @@ import { controllerNames } from '../../src/controllers/registry'
 import type { ControllerCounters } from './counters'
 
 /** Every controller's counters, read from its host; a host that does not answer is left out. */
-export async function gatherControllerCounters(env: HostBindings): Promise<Map<string, ControllerCounters>> {
+export async function gatherControllerCounters(
+  env: HostBindings,
+): Promise<Map<string, ControllerCounters>> {
   const names = controllerNames()
   const read = await Promise.allSettled(names.map((name) => hostFor(env, name).readCounters(name)))
   const out = new Map<string, ControllerCounters>()

@@ -12,7 +12,10 @@ const legacyMemoryPrefix = 'memory/'
  * deletes its alarm and storage, so the controller never runs in two places. Returns whether the
  * host was retired.
  */
-export async function retiredHost(storage: DurableObjectStorage, env: HostBindings): Promise<boolean> {
+export async function retiredHost(
+  storage: DurableObjectStorage,
+  env: HostBindings,
+): Promise<boolean> {
   const controller = await storage.get<string>('controller')
   if (controller === undefined) return false
   let host: string | undefined
@@ -30,7 +33,10 @@ export async function retiredHost(storage: DurableObjectStorage, env: HostBindin
   }
   if (host !== undefined) {
     const saved = await storage.list({ prefix: legacyMemoryPrefix })
-    const entries = [...saved].map(([key, value]): [string, unknown] => [key.slice(legacyMemoryPrefix.length), value])
+    const entries = [...saved].map(([key, value]): [string, unknown] => [
+      key.slice(legacyMemoryPrefix.length),
+      value,
+    ])
     if (entries.length) await hostFor(env, controller).adoptMemory(controller, entries)
   }
   await storage.deleteAlarm()

@@ -36,7 +36,8 @@ export class HostSchedule {
   passed(name: string, startedAt: number, endedAt: number, nextAt: number | undefined): void {
     this.endedAt.set(name, endedAt)
     let due = nextAt ?? Infinity
-    if ((this.pokedAt.get(name) ?? -Infinity) >= startedAt) due = Math.min(due, endedAt + this.passGapMs)
+    if ((this.pokedAt.get(name) ?? -Infinity) >= startedAt)
+      due = Math.min(due, endedAt + this.passGapMs)
     this.dueAt.set(name, due)
   }
 }

@@ -1,7 +1,13 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import { storeReplyBytes, bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs, expiryBatchRows } from '../../src/config'
+import {
+  storeReplyBytes,
+  bookmarkIntervalMs,
+  compactionBatchRows,
+  compactionIntervalMs,
+  expiryBatchRows,
+} from '../../src/config'
 import { settingsOf } from '../../src/settings/settings'
 import type { Variables } from '../../src/settings/variables'
 import type { ChangeBatch, KindStoreRpc, NamespaceContent } from '../../src/store-client/bindings'
@@ -16,7 +22,14 @@ import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
-import type { DeleteOptions, ListOptions, ListResult, PatchType, Target, WriteOptions } from '../../src/apis/store-options'
+import type {
+  DeleteOptions,
+  ListOptions,
+  ListResult,
+  PatchType,
+  Target,
+  WriteOptions,
+} from '../../src/apis/store-options'
 import type { StoreKinds } from '../../src/apis/store-strategy'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { Binding, ItemResult } from '../../src/apis/store-options'
@@ -70,7 +83,8 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       },
       kinds,
       (change) => {
-        if (this.nodeReferences) this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
+        if (this.nodeReferences)
+          this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
       },
     )
   }
@@ -80,7 +94,9 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    * references `resource` (secrets, configmaps, persistentvolumeclaims) `namespace/name`.
    */
   nodeRefers(node: string, resource: string, namespace: string, name: string): boolean {
-    return this.ctx.storage.transactionSync(() => this.nodeRefs.refers(node, resource, namespace, name))
+    return this.ctx.storage.transactionSync(() =>
+      this.nodeRefs.refers(node, resource, namespace, name),
+    )
   }
 
   get(t: Target): StoreResult<string> {
@@ -108,12 +124,23 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     return this.writer.create(t, body, opts)
   }
 
-  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(
+    t: Target,
+    body: KubeObject,
+    subresource: WriteSubresource | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.update(t, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(
+    t: Target,
+    type: PatchType,
+    patch: unknown,
+    subresource: PatchSubresource | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.patch(t, type, patch, subresource, opts)
   }
@@ -123,7 +150,12 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     return this.writer.delete(t, opts)
   }
 
-  bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  bind(
+    t: Target,
+    nodeName: string,
+    uid: string | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     this.learn(t.def)
     return this.writer.bind(t, nodeName, uid, opts)
   }
@@ -134,13 +166,21 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    */
   bindMany(def: ResourceDef, bindings: Binding[]): ItemResult[] {
     this.learn(def)
-    return eachWithin(bindings, (b) => this.writer.bind({ def, namespace: b.namespace, name: b.name }, b.nodeName, b.uid, {}))
+    return eachWithin(bindings, (b) =>
+      this.writer.bind({ def, namespace: b.namespace, name: b.name }, b.nodeName, b.uid, {}),
+    )
   }
 
   /** Many creates in one call (a controller's events), answered as bindMany answers. */
   createMany(def: ResourceDef, objects: KubeObject[]): ItemResult[] {
     this.learn(def)
-    return eachWithin(objects, (o) => this.writer.create({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, {}))
+    return eachWithin(objects, (o) =>
+      this.writer.create(
+        { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' },
+        o,
+        {},
+      ),
+    )
   }
 
   /**
@@ -149,12 +189,20 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    * log was compacted past `rv`.
    */
   changesSince(rv: number, limit: number): StoreResult<ChangeBatch> {
-    if (rv < this.log.compactedRv) return { ok: false, status: expired(`too old resource version: ${rv} (${this.log.compactedRv})`) }
+    if (rv < this.log.compactedRv)
+      return {
+        ok: false,
+        status: expired(`too old resource version: ${rv} (${this.log.compactedRv})`),
+      }
     const changes: ChangeBatch['changes'] = []
     let last = rv
     let bytes = 0
     for (const change of this.log.changesAfter(rv)) {
-      if (changes.length >= limit || (changes.length > 0 && bytes + change.value.length > storeReplyBytes)) return { ok: true, value: { changes, rv: last, more: true } }
+      if (
+        changes.length >= limit ||
+        (changes.length > 0 && bytes + change.value.length > storeReplyBytes)
+      )
+        return { ok: true, value: { changes, rv: last, more: true } }
       changes.push({ type: change.type, value: change.value })
       bytes += change.value.length
       last = change.rv
@@ -171,7 +219,8 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     let count = 0
     for (const row of this.log.scanCurrent(namespace, '')) {
       count++
-      for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? []) finalizers[f] = (finalizers[f] ?? 0) + 1
+      for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? [])
+        finalizers[f] = (finalizers[f] ?? 0) + 1
     }
     return { count, finalizers }
   }
@@ -181,14 +230,25 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    * answer carries the page's continue token: the caller deletes the next page with it, so every
    * page comes from the snapshot of the first and no reply outgrows `storeReplyBytes`.
    */
-  deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult> {
+  deleteCollection(
+    t: Omit<Target, 'name'>,
+    list: ListOptions,
+    opts: DeleteOptions,
+  ): StoreResult<ListResult> {
     this.learn(t.def)
-    const listed = listObjects(this.log, t.def.plural, { ...list, namespace: t.namespace, limit: undefined })
+    const listed = listObjects(this.log, t.def.plural, {
+      ...list,
+      namespace: t.namespace,
+      limit: undefined,
+    })
     if (!listed.ok) return listed
     const items: string[] = []
     for (const text of listed.value.items) {
       const obj = JSON.parse(text) as KubeObject
-      const res = this.writer.delete({ ...t, namespace: obj.metadata.namespace, name: obj.metadata.name! }, opts)
+      const res = this.writer.delete(
+        { ...t, namespace: obj.metadata.namespace, name: obj.metadata.name! },
+        opts,
+      )
       if (res.ok) items.push(res.value.object)
     }
     const page: ListResult = { items, resourceVersion: String(this.log.currentRv) }
@@ -207,17 +267,26 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    */
   expireEvents(nowMs = Date.now()): boolean {
     if (!this.expiring) return false
-    return this.writer.expire(nowMs - settingsOf(this.env).eventTtlMs, expiryBatchRows, nowMs) === expiryBatchRows
+    return (
+      this.writer.expire(nowMs - settingsOf(this.env).eventTtlMs, expiryBatchRows, nowMs) ===
+      expiryBatchRows
+    )
   }
 
   /** Store state for tests and benchmarks. */
   info(): { currentRv: number; compactedRv: number; events: number; watchers: number } {
-    return { currentRv: this.log.currentRv, compactedRv: this.log.compactedRv, events: this.log.eventCount(), watchers: this.hub.count() }
+    return {
+      currentRv: this.log.currentRv,
+      compactedRv: this.log.compactedRv,
+      events: this.log.eventCount(),
+      watchers: this.hub.count(),
+    }
   }
 
   /** Watch over WebSocket: `?resource=&kind=&apiVersion=&namespace=&labelSelector=&fieldSelector=&resourceVersion=&allowWatchBookmarks=`. */
   override async fetch(req: Request): Promise<Response> {
-    if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return new Response('expected a WebSocket upgrade', { status: 426 })
+    if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket')
+      return new Response('expected a WebSocket upgrade', { status: 426 })
     const q = new URL(req.url).searchParams
     const spec: WatchSpec = {
       resource: q.get('resource') ?? '',
@@ -245,7 +314,8 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     }
     this.hub.accept(server, spec)
     const watcher = this.hub.watcher(server)!
-    for (const frame of replay(this.log, watcher.spec, watcher.matches, fromRv)) this.hub.send(server, frame)
+    for (const frame of replay(this.log, watcher.spec, watcher.matches, fromRv))
+      this.hub.send(server, frame)
     this.armAlarm()
     return new Response(null, { status: 101, webSocket: client })
   }
@@ -278,20 +348,31 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     const { compactRetainEvents: retainEvents, compactRetainMs } = settingsOf(this.env)
     const target = this.log.compactionTarget(retainEvents, Date.now(), compactRetainMs)
     let removed = compactionBatchRows
-    while (removed === compactionBatchRows) removed = this.ctx.storage.transactionSync(() => this.log.compact(target, compactionBatchRows))
+    while (removed === compactionBatchRows)
+      removed = this.ctx.storage.transactionSync(() =>
+        this.log.compact(target, compactionBatchRows),
+      )
     const watchers = this.ctx.getWebSockets()
     if (watchers.length) {
       const spec = this.hub.watcher(watchers[0]!)?.spec
       if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
     }
-    if (watchers.length || this.log.currentRv - this.log.compactedRv > retainEvents || (this.expiring && this.log.hasObjects())) this.armAlarm()
+    if (
+      watchers.length ||
+      this.log.currentRv - this.log.compactedRv > retainEvents ||
+      (this.expiring && this.log.hasObjects())
+    )
+      this.armAlarm()
   }
 
   private armAlarm(): void {
     if (this.alarmArmed) return
     this.alarmArmed = true
-    let interval = this.ctx.getWebSockets().length ? Math.min(bookmarkIntervalMs, compactionIntervalMs) : compactionIntervalMs
-    if (this.expiring) interval = Math.min(interval, Math.max(1000, settingsOf(this.env).eventTtlMs))
+    let interval = this.ctx.getWebSockets().length
+      ? Math.min(bookmarkIntervalMs, compactionIntervalMs)
+      : compactionIntervalMs
+    if (this.expiring)
+      interval = Math.min(interval, Math.max(1000, settingsOf(this.env).eventTtlMs))
     void this.ctx.storage.getAlarm().then((at) => {
       if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
     })
@@ -299,7 +380,10 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
 }
 
 /** Runs writes in order, each answered on its own, until the answers hold `storeReplyBytes`. */
-function eachWithin<T>(items: readonly T[], write: (item: T) => StoreResult<WriteResult>): ItemResult[] {
+function eachWithin<T>(
+  items: readonly T[],
+  write: (item: T) => StoreResult<WriteResult>,
+): ItemResult[] {
   const results: ItemResult[] = []
   let bytes = 0
   for (const item of items) {

@@ -8,9 +8,14 @@ import { readMeta, writeMeta } from './schema'
 export function ensureNodeNameColumn(sql: SqlStorage): void {
   if (readMeta(sql, 'node_name_column') === 1) return
   for (const table of ['objects', 'events']) {
-    const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).toArray()
-    if (!columns.some((c) => c.name === 'node_name')) sql.exec(`ALTER TABLE ${table} ADD COLUMN node_name TEXT NOT NULL DEFAULT ''`)
-    sql.exec(`UPDATE ${table} SET node_name = json_extract(value, '$.spec.nodeName') WHERE json_type(value, '$.spec.nodeName') = 'text'`)
+    const columns = sql
+      .exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+      .toArray()
+    if (!columns.some((c) => c.name === 'node_name'))
+      sql.exec(`ALTER TABLE ${table} ADD COLUMN node_name TEXT NOT NULL DEFAULT ''`)
+    sql.exec(
+      `UPDATE ${table} SET node_name = json_extract(value, '$.spec.nodeName') WHERE json_type(value, '$.spec.nodeName') = 'text'`,
+    )
   }
   sql.exec('CREATE INDEX IF NOT EXISTS objects_node_name_key ON objects (node_name, key)')
   writeMeta(sql, 'node_name_column', 1)

@@ -33,7 +33,15 @@ export class NodeRefs {
   /** Whether a pod bound to `node` references `resource` `namespace/name`. */
   refers(node: string, resource: string, namespace: string, name: string): boolean {
     this.ensure()
-    const rows = this.sql.exec('SELECT 1 FROM node_refs WHERE node = ? AND resource = ? AND namespace = ? AND name = ? LIMIT 1', node, resource, namespace, name).toArray()
+    const rows = this.sql
+      .exec(
+        'SELECT 1 FROM node_refs WHERE node = ? AND resource = ? AND namespace = ? AND name = ? LIMIT 1',
+        node,
+        resource,
+        namespace,
+        name,
+      )
+      .toArray()
     return rows.length > 0
   }
 
@@ -43,7 +51,14 @@ export class NodeRefs {
     if (!pod || typeof node !== 'string' || !node) return
     const namespace = pod.metadata.namespace ?? ''
     for (const ref of podReferences(pod)) {
-      this.sql.exec('INSERT OR IGNORE INTO node_refs (node, resource, namespace, name, pod) VALUES (?, ?, ?, ?, ?)', node, ref.resource, namespace, ref.name, key)
+      this.sql.exec(
+        'INSERT OR IGNORE INTO node_refs (node, resource, namespace, name, pod) VALUES (?, ?, ?, ?, ?)',
+        node,
+        ref.resource,
+        namespace,
+        ref.name,
+        key,
+      )
     }
   }
 
@@ -52,7 +67,10 @@ export class NodeRefs {
     if (this.ready) return
     for (const statement of ddl) this.sql.exec(statement)
     if (!readMeta(this.sql, 'node_refs_built')) {
-      for (const row of this.sql.exec<{ key: string; value: string }>('SELECT key, value FROM objects').toArray()) this.write(row.key, JSON.parse(row.value) as KubeObject)
+      for (const row of this.sql
+        .exec<{ key: string; value: string }>('SELECT key, value FROM objects')
+        .toArray())
+        this.write(row.key, JSON.parse(row.value) as KubeObject)
       writeMeta(this.sql, 'node_refs_built', 1)
     }
     this.ready = true

@@ -7,7 +7,12 @@ import type { Change, ChangeType } from './log'
  */
 export interface ChangeRoute {
   /** The controllers to tell of a change to the store named `group/plural` (e.g. `core/pods`). */
-  watchersOf(storeName: string, type: ChangeType, object: KubeObject, previous?: KubeObject): Iterable<string>
+  watchersOf(
+    storeName: string,
+    type: ChangeType,
+    object: KubeObject,
+    previous?: KubeObject,
+  ): Iterable<string>
   /** Asks the controller `name` for a pass soon. */
   poke(name: string): Promise<unknown>
 }
@@ -31,7 +36,8 @@ export class Notifier {
   constructor(
     private readonly route: ChangeRoute,
     private readonly enabled: boolean,
-    private readonly wait: (ms: number, then: () => void) => void = (ms, then) => void setTimeout(then, ms),
+    private readonly wait: (ms: number, then: () => void) => void = (ms, then) =>
+      void setTimeout(then, ms),
   ) {}
 
   notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
@@ -63,7 +69,9 @@ export class Notifier {
         (e) => {
           console.error(`notifying controller ${name} failed`, e)
           // Still in flight: the changes until the retry ride on it.
-          this.wait(Math.min(maxRetryMs, retryMs * 2 ** failures), () => this.send(name, failures + 1))
+          this.wait(Math.min(maxRetryMs, retryMs * 2 ** failures), () =>
+            this.send(name, failures + 1),
+          )
         },
       )
   }

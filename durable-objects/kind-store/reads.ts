@@ -16,7 +16,11 @@ const continueExpired =
  * `limit` items or once it holds `storeReplyBytes`, whichever comes first; as upstream allows, a
  * page may then hold fewer than `limit` items and carries a continue token.
  */
-export function listObjects(log: Log, resource: string, opts: ListOptions): StoreResult<ListResult> {
+export function listObjects(
+  log: Log,
+  resource: string,
+  opts: ListOptions,
+): StoreResult<ListResult> {
   let matches: ((o: KubeObject) => boolean) | undefined
   try {
     matches = compileFilter(resource, opts)
@@ -34,21 +38,49 @@ export function listObjects(log: Log, resource: string, opts: ListOptions): Stor
     start = token.start
   } else if (opts.resourceVersion && opts.resourceVersion !== '0') {
     const rv = Number(opts.resourceVersion)
-    if (!Number.isInteger(rv) || rv < 0) return { ok: false, status: badRequest(`invalid resource version: ${opts.resourceVersion}`) }
+    if (!Number.isInteger(rv) || rv < 0)
+      return { ok: false, status: badRequest(`invalid resource version: ${opts.resourceVersion}`) }
     if (opts.resourceVersionMatch === 'Exact') {
-      if (rv < log.compactedRv) return { ok: false, status: expired(`too old resource version: ${rv} (${log.compactedRv})`) }
-      if (rv > log.currentRv) return { ok: false, status: failure(504, 'Timeout', `Too large resource version: ${rv}, current: ${log.currentRv}`, { retryAfterSeconds: 1 }) }
+      if (rv < log.compactedRv)
+        return {
+          ok: false,
+          status: expired(`too old resource version: ${rv} (${log.compactedRv})`),
+        }
+      if (rv > log.currentRv)
+        return {
+          ok: false,
+          status: failure(
+            504,
+            'Timeout',
+            `Too large resource version: ${rv}, current: ${log.currentRv}`,
+            { retryAfterSeconds: 1 },
+          ),
+        }
       snapshotRv = rv
     } else if (rv > log.currentRv) {
-      return { ok: false, status: failure(504, 'Timeout', `Too large resource version: ${rv}, current: ${log.currentRv}`, { retryAfterSeconds: 1 }) }
+      return {
+        ok: false,
+        status: failure(
+          504,
+          'Timeout',
+          `Too large resource version: ${rv}, current: ${log.currentRv}`,
+          { retryAfterSeconds: 1 },
+        ),
+      }
     }
   } else if (opts.resourceVersionMatch && opts.resourceVersionMatch !== 'NotOlderThan') {
-    return { ok: false, status: badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`) }
+    return {
+      ok: false,
+      status: badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`),
+    }
   }
   // A pods list pinned to one node reads that node's rows by the node_name index.
   const scope = matches ? nodeScope(resource, opts) : undefined
   const rowMatches = scope?.only ? undefined : matches
-  const rows: Iterable<StoredRow> = snapshotRv === log.currentRv ? log.scanCurrent(opts.namespace, start, scope?.node) : log.scanAt(snapshotRv, opts.namespace, start, scope?.node)
+  const rows: Iterable<StoredRow> =
+    snapshotRv === log.currentRv
+      ? log.scanCurrent(opts.namespace, start, scope?.node)
+      : log.scanAt(snapshotRv, opts.namespace, start, scope?.node)
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity
   const items: string[] = []
   let lastKey = ''
@@ -67,7 +99,8 @@ export function listObjects(log: Log, resource: string, opts: ListOptions): Stor
   const result: ListResult = { items, resourceVersion: String(snapshotRv) }
   if (more) {
     result.continue = encodeContinue({ rv: snapshotRv, start: lastKey })
-    if (!matches && snapshotRv === log.currentRv) result.remainingItemCount = log.countCurrent(opts.namespace, lastKey)
+    if (!matches && snapshotRv === log.currentRv)
+      result.remainingItemCount = log.countCurrent(opts.namespace, lastKey)
   }
   return { ok: true, value: result }
 }

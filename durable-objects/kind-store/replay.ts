@@ -10,7 +10,12 @@ import { nodeScope } from './node-scope'
  * ADDED (no resourceVersion, or "0"), or every change after the given resourceVersion. Runs
  * synchronously, so no write can slip between the replay and the live fan-out.
  */
-export function* replay(log: Log, spec: WatchSpec, matches: ObjectPredicate | undefined, fromRv: number | undefined): Generator<string> {
+export function* replay(
+  log: Log,
+  spec: WatchSpec,
+  matches: ObjectPredicate | undefined,
+  fromRv: number | undefined,
+): Generator<string> {
   let frame: string[] = []
   let size = 0
   const push = function* (line: string): Generator<string> {
@@ -38,7 +43,8 @@ export function* replay(log: Log, spec: WatchSpec, matches: ObjectPredicate | un
         continue
       }
       const object = JSON.parse(change.value) as KubeObject
-      const prevText = change.type === 'MODIFIED' && change.prevRv ? log.valueAt(change.prevRv) : undefined
+      const prevText =
+        change.type === 'MODIFIED' && change.prevRv ? log.valueAt(change.prevRv) : undefined
       const previous = prevText ? (JSON.parse(prevText) as KubeObject) : undefined
       const type = eventFor(spec, matches, { type: change.type, object, previous })
       if (type) yield* push(eventLine(type, shownTo(spec, change.value)))

@@ -29,10 +29,16 @@ export function ensureSchema(sql: SqlStorage): void {
 }
 
 export function readMeta(sql: SqlStorage, name: string): number {
-  const row = sql.exec<{ value: number }>('SELECT value FROM meta WHERE name = ?', name).toArray()[0]
+  const row = sql
+    .exec<{ value: number }>('SELECT value FROM meta WHERE name = ?', name)
+    .toArray()[0]
   return row ? Number(row.value) : 0
 }
 
 export function writeMeta(sql: SqlStorage, name: string, value: number): void {
-  sql.exec('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value', name, value)
+  sql.exec(
+    'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+    name,
+    value,
+  )
 }

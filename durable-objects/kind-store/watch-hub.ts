@@ -1,7 +1,11 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { badRequest } from '../../src/apimachinery/status'
 import { SelectorError } from '../../src/apimachinery/labels'
-import { compileFilter, type FilterSpec, type ObjectPredicate } from '../../src/apimachinery/object-filter'
+import {
+  compileFilter,
+  type FilterSpec,
+  type ObjectPredicate,
+} from '../../src/apimachinery/object-filter'
 import type { Change } from './log'
 import { withApiVersion } from '../../src/apis/crd/version-view'
 import { nodeNameOf, nodeScope } from './node-scope'
@@ -45,8 +49,13 @@ export function eventLine(type: string, objectText: string): string {
  * Decides what one watcher sees of a change, as the apiserver's watch filter does: an object that
  * starts matching arrives as ADDED, one that stops matching leaves as DELETED.
  */
-export function eventFor(spec: WatchSpec, matches: ObjectPredicate | undefined, change: Pick<Change, 'type' | 'object' | 'previous'>): string | undefined {
-  const inNamespace = (o: KubeObject | undefined) => !!o && (spec.namespace === undefined || o.metadata.namespace === spec.namespace)
+export function eventFor(
+  spec: WatchSpec,
+  matches: ObjectPredicate | undefined,
+  change: Pick<Change, 'type' | 'object' | 'previous'>,
+): string | undefined {
+  const inNamespace = (o: KubeObject | undefined) =>
+    !!o && (spec.namespace === undefined || o.metadata.namespace === spec.namespace)
   const fits = (o: KubeObject | undefined) => inNamespace(o) && (!matches || matches(o!))
   const now = fits(change.object)
   if (change.type === 'ADDED') return now ? 'ADDED' : undefined
@@ -147,8 +156,12 @@ export class WatchHub {
   }
 
   bookmark(kind: string, apiVersion: string, rv: number): void {
-    const line = eventLine('BOOKMARK', JSON.stringify({ kind, apiVersion, metadata: { resourceVersion: String(rv) } }))
-    for (const ws of this.ctx.getWebSockets()) if (this.watcher(ws)?.spec.bookmarks) this.send(ws, line)
+    const line = eventLine(
+      'BOOKMARK',
+      JSON.stringify({ kind, apiVersion, metadata: { resourceVersion: String(rv) } }),
+    )
+    for (const ws of this.ctx.getWebSockets())
+      if (this.watcher(ws)?.spec.bookmarks) this.send(ws, line)
   }
 
   send(ws: WebSocket, text: string): void {

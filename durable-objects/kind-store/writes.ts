@@ -1,13 +1,31 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
-import { alreadyExists, conflict, failure, invalid, notFound, staleObjectMessage, type StoreResult } from '../../src/apimachinery/status'
-import type { DeleteOptions, PatchType, Target, WriteOptions, WriteResult } from '../../src/apis/store-options'
+import {
+  alreadyExists,
+  conflict,
+  failure,
+  invalid,
+  notFound,
+  staleObjectMessage,
+  type StoreResult,
+} from '../../src/apimachinery/status'
+import type {
+  DeleteOptions,
+  PatchType,
+  Target,
+  WriteOptions,
+  WriteResult,
+} from '../../src/apis/store-options'
 import type { StoreKinds, StoreStrategy } from '../../src/apis/store-strategy'
 import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
 import { nameSuffix } from '../../src/apimachinery/generate-name'
 import type { Change, Log, StoredRow } from './log'
 import { formatTime } from '../../src/apimachinery/meta-time'
 import { namespacedKey } from '../../src/apimachinery/object-key'
-import type { ObjectSubresource, PatchSubresource, WriteSubresource } from '../../src/apis/write-subresource'
+import type {
+  ObjectSubresource,
+  PatchSubresource,
+  WriteSubresource,
+} from '../../src/apis/write-subresource'
 
 export type { WriteResult }
 
@@ -18,7 +36,8 @@ function shownOtherVersion(opts: WriteOptions, row: StoredRow): boolean {
 }
 
 /** The 404 for a subresource the kind does not have. */
-const noSuchSubresource = (): Status => failure(404, 'NotFound', 'the server could not find the requested resource', {})
+const noSuchSubresource = (): Status =>
+  failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
 /** What the writer needs of a log: the SQLite one in the store, an in-memory one in unit tests. */
 export type WriterLog = Pick<Log, 'get' | 'append' | 'scanCurrent' | 'writtenBefore'>
@@ -65,12 +84,22 @@ export class Writer {
     if (unallocated) return { ok: false, status: unallocated }
     const tooBig = sizeCheck(obj)
     if (tooBig) return { ok: false, status: tooBig }
-    if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(obj), created: true }, warnings: admitted.warnings }
+    if (opts.dryRun)
+      return {
+        ok: true,
+        value: { object: JSON.stringify(obj), created: true },
+        warnings: admitted.warnings,
+      }
     const text = this.commit('ADDED', key, namespace ?? '', obj, undefined, nowMs)
     return { ok: true, value: { object: text, created: true }, warnings: admitted.warnings }
   }
 
-  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  update(
+    t: Target,
+    body: KubeObject,
+    subresource: WriteSubresource | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     const { def } = t
     const kind = this.kinds.of(def)
     const sub = subresource === undefined ? undefined : kind.subresource(subresource)
@@ -80,8 +109,10 @@ export class Writer {
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
     const wantRv = body.metadata?.resourceVersion
-    if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
-    if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    if (shownOtherVersion(opts, row))
+      return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    if (wantRv && wantRv !== String(row.rv))
+      return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     // A subresource whose body makes a write of the object itself (a Scale's replicas, a namespace's finalizers).
     if (sub?.toObject) {
       const made = sub.toObject(old, body)
@@ -91,7 +122,13 @@ export class Writer {
     return this.replace(kind, t, key, row, old, body, subresource, opts)
   }
 
-  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  patch(
+    t: Target,
+    type: PatchType,
+    patch: unknown,
+    subresource: PatchSubresource | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     const { def } = t
     const kind = this.kinds.of(def)
     const sub = subresource === undefined ? undefined : kind.subresource(subresource)
@@ -99,29 +136,64 @@ export class Writer {
     const key = namespacedKey(def.namespaced ? t.namespace : undefined, t.name)
     const row = this.log.get(key)
     const apply = type === 'apply' ? kind.applyOptions(opts, subresource, this.clock()) : undefined
-    if (apply && !apply.manager) return { ok: false, status: invalid('meta.k8s.io', 'PatchOptions', '', [{ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' }]) }
+    if (apply && !apply.manager)
+      return {
+        ok: false,
+        status: invalid('meta.k8s.io', 'PatchOptions', '', [
+          {
+            field: 'fieldManager',
+            reason: 'FieldValueRequired',
+            message: 'Required value: is required for apply patch',
+          },
+        ]),
+      }
     // An apply admitted as a change of a stored version that is gone since is not made as a create.
-    if (!row && apply && !subresource && !opts.admission?.resourceVersion) return this.createOnApply(kind, t, patch, apply, opts)
-    if (!row && apply && !subresource) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    if (!row && apply && !subresource && !opts.admission?.resourceVersion)
+      return this.createOnApply(kind, t, patch, apply, opts)
+    if (!row && apply && !subresource)
+      return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
-    if (shownOtherVersion(opts, row)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    if (shownOtherVersion(opts, row))
+      return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     const old = JSON.parse(row.value) as KubeObject
     // A subresource of another kind (a Scale) is patched as that kind, then made a write of the object.
-    const patched = kind.applyPatch(type, sub?.view ? sub.view(old) : old, patch, subresource, apply)
+    const patched = kind.applyPatch(
+      type,
+      sub?.view ? sub.view(old) : old,
+      patch,
+      subresource,
+      apply,
+    )
     if (!patched.ok) return patched
     const wantRv = patched.value.metadata?.resourceVersion
-    if (wantRv && wantRv !== String(row.rv)) return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
+    if (wantRv && wantRv !== String(row.rv))
+      return { ok: false, status: conflict(def.group, def.plural, t.name, staleObjectMessage) }
     if (sub?.toObject) {
       const made = sub.toObject(old, patched.value)
       if (!made.ok) return made
       return this.replace(kind, t, key, row, old, made.value, undefined, opts, renderAs(sub.view))
     }
     // An apply has already recorded its ownership; the write must not record it again as an update.
-    return this.replace(kind, t, key, row, old, patched.value, subresource, apply ? { ...opts, fieldManager: undefined } : opts)
+    return this.replace(
+      kind,
+      t,
+      key,
+      row,
+      old,
+      patched.value,
+      subresource,
+      apply ? { ...opts, fieldManager: undefined } : opts,
+    )
   }
 
   /** An apply to a missing object creates it from the configuration (validated and admitted as a create). */
-  private createOnApply(kind: StoreStrategy, t: Target, patch: unknown, apply: Parameters<StoreStrategy['createOnApply']>[2], opts: WriteOptions): StoreResult<WriteResult> {
+  private createOnApply(
+    kind: StoreStrategy,
+    t: Target,
+    patch: unknown,
+    apply: Parameters<StoreStrategy['createOnApply']>[2],
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     const made = kind.createOnApply(t.name, patch, apply)
     if (!made.ok) return made
     return this.create(t, made.value, { ...opts, fieldManager: undefined })
@@ -141,12 +213,31 @@ export class Writer {
     const { def } = t
     const wantUid = incoming.metadata?.uid
     if (wantUid && wantUid !== old.metadata.uid) {
-      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: UID in precondition: ${wantUid}, UID in object meta: ${old.metadata.uid}`) }
+      return {
+        ok: false,
+        status: conflict(
+          def.group,
+          def.plural,
+          t.name,
+          `Precondition failed: UID in precondition: ${wantUid}, UID in object meta: ${old.metadata.uid}`,
+        ),
+      }
     }
     if (incoming.metadata?.name !== undefined && incoming.metadata.name !== t.name) {
-      return { ok: false, status: failure(400, 'BadRequest', `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`) }
+      return {
+        ok: false,
+        status: failure(
+          400,
+          'BadRequest',
+          `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${t.name})`,
+        ),
+      }
     }
-    const next = kind.prepareForUpdate(old, { ...incoming, metadata: { ...(incoming.metadata ?? {}) } }, subresource)
+    const next = kind.prepareForUpdate(
+      old,
+      { ...incoming, metadata: { ...(incoming.metadata ?? {}) } },
+      subresource,
+    )
     const admitted = kind.admit(next, incoming, opts, { old, subresource })
     if (!admitted.ok) return admitted
     const obj = kind.recordFields(old, admitted.value, opts.fieldManager, subresource, this.clock())
@@ -157,29 +248,67 @@ export class Writer {
     const unallocated = kind.allocate(obj, old, () => this.log.scanCurrent(undefined, ''))
     if (unallocated) return { ok: false, status: unallocated }
     obj.metadata.resourceVersion = String(row.rv)
-    if (unchanged(old, obj)) return { ok: true, value: { object: render(old) }, warnings: admitted.warnings }
+    if (unchanged(old, obj))
+      return { ok: true, value: { object: render(old) }, warnings: admitted.warnings }
     const tooBig = sizeCheck(obj)
     if (tooBig) return { ok: false, status: tooBig }
-    const finishing = !!obj.metadata.deletionTimestamp && !kind.pendingFinalizers(obj).length && !obj.metadata.deletionGracePeriodSeconds
-    if (opts.dryRun) return { ok: true, value: { object: render(obj) }, warnings: admitted.warnings }
-    const text = this.commit(finishing ? 'DELETED' : 'MODIFIED', key, old.metadata.namespace ?? '', obj, row, this.clock(), old)
-    return { ok: true, value: { object: render(JSON.parse(text) as KubeObject), deleted: finishing || undefined }, warnings: admitted.warnings }
+    const finishing =
+      !!obj.metadata.deletionTimestamp &&
+      !kind.pendingFinalizers(obj).length &&
+      !obj.metadata.deletionGracePeriodSeconds
+    if (opts.dryRun)
+      return { ok: true, value: { object: render(obj) }, warnings: admitted.warnings }
+    const text = this.commit(
+      finishing ? 'DELETED' : 'MODIFIED',
+      key,
+      old.metadata.namespace ?? '',
+      obj,
+      row,
+      this.clock(),
+      old,
+    )
+    return {
+      ok: true,
+      value: { object: render(JSON.parse(text) as KubeObject), deleted: finishing || undefined },
+      warnings: admitted.warnings,
+    }
   }
 
   /** POST <resource>/binding (pods): the object bound to a node, as its kind binds it. */
-  bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult> {
+  bind(
+    t: Target,
+    nodeName: string,
+    uid: string | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult> {
     const { def } = t
     const key = namespacedKey(t.namespace, t.name)
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
     if (uid && old.metadata.uid !== uid) {
-      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`) }
+      return {
+        ok: false,
+        status: conflict(
+          def.group,
+          def.plural,
+          t.name,
+          `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`,
+        ),
+      }
     }
     const bound = this.kinds.of(def).bind(old, nodeName, this.clock())
     if (!bound.ok) return bound
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(bound.value) } }
-    const text = this.commit('MODIFIED', key, old.metadata.namespace ?? '', bound.value, row, this.clock(), old)
+    const text = this.commit(
+      'MODIFIED',
+      key,
+      old.metadata.namespace ?? '',
+      bound.value,
+      row,
+      this.clock(),
+      old,
+    )
     return { ok: true, value: { object: text } }
   }
 
@@ -192,15 +321,36 @@ export class Writer {
     const old = JSON.parse(row.value) as KubeObject
     const pre = opts.preconditions ?? {}
     if (pre.uid && pre.uid !== old.metadata.uid) {
-      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`) }
+      return {
+        ok: false,
+        status: conflict(
+          def.group,
+          def.plural,
+          t.name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`,
+        ),
+      }
     }
     if (pre.resourceVersion && pre.resourceVersion !== String(row.rv)) {
-      return { ok: false, status: conflict(def.group, def.plural, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${row.rv}`) }
+      return {
+        ok: false,
+        status: conflict(
+          def.group,
+          def.plural,
+          t.name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${row.rv}`,
+        ),
+      }
     }
     const nowMs = this.clock()
     const grace = kind.gracePeriod(old, opts.gracePeriodSeconds)
     const finalizers = [...(old.metadata.finalizers ?? [])]
-    const policyFinalizer = opts.propagationPolicy === 'Orphan' ? 'orphan' : opts.propagationPolicy === 'Foreground' ? 'foregroundDeletion' : undefined
+    const policyFinalizer =
+      opts.propagationPolicy === 'Orphan'
+        ? 'orphan'
+        : opts.propagationPolicy === 'Foreground'
+          ? 'foregroundDeletion'
+          : undefined
     // As kube-apiserver: Orphan and Foreground are recorded as finalizers the garbage collector acts on.
     if (policyFinalizer && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer)
     const stays = finalizers.length > 0 || grace > 0 || kind.pendingFinalizers(old).length > 0
@@ -236,7 +386,14 @@ export class Writer {
     const changes = this.transact(() =>
       rows.map((row): Change => {
         const object = JSON.parse(row.value) as KubeObject
-        const { rv, text } = this.log.append('DELETED', row.key, object.metadata.namespace ?? '', object, row, nowMs)
+        const { rv, text } = this.log.append(
+          'DELETED',
+          row.key,
+          object.metadata.namespace ?? '',
+          object,
+          row,
+          nowMs,
+        )
         this.index({ type: 'DELETED', key: row.key, object })
         return { type: 'DELETED', rv, key: row.key, object, text }
       }),
@@ -245,7 +402,15 @@ export class Writer {
     return rows.length
   }
 
-  private commit(type: Change['type'], key: string, namespace: string, obj: KubeObject, previous: StoredRow | undefined, nowMs: number, previousObject?: KubeObject): string {
+  private commit(
+    type: Change['type'],
+    key: string,
+    namespace: string,
+    obj: KubeObject,
+    previous: StoredRow | undefined,
+    nowMs: number,
+    previousObject?: KubeObject,
+  ): string {
     const { rv, text } = this.transact(() => {
       const appended = this.log.append(type, key, namespace, obj, previous, nowMs)
       this.index({ type, key, object: obj })
@@ -266,18 +431,25 @@ export class Writer {
 }
 
 /** How a write through a subresource answers: as that subresource's view (a Scale), or the object. */
-function renderAs(view: ((o: KubeObject) => KubeObject) | undefined): ((o: KubeObject) => string) | undefined {
+function renderAs(
+  view: ((o: KubeObject) => KubeObject) | undefined,
+): ((o: KubeObject) => string) | undefined {
   return view && ((o) => JSON.stringify(view(o)))
 }
 
 /** True when the stored bytes would not change (then the write keeps its resourceVersion). */
 function unchanged(old: KubeObject, next: KubeObject): boolean {
-  const strip = (o: KubeObject) => JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
+  const strip = (o: KubeObject) =>
+    JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
   return strip(old) === strip(next)
 }
 
 function sizeCheck(obj: KubeObject): Status | undefined {
   const size = JSON.stringify(obj).length
   if (size <= maxStoredObjectBytes) return undefined
-  return failure(413, 'RequestEntityTooLarge', `Request entity too large: the object is ${size} bytes; the limit is ${maxStoredObjectBytes}`)
+  return failure(
+    413,
+    'RequestEntityTooLarge',
+    `Request entity too large: the object is ${size} bytes; the limit is ${maxStoredObjectBytes}`,
+  )
 }

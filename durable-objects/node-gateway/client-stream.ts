@@ -1,7 +1,13 @@
 import { Channel } from '../../src/agent-protocol/data-frames'
 import type { End } from '../../src/agent-protocol/tunnel-messages'
 import { execStatus, statusPayload } from './exec-status'
-import { decodeChannel, encodeChannel, hasCloseChannel, spdyPortForward, v5Channel } from './stream-protocols'
+import {
+  decodeChannel,
+  encodeChannel,
+  hasCloseChannel,
+  spdyPortForward,
+  v5Channel,
+} from './stream-protocols'
 
 /** A client stream's socket at the gateway: kept on the socket so every relay decision survives hibernation. */
 export interface ClientAttachment {
@@ -24,7 +30,8 @@ type Message = Uint8Array | string
 /** exec's error channel: where the Status goes. */
 const errorChannel = 3
 
-const protocolOf = (att: ClientAttachment) => att.protocol ?? (att.kind === 'portforward' ? spdyPortForward : v5Channel)
+const protocolOf = (att: ClientAttachment) =>
+  att.protocol ?? (att.kind === 'portforward' ? spdyPortForward : v5Channel)
 
 /** Port-forward in the kubelet's WebSocket form (channels per port), rather than kubectl's SPDY tunnel. */
 export function forwardsOverChannels(att: ClientAttachment): boolean {
@@ -54,12 +61,20 @@ export function openingMessages(att: ClientAttachment): Message[] {
  * port's channels framed in the client's protocol, log bytes and SPDY bytes as they are;
  * undefined when the client has no such channel.
  */
-export function toClient(att: ClientAttachment, channel: number, payload: Uint8Array): Message | undefined {
+export function toClient(
+  att: ClientAttachment,
+  channel: number,
+  payload: Uint8Array,
+): Message | undefined {
   if (att.kind === 'exec') {
-    const wanted = channel === Channel.stdout ? att.stdout : channel === Channel.stderr ? att.stderr : false
+    const wanted =
+      channel === Channel.stdout ? att.stdout : channel === Channel.stderr ? att.stderr : false
     return wanted ? encodeChannel(protocolOf(att), channel, payload) : undefined
   }
-  if (forwardsOverChannels(att)) return channel < 2 * att.ports!.length ? encodeChannel(protocolOf(att), channel, payload) : undefined
+  if (forwardsOverChannels(att))
+    return channel < 2 * att.ports!.length
+      ? encodeChannel(protocolOf(att), channel, payload)
+      : undefined
   return channel === Channel.stdout ? payload : undefined
 }
 
@@ -70,30 +85,45 @@ export function toClient(att: ClientAttachment, channel: number, payload: Uint8A
  * for channels it does not read. kubectl's SPDY bytes go on channel 0 whatever their message
  * boundaries; a proxied request's body on 0 and its end on 255, in binary messages.
  */
-export function fromClient(att: ClientAttachment, message: string | ArrayBuffer): { channel: number; payload: Uint8Array } | undefined {
+export function fromClient(
+  att: ClientAttachment,
+  message: string | ArrayBuffer,
+): { channel: number; payload: Uint8Array } | undefined {
   if (att.kind === 'logs' || att.kind === 'websocket') return undefined
   if (att.kind === 'portforward' && !forwardsOverChannels(att)) {
-    const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : new Uint8Array(message)
+    const bytes =
+      typeof message === 'string' ? new TextEncoder().encode(message) : new Uint8Array(message)
     return bytes.byteLength > 0 ? { channel: Channel.stdin, payload: bytes } : undefined
   }
   if (att.kind === 'http' || att.kind === 'tcp') {
     const bytes = typeof message === 'string' ? new Uint8Array(0) : new Uint8Array(message)
-    return bytes[0] === Channel.stdin || bytes[0] === Channel.close ? { channel: bytes[0], payload: bytes.subarray(1) } : undefined
+    return bytes[0] === Channel.stdin || bytes[0] === Channel.close
+      ? { channel: bytes[0], payload: bytes.subarray(1) }
+      : undefined
   }
   const protocol = protocolOf(att)
   const frame = decodeChannel(protocol, message)
   if (!frame) return undefined
   if (att.kind === 'exec') {
     const { channel } = frame
-    if (channel === Channel.stdin || channel === Channel.resize || (channel === Channel.close && hasCloseChannel(protocol))) return frame
+    if (
+      channel === Channel.stdin ||
+      channel === Channel.resize ||
+      (channel === Channel.close && hasCloseChannel(protocol))
+    )
+      return frame
     return undefined
   }
-  if (forwardsOverChannels(att) && frame.channel % 2 === 0 && frame.channel < 2 * att.ports!.length) return frame
+  if (forwardsOverChannels(att) && frame.channel % 2 === 0 && frame.channel < 2 * att.ports!.length)
+    return frame
   return undefined
 }
 
 /** exec's last message: the Status on channel 3 in the protocol's form; undefined when it has nothing to say (a success without JSON). */
-export function execEndMessage(att: ClientAttachment, end: Pick<End, 'exitCode' | 'error'>): Message | undefined {
+export function execEndMessage(
+  att: ClientAttachment,
+  end: Pick<End, 'exitCode' | 'error'>,
+): Message | undefined {
   const protocol = protocolOf(att)
   const payload = statusPayload(protocol, execStatus(end, att.command))
   return payload ? encodeChannel(protocol, errorChannel, payload) : undefined

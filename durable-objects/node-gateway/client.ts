@@ -19,11 +19,22 @@ export interface GatewayBindings extends Variables {
 
 /** The gateway of one node: where its agent's tunnel ends and its log and exec streams meet it. */
 export function gatewayFor(env: GatewayBindings, node: string) {
-  return meteredStub(settingsOf(env).strictLimits, env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`)), `gateway ${node}`)
+  return meteredStub(
+    settingsOf(env).strictLimits,
+    env.NODE_GATEWAY.get(env.NODE_GATEWAY.idFromName(`node/${node}`)),
+    `gateway ${node}`,
+  )
 }
 
 /** A stream to open through a node's tunnel; the gateway assigns the id. */
-export type StreamRequest = (Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'portforward' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'http' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'websocket' }>, 'id'> | Omit<Extract<StreamOpen, { op: 'tcp' }>, 'id'>) & {
+export type StreamRequest = (
+  | Omit<Extract<StreamOpen, { op: 'logs' }>, 'id'>
+  | Omit<Extract<StreamOpen, { op: 'exec' }>, 'id'>
+  | Omit<Extract<StreamOpen, { op: 'portforward' }>, 'id'>
+  | Omit<Extract<StreamOpen, { op: 'http' }>, 'id'>
+  | Omit<Extract<StreamOpen, { op: 'websocket' }>, 'id'>
+  | Omit<Extract<StreamOpen, { op: 'tcp' }>, 'id'>
+) & {
   /** exec: which output channels the client asked for */
   stdout?: boolean
   stderr?: boolean

@@ -5,7 +5,10 @@ import { statusIsJson } from './stream-protocols'
  * NonZeroExitCode with the code as the `ExitCode` cause (kubectl exits with it and prints
  * `command terminated with exit code N`), or an internal error.
  */
-export function execStatus(end: { exitCode?: number; error?: string }, command: string[]): Record<string, unknown> {
+export function execStatus(
+  end: { exitCode?: number; error?: string },
+  command: string[],
+): Record<string, unknown> {
   if (end.error !== undefined) {
     return {
       metadata: {},
@@ -31,7 +34,10 @@ export function execStatus(end: { exitCode?: number; error?: string }, command: 
  * What the error channel carries for a Status in a protocol: the JSON Status (v4, v5), or only a
  * failure's message as text (`channel.k8s.io` and its base64 form; nothing on success).
  */
-export function statusPayload(protocol: string, status: Record<string, unknown>): Uint8Array | undefined {
+export function statusPayload(
+  protocol: string,
+  status: Record<string, unknown>,
+): Uint8Array | undefined {
   if (statusIsJson(protocol)) return new TextEncoder().encode(JSON.stringify(status))
   if (status.status === 'Success') return undefined
   return new TextEncoder().encode(String(status.message ?? ''))

@@ -1,12 +1,33 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { ServiceBindings } from '../../src/service-client/bindings'
 import { failure } from '../../src/apimachinery/status'
-import { Channel, decodeFrame, encodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
-import { agentStreamBit, parseAgentMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type Dial, type End, type GatewayMessage } from '../../src/agent-protocol/tunnel-messages'
+import {
+  Channel,
+  decodeFrame,
+  encodeFrame,
+  encodeFrames,
+} from '../../src/agent-protocol/data-frames'
+import {
+  agentStreamBit,
+  parseAgentMessage,
+  pingText,
+  pongText,
+  tunnelReplacedCode,
+  tunnelRevokedCode,
+  type Dial,
+  type End,
+  type GatewayMessage,
+} from '../../src/agent-protocol/tunnel-messages'
 import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame } from './exec-status'
 import { gatewayFor, streamUrl, type NodeGatewayRpc } from './client'
-import { execEndMessage, fromClient, openingMessages, toClient, type ClientAttachment } from './client-stream'
+import {
+  execEndMessage,
+  fromClient,
+  openingMessages,
+  toClient,
+  type ClientAttachment,
+} from './client-stream'
 import { authorizeDial } from './node-port-dial'
 
 /** Kept on each socket so every relay decision survives hibernation. */
@@ -55,7 +76,8 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
 
   /** `/agent` (the agent's tunnel) or `/stream?open=` (a client stream); both WebSocket upgrades. */
   override async fetch(req: Request): Promise<Response> {
-    if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return new Response('expected a WebSocket upgrade', { status: 426 })
+    if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket')
+      return new Response('expected a WebSocket upgrade', { status: 426 })
     const url = new URL(req.url)
     const node = url.searchParams.get('node') ?? ''
     if (url.pathname === '/agent') return this.acceptAgent(node)
@@ -87,15 +109,27 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     const pair = new WebSocketPair()
     const server = pair[1]
     this.ctx.acceptWebSocket(server, ['agent'])
-    server.serializeAttachment({ role: 'agent', conn: crypto.randomUUID(), node, since: Date.now() } satisfies AgentAttachment)
+    server.serializeAttachment({
+      role: 'agent',
+      conn: crypto.randomUUID(),
+      node,
+      since: Date.now(),
+    } satisfies AgentAttachment)
     return new Response(null, { status: 101, webSocket: pair[0] })
   }
 
   private openStream(node: string, openText: string): Response {
     const agent = this.agent()
     if (!agent) {
-      const status = failure(503, 'ServiceUnavailable', `error dialing backend: node "${node}" has no connected agent`)
-      return new Response(JSON.stringify(status), { status: 503, headers: { 'Content-Type': 'application/json' } })
+      const status = failure(
+        503,
+        'ServiceUnavailable',
+        `error dialing backend: node "${node}" has no connected agent`,
+      )
+      return new Response(JSON.stringify(status), {
+        status: 503,
+        headers: { 'Content-Type': 'application/json' },
+      })
     }
     const request = parseOpen(openText)
     if (!request) return new Response('invalid stream request', { status: 400 })
@@ -120,7 +154,12 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     server.serializeAttachment(att)
     this.sendToAgent(agent.ws, { ...open, id })
     for (const message of openingMessages(att)) server.send(message)
-    const protocol = exec || open.op === 'portforward' ? request.protocol : open.op === 'websocket' ? firstProtocol(open.headers) : undefined
+    const protocol =
+      exec || open.op === 'portforward'
+        ? request.protocol
+        : open.op === 'websocket'
+          ? firstProtocol(open.headers)
+          : undefined
     const headers = protocol ? { 'Sec-WebSocket-Protocol': protocol } : undefined
     return new Response(null, { status: 101, webSocket: pair[0], headers })
   }
@@ -164,12 +203,14 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     if (client.att.kind === 'websocket') {
       // A message from the pod: binary on channel 1, text on channel 2.
       if (frame.channel === Channel.stdout) client.ws.send(frame.payload)
-      else if (frame.channel === Channel.stderr) client.ws.send(new TextDecoder().decode(frame.payload))
+      else if (frame.channel === Channel.stderr)
+        client.ws.send(new TextDecoder().decode(frame.payload))
       return
     }
     if (client.att.kind === 'http' || client.att.kind === 'tcp') {
       // The response head (channel 3) and body (1), channel-tagged as exec's frames; for tcp, "connected" and the pod's bytes.
-      if (frame.channel === Channel.stdout || frame.channel === Channel.head) client.ws.send(channelFrame(frame.channel, frame.payload))
+      if (frame.channel === Channel.stdout || frame.channel === Channel.head)
+        client.ws.send(channelFrame(frame.channel, frame.payload))
       return
     }
     // exec's output and a port's data and errors in the client's protocol; log bytes and SPDY bytes as they are.
@@ -192,7 +233,8 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     if (!agent || agent.att.conn !== att.conn) return
     const text = typeof message === 'string'
     const bytes = text ? new TextEncoder().encode(message) : new Uint8Array(message)
-    for (const frame of encodeFrames(att.id, text ? Channel.stderr : Channel.stdout, bytes)) agent.ws.send(frame)
+    for (const frame of encodeFrames(att.id, text ? Channel.stderr : Channel.stdout, bytes))
+      agent.ws.send(frame)
   }
 
   /** Ends a client stream: exec gets its Status on channel 3; a log reader gets the end message. */
@@ -204,7 +246,10 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
         safeClose(ws, end.error ? 1011 : 1000, (end.error ?? 'stream ended').slice(0, 120))
         return
       }
-      const last = att.kind === 'exec' ? execEndMessage(att, end) : JSON.stringify({ op: 'end', id: att.id, ...end })
+      const last =
+        att.kind === 'exec'
+          ? execEndMessage(att, end)
+          : JSON.stringify({ op: 'end', id: att.id, ...end })
       if (last !== undefined) ws.send(last)
     } catch {
       /* the client already left */
@@ -223,7 +268,8 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     }
     // The client went away: the agent stops the stream.
     const agent = this.agent()
-    if (att.conn && agent && agent.att.conn === att.conn) this.sendToAgent(agent.ws, { op: 'cancel', id: att.id })
+    if (att.conn && agent && agent.att.conn === att.conn)
+      this.sendToAgent(agent.ws, { op: 'cancel', id: att.id })
   }
 
   private endStreams(conn: string, error: string): void {
@@ -267,7 +313,10 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
   private async dial(agentWs: WebSocket, att: AgentAttachment, msg: Dial): Promise<void> {
     const fail = (error: string) => this.sendToAgent(agentWs, { op: 'end', id: msg.id, error })
     if (!(msg.id & agentStreamBit) || this.dialled.has(msg.id)) return fail('invalid stream id')
-    if (this.dialled.size >= maxDialled) return fail(`node "${att.node}" has ${maxDialled} node port connections to other nodes open already`)
+    if (this.dialled.size >= maxDialled)
+      return fail(
+        `node "${att.node}" has ${maxDialled} node port connections to other nodes open already`,
+      )
     const entry: Dialled = { conn: att.conn, ended: false }
     this.dialled.set(msg.id, entry)
     const target = await authorizeDial(this.env, msg)
@@ -276,10 +325,20 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
       this.dialled.delete(msg.id)
       return fail(target)
     }
-    const open = { op: 'tcp' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port }
+    const open = {
+      op: 'tcp' as const,
+      podUid: target.podUid,
+      namespace: target.namespace,
+      pod: target.pod,
+      port: target.port,
+    }
     let ws: WebSocket | null = null
     try {
-      ws = (await gatewayFor(this.env, target.node).fetch(streamUrl(target.node, open), { headers: { Upgrade: 'websocket' } })).webSocket
+      ws = (
+        await gatewayFor(this.env, target.node).fetch(streamUrl(target.node, open), {
+          headers: { Upgrade: 'websocket' },
+        })
+      ).webSocket
     } catch {
       ws = null
     }

@@ -1,4 +1,12 @@
-import { execOpenSchema, httpOpenSchema, logsOpenSchema, portForwardOpenSchema, tcpOpenSchema, websocketOpenSchema, type StreamOpen } from '../../src/agent-protocol/tunnel-messages'
+import {
+  execOpenSchema,
+  httpOpenSchema,
+  logsOpenSchema,
+  portForwardOpenSchema,
+  tcpOpenSchema,
+  websocketOpenSchema,
+  type StreamOpen,
+} from '../../src/agent-protocol/tunnel-messages'
 
 /** A stream request from the Worker (see client.ts): the open message without its id, exec's output channels, the subprotocol. */
 export interface OpenRequest {
@@ -17,11 +25,23 @@ export function parseOpen(text: string): OpenRequest | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined
   const { stdout, stderr, protocol, ...rest } = value
-  const schemas = { exec: execOpenSchema, portforward: portForwardOpenSchema, http: httpOpenSchema, websocket: websocketOpenSchema, tcp: tcpOpenSchema, logs: logsOpenSchema }
+  const schemas = {
+    exec: execOpenSchema,
+    portforward: portForwardOpenSchema,
+    http: httpOpenSchema,
+    websocket: websocketOpenSchema,
+    tcp: tcpOpenSchema,
+    logs: logsOpenSchema,
+  }
   const schema = schemas[rest.op as keyof typeof schemas] ?? logsOpenSchema
   const res = schema.safeParse({ ...rest, id: 0 })
   if (!res.success) return undefined
-  return { open: res.data, stdout: stdout !== false, stderr: stderr === true, ...(typeof protocol === 'string' ? { protocol } : {}) }
+  return {
+    open: res.data,
+    stdout: stdout !== false,
+    stderr: stderr === true,
+    ...(typeof protocol === 'string' ? { protocol } : {}),
+  }
 }
 
 /** The subprotocol answered to a proxied WebSocket: the client's first offer (the pod's choice is not known yet). */

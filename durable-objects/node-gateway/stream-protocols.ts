@@ -23,7 +23,10 @@ const kubeletProtocols: Record<StreamKind, string[]> = {
   exec: [v1Channel, v1Base64Channel, v4Channel, v4Base64Channel],
   portforward: [v4Channel, v4Base64Channel],
 }
-const apiServerProtocol: Record<StreamKind, string> = { exec: v5Channel, portforward: spdyPortForward }
+const apiServerProtocol: Record<StreamKind, string> = {
+  exec: v5Channel,
+  portforward: spdyPortForward,
+}
 
 /** Every protocol served for a kind, for messages. */
 export function supportedProtocols(kind: StreamKind): string[] {
@@ -65,7 +68,11 @@ export function hasCloseChannel(protocol: string): boolean {
 }
 
 /** One channel message in the protocol's framing: `[channel][payload]` binary, or `'0'+channel` then base64 as text. */
-export function encodeChannel(protocol: string, channel: number, payload: Uint8Array): Uint8Array | string {
+export function encodeChannel(
+  protocol: string,
+  channel: number,
+  payload: Uint8Array,
+): Uint8Array | string {
   if (isBase64(protocol)) return String.fromCharCode(48 + channel) + toBase64(payload)
   const out = new Uint8Array(payload.byteLength + 1)
   out[0] = channel
@@ -78,8 +85,12 @@ export function encodeChannel(protocol: string, channel: number, payload: Uint8A
  * the frame; base64 protocols decode the payload and take the channel from its digit. Undefined
  * for an empty message or a payload that is not base64.
  */
-export function decodeChannel(protocol: string, message: string | ArrayBuffer): { channel: number; payload: Uint8Array } | undefined {
-  const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : new Uint8Array(message)
+export function decodeChannel(
+  protocol: string,
+  message: string | ArrayBuffer,
+): { channel: number; payload: Uint8Array } | undefined {
+  const bytes =
+    typeof message === 'string' ? new TextEncoder().encode(message) : new Uint8Array(message)
   if (bytes.byteLength === 0) return undefined
   if (!isBase64(protocol)) return { channel: bytes[0]!, payload: bytes.subarray(1) }
   const payload = fromBase64(new TextDecoder().decode(bytes.subarray(1)))
@@ -89,7 +100,8 @@ export function decodeChannel(protocol: string, message: string | ArrayBuffer): 
 
 function toBase64(bytes: Uint8Array): string {
   let text = ''
-  for (let at = 0; at < bytes.byteLength; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  for (let at = 0; at < bytes.byteLength; at += 0x8000)
+    text += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
   return btoa(text)
 }
 

@@ -28,7 +28,8 @@ export async function applyCreate(
   const store = storeFor(env, target.def)
   const plugins = kindPluginsOf(target.def)
   // The kind's own plugins see the configuration applied, as a POST's see its body.
-  if (plugins?.onApplyCreate && !(await store.get(target)).ok) await plugins.admit(env, patch as KubeObject)
+  if (plugins?.onApplyCreate && !(await store.get(target)).ok)
+    await plugins.admit(env, patch as KubeObject)
   if (!target.namespace || !isTrackedKind(target.def)) return undefined
   if ((await store.get(target)).ok) return undefined
   const trial = await store.patch(target, type, patch, undefined, { ...opts, dryRun: true })
@@ -39,5 +40,7 @@ export async function applyCreate(
   // The apply's ownership is already recorded in the object: the create must not record it again.
   const created = await create(obj, { ...opts, fieldManager: undefined })
   // The client is owed the apply's warnings (unknown fields it dropped) and admission's.
-  return created.ok ? { ...created, warnings: [...(trial.warnings ?? []), ...(created.warnings ?? [])] } : created
+  return created.ok
+    ? { ...created, warnings: [...(trial.warnings ?? []), ...(created.warnings ?? [])] }
+    : created
 }

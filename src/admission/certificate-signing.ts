@@ -13,7 +13,12 @@ import type { KubeObject, Status } from '../apimachinery/types'
 import { invalid } from '../apimachinery/status'
 import { toStatusCause, invalid as invalidCause } from '../apimachinery/field-errors'
 import { mastersGroup, type UserInfo } from '../apimachinery/user-info'
-import { apiServerClientSigner, certificatesGroup, specOf, statusOf } from '../apis/certificates/csr-object'
+import {
+  apiServerClientSigner,
+  certificatesGroup,
+  specOf,
+  statusOf,
+} from '../apis/certificates/csr-object'
 import { requestOf } from '../apis/certificates/csr-validation'
 import { checkCsrSignature } from '../apimachinery/x509/csr'
 import type { WriteGuard } from './guarded-write'
@@ -23,7 +28,11 @@ import { admissionAuthorizer } from './policies/authorizer'
 const csrs = { group: certificatesGroup, plural: 'certificatesigningrequests' }
 
 /** The guard of `user`'s writes to CertificateSigningRequests through `subresource` (none: the object itself). */
-export function csrGuard(env: AdmissionBindings, user: UserInfo, subresource: string | undefined): WriteGuard {
+export function csrGuard(
+  env: AdmissionBindings,
+  user: UserInfo,
+  subresource: string | undefined,
+): WriteGuard {
   const update = subresource ? subresourceRefusals.get(subresource) : undefined
   return async (csr, old) => {
     if (!old) return createRefusal(csr)
@@ -31,7 +40,12 @@ export function csrGuard(env: AdmissionBindings, user: UserInfo, subresource: st
   }
 }
 
-type UpdateRefusal = (env: AdmissionBindings, user: UserInfo, csr: KubeObject, old: KubeObject) => Promise<Status | undefined>
+type UpdateRefusal = (
+  env: AdmissionBindings,
+  user: UserInfo,
+  csr: KubeObject,
+  old: KubeObject,
+) => Promise<Status | undefined>
 
 /** What a write through each subresource needs beyond RBAC on it. */
 const subresourceRefusals = new Map<string, UpdateRefusal>([
@@ -40,22 +54,37 @@ const subresourceRefusals = new Map<string, UpdateRefusal>([
   [
     'status',
     async (env, user, csr, old) => {
-      if (user.groups.includes(mastersGroup) || (statusOf(csr).certificate ?? '') === (statusOf(old).certificate ?? '')) return undefined
+      if (
+        user.groups.includes(mastersGroup) ||
+        (statusOf(csr).certificate ?? '') === (statusOf(old).certificate ?? '')
+      )
+        return undefined
       return signerVerbRefusal(env, user, 'sign', old)
     },
   ],
 ])
 
 /** Upstream's IsAuthorizedForSignerName: the verb on `signers` named exactly, or as `<domain>/*`. */
-async function signerVerbRefusal(env: AdmissionBindings, user: UserInfo, verb: 'approve' | 'sign', csr: KubeObject): Promise<Status | undefined> {
+async function signerVerbRefusal(
+  env: AdmissionBindings,
+  user: UserInfo,
+  verb: 'approve' | 'sign',
+  csr: KubeObject,
+): Promise<Status | undefined> {
   if (user.groups.includes(mastersGroup)) return undefined
   const signerName = specOf(csr).signerName ?? ''
   const authorize = await admissionAuthorizer(env)
-  const allowed = (name: string) => authorize(user, { verb, group: certificatesGroup, version: '', resource: 'signers', name }).allowed
+  const allowed = (name: string) =>
+    authorize(user, { verb, group: certificatesGroup, version: '', resource: 'signers', name })
+      .allowed
   if (allowed(signerName)) return undefined
   const slash = signerName.indexOf('/')
   if (slash > 0 && allowed(`${signerName.slice(0, slash)}/*`)) return undefined
-  return admissionForbidden(csrs, csr.metadata.name ?? '', `user not permitted to ${verb} requests with signerName "${signerName}"`)
+  return admissionForbidden(
+    csrs,
+    csr.metadata.name ?? '',
+    `user not permitted to ${verb} requests with signerName "${signerName}"`,
+  )
 }
 
 async function createRefusal(obj: KubeObject): Promise<Status | undefined> {
@@ -63,9 +92,19 @@ async function createRefusal(obj: KubeObject): Promise<Status | undefined> {
   const { csr } = requestOf(obj)
   if (!csr) return undefined // the store's validation names what is wrong with spec.request
   const bad = await checkCsrSignature(csr)
-  if (bad) return invalid(certificatesGroup, 'CertificateSigningRequest', name, [toStatusCause(invalidCause('spec.request', '', bad, '[]byte{...}'))])
-  if (specOf(obj).signerName === apiServerClientSigner && csr.organizations.includes(mastersGroup)) {
-    return admissionForbidden(csrs, name, `use of ${apiServerClientSigner} signer with ${mastersGroup} group is not allowed`)
+  if (bad)
+    return invalid(certificatesGroup, 'CertificateSigningRequest', name, [
+      toStatusCause(invalidCause('spec.request', '', bad, '[]byte{...}')),
+    ])
+  if (
+    specOf(obj).signerName === apiServerClientSigner &&
+    csr.organizations.includes(mastersGroup)
+  ) {
+    return admissionForbidden(
+      csrs,
+      name,
+      `use of ${apiServerClientSigner} signer with ${mastersGroup} group is not allowed`,
+    )
   }
   return undefined
 }

@@ -19,22 +19,33 @@ interface Snapshot {
 
 const snapshots = new Map<string, Snapshot>()
 
-export const priorityClassesDef = (): ResourceDef => findResource('scheduling.k8s.io', 'v1', 'priorityclasses')!
-export const runtimeClassesDef = (): ResourceDef => findResource('node.k8s.io', 'v1', 'runtimeclasses')!
+export const priorityClassesDef = (): ResourceDef =>
+  findResource('scheduling.k8s.io', 'v1', 'priorityclasses')!
+export const runtimeClassesDef = (): ResourceDef =>
+  findResource('node.k8s.io', 'v1', 'runtimeclasses')!
 
 /** Every object of the cluster-scoped kind, at most classRecheckMs old. */
-export async function classSnapshot(env: AdmissionBindings, def: ResourceDef): Promise<KubeObject[]> {
+export async function classSnapshot(
+  env: AdmissionBindings,
+  def: ResourceDef,
+): Promise<KubeObject[]> {
   const now = Date.now()
   const hit = snapshots.get(def.plural)
   if (hit && now - hit.at < classRecheckMs) return hit.items
   const items: KubeObject[] = []
-  for await (const page of listPages(env, def, {})) for (const text of page.items) items.push(JSON.parse(text) as KubeObject)
+  for await (const page of listPages(env, def, {}))
+    for (const text of page.items) items.push(JSON.parse(text) as KubeObject)
   snapshots.set(def.plural, { at: now, items })
   return items
 }
 
 /** The named object: from the snapshot, else read from the store; undefined when it does not exist. */
-export async function classNamed(env: AdmissionBindings, def: ResourceDef, name: string, snapshot: readonly KubeObject[]): Promise<KubeObject | undefined> {
+export async function classNamed(
+  env: AdmissionBindings,
+  def: ResourceDef,
+  name: string,
+  snapshot: readonly KubeObject[],
+): Promise<KubeObject | undefined> {
   const cached = snapshot.find((o) => o.metadata.name === name)
   if (cached) return cached
   const res = await storeFor(env, def).get({ def, name })

@@ -13,7 +13,14 @@ import type { UserInfo } from '../apimachinery/user-info'
  * controller's create): its kind's own plugins (./kind-plugins.ts), then admitCreate's. Throws
  * ApiError with the refusal.
  */
-export async function admitNewObject(env: AdmissionBindings, target: Target, body: KubeObject, opts: WriteOptions, lookups: AdmissionLookups = storeLookups(env), checked = false): Promise<void> {
+export async function admitNewObject(
+  env: AdmissionBindings,
+  target: Target,
+  body: KubeObject,
+  opts: WriteOptions,
+  lookups: AdmissionLookups = storeLookups(env),
+  checked = false,
+): Promise<void> {
   await kindPluginsOf(target.def)?.admit(env, body)
   await admitCreate(env, target, body, opts, lookups, checked)
 }
@@ -24,7 +31,14 @@ export async function admitNewObject(env: AdmissionBindings, target: Target, bod
  * ResourceQuota. Throws ApiError with the refusal. `checked`: the object is known to be valid
  * (quota then needs no dry run to see it as stored).
  */
-export async function admitCreate(env: AdmissionBindings, target: Target, body: KubeObject, opts: WriteOptions, lookups: AdmissionLookups = storeLookups(env), checked = false): Promise<void> {
+export async function admitCreate(
+  env: AdmissionBindings,
+  target: Target,
+  body: KubeObject,
+  opts: WriteOptions,
+  lookups: AdmissionLookups = storeLookups(env),
+  checked = false,
+): Promise<void> {
   if (!target.namespace || !target.def.namespaced) return
   await admitPodLimits(lookups, target.def, target.namespace, body)
   await admitPodSecurityOnCreate(env, target, body, opts.requester?.username ?? '')
@@ -36,6 +50,12 @@ export async function admitCreate(env: AdmissionBindings, target: Target, body: 
  * (the controller's service account), reading LimitRanges and quotas through `lookups` (a batch's
  * shared reads, see batchLookups), and without a dry run (controllers build valid objects).
  */
-export function admitControllerCreate(env: AdmissionBindings, target: Target, body: KubeObject, lookups: AdmissionLookups = storeLookups(env), user?: UserInfo): Promise<void> {
+export function admitControllerCreate(
+  env: AdmissionBindings,
+  target: Target,
+  body: KubeObject,
+  lookups: AdmissionLookups = storeLookups(env),
+  user?: UserInfo,
+): Promise<void> {
   return admitNewObject(env, target, body, user ? { requester: user } : {}, lookups, true)
 }

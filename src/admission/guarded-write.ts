@@ -15,16 +15,25 @@ import type { AdmissionDecision, WriteResult } from '../apis/store-options'
  * The Status to refuse the object a write would store with, or undefined to let it be stored;
  * `old` is the stored object the write replaces, undefined when it creates one.
  */
-export type WriteGuard = (object: KubeObject, old: KubeObject | undefined) => Promise<Status | undefined>
+export type WriteGuard = (
+  object: KubeObject,
+  old: KubeObject | undefined,
+) => Promise<Status | undefined>
 
 /** Both guards, the first's refusal answering; undefined when neither is given. */
-export function bothGuards(first: WriteGuard | undefined, second: WriteGuard | undefined): WriteGuard | undefined {
+export function bothGuards(
+  first: WriteGuard | undefined,
+  second: WriteGuard | undefined,
+): WriteGuard | undefined {
   if (!first || !second) return first ?? second
   return async (object, old) => (await first(object, old)) ?? second(object, old)
 }
 
 /** One step of a write: a dry run, or the write conditioned on the version admission saw. */
-export type GuardedStep = (step: { dryRun?: boolean; admission?: AdmissionDecision }) => Promise<StoreResult<WriteResult>>
+export type GuardedStep = (step: {
+  dryRun?: boolean
+  admission?: AdmissionDecision
+}) => Promise<StoreResult<WriteResult>>
 
 /** The stored object a write would replace, as the store's get answers (404: none). */
 export type StoredRead = () => Promise<StoreResult<string>>
@@ -33,18 +42,25 @@ export type StoredRead = () => Promise<StoreResult<string>>
 export const guardedWriteAttempts = 5
 
 /** A conflict with a concurrent write (not AlreadyExists, also a 409). */
-export const isConflict = (status: Status): boolean => status.code === 409 && status.reason === 'Conflict'
+export const isConflict = (status: Status): boolean =>
+  status.code === 409 && status.reason === 'Conflict'
 
 /**
  * The write computed, checked by `guard`, and made from the version checked; `dryRun` stops after
  * the check. `read` gives the object an update or patch would replace (a create replaces none).
  * Without a guard, the write is simply made.
  */
-export async function guardedWrite(guard: WriteGuard | undefined, dryRun: boolean, write: GuardedStep, read?: StoredRead): Promise<StoreResult<WriteResult>> {
+export async function guardedWrite(
+  guard: WriteGuard | undefined,
+  dryRun: boolean,
+  write: GuardedStep,
+  read?: StoredRead,
+): Promise<StoreResult<WriteResult>> {
   if (!guard) return write({})
   for (let attempt = 1; ; attempt++) {
     const stored = read ? await read() : undefined
-    if (stored && !stored.ok && stored.status.code !== 404) return { ok: false, status: stored.status }
+    if (stored && !stored.ok && stored.status.code !== 404)
+      return { ok: false, status: stored.status }
     const old = stored?.ok ? (JSON.parse(stored.value) as KubeObject) : undefined
     // From this version, or (none stored) only as a create.
     const admission = { resourceVersion: old?.metadata.resourceVersion ?? '' }

@@ -14,8 +14,14 @@ export async function defaultIngressClass(env: AdmissionBindings, ing: KubeObjec
   const def = findResource('networking.k8s.io', 'v1', 'ingressclasses')!
   const res = await storeFor(env, def).list('ingressclasses', {})
   if (!res.ok) return
-  const defaults = res.value.items.map((t) => JSON.parse(t) as KubeObject).filter((c) => c.metadata.annotations?.[defaultClassAnnotation] === 'true')
-  defaults.sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))
+  const defaults = res.value.items
+    .map((t) => JSON.parse(t) as KubeObject)
+    .filter((c) => c.metadata.annotations?.[defaultClassAnnotation] === 'true')
+  defaults.sort((a, b) =>
+    String(b.metadata.creationTimestamp ?? '').localeCompare(
+      String(a.metadata.creationTimestamp ?? ''),
+    ),
+  )
   const chosen = defaults[0]?.metadata.name
   if (chosen) spec.ingressClassName = chosen
 }

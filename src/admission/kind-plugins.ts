@@ -25,6 +25,8 @@ const plugins = new Map<string, KindPlugins>([
   [qualifiedResource('networking.k8s.io', 'ingresses'), { admit: defaultIngressClass }],
 ])
 
-export function kindPluginsOf(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>): KindPlugins | undefined {
+export function kindPluginsOf(
+  def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>,
+): KindPlugins | undefined {
   return def.custom ? undefined : plugins.get(qualifiedResource(def.group, def.plural))
 }

@@ -18,14 +18,24 @@ interface KindWrites {
   /** refuses the write as asked, before anything is read: throws ApiError */
   admit?(def: ResourceDef, attrs: AdmissionAttributes): void
   /** the check each object a create, update or patch of the kind stores must pass (./guarded-write.ts) */
-  guard?(env: AdmissionBindings, def: ResourceDef, attrs: AdmissionAttributes): WriteGuard | undefined
+  guard?(
+    env: AdmissionBindings,
+    def: ResourceDef,
+    attrs: AdmissionAttributes,
+  ): WriteGuard | undefined
 }
 
 const params: KindWrites = { guard: (env, def, attrs) => paramsGuard(env, attrs.user, def) }
 
 const kinds = new Map<string, KindWrites>([
-  [qualifiedResource('scheduling.k8s.io', 'priorityclasses'), { admit: admitPriorityClassDelete, guard: globalDefaultGuard }],
-  [qualifiedResource(certificatesGroup, 'certificatesigningrequests'), { guard: (env, _def, attrs) => csrGuard(env, attrs.user, attrs.subresource) }],
+  [
+    qualifiedResource('scheduling.k8s.io', 'priorityclasses'),
+    { admit: admitPriorityClassDelete, guard: globalDefaultGuard },
+  ],
+  [
+    qualifiedResource(certificatesGroup, 'certificatesigningrequests'),
+    { guard: (env, _def, attrs) => csrGuard(env, attrs.user, attrs.subresource) },
+  ],
   [qualifiedResource(admissionGroup, 'validatingadmissionpolicies'), params],
   [qualifiedResource(admissionGroup, 'validatingadmissionpolicybindings'), params],
 ])
@@ -34,7 +44,11 @@ const kinds = new Map<string, KindWrites>([
  * Admits a write of the kind `def` serves as its own steps say: throws the ApiError of a refusal,
  * else answers the guard of what it stores, if any. Nothing for a custom resource.
  */
-export function admitKindWrite(env: AdmissionBindings, def: ResourceDef, attrs: AdmissionAttributes): WriteGuard | undefined {
+export function admitKindWrite(
+  env: AdmissionBindings,
+  def: ResourceDef,
+  attrs: AdmissionAttributes,
+): WriteGuard | undefined {
   const steps = def.custom ? undefined : kinds.get(qualifiedResource(def.group, def.plural))
   steps?.admit?.(def, attrs)
   return steps?.guard?.(env, def, attrs)

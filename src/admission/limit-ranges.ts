@@ -9,7 +9,12 @@ import { admissionForbidden } from './forbidden'
  * LimitRanger for a pod being created: the namespace's LimitRanges default its containers'
  * requests and limits (in place), then their min, max and ratios are enforced (403 Forbidden).
  */
-export async function admitPodLimits(lookups: AdmissionLookups, def: ResourceDef, namespace: string, pod: KubeObject): Promise<void> {
+export async function admitPodLimits(
+  lookups: AdmissionLookups,
+  def: ResourceDef,
+  namespace: string,
+  pod: KubeObject,
+): Promise<void> {
   if (def.group !== '' || def.plural !== 'pods') return
   const ranges = await lookups.limitRanges(namespace)
   if (!ranges.length) return

@@ -16,13 +16,23 @@ export interface AdmissionLookups {
   quotaWritten(quota: KubeObject): void
 }
 
-async function list(env: AdmissionBindings, def: typeof quotasDef, namespace: string): Promise<KubeObject[]> {
-  return unwrap(await storeFor(env, def).list(def.plural, { namespace })).items.map((t) => JSON.parse(t) as KubeObject)
+async function list(
+  env: AdmissionBindings,
+  def: typeof quotasDef,
+  namespace: string,
+): Promise<KubeObject[]> {
+  return unwrap(await storeFor(env, def).list(def.plural, { namespace })).items.map(
+    (t) => JSON.parse(t) as KubeObject,
+  )
 }
 
 /** Every read from the stores: what an API request's admission uses. */
 export function storeLookups(env: AdmissionBindings): AdmissionLookups {
-  return { limitRanges: (ns) => list(env, limitRangesDef, ns), quotas: (ns) => list(env, quotasDef, ns), quotaWritten: () => {} }
+  return {
+    limitRanges: (ns) => list(env, limitRangesDef, ns),
+    quotas: (ns) => list(env, quotasDef, ns),
+    quotaWritten: () => {},
+  }
 }
 
 /**
@@ -50,7 +60,13 @@ export function batchLookups(env: AdmissionBindings): AdmissionLookups {
     quotaWritten(quota) {
       const key = `${quotasDef.plural}/${quota.metadata.namespace}`
       const shared = reads.get(key)
-      if (shared) reads.set(key, shared.then((items) => items.map((q) => (q.metadata.uid === quota.metadata.uid ? quota : q))))
+      if (shared)
+        reads.set(
+          key,
+          shared.then((items) =>
+            items.map((q) => (q.metadata.uid === quota.metadata.uid ? quota : q)),
+          ),
+        )
     },
   }
 }

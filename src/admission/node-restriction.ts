@@ -24,13 +24,23 @@ export interface NodeGraph {
 /** A node's write refused, or let through with what the store must still check. */
 export type NodeAdmission = { refused: Status } | { writer: NodeWriter }
 
-type Check = (node: string, attrs: AdmissionAttributes, graph: NodeGraph, env: AdmissionBindings) => Promise<Status | { eventSubject: string } | undefined>
+type Check = (
+  node: string,
+  attrs: AdmissionAttributes,
+  graph: NodeGraph,
+  env: AdmissionBindings,
+) => Promise<Status | { eventSubject: string } | undefined>
 
 const leaseNamespace = 'kube-node-lease'
 
 /** Why a node may not use the Lease `namespace/name`, or undefined: only its own, in the node lease namespace. */
-export function leaseRefusal(node: string, namespace: string | undefined, name: string): string | undefined {
-  if (namespace !== leaseNamespace) return `can only access leases in the "${leaseNamespace}" system namespace`
+export function leaseRefusal(
+  node: string,
+  namespace: string | undefined,
+  name: string,
+): string | undefined {
+  if (namespace !== leaseNamespace)
+    return `can only access leases in the "${leaseNamespace}" system namespace`
   if (name !== node) return 'can only access node lease with the same name as the requesting node'
   return undefined
 }
@@ -38,7 +48,13 @@ export function leaseRefusal(node: string, namespace: string | undefined, name: 
 /** A node writes only its own Node; a deletecollection names none, and is RBAC's alone. */
 const admitNodeObject: Check = async (node, attrs) => {
   if (attrs.operation === 'DELETE' && !attrs.name) return undefined
-  return attrs.name === node ? undefined : resourceForbidden(attrs, attrs.name, `node "${node}" is not allowed to modify node "${attrs.name}"`)
+  return attrs.name === node
+    ? undefined
+    : resourceForbidden(
+        attrs,
+        attrs.name,
+        `node "${node}" is not allowed to modify node "${attrs.name}"`,
+      )
 }
 
 const admitLease: Check = async (node, attrs) => {
@@ -59,7 +75,11 @@ const admitPod: Check = async (node, attrs, graph) => {
   const bound = await graph.boundNode(attrs.namespace, attrs.name)
   // A missing pod is the handler's to report (404), as upstream answers NotFound here.
   if (bound === undefined || bound === node) return undefined
-  return resourceForbidden(attrs, attrs.name, `node "${node}" can only ${checked.may} with spec.nodeName set to itself`)
+  return resourceForbidden(
+    attrs,
+    attrs.name,
+    `node "${node}" can only ${checked.may} with spec.nodeName set to itself`,
+  )
 }
 
 /**
@@ -71,9 +91,14 @@ const admitVolume: Check = async (node, attrs) => {
   if (!attrs.patch || !attrs.name) return undefined
   const why = `node "${node}" may only change the finalizers of persistentvolume "${attrs.name}"`
   const { type, body } = attrs.patch
-  if (type !== 'merge' || !isJsonObject(body) || Object.keys(body).some((k) => k !== 'metadata')) return resourceForbidden(attrs, attrs.name, why)
+  if (type !== 'merge' || !isJsonObject(body) || Object.keys(body).some((k) => k !== 'metadata'))
+    return resourceForbidden(attrs, attrs.name, why)
   const meta = body.metadata
-  if (!isJsonObject(meta) || Object.keys(meta).some((k) => k !== 'finalizers' && k !== 'resourceVersion')) return resourceForbidden(attrs, attrs.name, why)
+  if (
+    !isJsonObject(meta) ||
+    Object.keys(meta).some((k) => k !== 'finalizers' && k !== 'resourceVersion')
+  )
+    return resourceForbidden(attrs, attrs.name, why)
   return undefined
 }
 
@@ -83,7 +108,8 @@ const admitVolume: Check = async (node, attrs) => {
  * checked here; the store checks that the event as written is still about that object.
  */
 const admitEvent: Check = async (node, attrs, graph, env) => {
-  if (attrs.subresource || (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE')) return undefined
+  if (attrs.subresource || (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE'))
+    return undefined
   let event: KubeObject | undefined
   if (attrs.patch) {
     const def = findResource('', 'v1', 'events')!
@@ -98,15 +124,26 @@ const admitEvent: Check = async (node, attrs, graph, env) => {
   }
   const subject = eventSubject(event)
   if (await isOwnSubject(graph, node, subject)) return { eventSubject: subject }
-  return resourceForbidden(attrs, attrs.name, `node "${node}" can only ${attrs.operation === 'CREATE' ? 'create' : 'update'} events about itself or pods bound to it`)
+  return resourceForbidden(
+    attrs,
+    attrs.name,
+    `node "${node}" can only ${attrs.operation === 'CREATE' ? 'create' : 'update'} events about itself or pods bound to it`,
+  )
 }
 
 /** The kinds of object a node's event may be about, and whether one is the node's own: by the event's involvedObject.kind. */
-const ownSubjects = new Map<string, (graph: NodeGraph, node: string, namespace: string, name: string) => Promise<boolean>>([
+const ownSubjects = new Map<
+  string,
+  (graph: NodeGraph, node: string, namespace: string, name: string) => Promise<boolean>
+>([
   // The node itself.
   ['Node', async (_graph, node, namespace, name) => namespace === '' && name === node],
   // A pod bound to it.
-  ['Pod', async (graph, node, namespace, name) => !!namespace && !!name && (await graph.boundNode(namespace, name)) === node],
+  [
+    'Pod',
+    async (graph, node, namespace, name) =>
+      !!namespace && !!name && (await graph.boundNode(namespace, name)) === node,
+  ],
 ])
 
 async function isOwnSubject(graph: NodeGraph, node: string, subject: string): Promise<boolean> {
@@ -130,8 +167,20 @@ export function restrictsNodeWrites(attrs: { group: string; resource: string }):
 }
 
 /** NodeRestriction on a write by `node`: the 403 to answer with, or what the store must check of the write. */
-export async function admitNodeWrite(env: AdmissionBindings, node: string, attrs: AdmissionAttributes, graph: NodeGraph): Promise<NodeAdmission> {
-  const outcome = await checks.get(qualifiedResource(attrs.group, attrs.resource))?.(node, attrs, graph, env)
+export async function admitNodeWrite(
+  env: AdmissionBindings,
+  node: string,
+  attrs: AdmissionAttributes,
+  graph: NodeGraph,
+): Promise<NodeAdmission> {
+  const outcome = await checks.get(qualifiedResource(attrs.group, attrs.resource))?.(
+    node,
+    attrs,
+    graph,
+    env,
+  )
   if (!outcome) return { writer: { node } }
-  return 'eventSubject' in outcome ? { writer: { node, eventSubject: outcome.eventSubject } } : { refused: outcome }
+  return 'eventSubject' in outcome
+    ? { writer: { node, eventSubject: outcome.eventSubject } }
+    : { refused: outcome }
 }

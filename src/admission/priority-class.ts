@@ -13,9 +13,19 @@ import { admissionForbidden } from './forbidden'
 import type { WriteGuard } from './guarded-write'
 
 /** Refuses the delete of a system priority class (403). */
-export function admitPriorityClassDelete(def: ResourceDef, attrs: Pick<AdmissionAttributes, 'operation' | 'name'>): void {
-  if (attrs.operation !== 'DELETE' || !attrs.name || !systemPriorityClasses.some((c) => c.metadata.name === attrs.name)) return
-  throw new ApiError(admissionForbidden(def, attrs.name, 'this is a system priority class and cannot be deleted'))
+export function admitPriorityClassDelete(
+  def: ResourceDef,
+  attrs: Pick<AdmissionAttributes, 'operation' | 'name'>,
+): void {
+  if (
+    attrs.operation !== 'DELETE' ||
+    !attrs.name ||
+    !systemPriorityClasses.some((c) => c.metadata.name === attrs.name)
+  )
+    return
+  throw new ApiError(
+    admissionForbidden(def, attrs.name, 'this is a system priority class and cannot be deleted'),
+  )
 }
 
 /** The Priority plugin's check on the PriorityClass a write stores, against the classes stored now. */

@@ -26,21 +26,48 @@ const chargeAttempts = 8
  * and checks again. A dry run checks and charges nothing. `checked`: the body is already as it
  * will be stored (no dry run needed).
  */
-export async function admitQuota(env: AdmissionBindings, lookups: AdmissionLookups, target: Target, body: KubeObject, opts: WriteOptions, checked = false): Promise<void> {
+export async function admitQuota(
+  env: AdmissionBindings,
+  lookups: AdmissionLookups,
+  target: Target,
+  body: KubeObject,
+  opts: WriteOptions,
+  checked = false,
+): Promise<void> {
   const { def, namespace } = target
   if (!namespace || !def.namespaced || def.custom || !isTrackedKind(def)) return
   let quotas = await lookups.quotas(namespace)
   if (!quotas.length) return
-  const stored = checked ? body : (JSON.parse(unwrap(await storeFor(env, def).create(target, structuredClone(body), { ...opts, dryRun: true })).object) as KubeObject)
+  const stored = checked
+    ? body
+    : (JSON.parse(
+        unwrap(
+          await storeFor(env, def).create(target, structuredClone(body), { ...opts, dryRun: true }),
+        ).object,
+      ) as KubeObject)
   const charged = new Set<string>()
   for (let attempt = 0; attempt < chargeAttempts; attempt++) {
-    const decision = checkQuotas(def, stored, quotas.filter((q) => !charged.has(q.metadata.uid ?? '')), Date.now())
-    if (!decision.ok) throw new ApiError(admissionForbidden(def, stored.metadata.name ?? '', decision.message))
+    const decision = checkQuotas(
+      def,
+      stored,
+      quotas.filter((q) => !charged.has(q.metadata.uid ?? '')),
+      Date.now(),
+    )
+    if (!decision.ok)
+      throw new ApiError(admissionForbidden(def, stored.metadata.name ?? '', decision.message))
     if (opts.dryRun) return
     let moved = false
     for (const { quota, used } of decision.charges) {
-      const next = { ...quota, status: { ...(quota.status as object), used: quantityListJson(used) } }
-      const res = await storeFor(env, resourceQuotas).update({ def: resourceQuotas, namespace, name: quota.metadata.name ?? '' }, next, 'status', {})
+      const next = {
+        ...quota,
+        status: { ...(quota.status as object), used: quantityListJson(used) },
+      }
+      const res = await storeFor(env, resourceQuotas).update(
+        { def: resourceQuotas, namespace, name: quota.metadata.name ?? '' },
+        next,
+        'status',
+        {},
+      )
       if (res.ok) {
         lookups.quotaWritten(JSON.parse(res.value.object) as KubeObject)
         charged.add(quota.metadata.uid ?? '')
@@ -56,4 +83,3 @@ export async function admitQuota(env: AdmissionBindings, lookups: AdmissionLooku
   }
   throw new ApiError(conflict('', resourceQuotas.plural, '', staleObjectMessage))
 }
-

@@ -43,8 +43,17 @@ export async function defaultStorageClass(env: AdmissionBindings, pvc: KubeObjec
   if (pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return
   const res = await storeFor(env, classesDef()).list('storageclasses', {})
   if (!res.ok) return
-  const defaults = res.value.items.map((t) => JSON.parse(t) as KubeObject).filter((c) => ['true', 'True'].includes(c.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] ?? ''))
-  defaults.sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')) || String(a.metadata.name).localeCompare(String(b.metadata.name)))
+  const defaults = res.value.items
+    .map((t) => JSON.parse(t) as KubeObject)
+    .filter((c) =>
+      ['true', 'True'].includes(c.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] ?? ''),
+    )
+  defaults.sort(
+    (a, b) =>
+      String(b.metadata.creationTimestamp ?? '').localeCompare(
+        String(a.metadata.creationTimestamp ?? ''),
+      ) || String(a.metadata.name).localeCompare(String(b.metadata.name)),
+  )
   const chosen = defaults[0]?.metadata.name
   if (chosen) spec.storageClassName = chosen
 }

@@ -30,14 +30,22 @@ export interface StoredSnapshot<T> {
 }
 
 /** `build` turns every store's objects (JSON texts, in the order of `defs`) into the value kept. */
-export function storedSnapshot<T>(defs: readonly ResourceDef[], recheckMs: number, build: (lists: string[][]) => T): StoredSnapshot<T> {
+export function storedSnapshot<T>(
+  defs: readonly ResourceDef[],
+  recheckMs: number,
+  build: (lists: string[][]) => T,
+): StoredSnapshot<T> {
   let snapshot: Snapshot<T> | undefined
   let pending: { startedAt: number; done: Promise<Snapshot<T>> } | undefined
 
-  async function refresh(env: AdmissionBindings, current: Snapshot<T> | undefined): Promise<Snapshot<T>> {
+  async function refresh(
+    env: AdmissionBindings,
+    current: Snapshot<T> | undefined,
+  ): Promise<Snapshot<T>> {
     const checkedAt = Date.now()
     const revisions = await Promise.all(defs.map((def) => storeFor(env, def).revision()))
-    if (current && revisions.every((rv, i) => rv === current.revisions[i])) return { ...current, checkedAt }
+    if (current && revisions.every((rv, i) => rv === current.revisions[i]))
+      return { ...current, checkedAt }
     const lists = await Promise.all(defs.map((def) => allItems(listPages(env, def, {}))))
     return { value: build(lists), revisions, checkedAt }
   }
@@ -45,7 +53,8 @@ export function storedSnapshot<T>(defs: readonly ResourceDef[], recheckMs: numbe
   return {
     async get(env: AdmissionBindings): Promise<T> {
       if (!snapshot || Date.now() - snapshot.checkedAt >= recheckMs) {
-        if (snapshot && pending && Date.now() - pending.startedAt < abandonedRefreshMs) return snapshot.value
+        if (snapshot && pending && Date.now() - pending.startedAt < abandonedRefreshMs)
+          return snapshot.value
         const mine = { startedAt: Date.now(), done: refresh(env, snapshot) }
         pending = mine
         try {

@@ -36,14 +36,17 @@ export function encodeFrame(id: number, channel: number, payload: Uint8Array): U
 export function encodeFrames(id: number, channel: number, payload: Uint8Array): Uint8Array[] {
   if (payload.byteLength <= maxPayloadBytes) return [encodeFrame(id, channel, payload)]
   const frames: Uint8Array[] = []
-  for (let at = 0; at < payload.byteLength; at += maxPayloadBytes) frames.push(encodeFrame(id, channel, payload.subarray(at, at + maxPayloadBytes)))
+  for (let at = 0; at < payload.byteLength; at += maxPayloadBytes)
+    frames.push(encodeFrame(id, channel, payload.subarray(at, at + maxPayloadBytes)))
   return frames
 }
 
 /** Undefined for a message too short to hold the header. */
 export function decodeFrame(data: ArrayBuffer | ArrayBufferView): DataFrame | undefined {
   // isView rather than instanceof: buffers handed over from another realm fail instanceof ArrayBuffer.
-  const bytes = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data)
+  const bytes = ArrayBuffer.isView(data)
+    ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    : new Uint8Array(data)
   if (bytes.byteLength < headerBytes) return undefined
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   return { id: view.getUint32(0), channel: bytes[4]!, payload: bytes.subarray(headerBytes) }

@@ -22,7 +22,8 @@ export function agentPathNode(path: string, endpoint: 'credential' | 'tunnel'): 
 }
 
 /** The node a join path names, or undefined when the path is not a join. */
-export const credentialPathNode = (path: string): string | undefined => agentPathNode(path, 'credential')
+export const credentialPathNode = (path: string): string | undefined =>
+  agentPathNode(path, 'credential')
 
 export const nodeCredentialSchema = z.object({
   kind: z.literal('NodeCredential'),

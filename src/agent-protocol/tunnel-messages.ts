@@ -28,22 +28,27 @@ export const logsOpenSchema = z.object({
   opts: logOptionsSchema,
 })
 
-export const execOpenSchema = z.object({
-  op: z.literal('exec'),
-  id: streamId,
-  podUid: z.string(),
-  namespace: z.string().optional(),
-  pod: z.string().optional(),
-  container: z.string().min(1),
-  /** the command to run; empty when attaching */
-  command: z.array(z.string()),
-  /** attach to the container's own process (`pods/attach`) instead of running a command */
-  attach: z.boolean().optional(),
-  /** the client sends stdin (data frames on channel 0, then channel 255 at its EOF) */
-  stdin: z.boolean(),
-  /** a terminal was asked for: stderr is merged into stdout, resize frames may come on channel 4 */
-  tty: z.boolean(),
-}).refine((o) => o.attach === true || o.command.length > 0, { message: 'exec needs a command', path: ['command'] })
+export const execOpenSchema = z
+  .object({
+    op: z.literal('exec'),
+    id: streamId,
+    podUid: z.string(),
+    namespace: z.string().optional(),
+    pod: z.string().optional(),
+    container: z.string().min(1),
+    /** the command to run; empty when attaching */
+    command: z.array(z.string()),
+    /** attach to the container's own process (`pods/attach`) instead of running a command */
+    attach: z.boolean().optional(),
+    /** the client sends stdin (data frames on channel 0, then channel 255 at its EOF) */
+    stdin: z.boolean(),
+    /** a terminal was asked for: stderr is merged into stdout, resize frames may come on channel 4 */
+    tty: z.boolean(),
+  })
+  .refine((o) => o.attach === true || o.command.length > 0, {
+    message: 'exec needs a command',
+    path: ['command'],
+  })
 
 /** Ports one channel port-forward may carry: two channels each, numbered in a byte. */
 export const maxForwardedPorts = 128
@@ -83,7 +88,15 @@ export const httpOpenSchema = z.object({
    * Speak TLS to the pod and check its certificate for `serverName`, against `ca` (PEM) when given,
    * else the node's trust store: how kube-apiserver reaches a `service` admission webhook.
    */
-  tls: z.object({ serverName: z.string().min(1), ca: z.string().max(1024 * 1024).optional() }).optional(),
+  tls: z
+    .object({
+      serverName: z.string().min(1),
+      ca: z
+        .string()
+        .max(1024 * 1024)
+        .optional(),
+    })
+    .optional(),
 })
 
 /**
@@ -135,7 +148,16 @@ export const endSchema = z.object({
 })
 
 /** gateway → agent (`end`: a stream the agent dialled is over) */
-export const gatewayMessageSchema = z.discriminatedUnion('op', [logsOpenSchema, execOpenSchema, portForwardOpenSchema, httpOpenSchema, websocketOpenSchema, tcpOpenSchema, cancelSchema, endSchema])
+export const gatewayMessageSchema = z.discriminatedUnion('op', [
+  logsOpenSchema,
+  execOpenSchema,
+  portForwardOpenSchema,
+  httpOpenSchema,
+  websocketOpenSchema,
+  tcpOpenSchema,
+  cancelSchema,
+  endSchema,
+])
 /** agent → gateway */
 export const agentMessageSchema = z.discriminatedUnion('op', [endSchema, dialSchema])
 

@@ -16,9 +16,12 @@ export class ApiStatusError extends Error {
   }
 }
 
-export const isNotFound = (err: unknown): boolean => err instanceof ApiStatusError && err.code === 404
-export const isConflict = (err: unknown): boolean => err instanceof ApiStatusError && err.code === 409
-export const isAlreadyExists = (err: unknown): boolean => err instanceof ApiStatusError && err.code === 409 && err.reason === 'AlreadyExists'
+export const isNotFound = (err: unknown): boolean =>
+  err instanceof ApiStatusError && err.code === 404
+export const isConflict = (err: unknown): boolean =>
+  err instanceof ApiStatusError && err.code === 409
+export const isAlreadyExists = (err: unknown): boolean =>
+  err instanceof ApiStatusError && err.code === 409 && err.reason === 'AlreadyExists'
 
 export interface KubeList<T = KubeObject> {
   kind?: string
@@ -66,7 +69,11 @@ export class ApiClient {
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    const h: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent, ...extra }
+    const h: Record<string, string> = {
+      Accept: 'application/json',
+      'User-Agent': this.userAgent,
+      ...extra,
+    }
     if (this.access.token) h.Authorization = `Bearer ${this.access.token}`
     return h
   }
@@ -82,25 +89,37 @@ export class ApiClient {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const send = this.secure ? request : httpRequest
     return new Promise<T>((resolve, reject) => {
-      const req = send(this.access.server + path, { method, agent: this.agent, headers: this.headers(extra), timeout: timeoutMs }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('error', reject)
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          const code = res.statusCode ?? 0
-          if (code >= 200 && code < 300) {
-            try {
-              resolve((text === '' ? undefined : JSON.parse(text)) as T)
-            } catch {
-              reject(new ApiStatusError(code, 'InternalError', `${method} ${path}: the server answered ${code} with a body that is not JSON`))
+      const req = send(
+        this.access.server + path,
+        { method, agent: this.agent, headers: this.headers(extra), timeout: timeoutMs },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('error', reject)
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8')
+            const code = res.statusCode ?? 0
+            if (code >= 200 && code < 300) {
+              try {
+                resolve((text === '' ? undefined : JSON.parse(text)) as T)
+              } catch {
+                reject(
+                  new ApiStatusError(
+                    code,
+                    'InternalError',
+                    `${method} ${path}: the server answered ${code} with a body that is not JSON`,
+                  ),
+                )
+              }
+              return
             }
-            return
-          }
-          reject(statusError(method, path, code, text))
-        })
-      })
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)))
+            reject(statusError(method, path, code, text))
+          })
+        },
+      )
+      req.on('timeout', () =>
+        req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+      )
       req.on('error', reject)
       req.end(body)
     })
@@ -129,7 +148,10 @@ export class ApiClient {
   }
 
   mergePatch<T = KubeObject>(path: string, patch: unknown): Promise<T> {
-    return this.request<T>('PATCH', path, { body: patch, contentType: 'application/merge-patch+json' })
+    return this.request<T>('PATCH', path, {
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    })
   }
 
   delete<T = KubeObject>(path: string, options?: unknown): Promise<T> {
@@ -139,7 +161,12 @@ export class ApiClient {
   /** Opens a WebSocket watch (`path` carries `watch=true` and its selectors). */
   watchSocket(path: string): WebSocket {
     const url = this.access.server.replace(/^http/, 'ws') + path
-    return new WebSocket(url, { headers: this.headers(), ...this.tls(), handshakeTimeout: 15_000, perMessageDeflate: false })
+    return new WebSocket(url, {
+      headers: this.headers(),
+      ...this.tls(),
+      handshakeTimeout: 15_000,
+      perMessageDeflate: false,
+    })
   }
 
   close(): void {
@@ -151,18 +178,36 @@ function statusError(method: string, path: string, code: number, text: string): 
   try {
     const parsed = JSON.parse(text) as Partial<Status>
     if (parsed && parsed.kind === 'Status') {
-      return new ApiStatusError(code, parsed.reason ?? '', parsed.message ?? `${method} ${path}: ${code}`, parsed as Status)
+      return new ApiStatusError(
+        code,
+        parsed.reason ?? '',
+        parsed.message ?? `${method} ${path}: ${code}`,
+        parsed as Status,
+      )
     }
   } catch {
     // not JSON: fall through to a message with the start of the body
   }
   const snippet = text.trim().slice(0, 200)
-  return new ApiStatusError(code, code === 401 ? 'Unauthorized' : '', `${method} ${path}: the server answered ${code}${snippet ? `: ${snippet}` : ''}`)
+  return new ApiStatusError(
+    code,
+    code === 401 ? 'Unauthorized' : '',
+    `${method} ${path}: the server answered ${code}${snippet ? `: ${snippet}` : ''}`,
+  )
 }
 
 /** `/api/v1/namespaces/NS/pods/NAME` and friends, with each segment escaped. */
-export function resourcePath(opts: { group?: string; version?: string; namespace?: string; resource: string; name?: string; subresource?: string }): string {
-  const base = opts.group ? `/apis/${opts.group}/${opts.version ?? 'v1'}` : `/api/${opts.version ?? 'v1'}`
+export function resourcePath(opts: {
+  group?: string
+  version?: string
+  namespace?: string
+  resource: string
+  name?: string
+  subresource?: string
+}): string {
+  const base = opts.group
+    ? `/apis/${opts.group}/${opts.version ?? 'v1'}`
+    : `/api/${opts.version ?? 'v1'}`
   let path = base
   if (opts.namespace !== undefined) path += `/namespaces/${encodeURIComponent(opts.namespace)}`
   path += `/${opts.resource}`

@@ -1,8 +1,16 @@
 /** The node agent's flags: the usage text, and their parsing and checks (pure). */
 import { join, resolve } from 'node:path'
 import { parseArgs as parseFlags, type ParseArgsConfig } from 'node:util'
-import { forbiddenNodeLabels, kubeletLabelNamespaces, kubeletLabels } from '../apis/node-restriction'
-import { isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../apimachinery/field-formats'
+import {
+  forbiddenNodeLabels,
+  kubeletLabelNamespaces,
+  kubeletLabels,
+} from '../apis/node-restriction'
+import {
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from '../apimachinery/field-formats'
 import { parseCpuMillis } from '../apimachinery/quantity'
 import { defaultNodeName } from './host-info'
 import { defaultKubeconfigPath } from './kubeconfig'
@@ -78,11 +86,18 @@ export class UsageError extends Error {}
 /** Pure: the flags as typed, validated. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentArgs {
   const values = new Map<string, string>()
-  const { tokens } = parseFlags({ args: argv, options: FLAGS, strict: false, allowPositionals: true, tokens: true })
+  const { tokens } = parseFlags({
+    args: argv,
+    options: FLAGS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  })
   for (const t of tokens) {
     if (t.kind === 'positional') throw new UsageError(`unexpected argument "${t.value}"`)
     if (t.kind === 'option-terminator') throw new UsageError('unexpected argument "--"')
-    if (!t.rawName.startsWith('--') && t.rawName !== '-h' && t.rawName !== '-v') throw new UsageError(`unexpected argument "${t.rawName}"`)
+    if (!t.rawName.startsWith('--') && t.rawName !== '-h' && t.rawName !== '-v')
+      throw new UsageError(`unexpected argument "${t.rawName}"`)
     if (BOOLEAN_FLAGS.includes(t.name)) {
       values.set(t.name, t.inlineValue ? String(t.value) : 'true')
       continue
@@ -93,23 +108,40 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   }
 
   const runtime = values.get('runtime') ?? 'process'
-  if (runtime !== 'process' && runtime !== 'sim' && runtime !== 'docker') throw new UsageError(`--runtime must be "process", "sim" or "docker", not "${runtime}"`)
+  if (runtime !== 'process' && runtime !== 'sim' && runtime !== 'docker')
+    throw new UsageError(`--runtime must be "process", "sim" or "docker", not "${runtime}"`)
   // Node names are lower case; kubelet lowers a host name given to it the same way.
   const name = (values.get('name') ?? defaultNodeName()).toLowerCase()
-  if (isDns1123Subdomain(name).length) throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
+  if (isDns1123Subdomain(name).length)
+    throw new UsageError(`--name "${name}" is not a valid node name (lower-case DNS subdomain)`)
   const nodes = int(values.get('nodes') ?? '1', 'nodes', 1)
-  if (nodes > 1 && runtime !== 'sim') throw new UsageError('--nodes is for the sim runtime only (one process runtime per machine)')
-  const leaseSeconds = values.has('lease-seconds') ? int(values.get('lease-seconds')!, 'lease-seconds', 1) : undefined
-  const simStartDelayMs = int(values.get('sim-start-delay-ms') ?? env.EDGEPLANE_SIM_START_DELAY_MS ?? String(DEFAULT_SIM_START_DELAY_MS), 'sim-start-delay-ms', 0)
+  if (nodes > 1 && runtime !== 'sim')
+    throw new UsageError('--nodes is for the sim runtime only (one process runtime per machine)')
+  const leaseSeconds = values.has('lease-seconds')
+    ? int(values.get('lease-seconds')!, 'lease-seconds', 1)
+    : undefined
+  const simStartDelayMs = int(
+    values.get('sim-start-delay-ms') ??
+      env.EDGEPLANE_SIM_START_DELAY_MS ??
+      String(DEFAULT_SIM_START_DELAY_MS),
+    'sim-start-delay-ms',
+    0,
+  )
 
-  if (values.has('server') && values.has('kubeconfig')) throw new UsageError('--server and --kubeconfig exclude each other')
-  for (const flag of ['token', 'ca-cert']) if (values.has(flag) && !values.has('server')) throw new UsageError(`--${flag} goes with --server`)
+  if (values.has('server') && values.has('kubeconfig'))
+    throw new UsageError('--server and --kubeconfig exclude each other')
+  for (const flag of ['token', 'ca-cert'])
+    if (values.has(flag) && !values.has('server'))
+      throw new UsageError(`--${flag} goes with --server`)
   const server = values.get('server')
-  if (server !== undefined && !/^https?:\/\/[^/]+\/?$/.test(server)) throw new UsageError(`--server must be an http(s) URL with no path, not "${server}"`)
+  if (server !== undefined && !/^https?:\/\/[^/]+\/?$/.test(server))
+    throw new UsageError(`--server must be an http(s) URL with no path, not "${server}"`)
 
   const args: AgentArgs = {
     kubeconfig: resolve(values.get('kubeconfig') ?? defaultKubeconfigPath(env)),
-    stateDir: resolve(values.get('state-dir') ?? env.EDGEPLANE_AGENT_STATE ?? join('.edgeplane', 'agent')),
+    stateDir: resolve(
+      values.get('state-dir') ?? env.EDGEPLANE_AGENT_STATE ?? join('.edgeplane', 'agent'),
+    ),
     name,
     runtime,
     labels: parseLabels(values.get('labels') ?? ''),
@@ -142,7 +174,26 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   return args
 }
 
-const STRING_FLAGS = ['server', 'token', 'ca-cert', 'state-dir', 'kubeconfig', 'context', 'name', 'runtime', 'cpu', 'memory', 'pods', 'labels', 'nodes', 'lease-seconds', 'sim-start-delay-ms', 'container-socket', 'pod-infra-image', 'nodeport-addresses']
+const STRING_FLAGS = [
+  'server',
+  'token',
+  'ca-cert',
+  'state-dir',
+  'kubeconfig',
+  'context',
+  'name',
+  'runtime',
+  'cpu',
+  'memory',
+  'pods',
+  'labels',
+  'nodes',
+  'lease-seconds',
+  'sim-start-delay-ms',
+  'container-socket',
+  'pod-infra-image',
+  'nodeport-addresses',
+]
 const BOOLEAN_FLAGS = ['verbose', 'help']
 const FLAGS: NonNullable<ParseArgsConfig['options']> = {
   ...Object.fromEntries(STRING_FLAGS.map((f) => [f, { type: 'string' as const }])),
@@ -152,7 +203,8 @@ const FLAGS: NonNullable<ParseArgsConfig['options']> = {
 
 function int(text: string, flag: string, min: number): number {
   const n = Number(text)
-  if (!/^\d+$/.test(text) || n < min) throw new UsageError(`--${flag} must be a whole number of at least ${min}, not "${text}"`)
+  if (!/^\d+$/.test(text) || n < min)
+    throw new UsageError(`--${flag} must be a whole number of at least ${min}, not "${text}"`)
   return n
 }
 
@@ -170,19 +222,26 @@ function quantity(text: string, flag: string): string {
 /** `k=v,k2=v2` as a label map, each key and value checked as Kubernetes checks labels. */
 export function parseLabels(text: string): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=')
     if (eq <= 0) throw new UsageError(`--labels entry "${part}" is not key=value`)
     const key = part.slice(0, eq)
     const value = part.slice(eq + 1)
-    if (isQualifiedName(key).length) throw new UsageError(`--labels key "${key}" is not a valid label key`)
-    if (isValidLabelValue(value).length) throw new UsageError(`--labels value "${value}" (of ${key}) is not a valid label value`)
+    if (isQualifiedName(key).length)
+      throw new UsageError(`--labels key "${key}" is not a valid label key`)
+    if (isValidLabelValue(value).length)
+      throw new UsageError(`--labels value "${value}" (of ${key}) is not a valid label value`)
     out[key] = value
   }
   // As kubelet checks --node-labels: the API server would refuse the node these labels (NodeRestriction).
   const refused = forbiddenNodeLabels(out, undefined)
   if (refused.length) {
-    throw new UsageError(`unknown 'kubernetes.io' or 'k8s.io' labels specified with --labels: ${refused.join(', ')}; a node may set only labels outside those domains, those under ${kubeletLabelNamespaces.join(', ')}, and ${[...kubeletLabels].sort().join(', ')}`)
+    throw new UsageError(
+      `unknown 'kubernetes.io' or 'k8s.io' labels specified with --labels: ${refused.join(', ')}; a node may set only labels outside those domains, those under ${kubeletLabelNamespaces.join(', ')}, and ${[...kubeletLabels].sort().join(', ')}`,
+    )
   }
   return out
 }

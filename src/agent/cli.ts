@@ -13,7 +13,14 @@ import { CredentialError, nodeToken, prepareStateDir } from './credentials'
 import { pathToFileURL } from 'node:url'
 import { ApiClient } from './api-client'
 import { apiEventRecorder } from './events'
-import { defaultNodeName, machineCapacity, primaryIPv4, processNodeIdentity, simNodeIdentity, SIM_CAPACITY } from './host-info'
+import {
+  defaultNodeName,
+  machineCapacity,
+  primaryIPv4,
+  processNodeIdentity,
+  simNodeIdentity,
+  SIM_CAPACITY,
+} from './host-info'
 import { KubeconfigError, loadKubeconfig, type ClusterAccess } from './kubeconfig'
 import { LEASE_NAMESPACE, LeaseIntervalError } from './lease'
 import { createLogger } from './log'
@@ -38,7 +45,9 @@ export { defaultNodeName }
 export { parseArgs, parseLabels, UsageError, USAGE, type AgentArgs } from './args'
 
 /** Where the API is and how to trust it, from --server/--ca-cert/--token or the kubeconfig. */
-export function clusterAccess(args: Pick<AgentArgs, 'server' | 'token' | 'caCert' | 'kubeconfig' | 'context'>): ClusterAccess {
+export function clusterAccess(
+  args: Pick<AgentArgs, 'server' | 'token' | 'caCert' | 'kubeconfig' | 'context'>,
+): ClusterAccess {
   if (!args.server) return loadKubeconfig(args.kubeconfig, args.context)
   const access: ClusterAccess = { server: args.server }
   if (args.token) access.token = args.token
@@ -59,7 +68,10 @@ export function nodeNames(args: Pick<AgentArgs, 'name' | 'nodes'>): string[] {
 }
 
 /** The capacity to report: flags over the runtime's defaults. */
-export function capacityFor(args: Pick<AgentArgs, 'runtime' | 'cpu' | 'memory' | 'pods'>, machine: () => Record<string, string> = machineCapacity): Record<string, string> {
+export function capacityFor(
+  args: Pick<AgentArgs, 'runtime' | 'cpu' | 'memory' | 'pods'>,
+  machine: () => Record<string, string> = machineCapacity,
+): Record<string, string> {
   const base = args.runtime === 'sim' ? { ...SIM_CAPACITY } : machine()
   if (args.cpu) base.cpu = args.cpu
   if (args.memory) base.memory = args.memory
@@ -114,7 +126,17 @@ export async function main(argv: string[]): Promise<void> {
   await prepareStateDir(args.stateDir)
   let tokens: string[]
   try {
-    tokens = await Promise.all(names.map((nodeName) => nodeToken({ access, stateDir: args.stateDir, nodeName, joinToken, log: (m) => log.info(m) })))
+    tokens = await Promise.all(
+      names.map((nodeName) =>
+        nodeToken({
+          access,
+          stateDir: args.stateDir,
+          nodeName,
+          joinToken,
+          log: (m) => log.info(m),
+        }),
+      ),
+    )
   } catch (err) {
     if (err instanceof CredentialError) {
       process.stderr.write(`edgeplane-agent: ${err.message}\n`)
@@ -123,7 +145,10 @@ export async function main(argv: string[]): Promise<void> {
     throw err
   }
   const userAgent = `edgeplane-agent/${args.runtime}`
-  const clients = tokens.map((token) => new ApiClient({ ...access, token }, { maxSockets: names.length === 1 ? 16 : 6, userAgent }))
+  const clients = tokens.map(
+    (token) =>
+      new ApiClient({ ...access, token }, { maxSockets: names.length === 1 ? 16 : 6, userAgent }),
+  )
   const capacity = capacityFor(args)
   const ips = new PodIPAllocator()
   /** what else must end with the agent (per-node connections such as the logs/exec tunnel) */
@@ -132,7 +157,19 @@ export async function main(argv: string[]): Promise<void> {
   let docker: DockerSetup | undefined
   if (args.runtime === 'docker') {
     try {
-      docker = await createDockerRuntime({ socket: args.containerSocket, nodeName: names[0]!, nodeIP: primaryIPv4(), infraImage: args.podInfraImage, get: (path) => clients[0]!.getOptional(path), record: apiEventRecorder(names[0]!, (path, body) => clients[0]!.create(path, body), (m) => log.debug(m)), log: log.child(`[${names[0]}]`) })
+      docker = await createDockerRuntime({
+        socket: args.containerSocket,
+        nodeName: names[0]!,
+        nodeIP: primaryIPv4(),
+        infraImage: args.podInfraImage,
+        get: (path) => clients[0]!.getOptional(path),
+        record: apiEventRecorder(
+          names[0]!,
+          (path, body) => clients[0]!.create(path, body),
+          (m) => log.debug(m),
+        ),
+        log: log.child(`[${names[0]}]`),
+      })
     } catch (err) {
       if (!(err instanceof NoEngineError)) throw err
       process.stderr.write(`edgeplane-agent: ${err.message}\n`)
@@ -146,11 +183,25 @@ export async function main(argv: string[]): Promise<void> {
         ? new SimRuntime({ nodeName: name, startDelayMs: args.simStartDelayMs, ips })
         : docker
           ? docker.runtime
-          : new ProcessRuntime({ nodeIP: primaryIPv4(), log: nodeLog, podsDir: join(args.stateDir, 'pods'), get: (path) => clients[i]!.getOptional(path) })
-    const identity = args.runtime === 'sim' ? simNodeIdentity(name, labels, capacity) : processNodeIdentity(name, labels, capacity)
+          : new ProcessRuntime({
+              nodeIP: primaryIPv4(),
+              log: nodeLog,
+              podsDir: join(args.stateDir, 'pods'),
+              get: (path) => clients[i]!.getOptional(path),
+            })
+    const identity =
+      args.runtime === 'sim'
+        ? simNodeIdentity(name, labels, capacity)
+        : processNodeIdentity(name, labels, capacity)
     identity.annotations = { [LOCAL_PATH_ROOT_ANNOTATION]: localPathRoot(args.stateDir, name) }
     // Simulated nodes keep no directories, and look less often (there may be hundreds of them).
-    const sweeper = new LocalPathSweeper(clients[i]!, name, localPathRoot(args.stateDir, name), nodeLog, args.runtime === 'sim')
+    const sweeper = new LocalPathSweeper(
+      clients[i]!,
+      name,
+      localPathRoot(args.stateDir, name),
+      nodeLog,
+      args.runtime === 'sim',
+    )
     sweeper.start()
     closers.push(() => sweeper.stop())
     if (docker) {
@@ -182,16 +233,30 @@ export async function main(argv: string[]): Promise<void> {
         log: nodeLog,
         warn: (reason, message) => {
           const event = nodeWarning(name, 'kube-proxy', reason, message, Date.now())
-          client.create('/api/v1/namespaces/default/events', event).catch((err: Error) => nodeLog.debug(`recording event ${reason} failed: ${err.message}`))
+          client
+            .create('/api/v1/namespaces/default/events', event)
+            .catch((err: Error) =>
+              nodeLog.debug(`recording event ${reason} failed: ${err.message}`),
+            )
         },
       })
       nodePorts.start()
       closers.push(() => nodePorts.stop())
     }
-    return new NodeAgent({ api: clients[i]!, identity, runtime, log: nodeLog, leaseSeconds: args.leaseSeconds, serviceEnv: args.runtime === 'process' })
+    return new NodeAgent({
+      api: clients[i]!,
+      identity,
+      runtime,
+      log: nodeLog,
+      leaseSeconds: args.leaseSeconds,
+      serviceEnv: args.runtime === 'process',
+    })
   })
 
-  const shown = names.length > 3 ? `${names[0]} … ${names[names.length - 1]} (${names.length} nodes)` : names.join(', ')
+  const shown =
+    names.length > 3
+      ? `${names[0]} … ${names[names.length - 1]} (${names.length} nodes)`
+      : names.join(', ')
   process.stdout.write(
     [
       `edgeplane-agent: ${args.runtime} runtime, node ${shown}`,
@@ -211,9 +276,14 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(1)
     }
     stopping = true
-    log.info(`${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : args.runtime === 'docker' ? 'containers are left running for the next agent' : 'simulated pods are left running'})`)
+    log.info(
+      `${signal}: stopping (${args.runtime === 'process' ? 'containers get SIGTERM' : args.runtime === 'docker' ? 'containers are left running for the next agent' : 'simulated pods are left running'})`,
+    )
     for (const a of agents) a.stop()
-    await Promise.allSettled([...closers.map((close) => close()), ...agents.map((a) => a.runtime.shutdown())])
+    await Promise.allSettled([
+      ...closers.map((close) => close()),
+      ...agents.map((a) => a.runtime.shutdown()),
+    ])
     for (const c of clients) c.close()
     process.exit(0)
   }
@@ -226,10 +296,14 @@ export async function main(argv: string[]): Promise<void> {
       await a.whenSynced()
     }),
   )
-  if (!stopping) log.info(`${names.length === 1 ? `node ${names[0]} is` : `${names.length} nodes are`} ready and watching pods`)
+  if (!stopping)
+    log.info(
+      `${names.length === 1 ? `node ${names[0]} is` : `${names.length} nodes are`} ready and watching pods`,
+    )
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
 if (invokedDirectly) {
   main(process.argv.slice(2)).catch((err: Error) => {
     if (err instanceof LeaseIntervalError) {

@@ -28,7 +28,10 @@ export interface ContainerSpec {
   workingDir?: string
   env?: EnvVar[]
   envFrom?: EnvFromSource[]
-  resources?: { limits?: Record<string, string | number>; requests?: Record<string, string | number> }
+  resources?: {
+    limits?: Record<string, string | number>
+    requests?: Record<string, string | number>
+  }
   ports?: { name?: string; containerPort: number; protocol?: string }[]
   [field: string]: unknown
 }
@@ -74,17 +77,27 @@ export async function resolvePodEnv(
 }
 
 /** The service variables of a pod: its namespace's Services (unless `enableServiceLinks: false`) and `default/kubernetes`. */
-async function podServiceEnv(pod: KubeObject, sources: EnvSources): Promise<Record<string, string>> {
+async function podServiceEnv(
+  pod: KubeObject,
+  sources: EnvSources,
+): Promise<Record<string, string>> {
   if (!sources.services) return {}
   const namespace = pod.metadata.namespace ?? 'default'
-  const links = (pod.spec as { enableServiceLinks?: boolean } | undefined)?.enableServiceLinks !== false
-  const lists = await Promise.all([links ? sources.services(namespace) : [], namespace === 'default' && links ? [] : sources.services('default')])
+  const links =
+    (pod.spec as { enableServiceLinks?: boolean } | undefined)?.enableServiceLinks !== false
+  const lists = await Promise.all([
+    links ? sources.services(namespace) : [],
+    namespace === 'default' && links ? [] : sources.services('default'),
+  ])
   return serviceEnv(linkedServices(namespace, links, lists.flat()))
 }
 
 /** Init containers then app containers, as the pod runs them. */
 export function podContainers(pod: KubeObject): ContainerSpec[] {
-  const spec = (pod.spec ?? {}) as { initContainers?: ContainerSpec[]; containers?: ContainerSpec[] }
+  const spec = (pod.spec ?? {}) as {
+    initContainers?: ContainerSpec[]
+    containers?: ContainerSpec[]
+  }
   return [...(spec.initContainers ?? []), ...(spec.containers ?? [])]
 }
 
@@ -95,14 +108,20 @@ export interface EphemeralSpec extends ContainerSpec {
 
 /** spec.ephemeralContainers of a pod. */
 export function ephemeralSpecs(pod: KubeObject): EphemeralSpec[] {
-  const list = (pod.spec as { ephemeralContainers?: EphemeralSpec[] } | undefined)?.ephemeralContainers
+  const list = (pod.spec as { ephemeralContainers?: EphemeralSpec[] } | undefined)
+    ?.ephemeralContainers
   return Array.isArray(list) ? list : []
 }
 
 /** One fetch per referenced object while resolving one pod. */
 function cachedSources(sources: EnvSources): EnvSources {
   const seen = new Map<string, Promise<KubeObject | undefined>>()
-  const once = (kind: string, ns: string, name: string, load: () => Promise<KubeObject | undefined>) => {
+  const once = (
+    kind: string,
+    ns: string,
+    name: string,
+    load: () => Promise<KubeObject | undefined>,
+  ) => {
     const key = `${kind}/${ns}/${name}`
     let p = seen.get(key)
     if (!p) {
@@ -125,7 +144,13 @@ const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/
  * each able to refer to the variables before it (and to the service variables in `base`) with
  * `$(NAME)`; the service variables lie underneath, each overridden by a variable of that name.
  */
-export async function resolveContainerEnv(pod: KubeObject, container: ContainerSpec, sources: EnvSources, ctx: EnvContext, base: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function resolveContainerEnv(
+  pod: KubeObject,
+  container: ContainerSpec,
+  sources: EnvSources,
+  ctx: EnvContext,
+  base: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const namespace = pod.metadata.namespace ?? 'default'
   const out: Record<string, string> = {}
 
@@ -138,7 +163,8 @@ export async function resolveContainerEnv(pod: KubeObject, container: ContainerS
         if (from.configMapRef.optional) continue
         throw new EnvError(`configmap "${name}" not found`)
       }
-      for (const [k, v] of Object.entries(configMapData(cm))) if (ENV_NAME.test(prefix + k)) out[prefix + k] = v
+      for (const [k, v] of Object.entries(configMapData(cm)))
+        if (ENV_NAME.test(prefix + k)) out[prefix + k] = v
     } else if (from.secretRef) {
       const name = from.secretRef.name ?? ''
       const secret = await sources.secret(namespace, name)
@@ -146,7 +172,8 @@ export async function resolveContainerEnv(pod: KubeObject, container: ContainerS
         if (from.secretRef.optional) continue
         throw new EnvError(`secret "${name}" not found`)
       }
-      for (const [k, v] of Object.entries(secretData(secret))) if (ENV_NAME.test(prefix + k)) out[prefix + k] = v
+      for (const [k, v] of Object.entries(secretData(secret)))
+        if (ENV_NAME.test(prefix + k)) out[prefix + k] = v
     }
   }
 
@@ -162,7 +189,14 @@ export async function resolveContainerEnv(pod: KubeObject, container: ContainerS
   return { ...base, ...out }
 }
 
-async function valueFrom(pod: KubeObject, container: ContainerSpec, v: EnvVar, namespace: string, sources: EnvSources, ctx: EnvContext): Promise<string | undefined> {
+async function valueFrom(
+  pod: KubeObject,
+  container: ContainerSpec,
+  v: EnvVar,
+  namespace: string,
+  sources: EnvSources,
+  ctx: EnvContext,
+): Promise<string | undefined> {
   const from = v.valueFrom!
   if (from.configMapKeyRef) {
     const { name = '', key, optional } = from.configMapKeyRef
@@ -200,7 +234,8 @@ async function valueFrom(pod: KubeObject, container: ContainerSpec, v: EnvVar, n
 /** A ConfigMap's data with binaryData decoded, as kubelet exposes both. */
 export function configMapData(cm: KubeObject): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries((cm.binaryData ?? {}) as Record<string, string>)) out[k] = Buffer.from(v, 'base64').toString('utf8')
+  for (const [k, v] of Object.entries((cm.binaryData ?? {}) as Record<string, string>))
+    out[k] = Buffer.from(v, 'base64').toString('utf8')
   for (const [k, v] of Object.entries((cm.data ?? {}) as Record<string, string>)) out[k] = String(v)
   return out
 }
@@ -208,15 +243,21 @@ export function configMapData(cm: KubeObject): Record<string, string> {
 /** A Secret's data base64-decoded; a stored stringData (write-only upstream) is honoured too. */
 export function secretData(secret: KubeObject): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries((secret.data ?? {}) as Record<string, string>)) out[k] = Buffer.from(String(v), 'base64').toString('utf8')
-  for (const [k, v] of Object.entries((secret.stringData ?? {}) as Record<string, string>)) out[k] = String(v)
+  for (const [k, v] of Object.entries((secret.data ?? {}) as Record<string, string>))
+    out[k] = Buffer.from(String(v), 'base64').toString('utf8')
+  for (const [k, v] of Object.entries((secret.stringData ?? {}) as Record<string, string>))
+    out[k] = String(v)
   return out
 }
 
 /** The downward API for env: the fields kubelet supports in `fieldRef.fieldPath`. */
 export function fieldRefValue(pod: KubeObject, fieldPath: string, ctx: EnvContext): string {
   const meta = pod.metadata
-  const spec = (pod.spec ?? {}) as { nodeName?: string; serviceAccountName?: string; serviceAccount?: string }
+  const spec = (pod.spec ?? {}) as {
+    nodeName?: string
+    serviceAccountName?: string
+    serviceAccount?: string
+  }
   const subscript = /^metadata\.(labels|annotations)\[(?:'([^']*)'|"([^"]*)")\]$/.exec(fieldPath)
   if (subscript) {
     const map = (subscript[1] === 'labels' ? meta.labels : meta.annotations) ?? {}
@@ -256,9 +297,21 @@ function formatMap(map: Record<string, string> | undefined): string {
     .join('\n')
 }
 
-function resourceFieldValue(pod: KubeObject, container: ContainerSpec, ref: NonNullable<EnvVar['valueFrom']>['resourceFieldRef'] & object, ctx: EnvContext): string {
-  const spec = (pod.spec ?? {}) as { containers?: ContainerSpec[]; initContainers?: ContainerSpec[] }
-  const target = ref.containerName ? [...(spec.containers ?? []), ...(spec.initContainers ?? [])].find((c) => c.name === ref.containerName) : container
+function resourceFieldValue(
+  pod: KubeObject,
+  container: ContainerSpec,
+  ref: NonNullable<EnvVar['valueFrom']>['resourceFieldRef'] & object,
+  ctx: EnvContext,
+): string {
+  const spec = (pod.spec ?? {}) as {
+    containers?: ContainerSpec[]
+    initContainers?: ContainerSpec[]
+  }
+  const target = ref.containerName
+    ? [...(spec.containers ?? []), ...(spec.initContainers ?? [])].find(
+        (c) => c.name === ref.containerName,
+      )
+    : container
   if (!target) throw new EnvError(`container "${ref.containerName}" not found for resourceFieldRef`)
   const m = /^(limits|requests)\.(cpu|memory|ephemeral-storage)$/.exec(ref.resource)
   if (!m) throw new EnvError(`unsupported container resource: ${ref.resource}`)
@@ -273,7 +326,9 @@ function resourceFieldValue(pod: KubeObject, container: ContainerSpec, ref: NonN
     try {
       return resource === 'cpu' ? parseCpuMillis(q) : parseBytes(q)
     } catch (e) {
-      throw new EnvError(e instanceof QuantityError ? `invalid quantity "${q}" for ${ref.resource}` : String(e))
+      throw new EnvError(
+        e instanceof QuantityError ? `invalid quantity "${q}" for ${ref.resource}` : String(e),
+      )
     }
   }
   const divisor = amount(ref.divisor ?? '1')

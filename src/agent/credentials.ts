@@ -29,7 +29,13 @@ export function credentialFile(stateDir: string, nodeName: string): string {
   return join(credentialsDir(stateDir), `${nodeName}.json`)
 }
 
-type NodeTokenOptions = { access: ClusterAccess; stateDir: string; nodeName: string; joinToken: string | undefined; log: (m: string) => void }
+type NodeTokenOptions = {
+  access: ClusterAccess
+  stateDir: string
+  nodeName: string
+  joinToken: string | undefined
+  log: (m: string) => void
+}
 
 /**
  * The bearer token node `nodeName` acts with: the stored one while the server still accepts it,
@@ -42,9 +48,12 @@ export async function nodeToken(opts: NodeTokenOptions): Promise<string> {
     try {
       return await obtain(opts)
     } catch (err) {
-      if (err instanceof CredentialError || (err instanceof ApiStatusError && err.code < 500)) throw err
+      if (err instanceof CredentialError || (err instanceof ApiStatusError && err.code < 500))
+        throw err
       const delay = backoff.next()
-      opts.log(`reaching ${opts.access.server} for node ${opts.nodeName}'s credential failed (retrying in ${delay} ms): ${(err as Error).message}`)
+      opts.log(
+        `reaching ${opts.access.server} for node ${opts.nodeName}'s credential failed (retrying in ${delay} ms): ${(err as Error).message}`,
+      )
       await new Promise((r) => setTimeout(r, delay))
     }
   }
@@ -57,24 +66,39 @@ async function obtain(opts: NodeTokenOptions): Promise<string> {
   if (stored && stored.server === access.server && stored.nodeName === nodeName) {
     const who = await whoAmI(access, stored.token)
     if (who === nodeUser(nodeName)) return stored.token
-    if (!joinToken) throw new CredentialError(`the credential of node ${nodeName} in ${file} (${stored.secret}) is no longer accepted; join again with --token <join token>`)
+    if (!joinToken)
+      throw new CredentialError(
+        `the credential of node ${nodeName} in ${file} (${stored.secret}) is no longer accepted; join again with --token <join token>`,
+      )
     opts.log(`the stored credential of node ${nodeName} is no longer accepted: joining again`)
   }
-  if (!joinToken) throw new CredentialError(`node ${nodeName} has no credential in ${credentialsDir(stateDir)}: join with --token <join token> (see docs/security.md)`)
+  if (!joinToken)
+    throw new CredentialError(
+      `node ${nodeName} has no credential in ${credentialsDir(stateDir)}: join with --token <join token> (see docs/security.md)`,
+    )
   // A kubeconfig may already hold this node's own credential: then it is used as it is.
-  if (joinToken.startsWith('node.') && (await whoAmI(access, joinToken)) === nodeUser(nodeName)) return joinToken
+  if (joinToken.startsWith('node.') && (await whoAmI(access, joinToken)) === nodeUser(nodeName))
+    return joinToken
   const client = new ApiClient({ ...access, token: joinToken }, { maxSockets: 1 })
   let answer: unknown
   try {
     answer = await client.request('POST', credentialPath(nodeName))
   } catch (err) {
-    if (err instanceof ApiStatusError && err.code < 500) throw new CredentialError(`joining as node ${nodeName} was refused (${err.code} ${err.reason}): ${err.message}`)
+    if (err instanceof ApiStatusError && err.code < 500)
+      throw new CredentialError(
+        `joining as node ${nodeName} was refused (${err.code} ${err.reason}): ${err.message}`,
+      )
     throw err
   } finally {
     client.close()
   }
   const credential = nodeCredentialSchema.parse(answer)
-  await store(file, { server: access.server, nodeName, token: credential.token, secret: credential.secret })
+  await store(file, {
+    server: access.server,
+    nodeName,
+    token: credential.token,
+    secret: credential.secret,
+  })
   opts.log(`joined as node ${nodeName}; its credential is ${credential.secret}, kept in ${file}`)
   return credential.token
 }
@@ -83,10 +107,13 @@ async function obtain(opts: NodeTokenOptions): Promise<string> {
 async function whoAmI(access: ClusterAccess, token: string): Promise<string | undefined> {
   const client = new ApiClient({ ...access, token }, { maxSockets: 1 })
   try {
-    const review = await client.create<{ status?: { userInfo?: { username?: string } } }>('/apis/authentication.k8s.io/v1/selfsubjectreviews', {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'SelfSubjectReview',
-    })
+    const review = await client.create<{ status?: { userInfo?: { username?: string } } }>(
+      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+      },
+    )
     return review.status?.userInfo?.username
   } catch (err) {
     if (err instanceof ApiStatusError && err.code === 401) return undefined
@@ -99,10 +126,21 @@ async function whoAmI(access: ClusterAccess, token: string): Promise<string | un
 async function readStored(file: string): Promise<Stored | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Stored>
-    if (typeof parsed.server !== 'string' || typeof parsed.nodeName !== 'string' || typeof parsed.token !== 'string') return undefined
-    return { server: parsed.server, nodeName: parsed.nodeName, token: parsed.token, secret: String(parsed.secret ?? '') }
+    if (
+      typeof parsed.server !== 'string' ||
+      typeof parsed.nodeName !== 'string' ||
+      typeof parsed.token !== 'string'
+    )
+      return undefined
+    return {
+      server: parsed.server,
+      nodeName: parsed.nodeName,
+      token: parsed.token,
+      secret: String(parsed.secret ?? ''),
+    }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError) return undefined
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError)
+      return undefined
     throw err
   }
 }
@@ -122,7 +160,8 @@ async function store(file: string, value: Stored): Promise<void> {
  * running as another user reach their own directories under `pods/`.
  */
 export async function prepareStateDir(stateDir: string): Promise<void> {
-  if ((await mkdir(stateDir, { recursive: true, mode: 0o711 })) !== undefined) await chmod(stateDir, 0o711)
+  if ((await mkdir(stateDir, { recursive: true, mode: 0o711 })) !== undefined)
+    await chmod(stateDir, 0o711)
   await mkdir(credentialsDir(stateDir), { recursive: true, mode: 0o700 })
   await chmod(credentialsDir(stateDir), 0o700)
 }

@@ -8,7 +8,10 @@ const AGENT_VERSION = '0.1.0'
 
 /** The host name as a node name: lower case, as kubelet registers it. */
 export function defaultNodeName(host: string = hostname()): string {
-  const name = host.toLowerCase().replace(/[^a-z0-9.-]/g, '-').replace(/^[-.]+|[-.]+$/g, '')
+  const name = host
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
   return name || 'localhost'
 }
 
@@ -23,7 +26,15 @@ function readTrimmed(path: string): string | undefined {
 
 /** Kubernetes' architecture names (GOARCH) from Node's. */
 export function goArch(nodeArch: string = arch()): string {
-  const map: Record<string, string> = { x64: 'amd64', ia32: '386', arm: 'arm', arm64: 'arm64', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64' }
+  const map: Record<string, string> = {
+    x64: 'amd64',
+    ia32: '386',
+    arm: 'arm',
+    arm64: 'arm64',
+    ppc64: 'ppc64le',
+    s390x: 's390x',
+    riscv64: 'riscv64',
+  }
   return map[nodeArch] ?? nodeArch
 }
 
@@ -47,7 +58,11 @@ function hashId(seed: string): string {
 
 /** This machine's capacity: every CPU, all memory (in Ki), 110 pods, and the root filesystem's size. */
 export function machineCapacity(): Record<string, string> {
-  const cap: Record<string, string> = { cpu: String(cpus().length || 1), memory: `${Math.floor(totalmem() / 1024)}Ki`, pods: '110' }
+  const cap: Record<string, string> = {
+    cpu: String(cpus().length || 1),
+    memory: `${Math.floor(totalmem() / 1024)}Ki`,
+    pods: '110',
+  }
   try {
     const fs = statfsSync('/')
     cap['ephemeral-storage'] = `${Math.floor((fs.blocks * fs.bsize) / 1024)}Ki`
@@ -58,7 +73,11 @@ export function machineCapacity(): Record<string, string> {
 }
 
 /** The identity of a node whose pods run as processes on this machine. */
-export function processNodeIdentity(name: string, labels: Record<string, string>, capacity: Record<string, string>): NodeIdentity {
+export function processNodeIdentity(
+  name: string,
+  labels: Record<string, string>,
+  capacity: Record<string, string>,
+): NodeIdentity {
   const machineID = readTrimmed('/etc/machine-id') ?? hashId(`machine:${name}`)
   return {
     name,
@@ -70,7 +89,9 @@ export function processNodeIdentity(name: string, labels: Record<string, string>
     info: {
       machineID,
       systemUUID: readTrimmed('/sys/class/dmi/id/product_uuid') ?? machineID,
-      bootID: readTrimmed('/proc/sys/kernel/random/boot_id') ?? hashId(`boot:${process.pid}:${Date.now()}`),
+      bootID:
+        readTrimmed('/proc/sys/kernel/random/boot_id') ??
+        hashId(`boot:${process.pid}:${Date.now()}`),
       kernelVersion: release(),
       osImage: osImage(),
       containerRuntimeVersion: `process://${AGENT_VERSION}`,
@@ -94,7 +115,11 @@ export function simNodeIP(name: string): string {
 }
 
 /** The identity of a simulated node: fixed capacity by default and made-up machine facts. */
-export function simNodeIdentity(name: string, labels: Record<string, string>, capacity: Record<string, string>): NodeIdentity {
+export function simNodeIdentity(
+  name: string,
+  labels: Record<string, string>,
+  capacity: Record<string, string>,
+): NodeIdentity {
   const id = hashId(`sim:${name}`)
   return {
     name,

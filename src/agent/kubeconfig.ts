@@ -54,20 +54,27 @@ export function resolveKubeconfig(text: string, baseDir: string, context?: strin
     throw new KubeconfigError(`kubeconfig is not valid YAML: ${(err as Error).message}`)
   }
   const contextName = context ?? (doc['current-context'] as string | undefined)
-  if (!contextName) throw new KubeconfigError('kubeconfig has no current-context (and no --context was given)')
+  if (!contextName)
+    throw new KubeconfigError('kubeconfig has no current-context (and no --context was given)')
   const ctx = find(doc.contexts, contextName, 'context')
   if (!ctx) throw new KubeconfigError(`kubeconfig has no context named "${contextName}"`)
   const clusterName = String(ctx.cluster ?? '')
   const cluster = find(doc.clusters, clusterName, 'cluster')
-  if (!cluster) throw new KubeconfigError(`kubeconfig context "${contextName}" names cluster "${clusterName}", which is not defined`)
+  if (!cluster)
+    throw new KubeconfigError(
+      `kubeconfig context "${contextName}" names cluster "${clusterName}", which is not defined`,
+    )
   const server = cluster.server
-  if (typeof server !== 'string' || server === '') throw new KubeconfigError(`kubeconfig cluster "${clusterName}" has no server`)
+  if (typeof server !== 'string' || server === '')
+    throw new KubeconfigError(`kubeconfig cluster "${clusterName}" has no server`)
   const userName = ctx.user === undefined ? undefined : String(ctx.user)
   const user = userName ? (find(doc.users, userName, 'user') ?? {}) : {}
 
-  const file = (p: unknown) => readFileSync(isAbsolute(String(p)) ? String(p) : join(baseDir, String(p)), 'utf8')
+  const file = (p: unknown) =>
+    readFileSync(isAbsolute(String(p)) ? String(p) : join(baseDir, String(p)), 'utf8')
   const data = (inline: unknown, path: unknown): string | undefined => {
-    if (typeof inline === 'string' && inline !== '') return Buffer.from(inline, 'base64').toString('utf8')
+    if (typeof inline === 'string' && inline !== '')
+      return Buffer.from(inline, 'base64').toString('utf8')
     if (typeof path === 'string' && path !== '') return file(path)
     return undefined
   }
@@ -77,7 +84,8 @@ export function resolveKubeconfig(text: string, baseDir: string, context?: strin
   if (ca) access.ca = ca
   if (cluster['insecure-skip-tls-verify'] === true) access.insecureSkipTlsVerify = true
   if (typeof user.token === 'string' && user.token !== '') access.token = user.token
-  else if (typeof user.tokenFile === 'string' && user.tokenFile !== '') access.token = file(user.tokenFile).trim()
+  else if (typeof user.tokenFile === 'string' && user.tokenFile !== '')
+    access.token = file(user.tokenFile).trim()
   const cert = data(user['client-certificate-data'], user['client-certificate'])
   const key = data(user['client-key-data'], user['client-key'])
   if (cert && key) {
@@ -88,7 +96,11 @@ export function resolveKubeconfig(text: string, baseDir: string, context?: strin
   return access
 }
 
-function find(list: unknown, name: string, field: 'cluster' | 'user' | 'context'): Json | undefined {
+function find(
+  list: unknown,
+  name: string,
+  field: 'cluster' | 'user' | 'context',
+): Json | undefined {
   if (!Array.isArray(list)) return undefined
   const entry = (list as NamedEntry<Json>[]).find((e) => e && e.name === name)
   const value = entry?.[field]

@@ -1,9 +1,19 @@
 /** The node heartbeat: the Lease `kube-node-lease/<node>`, renewed on a fixed interval. */
 import type { KubeObject } from '../apimachinery/types'
-import { ApiStatusError, isAlreadyExists, isNotFound, resourcePath, type ApiClient } from './api-client'
+import {
+  ApiStatusError,
+  isAlreadyExists,
+  isNotFound,
+  resourcePath,
+  type ApiClient,
+} from './api-client'
 import { LEASE_RETRY, RetryBackoff } from './runtime/backoff'
 import type { Logger } from './log'
-import { GRACE_PERIOD_KEY, NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../agent-protocol/node-settings'
+import {
+  GRACE_PERIOD_KEY,
+  NODE_SETTINGS_NAME,
+  NODE_SETTINGS_NAMESPACE,
+} from '../agent-protocol/node-settings'
 import { microTime } from '../apimachinery/meta-time'
 
 export const LEASE_NAMESPACE = 'kube-node-lease'
@@ -20,9 +30,13 @@ export class LeaseIntervalError extends Error {}
  * one. An explicit interval slower than that is refused; without one the agent follows the grace
  * period, renewing every 10 s at most.
  */
-export function leaseInterval(graceSeconds: number | undefined, explicitSeconds: number | undefined): number {
+export function leaseInterval(
+  graceSeconds: number | undefined,
+  explicitSeconds: number | undefined,
+): number {
   const limit = graceSeconds === undefined ? undefined : graceSeconds / 4
-  if (explicitSeconds === undefined) return limit === undefined ? DEFAULT_LEASE_SECONDS : Math.min(DEFAULT_LEASE_SECONDS, limit)
+  if (explicitSeconds === undefined)
+    return limit === undefined ? DEFAULT_LEASE_SECONDS : Math.min(DEFAULT_LEASE_SECONDS, limit)
   if (limit !== undefined && explicitSeconds > limit) {
     throw new LeaseIntervalError(
       `--lease-seconds ${explicitSeconds} is too slow for the control plane: it marks a node Unknown after ${graceSeconds}s without a heartbeat, ` +
@@ -36,8 +50,15 @@ export function leaseInterval(graceSeconds: number | undefined, explicitSeconds:
  * The node monitor grace period the control plane publishes (in seconds), or undefined when it
  * publishes none (the agent then assumes upstream's 40 s). Retries until the API answers.
  */
-export async function publishedGraceSeconds(api: ApiClient, log: Logger): Promise<number | undefined> {
-  const path = resourcePath({ namespace: NODE_SETTINGS_NAMESPACE, resource: 'configmaps', name: NODE_SETTINGS_NAME })
+export async function publishedGraceSeconds(
+  api: ApiClient,
+  log: Logger,
+): Promise<number | undefined> {
+  const path = resourcePath({
+    namespace: NODE_SETTINGS_NAMESPACE,
+    resource: 'configmaps',
+    name: NODE_SETTINGS_NAME,
+  })
   const backoff = new RetryBackoff(LEASE_RETRY)
   for (;;) {
     try {
@@ -46,31 +67,47 @@ export async function publishedGraceSeconds(api: ApiClient, log: Logger): Promis
       if (raw === undefined) return undefined
       const seconds = Number(raw)
       if (Number.isFinite(seconds) && seconds > 0) return seconds
-      log.warn(`${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME}: ${GRACE_PERIOD_KEY} "${raw}" is not a number of seconds; assuming 40`)
+      log.warn(
+        `${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME}: ${GRACE_PERIOD_KEY} "${raw}" is not a number of seconds; assuming 40`,
+      )
       return undefined
     } catch (err) {
       // A refusal will not change by asking again: the agent goes on as with nothing published.
       if (err instanceof ApiStatusError && err.code >= 400 && err.code < 500) {
-        log.warn(`cannot read ${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME} (${err.message}); assuming a 40 s node monitor grace period`)
+        log.warn(
+          `cannot read ${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME} (${err.message}); assuming a 40 s node monitor grace period`,
+        )
         return undefined
       }
       const delay = backoff.next()
-      if (backoff.attempts === 1 || backoff.attempts % 10 === 0) log.warn(`reading ${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME} failed (retrying in ${delay} ms): ${(err as Error).message}`)
+      if (backoff.attempts === 1 || backoff.attempts % 10 === 0)
+        log.warn(
+          `reading ${NODE_SETTINGS_NAMESPACE}/${NODE_SETTINGS_NAME} failed (retrying in ${delay} ms): ${(err as Error).message}`,
+        )
       await new Promise((r) => setTimeout(r, delay))
     }
   }
 }
 
-
 /** The Lease as kubelet writes it, owned by its Node so it goes when the Node does. */
-export function leaseObject(nodeName: string, nodeUid: string | undefined, now: number, durationSeconds = LEASE_DURATION_SECONDS): KubeObject {
+export function leaseObject(
+  nodeName: string,
+  nodeUid: string | undefined,
+  now: number,
+  durationSeconds = LEASE_DURATION_SECONDS,
+): KubeObject {
   const metadata: KubeObject['metadata'] = { name: nodeName, namespace: LEASE_NAMESPACE }
-  if (nodeUid) metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUid }]
+  if (nodeUid)
+    metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUid }]
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata,
-    spec: { holderIdentity: nodeName, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) },
+    spec: {
+      holderIdentity: nodeName,
+      leaseDurationSeconds: durationSeconds,
+      renewTime: microTime(now),
+    },
   }
 }
 
@@ -92,7 +129,12 @@ export class LeaseRenewer {
   ) {}
 
   private get path(): string {
-    return resourcePath({ group: 'coordination.k8s.io', namespace: LEASE_NAMESPACE, resource: 'leases', name: this.nodeName })
+    return resourcePath({
+      group: 'coordination.k8s.io',
+      namespace: LEASE_NAMESPACE,
+      resource: 'leases',
+      name: this.nodeName,
+    })
   }
 
   start(): void {
@@ -114,7 +156,14 @@ export class LeaseRenewer {
     } catch (err) {
       if (!isNotFound(err)) throw err
       try {
-        await this.api.create(resourcePath({ group: 'coordination.k8s.io', namespace: LEASE_NAMESPACE, resource: 'leases' }), lease)
+        await this.api.create(
+          resourcePath({
+            group: 'coordination.k8s.io',
+            namespace: LEASE_NAMESPACE,
+            resource: 'leases',
+          }),
+          lease,
+        )
       } catch (createErr) {
         // Created meanwhile (a previous attempt whose answer was lost): the next tick patches it.
         if (!isAlreadyExists(createErr)) throw createErr
@@ -133,7 +182,10 @@ export class LeaseRenewer {
       this.backoff.reset()
     } catch (err) {
       delay = Math.min(this.intervalMs, this.backoff.next())
-      if (!this.failing || this.backoff.attempts % 10 === 0) this.log.warn(`lease ${LEASE_NAMESPACE}/${this.nodeName} renewal failed (retrying in ${delay} ms): ${(err as Error).message}`)
+      if (!this.failing || this.backoff.attempts % 10 === 0)
+        this.log.warn(
+          `lease ${LEASE_NAMESPACE}/${this.nodeName} renewal failed (retrying in ${delay} ms): ${(err as Error).message}`,
+        )
       this.failing = true
     }
     if (!this.stopped) this.timer = setTimeout(() => void this.tick(), delay)

@@ -45,7 +45,10 @@ export class LocalPathSweeper {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.simulated ? LOCAL_PATH_SWEEP_MS * 10 : LOCAL_PATH_SWEEP_MS)
+    this.timer = setInterval(
+      () => void this.sweep(),
+      this.simulated ? LOCAL_PATH_SWEEP_MS * 10 : LOCAL_PATH_SWEEP_MS,
+    )
     this.timer.unref()
   }
 
@@ -58,8 +61,13 @@ export class LocalPathSweeper {
     this.running = true
     try {
       const selector = encodeURIComponent(`${LOCAL_PATH_NODE_LABEL}=${this.nodeName}`)
-      const list = await this.api.get<{ items: KubeObject[] }>(`/api/v1/persistentvolumes?labelSelector=${selector}`)
-      for (const pv of list.items) await this.one(pv).catch((err: Error) => this.log.warn(`local-path volume ${pv.metadata.name}: ${err.message}`))
+      const list = await this.api.get<{ items: KubeObject[] }>(
+        `/api/v1/persistentvolumes?labelSelector=${selector}`,
+      )
+      for (const pv of list.items)
+        await this.one(pv).catch((err: Error) =>
+          this.log.warn(`local-path volume ${pv.metadata.name}: ${err.message}`),
+        )
     } catch (err) {
       this.log.debug(`listing local-path volumes: ${(err as Error).message}`)
     } finally {
@@ -82,7 +90,11 @@ export class LocalPathSweeper {
       rmSync(dir, { recursive: true, force: true })
       this.log.info(`removed the directory of deleted volume ${pv.metadata.name}`)
     }
-    const finalizers = (pv.metadata.finalizers ?? []).filter((f) => f !== LOCAL_PATH_CLEANUP_FINALIZER)
-    await this.api.mergePatch(`/api/v1/persistentvolumes/${pv.metadata.name}`, { metadata: { finalizers, resourceVersion: pv.metadata.resourceVersion } })
+    const finalizers = (pv.metadata.finalizers ?? []).filter(
+      (f) => f !== LOCAL_PATH_CLEANUP_FINALIZER,
+    )
+    await this.api.mergePatch(`/api/v1/persistentvolumes/${pv.metadata.name}`, {
+      metadata: { finalizers, resourceVersion: pv.metadata.resourceVersion },
+    })
   }
 }

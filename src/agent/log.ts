@@ -7,10 +7,13 @@ export interface Logger {
   child(prefix: string): Logger
 }
 
-export function createLogger(opts: { prefix?: string; verbose?: boolean; write?: (line: string) => void } = {}): Logger {
+export function createLogger(
+  opts: { prefix?: string; verbose?: boolean; write?: (line: string) => void } = {},
+): Logger {
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'))
   const prefix = opts.prefix ? `${opts.prefix} ` : ''
-  const line = (level: string, message: string) => write(`${new Date().toISOString()} ${level} ${prefix}${message}`)
+  const line = (level: string, message: string) =>
+    write(`${new Date().toISOString()} ${level} ${prefix}${message}`)
   return {
     debug: (m) => {
       if (opts.verbose) line('DEBUG', m)

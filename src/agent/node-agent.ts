@@ -4,12 +4,28 @@
  * (sync-pods, pod-status, node-status); this file only wires them to the API and the runtime.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { ApiStatusError, isAlreadyExists, isConflict, isNotFound, resourcePath, type ApiClient, type KubeList } from './api-client'
+import {
+  ApiStatusError,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  resourcePath,
+  type ApiClient,
+  type KubeList,
+} from './api-client'
 import { hasNewEphemeral } from './runtime/ephemeral'
 import { resolvePodEnv, type EnvSources } from './container-env'
 import { DEFAULT_LEASE_SECONDS, LeaseRenewer, leaseInterval, publishedGraceSeconds } from './lease'
 import type { Logger } from './log'
-import { labelPatch, nodeLabels, nodeObject, nodeStatus, shouldPostNodeStatus, type NodeIdentity, type NodeStatus } from './node-status'
+import {
+  labelPatch,
+  nodeLabels,
+  nodeObject,
+  nodeStatus,
+  shouldPostNodeStatus,
+  type NodeIdentity,
+  type NodeStatus,
+} from './node-status'
 import { computePodStatus, statusPatch, type PodStatus } from './pod-status'
 import { PodCIDRFollower } from './pod-cidr'
 import { ListWatch } from './pod-watch'
@@ -66,7 +82,10 @@ export class NodeAgent {
   private readonly stopped = new Set<string>()
   private readonly retry = new Set<string>()
   private readonly deleting = new Set<string>()
-  private readonly failures = new Map<string, { count: number; timer: NodeJS.Timeout | undefined }>()
+  private readonly failures = new Map<
+    string,
+    { count: number; timer: NodeJS.Timeout | undefined }
+  >()
   private nodeStatusFailing = false
   private readonly timers: NodeJS.Timeout[] = []
   private nodeUid: string | undefined
@@ -89,7 +108,13 @@ export class NodeAgent {
       },
       this.log,
     )
-    this.lease = new LeaseRenewer(this.api, this.name, (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000, this.log, () => this.nodeUid)
+    this.lease = new LeaseRenewer(
+      this.api,
+      this.name,
+      (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000,
+      this.log,
+      () => this.nodeUid,
+    )
     this.runtime.onChange((uid) => this.queue.add(uid))
     this.podCIDR = new PodCIDRFollower(this.runtime, this.log)
   }
@@ -101,7 +126,9 @@ export class NodeAgent {
   async start(): Promise<void> {
     const grace = await publishedGraceSeconds(this.api, this.log)
     this.lease.intervalMs = leaseInterval(grace, this.opts.leaseSeconds) * 1000
-    this.log.debug(`lease renewed every ${this.lease.intervalMs / 1000}s (node monitor grace period ${grace ?? 40}s)`)
+    this.log.debug(
+      `lease renewed every ${this.lease.intervalMs / 1000}s (node monitor grace period ${grace ?? 40}s)`,
+    )
     const backoff = new RetryBackoff(WATCH_RECONNECT)
     for (;;) {
       if (this.closed) return
@@ -110,13 +137,19 @@ export class NodeAgent {
         break
       } catch (err) {
         const delay = backoff.next()
-        this.log.warn(`registering node ${this.name} failed (retrying in ${delay} ms): ${(err as Error).message}`)
+        this.log.warn(
+          `registering node ${this.name} failed (retrying in ${delay} ms): ${(err as Error).message}`,
+        )
         await new Promise((r) => setTimeout(r, delay))
       }
     }
     if (this.closed) return
     this.lease.start()
-    await this.podCIDR.wait(() => this.api.getOptional(this.nodePath), () => this.closed, this.name)
+    await this.podCIDR.wait(
+      () => this.api.getOptional(this.nodePath),
+      () => this.closed,
+      this.name,
+    )
     if (this.closed) return
     this.watch.start()
     const statusTimer = setInterval(() => void this.updateNodeStatus(), this.lease.intervalMs)
@@ -141,7 +174,8 @@ export class NodeAgent {
 
   /** The uid of a pod on this node by namespace and name, for the logs/exec tunnel. */
   podUid(namespace: string, name: string): string | undefined {
-    for (const [uid, pod] of this.pods) if (pod.metadata.namespace === namespace && pod.metadata.name === name) return uid
+    for (const [uid, pod] of this.pods)
+      if (pod.metadata.namespace === namespace && pod.metadata.name === name) return uid
     return undefined
   }
 
@@ -155,7 +189,10 @@ export class NodeAgent {
     const existing = await this.api.getOptional(this.nodePath)
     if (!existing) {
       try {
-        const created = await this.api.create(resourcePath({ resource: 'nodes' }), nodeObject(this.identity, Date.now()))
+        const created = await this.api.create(
+          resourcePath({ resource: 'nodes' }),
+          nodeObject(this.identity, Date.now()),
+        )
         this.nodeUid = created.metadata.uid
         this.podCIDR.observe(created)
         this.lastNodePostMs = Date.now()
@@ -170,7 +207,8 @@ export class NodeAgent {
     this.podCIDR.observe(existing)
     const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
     const annotations = labelPatch(existing.metadata.annotations, this.identity.annotations ?? {})
-    if (labels || annotations) await this.api.mergePatch(this.nodePath, { metadata: { labels, annotations } })
+    if (labels || annotations)
+      await this.api.mergePatch(this.nodePath, { metadata: { labels, annotations } })
     await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
     this.log.info(`node ${this.name} already registered; status updated`)
   }
@@ -198,7 +236,10 @@ export class NodeAgent {
       if (this.nodeStatusFailing) this.log.info(`node ${this.name} status updates work again`)
       this.nodeStatusFailing = false
     } catch (err) {
-      if (!this.nodeStatusFailing) this.log.warn(`updating node ${this.name} status failed (retrying every ${this.lease.intervalMs / 1000}s): ${(err as Error).message}`)
+      if (!this.nodeStatusFailing)
+        this.log.warn(
+          `updating node ${this.name} status failed (retrying every ${this.lease.intervalMs / 1000}s): ${(err as Error).message}`,
+        )
       this.nodeStatusFailing = true
     }
   }
@@ -235,14 +276,17 @@ export class NodeAgent {
     const pod = this.pods.get(uid)
     const held = this.runtime.status(uid) !== undefined
     if (!pod && !held) this.podNames.delete(uid)
-    const view = held ? { stoppingGrace: this.stopping.get(uid), stopped: this.stopped.has(uid) } : undefined
+    const view = held
+      ? { stoppingGrace: this.stopping.get(uid), stopped: this.stopped.has(uid) }
+      : undefined
     let admission
     if (pod && !held && !isTerminal(pod) && !pod.metadata.deletionTimestamp) {
       const heldUids = new Set(this.runtime.podUids())
       admission = admitPods([...this.pods.values()], heldUids, this.identity.capacity).get(uid)
     }
     // A pod given new ephemeral containers (kubectl debug) is handed to the runtime again.
-    const retry = this.retry.has(uid) || (!!pod && held && hasNewEphemeral(pod, this.runtime.status(uid)))
+    const retry =
+      this.retry.has(uid) || (!!pod && held && hasNewEphemeral(pod, this.runtime.status(uid)))
     const actions = decidePod({ uid, pod, runtime: view, admission, retry })
     const what = pod ? `pod ${pod.metadata.namespace}/${pod.metadata.name}` : `pod ${uid}`
     try {
@@ -260,9 +304,13 @@ export class NodeAgent {
       // lease and the watch, once for the node rather than once per pod.
       const failed = this.failures.get(uid) ?? { count: 0, timer: undefined }
       failed.count++
-      const delay = Math.min(RETRY_MAX_MS, RETRY_AFTER_ERROR_MS * 2 ** Math.min(failed.count - 1, 10))
+      const delay = Math.min(
+        RETRY_MAX_MS,
+        RETRY_AFTER_ERROR_MS * 2 ** Math.min(failed.count - 1, 10),
+      )
       const message = `syncing ${what} failed (attempt ${failed.count}, retrying in ${delay} ms): ${(err as Error).message}`
-      if (err instanceof ApiStatusError && (failed.count === 1 || failed.count % 10 === 0)) this.log.warn(message)
+      if (err instanceof ApiStatusError && (failed.count === 1 || failed.count % 10 === 0))
+        this.log.warn(message)
       else this.log.debug(message)
       if (failed.timer) clearTimeout(failed.timer)
       failed.timer = setTimeout(() => {
@@ -275,15 +323,26 @@ export class NodeAgent {
   }
 
   private podPath(pod: KubeObject, subresource?: string): string {
-    return resourcePath({ namespace: pod.metadata.namespace ?? 'default', resource: 'pods', name: pod.metadata.name ?? '', subresource })
+    return resourcePath({
+      namespace: pod.metadata.namespace ?? 'default',
+      resource: 'pods',
+      name: pod.metadata.name ?? '',
+      subresource,
+    })
   }
 
   private async execute(uid: string, action: SyncAction): Promise<void> {
     switch (action.type) {
       case 'reject': {
         const { pod } = action
-        this.log.warn(`rejecting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${action.message}`)
-        await this.patchPodStatus(pod, { phase: 'Failed', reason: action.reason, message: action.message })
+        this.log.warn(
+          `rejecting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${action.message}`,
+        )
+        await this.patchPodStatus(pod, {
+          phase: 'Failed',
+          reason: action.reason,
+          message: action.message,
+        })
         return
       }
       case 'start':
@@ -294,7 +353,10 @@ export class NodeAgent {
         const { pod, gracePeriodSeconds } = action
         this.stopping.set(uid, gracePeriodSeconds)
         const running = (this.runtime.status(uid) ?? []).some((c) => 'running' in c.state)
-        if (running) this.log.info(`stopping pod ${pod.metadata.namespace}/${pod.metadata.name} (grace period ${gracePeriodSeconds}s)`)
+        if (running)
+          this.log.info(
+            `stopping pod ${pod.metadata.namespace}/${pod.metadata.name} (grace period ${gracePeriodSeconds}s)`,
+          )
         void this.runtime.stop(uid, gracePeriodSeconds).then(
           () => {
             this.stopping.delete(uid)
@@ -303,7 +365,10 @@ export class NodeAgent {
             this.stopped.add(uid)
             this.queue.add(uid)
           },
-          (err: Error) => this.log.error(`stopping pod ${pod.metadata.namespace}/${pod.metadata.name} failed: ${err.message}`),
+          (err: Error) =>
+            this.log.error(
+              `stopping pod ${pod.metadata.namespace}/${pod.metadata.name} failed: ${err.message}`,
+            ),
         )
         return
       }
@@ -312,7 +377,12 @@ export class NodeAgent {
         if (this.deleting.has(uid)) return
         this.deleting.add(uid)
         try {
-          await this.api.delete(this.podPath(pod), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } })
+          await this.api.delete(this.podPath(pod), {
+            apiVersion: 'v1',
+            kind: 'DeleteOptions',
+            gracePeriodSeconds: 0,
+            preconditions: { uid },
+          })
           this.log.info(`pod ${pod.metadata.namespace}/${pod.metadata.name} terminated and deleted`)
         } catch (err) {
           // Gone already, or a new pod took the name: either way this one is finished.
@@ -325,7 +395,10 @@ export class NodeAgent {
       }
       case 'remove': {
         const running = (this.runtime.status(uid) ?? []).some((c) => 'running' in c.state)
-        if (running) this.log.info(`pod ${this.podNames.get(uid) ?? uid} is gone from the API while running; stopping it (grace period ${action.gracePeriodSeconds}s)`)
+        if (running)
+          this.log.info(
+            `pod ${this.podNames.get(uid) ?? uid} is gone from the API while running; stopping it (grace period ${action.gracePeriodSeconds}s)`,
+          )
         this.stopping.set(uid, action.gracePeriodSeconds)
         await this.runtime.stop(uid, action.gracePeriodSeconds)
         this.runtime.forget(uid)
@@ -340,9 +413,12 @@ export class NodeAgent {
   }
 
   private envSources(): EnvSources {
-    const get = (resource: string) => (ns: string, name: string) => this.api.getOptional(resourcePath({ namespace: ns, resource, name }))
+    const get = (resource: string) => (ns: string, name: string) =>
+      this.api.getOptional(resourcePath({ namespace: ns, resource, name }))
     const sources: EnvSources = { configMap: get('configmaps'), secret: get('secrets') }
-    if (this.opts.serviceEnv) sources.services = async (ns) => (await this.api.get<KubeList>(resourcePath({ namespace: ns, resource: 'services' }))).items
+    if (this.opts.serviceEnv)
+      sources.services = async (ns) =>
+        (await this.api.get<KubeList>(resourcePath({ namespace: ns, resource: 'services' }))).items
     return sources
   }
 
@@ -350,12 +426,19 @@ export class NodeAgent {
     const uid = pod.metadata.uid ?? ''
     const first = this.runtime.status(uid) === undefined
     const podIP = this.runtime.podIP(pod)
-    const { env, errors } = await resolvePodEnv(pod, this.envSources(), { podIP, hostIP: this.identity.internalIP, allocatable: this.identity.capacity })
+    const { env, errors } = await resolvePodEnv(pod, this.envSources(), {
+      podIP,
+      hostIP: this.identity.internalIP,
+      allocatable: this.identity.capacity,
+    })
     if (this.closed) return
     await this.runtime.sync(pod, env, errors)
     const names = Object.keys(errors)
     if (names.length) {
-      if (!this.retry.has(uid)) this.log.warn(`pod ${pod.metadata.namespace}/${pod.metadata.name}: ${names.map((n) => `container ${n}: ${errors[n]}`).join('; ')}`)
+      if (!this.retry.has(uid))
+        this.log.warn(
+          `pod ${pod.metadata.namespace}/${pod.metadata.name}: ${names.map((n) => `container ${n}: ${errors[n]}`).join('; ')}`,
+        )
       this.retry.add(uid)
     } else this.retry.delete(uid)
     if (first) this.log.info(`started pod ${pod.metadata.namespace}/${pod.metadata.name}`)
@@ -382,10 +465,19 @@ export class NodeAgent {
   private async patchPodStatus(pod: KubeObject, patch: Partial<PodStatus>): Promise<void> {
     const uid = pod.metadata.uid ?? ''
     try {
-      const updated = await this.api.mergePatch(this.podPath(pod, 'status'), { metadata: { uid }, status: patch })
+      const updated = await this.api.mergePatch(this.podPath(pod, 'status'), {
+        metadata: { uid },
+        status: patch,
+      })
       const phase = (patch as { phase?: string }).phase
-      if (phase && phase !== (pod.status as { phase?: string } | undefined)?.phase) this.log.info(`pod ${pod.metadata.namespace}/${pod.metadata.name} is ${phase}`)
-      if (updated.metadata.uid === uid && this.pods.has(uid) && isNewer(updated, this.pods.get(uid))) this.pods.set(uid, updated)
+      if (phase && phase !== (pod.status as { phase?: string } | undefined)?.phase)
+        this.log.info(`pod ${pod.metadata.namespace}/${pod.metadata.name} is ${phase}`)
+      if (
+        updated.metadata.uid === uid &&
+        this.pods.has(uid) &&
+        isNewer(updated, this.pods.get(uid))
+      )
+        this.pods.set(uid, updated)
     } catch (err) {
       if (isNotFound(err)) return
       throw err

@@ -70,7 +70,12 @@ export function nodeLabels(id: NodeIdentity): Record<string, string> {
 }
 
 const CONDITIONS: [type: string, healthy: 'True' | 'False', reason: string, message: string][] = [
-  ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  [
+    'MemoryPressure',
+    'False',
+    'KubeletHasSufficientMemory',
+    'kubelet has sufficient memory available',
+  ],
   ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
   ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
   ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
@@ -81,11 +86,15 @@ export function nodeStatus(id: NodeIdentity, now: number, previous?: NodeStatus)
   const t = formatTime(now)
   const conditions: NodeCondition[] = CONDITIONS.map(([type, status, reason, message]) => {
     const before = previous?.conditions?.find((c) => c.type === type)
-    const lastTransitionTime = before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : t
+    const lastTransitionTime =
+      before && before.status === status && before.lastTransitionTime
+        ? before.lastTransitionTime
+        : t
     return { type, status, lastHeartbeatTime: t, lastTransitionTime, reason, message }
   })
   // Conditions other components add (e.g. NetworkUnavailable) are carried over.
-  for (const c of previous?.conditions ?? []) if (!CONDITIONS.some(([type]) => type === c.type)) conditions.push(c)
+  for (const c of previous?.conditions ?? [])
+    if (!CONDITIONS.some(([type]) => type === c.type)) conditions.push(c)
   const status: NodeStatus = {
     capacity: { ...id.capacity },
     allocatable: { ...id.capacity },
@@ -105,7 +114,11 @@ export function nodeObject(id: NodeIdentity, now: number): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: id.name, labels: nodeLabels(id), annotations: { 'node.alpha.kubernetes.io/ttl': '0', ...id.annotations } },
+    metadata: {
+      name: id.name,
+      labels: nodeLabels(id),
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0', ...id.annotations },
+    },
     spec: {},
     status: nodeStatus(id, now),
   }
@@ -120,13 +133,21 @@ function withoutHeartbeats(status: NodeStatus | undefined): string {
 }
 
 /** Whether to post `next`: something other than heartbeat times changed, or the last post is 5 minutes old. */
-export function shouldPostNodeStatus(current: NodeStatus | undefined, next: NodeStatus, lastPostMs: number | undefined, now: number): boolean {
+export function shouldPostNodeStatus(
+  current: NodeStatus | undefined,
+  next: NodeStatus,
+  lastPostMs: number | undefined,
+  now: number,
+): boolean {
   if (lastPostMs === undefined || now - lastPostMs >= NODE_STATUS_REPORT_MS) return true
   return withoutHeartbeats(current) !== withoutHeartbeats(next)
 }
 
 /** The labels to add or correct on an existing Node (labels set by others are left alone). */
-export function labelPatch(current: Record<string, string> | undefined, wanted: Record<string, string>): Record<string, string> | undefined {
+export function labelPatch(
+  current: Record<string, string> | undefined,
+  wanted: Record<string, string>,
+): Record<string, string> | undefined {
   const patch: Record<string, string> = {}
   for (const [k, v] of Object.entries(wanted)) if (current?.[k] !== v) patch[k] = v
   return Object.keys(patch).length ? patch : undefined

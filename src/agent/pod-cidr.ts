@@ -37,7 +37,11 @@ export class PodCIDRFollower {
    * Reads the Node until it has a pod CIDR (node IPAM assigns it just after registration; with the
    * cluster CIDR used up, that waits until a block is freed, as a kubelet waits for its network).
    */
-  async wait(getNode: () => Promise<KubeObject | undefined>, stopped: () => boolean, nodeName: string): Promise<void> {
+  async wait(
+    getNode: () => Promise<KubeObject | undefined>,
+    stopped: () => boolean,
+    nodeName: string,
+  ): Promise<void> {
     const backoff = new RetryBackoff(LEASE_RETRY)
     let warned = false
     while (this.needed && !stopped()) {
@@ -48,7 +52,10 @@ export class PodCIDRFollower {
       }
       if (!this.needed) return
       const delay = backoff.next()
-      if (!warned || backoff.attempts % 20 === 0) this.log.warn(`node ${nodeName} has no pod CIDR (spec.podCIDR) yet: no pod starts before it has one`)
+      if (!warned || backoff.attempts % 20 === 0)
+        this.log.warn(
+          `node ${nodeName} has no pod CIDR (spec.podCIDR) yet: no pod starts before it has one`,
+        )
       warned = true
       await new Promise((r) => setTimeout(r, delay))
     }

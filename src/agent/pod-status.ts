@@ -66,41 +66,94 @@ interface PodSpec {
 }
 
 /** The conditions this agent owns; any other condition on the pod is carried over untouched. */
-const OWNED = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']
+const OWNED = [
+  'PodReadyToStartContainers',
+  'Initialized',
+  'Ready',
+  'ContainersReady',
+  'PodScheduled',
+]
 
 export function computePodStatus(input: PodStatusInput): PodStatus {
   const { pod, now } = input
   const spec = (pod.spec ?? {}) as PodSpec
   const previous = (pod.status ?? {}) as PodStatus
-  const byName = new Map((input.containers ?? []).map((c) => [`${c.init ? 'init' : c.ephemeral ? 'ephemeral' : 'app'}/${c.name}`, c]))
+  const byName = new Map(
+    (input.containers ?? []).map((c) => [
+      `${c.init ? 'init' : c.ephemeral ? 'ephemeral' : 'app'}/${c.name}`,
+      c,
+    ]),
+  )
   const initSpecs = spec.initContainers ?? []
   const appSpecs = spec.containers ?? []
 
-  const initStatuses = initSpecs.map((c) => containerStatus(c, byName.get(`init/${c.name}`), 'PodInitializing'))
+  const initStatuses = initSpecs.map((c) =>
+    containerStatus(c, byName.get(`init/${c.name}`), 'PodInitializing'),
+  )
   const initialized = initStatuses.every((s) => terminatedExit(s.state) === 0)
-  const appStatuses = appSpecs.map((c) => containerStatus(c, byName.get(`app/${c.name}`), initialized ? 'ContainerCreating' : 'PodInitializing'))
+  const appStatuses = appSpecs.map((c) =>
+    containerStatus(
+      c,
+      byName.get(`app/${c.name}`),
+      initialized ? 'ContainerCreating' : 'PodInitializing',
+    ),
+  )
 
-  const phase = podPhase(spec.restartPolicy ?? 'Always', initStatuses, appStatuses, !!input.terminated)
+  const phase = podPhase(
+    spec.restartPolicy ?? 'Always',
+    initStatuses,
+    appStatuses,
+    !!input.terminated,
+  )
   const terminal = phase === 'Succeeded' || phase === 'Failed'
 
   const conditions: PodCondition[] = []
   const cond = (type: string, ok: boolean, reason?: string, message?: string) => {
     const status = ok ? 'True' : 'False'
     const before = (previous.conditions ?? []).find((c) => c.type === type)
-    const c: PodCondition = { type, status, lastTransitionTime: before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : formatTime(now) }
+    const c: PodCondition = {
+      type,
+      status,
+      lastTransitionTime:
+        before && before.status === status && before.lastTransitionTime
+          ? before.lastTransitionTime
+          : formatTime(now),
+    }
     if (reason) c.reason = reason
     if (message) c.message = message
     conditions.push(c)
   }
 
-  cond('PodReadyToStartContainers', input.containers !== undefined && !(terminal && input.terminated))
-  if (initialized) cond('Initialized', true, terminal && phase === 'Succeeded' && initSpecs.length ? 'PodCompleted' : undefined)
-  else cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${initStatuses.filter((s) => terminatedExit(s.state) !== 0).map((s) => s.name).join(' ')}]`)
+  cond(
+    'PodReadyToStartContainers',
+    input.containers !== undefined && !(terminal && input.terminated),
+  )
+  if (initialized)
+    cond(
+      'Initialized',
+      true,
+      terminal && phase === 'Succeeded' && initSpecs.length ? 'PodCompleted' : undefined,
+    )
+  else
+    cond(
+      'Initialized',
+      false,
+      'ContainersNotInitialized',
+      `containers with incomplete status: [${initStatuses
+        .filter((s) => terminatedExit(s.state) !== 0)
+        .map((s) => s.name)
+        .join(' ')}]`,
+    )
 
   const unready = appStatuses.filter((s) => !s.ready).map((s) => s.name)
   let containersReady: [boolean, string?, string?]
   if (phase === 'Succeeded') containersReady = [false, 'PodCompleted']
-  else if (unready.length) containersReady = [false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`]
+  else if (unready.length)
+    containersReady = [
+      false,
+      'ContainersNotReady',
+      `containers with unready status: [${unready.join(' ')}]`,
+    ]
   else containersReady = [true]
 
   let ready = containersReady
@@ -108,11 +161,19 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
     for (const gate of spec.readinessGates ?? []) {
       const c = (previous.conditions ?? []).find((x) => x.type === gate.conditionType)
       if (!c) {
-        ready = [false, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`]
+        ready = [
+          false,
+          'ReadinessGatesNotReady',
+          `corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`,
+        ]
         break
       }
       if (c.status !== 'True') {
-        ready = [false, 'ReadinessGatesNotReady', `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`]
+        ready = [
+          false,
+          'ReadinessGatesNotReady',
+          `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`,
+        ]
         break
       }
     }
@@ -120,7 +181,9 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
   cond('Ready', ...ready)
   cond('ContainersReady', ...containersReady)
   const scheduled = (previous.conditions ?? []).find((c) => c.type === 'PodScheduled')
-  conditions.push(scheduled ?? { type: 'PodScheduled', status: 'True', lastTransitionTime: formatTime(now) })
+  conditions.push(
+    scheduled ?? { type: 'PodScheduled', status: 'True', lastTransitionTime: formatTime(now) },
+  )
   for (const c of previous.conditions ?? []) if (!OWNED.includes(c.type)) conditions.push(c)
 
   const status: PodStatus = {
@@ -137,15 +200,31 @@ export function computePodStatus(input: PodStatusInput): PodStatus {
   if (initSpecs.length) status.initContainerStatuses = initStatuses
   status.containerStatuses = appStatuses
   // Ephemeral containers are reported, but count for neither the phase nor readiness.
-  const ephemeral = (spec.ephemeralContainers ?? []).map((c) => ({ ...containerStatus(c, byName.get(`ephemeral/${c.name}`), 'ContainerCreating'), ready: false }))
+  const ephemeral = (spec.ephemeralContainers ?? []).map((c) => ({
+    ...containerStatus(c, byName.get(`ephemeral/${c.name}`), 'ContainerCreating'),
+    ready: false,
+  }))
   if (ephemeral.length) status.ephemeralContainerStatuses = ephemeral
   return status
 }
 
-function containerStatus(spec: { name: string; image?: string }, state: ContainerState | undefined, defaultWaiting: string): ContainerStatus {
+function containerStatus(
+  spec: { name: string; image?: string },
+  state: ContainerState | undefined,
+  defaultWaiting: string,
+): ContainerStatus {
   const image = spec.image ?? ''
   if (!state) {
-    return { name: spec.name, state: { waiting: { reason: defaultWaiting } }, lastState: {}, ready: false, restartCount: 0, image, imageID: '', started: false }
+    return {
+      name: spec.name,
+      state: { waiting: { reason: defaultWaiting } },
+      lastState: {},
+      ready: false,
+      restartCount: 0,
+      image,
+      imageID: '',
+      started: false,
+    }
   }
   const out: ContainerStatus = {
     name: spec.name,
@@ -154,7 +233,8 @@ function containerStatus(spec: { name: string; image?: string }, state: Containe
     ready: state.ready && 'running' in state.state,
     restartCount: state.restartCount,
     image,
-    imageID: state.imageID ?? (state.containerID ? `${state.containerID.split('://')[0]}://${image}` : ''),
+    imageID:
+      state.imageID ?? (state.containerID ? `${state.containerID.split('://')[0]}://${image}` : ''),
     started: state.started ?? 'running' in state.state,
   }
   if (state.containerID) out.containerID = state.containerID
@@ -171,14 +251,23 @@ function terminatedExit(state: ContainerStatus['state']): number | undefined {
  * kubelet's getPhase: init containers gate the pod, a waiting container keeps it Pending, a
  * running one makes it Running, and when all have stopped the restart policy decides.
  */
-export function podPhase(restartPolicy: string, init: ContainerStatus[], app: ContainerStatus[], terminated: boolean): string {
+export function podPhase(
+  restartPolicy: string,
+  init: ContainerStatus[],
+  app: ContainerStatus[],
+  terminated: boolean,
+): string {
   let pendingInit = 0
   let failedInit = 0
   for (const s of init) {
     const exit = terminatedExit(s.state)
     if (exit === 0) continue
     if (exit !== undefined) failedInit++
-    else if (s.state.waiting && (s.lastState.terminated as { exitCode?: number } | undefined)?.exitCode) failedInit++
+    else if (
+      s.state.waiting &&
+      (s.lastState.terminated as { exitCode?: number } | undefined)?.exitCode
+    )
+      failedInit++
     else pendingInit++
   }
   const initDone = pendingInit === 0 && failedInit === 0
@@ -229,7 +318,10 @@ export function canonical(value: unknown): string {
  * The merge patch that brings `current` to `next`: the top-level status fields that differ, or
  * undefined when nothing does (then nothing is posted).
  */
-export function statusPatch(current: PodStatus | undefined, next: PodStatus): Partial<PodStatus> | undefined {
+export function statusPatch(
+  current: PodStatus | undefined,
+  next: PodStatus,
+): Partial<PodStatus> | undefined {
   const patch: Partial<PodStatus> = {}
   let changed = false
   for (const [k, v] of Object.entries(next)) {

@@ -31,11 +31,19 @@ export interface ListWatchOptions {
 type WatchEnd = { kind: 'expired' } | { kind: 'closed'; reason: string; healthy: boolean }
 
 /** One raw watch message (one or more newline-separated events) as typed events. */
-export function parseWatchMessage(text: string): { type: string; object: KubeObject & { code?: number; message?: string; reason?: string } }[] {
+export function parseWatchMessage(
+  text: string,
+): { type: string; object: KubeObject & { code?: number; message?: string; reason?: string } }[] {
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { type: string; object: KubeObject & { code?: number; message?: string; reason?: string } })
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          type: string
+          object: KubeObject & { code?: number; message?: string; reason?: string }
+        },
+    )
 }
 
 export class ListWatch {
@@ -100,7 +108,9 @@ export class ListWatch {
           this.log.debug(`listed ${list.items?.length ?? 0} objects at resourceVersion ${this.rv}`)
         } catch (err) {
           const delay = this.backoff.next()
-          this.log.warn(`list ${this.opts.path} failed (retrying in ${delay} ms): ${(err as Error).message}`)
+          this.log.warn(
+            `list ${this.opts.path} failed (retrying in ${delay} ms): ${(err as Error).message}`,
+          )
           await this.sleep(delay)
           continue
         }
@@ -108,13 +118,17 @@ export class ListWatch {
       const end = await this.watchOnce()
       if (this.stopped) return
       if (end.kind === 'expired') {
-        this.log.info(`watch ${this.opts.path} from resourceVersion ${this.rv} expired (410); listing again`)
+        this.log.info(
+          `watch ${this.opts.path} from resourceVersion ${this.rv} expired (410); listing again`,
+        )
         this.needList = true
         continue
       }
       if (end.healthy) this.backoff.reset()
       const delay = this.backoff.next()
-      this.log.warn(`watch ${this.opts.path} disconnected (${end.reason}); resuming from resourceVersion ${this.rv} in ${delay} ms`)
+      this.log.warn(
+        `watch ${this.opts.path} disconnected (${end.reason}); resuming from resourceVersion ${this.rv} in ${delay} ms`,
+      )
       await this.sleep(delay)
     }
   }
@@ -130,7 +144,9 @@ export class ListWatch {
     const pingEvery = this.opts.pingIntervalMs ?? 30_000
     const healthyAfter = this.opts.healthyAfterMs ?? 5_000
     return new Promise<WatchEnd>((resolve) => {
-      const ws = this.api.watchSocket(`${this.opts.path}?${this.query({ watch: 'true', allowWatchBookmarks: 'true', resourceVersion: this.rv })}`)
+      const ws = this.api.watchSocket(
+        `${this.opts.path}?${this.query({ watch: 'true', allowWatchBookmarks: 'true', resourceVersion: this.rv })}`,
+      )
       this.socket = ws
       let openedAt: number | undefined
       let settled = false
@@ -150,12 +166,18 @@ export class ListWatch {
         }
         resolve(end)
       }
-      const closed = (reason: string) => finish({ kind: 'closed', reason, healthy: openedAt !== undefined && Date.now() - openedAt >= healthyAfter })
+      const closed = (reason: string) =>
+        finish({
+          kind: 'closed',
+          reason,
+          healthy: openedAt !== undefined && Date.now() - openedAt >= healthyAfter,
+        })
 
       ws.on('open', () => {
         openedAt = Date.now()
         this.connected = true
-        if (this.backoff.attempts > 0) this.log.info(`watch ${this.opts.path} resumed from resourceVersion ${this.rv}`)
+        if (this.backoff.attempts > 0)
+          this.log.info(`watch ${this.opts.path} resumed from resourceVersion ${this.rv}`)
         else this.log.debug(`watching ${this.opts.path} from resourceVersion ${this.rv || '(now)'}`)
         pinger = setInterval(() => {
           if (awaitingPong) return closed(`no answer to a ping within ${pingEvery} ms`)
@@ -193,7 +215,9 @@ export class ListWatch {
           if (e.type === 'ERROR') {
             const code = e.object.code
             if (code === 410) return finish({ kind: 'expired' })
-            return closed(`watch error ${code ?? ''}: ${e.object.message ?? JSON.stringify(e.object)}`)
+            return closed(
+              `watch error ${code ?? ''}: ${e.object.message ?? JSON.stringify(e.object)}`,
+            )
           }
           const rv = e.object.metadata?.resourceVersion
           if (rv) this.rv = rv
@@ -207,7 +231,9 @@ export class ListWatch {
           }
         }
       })
-      ws.on('close', (code, reason) => closed(`closed with ${code}${reason.length ? ` ${reason.toString()}` : ''}`))
+      ws.on('close', (code, reason) =>
+        closed(`closed with ${code}${reason.length ? ` ${reason.toString()}` : ''}`),
+      )
       ws.on('error', (err) => closed(err.message))
     })
   }

@@ -7,8 +7,12 @@ export class ResizeChannel {
 
   push(payload: Uint8Array): void {
     try {
-      const { Width, Height } = JSON.parse(Buffer.from(payload).toString('utf8')) as { Width?: unknown; Height?: unknown }
-      if (typeof Width !== 'number' || typeof Height !== 'number' || Width <= 0 || Height <= 0) return
+      const { Width, Height } = JSON.parse(Buffer.from(payload).toString('utf8')) as {
+        Width?: unknown
+        Height?: unknown
+      }
+      if (typeof Width !== 'number' || typeof Height !== 'number' || Width <= 0 || Height <= 0)
+        return
       this.last = { width: Math.floor(Width), height: Math.floor(Height) }
       this.listener?.(this.last)
     } catch {

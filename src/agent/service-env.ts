@@ -22,7 +22,11 @@ const masterNamespace = 'default'
 const masterServices = new Set(['kubernetes'])
 
 /** The Services whose variables a pod in `namespace` gets, from the Services of its namespace and of `default`. */
-export function linkedServices(namespace: string, enableServiceLinks: boolean, services: KubeObject[]): KubeObject[] {
+export function linkedServices(
+  namespace: string,
+  enableServiceLinks: boolean,
+  services: KubeObject[],
+): KubeObject[] {
   const chosen = new Map<string, KubeObject>()
   for (const svc of services) {
     if (!hasClusterIP(svc)) continue
@@ -45,7 +49,8 @@ export function serviceEnv(services: KubeObject[]): Record<string, string> {
     out[`${prefix}_SERVICE_HOST`] = ip
     if (ports.length === 0) continue
     out[`${prefix}_SERVICE_PORT`] = String(ports[0]!.port)
-    for (const p of ports) if (p.name) out[`${prefix}_SERVICE_PORT_${envName(p.name)}`] = String(p.port)
+    for (const p of ports)
+      if (p.name) out[`${prefix}_SERVICE_PORT_${envName(p.name)}`] = String(p.port)
     ports.forEach((p, i) => {
       const proto = (p.protocol || 'TCP').toUpperCase()
       const url = `${proto.toLowerCase()}://${hostPort(ip, p.port)}`

@@ -43,7 +43,8 @@ export interface PodDecisionInput {
 export const ORPHAN_GRACE_SECONDS = 2
 
 const phaseOf = (pod: KubeObject) => (pod.status as { phase?: string } | undefined)?.phase
-export const isTerminal = (pod: KubeObject): boolean => phaseOf(pod) === 'Succeeded' || phaseOf(pod) === 'Failed'
+export const isTerminal = (pod: KubeObject): boolean =>
+  phaseOf(pod) === 'Succeeded' || phaseOf(pod) === 'Failed'
 
 /** The grace period of a deletion in progress: what the API recorded, else the pod's own. */
 export function deletionGrace(pod: KubeObject): number {
@@ -58,30 +59,54 @@ export function decidePod(input: PodDecisionInput): SyncAction[] {
   const { uid, pod, runtime } = input
   if (!pod) {
     if (!runtime) return []
-    return [{ type: 'remove', uid, gracePeriodSeconds: runtime.stopped ? 0 : Math.min(runtime.stoppingGrace ?? ORPHAN_GRACE_SECONDS, ORPHAN_GRACE_SECONDS) }]
+    return [
+      {
+        type: 'remove',
+        uid,
+        gracePeriodSeconds: runtime.stopped
+          ? 0
+          : Math.min(runtime.stoppingGrace ?? ORPHAN_GRACE_SECONDS, ORPHAN_GRACE_SECONDS),
+      },
+    ]
   }
 
   if (pod.metadata.deletionTimestamp) {
-    if (!runtime || runtime.stopped) return runtime ? [{ type: 'report', pod }, { type: 'delete', pod }] : [{ type: 'delete', pod }]
+    if (!runtime || runtime.stopped)
+      return runtime
+        ? [
+            { type: 'report', pod },
+            { type: 'delete', pod },
+          ]
+        : [{ type: 'delete', pod }]
     const grace = deletionGrace(pod)
     // A shorter grace period (a second `kubectl delete --grace-period`) escalates a stop in progress.
-    if (runtime.stoppingGrace === undefined || grace < runtime.stoppingGrace) return [{ type: 'stop', pod, gracePeriodSeconds: grace }]
+    if (runtime.stoppingGrace === undefined || grace < runtime.stoppingGrace)
+      return [{ type: 'stop', pod, gracePeriodSeconds: grace }]
     return []
   }
 
   if (isTerminal(pod)) {
     // A finished pod keeps its containers' output until it is deleted, but nothing may run.
-    if (runtime && !runtime.stopped && runtime.stoppingGrace === undefined) return [{ type: 'stop', pod, gracePeriodSeconds: deletionGrace(pod) }]
+    if (runtime && !runtime.stopped && runtime.stoppingGrace === undefined)
+      return [{ type: 'stop', pod, gracePeriodSeconds: deletionGrace(pod) }]
     return []
   }
 
   if (!runtime) {
     const admission = input.admission ?? { ok: true }
-    if (!admission.ok) return [{ type: 'reject', pod, reason: admission.reason, message: admission.message }]
-    return [{ type: 'start', pod }, { type: 'report', pod }]
+    if (!admission.ok)
+      return [{ type: 'reject', pod, reason: admission.reason, message: admission.message }]
+    return [
+      { type: 'start', pod },
+      { type: 'report', pod },
+    ]
   }
   if (runtime.stoppingGrace !== undefined || runtime.stopped) return [{ type: 'report', pod }]
-  if (input.retry) return [{ type: 'start', pod }, { type: 'report', pod }]
+  if (input.retry)
+    return [
+      { type: 'start', pod },
+      { type: 'report', pod },
+    ]
   return [{ type: 'report', pod }]
 }
 
@@ -98,9 +123,18 @@ export function syncPods(input: {
   for (const pod of input.pods) {
     const uid = pod.metadata.uid ?? ''
     seen.add(uid)
-    actions.push(...decidePod({ uid, pod, runtime: input.runtime.get(uid), admission: admission.get(uid), retry: input.retry?.has(uid) }))
+    actions.push(
+      ...decidePod({
+        uid,
+        pod,
+        runtime: input.runtime.get(uid),
+        admission: admission.get(uid),
+        retry: input.retry?.has(uid),
+      }),
+    )
   }
-  for (const [uid, view] of input.runtime) if (!seen.has(uid)) actions.push(...decidePod({ uid, pod: undefined, runtime: view }))
+  for (const [uid, view] of input.runtime)
+    if (!seen.has(uid)) actions.push(...decidePod({ uid, pod: undefined, runtime: view }))
   return actions
 }
 
@@ -113,7 +147,10 @@ interface Requests {
 
 /** A pod's effective requests: the larger of the app containers' sum and any single init container. */
 export function podRequests(pod: KubeObject): Requests {
-  const spec = (pod.spec ?? {}) as { containers?: ContainerResources[]; initContainers?: ContainerResources[] }
+  const spec = (pod.spec ?? {}) as {
+    containers?: ContainerResources[]
+    initContainers?: ContainerResources[]
+  }
   const sum: Requests = { cpu: 0, memory: 0 }
   for (const c of spec.containers ?? []) {
     sum.cpu += request(c, 'cpu')
@@ -127,11 +164,15 @@ export function podRequests(pod: KubeObject): Requests {
 }
 
 interface ContainerResources {
-  resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> }
+  resources?: {
+    requests?: Record<string, string | number>
+    limits?: Record<string, string | number>
+  }
 }
 
 /** cpu in millicores, memory in bytes */
-const amount = (resource: 'cpu' | 'memory', q: string | number) => (resource === 'cpu' ? parseCpuMillis(q) : parseBytes(q))
+const amount = (resource: 'cpu' | 'memory', q: string | number) =>
+  resource === 'cpu' ? parseCpuMillis(q) : parseBytes(q)
 
 function request(c: ContainerResources, resource: 'cpu' | 'memory'): number {
   const raw = c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource]
@@ -169,13 +210,20 @@ export function admitPods(
   }
   const fresh = live
     .filter((p) => !held.has(p.metadata.uid ?? ''))
-    .sort((a, b) => String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? '')) || String(a.metadata.name).localeCompare(String(b.metadata.name)))
+    .sort(
+      (a, b) =>
+        String(a.metadata.creationTimestamp ?? '').localeCompare(
+          String(b.metadata.creationTimestamp ?? ''),
+        ) || String(a.metadata.name).localeCompare(String(b.metadata.name)),
+    )
   for (const p of fresh) {
     const r = podRequests(p)
     let rejection: { ok: false; reason: string; message: string } | undefined
     if (used.pods + 1 > cap.pods) rejection = outOf('pods', 1, used.pods, cap.pods)
-    else if (r.cpu > 0 && used.cpu + r.cpu > cap.cpu + 1e-9) rejection = outOf('cpu', r.cpu, used.cpu, cap.cpu)
-    else if (r.memory > 0 && used.memory + r.memory > cap.memory) rejection = outOf('memory', r.memory, used.memory, cap.memory)
+    else if (r.cpu > 0 && used.cpu + r.cpu > cap.cpu + 1e-9)
+      rejection = outOf('cpu', r.cpu, used.cpu, cap.cpu)
+    else if (r.memory > 0 && used.memory + r.memory > cap.memory)
+      rejection = outOf('memory', r.memory, used.memory, cap.memory)
     if (rejection) {
       out.set(p.metadata.uid ?? '', rejection)
       continue
@@ -188,7 +236,12 @@ export function admitPods(
   return out
 }
 
-function outOf(resource: string, requested: number, used: number, capacity: number): { ok: false; reason: string; message: string } {
+function outOf(
+  resource: string,
+  requested: number,
+  used: number,
+  capacity: number,
+): { ok: false; reason: string; message: string } {
   const fmt = (n: number) => (resource === 'cpu' ? `${n}m` : String(n))
   return {
     ok: false,

@@ -8,7 +8,18 @@ import { serveHttp } from './proxy/http'
 import { serveWebSocket } from './proxy/websocket'
 import { serveTcp } from './proxy/tcp'
 import type { StreamOutput } from './stream-output'
-import { agentStreamBit, parseGatewayMessage, pingText, pongText, tunnelReplacedCode, tunnelRevokedCode, type Dial, type End, type ExecOpen, type LogsOpen } from '../agent-protocol/tunnel-messages'
+import {
+  agentStreamBit,
+  parseGatewayMessage,
+  pingText,
+  pongText,
+  tunnelReplacedCode,
+  tunnelRevokedCode,
+  type Dial,
+  type End,
+  type ExecOpen,
+  type LogsOpen,
+} from '../agent-protocol/tunnel-messages'
 
 export interface TunnelOptions {
   /** The API server URL from the kubeconfig (https://host:port). */
@@ -67,7 +78,9 @@ const replacedAttempt = 5
 
 export function backoffDelay(attempt: number, random = Math.random): number {
   const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** attempt)
-  return Math.round(Math.min(backoff.maxMs, base * (1 - backoff.jitter + 2 * backoff.jitter * random())))
+  return Math.round(
+    Math.min(backoff.maxMs, base * (1 - backoff.jitter + 2 * backoff.jitter * random())),
+  )
 }
 
 /** The tunnel's URL below the server URL (which may carry a path prefix). */
@@ -107,7 +120,13 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     if (stopped) return
     const headers: Record<string, string> = {}
     if (opts.token) headers.Authorization = `Bearer ${opts.token}`
-    const socket = new WebSocket(url, { headers, ca: opts.ca, rejectUnauthorized: !opts.insecureSkipTLSVerify, handshakeTimeout: 10_000, perMessageDeflate: false })
+    const socket = new WebSocket(url, {
+      headers,
+      ca: opts.ca,
+      rejectUnauthorized: !opts.insecureSkipTLSVerify,
+      handshakeTimeout: 10_000,
+      perMessageDeflate: false,
+    })
     ws = socket
     socket.on('open', () => {
       open = true
@@ -126,7 +145,8 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     socket.on('message', (data, isBinary) => {
       if (!isBinary) return onText(socket, data.toString())
       const frame = decodeFrame(toBytes(data))
-      if (frame && frame.id & agentStreamBit) dialled.get(frame.id)?.data(frame.channel, frame.payload)
+      if (frame && frame.id & agentStreamBit)
+        dialled.get(frame.id)?.data(frame.channel, frame.payload)
       else if (frame) sessions.get(frame.id)?.input(frame)
     })
     socket.on('error', (err) => log(`tunnel: ${err.message}`))
@@ -142,9 +162,12 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
       if (stopped) return
       // Another connection took this node's tunnel: a second agent for the same node is running.
       // Redialling at once would only take it back, so wait long before trying again.
-      if (code === tunnelRevokedCode) log(`tunnel: node ${opts.nodeName}'s credential was revoked; the agent must join again`)
+      if (code === tunnelRevokedCode)
+        log(`tunnel: node ${opts.nodeName}'s credential was revoked; the agent must join again`)
       if (code === tunnelReplacedCode) {
-        log(`tunnel: another connection for node ${opts.nodeName} replaced this one; is a second agent running?`)
+        log(
+          `tunnel: another connection for node ${opts.nodeName} replaced this one; is a second agent running?`,
+        )
         attempt = Math.max(attempt, replacedAttempt)
       }
       const delay = backoffDelay(attempt++)
@@ -175,7 +198,8 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     debug(`tunnel: stream ${msg.id} opened: ${msg.op} ${msg.namespace ?? ''}/${msg.pod ?? ''}`)
     const out = output(socket, msg.id, sessions)
     if (msg.op === 'logs') sessions.set(msg.id, serveLogs(opts.runtime, msg, out))
-    else if (msg.op === 'portforward') sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
+    else if (msg.op === 'portforward')
+      sessions.set(msg.id, servePortForward(opts.runtime, msg, out))
     else if (msg.op === 'http') sessions.set(msg.id, serveHttp(opts.runtime, msg, out))
     else if (msg.op === 'websocket') sessions.set(msg.id, serveWebSocket(opts.runtime, msg, out))
     else if (msg.op === 'tcp') sessions.set(msg.id, serveTcp(opts.runtime, msg, out))
@@ -188,7 +212,10 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
     for (const h of all) h.end(error)
   }
 
-  const dialStream = (request: Omit<Dial, 'op' | 'id'>, handlers: DialHandlers): DialStream | undefined => {
+  const dialStream = (
+    request: Omit<Dial, 'op' | 'id'>,
+    handlers: DialHandlers,
+  ): DialStream | undefined => {
     const socket = ws
     if (!open || !socket || socket.readyState !== WebSocket.OPEN) return undefined
     let id: number
@@ -211,7 +238,8 @@ export function connectTunnel(opts: TunnelOptions): Tunnel {
         if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: 'end', id }))
       },
       async drained() {
-        while (live() && socket.bufferedAmount > maxBufferedBytes) await new Promise((r) => setTimeout(r, 10))
+        while (live() && socket.bufferedAmount > maxBufferedBytes)
+          await new Promise((r) => setTimeout(r, 10))
       },
       congested: () => live() && socket.bufferedAmount > maxBufferedBytes,
     }
@@ -257,10 +285,12 @@ function output(socket: WebSocket, id: number, sessions: Map<number, Session>): 
       if (ended) return
       ended = true
       sessions.delete(id)
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: 'end', id, ...end }))
+      if (socket.readyState === WebSocket.OPEN)
+        socket.send(JSON.stringify({ op: 'end', id, ...end }))
     },
     async drained() {
-      while (live() && socket.bufferedAmount > maxBufferedBytes) await new Promise((r) => setTimeout(r, 10))
+      while (live() && socket.bufferedAmount > maxBufferedBytes)
+        await new Promise((r) => setTimeout(r, 10))
     },
     congested: () => live() && socket.bufferedAmount > maxBufferedBytes,
   }
@@ -271,7 +301,11 @@ function output(socket: WebSocket, id: number, sessions: Map<number, Session>): 
  * one still being created, which the kubelet reports as waiting to start. Every other refusal
  * (no previous instance, not started) is the runtime's, raised on the first read.
  */
-export function logProblem(states: ContainerState[] | undefined, pod: string, opts: LogOptions): string | undefined {
+export function logProblem(
+  states: ContainerState[] | undefined,
+  pod: string,
+  opts: LogOptions,
+): string | undefined {
   if (states !== undefined) return undefined
   return `container "${opts.container}" in pod "${pod}" is waiting to start: ContainerCreating`
 }
@@ -328,12 +362,19 @@ function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Sessi
     onResize: (listener) => resize.listen(listener),
     stdout: (chunk: Uint8Array) => !cancelled && out.data(Channel.stdout, chunk),
     // A terminal has one output stream.
-    stderr: (chunk: Uint8Array) => !cancelled && out.data(msg.tty ? Channel.stdout : Channel.stderr, chunk),
+    stderr: (chunk: Uint8Array) =>
+      !cancelled && out.data(msg.tty ? Channel.stdout : Channel.stderr, chunk),
   }
-  const attach = () => (runtime.attach ? runtime.attach(msg.podUid, msg.container, streams) : Promise.reject(new Error("this node's runtime cannot attach to a container's process")))
+  const attach = () =>
+    runtime.attach
+      ? runtime.attach(msg.podUid, msg.container, streams)
+      : Promise.reject(new Error("this node's runtime cannot attach to a container's process"))
   ;(msg.attach ? attach() : runtime.exec(msg.podUid, msg.container, msg.command, streams)).then(
     (exitCode) => out.end({ exitCode }),
-    (err: unknown) => out.end({ error: `error ${msg.attach ? 'attaching to' : 'executing command in'} container: ${err instanceof Error ? err.message : String(err)}` }),
+    (err: unknown) =>
+      out.end({
+        error: `error ${msg.attach ? 'attaching to' : 'executing command in'} container: ${err instanceof Error ? err.message : String(err)}`,
+      }),
   )
   return {
     cancel: () => {
@@ -344,7 +385,11 @@ function serveExec(runtime: ContainerRuntime, msg: ExecOpen, out: Output): Sessi
     },
     input: (frame) => {
       if (frame.channel === Channel.stdin) stdin?.push(frame.payload.slice())
-      else if (frame.channel === Channel.close && (frame.payload[0] ?? Channel.stdin) === Channel.stdin) stdin?.end()
+      else if (
+        frame.channel === Channel.close &&
+        (frame.payload[0] ?? Channel.stdin) === Channel.stdin
+      )
+        stdin?.end()
       else if (frame.channel === Channel.resize && msg.tty) resize.push(frame.payload)
     },
   }

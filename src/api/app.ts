@@ -4,7 +4,15 @@ import { ApiError, failure } from '../apimachinery/status'
 import { bearerAuth } from './authentication/authenticate'
 import { prettyJson } from './http/pretty'
 import { registerAuthRoutes } from './authentication/auth-routes'
-import { aggregatedDiscovery, aggregatedDiscoveryType, apiGroup, apiGroupList, apiVersions, resourceList, wantsAggregated } from './discovery/discovery'
+import {
+  aggregatedDiscovery,
+  aggregatedDiscoveryType,
+  apiGroup,
+  apiGroupList,
+  apiVersions,
+  resourceList,
+  wantsAggregated,
+} from './discovery/discovery'
 import { openapiGroupVersion, openapiIndex } from './discovery/openapi'
 import { serveOpenapiV2 } from './discovery/openapi-v2'
 import { serveNodeJoin } from './authentication/node-join'
@@ -22,7 +30,8 @@ import { serveEventsV1 } from './views/events-v1'
 import { serveHpaV1 } from './views/hpa-v1'
 import { unservedAggregatedApi } from './discovery/aggregated-apis'
 
-const notFoundStatus = () => failure(404, 'NotFound', 'the server could not find the requested resource', {})
+const notFoundStatus = () =>
+  failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
 /** The API server: discovery, OpenAPI, health, and every resource route. */
 export function buildApp() {
@@ -40,12 +49,18 @@ export function buildApp() {
 
   app.get('/api', async (c) => {
     const served = await servedResources(c.env)
-    if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(served, true)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
+    if (wantsAggregated(c.req.header('Accept') ?? null))
+      return new Response(JSON.stringify(aggregatedDiscovery(served, true)), {
+        headers: { 'Content-Type': aggregatedDiscoveryType },
+      })
     return c.json(apiVersions(new URL(c.req.url).host))
   })
   app.get('/apis', async (c) => {
     const served = await servedResources(c.env)
-    if (wantsAggregated(c.req.header('Accept') ?? null)) return new Response(JSON.stringify(aggregatedDiscovery(served, false)), { headers: { 'Content-Type': aggregatedDiscoveryType } })
+    if (wantsAggregated(c.req.header('Accept') ?? null))
+      return new Response(JSON.stringify(aggregatedDiscovery(served, false)), {
+        headers: { 'Content-Type': aggregatedDiscoveryType },
+      })
     return c.json(apiGroupList(served))
   })
   app.get('/api/v1', async (c) => c.json(resourceList(await servedResources(c.env), '', 'v1')))
@@ -54,19 +69,33 @@ export function buildApp() {
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
   app.get('/apis/:group/:version', async (c) => {
-    const doc = resourceList(await servedResources(c.env), c.req.param('group'), c.req.param('version'))
+    const doc = resourceList(
+      await servedResources(c.env),
+      c.req.param('group'),
+      c.req.param('version'),
+    )
     if (doc) return c.json(doc)
-    return (await unservedAggregatedApi(c.env, c.req.param('group'), c.req.param('version'))) ?? statusResponse(notFoundStatus())
+    return (
+      (await unservedAggregatedApi(c.env, c.req.param('group'), c.req.param('version'))) ??
+      statusResponse(notFoundStatus())
+    )
   })
   app.get('/openapi/v2', (c) => serveOpenapiV2(c.req.header('Accept') ?? null))
   app.get('/openapi/v3', async (c) => c.json(openapiIndex(await customResources(c.env))))
   app.get('/openapi/v3/*', async (c) => {
-    const doc = openapiGroupVersion(await customResources(c.env), c.req.path.slice('/openapi/v3/'.length))
+    const doc = openapiGroupVersion(
+      await customResources(c.env),
+      c.req.path.slice('/openapi/v3/'.length),
+    )
     return doc ? c.json(doc) : statusResponse(notFoundStatus())
   })
 
-  app.post('/agent/v1/nodes/:name/credential', (c) => serveNodeJoin(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'credential')!))
-  app.get('/agent/v1/nodes/:name/tunnel', (c) => serveTunnel(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'tunnel')!))
+  app.post('/agent/v1/nodes/:name/credential', (c) =>
+    serveNodeJoin(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'credential')!),
+  )
+  app.get('/agent/v1/nodes/:name/tunnel', (c) =>
+    serveTunnel(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'tunnel')!),
+  )
   app.all('/api/v1/*', async (c) => {
     const parsed = parsedOf(c.req.raw)
     if (!parsed.info) return statusResponse(notFoundStatus())

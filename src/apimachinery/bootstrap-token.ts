@@ -38,8 +38,13 @@ export function bootstrapUser(id: string): string {
 }
 
 /** The Secret a bootstrap token is stored as, valid for `ttlSeconds` from `now` (ms). */
-export function bootstrapTokenSecret(token: BootstrapToken, opts: { ttlSeconds: number; description: string; now?: number }): KubeObject {
-  const expiration = new Date((opts.now ?? Date.now()) + opts.ttlSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+export function bootstrapTokenSecret(
+  token: BootstrapToken,
+  opts: { ttlSeconds: number; description: string; now?: number },
+): KubeObject {
+  const expiration = new Date((opts.now ?? Date.now()) + opts.ttlSeconds * 1000)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -61,7 +66,11 @@ export function bootstrapTokenSecret(token: BootstrapToken, opts: { ttlSeconds: 
  * not being deleted, of the bootstrap type, same id and secret, unexpired, usable for
  * authentication, with well-formed extra groups. Otherwise undefined.
  */
-export async function bootstrapTokenGroups(secret: KubeObject, token: BootstrapToken, now = Date.now()): Promise<string[] | undefined> {
+export async function bootstrapTokenGroups(
+  secret: KubeObject,
+  token: BootstrapToken,
+  now = Date.now(),
+): Promise<string[] | undefined> {
   if (secret.metadata.deletionTimestamp || secret.type !== bootstrapTokenType) return undefined
   const data = decodedData(secret)
   if (!(await sameSecret(data['token-secret'] ?? '', token.secret))) return undefined
@@ -73,7 +82,10 @@ export async function bootstrapTokenGroups(secret: KubeObject, token: BootstrapT
     if (Number.isNaN(at) || at <= now) return undefined
   }
   if (data['usage-bootstrap-authentication'] !== 'true') return undefined
-  const extra = (data['auth-extra-groups'] ?? '').split(',').map((g) => g.trim()).filter(Boolean)
+  const extra = (data['auth-extra-groups'] ?? '')
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean)
   if (extra.some((g) => !extraGroupPattern.test(g))) return undefined
   return [bootstrappersGroup, ...new Set(extra)]
 }

@@ -30,7 +30,8 @@ export function formatIPv4(n: number): string {
 /** An IPv4 CIDR such as `10.96.0.0/12`; host bits are masked off. */
 export function parseCidr(s: string): Cidr | undefined {
   const [ip, bits, extra] = s.trim().split('/')
-  if (extra !== undefined || ip === undefined || bits === undefined || !/^[0-9]{1,2}$/.test(bits)) return undefined
+  if (extra !== undefined || ip === undefined || bits === undefined || !/^[0-9]{1,2}$/.test(bits))
+    return undefined
   const prefix = Number(bits)
   const addr = parseIPv4(ip)
   if (addr === undefined || prefix > 32) return undefined
@@ -48,6 +49,7 @@ export function cidrContains(cidr: Cidr, ip: string): boolean {
 /** The pod CIDRs a Node holds: spec.podCIDRs, else spec.podCIDR. */
 export function podCidrsOf(node: KubeObject | undefined): string[] {
   const spec = (node?.spec ?? {}) as { podCIDR?: unknown; podCIDRs?: unknown }
-  if (Array.isArray(spec.podCIDRs) && spec.podCIDRs.length) return spec.podCIDRs.filter((c): c is string => typeof c === 'string' && c !== '')
+  if (Array.isArray(spec.podCIDRs) && spec.podCIDRs.length)
+    return spec.podCIDRs.filter((c): c is string => typeof c === 'string' && c !== '')
   return typeof spec.podCIDR === 'string' && spec.podCIDR ? [spec.podCIDR] : []
 }

@@ -15,20 +15,31 @@ export interface Condition {
  * as the status itself does not change.
  */
 
-export function getCondition<C extends Condition>(conditions: readonly C[] | undefined, type: string): C | undefined {
+export function getCondition<C extends Condition>(
+  conditions: readonly C[] | undefined,
+  type: string,
+): C | undefined {
   return conditions?.find((c) => c.type === type)
 }
 
 /** SetDeploymentCondition / SetCondition: a no-op when status and reason are unchanged. */
-export function setCondition<C extends Condition>(conditions: readonly C[] | undefined, condition: C): C[] {
+export function setCondition<C extends Condition>(
+  conditions: readonly C[] | undefined,
+  condition: C,
+): C[] {
   const list = conditions ?? []
   const current = getCondition(list, condition.type)
-  if (current && current.status === condition.status && current.reason === condition.reason) return [...list]
+  if (current && current.status === condition.status && current.reason === condition.reason)
+    return [...list]
   const next = { ...condition }
-  if (current && current.status === condition.status && current.lastTransitionTime !== undefined) next.lastTransitionTime = current.lastTransitionTime
+  if (current && current.status === condition.status && current.lastTransitionTime !== undefined)
+    next.lastTransitionTime = current.lastTransitionTime
   return [...list.filter((c) => c.type !== condition.type), next]
 }
 
-export function removeCondition<C extends Condition>(conditions: readonly C[] | undefined, type: string): C[] {
+export function removeCondition<C extends Condition>(
+  conditions: readonly C[] | undefined,
+  type: string,
+): C[] {
   return (conditions ?? []).filter((c) => c.type !== type)
 }

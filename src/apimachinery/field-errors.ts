@@ -46,16 +46,31 @@ const typeTexts: Record<CauseReason, string> = {
 }
 
 // Upstream prints no value for these types, whatever was passed.
-const valueless = new Set<CauseReason>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError'])
+const valueless = new Set<CauseReason>([
+  'FieldValueRequired',
+  'FieldValueForbidden',
+  'FieldValueTooLong',
+  'InternalError',
+])
 
 // Constructors, one per field.ErrorType
 
-export function invalid(field: string, value: unknown, message: string, display?: string): FieldCause {
+export function invalid(
+  field: string,
+  value: unknown,
+  message: string,
+  display?: string,
+): FieldCause {
   return withDisplay({ field, reason: 'FieldValueInvalid', message, value }, display)
 }
 
 /** A value of the wrong JSON type (field.TypeInvalid). */
-export function typeInvalid(field: string, value: unknown, message: string, display?: string): FieldCause {
+export function typeInvalid(
+  field: string,
+  value: unknown,
+  message: string,
+  display?: string,
+): FieldCause {
   return withDisplay({ field, reason: 'FieldValueTypeInvalid', message, value }, display)
 }
 
@@ -76,7 +91,12 @@ export function forbidden(field: string, message: string): FieldCause {
 }
 
 /** The detail lists the supported values in the order given, each quoted. */
-export function notSupported(field: string, value: unknown, supported: readonly string[], display?: string): FieldCause {
+export function notSupported(
+  field: string,
+  value: unknown,
+  supported: readonly string[],
+  display?: string,
+): FieldCause {
   const message = supported.length ? `supported values: ${supported.map(goQuote).join(', ')}` : ''
   return withDisplay({ field, reason: 'FieldValueNotSupported', message, value }, display)
 }
@@ -121,7 +141,11 @@ export function aggregateMessage(causes: readonly FieldCause[]): string {
 }
 
 /** The message of a 422 Invalid Status: `Deployment.apps "web" is invalid: spec.replicas: …`. */
-export function invalidMessage(qualifiedKind: string, name: string, causes: readonly FieldCause[]): string {
+export function invalidMessage(
+  qualifiedKind: string,
+  name: string,
+  causes: readonly FieldCause[],
+): string {
   const head = `${qualifiedKind} ${goQuote(name)} is invalid`
   return causes.length ? `${head}: ${aggregateMessage(causes)}` : head
 }
@@ -130,12 +154,18 @@ export function invalidMessage(qualifiedKind: string, name: string, causes: read
 export function formatValue(value: unknown): string {
   if (value === null || value === undefined) return 'null'
   if (typeof value === 'string') return goQuote(value)
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value)
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return goStringSlice(value)
   if (isStringMap(value)) return goStringMap(value)
   return JSON.stringify(value)
 }
 
 function isStringMap(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  )
 }

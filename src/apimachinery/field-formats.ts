@@ -10,22 +10,28 @@ import { type FieldCause, invalid, tooLong } from './field-errors'
 // problems, empty when the value is fine.
 
 const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'
-const qualifiedNameErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+const qualifiedNameErrMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`)
 const labelValueFmt = `(${qualifiedNameFmt})?`
-const labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+const labelValueErrMsg =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 const labelValueRe = new RegExp(`^${labelValueFmt}$`)
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?'
-const dns1123LabelErrMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"
 const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`)
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`
-const dns1123SubdomainErrMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+const dns1123SubdomainErrMsg =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`)
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?'
-const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
+const dns1035LabelErrMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
 const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`)
 const configMapKeyFmt = '[-._a-zA-Z0-9]+'
-const configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
+const configMapKeyErrMsg =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
 const configMapKeyRe = new RegExp(`^${configMapKeyFmt}$`)
 const percentFmt = '[0-9]+%'
 const percentErrMsg = "a valid percent string must be a numeric string followed by an ending '%'"
@@ -85,14 +91,18 @@ export function isQualifiedName(value: string): string[] {
   }
   if (!name.length) errs.push('name part must be non-empty')
   else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`)
-  if (!qualifiedNameRe.test(name)) errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`)
+  if (!qualifiedNameRe.test(name))
+    errs.push(
+      `name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`,
+    )
   return errs
 }
 
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = []
   if (byteLength(value) > labelValueMaxLength) errs.push(maxLenError(labelValueMaxLength))
-  if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'))
+  if (!labelValueRe.test(value))
+    errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'))
   return errs
 }
 
@@ -109,23 +119,28 @@ export function isDns1123Label(value: string): string[] {
 
 export function isDns1123Subdomain(value: string): string[] {
   const errs: string[] = []
-  if (byteLength(value) > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength))
-  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'))
+  if (byteLength(value) > dns1123SubdomainMaxLength)
+    errs.push(maxLenError(dns1123SubdomainMaxLength))
+  if (!dns1123SubdomainRe.test(value))
+    errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'))
   return errs
 }
 
 export function isDns1035Label(value: string): string[] {
   const errs: string[] = []
   if (byteLength(value) > dns1035LabelMaxLength) errs.push(maxLenError(dns1035LabelMaxLength))
-  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'))
+  if (!dns1035LabelRe.test(value))
+    errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'))
   return errs
 }
 
 /** Keys of ConfigMap and Secret data. */
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = []
-  if (byteLength(value) > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength))
-  if (!configMapKeyRe.test(value)) errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'))
+  if (byteLength(value) > dns1123SubdomainMaxLength)
+    errs.push(maxLenError(dns1123SubdomainMaxLength))
+  if (!configMapKeyRe.test(value))
+    errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'))
   if (value === '.') errs.push("must not be '.'")
   else if (value === '..') errs.push("must not be '..'")
   else if (value.startsWith('..')) errs.push("must not start with '..'")
@@ -139,10 +154,12 @@ export function isValidPortNum(port: number): string[] {
 export function isValidPortName(port: string): string[] {
   const errs: string[] = []
   if (byteLength(port) > 15) errs.push(maxLenError(15))
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)')
+  if (!/^[-a-z0-9]+$/.test(port))
+    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)')
   if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)')
   if (port.includes('--')) errs.push('must not contain consecutive hyphens')
-  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen')
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-')))
+    errs.push('must not begin or end with a hyphen')
   return errs
 }
 
@@ -186,7 +203,10 @@ export function validateNonnegative(value: number, field: string): FieldCause[] 
 }
 
 /** Label keys must be qualified names and values valid label values; every cause is on `field`. */
-export function validateLabels(labels: Record<string, string> | null | undefined, field: string): FieldCause[] {
+export function validateLabels(
+  labels: Record<string, string> | null | undefined,
+  field: string,
+): FieldCause[] {
   const causes: FieldCause[] = []
   for (const [k, v] of Object.entries(labels ?? {})) {
     causes.push(...each(k, field, isQualifiedName(k)))
@@ -196,7 +216,10 @@ export function validateLabels(labels: Record<string, string> | null | undefined
 }
 
 /** Annotation keys are qualified names in any case; keys and values together stay within 256 KiB. */
-export function validateAnnotations(annotations: Record<string, string> | null | undefined, field: string): FieldCause[] {
+export function validateAnnotations(
+  annotations: Record<string, string> | null | undefined,
+  field: string,
+): FieldCause[] {
   const causes: FieldCause[] = []
   let total = 0
   for (const [k, v] of Object.entries(annotations ?? {})) {

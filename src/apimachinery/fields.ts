@@ -61,14 +61,17 @@ function unescapeValue(s: string): string {
   let inSlash = false
   for (const c of s) {
     if (inSlash) {
-      if (c !== '\\' && c !== ',' && c !== '=') throw new SelectorError(`invalid field selector: invalid escape sequence: \\${c}`)
+      if (c !== '\\' && c !== ',' && c !== '=')
+        throw new SelectorError(`invalid field selector: invalid escape sequence: \\${c}`)
       out += c
       inSlash = false
     } else if (c === '\\') {
       inSlash = true
     } else if (c === ',' || c === '=') {
       // Go prints the offending rune with %v, which is its code point.
-      throw new SelectorError(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`)
+      throw new SelectorError(
+        `invalid field selector: unescaped character in value: ${c.codePointAt(0)}`,
+      )
     } else {
       out += c
     }
@@ -102,13 +105,17 @@ export function parseFieldSelector(s: string): FieldSelector {
 /** A field absent from `fieldValues` reads as the empty string, so `f=` matches it. */
 export function matchesFields(sel: FieldSelector, fieldValues: Record<string, string>): boolean {
   return sel.requirements.every((r) => {
-    const actual = Object.prototype.hasOwnProperty.call(fieldValues, r.field) ? fieldValues[r.field] : ''
+    const actual = Object.prototype.hasOwnProperty.call(fieldValues, r.field)
+      ? fieldValues[r.field]
+      : ''
     return r.operator === '=' ? actual === r.value : actual !== r.value
   })
 }
 
 export function fieldSelectorString(sel: FieldSelector): string {
-  return sel.requirements.map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`).join(',')
+  return sel.requirements
+    .map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`)
+    .join(',')
 }
 
 /** The value a selector pins `field` to with `=`, if it does (e.g. `metadata.name`). */
@@ -172,7 +179,9 @@ const kinds: Record<string, KindFields> = {
     aliases: { 'spec.host': 'spec.nodeName' },
     values: (o) => {
       const podIPs = at(o, 'status.podIPs')
-      const first = Array.isArray(podIPs) ? (podIPs[0] as { ip?: unknown } | undefined)?.ip : undefined
+      const first = Array.isArray(podIPs)
+        ? (podIPs[0] as { ip?: unknown } | undefined)?.ip
+        : undefined
       return {
         'spec.nodeName': str(o, 'spec.nodeName'),
         'spec.restartPolicy': str(o, 'spec.restartPolicy'),
@@ -239,7 +248,10 @@ const kinds: Record<string, KindFields> = {
   '/services': {
     namespaced: true,
     accepted: ['spec.clusterIP', 'spec.type'],
-    values: (o) => ({ 'spec.clusterIP': str(o, 'spec.clusterIP'), 'spec.type': str(o, 'spec.type') }),
+    values: (o) => ({
+      'spec.clusterIP': str(o, 'spec.clusterIP'),
+      'spec.type': str(o, 'spec.type'),
+    }),
   },
   // pkg/apis/batch/v1/conversion.go: the label is `successful`, the field `succeeded`.
   'batch/jobs': {
@@ -261,7 +273,8 @@ const metadataOnly: KindFields = {
   namespaced: true,
   accepted: [],
   values: () => ({}),
-  reject: (label) => `${goQuote(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
+  reject: (label) =>
+    `${goQuote(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
 }
 
 /**
@@ -282,13 +295,22 @@ function kindFields(resource: string, group?: string): KindFields {
   }
   if (g === 'core') g = ''
   if (g !== undefined) return kinds[`${g}/${plural}`] ?? metadataOnly
-  return kinds[`/${plural}`] ?? Object.entries(kinds).find(([k]) => k.endsWith(`/${plural}`))?.[1] ?? metadataOnly
+  return (
+    kinds[`/${plural}`] ??
+    Object.entries(kinds).find(([k]) => k.endsWith(`/${plural}`))?.[1] ??
+    metadataOnly
+  )
 }
 
 /** The field labels a resource accepts in a field selector. */
 export function supportedFieldLabels(resource: string, group?: string): string[] {
   const k = kindFields(resource, group)
-  return ['metadata.name', ...(k.namespaced ? ['metadata.namespace'] : []), ...k.accepted, ...Object.keys(k.aliases ?? {})]
+  return [
+    'metadata.name',
+    ...(k.namespaced ? ['metadata.namespace'] : []),
+    ...k.accepted,
+    ...Object.keys(k.aliases ?? {}),
+  ]
 }
 
 /**
@@ -296,10 +318,19 @@ export function supportedFieldLabels(resource: string, group?: string): string[]
  * SelectorError with upstream's wording for the first unsupported label, which kube-apiserver
  * answers with 400 BadRequest on list, watch and deletecollection alike.
  */
-export function validateFieldSelector(resource: string, sel: FieldSelector, group?: string): FieldSelector {
+export function validateFieldSelector(
+  resource: string,
+  sel: FieldSelector,
+  group?: string,
+): FieldSelector {
   const k = kindFields(resource, group)
   const requirements = sel.requirements.map((r) => {
-    if (r.field === 'metadata.name' || (r.field === 'metadata.namespace' && k.namespaced) || k.accepted.includes(r.field)) return r
+    if (
+      r.field === 'metadata.name' ||
+      (r.field === 'metadata.namespace' && k.namespaced) ||
+      k.accepted.includes(r.field)
+    )
+      return r
     const alias = k.aliases?.[r.field]
     if (alias) return { ...r, field: alias }
     throw new SelectorError((k.reject ?? fieldLabelNotSupported)(r.field))
@@ -308,12 +339,17 @@ export function validateFieldSelector(resource: string, sel: FieldSelector, grou
 }
 
 /** The values a resource's objects offer to field selectors, by field label. */
-export function fieldValuesFor(resource: string, obj: KubeObject, group?: string): Record<string, string> {
+export function fieldValuesFor(
+  resource: string,
+  obj: KubeObject,
+  group?: string,
+): Record<string, string> {
   const k = kindFields(resource, group)
   const values: Record<string, string> = { 'metadata.name': obj.metadata?.name ?? '' }
   if (k.namespaced) values['metadata.namespace'] = obj.metadata?.namespace ?? ''
   Object.assign(values, k.values(obj))
   // A selector matched without validateFieldSelector's rewrite still finds aliased labels.
-  for (const [alias, target] of Object.entries(k.aliases ?? {})) values[alias] = values[target] ?? ''
+  for (const [alias, target] of Object.entries(k.aliases ?? {}))
+    values[alias] = values[target] ?? ''
   return values
 }

@@ -4,15 +4,33 @@ export function goQuote(s: string): string {
   for (const ch of s) {
     const code = ch.codePointAt(0)!
     switch (ch) {
-      case '"': out += '\\"'; break
-      case '\\': out += '\\\\'; break
-      case '\n': out += '\\n'; break
-      case '\r': out += '\\r'; break
-      case '\t': out += '\\t'; break
-      case '\x07': out += '\\a'; break
-      case '\b': out += '\\b'; break
-      case '\f': out += '\\f'; break
-      case '\v': out += '\\v'; break
+      case '"':
+        out += '\\"'
+        break
+      case '\\':
+        out += '\\\\'
+        break
+      case '\n':
+        out += '\\n'
+        break
+      case '\r':
+        out += '\\r'
+        break
+      case '\t':
+        out += '\\t'
+        break
+      case '\x07':
+        out += '\\a'
+        break
+      case '\b':
+        out += '\\b'
+        break
+      case '\f':
+        out += '\\f'
+        break
+      case '\v':
+        out += '\\v'
+        break
       default:
         if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`
         else if (code >= 0x80 && code < 0xa0) out += `\\u${code.toString(16).padStart(4, '0')}`
@@ -30,7 +48,9 @@ function goSortedKeys(m: Record<string, string>): string[] {
 /** %#v of a map[string]string, nil when absent: `map[string]string{"app":"web", "tier":"db"}`. */
 export function goStringMap(m: Record<string, string> | null | undefined): string {
   if (m === null || m === undefined) return 'map[string]string(nil)'
-  return `map[string]string{${goSortedKeys(m).map((k) => `${goQuote(k)}:${goQuote(m[k])}`).join(', ')}}`
+  return `map[string]string{${goSortedKeys(m)
+    .map((k) => `${goQuote(k)}:${goQuote(m[k])}`)
+    .join(', ')}}`
 }
 
 /** %#v of a []string, nil when absent: `[]string{"a", "b"}`. */
@@ -56,6 +76,7 @@ export function goFloat(n: number): string {
   if (n === 0) return Object.is(n, -0) ? '-0' : '0'
   const [mantissa, exp] = n.toExponential().split('e') as [string, string]
   const e = Number(exp)
-  if (e < -4 || e >= 21) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`
+  if (e < -4 || e >= 21)
+    return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`
   return String(n)
 }

@@ -11,7 +11,13 @@ const keys = new Map<string, HmacKey>()
 function hmacKey(secret: string): HmacKey {
   let key = keys.get(secret)
   if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    key = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    )
     // One admin token per process in practice; a bound keeps a rotating one from growing the map.
     if (keys.size >= 4) keys.clear()
     keys.set(secret, key)
@@ -24,7 +30,11 @@ export const signatureLength = 43
 
 /** base64url(HMAC-SHA256(secret, text)), unpadded. */
 export async function sign(secret: string, text: string): Promise<string> {
-  const sig = await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(text))
+  const sig = await crypto.subtle.sign(
+    'HMAC',
+    await hmacKey(secret),
+    new TextEncoder().encode(text),
+  )
   return toBase64Url(new Uint8Array(sig))
 }
 

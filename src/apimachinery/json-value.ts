@@ -4,13 +4,20 @@
  */
 
 /** Any JSON value. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue }
 
 /** A decoded JSON object, its fields not yet known. */
 export type Json = Record<string, unknown>
 
 /** A decoded JSON object (not an array, not null). */
-export const isJsonObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+export const isJsonObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The value as an object; anything else (absent, null, an array, a scalar) reads as an empty one. */
 export const asRecord = (v: unknown): Json => (isJsonObject(v) ? v : {})
@@ -22,11 +29,15 @@ export const asRecord = (v: unknown): Json => (isJsonObject(v) ? v : {})
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]))
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]))
   if (isJsonObject(a)) {
     if (!isJsonObject(b)) return false
     const keys = definedKeys(a)
-    return keys.length === definedKeys(b).length && keys.every((k) => b[k] !== undefined && jsonEqual(a[k], b[k]))
+    return (
+      keys.length === definedKeys(b).length &&
+      keys.every((k) => b[k] !== undefined && jsonEqual(a[k], b[k]))
+    )
   }
   return false
 }

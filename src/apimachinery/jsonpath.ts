@@ -31,7 +31,10 @@ interface Param {
 }
 
 /** A literal in a filter, with the Go kind it compares as. */
-type Literal = { type: 'string'; value: string } | { type: 'int' | 'float'; value: number } | { type: 'bool'; value: boolean }
+type Literal =
+  | { type: 'string'; value: string }
+  | { type: 'int' | 'float'; value: number }
+  | { type: 'bool'; value: boolean }
 
 export class JsonPathError extends Error {}
 
@@ -61,7 +64,9 @@ function parseAction(text: string): Node[] {
       value += c
       pos++
     }
-    nodes.push(value === '*' ? { kind: 'wildcard' } : { kind: 'field', name: value.replaceAll('\\', '') })
+    nodes.push(
+      value === '*' ? { kind: 'wildcard' } : { kind: 'field', name: value.replaceAll('\\', '') },
+    )
   }
 
   while (pos < chars.length) {
@@ -81,12 +86,19 @@ function parseAction(text: string): Node[] {
       if (chars[pos++] !== ']') throw new JsonPathError('unclosed array expect ]')
       const inner = chars.slice(start, pos - 2).join('')
       const m = filterRe.exec(inner)
-      if (m) nodes.push({ kind: 'filter', left: parseAction(m[1]!), right: parseAction(m[3]!), op: m[2]! })
+      if (m)
+        nodes.push({
+          kind: 'filter',
+          left: parseAction(m[1]!),
+          right: parseAction(m[3]!),
+          op: m[2]!,
+        })
       else nodes.push({ kind: 'filter', left: parseAction(inner), right: [], op: 'exists' })
       continue
     }
     if (r.startsWith('..')) {
-      if (nodes[nodes.length - 1]?.kind === 'recursive') throw new JsonPathError('invalid multiple recursive descent')
+      if (nodes[nodes.length - 1]?.kind === 'recursive')
+        throw new JsonPathError('invalid multiple recursive descent')
       pos += 2
       nodes.push({ kind: 'recursive' })
       if (pos < chars.length && isAlphaNumeric(chars[pos]!)) parseField()
@@ -109,19 +121,25 @@ function parseAction(text: string): Node[] {
         if (q === undefined || q === '\n') throw new JsonPathError('unterminated quoted string')
         if (q === c && chars[pos - 2] !== '\\') break
       }
-      nodes.push({ kind: 'literal', value: { type: 'string', value: unquote(chars.slice(start, pos).join('')) } })
+      nodes.push({
+        kind: 'literal',
+        value: { type: 'string', value: unquote(chars.slice(start, pos).join('')) },
+      })
     } else if (c === '+' || c === '-' || /\d/.test(c)) {
       const start = pos - 1
       while (pos < chars.length && /[\d.]/.test(chars[pos]!)) pos++
       const s = chars.slice(start, pos).join('')
-      if (/^[+-]?\d+$/.test(s)) nodes.push({ kind: 'literal', value: { type: 'int', value: Number(s) } })
-      else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(s)) nodes.push({ kind: 'literal', value: { type: 'float', value: Number(s) } })
+      if (/^[+-]?\d+$/.test(s))
+        nodes.push({ kind: 'literal', value: { type: 'int', value: Number(s) } })
+      else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(s))
+        nodes.push({ kind: 'literal', value: { type: 'float', value: Number(s) } })
       else throw new JsonPathError(`cannot parse number ${s}`)
     } else if (isAlphaNumeric(c)) {
       const start = pos - 1
       while (!isTerminator(chars[pos])) pos++
       const word = chars.slice(start, pos).join('')
-      if (word === 'true' || word === 'false') nodes.push({ kind: 'literal', value: { type: 'bool', value: word === 'true' } })
+      if (word === 'true' || word === 'false')
+        nodes.push({ kind: 'literal', value: { type: 'bool', value: word === 'true' } })
       else throw new JsonPathError(`unrecognized identifier ${word}`)
     } else {
       throw new JsonPathError(`unrecognized character in action: ${JSON.stringify(c)}`)
@@ -133,7 +151,8 @@ function parseAction(text: string): Node[] {
 function parseArray(text: string): Node[] {
   const inner = text === '*' ? ':' : text
   const parts = inner.split(',')
-  if (parts.length > 1) return [{ kind: 'union', lists: parts.map((p) => parseAction(`[${p.trim()}]`)) }]
+  if (parts.length > 1)
+    return [{ kind: 'union', lists: parts.map((p) => parseAction(`[${p.trim()}]`)) }]
   const key = dictKeyRe.exec(inner)
   if (key) return parseAction(`.${key[1]}`)
   const m = sliceRe.exec(inner)
@@ -160,7 +179,18 @@ function parseArray(text: string): Node[] {
 /** A quoted filter operand: Go's escapes, in single or double quotes. */
 function unquote(s: string): string {
   const body = s.slice(1, -1)
-  const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v' }
+  const escapes: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '\\': '\\',
+    '"': '"',
+    "'": "'",
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    v: '\v',
+  }
   return body.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, e: string) => {
     if (e.length > 1) return String.fromCodePoint(parseInt(e.slice(1), 16))
     if (Object.hasOwn(escapes, e)) return escapes[e]!
@@ -240,9 +270,12 @@ function evalArray(v: unknown, params: [Param, Param, Param]): unknown[] {
   let end = params[1].known ? params[1].value : len
   if (end < 0 || (end === 0 && params[1].derived)) end += len
   if (end === start) return []
-  if (start >= len || start < 0) throw new JsonPathError(`array index out of bounds: index ${start}, length ${len}`)
-  if (end > len || end < 0) throw new JsonPathError(`array index out of bounds: index ${end - 1}, length ${len}`)
-  if (start > end) throw new JsonPathError(`starting index ${start} is greater than ending index ${end}`)
+  if (start >= len || start < 0)
+    throw new JsonPathError(`array index out of bounds: index ${start}, length ${len}`)
+  if (end > len || end < 0)
+    throw new JsonPathError(`array index out of bounds: index ${end - 1}, length ${len}`)
+  if (start > end)
+    throw new JsonPathError(`starting index ${start} is greater than ending index ${end}`)
   let step = 1
   if (params[2].known) {
     if (params[2].value <= 0) throw new JsonPathError('step must be > 0')
@@ -271,7 +304,8 @@ function compare(op: string, left: unknown, right: unknown): boolean {
   const a = comparable(left)
   const b = comparable(right)
   if (a.type !== b.type) throw new JsonPathError('incompatible types for comparison')
-  if ((op === '<' || op === '<=' || op === '>' || op === '>=') && a.type === 'bool') throw new JsonPathError('invalid type for comparison')
+  if ((op === '<' || op === '<=' || op === '>' || op === '>=') && a.type === 'bool')
+    throw new JsonPathError('invalid type for comparison')
   const x = a.value as string | number | boolean
   const y = b.value as string | number | boolean
   switch (op) {
@@ -293,7 +327,8 @@ function compare(op: string, left: unknown, right: unknown): boolean {
 }
 
 function evalFilter(v: unknown, node: Extract<Node, { kind: 'filter' }>): unknown[] {
-  if (!Array.isArray(v)) throw new JsonPathError(`${JSON.stringify(v)} is not array or slice and cannot be filtered`)
+  if (!Array.isArray(v))
+    throw new JsonPathError(`${JSON.stringify(v)} is not array or slice and cannot be filtered`)
   return v.filter((item) => {
     const lefts = evalList([item], node.left)
     if (node.op === 'exists') return lefts.length > 0

@@ -1,4 +1,14 @@
-import { type LabelRequirement, type LabelSelector, SelectorError, type SelectorOperator, binaryOperators, byteSorted, everything, newRequirement, sortByKey } from './labels'
+import {
+  type LabelRequirement,
+  type LabelSelector,
+  SelectorError,
+  type SelectorOperator,
+  binaryOperators,
+  byteSorted,
+  everything,
+  newRequirement,
+  sortByKey,
+} from './labels'
 import { formatCause, invalid } from './field-errors'
 import { isQualifiedName } from './field-formats'
 
@@ -41,7 +51,8 @@ interface Scanned {
 }
 
 const isWhitespace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n'
-const isSpecial = (ch: string) => ch === '=' || ch === '!' || ch === '(' || ch === ')' || ch === ',' || ch === '>' || ch === '<'
+const isSpecial = (ch: string) =>
+  ch === '=' || ch === '!' || ch === '(' || ch === ')' || ch === ',' || ch === '>' || ch === '<'
 
 function lex(s: string): Scanned[] {
   const out: Scanned[] = []
@@ -85,7 +96,9 @@ class Parser {
 
   // In a value position `in` and `notin` are plain identifiers, as in `x in (in)`.
   private asValue(item: Scanned): Scanned {
-    return item.tok === Tok.In || item.tok === Tok.NotIn ? { tok: Tok.Identifier, lit: item.lit } : item
+    return item.tok === Tok.In || item.tok === Tok.NotIn
+      ? { tok: Tok.Identifier, lit: item.lit }
+      : item
   }
 
   private lookahead(values = true): Scanned {
@@ -107,7 +120,8 @@ class Parser {
         try {
           r = this.parseRequirement()
         } catch (e) {
-          if (e instanceof SelectorError) throw new SelectorError(`unable to parse requirement: ${e.message}`)
+          if (e instanceof SelectorError)
+            throw new SelectorError(`unable to parse requirement: ${e.message}`)
           throw e
         }
         reqs.push(r)
@@ -144,10 +158,12 @@ class Parser {
       operator = '!'
       item = this.consume()
     }
-    if (item.tok !== Tok.Identifier) throw new SelectorError(`found '${item.lit}', expected: identifier`)
+    if (item.tok !== Tok.Identifier)
+      throw new SelectorError(`found '${item.lit}', expected: identifier`)
     const keyErrs = isQualifiedName(item.lit)
     // The key is checked with no field path, which Go prints as <nil>.
-    if (keyErrs.length) throw new SelectorError(formatCause(invalid('<nil>', item.lit, keyErrs.join('; '))))
+    if (keyErrs.length)
+      throw new SelectorError(formatCause(invalid('<nil>', item.lit, keyErrs.join('; '))))
     const next = this.lookahead().tok
     if ((next === Tok.EndOfString || next === Tok.Comma) && operator !== '!') operator = 'exists'
     return { key: item.lit, operator }
@@ -181,7 +197,8 @@ class Parser {
     const { tok, lit } = this.lookahead()
     if (tok === Tok.Identifier || tok === Tok.Comma) {
       const s = this.parseIdentifiersList()
-      if (this.consume().tok !== Tok.ClosedPar) throw new SelectorError(`found '${lit}', expected: ')'`)
+      if (this.consume().tok !== Tok.ClosedPar)
+        throw new SelectorError(`found '${lit}', expected: ')'`)
       return s
     }
     if (tok === Tok.ClosedPar) {

@@ -1,4 +1,10 @@
-import { aggregateMessage, formatCause, invalid, notSupported, type FieldCause } from './field-errors'
+import {
+  aggregateMessage,
+  formatCause,
+  invalid,
+  notSupported,
+  type FieldCause,
+} from './field-errors'
 import { goStringSlice } from './go-format'
 import { isQualifiedName, isValidLabelValue } from './field-formats'
 
@@ -40,8 +46,13 @@ export interface MetaLabelSelectorRequirement {
   values?: string[] | null
 }
 
-export const everything: LabelSelector = Object.freeze({ requirements: Object.freeze([]) as readonly LabelRequirement[] })
-export const nothing: LabelSelector = Object.freeze({ requirements: Object.freeze([]) as readonly LabelRequirement[], nothing: true })
+export const everything: LabelSelector = Object.freeze({
+  requirements: Object.freeze([]) as readonly LabelRequirement[],
+})
+export const nothing: LabelSelector = Object.freeze({
+  requirements: Object.freeze([]) as readonly LabelRequirement[],
+  nothing: true,
+})
 
 export const binaryOperators = ['in', 'notin', '=', '==', '!=', 'gt', 'lt']
 const validOperators = [...binaryOperators, 'exists', '!']
@@ -59,7 +70,12 @@ function parseInt64(s: string): bigint | undefined {
  * labels.NewRequirement: validates the key, the operator's value count and every value, and throws
  * the aggregated field errors. `path` prefixes the field names as field.WithPath would.
  */
-export function newRequirement(key: string, operator: SelectorOperator, values: readonly string[], path = ''): LabelRequirement {
+export function newRequirement(
+  key: string,
+  operator: SelectorOperator,
+  values: readonly string[],
+  path = '',
+): LabelRequirement {
   const at = (child: string) => (path ? `${path}.${child}` : child)
   const causes: FieldCause[] = []
   const keyErrs = isQualifiedName(key)
@@ -68,22 +84,61 @@ export function newRequirement(key: string, operator: SelectorOperator, values: 
   switch (operator) {
     case 'in':
     case 'notin':
-      if (!values.length) causes.push(invalid(valuesPath, values, "for 'in', 'notin' operators, values set can't be empty", goStringSlice(values.length ? values : null)))
+      if (!values.length)
+        causes.push(
+          invalid(
+            valuesPath,
+            values,
+            "for 'in', 'notin' operators, values set can't be empty",
+            goStringSlice(values.length ? values : null),
+          ),
+        )
       break
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) causes.push(invalid(valuesPath, values, 'exact-match compatibility requires one single value', goStringSlice(values)))
+      if (values.length !== 1)
+        causes.push(
+          invalid(
+            valuesPath,
+            values,
+            'exact-match compatibility requires one single value',
+            goStringSlice(values),
+          ),
+        )
       break
     case 'exists':
     case '!':
-      if (values.length) causes.push(invalid(valuesPath, values, 'values set must be empty for exists and does not exist', goStringSlice(values)))
+      if (values.length)
+        causes.push(
+          invalid(
+            valuesPath,
+            values,
+            'values set must be empty for exists and does not exist',
+            goStringSlice(values),
+          ),
+        )
       break
     case 'gt':
     case 'lt':
-      if (values.length !== 1) causes.push(invalid(valuesPath, values, "for 'Gt', 'Lt' operators, exactly one value is required", goStringSlice(values)))
+      if (values.length !== 1)
+        causes.push(
+          invalid(
+            valuesPath,
+            values,
+            "for 'Gt', 'Lt' operators, exactly one value is required",
+            goStringSlice(values),
+          ),
+        )
       values.forEach((v, i) => {
-        if (parseInt64(v) === undefined) causes.push(invalid(`${valuesPath}[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"))
+        if (parseInt64(v) === undefined)
+          causes.push(
+            invalid(
+              `${valuesPath}[${i}]`,
+              v,
+              "for 'Gt', 'Lt' operators, the value must be an integer",
+            ),
+          )
       })
       break
     default:
@@ -97,7 +152,10 @@ export function newRequirement(key: string, operator: SelectorOperator, values: 
   return { key, operator, values: [...values] }
 }
 
-export function requirementMatches(r: LabelRequirement, labels: Record<string, string> | undefined): boolean {
+export function requirementMatches(
+  r: LabelRequirement,
+  labels: Record<string, string> | undefined,
+): boolean {
   const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, r.key)
   const value = has ? labels![r.key] : undefined
   switch (r.operator) {
@@ -138,7 +196,9 @@ export function isEverything(sel: LabelSelector): boolean {
 export function requiresExactMatch(sel: LabelSelector, key: string): string | undefined {
   const r = sel.requirements.find((x) => x.key === key)
   if (!r) return undefined
-  return (r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1 ? r.values[0] : undefined
+  return (r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1
+    ? r.values[0]
+    : undefined
 }
 
 // Printing
@@ -216,7 +276,9 @@ export function selectorFromLabelSelector(ls: MetaLabelSelector | null | undefin
 
 /** labels.SelectorFromSet: every label must be present with that value. */
 export function selectorFromSet(set: Record<string, string> | null | undefined): LabelSelector {
-  const reqs = Object.entries(set ?? {}).map(([key, v]): LabelRequirement => ({ key, operator: '=', values: [v] }))
+  const reqs = Object.entries(set ?? {}).map(
+    ([key, v]): LabelRequirement => ({ key, operator: '=', values: [v] }),
+  )
   return { requirements: sortByKey(reqs) }
 }
 

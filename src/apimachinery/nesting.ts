@@ -39,7 +39,10 @@ export function nestedDeeperThan(value: unknown, max = maxNestingDepth): boolean
   return false
 }
 
-const metadataOf = (value: unknown): unknown => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { metadata?: unknown }).metadata : undefined)
+const metadataOf = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as { metadata?: unknown }).metadata
+    : undefined
 
 /** A RangeError from a recursion that ran out of stack (V8: "Maximum call stack size exceeded"). */
 export function isStackExhaustion(e: unknown): boolean {

@@ -40,7 +40,11 @@ export function newNodeToken(): NodeToken {
 }
 
 /** The Secret recording a node credential issued for the Node `node` (its name and uid). */
-export async function nodeTokenSecret(token: NodeToken, node: { name: string; uid: string }, issuedTo: string): Promise<KubeObject> {
+export async function nodeTokenSecret(
+  token: NodeToken,
+  node: { name: string; uid: string },
+  issuedTo: string,
+): Promise<KubeObject> {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -51,7 +55,11 @@ export async function nodeTokenSecret(token: NodeToken, node: { name: string; ui
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: node.uid }],
     },
     type: nodeTokenType,
-    stringData: { 'node-name': node.name, 'token-id': token.id, 'token-secret-sha256': await sha256Hex(token.secret) },
+    stringData: {
+      'node-name': node.name,
+      'token-id': token.id,
+      'token-secret-sha256': await sha256Hex(token.secret),
+    },
   }
 }
 
@@ -60,11 +68,17 @@ export async function nodeTokenSecret(token: NodeToken, node: { name: string; ui
  * the node-token type, same id, same secret hash. The Node's uid it was issued for comes along,
  * for the caller to check against the live Node. Otherwise undefined.
  */
-export async function nodeTokenOwner(secret: KubeObject, token: NodeToken): Promise<{ name: string; uid: string } | undefined> {
+export async function nodeTokenOwner(
+  secret: KubeObject,
+  token: NodeToken,
+): Promise<{ name: string; uid: string } | undefined> {
   if (secret.metadata.deletionTimestamp || secret.type !== nodeTokenType) return undefined
   const data = decodedData(secret)
-  if (!(await sameSecret(data['token-secret-sha256'] ?? '', await sha256Hex(token.secret)))) return undefined
-  const owner = secret.metadata.ownerReferences?.find((r) => r.kind === 'Node' && r.apiVersion === 'v1')
+  if (!(await sameSecret(data['token-secret-sha256'] ?? '', await sha256Hex(token.secret))))
+    return undefined
+  const owner = secret.metadata.ownerReferences?.find(
+    (r) => r.kind === 'Node' && r.apiVersion === 'v1',
+  )
   const name = data['node-name']
   if (data['token-id'] !== token.id || !name || !owner?.uid || owner.name !== name) return undefined
   return { name, uid: owner.uid }

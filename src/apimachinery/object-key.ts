@@ -16,5 +16,7 @@ export function objectKey(o: KubeObject): string {
 /** The inverse of objectKey, as cache.SplitMetaNamespaceKey. */
 export function splitKey(key: string): { namespace: string; name: string } {
   const slash = key.indexOf('/')
-  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) }
+  return slash < 0
+    ? { namespace: '', name: key }
+    : { namespace: key.slice(0, slash), name: key.slice(slash + 1) }
 }

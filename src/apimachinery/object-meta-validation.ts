@@ -1,6 +1,16 @@
 import { type FieldCause, forbidden, invalid, required } from './field-errors'
 import type { ObjectMeta } from './types'
-import { each, isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPathSegmentName, validateAnnotations, validateLabels, validateNonnegative } from './field-formats'
+import {
+  each,
+  isDns1035Label,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidPathSegmentName,
+  validateAnnotations,
+  validateLabels,
+  validateNonnegative,
+} from './field-formats'
 import { goPointer, goQuote } from './go-format'
 
 /** ObjectMeta: names by kind, labels, annotations, owner references and finalizers, as kube-apiserver checks them. */
@@ -47,7 +57,11 @@ export function checkName(rule: NameRule, name: string, prefix = false): string[
   }
 }
 
-export function validateObjectName(kind: string, name: string, field = 'metadata.name'): FieldCause[] {
+export function validateObjectName(
+  kind: string,
+  name: string,
+  field = 'metadata.name',
+): FieldCause[] {
   return each(name, field, checkName(nameRuleForKind(kind), name))
 }
 
@@ -61,14 +75,19 @@ export interface ObjectMetaOptions {
  * ObjectMeta on create (apimachinery ValidateObjectMetaAccessor): the name (generated names
  * already filled in), namespace, generation, labels, annotations, owner references and finalizers.
  */
-export function validateObjectMeta(kind: string, meta: ObjectMeta | undefined, opts: ObjectMetaOptions): FieldCause[] {
+export function validateObjectMeta(
+  kind: string,
+  meta: ObjectMeta | undefined,
+  opts: ObjectMetaOptions,
+): FieldCause[] {
   const m = meta ?? {}
   const rule = opts.nameRule ?? nameRuleForKind(kind)
   const causes: FieldCause[] = []
   const generateName = typeof m.generateName === 'string' ? m.generateName : ''
   const name = typeof m.name === 'string' ? m.name : ''
   const namespace = typeof m.namespace === 'string' ? m.namespace : ''
-  if (generateName) causes.push(...each(generateName, 'metadata.generateName', checkName(rule, generateName, true)))
+  if (generateName)
+    causes.push(...each(generateName, 'metadata.generateName', checkName(rule, generateName, true)))
   if (!name) causes.push(required('metadata.name', 'name or generateName is required'))
   else causes.push(...each(name, 'metadata.name', checkName(rule, name)))
   if (opts.namespaced) {
@@ -77,7 +96,8 @@ export function validateObjectMeta(kind: string, meta: ObjectMeta | undefined, o
   } else if (namespace) {
     causes.push(forbidden('metadata.namespace', 'not allowed on this type'))
   }
-  if (typeof m.generation === 'number') causes.push(...validateNonnegative(m.generation, 'metadata.generation'))
+  if (typeof m.generation === 'number')
+    causes.push(...validateNonnegative(m.generation, 'metadata.generation'))
   causes.push(...validateLabels(m.labels, 'metadata.labels'))
   causes.push(...validateAnnotations(m.annotations, 'metadata.annotations'))
   causes.push(...validateOwnerReferences(m.ownerReferences, 'metadata.ownerReferences'))
@@ -99,7 +119,10 @@ function goOwnerReference(r: OwnerRefShape): string {
   return `v1.OwnerReference{APIVersion:${s(r.apiVersion)}, Kind:${s(r.kind)}, Name:${s(r.name)}, UID:${s(r.uid)}, Controller:${goPointer('bool', typeof r.controller === 'boolean')}, BlockOwnerDeletion:${goPointer('bool', typeof r.blockOwnerDeletion === 'boolean')}}`
 }
 
-export function validateOwnerReferences(refs: readonly unknown[] | undefined, field: string): FieldCause[] {
+export function validateOwnerReferences(
+  refs: readonly unknown[] | undefined,
+  field: string,
+): FieldCause[] {
   if (!Array.isArray(refs)) return []
   const causes: FieldCause[] = []
   let firstController = ''
@@ -112,20 +135,33 @@ export function validateOwnerReferences(refs: readonly unknown[] | undefined, fi
     const slash = apiVersion.lastIndexOf('/')
     const group = slash >= 0 ? apiVersion.slice(0, slash) : ''
     const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion
-    if (!version) causes.push(invalid(`${field}.apiVersion`, apiVersion, 'version must not be empty'))
+    if (!version)
+      causes.push(invalid(`${field}.apiVersion`, apiVersion, 'version must not be empty'))
     if (!kind) causes.push(invalid(`${field}.kind`, kind, 'kind must not be empty'))
     if (!name) causes.push(invalid(`${field}.name`, name, 'name must not be empty'))
     if (!uid) causes.push(invalid(`${field}.uid`, uid, 'uid must not be empty'))
     // Events can never own anything: they are garbage themselves.
     if (group === '' && version === 'v1' && kind === 'Event') {
-      causes.push(invalid(field, r, `${group}/${version}, Kind=${kind} is disallowed from being an owner`, goOwnerReference(r)))
+      causes.push(
+        invalid(
+          field,
+          r,
+          `${group}/${version}, Kind=${kind} is disallowed from being an owner`,
+          goOwnerReference(r),
+        ),
+      )
     }
     if (r.controller === true) {
       const current = `${kind}/${name}`
       if (firstController) {
         const all = refs.map((x) => goOwnerReference((x ?? {}) as OwnerRefShape)).join(', ')
         causes.push(
-          invalid(field, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`, `[]v1.OwnerReference{${all}}`),
+          invalid(
+            field,
+            refs,
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
+            `[]v1.OwnerReference{${all}}`,
+          ),
         )
       } else {
         firstController = current
@@ -135,7 +171,10 @@ export function validateOwnerReferences(refs: readonly unknown[] | undefined, fi
   return causes
 }
 
-export function validateFinalizers(finalizers: readonly unknown[] | undefined, field: string): FieldCause[] {
+export function validateFinalizers(
+  finalizers: readonly unknown[] | undefined,
+  field: string,
+): FieldCause[] {
   if (!Array.isArray(finalizers)) return []
   const causes: FieldCause[] = []
   const names = finalizers.map((f) => (typeof f === 'string' ? f : ''))

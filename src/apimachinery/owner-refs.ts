@@ -7,8 +7,19 @@ export function controllerRefOf(o: KubeObject): OwnerReference | undefined {
 }
 
 /** metav1.NewControllerRef: blockOwnerDeletion so foreground deletion of the owner waits for this object. */
-export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
-  return { apiVersion, kind, name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }
+export function newControllerRef(
+  owner: KubeObject,
+  apiVersion: string,
+  kind: string,
+): OwnerReference {
+  return {
+    apiVersion,
+    kind,
+    name: owner.metadata.name ?? '',
+    uid: owner.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  }
 }
 
 /** Whether the object's controller is the given owner, as resolveControllerRef compares them: by uid. */
@@ -32,7 +43,11 @@ export interface Claim {
  * while the owner is being deleted); a matching orphan that is not being deleted is adopted (not
  * while the owner is being deleted either).
  */
-export function claimObjects(owner: KubeObject, selector: LabelSelector, candidates: readonly KubeObject[]): Claim {
+export function claimObjects(
+  owner: KubeObject,
+  selector: LabelSelector,
+  candidates: readonly KubeObject[],
+): Claim {
   const out: Claim = { claimed: [], adopt: [], release: [] }
   const ownerDeleting = !!owner.metadata.deletionTimestamp
   for (const o of candidates) {
@@ -54,7 +69,10 @@ export function claimObjects(owner: KubeObject, selector: LabelSelector, candida
 
 /** The object with the owner's controller reference added. */
 export function withControllerRef(o: KubeObject, ref: OwnerReference): KubeObject {
-  return { ...o, metadata: { ...o.metadata, ownerReferences: [...(o.metadata.ownerReferences ?? []), ref] } }
+  return {
+    ...o,
+    metadata: { ...o.metadata, ownerReferences: [...(o.metadata.ownerReferences ?? []), ref] },
+  }
 }
 
 /** The object without any reference to the owner's uid. */
@@ -73,5 +91,10 @@ export function withoutOwner(o: KubeObject, ownerUid: string): KubeObject {
  */
 export function ownerRefsPatch(current: KubeObject, next: KubeObject): unknown {
   const refs = next.metadata.ownerReferences
-  return { metadata: { ownerReferences: refs && refs.length ? refs : null, resourceVersion: current.metadata.resourceVersion } }
+  return {
+    metadata: {
+      ownerReferences: refs && refs.length ? refs : null,
+      resourceVersion: current.metadata.resourceVersion,
+    },
+  }
 }

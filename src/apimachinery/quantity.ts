@@ -21,7 +21,18 @@ export class QuantityError extends Error {
 const NANO = 1_000_000_000n
 const MAX_INT64 = 2n ** 63n - 1n
 const binary: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 }
-const decimal: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 }
+const decimal: Record<string, number> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+}
 const pattern = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)$/
 // Beyond this a value is either larger than int64 or smaller than the rounding unit; the exact
 // power is irrelevant to a scalar and computing it would only cost time.
@@ -39,10 +50,14 @@ interface Parts {
 }
 
 function parts(input: string | number): Parts {
-  if (typeof input === 'number' && !Number.isFinite(input)) throw new QuantityError('quantities must be finite numbers')
+  if (typeof input === 'number' && !Number.isFinite(input))
+    throw new QuantityError('quantities must be finite numbers')
   const s = typeof input === 'number' ? String(input) : input.trim()
   const m = pattern.exec(s)
-  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new QuantityError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`)
+  if (!m || (m[2] === '' && (m[3] ?? '') === ''))
+    throw new QuantityError(
+      `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+    )
   const [, sign, whole, fraction = '', suffix = ''] = m
   let pow10 = -fraction.length
   let pow2 = 0
@@ -57,7 +72,14 @@ function parts(input: string | number): Parts {
     pow10 += Math.max(-EXPONENT_LIMIT, Math.min(EXPONENT_LIMIT, exponent))
     format = 'DecimalExponent'
   } else throw new QuantityError(`unable to parse quantity's suffix`)
-  return { negative: sign === '-', digits: BigInt((whole || '0') + fraction), pow10, pow2, format, exponent }
+  return {
+    negative: sign === '-',
+    digits: BigInt((whole || '0') + fraction),
+    pow10,
+    pow2,
+    format,
+    exponent,
+  }
 }
 
 /** The value × 10^scale, its magnitude rounded up to an integer. */
@@ -95,7 +117,10 @@ export function parseCount(q: string | number): number {
   return scaled(q, 0)
 }
 
-export const zeroQuantity = (format: QuantityFormat = 'DecimalSI'): Quantity => ({ nanos: 0n, format })
+export const zeroQuantity = (format: QuantityFormat = 'DecimalSI'): Quantity => ({
+  nanos: 0n,
+  format,
+})
 
 /** resource.ParseQuantity; throws QuantityError with upstream's messages. */
 export function parseQuantity(input: string | number): Quantity {
@@ -153,17 +178,20 @@ export function cmpQuantity(a: Quantity, b: Quantity): number {
 
 /** Quantity.Value(): the integer value, rounded up. */
 export function quantityValue(q: Quantity): bigint {
-  return q.nanos >= 0n ? (q.nanos + NANO - 1n) / NANO : -((-q.nanos) / NANO)
+  return q.nanos >= 0n ? (q.nanos + NANO - 1n) / NANO : -(-q.nanos / NANO)
 }
 
 /** Quantity.MilliValue(): the value × 1000, rounded up. */
 export function quantityMilli(q: Quantity): bigint {
   const unit = NANO / 1000n
-  return q.nanos >= 0n ? (q.nanos + unit - 1n) / unit : -((-q.nanos) / unit)
+  return q.nanos >= 0n ? (q.nanos + unit - 1n) / unit : -(-q.nanos / unit)
 }
 
 /** A quantity of an integer count (resource.NewQuantity(n, DecimalSI)). */
-export const countQuantity = (n: number | bigint): Quantity => ({ nanos: BigInt(n) * NANO, format: 'DecimalSI' })
+export const countQuantity = (n: number | bigint): Quantity => ({
+  nanos: BigInt(n) * NANO,
+  format: 'DecimalSI',
+})
 
 /** A ResourceList of parsed quantities; unparsable values are left out. */
 export type QuantityList = Record<string, Quantity>

@@ -9,7 +9,13 @@ const encoder = new TextEncoder()
 let key: ReturnType<typeof crypto.subtle.importKey> | undefined
 
 function compareKey(): ReturnType<typeof crypto.subtle.importKey> {
-  key ??= crypto.subtle.importKey('raw', crypto.getRandomValues(new Uint8Array(32)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  key ??= crypto.subtle.importKey(
+    'raw',
+    crypto.getRandomValues(new Uint8Array(32)),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
   return key
 }
 

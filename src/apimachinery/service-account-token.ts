@@ -45,7 +45,10 @@ export function serviceAccountIdentity(namespace: string, name: string): UserInf
   return { username: serviceAccountUser(namespace, name), groups: serviceAccountGroups(namespace) }
 }
 
-export async function mintServiceAccountToken(adminToken: string, claims: ServiceAccountClaims): Promise<string> {
+export async function mintServiceAccountToken(
+  adminToken: string,
+  claims: ServiceAccountClaims,
+): Promise<string> {
   if (!adminToken) throw new Error('a service-account token needs the admin token')
   const payload = {
     aud: claims.audiences,
@@ -53,7 +56,10 @@ export async function mintServiceAccountToken(adminToken: string, claims: Servic
     iat: claims.issuedAt,
     iss: serviceAccountIssuer,
     jti: claims.id,
-    'kubernetes.io': { namespace: claims.namespace, serviceaccount: { name: claims.name, uid: claims.uid } },
+    'kubernetes.io': {
+      namespace: claims.namespace,
+      serviceaccount: { name: claims.name, uid: claims.uid },
+    },
     nbf: claims.issuedAt,
     sub: serviceAccountUser(claims.namespace, claims.name),
   }
@@ -70,7 +76,11 @@ export function isServiceAccountToken(token: string): boolean {
  * The claims of a token that is signed with the admin token, issued here, meant for this API
  * server and within its validity at `now` (seconds); otherwise undefined.
  */
-export async function verifyServiceAccountToken(adminToken: string, token: string, now = Date.now() / 1000): Promise<ServiceAccountClaims | undefined> {
+export async function verifyServiceAccountToken(
+  adminToken: string,
+  token: string,
+  now = Date.now() / 1000,
+): Promise<ServiceAccountClaims | undefined> {
   if (!adminToken || !isServiceAccountToken(token)) return undefined
   const [header, body, signature] = token.split('.') as [string, string, string]
   if (!(await verify(adminToken, signature, `${header}.${body}`))) return undefined
@@ -82,7 +92,9 @@ export async function verifyServiceAccountToken(adminToken: string, token: strin
   } catch {
     return undefined
   }
-  const k8s = p['kubernetes.io'] as { namespace?: unknown; serviceaccount?: { name?: unknown; uid?: unknown } } | undefined
+  const k8s = p['kubernetes.io'] as
+    | { namespace?: unknown; serviceaccount?: { name?: unknown; uid?: unknown } }
+    | undefined
   const claims = {
     namespace: k8s?.namespace,
     name: k8s?.serviceaccount?.name,
@@ -92,9 +104,21 @@ export async function verifyServiceAccountToken(adminToken: string, token: strin
     issuedAt: p.iat,
     expiresAt: p.exp,
   }
-  if (typeof claims.namespace !== 'string' || typeof claims.name !== 'string' || typeof claims.uid !== 'string' || typeof claims.id !== 'string') return undefined
-  if (!Array.isArray(claims.audiences) || !claims.audiences.some((a) => apiAudiences.includes(a))) return undefined
-  if (p.iss !== serviceAccountIssuer || typeof claims.expiresAt !== 'number' || typeof claims.issuedAt !== 'number') return undefined
+  if (
+    typeof claims.namespace !== 'string' ||
+    typeof claims.name !== 'string' ||
+    typeof claims.uid !== 'string' ||
+    typeof claims.id !== 'string'
+  )
+    return undefined
+  if (!Array.isArray(claims.audiences) || !claims.audiences.some((a) => apiAudiences.includes(a)))
+    return undefined
+  if (
+    p.iss !== serviceAccountIssuer ||
+    typeof claims.expiresAt !== 'number' ||
+    typeof claims.issuedAt !== 'number'
+  )
+    return undefined
   if (now >= claims.expiresAt || (typeof p.nbf === 'number' && now < p.nbf)) return undefined
   return claims as ServiceAccountClaims
 }

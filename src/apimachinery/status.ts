@@ -8,14 +8,31 @@ export class ApiError extends Error {
 }
 
 /** The outcome of a store call: Workers RPC drops own properties of thrown errors, so failures travel as data. */
-export type StoreResult<T> = { ok: true; value: T; warnings?: string[] } | { ok: false; status: Status }
+export type StoreResult<T> =
+  | { ok: true; value: T; warnings?: string[] }
+  | { ok: false; status: Status }
 
-export function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code }
+export function failure(
+  code: number,
+  reason: StatusReason,
+  message: string,
+  details?: StatusDetails,
+): Status {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  }
 }
 
 /** A Status as encoded: `status` and `code` are left out when empty, as every optional field is. */
-export type EncodedStatus = Omit<Status, 'status' | 'code'> & Partial<Pick<Status, 'status' | 'code'>>
+export type EncodedStatus = Omit<Status, 'status' | 'code'> &
+  Partial<Pick<Status, 'status' | 'code'>>
 
 /**
  * The Status as kube-apiserver encodes metav1.Status: its fields in the Go struct's order (`details`
@@ -38,7 +55,8 @@ export function encodableStatus(status: Status): EncodedStatus {
 
 function encodableDetails(details: StatusDetails): StatusDetails {
   const out: Record<string, unknown> = {}
-  for (const key of ['name', 'group', 'kind', 'uid'] as const) if (details[key]) out[key] = details[key]
+  for (const key of ['name', 'group', 'kind', 'uid'] as const)
+    if (details[key]) out[key] = details[key]
   const causes = (details.causes ?? []).map((c) => {
     const cause: Record<string, unknown> = {}
     for (const key of ['reason', 'message', 'field'] as const) if (c[key]) cause[key] = c[key]
@@ -52,7 +70,13 @@ function encodableDetails(details: StatusDetails): StatusDetails {
 /** A `Status` object (as opposed to any other JSON body). */
 export function isStatus(value: unknown): value is Status {
   const v = value as Partial<Status> | null
-  return typeof v === 'object' && v !== null && v.kind === 'Status' && v.apiVersion === 'v1' && typeof v.metadata === 'object'
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.kind === 'Status' &&
+    v.apiVersion === 'v1' &&
+    typeof v.metadata === 'object'
+  )
 }
 
 /** Identifies the resource in messages the way kube-apiserver does: `deployments.apps`, `pods`. */
@@ -61,22 +85,37 @@ export function qualifiedResource(group: string, resource: string): string {
 }
 
 export function notFound(group: string, resource: string, name: string): Status {
-  return failure(404, 'NotFound', `${qualifiedResource(group, resource)} "${name}" not found`, { name, group, kind: resource })
-}
-
-export function alreadyExists(group: string, resource: string, name: string): Status {
-  return failure(409, 'AlreadyExists', `${qualifiedResource(group, resource)} "${name}" already exists`, { name, group, kind: resource })
-}
-
-export function conflict(group: string, resource: string, name: string, why: string): Status {
-  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(group, resource)} "${name}": ${why}`, {
+  return failure(404, 'NotFound', `${qualifiedResource(group, resource)} "${name}" not found`, {
     name,
     group,
     kind: resource,
   })
 }
 
-export const staleObjectMessage = 'the object has been modified; please apply your changes to the latest version and try again'
+export function alreadyExists(group: string, resource: string, name: string): Status {
+  return failure(
+    409,
+    'AlreadyExists',
+    `${qualifiedResource(group, resource)} "${name}" already exists`,
+    { name, group, kind: resource },
+  )
+}
+
+export function conflict(group: string, resource: string, name: string, why: string): Status {
+  return failure(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(group, resource)} "${name}": ${why}`,
+    {
+      name,
+      group,
+      kind: resource,
+    },
+  )
+}
+
+export const staleObjectMessage =
+  'the object has been modified; please apply your changes to the latest version and try again'
 
 export function invalid(group: string, kind: string, name: string, causes: StatusCause[]): Status {
   const lines = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : `${c.message}`))
@@ -97,7 +136,14 @@ export function methodNotAllowed(message: string): Status {
 }
 
 export function success(details?: StatusDetails, code = 200): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(details ? { details } : {}), code }
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    ...(details ? { details } : {}),
+    code,
+  }
 }
 
 /** Unwraps a store result, throwing its Status as an ApiError. */

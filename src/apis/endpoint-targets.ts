@@ -24,7 +24,11 @@ export interface ServiceSpec {
 }
 
 interface Subset {
-  addresses?: Array<{ ip: string; nodeName?: string; targetRef?: { kind?: string; name?: string; namespace?: string; uid?: string } }>
+  addresses?: Array<{
+    ip: string
+    nodeName?: string
+    targetRef?: { kind?: string; name?: string; namespace?: string; uid?: string }
+  }>
   ports?: Array<{ name?: string; port: number }>
 }
 
@@ -34,15 +38,25 @@ interface Subset {
  * are those naming a pod of another namespace than the Service's (`namespace`): a Service reaches
  * only its own namespace's pods, whoever wrote its Endpoints.
  */
-export function endpointTargets(eps: KubeObject | undefined, portName: string, namespace: string): EndpointTarget[] {
+export function endpointTargets(
+  eps: KubeObject | undefined,
+  portName: string,
+  namespace: string,
+): EndpointTarget[] {
   const targets: EndpointTarget[] = []
-  for (const subset of ((eps as { subsets?: Subset[] } | undefined)?.subsets ?? [])) {
+  for (const subset of (eps as { subsets?: Subset[] } | undefined)?.subsets ?? []) {
     const p = (subset.ports ?? []).find((sp) => (sp.name ?? '') === portName)
     if (!p) continue
     for (const a of subset.addresses ?? []) {
       if (!a.nodeName || a.targetRef?.kind !== 'Pod' || !a.targetRef.name) continue
       if (a.targetRef.namespace && a.targetRef.namespace !== namespace) continue
-      targets.push({ node: a.nodeName, podUid: a.targetRef.uid ?? '', namespace, pod: a.targetRef.name, port: p.port })
+      targets.push({
+        node: a.nodeName,
+        podUid: a.targetRef.uid ?? '',
+        namespace,
+        pod: a.targetRef.name,
+        port: p.port,
+      })
     }
   }
   return targets
@@ -54,7 +68,10 @@ export function hasNodePorts(spec: ServiceSpec | undefined): boolean {
 }
 
 /** The TCP service port that owns `nodePort`, when the Service has node ports. */
-export function nodePortOf(spec: ServiceSpec | undefined, nodePort: number): ServicePort | undefined {
+export function nodePortOf(
+  spec: ServiceSpec | undefined,
+  nodePort: number,
+): ServicePort | undefined {
   if (!hasNodePorts(spec)) return undefined
   return (spec?.ports ?? []).find((p) => p.nodePort === nodePort && (p.protocol ?? 'TCP') === 'TCP')
 }

@@ -21,7 +21,10 @@ const toCoreName = new Map(renames.map(([core, v1]) => [v1, core]))
 export const eventsGroup = 'events.k8s.io'
 export const eventsApiVersion = 'events.k8s.io/v1'
 
-function renameKeys(obj: Record<string, unknown>, names: Map<string, string>): Record<string, unknown> {
+function renameKeys(
+  obj: Record<string, unknown>,
+  names: Map<string, string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(obj)) out[names.get(k) ?? k] = v
   return out
@@ -29,7 +32,11 @@ function renameKeys(obj: Record<string, unknown>, names: Map<string, string>): R
 
 /** A stored core/v1 Event as events.k8s.io/v1 shows it. */
 export function eventToV1(core: KubeObject): KubeObject {
-  return { ...(renameKeys(core, toV1Name) as KubeObject), apiVersion: eventsApiVersion, kind: 'Event' }
+  return {
+    ...(renameKeys(core, toV1Name) as KubeObject),
+    apiVersion: eventsApiVersion,
+    kind: 'Event',
+  }
 }
 
 /** An events.k8s.io/v1 Event (or a patch of one: top-level keys only are renamed) in core/v1 field names. */
@@ -53,7 +60,9 @@ const selectableFields = new Map([
   ['reason', 'reason'],
   ['type', 'type'],
   ['reportingController', 'reportingComponent'],
-  ...['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f): [string, string] => [`regarding.${f}`, `involvedObject.${f}`]),
+  ...['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map(
+    (f): [string, string] => [`regarding.${f}`, `involvedObject.${f}`],
+  ),
 ])
 
 /** The core field for an events.k8s.io/v1 field label, or undefined when it is not selectable. */
@@ -62,7 +71,8 @@ export function eventFieldToCore(label: string): string | undefined {
 }
 
 const limits = { reportingInstance: 128, action: 128, reason: 128, note: 1024 }
-const qualifiedName = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
+const qualifiedName =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
 
 /** The strict create validation upstream applies to Events created through events.k8s.io/v1. */
 export function validateEventV1Create(ev: Record<string, unknown>): StatusCause[] {
@@ -70,20 +80,38 @@ export function validateEventV1Create(ev: Record<string, unknown>): StatusCause[
   const str = (k: string) => (typeof ev[k] === 'string' ? (ev[k] as string) : '')
   const regarding = (ev.regarding ?? {}) as { namespace?: string }
   const namespace = (ev.metadata as { namespace?: string } | undefined)?.namespace ?? ''
-  if (!regarding.namespace && namespace !== 'default' && namespace !== 'kube-system') causes.push(invalid('regarding.namespace', regarding.namespace ?? '', 'does not match event.namespace'))
+  if (!regarding.namespace && namespace !== 'default' && namespace !== 'kube-system')
+    causes.push(
+      invalid('regarding.namespace', regarding.namespace ?? '', 'does not match event.namespace'),
+    )
   if (!str('reportingController')) causes.push(required('reportingController'))
-  else if (str('reportingController').length > 316 || !qualifiedName.test(str('reportingController'))) causes.push(invalid('reportingController', str('reportingController'), "must be a qualified name: an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character"))
+  else if (
+    str('reportingController').length > 316 ||
+    !qualifiedName.test(str('reportingController'))
+  )
+    causes.push(
+      invalid(
+        'reportingController',
+        str('reportingController'),
+        "must be a qualified name: an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character",
+      ),
+    )
   for (const k of ['reportingInstance', 'action', 'reason'] as const) {
     if (!str(k)) causes.push(required(k))
-    else if (str(k).length > limits[k]) causes.push(invalid(k, '', `can have at most ${limits[k]} characters`))
+    else if (str(k).length > limits[k])
+      causes.push(invalid(k, '', `can have at most ${limits[k]} characters`))
   }
-  if (str('note').length > limits.note) causes.push(invalid('note', '', `can have at most ${limits.note} characters`))
+  if (str('note').length > limits.note)
+    causes.push(invalid('note', '', `can have at most ${limits.note} characters`))
   if (!ev.eventTime) causes.push(required('eventTime'))
-  if (ev.type !== 'Normal' && ev.type !== 'Warning') causes.push(invalid('type', '', `has invalid value: ${str('type')}`))
-  for (const k of ['deprecatedFirstTimestamp', 'deprecatedLastTimestamp']) if (ev[k]) causes.push(invalid(k, '', 'needs to be unset'))
+  if (ev.type !== 'Normal' && ev.type !== 'Warning')
+    causes.push(invalid('type', '', `has invalid value: ${str('type')}`))
+  for (const k of ['deprecatedFirstTimestamp', 'deprecatedLastTimestamp'])
+    if (ev[k]) causes.push(invalid(k, '', 'needs to be unset'))
   if (ev.deprecatedCount) causes.push(invalid('deprecatedCount', '', 'needs to be unset'))
   const source = (ev.deprecatedSource ?? {}) as { component?: string; host?: string }
-  if (source.component || source.host) causes.push(invalid('deprecatedSource', '', 'needs to be unset'))
+  if (source.component || source.host)
+    causes.push(invalid('deprecatedSource', '', 'needs to be unset'))
   const series = ev.series as { count?: number; lastObservedTime?: string } | undefined
   if (series) {
     if ((series.count ?? 0) < 2) causes.push(invalid('series.count', '', 'should be at least 2'))

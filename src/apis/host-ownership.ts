@@ -55,7 +55,17 @@ export function parseSharedHosts(value: string | undefined): SharedHosts {
     const eq = token.indexOf('=')
     const host = (eq < 0 ? token : token.slice(0, eq)).toLowerCase()
     if (!host) continue
-    shared.set(host, eq < 0 ? 'any' : new Set(token.slice(eq + 1).split('+').filter((n) => n)))
+    shared.set(
+      host,
+      eq < 0
+        ? 'any'
+        : new Set(
+            token
+              .slice(eq + 1)
+              .split('+')
+              .filter((n) => n),
+          ),
+    )
   }
   return shared
 }
@@ -67,14 +77,19 @@ const isLoopback = (host: string) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hos
  * EDGEPLANE_API_ENDPOINT (`ip:port`) with `localhost` when it is a loopback address (the local
  * API's certificate names both).
  */
-export function apiHostnames(apiHost: string | undefined, apiEndpoint: string | undefined): string[] {
+export function apiHostnames(
+  apiHost: string | undefined,
+  apiEndpoint: string | undefined,
+): string[] {
   const hosts = new Set<string>()
   for (const h of (apiHost ?? '').split(',')) {
     const name = h.trim().toLowerCase().replace(/:\d+$/, '')
     if (name) hosts.add(name)
   }
   const endpoint = (apiEndpoint ?? '').trim()
-  const ip = endpoint.startsWith('[') ? endpoint.slice(1, endpoint.indexOf(']')) : endpoint.replace(/:\d+$/, '')
+  const ip = endpoint.startsWith('[')
+    ? endpoint.slice(1, endpoint.indexOf(']'))
+    : endpoint.replace(/:\d+$/, '')
   if (ip) {
     hosts.add(ip.toLowerCase())
     if (isLoopback(ip)) hosts.add('localhost')
@@ -127,14 +142,18 @@ function sharedBetween(shared: SharedHosts, claim: string, a: string, b: string)
 const anotherNamespace = 'an Ingress of another namespace'
 
 function describe(claim: string): string {
-  return claim === catchAll ? 'rules without a host and the default backend (the edge\'s catch-all) are' : `host "${claim}" is`
+  return claim === catchAll
+    ? "rules without a host and the default backend (the edge's catch-all) are"
+    : `host "${claim}" is`
 }
 
 /** Why a namespace may never claim this, whoever else does. */
 function forbiddenClaim(claim: string, namespace: string, s: ClaimSettings): string | undefined {
-  if (s.apiHosts.includes(claim)) return `host "${claim}" is the API server's own and is never served at the edge`
+  if (s.apiHosts.includes(claim))
+    return `host "${claim}" is the API server's own and is never served at the edge`
   const reserved = lbNamespaceOf(claim, s.lbDomain)
-  if (reserved !== undefined && reserved !== namespace) return `host "${claim}" is reserved for the LoadBalancer Services of namespace "${reserved}"`
+  if (reserved !== undefined && reserved !== namespace)
+    return `host "${claim}" is reserved for the LoadBalancer Services of namespace "${reserved}"`
   return undefined
 }
 
@@ -176,8 +195,19 @@ export function hostOwnership(served: readonly KubeObject[], s: ClaimSettings): 
       const wildcard = wildcardAbove(claim)
       if (!wildcard) continue
       const mine = since.get(`${claim} ${ns}`)!
-      const over = owners.get(wildcard)?.some((m) => m !== ns && since.get(`${wildcard} ${m}`)! < mine && !sharedBetween(s.shared, claim, m, ns) && !sharedBetween(s.shared, wildcard, m, ns))
-      if (over) reasons.push(`host "${claim}" falls under "${wildcard}", already claimed by ${anotherNamespace}`)
+      const over = owners
+        .get(wildcard)
+        ?.some(
+          (m) =>
+            m !== ns &&
+            since.get(`${wildcard} ${m}`)! < mine &&
+            !sharedBetween(s.shared, claim, m, ns) &&
+            !sharedBetween(s.shared, wildcard, m, ns),
+        )
+      if (over)
+        reasons.push(
+          `host "${claim}" falls under "${wildcard}", already claimed by ${anotherNamespace}`,
+        )
     }
     if (reasons.length) refused.set(objectKey(ing), reasons)
   }

@@ -1,6 +1,12 @@
 import type { KubeObject } from '../apimachinery/types'
 import { objectKey } from '../apimachinery/object-key'
-import { claimOrder, hostOwnership, parseSharedHosts, sharedHostsAnnotation, type ClaimSettings } from './host-ownership'
+import {
+  claimOrder,
+  hostOwnership,
+  parseSharedHosts,
+  sharedHostsAnnotation,
+  type ClaimSettings,
+} from './host-ownership'
 
 /** The IngressClass served at the edge, and the controller name it carries. */
 export const edgeIngressClass = 'edgeplane'
@@ -37,7 +43,10 @@ interface IngressBackendSpec {
 interface IngressSpec {
   ingressClassName?: string
   defaultBackend?: IngressBackendSpec
-  rules?: Array<{ host?: string; http?: { paths?: Array<{ path?: string; pathType?: string; backend?: IngressBackendSpec }> } }>
+  rules?: Array<{
+    host?: string
+    http?: { paths?: Array<{ path?: string; pathType?: string; backend?: IngressBackendSpec }> }
+  }>
 }
 
 interface ServiceSpec {
@@ -50,7 +59,9 @@ interface ServiceSpec {
  * annotation) while `edgeplane` is the default class.
  */
 export function servedByEdge(ing: KubeObject, edgeIsDefault: boolean): boolean {
-  const cls = (ing.spec as IngressSpec | undefined)?.ingressClassName ?? ing.metadata.annotations?.['kubernetes.io/ingress.class']
+  const cls =
+    (ing.spec as IngressSpec | undefined)?.ingressClassName ??
+    ing.metadata.annotations?.['kubernetes.io/ingress.class']
   return cls === edgeIngressClass || (cls === undefined && edgeIsDefault)
 }
 
@@ -72,20 +83,38 @@ export interface EdgeSettings extends ClaimSettings {
 }
 
 /** The settings the `edgeplane` IngressClass (if any) gives: default or not, and its shared hosts. */
-export function edgeSettingsOf(edgeClass: KubeObject | undefined, lbDomain: string, apiHosts: readonly string[]): EdgeSettings {
-  return { edgeIsDefault: isDefaultClass(edgeClass), lbDomain, apiHosts, shared: parseSharedHosts(edgeClass?.metadata.annotations?.[sharedHostsAnnotation]) }
+export function edgeSettingsOf(
+  edgeClass: KubeObject | undefined,
+  lbDomain: string,
+  apiHosts: readonly string[],
+): EdgeSettings {
+  return {
+    edgeIsDefault: isDefaultClass(edgeClass),
+    lbDomain,
+    apiHosts,
+    shared: parseSharedHosts(edgeClass?.metadata.annotations?.[sharedHostsAnnotation]),
+  }
 }
 
 /** The Ingresses of the edge's class that are not being deleted, oldest first (see claimOrder). */
-export function servedIngresses(ingresses: readonly KubeObject[], edgeIsDefault: boolean): KubeObject[] {
-  return ingresses.filter((i) => !i.metadata.deletionTimestamp && servedByEdge(i, edgeIsDefault)).sort(claimOrder)
+export function servedIngresses(
+  ingresses: readonly KubeObject[],
+  edgeIsDefault: boolean,
+): KubeObject[] {
+  return ingresses
+    .filter((i) => !i.metadata.deletionTimestamp && servedByEdge(i, edgeIsDefault))
+    .sort(claimOrder)
 }
 
 /**
  * The route table, from the Ingresses whose every host claim holds (see host-ownership.ts): the
  * oldest of their default backends wins, as rules are kept in age order.
  */
-export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], settings: EdgeSettings): RouteTable {
+export function buildRoutes(
+  ingresses: KubeObject[],
+  services: KubeObject[],
+  settings: EdgeSettings,
+): RouteTable {
   const table: RouteTable = { rules: [], loadBalancers: new Map() }
   const served = servedIngresses(ingresses, settings.edgeIsDefault)
   const { refused } = hostOwnership(served, settings)
@@ -98,7 +127,12 @@ export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], set
       for (const p of rule.http?.paths ?? []) {
         const backend = backendOf(ns, p.backend)
         if (!backend) continue
-        table.rules.push({ host: rule.host?.toLowerCase() || undefined, pathType: p.pathType ?? 'ImplementationSpecific', path: p.path || '/', backend })
+        table.rules.push({
+          host: rule.host?.toLowerCase() || undefined,
+          pathType: p.pathType ?? 'ImplementationSpecific',
+          path: p.path || '/',
+          backend,
+        })
       }
     }
   }
@@ -107,7 +141,11 @@ export function buildRoutes(ingresses: KubeObject[], services: KubeObject[], set
     if (spec.type !== 'LoadBalancer' || !spec.ports?.length) continue
     const port = spec.ports.find((p) => p.port === 80) ?? spec.ports[0]!
     const ns = svc.metadata.namespace ?? 'default'
-    table.loadBalancers.set(lbHostname(svc.metadata.name ?? '', ns, settings.lbDomain), { namespace: ns, service: svc.metadata.name ?? '', port: String(port.port) })
+    table.loadBalancers.set(lbHostname(svc.metadata.name ?? '', ns, settings.lbDomain), {
+      namespace: ns,
+      service: svc.metadata.name ?? '',
+      port: String(port.port),
+    })
   }
   return table
 }
@@ -123,7 +161,11 @@ function hostMatches(pattern: string, host: string): boolean {
   if (!pattern.startsWith('*.')) return pattern === host
   const suffix = pattern.slice(1)
   // A wildcard covers exactly one DNS label.
-  return host.endsWith(suffix) && !host.slice(0, -suffix.length).includes('.') && host.length > suffix.length
+  return (
+    host.endsWith(suffix) &&
+    !host.slice(0, -suffix.length).includes('.') &&
+    host.length > suffix.length
+  )
 }
 
 /** Prefix matching is by path element: `/foo` matches `/foo` and `/foo/bar`, not `/foobar`. */
@@ -161,7 +203,10 @@ export function matchRoute(table: RouteTable, host: string, path: string): Backe
     if (rules.length === 0) continue
     if (best) return best.rule.backend
     const fallback = table.defaultBackend
-    return fallback && rules.some((r) => r.host === undefined || r.backend.namespace === fallback.namespace) ? fallback : undefined
+    return fallback &&
+      rules.some((r) => r.host === undefined || r.backend.namespace === fallback.namespace)
+      ? fallback
+      : undefined
   }
   return table.defaultBackend
 }

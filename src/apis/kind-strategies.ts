@@ -45,7 +45,9 @@ const byGroup: Record<string, Record<string, KindStrategy>> = {
 }
 
 const strategies = new Map<string, KindStrategy>(
-  Object.entries(byGroup).flatMap(([group, kinds]) => Object.entries(kinds).map(([resource, s]) => [qualifiedResource(group, resource), s] as const)),
+  Object.entries(byGroup).flatMap(([group, kinds]) =>
+    Object.entries(kinds).map(([resource, s]) => [qualifiedResource(group, resource), s] as const),
+  ),
 )
 
 const genericStrategy: KindStrategy = Object.freeze({})

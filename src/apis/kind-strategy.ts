@@ -63,9 +63,18 @@ export interface KindStrategy {
    * Checks made inside the store's write against the kind's other stored objects (`stored`: the
    * current rows): what the object is given (a Service's addresses), or why it cannot be stored.
    */
-  allocate?(obj: KubeObject, old: KubeObject | undefined, stored: () => Iterable<{ value: string }>, config: StoreConfig): Status | undefined
+  allocate?(
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    stored: () => Iterable<{ value: string }>,
+    config: StoreConfig,
+  ): Status | undefined
   /** NodeRestriction on the object as stored, for a write a node makes: why it is refused, or undefined. */
-  nodeWriteRefusal?(writer: NodeWriter, old: KubeObject | undefined, obj: KubeObject): string | undefined
+  nodeWriteRefusal?(
+    writer: NodeWriter,
+    old: KubeObject | undefined,
+    obj: KubeObject,
+  ): string | undefined
   /** Objects are removed a while after their last write (kube-apiserver's --event-ttl). */
   expires?: boolean
   /** The store keeps an index of what the objects bound to each node reference (the Node authorizer's question). */

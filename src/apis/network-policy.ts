@@ -1,5 +1,11 @@
 import type { KubeObject } from '../apimachinery/types'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../apimachinery/field-errors'
+import {
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  type FieldCause,
+} from '../apimachinery/field-errors'
 import { isValidPortName, isValidPortNum } from '../apimachinery/field-formats'
 import { validateMetaLabelSelector } from './validation/selectors'
 import { parseCidr } from '../apimachinery/cidr'
@@ -11,8 +17,10 @@ import { asRecord, type Json } from '../apimachinery/json-value'
  * shows, and in a warning on every write.
  */
 export const enforcementAnnotation = 'networking.edgeplane.dev/enforced'
-export const notEnforced = 'false: no node runtime enforces NetworkPolicy yet; this policy does not restrict any traffic'
-export const notEnforcedWarning = 'NetworkPolicy is stored but not enforced: no node runtime restricts traffic by NetworkPolicy yet'
+export const notEnforced =
+  'false: no node runtime enforces NetworkPolicy yet; this policy does not restrict any traffic'
+export const notEnforcedWarning =
+  'NetworkPolicy is stored but not enforced: no node runtime restricts traffic by NetworkPolicy yet'
 
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
@@ -26,7 +34,8 @@ export function defaultNetworkPolicy(obj: KubeObject): void {
       if (p === port && (p.protocol === undefined || p.protocol === null)) p.protocol = 'TCP'
     }
   }
-  if (!asList(spec.policyTypes).length) spec.policyTypes = asList(spec.egress).length ? ['Ingress', 'Egress'] : ['Ingress']
+  if (!asList(spec.policyTypes).length)
+    spec.policyTypes = asList(spec.egress).length ? ['Ingress', 'Egress'] : ['Ingress']
   obj.metadata.annotations = { ...obj.metadata.annotations, [enforcementAnnotation]: notEnforced }
 }
 
@@ -34,17 +43,29 @@ export function defaultNetworkPolicy(obj: KubeObject): void {
 export function validateNetworkPolicy(obj: KubeObject): FieldCause[] {
   const spec = asRecord(obj.spec)
   const causes = validateMetaLabelSelector(spec.podSelector, 'spec.podSelector')
-  for (const [direction, peers] of [['ingress', 'from'], ['egress', 'to']] as const) {
+  for (const [direction, peers] of [
+    ['ingress', 'from'],
+    ['egress', 'to'],
+  ] as const) {
     asList(spec[direction]).forEach((rule, i) => {
       const at = `spec.${direction}[${i}]`
-      asList(asRecord(rule).ports).forEach((p, j) => causes.push(...validatePort(asRecord(p), `${at}.ports[${j}]`)))
-      asList(asRecord(rule)[peers]).forEach((p, j) => causes.push(...validatePeer(asRecord(p), `${at}.${peers}[${j}]`)))
+      asList(asRecord(rule).ports).forEach((p, j) =>
+        causes.push(...validatePort(asRecord(p), `${at}.ports[${j}]`)),
+      )
+      asList(asRecord(rule)[peers]).forEach((p, j) =>
+        causes.push(...validatePeer(asRecord(p), `${at}.${peers}[${j}]`)),
+      )
     })
   }
   const types = asList(spec.policyTypes)
-  if (types.length > 2) return [...causes, invalid('spec.policyTypes', types, 'may not specify more than two policyTypes')]
+  if (types.length > 2)
+    return [
+      ...causes,
+      invalid('spec.policyTypes', types, 'may not specify more than two policyTypes'),
+    ]
   types.forEach((t, i) => {
-    if (t !== 'Ingress' && t !== 'Egress') causes.push(notSupported(`spec.policyTypes[${i}]`, t, ['Ingress', 'Egress']))
+    if (t !== 'Ingress' && t !== 'Egress')
+      causes.push(notSupported(`spec.policyTypes[${i}]`, t, ['Ingress', 'Egress']))
   })
   return causes
 }
@@ -52,19 +73,32 @@ export function validateNetworkPolicy(obj: KubeObject): FieldCause[] {
 function validatePort(port: Json, at: string): FieldCause[] {
   const causes: FieldCause[] = []
   const protocols = ['TCP', 'UDP', 'SCTP']
-  if (port.protocol !== undefined && port.protocol !== null && !protocols.includes(String(port.protocol))) causes.push(notSupported(`${at}.protocol`, port.protocol, protocols))
+  if (
+    port.protocol !== undefined &&
+    port.protocol !== null &&
+    !protocols.includes(String(port.protocol))
+  )
+    causes.push(notSupported(`${at}.protocol`, port.protocol, protocols))
   const endPort = port.endPort as number | undefined | null
   if (port.port === undefined || port.port === null) {
-    if (endPort != null) causes.push(invalid(`${at}.endPort`, endPort, 'may not be specified when `port` is not specified'))
+    if (endPort != null)
+      causes.push(
+        invalid(`${at}.endPort`, endPort, 'may not be specified when `port` is not specified'),
+      )
   } else if (typeof port.port === 'number') {
     for (const m of isValidPortNum(port.port)) causes.push(invalid(`${at}.port`, port.port, m))
     if (endPort != null) {
-      if (endPort < port.port) causes.push(invalid(`${at}.endPort`, port.port, 'must be greater than or equal to `port`'))
+      if (endPort < port.port)
+        causes.push(invalid(`${at}.endPort`, port.port, 'must be greater than or equal to `port`'))
       for (const m of isValidPortNum(endPort)) causes.push(invalid(`${at}.endPort`, endPort, m))
     }
   } else {
-    if (endPort != null) causes.push(invalid(`${at}.endPort`, endPort, 'may not be specified when `port` is non-numeric'))
-    for (const m of isValidPortName(String(port.port))) causes.push(invalid(`${at}.port`, port.port, m))
+    if (endPort != null)
+      causes.push(
+        invalid(`${at}.endPort`, endPort, 'may not be specified when `port` is non-numeric'),
+      )
+    for (const m of isValidPortName(String(port.port)))
+      causes.push(invalid(`${at}.port`, port.port, m))
   }
   return causes
 }
@@ -83,7 +117,8 @@ function validatePeer(peer: Json, at: string): FieldCause[] {
     causes.push(...validateIpBlock(asRecord(ipBlock), `${at}.ipBlock`))
   }
   if (!peers) causes.push(required(at, 'must specify a peer'))
-  else if (peers > 1 && ipBlock != null) causes.push(forbidden(at, 'may not specify both ipBlock and another peer'))
+  else if (peers > 1 && ipBlock != null)
+    causes.push(forbidden(at, 'may not specify both ipBlock and another peer'))
   return causes
 }
 
@@ -96,7 +131,8 @@ function validateIpBlock(block: Json, at: string): FieldCause[] {
   for (const [i, e] of asList(block.except).entries()) {
     const inner = parseAnyCidr(String(e))
     if (!inner) return [...causes, invalid(`${at}.except[${i}]`, e, 'not a valid CIDR')]
-    if (!strictSubset(inner, outer)) causes.push(invalid(`${at}.except[${i}]`, e, 'must be a strict subset of `cidr`'))
+    if (!strictSubset(inner, outer))
+      causes.push(invalid(`${at}.except[${i}]`, e, 'must be a strict subset of `cidr`'))
   }
   return causes
 }
@@ -118,7 +154,11 @@ function parseAnyCidr(s: string): Prefix | undefined {
     const v4 = parseCidr(s)
     if (!v4) return undefined
     const parts = addr.split('.').map(Number)
-    return { bits: 32, ip: BigInt(((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0), length }
+    return {
+      bits: 32,
+      ip: BigInt(((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0),
+      length,
+    }
   }
   const ip = parseIPv6(addr)
   return ip === undefined || length > 128 ? undefined : { bits: 128, ip, length }
@@ -131,7 +171,8 @@ function parseIPv6(s: string): bigint | undefined {
   const head = groups(halves[0]!)
   const tail = halves.length === 2 ? groups(halves[1]!) : []
   const missing = 8 - head.length - tail.length
-  if ((halves.length === 2 && missing < 1) || (halves.length === 1 && missing !== 0)) return undefined
+  if ((halves.length === 2 && missing < 1) || (halves.length === 1 && missing !== 0))
+    return undefined
   const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail]
   let out = 0n
   for (const g of all) {

@@ -18,14 +18,26 @@ export interface NodeCidrSettings {
  * the cluster's and at most 16 bits longer (and short enough to leave pods some addresses).
  * Throws an Error naming the setting when either is wrong.
  */
-export function nodeCidrSettings(clusterCidr: string | undefined, maskSize: string | undefined): NodeCidrSettings {
+export function nodeCidrSettings(
+  clusterCidr: string | undefined,
+  maskSize: string | undefined,
+): NodeCidrSettings {
   const clusterText = clusterCidr?.trim() || DEFAULT_CLUSTER_CIDR
   const cluster = parseCidr(clusterText)
-  if (!cluster) throw new Error(`CLUSTER_CIDR must be an IPv4 CIDR such as ${DEFAULT_CLUSTER_CIDR}, got '${clusterText}'`)
+  if (!cluster)
+    throw new Error(
+      `CLUSTER_CIDR must be an IPv4 CIDR such as ${DEFAULT_CLUSTER_CIDR}, got '${clusterText}'`,
+    )
   const maskText = maskSize?.trim() || String(DEFAULT_NODE_CIDR_MASK_SIZE)
   const mask = /^\d{1,2}$/.test(maskText) ? Number(maskText) : NaN
-  if (!(mask >= cluster.prefix && mask <= 30)) throw new Error(`NODE_CIDR_MASK_SIZE must be a prefix length from ${cluster.prefix} (that of CLUSTER_CIDR ${cluster.text}) to 30, got '${maskText}'`)
-  if (mask - cluster.prefix > MAX_PREFIX_DIFFERENCE) throw new Error(`NODE_CIDR_MASK_SIZE ${mask} would cut CLUSTER_CIDR ${cluster.text} into more than 2^${MAX_PREFIX_DIFFERENCE} node CIDRs`)
+  if (!(mask >= cluster.prefix && mask <= 30))
+    throw new Error(
+      `NODE_CIDR_MASK_SIZE must be a prefix length from ${cluster.prefix} (that of CLUSTER_CIDR ${cluster.text}) to 30, got '${maskText}'`,
+    )
+  if (mask - cluster.prefix > MAX_PREFIX_DIFFERENCE)
+    throw new Error(
+      `NODE_CIDR_MASK_SIZE ${mask} would cut CLUSTER_CIDR ${cluster.text} into more than 2^${MAX_PREFIX_DIFFERENCE} node CIDRs`,
+    )
   return { cluster, maskSize: mask }
 }
 
@@ -33,7 +45,10 @@ export function nodeCidrSettings(clusterCidr: string | undefined, maskSize: stri
  * The first node CIDR not in `used`, or undefined when every one is taken. Lowest first, so that
  * the allocation is a function of the stored Nodes alone.
  */
-export function pickNodeCidr(settings: NodeCidrSettings, used: ReadonlySet<string>): string | undefined {
+export function pickNodeCidr(
+  settings: NodeCidrSettings,
+  used: ReadonlySet<string>,
+): string | undefined {
   const block = 2 ** (32 - settings.maskSize)
   const count = settings.cluster.size / block
   for (let i = 0; i < count; i++) {

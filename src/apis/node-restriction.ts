@@ -30,8 +30,10 @@ export const kubeletLabels = new Set([
 export const kubeletLabelNamespaces = ['kubelet.kubernetes.io', 'node.kubernetes.io']
 const nodeRestrictionNamespace = 'node-restriction.kubernetes.io'
 
-const labelNamespace = (key: string): string => (key.includes('/') ? key.slice(0, key.indexOf('/')) : '')
-const inNamespace = (ns: string, domain: string): boolean => ns === domain || ns.endsWith(`.${domain}`)
+const labelNamespace = (key: string): string =>
+  key.includes('/') ? key.slice(0, key.indexOf('/')) : ''
+const inNamespace = (ns: string, domain: string): boolean =>
+  ns === domain || ns.endsWith(`.${domain}`)
 
 /** Whether a kubelet may set the label on its own Node (IsKubeletLabel). */
 export function isKubeletLabel(key: string): boolean {
@@ -41,7 +43,10 @@ export function isKubeletLabel(key: string): boolean {
 }
 
 /** Of the labels added, removed or changed, those a node may not touch, sorted (getForbiddenLabels). */
-export function forbiddenNodeLabels(labels: Record<string, string> | undefined, old: Record<string, string> | undefined): string[] {
+export function forbiddenNodeLabels(
+  labels: Record<string, string> | undefined,
+  old: Record<string, string> | undefined,
+): string[] {
   const a = labels ?? {}
   const b = old ?? {}
   const modified = new Set<string>()
@@ -51,14 +56,18 @@ export function forbiddenNodeLabels(labels: Record<string, string> | undefined, 
   for (const key of modified) {
     const ns = labelNamespace(key)
     const kubernetesLabel = inNamespace(ns, 'kubernetes.io') || inNamespace(ns, 'k8s.io')
-    if (inNamespace(ns, nodeRestrictionNamespace) || (kubernetesLabel && !isKubeletLabel(key))) forbidden.push(key)
+    if (inNamespace(ns, nodeRestrictionNamespace) || (kubernetesLabel && !isKubeletLabel(key)))
+      forbidden.push(key)
   }
   return forbidden.sort()
 }
 
 /** `Kind/namespace/name` of an event's involvedObject. */
 export function eventSubject(event: KubeObject): string {
-  const ref = ((event as { involvedObject?: unknown }).involvedObject ?? {}) as Record<string, unknown>
+  const ref = ((event as { involvedObject?: unknown }).involvedObject ?? {}) as Record<
+    string,
+    unknown
+  >
   const s = (v: unknown) => (typeof v === 'string' ? v : '')
   return `${s(ref.kind)}/${s(ref.namespace)}/${s(ref.name)}`
 }

@@ -37,7 +37,11 @@ export function podReferences(pod: KubeObject): PodReference[] {
     out.push({ resource, name })
   }
   for (const s of arr(spec.imagePullSecrets)) add('secrets', str(s.name))
-  for (const c of [...arr(spec.initContainers), ...arr(spec.containers), ...arr(spec.ephemeralContainers)]) {
+  for (const c of [
+    ...arr(spec.initContainers),
+    ...arr(spec.containers),
+    ...arr(spec.ephemeralContainers),
+  ]) {
     for (const e of arr(c.envFrom)) {
       add('configmaps', str(obj(e.configMapRef).name))
       add('secrets', str(obj(e.secretRef).name))
@@ -60,7 +64,8 @@ export function podReferences(pod: KubeObject): PodReference[] {
     for (const kind of secretRefVolumes) add('secrets', str(obj(obj(v[kind]).secretRef).name))
     add('persistentvolumeclaims', str(obj(v.persistentVolumeClaim).claimName))
     // A generic ephemeral volume's claim is named after the pod and the volume.
-    if (v.ephemeral && str(pod.metadata?.name) && str(v.name)) add('persistentvolumeclaims', `${pod.metadata.name}-${str(v.name)}`)
+    if (v.ephemeral && str(pod.metadata?.name) && str(v.name))
+      add('persistentvolumeclaims', `${pod.metadata.name}-${str(v.name)}`)
   }
   return out
 }

@@ -11,8 +11,12 @@ import { asRecord, type Json } from '../apimachinery/json-value'
 const DEFAULT_MODE = 0o644
 const TOKEN_EXPIRATION_SECONDS = 3600
 
-const records = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => !!x && typeof x === 'object' && !Array.isArray(x)) : [])
-const record = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined)
+const records = (v: unknown): Json[] =>
+  Array.isArray(v)
+    ? v.filter((x): x is Json => !!x && typeof x === 'object' && !Array.isArray(x))
+    : []
+const record = (v: unknown): Json | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 
 function defaultHttpGet(handler: Json | undefined): void {
   const get = record(handler?.httpGet)
@@ -55,7 +59,8 @@ function defaultVolume(v: Json): void {
   for (const source of records(record(v.projected)?.sources)) {
     for (const item of records(record(source.downwardAPI)?.items)) defaultFieldRef(item)
     const token = record(source.serviceAccountToken)
-    if (token && token.expirationSeconds === undefined) token.expirationSeconds = TOKEN_EXPIRATION_SECONDS
+    if (token && token.expirationSeconds === undefined)
+      token.expirationSeconds = TOKEN_EXPIRATION_SECONDS
   }
   const hostPath = record(v.hostPath)
   if (hostPath && hostPath.type === undefined) hostPath.type = ''
@@ -65,7 +70,8 @@ export function defaultPodSpecFields(spec: Json): void {
   spec.securityContext ??= {}
   spec.enableServiceLinks ??= true
   const hostNetwork = spec.hostNetwork === true
-  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) for (const c of records(spec[list])) defaultContainer(c, hostNetwork)
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers'])
+    for (const c of records(spec[list])) defaultContainer(c, hostNetwork)
   for (const v of records(spec.volumes)) defaultVolume(v)
 }
 
@@ -80,8 +86,12 @@ export function defaultPodSpec(spec: Json): void {
       if (!c || typeof c !== 'object') continue
       c.terminationMessagePath ??= '/dev/termination-log'
       c.terminationMessagePolicy ??= 'File'
-      if (c.imagePullPolicy === undefined && typeof c.image === 'string') c.imagePullPolicy = /:latest$|^[^:@]*$/.test(c.image.split('/').pop() ?? '') ? 'Always' : 'IfNotPresent'
-      for (const p of (c.ports as Json[] | undefined) ?? []) if (p && typeof p === 'object') p.protocol ??= 'TCP'
+      if (c.imagePullPolicy === undefined && typeof c.image === 'string')
+        c.imagePullPolicy = /:latest$|^[^:@]*$/.test(c.image.split('/').pop() ?? '')
+          ? 'Always'
+          : 'IfNotPresent'
+      for (const p of (c.ports as Json[] | undefined) ?? [])
+        if (p && typeof p === 'object') p.protocol ??= 'TCP'
     }
   }
   defaultPodSpecFields(spec)

@@ -4,7 +4,13 @@
  * functions of the pod or class and the classes that exist.
  */
 import type { KubeObject } from '../apimachinery/types'
-import { forbidden, invalid, notSupported, required, type FieldCause } from '../apimachinery/field-errors'
+import {
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  type FieldCause,
+} from '../apimachinery/field-errors'
 
 export const SYSTEM_PRIORITY_CLASS_PREFIX = 'system-'
 /** The highest value a class not named `system-…` may have. */
@@ -28,7 +34,8 @@ export const systemPriorityClasses: readonly KubeObject[] = [
     kind: 'PriorityClass',
     metadata: { name: 'system-cluster-critical' },
     value: 2_000_000_000,
-    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+    description:
+      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
   },
 ]
 
@@ -46,7 +53,11 @@ export function defaultPriorityClass(pc: KubeObject): void {
 }
 
 /** IsKnownSystemPriorityClass: the reason a `system-` name is refused, or undefined. */
-function systemClassError(name: string, value: unknown, globalDefault: boolean): string | undefined {
+function systemClassError(
+  name: string,
+  value: unknown,
+  globalDefault: boolean,
+): string | undefined {
   const known = systemPriorityClasses.find((c) => c.metadata.name === name)
   if (!known) return `${name} is not a known system priority class`
   if (known.value !== value) return `value of ${name} PriorityClass must be ${known.value}`
@@ -58,7 +69,9 @@ function systemClassError(name: string, value: unknown, globalDefault: boolean):
 export function validatePreemptionPolicy(policy: unknown, field: string): FieldCause[] {
   if (policy === undefined || policy === null) return []
   if (policy === '') return [required(field)]
-  return (preemptionPolicies as readonly unknown[]).includes(policy) ? [] : [notSupported(field, policy, preemptionPolicies)]
+  return (preemptionPolicies as readonly unknown[]).includes(policy)
+    ? []
+    : [notSupported(field, policy, preemptionPolicies)]
 }
 
 /** ValidatePriorityClass, after the object's metadata. */
@@ -68,9 +81,20 @@ export function validatePriorityClass(pc: KubeObject): FieldCause[] {
   const name = pc.metadata.name ?? ''
   if (name.startsWith(SYSTEM_PRIORITY_CLASS_PREFIX)) {
     const why = systemClassError(name, f.value, f.globalDefault === true)
-    if (why) causes.push(forbidden('metadata.name', `priority class names with '${SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for system use only. error: ${why}`))
+    if (why)
+      causes.push(
+        forbidden(
+          'metadata.name',
+          `priority class names with '${SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for system use only. error: ${why}`,
+        ),
+      )
   } else if (typeof f.value === 'number' && f.value > HIGHEST_USER_DEFINABLE_PRIORITY) {
-    causes.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`))
+    causes.push(
+      forbidden(
+        'value',
+        `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`,
+      ),
+    )
   }
   causes.push(...validatePreemptionPolicy(f.preemptionPolicy, 'preemptionPolicy'))
   return causes
@@ -79,8 +103,12 @@ export function validatePriorityClass(pc: KubeObject): FieldCause[] {
 /** ValidatePriorityClassUpdate: value and preemptionPolicy never change. */
 export function validatePriorityClassUpdate(old: KubeObject, next: KubeObject): FieldCause[] {
   const causes: FieldCause[] = []
-  if (asRecord(old).value !== asRecord(next).value) causes.push(forbidden('value', 'may not be changed in an update.'))
-  if (asRecord(old).preemptionPolicy !== asRecord(next).preemptionPolicy) causes.push(invalid('preemptionPolicy', asRecord(next).preemptionPolicy ?? null, 'field is immutable'))
+  if (asRecord(old).value !== asRecord(next).value)
+    causes.push(forbidden('value', 'may not be changed in an update.'))
+  if (asRecord(old).preemptionPolicy !== asRecord(next).preemptionPolicy)
+    causes.push(
+      invalid('preemptionPolicy', asRecord(next).preemptionPolicy ?? null, 'field is immutable'),
+    )
   return causes
 }
 
@@ -98,7 +126,11 @@ export function defaultClassOf(classes: readonly KubeObject[]): KubeObject | und
  * The Priority plugin on a PriorityClass write: a class may become the global default only while
  * no other one is. Returns why the write is refused, or undefined.
  */
-export function globalDefaultRefusal(pc: KubeObject, classes: readonly KubeObject[], operation: 'create' | 'update'): string | undefined {
+export function globalDefaultRefusal(
+  pc: KubeObject,
+  classes: readonly KubeObject[],
+  operation: 'create' | 'update',
+): string | undefined {
   if (asRecord(pc).globalDefault !== true) return undefined
   const current = defaultClassOf(classes)
   if (!current) return undefined
@@ -116,8 +148,16 @@ export type PodPriorityDecision = { ok: true } | { ok: false; reason: string }
  * with PreemptLowerPriority when there is none. A priority or policy the client set that differs
  * from the computed one is refused. `lookup` finds a class by name. Mutates the pod.
  */
-export function admitPodPriority(pod: KubeObject, lookup: (name: string) => KubeObject | undefined, classes: readonly KubeObject[]): PodPriorityDecision {
-  const spec = (pod.spec ??= {}) as { priorityClassName?: unknown; priority?: unknown; preemptionPolicy?: unknown }
+export function admitPodPriority(
+  pod: KubeObject,
+  lookup: (name: string) => KubeObject | undefined,
+  classes: readonly KubeObject[],
+): PodPriorityDecision {
+  const spec = (pod.spec ??= {}) as {
+    priorityClassName?: unknown
+    priority?: unknown
+    preemptionPolicy?: unknown
+  }
   let priority: number
   let policy: unknown
   if (typeof spec.priorityClassName !== 'string' || spec.priorityClassName === '') {
@@ -132,16 +172,24 @@ export function admitPodPriority(pod: KubeObject, lookup: (name: string) => Kube
     }
   } else {
     const pc = lookup(spec.priorityClassName)
-    if (!pc) return { ok: false, reason: `no PriorityClass with name ${spec.priorityClassName} was found` }
+    if (!pc)
+      return { ok: false, reason: `no PriorityClass with name ${spec.priorityClassName} was found` }
     priority = Number(asRecord(pc).value ?? 0)
     policy = asRecord(pc).preemptionPolicy
   }
   if (spec.priority !== undefined && spec.priority !== null && spec.priority !== priority) {
-    return { ok: false, reason: `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name` }
+    return {
+      ok: false,
+      reason: `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
+    }
   }
   spec.priority = priority
   if (policy !== undefined && policy !== null) {
-    if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== policy) {
+    if (
+      spec.preemptionPolicy !== undefined &&
+      spec.preemptionPolicy !== null &&
+      spec.preemptionPolicy !== policy
+    ) {
       return {
         ok: false,
         reason: `the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${String(policy)} from the given PriorityClass name`,
@@ -160,6 +208,11 @@ export function keepPodPriority(old: KubeObject, next: KubeObject): void {
   const before = (old.spec ?? {}) as { priority?: unknown; preemptionPolicy?: unknown }
   const after = next.spec as { priority?: unknown; preemptionPolicy?: unknown } | undefined
   if (!after) return
-  if ((after.priority === undefined || after.priority === null) && before.priority !== undefined) after.priority = before.priority
-  if ((after.preemptionPolicy === undefined || after.preemptionPolicy === null) && before.preemptionPolicy !== undefined) after.preemptionPolicy = before.preemptionPolicy
+  if ((after.priority === undefined || after.priority === null) && before.priority !== undefined)
+    after.priority = before.priority
+  if (
+    (after.preemptionPolicy === undefined || after.preemptionPolicy === null) &&
+    before.preemptionPolicy !== undefined
+  )
+    after.preemptionPolicy = before.preemptionPolicy
 }

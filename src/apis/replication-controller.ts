@@ -8,7 +8,10 @@ import { asRecord, type Json } from '../apimachinery/json-value'
 export function defaultReplicationController(rc: KubeObject): void {
   if (!rc.spec) return
   const spec = asRecord(rc.spec)
-  const templateLabels = asRecord(asRecord(asRecord(spec.template).metadata).labels) as Record<string, string>
+  const templateLabels = asRecord(asRecord(asRecord(spec.template).metadata).labels) as Record<
+    string,
+    string
+  >
   if (Object.keys(templateLabels).length) {
     if (!Object.keys(asRecord(spec.selector)).length) spec.selector = { ...templateLabels }
     if (!Object.keys(rc.metadata.labels ?? {}).length) rc.metadata.labels = { ...templateLabels }

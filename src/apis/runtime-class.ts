@@ -47,15 +47,38 @@ function validateTolerations(tolerations: readonly Json[], path: string): FieldC
     const at = `${path}[${i}]`
     const operator = t.operator ?? 'Equal'
     if (typeof t.key === 'string' && t.key !== '') {
-      for (const msg of checkName('dns1123-subdomain', t.key.includes('/') ? t.key.slice(0, t.key.indexOf('/')) : 'a')) causes.push(invalid(`${at}.key`, t.key, msg))
+      for (const msg of checkName(
+        'dns1123-subdomain',
+        t.key.includes('/') ? t.key.slice(0, t.key.indexOf('/')) : 'a',
+      ))
+        causes.push(invalid(`${at}.key`, t.key, msg))
     } else if (operator !== 'Exists') {
-      causes.push(invalid(`${at}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'))
+      causes.push(
+        invalid(
+          `${at}.operator`,
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      )
     }
-    if (!tolerationOperators.includes(String(operator))) causes.push(notSupported(`${at}.operator`, operator, tolerationOperators))
-    if (operator === 'Exists' && typeof t.value === 'string' && t.value !== '') causes.push(invalid(`${at}.operator`, t, 'value must be empty when `operator` is \'Exists\''))
-    if (t.effect !== undefined && t.effect !== '' && !taintEffects.includes(String(t.effect))) causes.push(notSupported(`${at}.effect`, t.effect, taintEffects))
-    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
-      causes.push(invalid(`${at}.effect`, t.effect ?? '', 'effect must be \'NoExecute\' when `tolerationSeconds` is set'))
+    if (!tolerationOperators.includes(String(operator)))
+      causes.push(notSupported(`${at}.operator`, operator, tolerationOperators))
+    if (operator === 'Exists' && typeof t.value === 'string' && t.value !== '')
+      causes.push(invalid(`${at}.operator`, t, "value must be empty when `operator` is 'Exists'"))
+    if (t.effect !== undefined && t.effect !== '' && !taintEffects.includes(String(t.effect)))
+      causes.push(notSupported(`${at}.effect`, t.effect, taintEffects))
+    if (
+      t.tolerationSeconds !== undefined &&
+      t.tolerationSeconds !== null &&
+      t.effect !== 'NoExecute'
+    ) {
+      causes.push(
+        invalid(
+          `${at}.effect`,
+          t.effect ?? '',
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      )
     }
   })
   return causes
@@ -66,7 +89,9 @@ export function validateRuntimeClass(rc: KubeObject): FieldCause[] {
   const f = fieldsOf(rc)
   const causes: FieldCause[] = []
   if (typeof f.handler !== 'string' || f.handler === '') causes.push(required('handler'))
-  else for (const msg of checkName('dns1123-label', f.handler)) causes.push(invalid('handler', f.handler, msg))
+  else
+    for (const msg of checkName('dns1123-label', f.handler))
+      causes.push(invalid('handler', f.handler, msg))
   for (const [name, value] of Object.entries(asRecord(f.overhead?.podFixed))) {
     const why = validResourceQuantity(value)
     if (why) causes.push(invalid(`overhead.podFixed[${name}]`, value, why))
@@ -82,7 +107,14 @@ export function validateRuntimeClass(rc: KubeObject): FieldCause[] {
 function covers(a: Json, b: Json): boolean {
   if (a.effect && a.effect !== b.effect) return false
   if (a.effect === 'NoExecute' && (a.tolerationSeconds ?? null) !== (b.tolerationSeconds ?? null)) {
-    if (a.tolerationSeconds !== undefined && a.tolerationSeconds !== null && (b.tolerationSeconds === undefined || b.tolerationSeconds === null || Number(a.tolerationSeconds) < Number(b.tolerationSeconds))) return false
+    if (
+      a.tolerationSeconds !== undefined &&
+      a.tolerationSeconds !== null &&
+      (b.tolerationSeconds === undefined ||
+        b.tolerationSeconds === null ||
+        Number(a.tolerationSeconds) < Number(b.tolerationSeconds))
+    )
+      return false
   }
   const aOp = a.operator ?? 'Equal'
   if (aOp === 'Exists' && (a.key ?? '') === '') return true
@@ -100,7 +132,8 @@ export function mergeTolerations(first: readonly Json[], second: readonly Json[]
 
 function sameOverhead(a: Json, b: Json): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)])
-  for (const k of keys) if (a[k] === undefined || b[k] === undefined || !quantityEquals(a[k], b[k])) return false
+  for (const k of keys)
+    if (a[k] === undefined || b[k] === undefined || !quantityEquals(a[k], b[k])) return false
   return true
 }
 
@@ -113,20 +146,34 @@ export type RuntimeClassDecision = { ok: true } | { ok: false; reason: string }
  * nodeSelector is merged into the pod's (a key set to another value is refused) and its
  * tolerations appended. Mutates the pod.
  */
-export function admitPodRuntimeClass(pod: KubeObject, rc: KubeObject | undefined): RuntimeClassDecision {
+export function admitPodRuntimeClass(
+  pod: KubeObject,
+  rc: KubeObject | undefined,
+): RuntimeClassDecision {
   const spec = (pod.spec ??= {}) as Json
   const name = spec.runtimeClassName
   const named = typeof name === 'string' && name !== ''
-  if (named && !rc) return { ok: false, reason: `pod rejected: RuntimeClass ${JSON.stringify(name)} not found` }
+  if (named && !rc)
+    return { ok: false, reason: `pod rejected: RuntimeClass ${JSON.stringify(name)} not found` }
   const podFixed = rc ? fieldsOf(rc).overhead?.podFixed : undefined
   const podOverhead = spec.overhead
   if (podFixed) {
-    if (podOverhead && Object.keys(asRecord(podOverhead)).length && !sameOverhead(asRecord(podOverhead), podFixed)) {
-      return { ok: false, reason: "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead" }
+    if (
+      podOverhead &&
+      Object.keys(asRecord(podOverhead)).length &&
+      !sameOverhead(asRecord(podOverhead), podFixed)
+    ) {
+      return {
+        ok: false,
+        reason: "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead",
+      }
     }
     spec.overhead = { ...podFixed }
   } else if (podOverhead !== undefined && podOverhead !== null) {
-    return { ok: false, reason: 'pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead' }
+    return {
+      ok: false,
+      reason: 'pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead',
+    }
   }
   const scheduling = rc ? fieldsOf(rc).scheduling : undefined
   if (!scheduling) return { ok: true }
@@ -136,7 +183,10 @@ export function admitPodRuntimeClass(pod: KubeObject, rc: KubeObject | undefined
     for (const [key, value] of Object.entries(selector)) {
       const have = podSelector[key]
       if (have !== undefined && have !== value) {
-        return { ok: false, reason: `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${have}` }
+        return {
+          ok: false,
+          reason: `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${have}`,
+        }
       }
       podSelector[key] = value
     }

@@ -12,7 +12,10 @@ interface ScalePaths {
 }
 
 /** Built-in workloads keep replicas in spec and status and a structured selector in spec. */
-const builtinPaths: ScalePaths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }
+const builtinPaths: ScalePaths = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+}
 
 const steps = (path: string): string[] => path.split('.').filter(Boolean)
 
@@ -29,7 +32,10 @@ function read(obj: unknown, path: string): unknown {
 function write(obj: KubeObject, path: string, value: unknown): KubeObject {
   const [head, ...rest] = steps(path)
   const set = (node: unknown, keys: string[]): unknown => {
-    const record = node && typeof node === 'object' && !Array.isArray(node) ? { ...(node as Record<string, unknown>) } : {}
+    const record =
+      node && typeof node === 'object' && !Array.isArray(node)
+        ? { ...(node as Record<string, unknown>) }
+        : {}
     const [key, ...more] = keys
     record[key!] = more.length ? set(record[key!], more) : value
     return record
@@ -48,7 +54,10 @@ export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: Number(read(obj, paths.specReplicasPath) ?? 0) },
-    status: { replicas: Number(read(obj, paths.statusReplicasPath) ?? 0), selector: selectorOf(def, obj, paths) },
+    status: {
+      replicas: Number(read(obj, paths.statusReplicasPath) ?? 0),
+      selector: selectorOf(def, obj, paths),
+    },
   }
 }
 
@@ -65,15 +74,27 @@ function selectorOf(def: ResourceDef, obj: KubeObject, paths: ScalePaths): strin
 }
 
 /** Carries a Scale's spec.replicas onto the workload. */
-export function fromScale(def: ResourceDef, obj: KubeObject, scale: KubeObject): StoreResult<KubeObject> {
-  const typeError = structTypeError('io.k8s.api.autoscaling.v1.Scale', { kind: 'Scale', version: 'v1' }, scale)
+export function fromScale(
+  def: ResourceDef,
+  obj: KubeObject,
+  scale: KubeObject,
+): StoreResult<KubeObject> {
+  const typeError = structTypeError(
+    'io.k8s.api.autoscaling.v1.Scale',
+    { kind: 'Scale', version: 'v1' },
+    scale,
+  )
   if (typeError) return { ok: false, status: typeError }
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     return {
       ok: false,
       status: invalid('autoscaling', 'Scale', obj.metadata.name ?? '', [
-        { field: 'spec.replicas', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0` },
+        {
+          field: 'spec.replicas',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
+        },
       ]),
     }
   }

@@ -50,7 +50,11 @@ export interface InUse {
 export function inUseBy(services: Iterable<KubeObject>, skipKey?: string): InUse {
   const out: InUse = { ips: new Set(), nodePorts: new Set() }
   for (const svc of services) {
-    if (skipKey !== undefined && `${svc.metadata.namespace ?? ''}/${svc.metadata.name ?? ''}` === skipKey) continue
+    if (
+      skipKey !== undefined &&
+      `${svc.metadata.namespace ?? ''}/${svc.metadata.name ?? ''}` === skipKey
+    )
+      continue
     const spec = asRecord(svc.spec)
     const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]
     for (const ip of ips) if (typeof ip === 'string' && ip && ip !== 'None') out.ips.add(ip)
@@ -67,10 +71,17 @@ export function inUseBy(services: Iterable<KubeObject>, skipKey?: string): InUse
  * band and walks forward (wrapping), then tries the static band: O(used) expected, since the used
  * set is tiny against a /12.
  */
-export function pickClusterIP(cidr: Cidr, used: ReadonlySet<string>, random: () => number = Math.random): string | undefined {
+export function pickClusterIP(
+  cidr: Cidr,
+  used: ReadonlySet<string>,
+  random: () => number = Math.random,
+): string | undefined {
   const { first, count } = usable(cidr)
   const band = staticBandSize(count)
-  const bands: [number, number][] = [[band, count - band], [0, band]]
+  const bands: [number, number][] = [
+    [band, count - band],
+    [0, band],
+  ]
   for (const [start, length] of bands) {
     if (length <= 0) continue
     const offset = Math.floor(random() * length)
@@ -83,7 +94,10 @@ export function pickClusterIP(cidr: Cidr, used: ReadonlySet<string>, random: () 
 }
 
 /** A free node port, drawn as pickClusterIP draws addresses (the whole range is one band). */
-export function pickNodePort(used: ReadonlySet<number>, random: () => number = Math.random): number | undefined {
+export function pickNodePort(
+  used: ReadonlySet<number>,
+  random: () => number = Math.random,
+): number | undefined {
   const length = nodePortRange.max - nodePortRange.min + 1
   const offset = Math.floor(random() * length)
   for (let i = 0; i < length; i++) {
@@ -120,9 +134,11 @@ function keepAllocated(spec: Json, oldSpec: Json): void {
   }
   if (needsNodePorts(oldSpec) && needsNodePorts(spec)) {
     const old = new Map<string, unknown>()
-    for (const p of Array.isArray(oldSpec.ports) ? (oldSpec.ports as Json[]) : []) old.set(portKey(asRecord(p)), asRecord(p).nodePort)
+    for (const p of Array.isArray(oldSpec.ports) ? (oldSpec.ports as Json[]) : [])
+      old.set(portKey(asRecord(p)), asRecord(p).nodePort)
     for (const p of Array.isArray(spec.ports) ? (spec.ports as Json[]) : []) {
-      if (p && typeof p === 'object' && !p.nodePort && old.get(portKey(p))) p.nodePort = old.get(portKey(p))
+      if (p && typeof p === 'object' && !p.nodePort && old.get(portKey(p)))
+        p.nodePort = old.get(portKey(p))
     }
   }
 }
@@ -132,24 +148,50 @@ function assignFamilies(spec: Json, headlessWithoutSelector: boolean): FieldCaus
   const causes: FieldCause[] = []
   const families = Array.isArray(spec.ipFamilies) ? spec.ipFamilies : []
   families.forEach((f, i) => {
-    if (f !== 'IPv4') causes.push(invalid(`spec.ipFamilies[${i}]`, f, 'not configured on this cluster'))
+    if (f !== 'IPv4')
+      causes.push(invalid(`spec.ipFamilies[${i}]`, f, 'not configured on this cluster'))
   })
   // A headless service without a selector takes whatever families the cluster has.
-  const policy = spec.ipFamilyPolicy ?? (headlessWithoutSelector ? 'RequireDualStack' : 'SingleStack')
-  if (policy === 'RequireDualStack' && !headlessWithoutSelector) causes.push(invalid('spec.ipFamilyPolicy', policy, 'this cluster is not configured for dual-stack services'))
+  const policy =
+    spec.ipFamilyPolicy ?? (headlessWithoutSelector ? 'RequireDualStack' : 'SingleStack')
+  if (policy === 'RequireDualStack' && !headlessWithoutSelector)
+    causes.push(
+      invalid(
+        'spec.ipFamilyPolicy',
+        policy,
+        'this cluster is not configured for dual-stack services',
+      ),
+    )
   spec.ipFamilyPolicy = policy
   spec.ipFamilies = families.length ? families : ['IPv4']
   return causes
 }
 
-function assignClusterIP(spec: Json, cidr: Cidr, inUse: InUse, old: Json | undefined, random?: () => number): FieldCause[] {
+function assignClusterIP(
+  spec: Json,
+  cidr: Cidr,
+  inUse: InUse,
+  old: Json | undefined,
+  random?: () => number,
+): FieldCause[] {
   const ips = Array.isArray(spec.clusterIPs) ? (spec.clusterIPs as unknown[]) : []
-  const wanted = typeof spec.clusterIP === 'string' && spec.clusterIP ? spec.clusterIP : typeof ips[0] === 'string' ? ips[0] : ''
-  if (spec.clusterIP && ips.length && ips[0] !== spec.clusterIP) return [invalid('spec.clusterIPs[0]', ips[0], 'must match `clusterIP` if specified')]
-  if (ips.length > 1) return [invalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family')]
+  const wanted =
+    typeof spec.clusterIP === 'string' && spec.clusterIP
+      ? spec.clusterIP
+      : typeof ips[0] === 'string'
+        ? ips[0]
+        : ''
+  if (spec.clusterIP && ips.length && ips[0] !== spec.clusterIP)
+    return [invalid('spec.clusterIPs[0]', ips[0], 'must match `clusterIP` if specified')]
+  if (ips.length > 1)
+    return [invalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family')]
   const oldIP = old && needsClusterIP(old) ? old.clusterIP : undefined
-  if (typeof oldIP === 'string' && oldIP && wanted !== oldIP) return [invalid('spec.clusterIPs[0]', wanted, 'may not change once set')]
-  const families = assignFamilies(spec, wanted === 'None' && !Object.keys(asRecord(spec.selector)).length)
+  if (typeof oldIP === 'string' && oldIP && wanted !== oldIP)
+    return [invalid('spec.clusterIPs[0]', wanted, 'may not change once set')]
+  const families = assignFamilies(
+    spec,
+    wanted === 'None' && !Object.keys(asRecord(spec.selector)).length,
+  )
   if (families.length) return families
   if (wanted === 'None' || wanted === oldIP) {
     spec.clusterIP = wanted
@@ -158,12 +200,23 @@ function assignClusterIP(spec: Json, cidr: Cidr, inUse: InUse, old: Json | undef
   }
   if (wanted) {
     const n = parseIPv4(wanted)
-    if (n === undefined) return [invalid('spec.clusterIPs[0]', wanted, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')]
+    if (n === undefined)
+      return [
+        invalid(
+          'spec.clusterIPs[0]',
+          wanted,
+          'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+        ),
+      ]
     const { first, count } = usable(cidr)
-    const why = n < first || n >= first + count
-      ? `the provided IP (${wanted}) is not in the valid range. The range of valid IPs is ${cidr.text}`
-      : inUse.ips.has(wanted) ? 'provided IP is already allocated' : undefined
-    if (why) return [invalid('spec.clusterIPs', [wanted], `failed to allocate IP ${wanted}: ${why}`)]
+    const why =
+      n < first || n >= first + count
+        ? `the provided IP (${wanted}) is not in the valid range. The range of valid IPs is ${cidr.text}`
+        : inUse.ips.has(wanted)
+          ? 'provided IP is already allocated'
+          : undefined
+    if (why)
+      return [invalid('spec.clusterIPs', [wanted], `failed to allocate IP ${wanted}: ${why}`)]
     spec.clusterIP = wanted
     spec.clusterIPs = [wanted]
     return []
@@ -175,12 +228,18 @@ function assignClusterIP(spec: Json, cidr: Cidr, inUse: InUse, old: Json | undef
   return []
 }
 
-function assignNodePorts(spec: Json, inUse: InUse, old: Json | undefined, random?: () => number): FieldCause[] {
+function assignNodePorts(
+  spec: Json,
+  inUse: InUse,
+  old: Json | undefined,
+  random?: () => number,
+): FieldCause[] {
   const causes: FieldCause[] = []
   const ports = Array.isArray(spec.ports) ? (spec.ports as Json[]) : []
   // A port number the service already held stays its own (and one port may serve TCP and UDP alike).
   const own = new Set<number>()
-  for (const p of Array.isArray(old?.ports) ? (old.ports as Json[]) : []) if (typeof asRecord(p).nodePort === 'number') own.add(asRecord(p).nodePort as number)
+  for (const p of Array.isArray(old?.ports) ? (old.ports as Json[]) : [])
+    if (typeof asRecord(p).nodePort === 'number') own.add(asRecord(p).nodePort as number)
   const taken = new Set(inUse.nodePorts)
   const mine = new Set<number>()
   ports.forEach((p, i) => {
@@ -188,7 +247,13 @@ function assignNodePorts(spec: Json, inUse: InUse, old: Json | undefined, random
     if (typeof nodePort !== 'number' || nodePort === 0 || mine.has(nodePort)) return
     const at = `spec.ports[${i}].nodePort`
     if (nodePort < nodePortRange.min || nodePort > nodePortRange.max) {
-      causes.push(invalid(at, nodePort, `provided port is not in the valid range. The range of valid ports is ${nodePortRange.min}-${nodePortRange.max}`))
+      causes.push(
+        invalid(
+          at,
+          nodePort,
+          `provided port is not in the valid range. The range of valid ports is ${nodePortRange.min}-${nodePortRange.max}`,
+        ),
+      )
     } else if (taken.has(nodePort) && !own.has(nodePort)) {
       causes.push(invalid(at, nodePort, 'provided port is already allocated'))
     }
@@ -199,7 +264,8 @@ function assignNodePorts(spec: Json, inUse: InUse, old: Json | undefined, random
   for (const p of ports) {
     if (!p || typeof p !== 'object' || (typeof p.nodePort === 'number' && p.nodePort > 0)) continue
     const port = pickNodePort(taken, random)
-    if (port === undefined) return [invalid('spec.ports', [], 'failed to allocate a nodePort: range is full')]
+    if (port === undefined)
+      return [invalid('spec.ports', [], 'failed to allocate a nodePort: range is full')]
     p.nodePort = port
     taken.add(port)
   }
@@ -211,12 +277,19 @@ function assignNodePorts(spec: Json, inUse: InUse, old: Json | undefined, random
  * service on an update), checking requested values against the `services` already stored. Returns
  * the 422 to answer with when a requested value cannot be had.
  */
-export function allocateServiceAddresses(obj: KubeObject, old: KubeObject | undefined, services: Iterable<KubeObject>, opts: AllocationOptions = {}): FieldCause[] {
+export function allocateServiceAddresses(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  services: Iterable<KubeObject>,
+  opts: AllocationOptions = {},
+): FieldCause[] {
   if (!obj.spec || typeof obj.spec !== 'object') return []
   const spec = obj.spec as Json
   const oldSpec = old ? asRecord(old.spec) : undefined
   if (oldSpec) keepAllocated(spec, oldSpec)
-  const cidr = parseCidr(opts.range || defaultServiceClusterIpRange) ?? parseCidr(defaultServiceClusterIpRange)!
+  const cidr =
+    parseCidr(opts.range || defaultServiceClusterIpRange) ??
+    parseCidr(defaultServiceClusterIpRange)!
   const inUse = inUseBy(services, `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`)
   const causes: FieldCause[] = []
   if (needsClusterIP(spec)) causes.push(...assignClusterIP(spec, cidr, inUse, oldSpec, opts.random))
@@ -233,7 +306,12 @@ function* parsed(rows: Iterable<{ value: string }>): Generator<KubeObject> {
  * allocations on update; `rows` lists the stored services lazily. Returns a 422 Status when
  * allocation fails.
  */
-export function serviceAddressesFor(obj: KubeObject, old: KubeObject | undefined, rows: () => Iterable<{ value: string }>, range?: string): Status | undefined {
+export function serviceAddressesFor(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  rows: () => Iterable<{ value: string }>,
+  range?: string,
+): Status | undefined {
   const causes = allocateServiceAddresses(obj, old, parsed(rows()), { range })
   if (!causes.length) return undefined
   return invalidStatus('', 'Service', obj.metadata.name ?? '', causes.map(toStatusCause))

@@ -34,7 +34,10 @@ const alwaysWritten: Record<string, Record<string, () => unknown>> = {
  * Gives the object every always-written status field it lacks, as its zero value. The status is
  * copied where it changes, never changed in place (it may be the stored object's).
  */
-export function fillStatusZeroFields(def: Pick<ResourceDef, 'group' | 'version' | 'kind' | 'custom'>, obj: KubeObject): KubeObject {
+export function fillStatusZeroFields(
+  def: Pick<ResourceDef, 'group' | 'version' | 'kind' | 'custom'>,
+  obj: KubeObject,
+): KubeObject {
   if (def.custom) return obj
   const kind = kindStruct(def.group, def.version, def.kind)
   const statusType = kind ? schemas[kind]?.fields.status?.type : undefined
@@ -75,7 +78,9 @@ function filledNested(type: FieldType, value: unknown): unknown {
     return items.some((item, i) => item !== value[i]) ? items : value
   }
   if (type.kind === 'map' && isFields(value)) {
-    const entries = Object.entries(value).map(([k, v]) => [k, filledNested(type.values, v)] as const)
+    const entries = Object.entries(value).map(
+      ([k, v]) => [k, filledNested(type.values, v)] as const,
+    )
     return entries.some(([k, v]) => v !== value[k]) ? Object.fromEntries(entries) : value
   }
   return value

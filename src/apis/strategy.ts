@@ -21,9 +21,21 @@ export function specOf(obj: KubeObject): string {
 }
 
 /** Sets the system-owned fields of a new object, its defaults, and what its kind prepares. */
-export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: number, requester?: Requester): KubeObject {
+export function prepareForCreate(
+  def: ResourceDef,
+  obj: KubeObject,
+  nowMs: number,
+  requester?: Requester,
+): KubeObject {
   const meta = { ...obj.metadata }
-  for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const) delete meta[f]
+  for (const f of [
+    'uid',
+    'resourceVersion',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'selfLink',
+  ] as const)
+    delete meta[f]
   meta.uid = crypto.randomUUID()
   meta.creationTimestamp = formatTime(nowMs)
   if (def.generation) meta.generation = 1
@@ -43,7 +55,12 @@ export function prepareForCreate(def: ResourceDef, obj: KubeObject, nowMs: numbe
  * keeps the stored status, and a write through a subresource changes what that subresource's
  * strategy says (a status write: only status).
  */
-export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: KubeObject, subresource?: string): KubeObject {
+export function prepareForUpdate(
+  def: ResourceDef,
+  old: KubeObject,
+  incoming: KubeObject,
+  subresource?: string,
+): KubeObject {
   const sub = subresource === undefined ? undefined : subresourceOf(def, subresource)
   if (sub?.prepareForUpdate) {
     const out = sub.prepareForUpdate(old, incoming)
@@ -51,18 +68,33 @@ export function prepareForUpdate(def: ResourceDef, old: KubeObject, incoming: Ku
     return out
   }
   const meta = { ...incoming.metadata }
-  for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'name', 'namespace'] as const) {
+  for (const f of [
+    'uid',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'generation',
+    'name',
+    'namespace',
+  ] as const) {
     if (old.metadata[f] === undefined) delete meta[f]
     else (meta as Record<string, unknown>)[f] = old.metadata[f]
   }
-  if (meta.managedFields === undefined && old.metadata.managedFields !== undefined) meta.managedFields = old.metadata.managedFields
-  const out: KubeObject = { ...incoming, apiVersion: apiVersionOf(def), kind: def.kind, metadata: meta }
+  if (meta.managedFields === undefined && old.metadata.managedFields !== undefined)
+    meta.managedFields = old.metadata.managedFields
+  const out: KubeObject = {
+    ...incoming,
+    apiVersion: apiVersionOf(def),
+    kind: def.kind,
+    metadata: meta,
+  }
   if (def.subresources.includes('status')) {
     if (old.status === undefined) delete out.status
     else out.status = old.status
   }
   applyDefaults(def, out)
-  if (def.generation && specOf(out) !== specOf(old)) meta.generation = (Number(old.metadata.generation) || 1) + 1
+  if (def.generation && specOf(out) !== specOf(old))
+    meta.generation = (Number(old.metadata.generation) || 1) + 1
   const own = strategyOf(def).prepareForUpdate
   return own ? own(old, out) : out
 }
@@ -73,11 +105,19 @@ export function validateCreate(def: ResourceDef, obj: KubeObject): StatusCause[]
 }
 
 /** Update rules that depend on the stored object (kube-apiserver's ValidateUpdate checks we enforce). */
-export function validateUpdate(def: ResourceDef, old: KubeObject, next: KubeObject, subresource?: string): StatusCause[] {
+export function validateUpdate(
+  def: ResourceDef,
+  old: KubeObject,
+  next: KubeObject,
+  subresource?: string,
+): StatusCause[] {
   const causes: StatusCause[] = []
   const sub = subresource === undefined ? undefined : subresourceOf(def, subresource)
   if (sub?.validateUpdate) causes.push(...sub.validateUpdate(old, next).map(toStatusCause))
-  if (!subresource && !def.custom) causes.push(...validateFixedFields(def.group, def.kind, decoded(def, old), next).map(toStatusCause))
+  if (!subresource && !def.custom)
+    causes.push(
+      ...validateFixedFields(def.group, def.kind, decoded(def, old), next).map(toStatusCause),
+    )
   if (old.metadata.deletionTimestamp) {
     const before = new Set(old.metadata.finalizers ?? [])
     const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f))
@@ -102,7 +142,11 @@ function decoded(def: ResourceDef, stored: KubeObject): KubeObject {
 }
 
 /** The seconds a deletion waits: none, unless the kind deletes gracefully (a pod bound to a node). */
-export function gracePeriodFor(def: ResourceDef, obj: KubeObject, requested: number | undefined): number {
+export function gracePeriodFor(
+  def: ResourceDef,
+  obj: KubeObject,
+  requested: number | undefined,
+): number {
   return strategyOf(def).gracePeriod?.(obj, requested) ?? 0
 }
 

@@ -12,9 +12,23 @@ import { fromScale, toScale } from './scale'
 
 const generic = new Map<string, (def: ResourceDef) => SubresourceStrategy>([
   // A status write changes the status alone, and is validated as one.
-  ['status', (def) => ({ prepareForUpdate: (old, incoming) => fillStatusZeroFields(def, withStatusOf(old, incoming)), validatesStatus: true, part: 'status' })],
+  [
+    'status',
+    (def) => ({
+      prepareForUpdate: (old, incoming) => fillStatusZeroFields(def, withStatusOf(old, incoming)),
+      validatesStatus: true,
+      part: 'status',
+    }),
+  ],
   // The autoscaling/v1 Scale view of a workload's replicas.
-  ['scale', (def) => ({ view: (obj) => toScale(def, obj), toObject: (old, body) => fromScale(def, old, body), part: 'scale' })],
+  [
+    'scale',
+    (def) => ({
+      view: (obj) => toScale(def, obj),
+      toObject: (old, body) => fromScale(def, old, body),
+      part: 'scale',
+    }),
+  ],
 ])
 
 export function subresourceOf(def: ResourceDef, name: string): SubresourceStrategy | undefined {

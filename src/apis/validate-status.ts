@@ -12,8 +12,15 @@ import { subresourceOf } from './subresources'
  * refuse still takes its controller's status. Undefined where the whole object is validated:
  * custom resources (against their schema) and CertificateSigningRequests.
  */
-export function statusWriteValidation(def: ResourceDef, old: KubeObject): ((obj: KubeObject) => StatusCause[]) | undefined {
+export function statusWriteValidation(
+  def: ResourceDef,
+  old: KubeObject,
+): ((obj: KubeObject) => StatusCause[]) | undefined {
   if (!subresourceOf(def, 'status')?.validatesStatus) return undefined
   const rules = strategyOf(def).validateStatus
-  return (obj) => [...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }), ...(rules?.(obj, old) ?? [])].map(toStatusCause)
+  return (obj) =>
+    [
+      ...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }),
+      ...(rules?.(obj, old) ?? []),
+    ].map(toStatusCause)
 }

@@ -33,17 +33,28 @@ export function admit(
     applySchemaDefaults(schema, obj)
   } else if (struct) {
     const decoded = checkDecode(incoming, struct, schemas)
-    if (decoded.typeError !== undefined) return { ok: false, status: cannotDecode(def, decoded.typeError) }
+    if (decoded.typeError !== undefined)
+      return { ok: false, status: cannotDecode(def, decoded.typeError) }
     unknown = decoded.unknown
   }
   let warnings: string[] | undefined
   if (unknown.length) {
-    if (mode === 'Strict') return { ok: false, status: cannotDecode(def, strictDecodingMessage(unknown)) }
+    if (mode === 'Strict')
+      return { ok: false, status: cannotDecode(def, strictDecodingMessage(unknown)) }
     if (!schema) for (const path of unknown) removePath(obj, path)
     if (mode === 'Warn') warnings = unknown.map((p) => `unknown field "${p}"`)
   }
   const causes = validate(obj)
-  if (causes.length) return { ok: false, status: invalid(def.group, def.kind, obj.metadata.name ?? obj.metadata.generateName ?? '', causes) }
+  if (causes.length)
+    return {
+      ok: false,
+      status: invalid(
+        def.group,
+        def.kind,
+        obj.metadata.name ?? obj.metadata.generateName ?? '',
+        causes,
+      ),
+    }
   const kindWarnings = strategyOf(def).warnings
   if (kindWarnings?.length) warnings = [...(warnings ?? []), ...kindWarnings]
   return { ok: true, value: obj, warnings }
@@ -54,18 +65,30 @@ export function admit(
  * holding a value of the wrong type; undefined when every value fits, and for custom resources.
  */
 export function typeErrorStatus(def: ResourceDef, obj: unknown): Status | undefined {
-  return structTypeError(def.custom ? undefined : kindStruct(def.group, def.version, def.kind), def, obj)
+  return structTypeError(
+    def.custom ? undefined : kindStruct(def.group, def.version, def.kind),
+    def,
+    obj,
+  )
 }
 
 /** The same for a body decoded as `struct` of the schemas, named `kind` in `version` (e.g. a Scale). */
-export function structTypeError(struct: string | undefined, named: { kind: string; version: string }, obj: unknown): Status | undefined {
+export function structTypeError(
+  struct: string | undefined,
+  named: { kind: string; version: string },
+  obj: unknown,
+): Status | undefined {
   const error = struct === undefined ? undefined : checkDecode(obj, struct, schemas).typeError
   return error === undefined ? undefined : cannotDecode(named, error)
 }
 
 /** kube-apiserver's 400 for a body its decoder refused. */
 function cannotDecode(named: { kind: string; version: string }, why: string): Status {
-  return failure(400, 'BadRequest', `${named.kind} in version "${named.version}" cannot be handled as a ${named.kind}: ${why}`)
+  return failure(
+    400,
+    'BadRequest',
+    `${named.kind} in version "${named.version}" cannot be handled as a ${named.kind}: ${why}`,
+  )
 }
 
 /** Removes `a.b[2].c` from an object (the unknown-field paths strict decoding reports). */
@@ -75,8 +98,11 @@ export function removePath(obj: unknown, path: string): void {
   for (let i = 0; i < steps.length - 1; i++) {
     const step = steps[i]!
     if (node === null || typeof node !== 'object') return
-    node = step.startsWith('[') ? (node as unknown[])[Number(step.slice(1, -1))] : (node as Record<string, unknown>)[step]
+    node = step.startsWith('[')
+      ? (node as unknown[])[Number(step.slice(1, -1))]
+      : (node as Record<string, unknown>)[step]
   }
   const last = steps[steps.length - 1]
-  if (last && node && typeof node === 'object' && !Array.isArray(node)) delete (node as Record<string, unknown>)[last]
+  if (last && node && typeof node === 'object' && !Array.isArray(node))
+    delete (node as Record<string, unknown>)[last]
 }

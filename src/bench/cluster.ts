@@ -29,31 +29,76 @@ export interface SimAgentOptions {
 export async function startSimAgent(cp: ControlPlane, o: SimAgentOptions): Promise<SimAgent> {
   const kubeconfig = join(cp.stateDir, 'kubeconfig')
   // The launcher writes it just after the runtime is up, so it can trail /readyz by a moment.
-  await waitUntil('the kubeconfig', () => access(kubeconfig).then(() => true), { timeoutMs: 10_000, exited: cp.process.exited, output: cp.process.output })
+  await waitUntil('the kubeconfig', () => access(kubeconfig).then(() => true), {
+    timeoutMs: 10_000,
+    exited: cp.process.exited,
+    output: cp.process.output,
+  })
   // It joins with the admin kubeconfig once; its nodes' credentials stay in the control plane's state dir.
   const stateDir = join(cp.stateDir, 'agents', o.name)
-  const args = ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, '--state-dir', stateDir, '--name', o.name, '--runtime', 'sim', '--nodes', String(o.nodes)]
+  const args = [
+    '--import',
+    'tsx',
+    'src/agent/cli.ts',
+    '--kubeconfig',
+    kubeconfig,
+    '--state-dir',
+    stateDir,
+    '--name',
+    o.name,
+    '--runtime',
+    'sim',
+    '--nodes',
+    String(o.nodes),
+  ]
   if (o.leaseSeconds !== undefined) args.push('--lease-seconds', String(o.leaseSeconds))
-  const proc = spawnGroup(`sim agent ${o.name}`, process.execPath, args, { cwd: REPO_ROOT, env: process.env })
-  const nodeNames = o.nodes <= 1 ? [o.name] : Array.from({ length: o.nodes }, (_, i) => `${o.name}-${i}`)
-  return { process: proc, nodeNames, crash: () => killGroup(proc.pid, 'SIGKILL'), stop: () => proc.stop() }
+  const proc = spawnGroup(`sim agent ${o.name}`, process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: process.env,
+  })
+  const nodeNames =
+    o.nodes <= 1 ? [o.name] : Array.from({ length: o.nodes }, (_, i) => `${o.name}-${i}`)
+  return {
+    process: proc,
+    nodeNames,
+    crash: () => killGroup(proc.pid, 'SIGKILL'),
+    stop: () => proc.stop(),
+  }
 }
 
 interface NodeList {
-  items: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } }[]
+  items: {
+    metadata: { name: string }
+    status?: { conditions?: { type: string; status: string }[] }
+  }[]
 }
 
 /** Waits until every named node is registered with Ready=True. */
-export async function waitForReadyNodes(client: HttpClient, names: string[], agents: SimAgent[], timeoutMs: number): Promise<void> {
+export async function waitForReadyNodes(
+  client: HttpClient,
+  names: string[],
+  agents: SimAgent[],
+  timeoutMs: number,
+): Promise<void> {
   const want = new Set(names)
   await waitUntil(
     `${names.length} Ready nodes`,
     async () => {
       const res = await client.expectOk('GET', '/api/v1/nodes')
       const nodes = (JSON.parse(res.body) as NodeList).items
-      return nodes.filter((n) => want.has(n.metadata.name) && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length === want.size
+      return (
+        nodes.filter(
+          (n) =>
+            want.has(n.metadata.name) &&
+            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        ).length === want.size
+      )
     },
-    { timeoutMs, exited: () => agents.some((a) => a.process.exited()), output: () => agents.map((a) => a.process.output()).join('\n') },
+    {
+      timeoutMs,
+      exited: () => agents.some((a) => a.process.exited()),
+      output: () => agents.map((a) => a.process.output()).join('\n'),
+    },
   )
 }
 
@@ -106,7 +151,8 @@ export class PodTracker {
       const v = check()
       if (v) return v
       const left = deadline - performance.now()
-      if (left <= 0) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`)
+      if (left <= 0)
+        throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`)
       // Also re-checked every 500 ms, in case the stream is being resumed.
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -132,7 +178,10 @@ export class PodTracker {
 
   private async relist(): Promise<void> {
     const res = await this.client.expectOk('GET', `/api/v1/namespaces/${this.namespace}/pods`)
-    const list = JSON.parse(res.body) as { metadata: { resourceVersion: string }; items: PodObject[] }
+    const list = JSON.parse(res.body) as {
+      metadata: { resourceVersion: string }
+      items: PodObject[]
+    }
     const now = performance.now()
     const seen = new Set<string>()
     for (const p of list.items) {
@@ -188,7 +237,14 @@ export class PodTracker {
   private apply(p: PodObject, now: number): void {
     const name = p.metadata.name
     const prev = this.pods.get(name)
-    const view: PodView = { name, nodeName: p.spec?.nodeName, phase: p.status?.phase, deleting: Boolean(p.metadata.deletionTimestamp), boundAt: prev?.boundAt, runningAt: prev?.runningAt }
+    const view: PodView = {
+      name,
+      nodeName: p.spec?.nodeName,
+      phase: p.status?.phase,
+      deleting: Boolean(p.metadata.deletionTimestamp),
+      boundAt: prev?.boundAt,
+      runningAt: prev?.runningAt,
+    }
     if (view.nodeName && view.boundAt === undefined) view.boundAt = now
     if (view.phase === 'Running' && view.runningAt === undefined) view.runningAt = now
     this.pods.set(name, view)

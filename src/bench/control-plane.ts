@@ -31,10 +31,21 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
   const stateDir = await scratchDir('edgeplane-bench-')
   const port = await freePort()
   const url = `https://${HOST}:${port}`
-  const proc = spawnGroup('control plane', process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(await freePort()), ...env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
-  })
+  const proc = spawnGroup(
+    'control plane',
+    process.execPath,
+    ['--import', 'tsx', 'src/launcher/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        EDGEPLANE_INGRESS_PORT: String(await freePort()),
+        ...env,
+        EDGEPLANE_PORT: String(port),
+        EDGEPLANE_STATE: stateDir,
+      },
+    },
+  )
   const stop = async () => {
     await proc.stop()
     await removeScratchDir(stateDir)
@@ -46,7 +57,12 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
       async () => {
         // Read on every poll: the launcher may still be writing them on the first ones.
         creds = await readCredentials(stateDir)
-        const probe = new HttpClient(url, { ca: creds.ca, token: creds.token, connections: 1, timeoutMs: 2_000 })
+        const probe = new HttpClient(url, {
+          ca: creds.ca,
+          token: creds.token,
+          connections: 1,
+          timeoutMs: 2_000,
+        })
         try {
           return (await probe.request('GET', '/readyz')).status === 200
         } finally {
@@ -55,7 +71,14 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
       },
       { timeoutMs: READY_TIMEOUT_MS, exited: proc.exited, output: proc.output },
     )
-    return { url, stateDir, ...creds!, process: proc, workerdPids: () => groupMembers(proc.pid, 'workerd'), stop }
+    return {
+      url,
+      stateDir,
+      ...creds!,
+      process: proc,
+      workerdPids: () => groupMembers(proc.pid, 'workerd'),
+      stop,
+    }
   } catch (err) {
     await stop()
     throw err
@@ -63,6 +86,9 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
 }
 
 async function readCredentials(stateDir: string): Promise<{ token: string; ca: string }> {
-  const [token, ca] = await Promise.all([readFile(join(stateDir, 'admin-token'), 'utf8'), readFile(join(stateDir, 'tls', 'cert.pem'), 'utf8')])
+  const [token, ca] = await Promise.all([
+    readFile(join(stateDir, 'admin-token'), 'utf8'),
+    readFile(join(stateDir, 'tls', 'cert.pem'), 'utf8'),
+  ])
   return { token: token.trim(), ca }
 }

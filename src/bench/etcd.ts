@@ -9,7 +9,8 @@ import { progress } from './progress'
 import { removeScratchDir, scratchDir } from './scratch'
 import { waitUntil } from './wait'
 
-export const INSTALL_HINT = 'install etcd 3.4 with `sudo apt-get install -y etcd-server` (Debian/Ubuntu) and run the bench again'
+export const INSTALL_HINT =
+  'install etcd 3.4 with `sudo apt-get install -y etcd-server` (Debian/Ubuntu) and run the bench again'
 
 export interface EtcdBinary {
   path: string
@@ -34,14 +35,22 @@ export async function findEtcd(install: boolean): Promise<EtcdBinary | { missing
     progress('etcd is not on PATH; installing Debian package etcd-server with apt-get')
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
     try {
-      await exec('apt-get', ['install', '-y', '--no-install-recommends', 'etcd-server'], { env, timeoutMs: 300_000 })
+      await exec('apt-get', ['install', '-y', '--no-install-recommends', 'etcd-server'], {
+        env,
+        timeoutMs: 300_000,
+      })
     } catch {
       // An empty or stale package index is the usual reason; refresh it once and retry.
       try {
         await exec('apt-get', ['update'], { env, timeoutMs: 300_000 })
-        await exec('apt-get', ['install', '-y', '--no-install-recommends', 'etcd-server'], { env, timeoutMs: 300_000 })
+        await exec('apt-get', ['install', '-y', '--no-install-recommends', 'etcd-server'], {
+          env,
+          timeoutMs: 300_000,
+        })
       } catch (err) {
-        return { missing: `apt-get install etcd-server failed (${firstLine(err)}); ${INSTALL_HINT}` }
+        return {
+          missing: `apt-get install etcd-server failed (${firstLine(err)}); ${INSTALL_HINT}`,
+        }
       }
     }
     path = onPath('etcd')
@@ -63,15 +72,24 @@ export async function startEtcd(bin: EtcdBinary): Promise<Etcd> {
   const url = `http://${HOST}:${clientPort}`
   const peer = `http://${HOST}:${peerPort}`
   const args = [
-    '--name', 'bench',
-    '--data-dir', join(dataDir, 'data'),
-    '--listen-client-urls', url,
-    '--advertise-client-urls', url,
-    '--listen-peer-urls', peer,
-    '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `bench=${peer}`,
-    '--logger', 'zap',
-    '--log-level', 'warn',
+    '--name',
+    'bench',
+    '--data-dir',
+    join(dataDir, 'data'),
+    '--listen-client-urls',
+    url,
+    '--advertise-client-urls',
+    url,
+    '--listen-peer-urls',
+    peer,
+    '--initial-advertise-peer-urls',
+    peer,
+    '--initial-cluster',
+    `bench=${peer}`,
+    '--logger',
+    'zap',
+    '--log-level',
+    'warn',
   ]
   const proc = spawnGroup('etcd', bin.path, args, { cwd: dataDir })
   const stop = async () => {
@@ -101,7 +119,10 @@ export async function startEtcd(bin: EtcdBinary): Promise<Etcd> {
 
 /** The JSON body of an HTTP gateway put: key and value are base64. */
 export function etcdPutBody(key: string, value: string): string {
-  return JSON.stringify({ key: Buffer.from(key).toString('base64'), value: Buffer.from(value).toString('base64') })
+  return JSON.stringify({
+    key: Buffer.from(key).toString('base64'),
+    value: Buffer.from(value).toString('base64'),
+  })
 }
 
 function onPath(name: string): string | undefined {
@@ -118,12 +139,21 @@ function onPath(name: string): string | undefined {
   return undefined
 }
 
-function exec(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<string> {
+function exec(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { env: opts.env, timeout: opts.timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${stderr.trim() || err.message}`))
-      else resolve(stdout + stderr)
-    })
+    execFile(
+      cmd,
+      args,
+      { env: opts.env, timeout: opts.timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${stderr.trim() || err.message}`))
+        else resolve(stdout + stderr)
+      },
+    )
   })
 }
 

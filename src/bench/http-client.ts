@@ -32,8 +32,15 @@ export class HttpClient {
     private readonly opts: HttpClientOptions,
   ) {
     this.secure = origin.startsWith('https:')
-    const agentOptions = { keepAlive: true, maxSockets: opts.connections, maxFreeSockets: opts.connections, scheduling: 'fifo' as const }
-    this.agent = this.secure ? new HttpsAgent({ ...agentOptions, ca: opts.ca }) : new HttpAgent(agentOptions)
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: opts.connections,
+      maxFreeSockets: opts.connections,
+      scheduling: 'fifo' as const,
+    }
+    this.agent = this.secure
+      ? new HttpsAgent({ ...agentOptions, ca: opts.ca })
+      : new HttpAgent(agentOptions)
     this.timeoutMs = opts.timeoutMs ?? 30_000
   }
 
@@ -42,14 +49,27 @@ export class HttpClient {
    * response with ECONNRESET; that request never reached the server, so it is sent again once on a
    * new connection (the retry Node's documentation prescribes for `reusedSocket`).
    */
-  request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
-    return this.send(method, path, body, headers).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
-      if (err.reusedSocket && err.code === 'ECONNRESET') return this.send(method, path, body, headers)
-      throw err
-    })
+  request(
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResponse> {
+    return this.send(method, path, body, headers).catch(
+      (err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+        if (err.reusedSocket && err.code === 'ECONNRESET')
+          return this.send(method, path, body, headers)
+        throw err
+      },
+    )
   }
 
-  private send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<HttpResponse> {
+  private send(
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<HttpResponse> {
     const h: Record<string, string> = { accept: 'application/json', ...headers }
     if (this.opts.token !== undefined) h.authorization = `Bearer ${this.opts.token}`
     if (body !== undefined) {
@@ -63,11 +83,21 @@ export class HttpClient {
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => {
           clearTimeout(timer)
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          })
         })
         res.on('error', fail)
       })
-      const timer = setTimeout(() => req.destroy(new Error(`${method} ${path}: no complete response within ${this.timeoutMs} ms`)), this.timeoutMs)
+      const timer = setTimeout(
+        () =>
+          req.destroy(
+            new Error(`${method} ${path}: no complete response within ${this.timeoutMs} ms`),
+          ),
+        this.timeoutMs,
+      )
       function fail(err: Error) {
         clearTimeout(timer)
         reject(err)
@@ -80,7 +110,8 @@ export class HttpClient {
   /** Like request(), but a status outside 2xx is an error carrying the start of the body. */
   async expectOk(method: string, path: string, body?: string): Promise<HttpResponse> {
     const res = await this.request(method, path, body)
-    if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path} answered ${res.status}: ${res.body.slice(0, 300)}`)
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`${method} ${path} answered ${res.status}: ${res.body.slice(0, 300)}`)
     return res
   }
 

@@ -18,7 +18,10 @@ export interface LimitReadings {
   where: Record<string, string>
 }
 
-const GAUGES: [metric: string, field: keyof Omit<LimitReadings, 'where' | 'limits_exceeded' | 'sum_cache_bytes_all_hosts'>][] = [
+const GAUGES: [
+  metric: string,
+  field: keyof Omit<LimitReadings, 'where' | 'limits_exceeded' | 'sum_cache_bytes_all_hosts'>,
+][] = [
   ['edgeplane_strict_max_rpc_bytes', 'max_rpc_bytes'],
   ['edgeplane_strict_max_subrequests_per_invocation', 'max_subrequests_per_invocation'],
   ['edgeplane_strict_max_cache_bytes', 'max_cache_bytes_per_host'],
@@ -28,12 +31,21 @@ const GAUGES: [metric: string, field: keyof Omit<LimitReadings, 'where' | 'limit
 /** Reads GET /metrics of a control plane started with EDGEPLANE_STRICT_LIMITS=true. */
 export async function readLimitFigures(client: HttpClient): Promise<LimitReadings> {
   const res = await client.request('GET', '/metrics', undefined, { accept: 'text/plain' })
-  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 300)}`)
+  if (res.status !== 200)
+    throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 300)}`)
   return parseLimitFigures(res.body)
 }
 
 export function parseLimitFigures(text: string): LimitReadings {
-  const out: LimitReadings = { max_rpc_bytes: 0, max_subrequests_per_invocation: 0, max_cache_bytes_per_host: 0, max_pass_cpu_ms: 0, sum_cache_bytes_all_hosts: 0, limits_exceeded: 0, where: {} }
+  const out: LimitReadings = {
+    max_rpc_bytes: 0,
+    max_subrequests_per_invocation: 0,
+    max_cache_bytes_per_host: 0,
+    max_pass_cpu_ms: 0,
+    sum_cache_bytes_all_hosts: 0,
+    limits_exceeded: 0,
+    where: {},
+  }
   const cacheOfHost = new Map<string, number>()
   for (const line of text.split('\n')) {
     const m = /^(edgeplane_strict_[a-z_]+)\{([^}]*)\} (\S+)$/.exec(line.trim())
@@ -41,7 +53,8 @@ export function parseLimitFigures(text: string): LimitReadings {
     const value = Number(m[3])
     if (m[1] === 'edgeplane_strict_max_cache_bytes') {
       // The controllers of one host each report that host's cache.
-      const host = /host="([^"]+)"/.exec(m[2]!)?.[1] ?? /controller="([^"]+)"/.exec(m[2]!)?.[1] ?? 'worker'
+      const host =
+        /host="([^"]+)"/.exec(m[2]!)?.[1] ?? /controller="([^"]+)"/.exec(m[2]!)?.[1] ?? 'worker'
       cacheOfHost.set(host, Math.max(cacheOfHost.get(host) ?? 0, value))
     }
     if (m[1] === 'edgeplane_strict_limit_exceeded_total') {
@@ -72,18 +85,29 @@ export function controllerGauges(text: string, metric: string): ControllerGauge[
     if (!m || m[1] !== metric) continue
     const controller = /controller="([^"]+)"/.exec(m[2]!)?.[1]
     if (!controller) continue
-    out.push({ controller, host: /host="([^"]+)"/.exec(m[2]!)?.[1] ?? controller, value: Number(m[3]) })
+    out.push({
+      controller,
+      host: /host="([^"]+)"/.exec(m[2]!)?.[1] ?? controller,
+      value: Number(m[3]),
+    })
   }
   return out
 }
 
 /** Each figure against half its production limit: the margin the bench asks of a cluster. */
-export function againstHalfLimits(r: LimitReadings): Record<string, { value: number; half_limit: number; within: boolean }> {
+export function againstHalfLimits(
+  r: LimitReadings,
+): Record<string, { value: number; half_limit: number; within: boolean }> {
   const half = {
     max_rpc_bytes: productionLimits.rpcBytes / 2,
     max_subrequests_per_invocation: productionLimits.subrequests / 2,
     max_cache_bytes_per_host: productionLimits.isolateBytes / 2,
     max_pass_cpu_ms: productionLimits.cpuMs / 2,
   }
-  return Object.fromEntries(Object.entries(half).map(([k, h]) => [k, { value: r[k as keyof typeof half], half_limit: h, within: r[k as keyof typeof half] <= h }]))
+  return Object.fromEntries(
+    Object.entries(half).map(([k, h]) => [
+      k,
+      { value: r[k as keyof typeof half], half_limit: h, within: r[k as keyof typeof half] <= h },
+    ]),
+  )
 }

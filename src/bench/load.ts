@@ -64,7 +64,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     }
   }
 
-  const ticker = opts.onProgress ? setInterval(() => opts.onProgress!(ok + errors), 5_000) : undefined
+  const ticker = opts.onProgress
+    ? setInterval(() => opts.onProgress!(ok + errors), 5_000)
+    : undefined
   ticker?.unref()
   try {
     await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker))

@@ -8,7 +8,8 @@ const SERIES = /^(edgeplane_controller_[a-z_]+)\{controller="([^"]+)"\} (\S+)$/
 /** Reads `GET /metrics` (Prometheus text) and keeps the per-controller series. */
 export async function readControllerMetrics(client: HttpClient): Promise<ControllerSamples> {
   const res = await client.request('GET', '/metrics', undefined, { accept: 'text/plain' })
-  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 300)}`)
+  if (res.status !== 200)
+    throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 300)}`)
   return parseControllerMetrics(res.body)
 }
 
@@ -26,8 +27,13 @@ export function parseControllerMetrics(text: string): ControllerSamples {
 }
 
 /** How much `metric` grew per controller between two reads. */
-export function growth(before: ControllerSamples, after: ControllerSamples, metric: string): Record<string, number> {
+export function growth(
+  before: ControllerSamples,
+  after: ControllerSamples,
+  metric: string,
+): Record<string, number> {
   const out: Record<string, number> = {}
-  for (const [controller, row] of after) out[controller] = (row[metric] ?? 0) - (before.get(controller)?.[metric] ?? 0)
+  for (const [controller, row] of after)
+    out[controller] = (row[metric] ?? 0) - (before.get(controller)?.[metric] ?? 0)
   return out
 }

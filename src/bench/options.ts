@@ -37,9 +37,57 @@ export interface WorkloadSizes {
 }
 
 export const WORKLOAD_SIZES: Record<Mode, WorkloadSizes> = {
-  full: { nodes: 100, schedulePods: 1_000, deployReplicas: 1_000, replaceReplicas: 10, replaceTrials: 100, lossPods: 10, lossSpareNodes: 5, waitMs: 240_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 120_000, idlePods: 100, idleWindowMs: 60_000, oneCluster: false, startPods: 20, footprintPods: 1_000 },
-  quick: { nodes: 20, schedulePods: 200, deployReplicas: 200, replaceReplicas: 10, replaceTrials: 20, lossPods: 10, lossSpareNodes: 3, waitMs: 120_000, replaceTimeoutMs: 15_000, readyTimeoutMs: 60_000, idlePods: 100, idleWindowMs: 30_000, oneCluster: false, startPods: 20, footprintPods: 200 },
-  smoke: { nodes: 3, schedulePods: 10, deployReplicas: 10, replaceReplicas: 3, replaceTrials: 3, lossPods: 4, lossSpareNodes: 2, waitMs: 30_000, replaceTimeoutMs: 10_000, readyTimeoutMs: 30_000, idlePods: 10, idleWindowMs: 5_000, oneCluster: true, startPods: 3, footprintPods: 20 },
+  full: {
+    nodes: 100,
+    schedulePods: 1_000,
+    deployReplicas: 1_000,
+    replaceReplicas: 10,
+    replaceTrials: 100,
+    lossPods: 10,
+    lossSpareNodes: 5,
+    waitMs: 240_000,
+    replaceTimeoutMs: 15_000,
+    readyTimeoutMs: 120_000,
+    idlePods: 100,
+    idleWindowMs: 60_000,
+    oneCluster: false,
+    startPods: 20,
+    footprintPods: 1_000,
+  },
+  quick: {
+    nodes: 20,
+    schedulePods: 200,
+    deployReplicas: 200,
+    replaceReplicas: 10,
+    replaceTrials: 20,
+    lossPods: 10,
+    lossSpareNodes: 3,
+    waitMs: 120_000,
+    replaceTimeoutMs: 15_000,
+    readyTimeoutMs: 60_000,
+    idlePods: 100,
+    idleWindowMs: 30_000,
+    oneCluster: false,
+    startPods: 20,
+    footprintPods: 200,
+  },
+  smoke: {
+    nodes: 3,
+    schedulePods: 10,
+    deployReplicas: 10,
+    replaceReplicas: 3,
+    replaceTrials: 3,
+    lossPods: 4,
+    lossSpareNodes: 2,
+    waitMs: 30_000,
+    replaceTimeoutMs: 10_000,
+    readyTimeoutMs: 30_000,
+    idlePods: 10,
+    idleWindowMs: 5_000,
+    oneCluster: true,
+    startPods: 3,
+    footprintPods: 20,
+  },
 }
 
 export interface BenchOptions {
@@ -106,13 +154,20 @@ const OPTIONS: NonNullable<ParseArgsConfig['options']> = {
 export function parseOptions(argv: string[]): BenchOptions | 'help' {
   const flags = new Set<string>()
   const values = new Map<string, string>()
-  const { tokens } = parseFlags({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true })
+  const { tokens } = parseFlags({
+    args: argv,
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  })
   for (const t of tokens) {
     if (t.kind === 'option' && t.name === 'help') return 'help'
   }
   for (const t of tokens) {
     const arg = t.kind === 'option' ? t.rawName : t.kind === 'positional' ? t.value : '--'
-    if (t.kind !== 'option' || !(t.name in OPTIONS) || !t.rawName.startsWith('--')) throw new UsageError(`unknown argument '${arg}'\n\n${USAGE}`)
+    if (t.kind !== 'option' || !(t.name in OPTIONS) || !t.rawName.startsWith('--'))
+      throw new UsageError(`unknown argument '${arg}'\n\n${USAGE}`)
     if (OPTIONS[t.name]!.type === 'boolean') {
       if (t.inlineValue) throw new UsageError(`${arg} takes no value`)
       flags.add(arg)
@@ -124,14 +179,48 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   const mode: Mode = flags.has('--smoke') ? 'smoke' : flags.has('--quick') ? 'quick' : 'full'
   const base: Omit<BenchOptions, 'outDir' | 'etcd' | 'workload'> =
     mode === 'full'
-      ? { mode, reps: 3, objects: 10_000, concurrency: 16, warmup: 200, listCalls: 5, watchers: 100, watchWrites: 200, timeLimitMs: 120_000, installEtcd: true }
+      ? {
+          mode,
+          reps: 3,
+          objects: 10_000,
+          concurrency: 16,
+          warmup: 200,
+          listCalls: 5,
+          watchers: 100,
+          watchWrites: 200,
+          timeLimitMs: 120_000,
+          installEtcd: true,
+        }
       : mode === 'quick'
-        ? { mode, reps: 3, objects: 1_000, concurrency: 16, warmup: 100, listCalls: 5, watchers: 20, watchWrites: 200, timeLimitMs: 60_000, installEtcd: true }
-        : { mode, reps: 1, objects: 50, concurrency: 16, warmup: 16, listCalls: 3, watchers: 5, watchWrites: 20, timeLimitMs: 20_000, installEtcd: false }
+        ? {
+            mode,
+            reps: 3,
+            objects: 1_000,
+            concurrency: 16,
+            warmup: 100,
+            listCalls: 5,
+            watchers: 20,
+            watchWrites: 200,
+            timeLimitMs: 60_000,
+            installEtcd: true,
+          }
+        : {
+            mode,
+            reps: 1,
+            objects: 50,
+            concurrency: 16,
+            warmup: 16,
+            listCalls: 3,
+            watchers: 5,
+            watchWrites: 20,
+            timeLimitMs: 20_000,
+            installEtcd: false,
+          }
   const int = (flag: string, fallback: number) => {
     const v = values.get(flag)
     if (v === undefined) return fallback
-    if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} must be a positive integer, got '${v}'`)
+    if (!/^\d+$/.test(v) || Number(v) < 1)
+      throw new UsageError(`${flag} must be a positive integer, got '${v}'`)
     return Number(v)
   }
   const out = values.get('--out')

@@ -14,7 +14,12 @@ export function objectName(prefix: string, i: number): string {
  */
 export function configMapJson(name: string, namespace?: string): string {
   const metadata = namespace === undefined ? { name } : { name, namespace }
-  const shell = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { payload: '' } })
+  const shell = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata,
+    data: { payload: '' },
+  })
   const fill = PAYLOAD_BYTES - Buffer.byteLength(shell)
   if (fill < 0) throw new Error(`name ${name} leaves no room for a ${PAYLOAD_BYTES}-byte body`)
   let seed = 0

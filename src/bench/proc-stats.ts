@@ -15,7 +15,8 @@ export function groupMembers(pgid: number, comm?: string): number[] {
   for (const e of entries) {
     if (!/^\d+$/.test(e)) continue
     const stat = readStat(Number(e))
-    if (stat && stat.pgrp === pgid && (comm === undefined || stat.comm === comm)) out.push(Number(e))
+    if (stat && stat.pgrp === pgid && (comm === undefined || stat.comm === comm))
+      out.push(Number(e))
   }
   return out
 }
@@ -37,7 +38,11 @@ function readStat(pid: number): Stat | undefined {
   const open = text.indexOf('(')
   const close = text.lastIndexOf(')')
   const fields = text.slice(close + 2).split(' ')
-  return { comm: text.slice(open + 1, close), pgrp: Number(fields[2]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS }
+  return {
+    comm: text.slice(open + 1, close),
+    pgrp: Number(fields[2]),
+    cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+  }
 }
 
 /** User + system CPU time a process has used so far, in ms. */
@@ -53,7 +58,8 @@ export function rssMb(pid: number): { rss: number; peak: number } | undefined {
   } catch {
     return undefined
   }
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN)
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN)
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
 }
 
@@ -74,7 +80,12 @@ export class RssSampler {
   sample(): void {
     for (const pid of this.pids()) {
       const m = rssMb(pid)
-      if (m) this.peakMb = Math.max(this.peakMb, Number.isFinite(m.peak) ? m.peak : 0, Number.isFinite(m.rss) ? m.rss : 0)
+      if (m)
+        this.peakMb = Math.max(
+          this.peakMb,
+          Number.isFinite(m.peak) ? m.peak : 0,
+          Number.isFinite(m.rss) ? m.rss : 0,
+        )
     }
   }
 

@@ -21,7 +21,12 @@ process.on('exit', () => {
   for (const p of live) killGroup(p.pid, 'SIGKILL')
 })
 
-export function spawnGroup(name: string, command: string, args: string[], opts: SpawnOptions = {}): GroupProcess {
+export function spawnGroup(
+  name: string,
+  command: string,
+  args: string[],
+  opts: SpawnOptions = {},
+): GroupProcess {
   const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let out = ''
   const collect = (chunk: Buffer) => {
@@ -58,7 +63,10 @@ async function stopGroup(p: GroupProcess): Promise<void> {
     const exited = new Promise<void>((resolve) => p.child.once('exit', () => resolve()))
     p.child.kill('SIGTERM')
     let timer: NodeJS.Timeout | undefined
-    const inTime = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))])
+    const inTime = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS))),
+    ])
     clearTimeout(timer)
     if (!inTime) {
       killGroup(p.pid, 'SIGKILL')

@@ -37,10 +37,13 @@ async function main(): Promise<void> {
   }
   const startedAt = new Date()
   const env = environment()
-  progress(`bench (${o.mode}): ${o.reps} repetition(s) of ${o.objects} objects at c=${o.concurrency}, ${o.watchers} watchers × ${o.watchWrites} writes`)
+  progress(
+    `bench (${o.mode}): ${o.reps} repetition(s) of ${o.objects} objects at c=${o.concurrency}, ${o.watchers} watchers × ${o.watchWrites} writes`,
+  )
 
   let etcd: RunInfo['etcd']
-  const found = o.etcd === 'skip' ? { missing: 'skipped with --no-etcd' } : await findEtcd(o.installEtcd)
+  const found =
+    o.etcd === 'skip' ? { missing: 'skipped with --no-etcd' } : await findEtcd(o.installEtcd)
   if ('missing' in found) {
     etcd = { skipped: found.missing }
     progress(`etcd: ${found.missing}; its figures are reported as null`)
@@ -64,11 +67,25 @@ async function main(): Promise<void> {
     reps.push({ etcd: etcdResult, floor, cp })
   }
   // Once, not per repetition: each scenario is itself a count of pods or trials, and slow.
-  const workload: WorkloadResult | undefined = o.workload ? await workloadRun(o, o.workload) : undefined
+  const workload: WorkloadResult | undefined = o.workload
+    ? await workloadRun(o, o.workload)
+    : undefined
   const dataPath = o.workload ? await dataPathRun(o) : undefined
   const footprint = o.workload ? await footprintRun(o, o.workload.footprintPods) : undefined
 
-  const report = buildReport({ options: o, startedAt, finishedAt: new Date(), etcd, environment: { ...env, loadavg_at_end: loadavg1() } }, reps, workload, dataPath, footprint)
+  const report = buildReport(
+    {
+      options: o,
+      startedAt,
+      finishedAt: new Date(),
+      etcd,
+      environment: { ...env, loadavg_at_end: loadavg1() },
+    },
+    reps,
+    workload,
+    dataPath,
+    footprint,
+  )
   const paths = await writeReport(o.outDir, report)
   const table = renderMarkdown(report).split('\n## ')[0]!
   console.log(`\n${table.trim()}\n`)
@@ -77,7 +94,13 @@ async function main(): Promise<void> {
 
 function environment(): Record<string, unknown> {
   const cpu = cpus()
-  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpu.length, cpu_model: cpu[0]?.model.trim(), loadavg_at_start: loadavg1() }
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpu.length,
+    cpu_model: cpu[0]?.model.trim(),
+    loadavg_at_start: loadavg1(),
+  }
 }
 
 /** The 1-minute load average: other work on the machine shows up here, and in the spread of the figures. */

@@ -14,14 +14,18 @@ export async function waitUntil(
   const deadline = Date.now() + opts.timeoutMs
   let last = 'no answer yet'
   for (;;) {
-    if (opts.exited()) throw new Error(`${what} exited before it was ready. Its output:\n${opts.output()}`)
+    if (opts.exited())
+      throw new Error(`${what} exited before it was ready. Its output:\n${opts.output()}`)
     try {
       if (await ready()) return
       last = 'not ready'
     } catch (err) {
       last = err instanceof Error ? err.message : String(err)
     }
-    if (Date.now() > deadline) throw new Error(`${what} was not ready within ${opts.timeoutMs} ms (last: ${last}). Its output:\n${opts.output()}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} was not ready within ${opts.timeoutMs} ms (last: ${last}). Its output:\n${opts.output()}`,
+      )
     await sleep(100)
   }
 }

@@ -18,7 +18,9 @@ let cached: { pem: string; name: ClusterCaName | Error } | undefined
  * is not needed), read once per isolate; undefined when none is configured, an Error when it
  * cannot be read or carries no subjectKeyIdentifier extension.
  */
-export function clusterCaName(env: Pick<Variables, 'CLUSTER_CA_CERT'>): ClusterCaName | Error | undefined {
+export function clusterCaName(
+  env: Pick<Variables, 'CLUSTER_CA_CERT'>,
+): ClusterCaName | Error | undefined {
   const pem = env.CLUSTER_CA_CERT
   if (!pem) return undefined
   if (cached?.pem !== pem) cached = { pem, name: read(pem) }
@@ -36,9 +38,19 @@ function read(pem: string): ClusterCaName | Error {
   if (!block) return new Error('CLUSTER_CA_CERT holds no PEM CERTIFICATE block')
   try {
     const cert = parseCertificate(block.der)
-    if (!cert.subjectKeyId?.length) return new Error('CLUSTER_CA_CERT has no subjectKeyIdentifier extension, which tells it apart from other CAs at the edge')
-    return { subject: nameFromDer(cert.subject), subjectKeyId: hex(cert.subjectKeyId), notBefore: cert.notBefore, notAfter: cert.notAfter }
+    if (!cert.subjectKeyId?.length)
+      return new Error(
+        'CLUSTER_CA_CERT has no subjectKeyIdentifier extension, which tells it apart from other CAs at the edge',
+      )
+    return {
+      subject: nameFromDer(cert.subject),
+      subjectKeyId: hex(cert.subjectKeyId),
+      notBefore: cert.notBefore,
+      notAfter: cert.notAfter,
+    }
   } catch (err) {
-    return new Error(`CLUSTER_CA_CERT cannot be read: ${err instanceof Error ? err.message : String(err)}`)
+    return new Error(
+      `CLUSTER_CA_CERT cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+    )
   }
 }

@@ -7,7 +7,9 @@ let cached: { cert: string; key: string; authority: Promise<Authority> } | undef
  * The cluster CA of the Worker's secret bindings CLUSTER_CA_CERT and CLUSTER_CA_KEY, loaded once
  * per isolate (again when the bindings change); undefined when either is unset.
  */
-export function clusterAuthority(env: Pick<Variables, 'CLUSTER_CA_CERT' | 'CLUSTER_CA_KEY'>): Promise<Authority | undefined> {
+export function clusterAuthority(
+  env: Pick<Variables, 'CLUSTER_CA_CERT' | 'CLUSTER_CA_KEY'>,
+): Promise<Authority | undefined> {
   const cert = env.CLUSTER_CA_CERT
   const key = env.CLUSTER_CA_KEY
   if (!cert || !key) return Promise.resolve(undefined)

@@ -17,7 +17,9 @@ function hostNames(): Map<string, string> {
   if (!hostOf) {
     hostOf = new Map()
     for (const name of controllerNames()) {
-      const watchesPods = controllerDefinition(name, {}).watches.kinds.some((r) => sameResource(r, pods))
+      const watchesPods = controllerDefinition(name, {}).watches.kinds.some((r) =>
+        sameResource(r, pods),
+      )
       hostOf.set(name, watchesPods ? sharedPodsHost : name)
     }
   }
@@ -47,7 +49,11 @@ export const hostObjectName = (host: string) => `controller/${host}`
 /** The ControllerHost Durable Object that runs the controller `name`. */
 export function hostFor(env: HostBindings, name: string) {
   const host = hostOfController(name)
-  return meteredStub(settingsOf(env).strictLimits, env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(hostObjectName(host))), `controller host ${host}`)
+  return meteredStub(
+    settingsOf(env).strictLimits,
+    env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName(hostObjectName(host))),
+    `controller host ${host}`,
+  )
 }
 
 /** Makes sure every host has an alarm set; a host that lost its alarm runs again. */

@@ -39,7 +39,11 @@ const controllers: Record<string, (s: Settings) => ControllerDefinition> = {
     if (s.nodeCidrs instanceof Error) throw s.nodeCidrs
     return nodeIpamController(s.nodeCidrs)
   },
-  'node-lifecycle': (s) => nodeLifecycleController({ gracePeriodMs: s.nodeMonitorGracePeriodMs, evictionRates: s.evictionRates }),
+  'node-lifecycle': (s) =>
+    nodeLifecycleController({
+      gracePeriodMs: s.nodeMonitorGracePeriodMs,
+      evictionRates: s.evictionRates,
+    }),
   'garbage-collector': () => garbageCollector([...garbageCollectedResources]),
   namespace: () => namespaceController(namespacedResources()),
   'pod-gc': () => podGcController(),
@@ -59,8 +63,17 @@ const controllers: Record<string, (s: Settings) => ControllerDefinition> = {
   disruption: () => disruptionController(),
   resourcequota: () => resourceQuotaController(),
   // Only where its certificates authenticate: a cluster CA, and the launcher's client-certificate front or Cloudflare's mTLS.
-  'csr-signing': (s) => csrSigningController({ configured: s.clusterSigning, maxDurationSeconds: s.signingDurationSeconds }),
-  'edge-status': (s) => edgeStatusController({ address: s.ingressAddress, lbDomain: s.lbDomain, apiHosts: s.apiHostnames }),
+  'csr-signing': (s) =>
+    csrSigningController({
+      configured: s.clusterSigning,
+      maxDurationSeconds: s.signingDurationSeconds,
+    }),
+  'edge-status': (s) =>
+    edgeStatusController({
+      address: s.ingressAddress,
+      lbDomain: s.lbDomain,
+      apiHosts: s.apiHostnames,
+    }),
   'root-ca-cert-publisher': (s) => rootCaPublisher(s.rootCa),
   serviceaccount: () => serviceAccountsController(),
   'kubernetes-service': (s) => kubernetesServiceController(s.serviceClusterIpRange, s.apiEndpoint),
@@ -79,13 +92,20 @@ export function controllerDefinition(name: string, env: Variables): ControllerDe
   return build(settingsOf(env))
 }
 
-let watchers: Map<string, { name: string; ref: ResourceRef; def: ControllerDefinition }[]> | undefined
+let watchers:
+  | Map<string, { name: string; ref: ResourceRef; def: ControllerDefinition }[]>
+  | undefined
 
 /**
  * The controllers to notify of a change to the store named `group/plural` (e.g. `core/pods`):
  * those watching it whose `wakesOn` (if any) wants this change.
  */
-export function watchersOf(storeName: string, type: ChangeType, object: KubeObject, previous?: KubeObject): string[] {
+export function watchersOf(
+  storeName: string,
+  type: ChangeType,
+  object: KubeObject,
+  previous?: KubeObject,
+): string[] {
   if (!watchers) {
     watchers = new Map()
     const defaults = parseSettings({})
@@ -97,5 +117,7 @@ export function watchersOf(storeName: string, type: ChangeType, object: KubeObje
       }
     }
   }
-  return (watchers.get(storeName) ?? []).filter((w) => w.def.watches.wakesOn?.(w.ref, type, object, previous) ?? true).map((w) => w.name)
+  return (watchers.get(storeName) ?? [])
+    .filter((w) => w.def.watches.wakesOn?.(w.ref, type, object, previous) ?? true)
+    .map((w) => w.name)
 }

@@ -6,7 +6,11 @@ import { edgeIngressClass, edgeSettingsOf, type EdgeSettings } from '../apis/ing
 import { settingsOf } from '../settings/settings'
 
 /** Every object of a v1 kind, from its store, page by page. */
-export async function listAll(env: ServiceBindings, group: string, resource: string): Promise<KubeObject[]> {
+export async function listAll(
+  env: ServiceBindings,
+  group: string,
+  resource: string,
+): Promise<KubeObject[]> {
   const def = findResource(group, 'v1', resource)!
   const items = await allItems(listPages(env, def, {}))
   return items.map((i) => JSON.parse(i) as KubeObject)
@@ -20,7 +24,12 @@ function edgeSettings(env: ServiceBindings, classes: readonly KubeObject[]): Edg
 }
 
 /** The Ingresses, and the edge's settings read from the IngressClasses: what host ownership and routing are decided on. */
-export async function edgeIngresses(env: ServiceBindings): Promise<{ ingresses: KubeObject[]; settings: EdgeSettings }> {
-  const [ingresses, classes] = await Promise.all([listAll(env, 'networking.k8s.io', 'ingresses'), listAll(env, 'networking.k8s.io', 'ingressclasses')])
+export async function edgeIngresses(
+  env: ServiceBindings,
+): Promise<{ ingresses: KubeObject[]; settings: EdgeSettings }> {
+  const [ingresses, classes] = await Promise.all([
+    listAll(env, 'networking.k8s.io', 'ingresses'),
+    listAll(env, 'networking.k8s.io', 'ingressclasses'),
+  ])
   return { ingresses, settings: edgeSettings(env, classes) }
 }

@@ -24,7 +24,13 @@ type Serve = (req: Request, guard?: WriteGuard) => Promise<Response>
  * A create, update or patch of an Ingress (its status excepted): updates and patches pass the
  * takeover guard; a written Ingress the edge will not serve is answered with a warning.
  */
-export async function serveIngressWrite(req: Request, env: ServiceBindings, def: ResourceDef, subresource: string | undefined, serve: Serve): Promise<Response> {
+export async function serveIngressWrite(
+  req: Request,
+  env: ServiceBindings,
+  def: ResourceDef,
+  subresource: string | undefined,
+  serve: Serve,
+): Promise<Response> {
   if (subresource !== undefined || !['POST', 'PUT', 'PATCH'].includes(req.method)) return serve(req)
   let checked: Claims | undefined
   const guard: WriteGuard = async (obj) => {

@@ -16,7 +16,8 @@ const routeTtlMs = 1_000
  */
 export function isIngressRequest(req: Request, env: ServiceBindings): boolean {
   const mark = req.headers.get(ingressMarkHeader)
-  if (mark !== null && env.EDGEPLANE_INGRESS_SECRET && mark === env.EDGEPLANE_INGRESS_SECRET) return true
+  if (mark !== null && env.EDGEPLANE_INGRESS_SECRET && mark === env.EDGEPLANE_INGRESS_SECRET)
+    return true
   const apiHosts = settingsOf(env).apiHostHeaders
   if (!apiHosts.length) return false
   return !apiHosts.includes(hostname(req))
@@ -32,7 +33,10 @@ let cached: { at: number; table: Promise<RouteTable> } | undefined
 function routeTable(env: ServiceBindings): Promise<RouteTable> {
   if (cached && Date.now() - cached.at < routeTtlMs) return cached.table
   const table = (async () => {
-    const [{ ingresses, settings }, services] = await Promise.all([edgeIngresses(env), listAll(env, '', 'services')])
+    const [{ ingresses, settings }, services] = await Promise.all([
+      edgeIngresses(env),
+      listAll(env, '', 'services'),
+    ])
     return buildRoutes(ingresses, services, settings)
   })()
   cached = { at: Date.now(), table }
@@ -44,7 +48,15 @@ function routeTable(env: ServiceBindings): Promise<RouteTable> {
  * Headers that name the client or the request it first made. A client's own are dropped: only the
  * edge sets them, from the host and scheme it was asked for and from CF-Connecting-IP.
  */
-const clientHeaders = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip', 'forwarded', 'true-client-ip']
+const clientHeaders = [
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-real-ip',
+  'forwarded',
+  'true-client-ip',
+]
 
 const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`
 
@@ -63,12 +75,17 @@ function forwardedHeaders(req: Request, url: URL): Array<[string, string]> {
   const ip = req.headers.get('cf-connecting-ip')?.trim()
   if (ip && /^[0-9a-f.:]+$/i.test(ip)) {
     const node = ip.includes(':') ? quoted(`[${ip}]`) : ip
-    headers.push(['X-Forwarded-For', ip], ['X-Real-IP', ip], ['Forwarded', `for=${node};host=${quoted(host)};proto=${proto}`])
+    headers.push(
+      ['X-Forwarded-For', ip],
+      ['X-Real-IP', ip],
+      ['Forwarded', `for=${node};host=${quoted(host)};proto=${proto}`],
+    )
   }
   return headers
 }
 
-const text = (status: number, body: string) => new Response(`${body}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+const text = (status: number, body: string) =>
+  new Response(`${body}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 
 /**
  * Serves ingress traffic at the edge: the matching Ingress rule (or LoadBalancer hostname) names
@@ -83,9 +100,14 @@ export async function serveIngress(req: Request, env: ServiceBindings): Promise<
   const url = new URL(req.url)
   const host = hostname(clean)
   const path = ingressMatchPath(url.pathname)
-  if (path === undefined) return text(400, '400 Bad Request: the request path is not valid percent-encoded UTF-8')
+  if (path === undefined)
+    return text(400, '400 Bad Request: the request path is not valid percent-encoded UTF-8')
   const backend = matchRoute(await routeTable(env), host, path)
-  if (!backend) return text(404, `404 page not found: no Ingress rule matches host "${host}" and path "${path}"`)
+  if (!backend)
+    return text(
+      404,
+      `404 page not found: no Ingress rule matches host "${host}" and path "${path}"`,
+    )
   let targets
   try {
     targets = await recentServiceEndpoints(env, backend.namespace, backend.service, backend.port)
@@ -93,9 +115,17 @@ export async function serveIngress(req: Request, env: ServiceBindings): Promise<
     if (err instanceof ApiError) return text(503, `503 Service Unavailable: ${err.status.message}`)
     throw err
   }
-  const result = await fetchFromEndpoints(env, targets, clean, url.pathname + url.search, { host: clean.headers.get('host') ?? url.host, extraHeaders: forwardedHeaders(clean, url) })
+  const result = await fetchFromEndpoints(env, targets, clean, url.pathname + url.search, {
+    host: clean.headers.get('host') ?? url.host,
+    extraHeaders: forwardedHeaders(clean, url),
+  })
   if (result.ok) return result.response
-  if (result.unreachable) return text(503, `503 Service Unavailable: no node serving service ${backend.namespace}/${backend.service} is connected`)
-  if (result.message.startsWith('timed out')) return text(504, `504 Gateway Timeout: ${result.message}`)
+  if (result.unreachable)
+    return text(
+      503,
+      `503 Service Unavailable: no node serving service ${backend.namespace}/${backend.service} is connected`,
+    )
+  if (result.message.startsWith('timed out'))
+    return text(504, `504 Gateway Timeout: ${result.message}`)
   return text(502, `502 Bad Gateway: ${result.message}`)
 }

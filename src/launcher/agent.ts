@@ -30,16 +30,36 @@ const STOP_GRACE_MS = 5_000
 export function startAgent(repoRoot: string, o: LocalAgentOptions): AgentHandle | undefined {
   const cli = join(repoRoot, 'src', 'agent', 'cli.ts')
   if (!existsSync(cli)) return undefined
-  const args = ['--import', 'tsx', cli, '--server', o.server, '--ca-cert', o.caCertPath, '--state-dir', o.stateDir, '--name', o.name, '--runtime', o.runtime]
+  const args = [
+    '--import',
+    'tsx',
+    cli,
+    '--server',
+    o.server,
+    '--ca-cert',
+    o.caCertPath,
+    '--state-dir',
+    o.stateDir,
+    '--name',
+    o.name,
+    '--runtime',
+    o.runtime,
+  ]
   if (o.joinToken) args.push('--token', o.joinToken)
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
   let stopping = false
   child.on('exit', (code, signal) => {
-    if (!stopping) console.error(`edgeplane: node agent exited (${signal ?? `code ${code}`}); the server keeps running`)
+    if (!stopping)
+      console.error(
+        `edgeplane: node agent exited (${signal ?? `code ${code}`}); the server keeps running`,
+      )
   })
   child.on('error', (err) => console.error(`edgeplane: node agent failed to start: ${err.message}`))
   // Last resort when the launcher dies without its shutdown path.
-  process.on('exit', () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
+  process.on(
+    'exit',
+    () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'),
+  )
   return {
     pid: child.pid,
     runtime: o.runtime,
@@ -56,10 +76,13 @@ export type AgentRuntime = 'process' | 'docker'
  * The local agent's runtime: `EDGEPLANE_AGENT_RUNTIME` when set, else `docker` when a container
  * engine answers on its socket (Docker's, or Podman's service), else `process`.
  */
-export async function pickAgentRuntime(env: NodeJS.ProcessEnv = process.env): Promise<AgentRuntime> {
+export async function pickAgentRuntime(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AgentRuntime> {
   const wanted = env.EDGEPLANE_AGENT_RUNTIME
   if (wanted === 'process' || wanted === 'docker') return wanted
-  if (wanted) throw new Error(`EDGEPLANE_AGENT_RUNTIME must be "process" or "docker", not "${wanted}"`)
+  if (wanted)
+    throw new Error(`EDGEPLANE_AGENT_RUNTIME must be "process" or "docker", not "${wanted}"`)
   return (await findSocket(undefined, env)) ? 'docker' : 'process'
 }
 

@@ -1,6 +1,10 @@
 // Miniflare never fires cron triggers by itself, so the launcher does, from wrangler.toml's crons:
 // standard five-field expressions (the parser CronJobs use), evaluated in UTC as Workers do.
-import { CronSyntaxError, parseCron as parseCronSpec, type CronSchedule as Spec } from '../apimachinery/cron/parse'
+import {
+  CronSyntaxError,
+  parseCron as parseCronSpec,
+  type CronSchedule as Spec,
+} from '../apimachinery/cron/parse'
 import { nextAfter } from '../apimachinery/cron/next'
 
 export interface CronSchedule {
@@ -48,12 +52,16 @@ export function startCron(schedules: CronSchedule[], fire: FireScheduled): () =>
     for (const s of schedules) {
       if (!s.firesAt(slot)) continue
       if (running.has(s.expression)) {
-        console.warn(`edgeplane: cron '${s.expression}' still running, skipping ${new Date(slot).toISOString()}`)
+        console.warn(
+          `edgeplane: cron '${s.expression}' still running, skipping ${new Date(slot).toISOString()}`,
+        )
         continue
       }
       running.add(s.expression)
       fire(s.expression, new Date(slot))
-        .catch((err: unknown) => console.error(`edgeplane: cron '${s.expression}' failed: ${errorText(err)}`))
+        .catch((err: unknown) =>
+          console.error(`edgeplane: cron '${s.expression}' failed: ${errorText(err)}`),
+        )
         .finally(() => running.delete(s.expression))
     }
   }

@@ -6,7 +6,10 @@ import { maxRequestBodyBytes } from '../config'
  * (declared so by Content-Length, or grown past it: `read` bytes were taken so far), or `gone`
  * when the client went away before sending all of it.
  */
-export type FrontBody = { kind: 'whole'; body: Buffer } | { kind: 'over'; read: number } | { kind: 'gone' }
+export type FrontBody =
+  | { kind: 'whole'; body: Buffer }
+  | { kind: 'over'; read: number }
+  | { kind: 'gone' }
 
 /** The declared Content-Length, when there is a valid one. */
 function declaredLength(req: IncomingMessage): number | undefined {
@@ -20,8 +23,13 @@ function declaredLength(req: IncomingMessage): number | undefined {
  * larger than the limit is not collected (a client that sent `Expect: 100-continue` is not asked
  * for it); one that grows past the limit is collected no further.
  */
-export function readFrontBody(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<FrontBody> {
-  if ((declaredLength(req) ?? 0) > maxRequestBodyBytes) return Promise.resolve({ kind: 'over', read: 0 })
+export function readFrontBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  expectsContinue: boolean,
+): Promise<FrontBody> {
+  if ((declaredLength(req) ?? 0) > maxRequestBodyBytes)
+    return Promise.resolve({ kind: 'over', read: 0 })
   if (expectsContinue) res.writeContinue()
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
@@ -59,8 +67,13 @@ const framingHeaders = new Set(['content-length', 'transfer-encoding', 'expect']
  * (a chunked body is passed on whole, so with its length), and no `Expect` (the front answers
  * that itself). `length` is what the Worker is told of an over-limit body it will not be sent.
  */
-export function bodyHeaders(headers: readonly [string, string][], req: IncomingMessage, length: number): [string, string][] {
-  const framed = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
+export function bodyHeaders(
+  headers: readonly [string, string][],
+  req: IncomingMessage,
+  length: number,
+): [string, string][] {
+  const framed =
+    req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
   const out = bodilessHeaders(headers)
   if (framed || length > 0) out.push(['Content-Length', String(length)])
   return out
@@ -73,7 +86,9 @@ export function bodilessHeaders(headers: readonly [string, string][]): [string, 
 
 /** Whether the client sends a body after the head (a GET may, and it is read and dropped). */
 export function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
+  return (
+    req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0'
+  )
 }
 
 /** What the Worker is told of an over-limit body: its declared length, or just past the limit for a chunked one. */

@@ -17,7 +17,8 @@ const identityHeaders = new Set([clientCertMarkHeader, clientIdentityHeader])
 export const isRuntimeHeader = (name: string): boolean => /^(mf|cf)-/i.test(name)
 
 /** Headers naming the client or the hops before: only a proxy the Worker trusts may set them. */
-export const isForwardingHeader = (name: string): boolean => /^(forwarded|x-forwarded-.*|x-real-ip)$/i.test(name)
+export const isForwardingHeader = (name: string): boolean =>
+  /^(forwarded|x-forwarded-.*|x-real-ip)$/i.test(name)
 
 function sameSecret(value: string, secret: string): boolean {
   const a = Buffer.from(value)
@@ -32,10 +33,17 @@ function sameSecret(value: string, secret: string): boolean {
  * listener marks with `ingressSecret` keeps cf-connecting-ip and the forwarding headers as that
  * listener passes them on; it answers for them.
  */
-export function clientHeaders(rawHeaders: readonly string[], peer: string | undefined, ingressSecret?: string): [string, string][] {
+export function clientHeaders(
+  rawHeaders: readonly string[],
+  peer: string | undefined,
+  ingressSecret?: string,
+): [string, string][] {
   const pairs: [string, string][] = []
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) pairs.push([rawHeaders[i]!, rawHeaders[i + 1]!])
-  const fromEdge = !!ingressSecret && pairs.some(([k, v]) => k.toLowerCase() === ingressMarkHeader && sameSecret(v, ingressSecret))
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    pairs.push([rawHeaders[i]!, rawHeaders[i + 1]!])
+  const fromEdge =
+    !!ingressSecret &&
+    pairs.some(([k, v]) => k.toLowerCase() === ingressMarkHeader && sameSecret(v, ingressSecret))
   const kept = pairs.filter(([name]) => {
     const lower = name.toLowerCase()
     if (identityHeaders.has(lower)) return false

@@ -1,4 +1,9 @@
-import { request as httpRequest, type Agent, type IncomingMessage, type ServerResponse } from 'node:http'
+import {
+  request as httpRequest,
+  type Agent,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http'
 import { failure } from '../apimachinery/status'
 import { maxRequestBodyBytes } from '../config'
 import { bodilessHeaders, type BodyDrain } from './front-body'
@@ -9,7 +14,10 @@ import { HOST } from './host'
  * the front drops meanwhile), a body read whole, or nothing of a body over the limit, whose rest
  * the front drops meanwhile.
  */
-export type Outgoing = { kind: 'bodiless'; drain?: BodyDrain } | { kind: 'body'; body: Buffer } | { kind: 'over'; drain: BodyDrain }
+export type Outgoing =
+  | { kind: 'bodiless'; drain?: BodyDrain }
+  | { kind: 'body'; body: Buffer }
+  | { kind: 'over'; drain: BodyDrain }
 
 export interface Upstream {
   /** where the Worker listens, on HOST */
@@ -22,7 +30,14 @@ export interface Upstream {
 // request without reading it, so only a route that waits for the body (never sent) runs out of it.
 const overLimitAnswerMs = 10_000
 
-const tooLarge = () => JSON.stringify(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`))
+const tooLarge = () =>
+  JSON.stringify(
+    failure(
+      413,
+      'RequestEntityTooLarge',
+      `Request entity too large: limit is ${maxRequestBodyBytes}`,
+    ),
+  )
 
 /**
  * Passes one request to the Worker and its answer back. Reads reuse idle connections, and are sent
@@ -34,7 +49,14 @@ const tooLarge = () => JSON.stringify(failure(413, 'RequestEntityTooLarge', `Req
  * that frame one, so the Worker never waits for bytes that would come from the next request on
  * the same connection.
  */
-export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstream, headers: [string, string][], out: Outgoing, mayReuse = true): void {
+export function relay(
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstream: Upstream,
+  headers: [string, string][],
+  out: Outgoing,
+  mayReuse = true,
+): void {
   const reuse = out.kind === 'bodiless' && mayReuse
   const up = httpRequest({
     host: HOST,
@@ -63,7 +85,8 @@ export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstr
   up.on('error', (err) => {
     if (answer) return void (answer.complete || res.destroy())
     if (answeredHere || res.destroyed || res.writableEnded) return
-    if (reuse && up.reusedSocket && !res.headersSent) return relay(req, res, upstream, headers, out, false)
+    if (reuse && up.reusedSocket && !res.headersSent)
+      return relay(req, res, upstream, headers, out, false)
     if (res.headersSent) return void res.destroy()
     res.writeHead(502, { 'Content-Type': 'text/plain' })
     res.end(`502 Bad Gateway: ${err.message}\n`)
@@ -79,7 +102,10 @@ export function relay(req: IncomingMessage, res: ServerResponse, upstream: Upstr
     answeredHere = true
     up.destroy()
     const body = tooLarge()
-    res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
+    res.writeHead(413, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    })
     res.write(body)
     endAfterDrain(req, res, out.drain)
   }, overLimitAnswerMs)

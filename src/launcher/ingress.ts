@@ -12,13 +12,25 @@ import { relayUpgrade } from './relay-upgrade'
  * them, and says the socket's peer in `cf-connecting-ip`, as Cloudflare's edge does in production.
  * The Worker takes the client's address from that header alone.
  */
-const clientAddressHeaders = new Set(['cf-connecting-ip', 'x-forwarded-for', 'x-real-ip', 'forwarded', 'true-client-ip', ingressMarkHeader])
+const clientAddressHeaders = new Set([
+  'cf-connecting-ip',
+  'x-forwarded-for',
+  'x-real-ip',
+  'forwarded',
+  'true-client-ip',
+  ingressMarkHeader,
+])
 
 /** The raw headers passed to the Worker: the client's, less the ones above, then the peer's address and the mark. */
-export function passedHeaders(rawHeaders: readonly string[], peer: string, secret: string): string[] {
+export function passedHeaders(
+  rawHeaders: readonly string[],
+  peer: string,
+  secret: string,
+): string[] {
   const out: string[] = []
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (!clientAddressHeaders.has(rawHeaders[i]!.toLowerCase())) out.push(rawHeaders[i]!, rawHeaders[i + 1]!)
+    if (!clientAddressHeaders.has(rawHeaders[i]!.toLowerCase()))
+      out.push(rawHeaders[i]!, rawHeaders[i + 1]!)
   }
   if (peer) out.push('cf-connecting-ip', peer)
   out.push(ingressMarkHeader, secret)
@@ -41,11 +53,27 @@ export interface IngressListenerOptions {
  */
 export function startIngressListener(opts: IngressListenerOptions): Promise<Server> {
   const server = createServer((req, res) => {
-    const headers = passedHeaders(req.rawHeaders, peerAddress(req.socket.remoteAddress), opts.secret)
-    const up = httpsRequest({ host: HOST, port: opts.apiPort, method: req.method, path: req.url, headers, ca: opts.ca, agent: false, servername: 'localhost' }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
-      upRes.pipe(res)
-    })
+    const headers = passedHeaders(
+      req.rawHeaders,
+      peerAddress(req.socket.remoteAddress),
+      opts.secret,
+    )
+    const up = httpsRequest(
+      {
+        host: HOST,
+        port: opts.apiPort,
+        method: req.method,
+        path: req.url,
+        headers,
+        ca: opts.ca,
+        agent: false,
+        servername: 'localhost',
+      },
+      (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders)
+        upRes.pipe(res)
+      },
+    )
     up.on('error', (err) => {
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' })
       res.end(`502 Bad Gateway: ${err.message}\n`)
@@ -54,10 +82,16 @@ export function startIngressListener(opts: IngressListenerOptions): Promise<Serv
   })
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const lines = [`${req.method} ${req.url} HTTP/1.1`]
-    const headers = passedHeaders(req.rawHeaders, peerAddress(req.socket.remoteAddress), opts.secret)
+    const headers = passedHeaders(
+      req.rawHeaders,
+      peerAddress(req.socket.remoteAddress),
+      opts.secret,
+    )
     for (let i = 0; i + 1 < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`)
     lines.push('', '')
-    relayUpgrade(socket, head, lines.join('\r\n'), (connected) => tlsConnect({ host: HOST, port: opts.apiPort, ca: opts.ca }, connected))
+    relayUpgrade(socket, head, lines.join('\r\n'), (connected) =>
+      tlsConnect({ host: HOST, port: opts.apiPort, ca: opts.ca }, connected),
+    )
   })
   return new Promise((resolve, reject) => {
     server.once('error', reject)

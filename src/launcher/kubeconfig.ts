@@ -2,7 +2,10 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** Writes a kubeconfig that reaches the local server over verified TLS with the admin token. */
-export async function writeKubeconfig(stateDir: string, opts: { server: string; caPem: string; token: string }): Promise<string> {
+export async function writeKubeconfig(
+  stateDir: string,
+  opts: { server: string; caPem: string; token: string },
+): Promise<string> {
   const path = join(stateDir, 'kubeconfig')
   // A fixed shape, so a template is enough; JSON-quoted scalars are valid YAML strings.
   const q = (s: string) => JSON.stringify(s)

@@ -64,7 +64,8 @@ async function main(): Promise<void> {
     ensureAdminToken(settings.stateDir),
     import('./runtime'),
   ])
-  if (worker.fallbackReason) console.log(`edgeplane: bindings derived by wrangler (${worker.fallbackReason})`)
+  if (worker.fallbackReason)
+    console.log(`edgeplane: bindings derived by wrangler (${worker.fallbackReason})`)
 
   const ingressSecret = randomBytes(24).toString('hex')
   const clientCertSecret = randomBytes(24).toString('hex')
@@ -90,31 +91,71 @@ async function main(): Promise<void> {
     port: 0,
   })
   const upstreamPort = Number((await mf.ready).port)
-  front = await startHttpsFront({ port: settings.port, cert: tls.cert, key: tls.key, clientCa: tls.cert, upstreamPort, secret: clientCertSecret, ingressSecret })
+  front = await startHttpsFront({
+    port: settings.port,
+    cert: tls.cert,
+    key: tls.key,
+    clientCa: tls.cert,
+    upstreamPort,
+    secret: clientCertSecret,
+    ingressSecret,
+  })
   const url = `https://${HOST}:${settings.port}`
 
   if (settings.ingressPort) {
     // The edge is an extra: a taken port is reported, and the API serves on.
-    ingress = await startIngressListener({ port: settings.ingressPort, apiPort: settings.port, ca: tls.cert, secret: ingressSecret }).catch((err: Error) => {
-      console.warn(`edgeplane: ingress not served on ${HOST}:${settings.ingressPort} (${err.message}); set EDGEPLANE_INGRESS_PORT to a free port`)
+    ingress = await startIngressListener({
+      port: settings.ingressPort,
+      apiPort: settings.port,
+      ca: tls.cert,
+      secret: ingressSecret,
+    }).catch((err: Error) => {
+      console.warn(
+        `edgeplane: ingress not served on ${HOST}:${settings.ingressPort} (${err.message}); set EDGEPLANE_INGRESS_PORT to a free port`,
+      )
       return undefined
     })
   }
-  const kubeconfig = await writeKubeconfig(settings.stateDir, { server: url, caPem: tls.cert, token: admin.token })
+  const kubeconfig = await writeKubeconfig(settings.stateDir, {
+    server: url,
+    caPem: tls.cert,
+    token: admin.token,
+  })
   stopCron = startCron(cronSchedules(worker.crons), async (cron, scheduledTime) => {
     if (!mf || shuttingDown) return
     const result = await (await mf.getWorker()).scheduled({ cron, scheduledTime })
-    if (result.outcome !== 'ok') console.error(`edgeplane: scheduled handler for '${cron}' ended with '${result.outcome}'`)
+    if (result.outcome !== 'ok')
+      console.error(`edgeplane: scheduled handler for '${cron}' ended with '${result.outcome}'`)
   })
   const joinToken = await createJoinToken({ server: url, ca: tls.cert, adminToken: admin.token })
   if (settings.agent) {
     const agentState = join(settings.stateDir, 'agent')
     const name = defaultNodeName()
     const joined = await hasNodeCredential(agentState, name, url)
-    agent = startAgent(repoRoot, { server: url, caCertPath: tls.certPath, stateDir: agentState, name, joinToken: joined ? undefined : joinToken, runtime: await pickAgentRuntime() })
-    if (!agent) console.log('edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only')
+    agent = startAgent(repoRoot, {
+      server: url,
+      caCertPath: tls.certPath,
+      stateDir: agentState,
+      name,
+      joinToken: joined ? undefined : joinToken,
+      runtime: await pickAgentRuntime(),
+    })
+    if (!agent)
+      console.log(
+        'edgeplane: no node agent yet (src/agent/cli.ts is missing); running the server only',
+      )
   }
-  printBanner({ url, stateDir: settings.stateDir, kubeconfig, caCertPath: tls.certPath, joinToken, startupMs: Math.round(process.uptime() * 1000), agentPid: agent?.pid, agentRuntime: agent?.runtime, ingressUrl: ingress ? `http://${HOST}:${settings.ingressPort}` : undefined })
+  printBanner({
+    url,
+    stateDir: settings.stateDir,
+    kubeconfig,
+    caCertPath: tls.certPath,
+    joinToken,
+    startupMs: Math.round(process.uptime() * 1000),
+    agentPid: agent?.pid,
+    agentRuntime: agent?.runtime,
+    ingressUrl: ingress ? `http://${HOST}:${settings.ingressPort}` : undefined,
+  })
 }
 
 function cronSchedules(crons: string[]): CronSchedule[] {
@@ -138,7 +179,8 @@ async function shutdown(code: number): Promise<never> {
   process.exit(code)
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0))
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => void shutdown(0))
 
 main().catch(async (err: unknown) => {
   const message = err instanceof Error ? err.message : String(err)

@@ -9,7 +9,13 @@ export function assertPortFree(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new Error(err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (set EDGEPLANE_PORT to another port)` : `cannot listen on ${host}:${port}: ${err.message}`))
+      reject(
+        new Error(
+          err.code === 'EADDRINUSE'
+            ? `port ${port} on ${host} is already in use (set EDGEPLANE_PORT to another port)`
+            : `cannot listen on ${host}:${port}: ${err.message}`,
+        ),
+      )
     })
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()))
   })

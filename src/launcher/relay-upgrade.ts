@@ -6,7 +6,12 @@ import { relayFrames } from './websocket-records'
  * once connected; the request head is written, then whatever the client already sent, and the two
  * sockets are piped both ways until either ends.
  */
-export function relayUpgrade(socket: Duplex, head: Buffer, requestHead: string, open: (connected: () => void) => Duplex): void {
+export function relayUpgrade(
+  socket: Duplex,
+  head: Buffer,
+  requestHead: string,
+  open: (connected: () => void) => Duplex,
+): void {
   const up = open(() => {
     up.write(requestHead)
     if (head.length) up.write(head)

@@ -7,7 +7,9 @@ import type { WorkerConfig } from './worker-config'
 
 // Miniflare is one large CommonJS bundle. Loaded through require() it skips the ESM loader hooks
 // tsx installs, which cuts its load time by about 40 % (~0.3 s per start on a 2-core machine).
-const { Log, LogLevel, Miniflare } = createRequire(import.meta.url)('miniflare') as typeof import('miniflare')
+const { Log, LogLevel, Miniflare } = createRequire(import.meta.url)(
+  'miniflare',
+) as typeof import('miniflare')
 
 export interface RuntimeOptions {
   scriptPath: string

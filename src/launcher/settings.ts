@@ -14,7 +14,21 @@ export interface LauncherSettings {
 }
 
 // Environment variables forwarded to the Worker under the same name when set.
-const PASS_THROUGH = ['EDGEPLANE_NODE_MONITOR_GRACE_PERIOD', 'EDGEPLANE_NODE_EVICTION_RATE', 'EDGEPLANE_SECONDARY_NODE_EVICTION_RATE', 'EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD', 'EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD', 'EDGEPLANE_EVENT_TTL_SECONDS', 'CLUSTER_CIDR', 'NODE_CIDR_MASK_SIZE', 'EDGEPLANE_LB_DOMAIN', 'EDGEPLANE_INGRESS_ADDRESS', 'EDGEPLANE_STRICT_LIMITS', 'CONTROLLER_RESYNC_SECONDS', ...podSecurityVariableNames]
+const PASS_THROUGH = [
+  'EDGEPLANE_NODE_MONITOR_GRACE_PERIOD',
+  'EDGEPLANE_NODE_EVICTION_RATE',
+  'EDGEPLANE_SECONDARY_NODE_EVICTION_RATE',
+  'EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD',
+  'EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD',
+  'EDGEPLANE_EVENT_TTL_SECONDS',
+  'CLUSTER_CIDR',
+  'NODE_CIDR_MASK_SIZE',
+  'EDGEPLANE_LB_DOMAIN',
+  'EDGEPLANE_INGRESS_ADDRESS',
+  'EDGEPLANE_STRICT_LIMITS',
+  'CONTROLLER_RESYNC_SECONDS',
+  ...podSecurityVariableNames,
+]
 
 export class UsageError extends Error {}
 
@@ -26,7 +40,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSe
   }
   const rawPort = env.EDGEPLANE_PORT ?? '8787'
   const port = Number(rawPort)
-  if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`EDGEPLANE_PORT must be a port number, got '${rawPort}'`)
+  if (!/^\d+$/.test(rawPort) || port > 65535)
+    throw new UsageError(`EDGEPLANE_PORT must be a port number, got '${rawPort}'`)
   try {
     nodeCidrSettings(env.CLUSTER_CIDR, env.NODE_CIDR_MASK_SIZE)
   } catch (err) {
@@ -37,11 +52,18 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): LauncherSe
   if (podSecurity.errors.length) throw new UsageError(podSecurity.errors.join('; '))
   const rawIngress = env.EDGEPLANE_INGRESS_PORT ?? '8080'
   const ingressPort = Number(rawIngress)
-  if (!/^\d+$/.test(rawIngress) || ingressPort > 65535) throw new UsageError(`EDGEPLANE_INGRESS_PORT must be a port number, got '${rawIngress}'`)
+  if (!/^\d+$/.test(rawIngress) || ingressPort > 65535)
+    throw new UsageError(`EDGEPLANE_INGRESS_PORT must be a port number, got '${rawIngress}'`)
   const passThroughVars: Record<string, string> = {}
   for (const name of PASS_THROUGH) {
     const value = env[name]
     if (value !== undefined && value !== '') passThroughVars[name] = value
   }
-  return { stateDir: resolve(env.EDGEPLANE_STATE || '.edgeplane'), port, ingressPort, agent, passThroughVars }
+  return {
+    stateDir: resolve(env.EDGEPLANE_STATE || '.edgeplane'),
+    port,
+    ingressPort,
+    agent,
+    passThroughVars,
+  }
 }

@@ -43,7 +43,13 @@ export async function ensureTls(stateDir: string): Promise<TlsFiles> {
  * certificates it issues.
  */
 async function generateCa(): Promise<{ cert: string; private: string }> {
-  return selfSignedCertificate({ commonName: 'edgeplane', ips: ['127.0.0.1', '::1'], dnsNames: ['localhost'], clientAuth: true, validDays: VALID_DAYS })
+  return selfSignedCertificate({
+    commonName: 'edgeplane',
+    ips: ['127.0.0.1', '::1'],
+    dnsNames: ['localhost'],
+    clientAuth: true,
+    validDays: VALID_DAYS,
+  })
 }
 
 export interface SelfSignedOptions {
@@ -56,7 +62,9 @@ export interface SelfSignedOptions {
 }
 
 /** A new P-256 key and a self-signed certificate for it that is its own CA (so the one PEM is the trust root too). */
-export async function selfSignedCertificate(o: SelfSignedOptions): Promise<{ cert: string; private: string }> {
+export async function selfSignedCertificate(
+  o: SelfSignedOptions,
+): Promise<{ cert: string; private: string }> {
   // Loaded only when needed: it is the slowest of the launcher's imports.
   const x509 = await import('@peculiar/x509')
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
@@ -64,7 +72,10 @@ export async function selfSignedCertificate(o: SelfSignedOptions): Promise<{ cer
   const now = Date.now()
   const serial = crypto.getRandomValues(new Uint8Array(16))
   serial[0]! &= 0x7f
-  const usages = [x509.ExtendedKeyUsage.serverAuth, ...(o.clientAuth ? [x509.ExtendedKeyUsage.clientAuth] : [])]
+  const usages = [
+    x509.ExtendedKeyUsage.serverAuth,
+    ...(o.clientAuth ? [x509.ExtendedKeyUsage.clientAuth] : []),
+  ]
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Buffer.from(serial).toString('hex'),
     name: `CN=${o.commonName}`,
@@ -74,13 +85,21 @@ export async function selfSignedCertificate(o: SelfSignedOptions): Promise<{ cer
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign,
+        true,
+      ),
       new x509.ExtendedKeyUsageExtension(usages),
-      new x509.SubjectAlternativeNameExtension([...o.ips.map((value) => ({ type: 'ip' as const, value })), ...o.dnsNames.map((value) => ({ type: 'dns' as const, value }))]),
+      new x509.SubjectAlternativeNameExtension([
+        ...o.ips.map((value) => ({ type: 'ip' as const, value })),
+        ...o.dnsNames.map((value) => ({ type: 'dns' as const, value })),
+      ]),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   })
-  const pkcs8 = Buffer.from((await crypto.subtle.exportKey('pkcs8', keys.privateKey)) as ArrayBuffer)
+  const pkcs8 = Buffer.from(
+    (await crypto.subtle.exportKey('pkcs8', keys.privateKey)) as ArrayBuffer,
+  )
   return { cert: cert.toString('pem'), private: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') }
 }
 
@@ -89,7 +108,12 @@ function stillUsable(pem: string): boolean {
     const x = new X509Certificate(pem)
     const sans = x.subjectAltName ?? ''
     const renewAt = new Date(x.validTo).getTime() - RENEW_BEFORE_DAYS * DAY_MS
-    return Date.now() < renewAt && sans.includes('IP Address:127.0.0.1') && sans.includes('DNS:localhost') && (x.keyUsage ?? []).includes('1.3.6.1.5.5.7.3.2')
+    return (
+      Date.now() < renewAt &&
+      sans.includes('IP Address:127.0.0.1') &&
+      sans.includes('DNS:localhost') &&
+      (x.keyUsage ?? []).includes('1.3.6.1.5.5.7.3.2')
+    )
   } catch {
     return false
   }

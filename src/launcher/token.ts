@@ -13,7 +13,10 @@ export async function ensureAdminToken(stateDir: string): Promise<{ token: strin
   try {
     const token = (await readFile(path, 'utf8')).trim()
     if (token.length >= minAdminTokenLength) return { token, path }
-    if (token) throw new UsageError(`the admin token in ${path} is shorter than ${minAdminTokenLength} characters: put a longer one there, or remove the file to have one generated`)
+    if (token)
+      throw new UsageError(
+        `the admin token in ${path} is shorter than ${minAdminTokenLength} characters: put a longer one there, or remove the file to have one generated`,
+      )
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }

@@ -21,7 +21,8 @@ export function relayFrames(from: Duplex, to: Duplex): void {
     written = written.then(async () => {
       for (const piece of pieces) {
         if (to.destroyed) return
-        if (piece.byteLength > 0) await new Promise<void>((resolve) => to.write(piece, () => resolve()))
+        if (piece.byteLength > 0)
+          await new Promise<void>((resolve) => to.write(piece, () => resolve()))
       }
       from.resume()
     })

@@ -17,10 +17,37 @@ export interface WorkerConfig {
 
 // Top-level keys the built-in reader understands, or that do not change local bindings. A config
 // using any other key (KV, R2, D1, services, ...) is handed to wrangler so no binding is lost.
-const UNDERSTOOD = new Set(['name', 'main', 'compatibility_date', 'compatibility_flags', 'durable_objects', 'migrations', 'triggers', 'vars'])
-const IRRELEVANT = new Set(['$schema', 'account_id', 'workers_dev', 'route', 'routes', 'observability', 'placement', 'limits', 'minify', 'keep_vars', 'send_metrics', 'env', 'upload_source_maps', 'preview_urls'])
+const UNDERSTOOD = new Set([
+  'name',
+  'main',
+  'compatibility_date',
+  'compatibility_flags',
+  'durable_objects',
+  'migrations',
+  'triggers',
+  'vars',
+])
+const IRRELEVANT = new Set([
+  '$schema',
+  'account_id',
+  'workers_dev',
+  'route',
+  'routes',
+  'observability',
+  'placement',
+  'limits',
+  'minify',
+  'keep_vars',
+  'send_metrics',
+  'env',
+  'upload_source_maps',
+  'preview_urls',
+])
 
-export type BindingOptions = Omit<WorkerOptions, 'script' | 'scriptPath' | 'modules' | 'modulesRoot' | 'name'>
+export type BindingOptions = Omit<
+  WorkerOptions,
+  'script' | 'scriptPath' | 'modules' | 'modulesRoot' | 'name'
+>
 
 class NeedsWrangler extends Error {}
 
@@ -41,23 +68,32 @@ export function readWithSubset(configPath: string): WorkerConfig {
   }
   const toml = parseToml(readFileSync(configPath, 'utf8'))
   for (const key of Object.keys(toml)) {
-    if (!UNDERSTOOD.has(key) && !IRRELEVANT.has(key)) throw new NeedsWrangler(`wrangler.toml uses '${key}'`)
+    if (!UNDERSTOOD.has(key) && !IRRELEVANT.has(key))
+      throw new NeedsWrangler(`wrangler.toml uses '${key}'`)
   }
 
   const sqlite = sqliteClasses(tables(toml.migrations, 'migrations'))
   const durableObjects: Record<string, { className: string; useSQLite: boolean }> = {}
-  const doSection = toml.durable_objects === undefined ? {} : table(toml.durable_objects, 'durable_objects')
+  const doSection =
+    toml.durable_objects === undefined ? {} : table(toml.durable_objects, 'durable_objects')
   for (const b of tables(doSection.bindings, 'durable_objects.bindings')) {
-    if (b.script_name !== undefined || b.environment !== undefined) throw new NeedsWrangler('a Durable Object bound from another Worker')
+    if (b.script_name !== undefined || b.environment !== undefined)
+      throw new NeedsWrangler('a Durable Object bound from another Worker')
     const className = str(b.class_name, 'durable_objects.bindings.class_name')
-    durableObjects[str(b.name, 'durable_objects.bindings.name')] = { className, useSQLite: sqlite.get(className) ?? false }
+    durableObjects[str(b.name, 'durable_objects.bindings.name')] = {
+      className,
+      useSQLite: sqlite.get(className) ?? false,
+    }
   }
 
   const triggers = toml.triggers === undefined ? {} : table(toml.triggers, 'triggers')
   return {
     name: str(toml.name, 'name'),
     workerOptions: {
-      compatibilityDate: toml.compatibility_date === undefined ? undefined : str(toml.compatibility_date, 'compatibility_date'),
+      compatibilityDate:
+        toml.compatibility_date === undefined
+          ? undefined
+          : str(toml.compatibility_date, 'compatibility_date'),
       compatibilityFlags: strings(toml.compatibility_flags, 'compatibility_flags'),
       bindings: toml.vars === undefined ? {} : { ...table(toml.vars, 'vars') },
       durableObjects,
@@ -72,7 +108,8 @@ function sqliteClasses(migrations: TomlTable[]): Map<string, boolean> {
   const classes = new Map<string, boolean>()
   for (const m of migrations) {
     for (const c of strings(m.new_classes, 'migrations.new_classes')) classes.set(c, false)
-    for (const c of strings(m.new_sqlite_classes, 'migrations.new_sqlite_classes')) classes.set(c, true)
+    for (const c of strings(m.new_sqlite_classes, 'migrations.new_sqlite_classes'))
+      classes.set(c, true)
     for (const r of tables(m.renamed_classes, 'migrations.renamed_classes')) {
       const from = str(r.from, 'renamed_classes.from')
       const to = str(r.to, 'renamed_classes.to')
@@ -80,12 +117,15 @@ function sqliteClasses(migrations: TomlTable[]): Map<string, boolean> {
       classes.delete(from)
     }
     for (const c of strings(m.deleted_classes, 'migrations.deleted_classes')) classes.delete(c)
-    if (m.transferred_classes !== undefined) throw new NeedsWrangler('transferred Durable Object classes')
+    if (m.transferred_classes !== undefined)
+      throw new NeedsWrangler('transferred Durable Object classes')
   }
   return classes
 }
 
-export async function readWithWrangler(configPath: string): Promise<Omit<WorkerConfig, 'fallbackReason'>> {
+export async function readWithWrangler(
+  configPath: string,
+): Promise<Omit<WorkerConfig, 'fallbackReason'>> {
   const wrangler = await import('wrangler')
   const config = wrangler.unstable_readConfig({ config: configPath }, { hideWarnings: true })
   const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions(config)
@@ -100,7 +140,8 @@ export async function readWithWrangler(configPath: string): Promise<Omit<WorkerC
 }
 
 function table(v: TomlValue, what: string): TomlTable {
-  if (typeof v !== 'object' || Array.isArray(v) || v instanceof Date) throw new NeedsWrangler(`unexpected shape of '${what}'`)
+  if (typeof v !== 'object' || Array.isArray(v) || v instanceof Date)
+    throw new NeedsWrangler(`unexpected shape of '${what}'`)
   return v as TomlTable
 }
 

@@ -9,7 +9,9 @@ export function serializedSize(value: unknown): number {
     case 'string':
       return stringSize(value)
     case 'number':
-      return Number.isInteger(value) && Math.abs(value) < 2 ** 30 ? 1 + varintSize(Math.abs(value) * 2) : 9
+      return Number.isInteger(value) && Math.abs(value) < 2 ** 30
+        ? 1 + varintSize(Math.abs(value) * 2)
+        : 9
     case 'boolean':
     case 'undefined':
       return 1

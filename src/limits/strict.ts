@@ -27,7 +27,12 @@ export const workerFigures: LimitFigures = emptyFigures()
 export class LimitExceeded extends Error {}
 
 /** Logs and counts a limit passed; the log line is what tests and operators look for. */
-export function limitPassed(figures: LimitFigures, limit: LimitName, where: string, message: string): void {
+export function limitPassed(
+  figures: LimitFigures,
+  limit: LimitName,
+  where: string,
+  message: string,
+): void {
   figures.breaches[limit]++
   console.error(`strict limits: ${where}: ${message} (production limit ${productionLimits[limit]})`)
 }
@@ -44,7 +49,8 @@ export class InvocationMeter {
   /** Counts a subrequest; the one past the limit fails, as the platform fails it. */
   subrequest(what: string): void {
     this.subrequests++
-    if (this.subrequests > this.figures.maxSubrequests) this.figures.maxSubrequests = this.subrequests
+    if (this.subrequests > this.figures.maxSubrequests)
+      this.figures.maxSubrequests = this.subrequests
     if (this.subrequests > productionLimits.subrequests) {
       const message = `subrequest ${this.subrequests} (${what}) in one invocation`
       limitPassed(this.figures, 'subrequests', this.where, message)
@@ -59,7 +65,9 @@ export class InvocationMeter {
     if (bytes > productionLimits.rpcBytes) {
       const message = `${what} serializes to ${bytes} bytes`
       limitPassed(this.figures, 'rpcBytes', this.where, message)
-      throw new LimitExceeded(`Serialized RPC arguments or return values are limited to 32MiB: ${message}`)
+      throw new LimitExceeded(
+        `Serialized RPC arguments or return values are limited to 32MiB: ${message}`,
+      )
     }
   }
 }
@@ -88,7 +96,8 @@ export function meteredStub<T extends object>(strict: boolean, stub: T, label: s
     get(target, prop) {
       const value = (target as Record<string | symbol, unknown>)[prop]
       if (typeof prop !== 'string' || typeof value !== 'function' || prop === 'then') return value
-      const call = (args: unknown[]) => Reflect.apply(value as (...a: unknown[]) => unknown, target, args)
+      const call = (args: unknown[]) =>
+        Reflect.apply(value as (...a: unknown[]) => unknown, target, args)
       return (...args: unknown[]) => {
         const meter = current.getStore() ?? createdIn
         if (!meter) return call(args)
@@ -116,11 +125,32 @@ export function renderLimitFigures(series: [labels: string, figures: LimitFigure
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`)
     for (const [labels, f] of series) lines.push(`${name}{${labels}} ${value(f)}`)
   }
-  gauge('edgeplane_strict_max_subrequests_per_invocation', 'Most subrequests made by one invocation (strict-limits mode).', (f) => f.maxSubrequests)
-  gauge('edgeplane_strict_max_rpc_bytes', 'Largest serialized RPC argument or return value (strict-limits mode).', (f) => f.maxRpcBytes)
-  gauge('edgeplane_strict_max_cache_bytes', "Largest serialized size of a controller's caches (strict-limits mode).", (f) => f.maxCacheBytes)
-  gauge('edgeplane_strict_max_pass_cpu_ms', 'Longest CPU work of one controller pass, in ms (strict-limits mode).', (f) => f.maxPassCpuMs)
-  lines.push('# HELP edgeplane_strict_limit_exceeded_total Production limits passed (strict-limits mode).', '# TYPE edgeplane_strict_limit_exceeded_total counter')
-  for (const [labels, f] of series) for (const [limit, n] of Object.entries(f.breaches)) lines.push(`edgeplane_strict_limit_exceeded_total{${labels},limit="${limit}"} ${n}`)
+  gauge(
+    'edgeplane_strict_max_subrequests_per_invocation',
+    'Most subrequests made by one invocation (strict-limits mode).',
+    (f) => f.maxSubrequests,
+  )
+  gauge(
+    'edgeplane_strict_max_rpc_bytes',
+    'Largest serialized RPC argument or return value (strict-limits mode).',
+    (f) => f.maxRpcBytes,
+  )
+  gauge(
+    'edgeplane_strict_max_cache_bytes',
+    "Largest serialized size of a controller's caches (strict-limits mode).",
+    (f) => f.maxCacheBytes,
+  )
+  gauge(
+    'edgeplane_strict_max_pass_cpu_ms',
+    'Longest CPU work of one controller pass, in ms (strict-limits mode).',
+    (f) => f.maxPassCpuMs,
+  )
+  lines.push(
+    '# HELP edgeplane_strict_limit_exceeded_total Production limits passed (strict-limits mode).',
+    '# TYPE edgeplane_strict_limit_exceeded_total counter',
+  )
+  for (const [labels, f] of series)
+    for (const [limit, n] of Object.entries(f.breaches))
+      lines.push(`edgeplane_strict_limit_exceeded_total{${labels},limit="${limit}"} ${n}`)
   return lines.join('\n') + '\n'
 }

@@ -1,12 +1,6 @@
 /** Tables for the batch group: Job and CronJob. */
 import type { KubeObject } from '../apimachinery/types'
-import {
-  column,
-  objectAge,
-  objectName,
-  type Printer,
-  workloadColumns,
-} from './columns'
+import { column, objectAge, objectName, type Printer, workloadColumns } from './columns'
 import { age, humanDuration } from './duration'
 import {
   containerCells,
@@ -82,7 +76,11 @@ export const jobPrinter: Printer = {
   columns: workloadColumns(
     [
       column('Status', 'string', 'Status of the job.'),
-      column('Completions', 'string', 'The number of pods which reached phase Succeeded, of those required.'),
+      column(
+        'Completions',
+        'string',
+        'The number of pods which reached phase Succeeded, of those required.',
+      ),
       column('Duration', 'string', 'Time required to complete the job.'),
     ],
     'A label query over pods that should match the pod count.',

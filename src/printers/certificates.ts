@@ -17,14 +17,40 @@ export const csrPrinter: Printer = {
   columns: [
     nameColumn,
     ageColumn,
-    column('SignerName', 'string', 'signerName indicates the requested signer, and is a qualified name.'),
-    column('Requestor', 'string', 'request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.'),
-    column('RequestedDuration', 'string', 'expirationSeconds is the requested duration of validity of the issued certificate.'),
-    column('Condition', 'string', 'conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".'),
+    column(
+      'SignerName',
+      'string',
+      'signerName indicates the requested signer, and is a qualified name.',
+    ),
+    column(
+      'Requestor',
+      'string',
+      'request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.',
+    ),
+    column(
+      'RequestedDuration',
+      'string',
+      'expirationSeconds is the requested duration of validity of the issued certificate.',
+    ),
+    column(
+      'Condition',
+      'string',
+      'conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".',
+    ),
   ],
   cells(obj: KubeObject, now) {
     const spec = specOf(obj)
-    const duration = typeof spec.expirationSeconds === 'number' ? humanDuration(spec.expirationSeconds * 1000) : '<none>'
-    return [objectName(obj), objectAge(obj, now), spec.signerName || '<none>', spec.username ?? '', duration, condition(obj)]
+    const duration =
+      typeof spec.expirationSeconds === 'number'
+        ? humanDuration(spec.expirationSeconds * 1000)
+        : '<none>'
+    return [
+      objectName(obj),
+      objectAge(obj, now),
+      spec.signerName || '<none>',
+      spec.username ?? '',
+      duration,
+      condition(obj),
+    ]
   },
 }

@@ -62,8 +62,18 @@ export function selectorColumn(description: string): ColumnDefinition {
  * A pod-owning workload's columns: Name, its own, Age, then (under `-o wide`) the template's
  * containers and images and, when described, the selector.
  */
-export function workloadColumns(own: ColumnDefinition[], selectorDescription?: string): ColumnDefinition[] {
-  return [nameColumn, ...own, ageColumn, containersColumn, imagesColumn, ...(selectorDescription ? [selectorColumn(selectorDescription)] : [])]
+export function workloadColumns(
+  own: ColumnDefinition[],
+  selectorDescription?: string,
+): ColumnDefinition[] {
+  return [
+    nameColumn,
+    ...own,
+    ageColumn,
+    containersColumn,
+    imagesColumn,
+    ...(selectorDescription ? [selectorColumn(selectorDescription)] : []),
+  ]
 }
 
 export function objectName(obj: KubeObject): string {

@@ -18,7 +18,8 @@ export const componentStatusPrinter: Printer = {
   cells(obj) {
     const conditions = (Array.isArray(obj.conditions) ? obj.conditions : []) as Condition[]
     const healthy = conditions.find((c) => c.type === 'Healthy')
-    const status = healthy?.status === 'True' ? 'Healthy' : healthy?.status === 'False' ? 'Unhealthy' : 'Unknown'
+    const status =
+      healthy?.status === 'True' ? 'Healthy' : healthy?.status === 'False' ? 'Unhealthy' : 'Unknown'
     return [objectName(obj), status, healthy?.message ?? '', healthy?.error ?? '']
   },
 }

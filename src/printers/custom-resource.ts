@@ -1,7 +1,14 @@
 import type { PrinterColumn } from '../apis/registry'
 import { evaluateJsonPath } from '../apimachinery/jsonpath'
 import { printerCell } from './printer-cell'
-import { column, genericPrinter, nameColumn, objectName, type ColumnType, type Printer } from './columns'
+import {
+  column,
+  genericPrinter,
+  nameColumn,
+  objectName,
+  type ColumnType,
+  type Printer,
+} from './columns'
 
 /**
  * The Table of a custom resource: Name, then the CRD version's additionalPrinterColumns, each
@@ -13,9 +20,18 @@ export function customResourcePrinter(columns: readonly PrinterColumn[]): Printe
     columns: [
       nameColumn,
       ...columns.map((c) =>
-        column(c.name, c.type as ColumnType, c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, c.priority ?? 0, c.format ?? ''),
+        column(
+          c.name,
+          c.type as ColumnType,
+          c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+          c.priority ?? 0,
+          c.format ?? '',
+        ),
       ),
     ],
-    cells: (obj, now) => [objectName(obj), ...columns.map((c) => printerCell(c.type, evaluateJsonPath(c.jsonPath, obj), now))],
+    cells: (obj, now) => [
+      objectName(obj),
+      ...columns.map((c) => printerCell(c.type, evaluateJsonPath(c.jsonPath, obj), now)),
+    ],
   }
 }

@@ -110,11 +110,24 @@ export function eventTimes(e: CoreEvent, now: number): EventTimes {
 
 export const eventPrinter: Printer = {
   columns: [
-    column('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
+    column(
+      'Last Seen',
+      'string',
+      'The time at which the most recent occurrence of this event was recorded.',
+    ),
     column('Type', 'string', 'Type of this event (Normal, Warning).'),
-    column('Reason', 'string', 'A short, machine understandable string giving the reason for the event.'),
+    column(
+      'Reason',
+      'string',
+      'A short, machine understandable string giving the reason for the event.',
+    ),
     column('Object', 'string', 'The object this event is about.'),
-    column('Subobject', 'string', 'The part of the object the event is about, such as a container.', 1),
+    column(
+      'Subobject',
+      'string',
+      'The part of the object the event is about, such as a container.',
+      1,
+    ),
     column('Source', 'string', 'The component reporting this event.', 1),
     column('Message', 'string', 'A human-readable description of the event.'),
     column('First Seen', 'string', 'The time at which the event was first recorded.', 1),

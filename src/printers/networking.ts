@@ -23,16 +23,34 @@ function formatHosts(rules: Array<{ host?: string }>): string {
 export const ingressPrinter: Printer = {
   columns: [
     nameColumn,
-    column('Class', 'string', 'The name of the IngressClass resource that should be used for this Ingress.'),
+    column(
+      'Class',
+      'string',
+      'The name of the IngressClass resource that should be used for this Ingress.',
+    ),
     column('Hosts', 'string', 'Hosts that incoming requests are matched against before the paths.'),
-    column('Address', 'string', 'Address is a list containing ingress points for the load-balancer.'),
+    column(
+      'Address',
+      'string',
+      'Address is a list containing ingress points for the load-balancer.',
+    ),
     column('Ports', 'string', 'Ports of TLS configurations that open.'),
     ageColumn,
   ],
   cells(obj, now) {
     const ing = obj as Ingress
-    const address = list(ing.status?.loadBalancer?.ingress).map((i) => i.ip || i.hostname || '').filter(Boolean).join(',')
-    return [objectName(ing), ing.spec?.ingressClassName || '<none>', formatHosts(list(ing.spec?.rules)), address, list(ing.spec?.tls).length ? '80, 443' : '80', objectAge(ing, now)]
+    const address = list(ing.status?.loadBalancer?.ingress)
+      .map((i) => i.ip || i.hostname || '')
+      .filter(Boolean)
+      .join(',')
+    return [
+      objectName(ing),
+      ing.spec?.ingressClassName || '<none>',
+      formatHosts(list(ing.spec?.rules)),
+      address,
+      list(ing.spec?.tls).length ? '80, 443' : '80',
+      objectAge(ing, now),
+    ]
   },
 }
 

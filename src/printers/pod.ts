@@ -120,7 +120,9 @@ export function summarizePod(pod: Pod, now: number): PodSummary {
     }
     // The first init container that has not finished decides the status.
     if (terminated) {
-      reason = terminated.reason ? `Init:${terminated.reason}` : `Init:${terminatedText(terminated)}`
+      reason = terminated.reason
+        ? `Init:${terminated.reason}`
+        : `Init:${terminatedText(terminated)}`
     } else if (waiting?.reason && waiting.reason !== 'PodInitializing') {
       reason = `Init:${waiting.reason}`
     } else {
@@ -197,7 +199,12 @@ export const podPrinter: Printer = {
     column('IP', 'string', 'The first IP address allocated to the pod.', 1),
     column('Node', 'string', 'The node the pod is scheduled to.', 1),
     column('Nominated Node', 'string', 'The node the scheduler nominated for preemption.', 1),
-    column('Readiness Gates', 'string', 'Readiness gate conditions that are True, of all gates.', 1),
+    column(
+      'Readiness Gates',
+      'string',
+      'Readiness gate conditions that are True, of all gates.',
+      1,
+    ),
   ],
   cells(obj, now) {
     const pod = obj as Pod

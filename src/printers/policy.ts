@@ -4,19 +4,29 @@ import { formatQuantity, quantityOf } from '../apimachinery/quantity'
 import { ageColumn, column, nameColumn, objectAge, objectName, type Printer } from './columns'
 import { asRecord } from '../apimachinery/json-value'
 
-
 export const podDisruptionBudgetPrinter: Printer = {
   columns: [
     nameColumn,
     column('Min Available', 'string', 'The minimum number of pods that must be available.'),
     column('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
-    column('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
+    column(
+      'Allowed Disruptions',
+      'integer',
+      'Calculated number of pods that may be disrupted at this time.',
+    ),
     ageColumn,
   ],
   cells(obj, now) {
     const spec = asRecord(obj.spec)
-    const shown = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A')
-    return [objectName(obj), shown(spec.minAvailable), shown(spec.maxUnavailable), Number(asRecord(obj.status).disruptionsAllowed ?? 0), objectAge(obj, now)]
+    const shown = (v: unknown) =>
+      typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A'
+    return [
+      objectName(obj),
+      shown(spec.minAvailable),
+      shown(spec.maxUnavailable),
+      Number(asRecord(obj.status).disruptionsAllowed ?? 0),
+      objectAge(obj, now),
+    ]
   },
 }
 
@@ -29,8 +39,16 @@ export const resourceQuotaPrinter: Printer = {
   columns: [
     nameColumn,
     ageColumn,
-    column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
-    column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+    column(
+      'Request',
+      'string',
+      'Request represents a minimum amount of cpu/memory that a container may consume.',
+    ),
+    column(
+      'Limit',
+      'string',
+      'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.',
+    ),
   ],
   cells(obj, now) {
     const status = asRecord(obj.status)

@@ -6,7 +6,12 @@ import { humanDuration } from './duration'
 function goJson(v: unknown): string {
   const sortKeys = (x: unknown): unknown => {
     if (Array.isArray(x)) return x.map(sortKeys)
-    if (isObject(x)) return Object.fromEntries(Object.keys(x).sort().map((k) => [k, sortKeys(x[k])]))
+    if (isObject(x))
+      return Object.fromEntries(
+        Object.keys(x)
+          .sort()
+          .map((k) => [k, sortKeys(x[k])]),
+      )
     return x
   }
   return JSON.stringify(sortKeys(v))
@@ -21,7 +26,8 @@ function goJson(v: unknown): string {
 function printText(v: unknown): string {
   if (v === null || v === undefined) return '<no value>'
   if (Array.isArray(v) || isObject(v)) return goJson(v)
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? String(v) : goFloat(v)
+  if (typeof v === 'number')
+    return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? String(v) : goFloat(v)
   return String(v)
 }
 
@@ -44,7 +50,11 @@ function dateCell(v: string, now: number): string {
  * makes a null cell (kubectl shows `<none>`). A string column prints any value as text (objects
  * and lists as JSON); a date column shows the age of a timestamp as the Age column does.
  */
-export function printerCell(type: string, values: readonly unknown[], now: number = Date.now()): unknown {
+export function printerCell(
+  type: string,
+  values: readonly unknown[],
+  now: number = Date.now(),
+): unknown {
   if (values.length === 0) return null
   const value = values[0]
   if (type === 'string') return printText(value)

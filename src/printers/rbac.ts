@@ -4,7 +4,14 @@ import { ageColumn, column, nameColumn, objectAge, objectName, type Printer } fr
 
 /** Role and ClusterRole print their creation time itself, not an age. */
 export const rolePrinter: Printer = {
-  columns: [nameColumn, column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.')],
+  columns: [
+    nameColumn,
+    column(
+      'Created At',
+      'date',
+      'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    ),
+  ],
   cells: (obj) => [objectName(obj), obj.metadata?.creationTimestamp ?? ''],
 }
 
@@ -29,8 +36,16 @@ export const roleBindingPrinter: Printer = {
     for (const s of subjectsOf(obj)) {
       if (s.kind === 'User') users.push(s.name)
       else if (s.kind === 'Group') groups.push(s.name)
-      else if (s.kind === 'ServiceAccount') accounts.push(s.namespace ? `${s.namespace}/${s.name}` : s.name)
+      else if (s.kind === 'ServiceAccount')
+        accounts.push(s.namespace ? `${s.namespace}/${s.name}` : s.name)
     }
-    return [objectName(obj), `${ref.kind}/${ref.name}`, objectAge(obj, now), users.join(', '), groups.join(', '), accounts.join(', ')]
+    return [
+      objectName(obj),
+      `${ref.kind}/${ref.name}`,
+      objectAge(obj, now),
+      users.join(', '),
+      groups.join(', '),
+      accounts.join(', '),
+    ]
   },
 }

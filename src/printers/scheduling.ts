@@ -3,7 +3,16 @@
  * ReplicationController and PodTemplate (columns of upstream's printers).
  */
 import type { KubeObject } from '../apimachinery/types'
-import { NAME_DESCRIPTION, ageColumn, column, nameColumn, objectAge, objectName, workloadColumns, type Printer } from './columns'
+import {
+  NAME_DESCRIPTION,
+  ageColumn,
+  column,
+  nameColumn,
+  objectAge,
+  objectName,
+  workloadColumns,
+  type Printer,
+} from './columns'
 import { containerCells, count, formatLabels, type ContainerLike } from './format'
 
 interface PriorityClass extends KubeObject {
@@ -29,19 +38,45 @@ interface ReplicationController extends KubeObject {
 export const priorityClassPrinter: Printer = {
   columns: [
     nameColumn,
-    column('Value', 'integer', 'value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.'),
-    column('Global-Default', 'boolean', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.'),
+    column(
+      'Value',
+      'integer',
+      'value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.',
+    ),
+    column(
+      'Global-Default',
+      'boolean',
+      'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.',
+    ),
     ageColumn,
-    column('PreemptionPolicy', 'string', 'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority.'),
+    column(
+      'PreemptionPolicy',
+      'string',
+      'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority.',
+    ),
   ],
   cells(obj, now) {
     const pc = obj as PriorityClass
-    return [objectName(pc), pc.value ?? 0, pc.globalDefault === true, objectAge(pc, now), pc.preemptionPolicy ?? '<unset>']
+    return [
+      objectName(pc),
+      pc.value ?? 0,
+      pc.globalDefault === true,
+      objectAge(pc, now),
+      pc.preemptionPolicy ?? '<unset>',
+    ]
   },
 }
 
 export const runtimeClassPrinter: Printer = {
-  columns: [nameColumn, column('Handler', 'string', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'), ageColumn],
+  columns: [
+    nameColumn,
+    column(
+      'Handler',
+      'string',
+      'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.',
+    ),
+    ageColumn,
+  ],
   cells: (obj, now) => [objectName(obj), (obj as RuntimeClass).handler ?? '', objectAge(obj, now)],
 }
 
@@ -57,7 +92,16 @@ export const replicationControllerPrinter: Printer = {
   cells(obj, now) {
     const rc = obj as ReplicationController
     const [names, images] = containerCells(rc.spec?.template?.spec?.containers)
-    return [objectName(rc), count(rc.spec?.replicas), count(rc.status?.replicas), count(rc.status?.readyReplicas), objectAge(rc, now), names, images, formatLabels(rc.spec?.selector)]
+    return [
+      objectName(rc),
+      count(rc.spec?.replicas),
+      count(rc.status?.replicas),
+      count(rc.status?.readyReplicas),
+      objectAge(rc, now),
+      names,
+      images,
+      formatLabels(rc.spec?.selector),
+    ]
   },
 }
 

@@ -1,6 +1,14 @@
 /** Tables for service networking: Service, Endpoints, EndpointSlice. */
 import type { KubeObject } from '../apimachinery/types'
-import { ageColumn, column, nameColumn, objectAge, objectName, selectorColumn, type Printer } from './columns'
+import {
+  ageColumn,
+  column,
+  nameColumn,
+  objectAge,
+  objectName,
+  selectorColumn,
+  type Printer,
+} from './columns'
 import { firstThree, formatLabels, list } from './format'
 
 interface ServicePort {
@@ -77,7 +85,9 @@ export function servicePorts(svc: Service): string {
   const pieces = list(svc.spec?.ports).map((p) => {
     const protocol = p.protocol || 'TCP'
     const port = p.port ?? 0
-    return p.nodePort && p.nodePort > 0 ? `${port}:${p.nodePort}/${protocol}` : `${port}/${protocol}`
+    return p.nodePort && p.nodePort > 0
+      ? `${port}:${p.nodePort}/${protocol}`
+      : `${port}/${protocol}`
   })
   return pieces.length > 0 ? pieces.join(',') : '<none>'
 }
@@ -85,9 +95,17 @@ export function servicePorts(svc: Service): string {
 export const servicePrinter: Printer = {
   columns: [
     nameColumn,
-    column('Type', 'string', 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.'),
+    column(
+      'Type',
+      'string',
+      'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.',
+    ),
     column('Cluster-IP', 'string', 'The IP address of the service inside the cluster.'),
-    column('External-IP', 'string', 'Addresses at which the service is reachable from outside the cluster.'),
+    column(
+      'External-IP',
+      'string',
+      'Addresses at which the service is reachable from outside the cluster.',
+    ),
     column('Port(s)', 'string', 'The ports exposed by this service.'),
     ageColumn,
     selectorColumn('Pods with labels matching this selector receive the traffic.'),
@@ -145,7 +163,11 @@ export const endpointsPrinter: Printer = {
 export const endpointSlicePrinter: Printer = {
   columns: [
     nameColumn,
-    column('AddressType', 'string', 'The type of address carried by this slice: IPv4, IPv6 or FQDN.'),
+    column(
+      'AddressType',
+      'string',
+      'The type of address carried by this slice: IPv4, IPv6 or FQDN.',
+    ),
     column('Ports', 'string', 'Network ports exposed by each endpoint of the slice.'),
     column('Endpoints', 'string', 'Addresses of the endpoints in the slice.'),
     ageColumn,

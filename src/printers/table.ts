@@ -16,15 +16,29 @@ import {
 import { eventPrinter } from './event'
 import { roleBindingPrinter, rolePrinter } from './rbac'
 import { ingressClassPrinter, ingressPrinter } from './networking'
-import { admissionPolicyBindingPrinter, admissionPolicyPrinter, webhookConfigurationPrinter } from './admissionregistration'
+import {
+  admissionPolicyBindingPrinter,
+  admissionPolicyPrinter,
+  webhookConfigurationPrinter,
+} from './admissionregistration'
 import { csrPrinter } from './certificates'
 import { apiServicePrinter } from './apiregistration'
 import { flowSchemaPrinter, priorityLevelPrinter } from './flowcontrol'
 import { nodePrinter } from './node'
-import { csiDriverPrinter, persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage'
+import {
+  csiDriverPrinter,
+  persistentVolumeClaimPrinter,
+  persistentVolumePrinter,
+  storageClassPrinter,
+} from './storage'
 import { networkPolicyPrinter } from './network-policy'
 import { podPrinter } from './pod'
-import { podTemplatePrinter, priorityClassPrinter, replicationControllerPrinter, runtimeClassPrinter } from './scheduling'
+import {
+  podTemplatePrinter,
+  priorityClassPrinter,
+  replicationControllerPrinter,
+  runtimeClassPrinter,
+} from './scheduling'
 import { policyPrinters } from './policy'
 import { horizontalPodAutoscalerPrinter } from './autoscaling'
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service'

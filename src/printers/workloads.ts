@@ -53,8 +53,16 @@ export const deploymentPrinter: Printer = {
   columns: workloadColumns(
     [
       column('Ready', 'string', 'Number of the pod with ready state'),
-      column('Up-to-date', 'string', 'Total number of pods targeted by the deployment that run the desired template.'),
-      column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds).'),
+      column(
+        'Up-to-date',
+        'string',
+        'Total number of pods targeted by the deployment that run the desired template.',
+      ),
+      column(
+        'Available',
+        'string',
+        'Total number of available pods (ready for at least minReadySeconds).',
+      ),
     ],
     'Label query over pods that should match the replica count.',
   ),
@@ -82,7 +90,11 @@ export const replicaSetPrinter: Printer = {
     [
       column('Desired', 'integer', 'Number of desired pods.'),
       column('Current', 'integer', 'The most recently observed number of replicas.'),
-      column('Ready', 'integer', 'The number of pods targeted by this ReplicaSet with a Ready condition.'),
+      column(
+        'Ready',
+        'integer',
+        'The number of pods targeted by this ReplicaSet with a Ready condition.',
+      ),
     ],
     'Label query over pods that should match the replica count.',
   ),
@@ -104,11 +116,7 @@ export const replicaSetPrinter: Printer = {
 }
 
 export const statefulSetPrinter: Printer = {
-  columns: workloadColumns(
-    [
-      column('Ready', 'string', 'Number of the pod with ready state'),
-    ],
-  ),
+  columns: workloadColumns([column('Ready', 'string', 'Number of the pod with ready state')]),
   cells(obj, now) {
     const sts = obj as Workload
     const [names, images] = templateContainers(sts)
@@ -125,11 +133,27 @@ export const statefulSetPrinter: Printer = {
 export const daemonSetPrinter: Printer = {
   columns: workloadColumns(
     [
-      column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
-      column('Current', 'integer', 'The number of nodes running at least one daemon pod that are supposed to.'),
-      column('Ready', 'integer', 'The number of nodes running the daemon pod with a Ready condition.'),
+      column(
+        'Desired',
+        'integer',
+        'The total number of nodes that should be running the daemon pod.',
+      ),
+      column(
+        'Current',
+        'integer',
+        'The number of nodes running at least one daemon pod that are supposed to.',
+      ),
+      column(
+        'Ready',
+        'integer',
+        'The number of nodes running the daemon pod with a Ready condition.',
+      ),
       column('Up-to-date', 'integer', 'The number of nodes running the updated daemon pod.'),
-      column('Available', 'integer', 'The number of nodes running the daemon pod available for minReadySeconds.'),
+      column(
+        'Available',
+        'integer',
+        'The number of nodes running the daemon pod available for minReadySeconds.',
+      ),
       column('Node Selector', 'string', 'Node labels the pod template requires.'),
     ],
     'Label query over pods that are managed by the daemon set.',

@@ -42,5 +42,11 @@ export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8A
 }
 
 function tooLarge(): ApiError {
-  return new ApiError(failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxRequestBodyBytes}`))
+  return new ApiError(
+    failure(
+      413,
+      'RequestEntityTooLarge',
+      `Request entity too large: limit is ${maxRequestBodyBytes}`,
+    ),
+  )
 }

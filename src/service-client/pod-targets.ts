@@ -13,9 +13,13 @@ const podsDef = findResource('', 'v1', 'pods')!
  * is whatever its writer put there). Undefined when there is no such pod there, or the address
  * names another uid.
  */
-export async function checkedTarget(env: ServiceBindings, target: PodTarget): Promise<PodTarget | undefined> {
+export async function checkedTarget(
+  env: ServiceBindings,
+  target: PodTarget,
+): Promise<PodTarget | undefined> {
   const pod = await recentObject(env, podsDef, target.namespace, target.pod, podTtlMs)
-  if (!pod || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== target.node) return undefined
+  if (!pod || (pod.spec as { nodeName?: string } | undefined)?.nodeName !== target.node)
+    return undefined
   const uid = pod.metadata.uid ?? ''
   if (!uid || (target.podUid && target.podUid !== uid)) return undefined
   return { ...target, podUid: uid }

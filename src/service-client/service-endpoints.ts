@@ -4,10 +4,20 @@ import { ApiError, failure, unwrap } from '../apimachinery/status'
 import { findResource } from '../apis/registry'
 import { storeFor } from '../store-client/stores'
 import { endpointTargets, type ServiceSpec } from '../apis/endpoint-targets'
-import { fetchThroughNode, type PodTarget, type TunnelHttpOptions, type TunnelHttpResult } from './tunnel-http'
+import {
+  fetchThroughNode,
+  type PodTarget,
+  type TunnelHttpOptions,
+  type TunnelHttpResult,
+} from './tunnel-http'
 import { checkedTarget } from './pod-targets'
 
-export async function readObject(env: ServiceBindings, resource: string, namespace: string, name: string): Promise<KubeObject> {
+export async function readObject(
+  env: ServiceBindings,
+  resource: string,
+  namespace: string,
+  name: string,
+): Promise<KubeObject> {
   const def = findResource('', 'v1', resource)!
   return JSON.parse(unwrap(await storeFor(env, def).get({ def, namespace, name }))) as KubeObject
 }
@@ -17,12 +27,22 @@ export async function readObject(env: ServiceBindings, resource: string, namespa
  * port), each as the pod it is and the node that runs it, from a random starting point so that
  * successive requests spread over them. 503 as kube-apiserver's service proxy when there are none.
  */
-export async function serviceEndpoints(env: ServiceBindings, namespace: string, name: string, port: string): Promise<PodTarget[]> {
+export async function serviceEndpoints(
+  env: ServiceBindings,
+  namespace: string,
+  name: string,
+  port: string,
+): Promise<PodTarget[]> {
   const svc = await readObject(env, 'services', namespace, name)
   let portName = port
   if (/^\d+$/.test(port)) {
-    const match = ((svc.spec as ServiceSpec | undefined)?.ports ?? []).find((p) => p.port === Number(port))
-    if (!match) throw new ApiError(failure(503, 'ServiceUnavailable', `no service port ${port} found for service "${name}"`))
+    const match = ((svc.spec as ServiceSpec | undefined)?.ports ?? []).find(
+      (p) => p.port === Number(port),
+    )
+    if (!match)
+      throw new ApiError(
+        failure(503, 'ServiceUnavailable', `no service port ${port} found for service "${name}"`),
+      )
     portName = match.name ?? ''
   }
   let eps: KubeObject | undefined
@@ -32,7 +52,10 @@ export async function serviceEndpoints(env: ServiceBindings, namespace: string, 
     eps = undefined
   }
   const targets: PodTarget[] = endpointTargets(eps, portName, namespace)
-  if (targets.length === 0) throw new ApiError(failure(503, 'ServiceUnavailable', `no endpoints available for service "${name}"`))
+  if (targets.length === 0)
+    throw new ApiError(
+      failure(503, 'ServiceUnavailable', `no endpoints available for service "${name}"`),
+    )
   return rotate(targets)
 }
 
@@ -41,7 +64,12 @@ const endpointsTtlMs = 1_000
 const recent = new Map<string, { at: number; targets: Promise<PodTarget[]> }>()
 
 /** serviceEndpoints, remembered for a second (a new or lost endpoint shows within that; a node whose tunnel is down is skipped anyway). */
-export function recentServiceEndpoints(env: ServiceBindings, namespace: string, name: string, port: string): Promise<PodTarget[]> {
+export function recentServiceEndpoints(
+  env: ServiceBindings,
+  namespace: string,
+  name: string,
+  port: string,
+): Promise<PodTarget[]> {
   const key = `${namespace}/${name}:${port}`
   const hit = recent.get(key)
   const now = Date.now()
@@ -64,7 +92,13 @@ function rotate(targets: PodTarget[]): PodTarget[] {
  * so is an endpoint that is not the pod it names (see checkedTarget). A dial error from a
  * reachable node ends the attempt (the request body may be spent by then).
  */
-export async function fetchFromEndpoints(env: ServiceBindings, targets: PodTarget[], req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
+export async function fetchFromEndpoints(
+  env: ServiceBindings,
+  targets: PodTarget[],
+  req: Request,
+  path: string,
+  opts: TunnelHttpOptions = {},
+): Promise<TunnelHttpResult> {
   let last: TunnelHttpResult = { ok: false, unreachable: true, message: 'no endpoints' }
   for (const endpoint of targets) {
     const target = await checkedTarget(env, endpoint)

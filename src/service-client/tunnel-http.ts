@@ -20,7 +20,18 @@ export type TunnelHttpResult =
 export const defaultHeadTimeoutMs = 30_000
 
 /** Headers that belong to one hop (RFC 9110 §7.6.1) are not passed on, nor the Host (see `host`). */
-const dropped = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate', 'host'])
+const dropped = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'host',
+])
 
 export interface TunnelHttpOptions {
   /** the Host the pod sees */
@@ -45,7 +56,12 @@ function passedHeaders(req: Request, opts: TunnelHttpOptions): Array<[string, st
   for (const [name, value] of req.headers) {
     const key = name.toLowerCase()
     // x-edgeplane-* marks (ingress, client certificates) carry secrets shared with the launcher only.
-    if (!dropped.has(key) && !key.startsWith('x-edgeplane-') && !(opts.dropAuthorization && key === 'authorization')) headers.push([name, value])
+    if (
+      !dropped.has(key) &&
+      !key.startsWith('x-edgeplane-') &&
+      !(opts.dropAuthorization && key === 'authorization')
+    )
+      headers.push([name, value])
   }
   if (opts.host) headers.push(['Host', opts.host])
   headers.push(...(opts.extraHeaders ?? []))
@@ -56,10 +72,28 @@ function passedHeaders(req: Request, opts: TunnelHttpOptions): Array<[string, st
  * A WebSocket upgrade: the client's socket is handed to the node's gateway, which relays its
  * messages to the agent's own WebSocket to the pod. A node without a tunnel answers 503.
  */
-async function websocketThroughNode(env: ServiceBindings, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions): Promise<TunnelHttpResult> {
-  const open = { op: 'websocket' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: 'GET', path, headers: passedHeaders(req, opts) }
-  const res = await gatewayFor(env, target.node).fetch(new Request(streamUrl(target.node, open), { headers: req.headers }))
-  if (res.status === 503) return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }
+async function websocketThroughNode(
+  env: ServiceBindings,
+  target: PodTarget,
+  req: Request,
+  path: string,
+  opts: TunnelHttpOptions,
+): Promise<TunnelHttpResult> {
+  const open = {
+    op: 'websocket' as const,
+    podUid: target.podUid,
+    namespace: target.namespace,
+    pod: target.pod,
+    port: target.port,
+    method: 'GET',
+    path,
+    headers: passedHeaders(req, opts),
+  }
+  const res = await gatewayFor(env, target.node).fetch(
+    new Request(streamUrl(target.node, open), { headers: req.headers }),
+  )
+  if (res.status === 503)
+    return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }
   return { ok: true, response: res }
 }
 
@@ -70,13 +104,32 @@ const bodyChannel = 1
  * Sends one HTTP request to a pod's port through its node's gateway and agent, and answers with
  * the pod's response, its body streamed as it arrives. `host` is the Host the pod sees.
  */
-export async function fetchThroughNode(env: ServiceBindings, target: PodTarget, req: Request, path: string, opts: TunnelHttpOptions = {}): Promise<TunnelHttpResult> {
+export async function fetchThroughNode(
+  env: ServiceBindings,
+  target: PodTarget,
+  req: Request,
+  path: string,
+  opts: TunnelHttpOptions = {},
+): Promise<TunnelHttpResult> {
   if (isWebSocketUpgrade(req)) return websocketThroughNode(env, target, req, path, opts)
   const headers = passedHeaders(req, opts)
-  const open = { op: 'http' as const, podUid: target.podUid, namespace: target.namespace, pod: target.pod, port: target.port, method: req.method, path, headers, ...(opts.tls ? { tls: opts.tls } : {}) }
-  const upstream = await gatewayFor(env, target.node).fetch(streamUrl(target.node, open), { headers: { Upgrade: 'websocket' } })
+  const open = {
+    op: 'http' as const,
+    podUid: target.podUid,
+    namespace: target.namespace,
+    pod: target.pod,
+    port: target.port,
+    method: req.method,
+    path,
+    headers,
+    ...(opts.tls ? { tls: opts.tls } : {}),
+  }
+  const upstream = await gatewayFor(env, target.node).fetch(streamUrl(target.node, open), {
+    headers: { Upgrade: 'websocket' },
+  })
   const ws = upstream.webSocket
-  if (!ws) return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }
+  if (!ws)
+    return { ok: false, unreachable: true, message: `node "${target.node}" has no connected agent` }
   ws.binaryType = 'arraybuffer'
   ws.accept()
 
@@ -86,7 +139,10 @@ export async function fetchThroughNode(env: ServiceBindings, target: PodTarget, 
   const result = new Promise<TunnelHttpResult>((resolve) => (settle = resolve))
   let headSeen = false
   let closed = false
-  const timer = setTimeout(() => fail('timed out waiting for the response'), opts.timeoutMs ?? defaultHeadTimeoutMs)
+  const timer = setTimeout(
+    () => fail('timed out waiting for the response'),
+    opts.timeoutMs ?? defaultHeadTimeoutMs,
+  )
   const close = () => {
     if (closed) return
     closed = true
@@ -114,12 +170,24 @@ export async function fetchThroughNode(env: ServiceBindings, target: PodTarget, 
     if (bytes[0] === headChannel && !headSeen) {
       headSeen = true
       clearTimeout(timer)
-      const head = JSON.parse(new TextDecoder().decode(bytes.subarray(1))) as { status: number; statusText?: string; headers: Array<[string, string]> }
+      const head = JSON.parse(new TextDecoder().decode(bytes.subarray(1))) as {
+        status: number
+        statusText?: string
+        headers: Array<[string, string]>
+      }
       const out = new Headers()
       for (const [name, value] of head.headers) out.append(name, value)
       const nullBody = head.status === 204 || head.status === 304 || req.method === 'HEAD'
-      settle({ ok: true, response: new Response(nullBody ? null : readable, { status: head.status, statusText: head.statusText, headers: out }) })
-    } else if (bytes[0] === bodyChannel && bytes.byteLength > 1) writer.write(bytes.slice(1)).catch(close)
+      settle({
+        ok: true,
+        response: new Response(nullBody ? null : readable, {
+          status: head.status,
+          statusText: head.statusText,
+          headers: out,
+        }),
+      })
+    } else if (bytes[0] === bodyChannel && bytes.byteLength > 1)
+      writer.write(bytes.slice(1)).catch(close)
   })
   ws.addEventListener('close', () => fail('the node closed the stream'))
   ws.addEventListener('error', () => fail('the node stream failed'))

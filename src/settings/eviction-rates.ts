@@ -10,7 +10,12 @@ export interface EvictionRateOptions {
   largeClusterSizeThreshold: number
 }
 
-export const DEFAULT_EVICTION_RATES: EvictionRateOptions = { evictionRate: 0.1, secondaryEvictionRate: 0.01, unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50 }
+export const DEFAULT_EVICTION_RATES: EvictionRateOptions = {
+  evictionRate: 0.1,
+  secondaryEvictionRate: 0.01,
+  unhealthyZoneThreshold: 0.55,
+  largeClusterSizeThreshold: 50,
+}
 
 /** The launcher's settings for the rate limit; a value that is unset or out of range keeps upstream's default. */
 export interface EvictionRateSettings {
@@ -28,8 +33,20 @@ export function evictionRatesFrom(env: EvictionRateSettings): EvictionRateOption
   const d = DEFAULT_EVICTION_RATES
   return {
     evictionRate: read(env.EDGEPLANE_NODE_EVICTION_RATE, d.evictionRate, (n) => n >= 0),
-    secondaryEvictionRate: read(env.EDGEPLANE_SECONDARY_NODE_EVICTION_RATE, d.secondaryEvictionRate, (n) => n >= 0),
-    unhealthyZoneThreshold: read(env.EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD, d.unhealthyZoneThreshold, (n) => n > 0 && n <= 1),
-    largeClusterSizeThreshold: read(env.EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD, d.largeClusterSizeThreshold, (n) => Number.isInteger(n) && n >= 0),
+    secondaryEvictionRate: read(
+      env.EDGEPLANE_SECONDARY_NODE_EVICTION_RATE,
+      d.secondaryEvictionRate,
+      (n) => n >= 0,
+    ),
+    unhealthyZoneThreshold: read(
+      env.EDGEPLANE_UNHEALTHY_ZONE_THRESHOLD,
+      d.unhealthyZoneThreshold,
+      (n) => n > 0 && n <= 1,
+    ),
+    largeClusterSizeThreshold: read(
+      env.EDGEPLANE_LARGE_CLUSTER_SIZE_THRESHOLD,
+      d.largeClusterSizeThreshold,
+      (n) => Number.isInteger(n) && n >= 0,
+    ),
   }
 }

@@ -16,7 +16,8 @@ export function parseGracePeriod(value: string | undefined): number | undefined 
   else {
     if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(s)) return undefined
     ms = 0
-    for (const [, n, , unit] of s.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * units[unit]
+    for (const [, n, , unit] of s.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g))
+      ms += Number(n) * units[unit]
   }
   return ms > 0 ? Math.round(ms) : undefined
 }

@@ -1,4 +1,8 @@
-import { defaultCompactRetainEvents, defaultCompactRetainSeconds, defaultEventTtlSeconds } from '../config'
+import {
+  defaultCompactRetainEvents,
+  defaultCompactRetainSeconds,
+  defaultEventTtlSeconds,
+} from '../config'
 import { apiHostnames } from '../apis/host-ownership'
 import { defaultLbDomain } from '../apis/ingress-routes'
 import { nodeCidrSettings, type NodeCidrSettings } from '../apis/node-cidrs'
@@ -99,19 +103,29 @@ export function parseSettings(v: Variables): Settings {
     compactRetainMs: Number(v.COMPACT_RETAIN_SECONDS ?? defaultCompactRetainSeconds) * 1000,
     eventTtlMs: eventTtlMs(v.EDGEPLANE_EVENT_TTL_SECONDS),
     controllerNotifications: v.CONTROLLER_NOTIFICATIONS !== 'false',
-    controllerResyncMs: v.CONTROLLER_RESYNC_SECONDS === undefined ? defaultResyncMs : Number(v.CONTROLLER_RESYNC_SECONDS) * 1000,
+    controllerResyncMs:
+      v.CONTROLLER_RESYNC_SECONDS === undefined
+        ? defaultResyncMs
+        : Number(v.CONTROLLER_RESYNC_SECONDS) * 1000,
     controllerPassGapMs: Number(v.CONTROLLER_PASS_GAP_MS ?? defaultPassGapMs),
     serviceClusterIpRange: v.SERVICE_CLUSTER_IP_RANGE || defaultServiceClusterIpRange,
     nodeCidrs: nodeCidrsOf(v),
-    nodeMonitorGracePeriodMs: parseGracePeriod(v.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) ?? DEFAULT_GRACE_PERIOD_MS,
+    nodeMonitorGracePeriodMs:
+      parseGracePeriod(v.EDGEPLANE_NODE_MONITOR_GRACE_PERIOD) ?? DEFAULT_GRACE_PERIOD_MS,
     evictionRates: evictionRatesFrom(v),
-    clusterSigning: !!v.CLUSTER_CA_CERT && !!v.CLUSTER_CA_KEY && (!!v.EDGEPLANE_CLIENT_CERT_SECRET || v.EDGEPLANE_CLOUDFLARE_MTLS === 'true'),
+    clusterSigning:
+      !!v.CLUSTER_CA_CERT &&
+      !!v.CLUSTER_CA_KEY &&
+      (!!v.EDGEPLANE_CLIENT_CERT_SECRET || v.EDGEPLANE_CLOUDFLARE_MTLS === 'true'),
     signingDurationSeconds: signingDurationSeconds(v.CLUSTER_SIGNING_DURATION_SECONDS),
-    apiHostHeaders: v.EDGEPLANE_API_HOST ? v.EDGEPLANE_API_HOST.split(',').map((h) => h.trim().toLowerCase()) : [],
+    apiHostHeaders: v.EDGEPLANE_API_HOST
+      ? v.EDGEPLANE_API_HOST.split(',').map((h) => h.trim().toLowerCase())
+      : [],
     apiHostnames: apiHostnames(v.EDGEPLANE_API_HOST, v.EDGEPLANE_API_ENDPOINT),
     apiEndpoint: parseApiEndpoint(v.EDGEPLANE_API_ENDPOINT),
     lbDomain: v.EDGEPLANE_LB_DOMAIN || defaultLbDomain,
-    ingressAddress: v.EDGEPLANE_INGRESS_ADDRESS || v.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined,
+    ingressAddress:
+      v.EDGEPLANE_INGRESS_ADDRESS || v.EDGEPLANE_API_HOST?.split(',')[0]?.trim() || undefined,
     rootCa: v.EDGEPLANE_ROOT_CA ?? '',
     podSecurity: parsePodSecuritySettings(v),
   }

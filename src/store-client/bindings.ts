@@ -1,7 +1,17 @@
 import type { KubeObject } from '../apimachinery/types'
 import type { StoreResult } from '../apimachinery/status'
 import type { ResourceDef } from '../apis/registry'
-import type { Binding, DeleteOptions, ItemResult, ListOptions, ListResult, PatchType, Target, WriteOptions, WriteResult } from '../apis/store-options'
+import type {
+  Binding,
+  DeleteOptions,
+  ItemResult,
+  ListOptions,
+  ListResult,
+  PatchType,
+  Target,
+  WriteOptions,
+  WriteResult,
+} from '../apis/store-options'
 import type { PatchSubresource, WriteSubresource } from '../apis/write-subresource'
 import type { Variables } from '../settings/variables'
 
@@ -28,10 +38,26 @@ export interface KindStoreRpc extends Rpc.DurableObjectBranded {
   get(t: Target): StoreResult<string>
   list(resource: string, opts: ListOptions): StoreResult<ListResult>
   create(t: Target, body: KubeObject, opts: WriteOptions): StoreResult<WriteResult>
-  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult>
-  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): StoreResult<WriteResult>
+  update(
+    t: Target,
+    body: KubeObject,
+    subresource: WriteSubresource | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult>
+  patch(
+    t: Target,
+    type: PatchType,
+    patch: unknown,
+    subresource: PatchSubresource | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult>
   delete(t: Target, opts: DeleteOptions): StoreResult<WriteResult>
-  bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): StoreResult<WriteResult>
+  bind(
+    t: Target,
+    nodeName: string,
+    uid: string | undefined,
+    opts: WriteOptions,
+  ): StoreResult<WriteResult>
   /** many bindings, each its own write with its own answer, in order; it may answer fewer than it was sent */
   bindMany(def: ResourceDef, bindings: Binding[]): ItemResult[]
   /** many creates, answered as bindMany answers */
@@ -40,7 +66,11 @@ export interface KindStoreRpc extends Rpc.DurableObjectBranded {
   changesSince(rv: number, limit: number): StoreResult<ChangeBatch>
   namespaceContent(namespace: string): NamespaceContent
   /** deletes the objects of one LIST page the options select, answering with the page */
-  deleteCollection(t: Omit<Target, 'name'>, list: ListOptions, opts: DeleteOptions): StoreResult<ListResult>
+  deleteCollection(
+    t: Omit<Target, 'name'>,
+    list: ListOptions,
+    opts: DeleteOptions,
+  ): StoreResult<ListResult>
   /** the resourceVersion of the last change */
   revision(): number
   /** the pods store: whether a pod bound to `node` references `resource` `namespace/name` */

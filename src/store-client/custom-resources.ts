@@ -41,9 +41,15 @@ export async function servedResources(env: StoreBindings): Promise<ResourceDef[]
  * The resource a URL names: built-in first, then the custom ones; a name not found in the
  * cached CRDs is looked up once more in the store, so a CRD just created serves at once.
  */
-export async function resolveResource(env: StoreBindings, group: string, version: string, plural: string): Promise<ResourceDef | undefined> {
+export async function resolveResource(
+  env: StoreBindings,
+  group: string,
+  version: string,
+  plural: string,
+): Promise<ResourceDef | undefined> {
   const builtin = findResource(group, version, plural)
   if (builtin) return builtin
-  const find = (defs: ResourceDef[]) => defs.find((d) => d.group === group && d.version === version && d.plural === plural)
+  const find = (defs: ResourceDef[]) =>
+    defs.find((d) => d.group === group && d.version === version && d.plural === plural)
   return find(await customResources(env)) ?? find(await customResources(env, true))
 }

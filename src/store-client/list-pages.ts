@@ -8,7 +8,11 @@ import { storeFor } from './stores'
  * The pages of one LIST, all from the snapshot of the first: the store ends a page at `limit` or
  * at its reply budget, and each further page is asked for with the previous continue token.
  */
-export async function* listPages(env: StoreBindings, def: Pick<ResourceDef, 'group' | 'plural'>, opts: ListOptions): AsyncGenerator<ListResult> {
+export async function* listPages(
+  env: StoreBindings,
+  def: Pick<ResourceDef, 'group' | 'plural'>,
+  opts: ListOptions,
+): AsyncGenerator<ListResult> {
   const store = storeFor(env, def)
   let page = unwrap(await store.list(def.plural, opts))
   yield page
@@ -19,12 +23,30 @@ export async function* listPages(env: StoreBindings, def: Pick<ResourceDef, 'gro
 }
 
 /** deletecollection, page by page: each page's objects are deleted as the caller takes it. */
-export async function* deletePages(env: StoreBindings, def: ResourceDef, namespace: string | undefined, opts: ListOptions, del: DeleteOptions): AsyncGenerator<ListResult> {
+export async function* deletePages(
+  env: StoreBindings,
+  def: ResourceDef,
+  namespace: string | undefined,
+  opts: ListOptions,
+  del: DeleteOptions,
+): AsyncGenerator<ListResult> {
   const store = storeFor(env, def)
-  let page = unwrap(await store.deleteCollection({ def, namespace }, { ...opts, limit: undefined, continue: undefined }, del))
+  let page = unwrap(
+    await store.deleteCollection(
+      { def, namespace },
+      { ...opts, limit: undefined, continue: undefined },
+      del,
+    ),
+  )
   yield page
   while (page.continue) {
-    page = unwrap(await store.deleteCollection({ def, namespace }, { ...opts, limit: undefined, continue: page.continue }, del))
+    page = unwrap(
+      await store.deleteCollection(
+        { def, namespace },
+        { ...opts, limit: undefined, continue: page.continue },
+        del,
+      ),
+    )
     yield page
   }
 }

@@ -13,7 +13,11 @@ const recent = new Map<string, { at: number; object: Promise<KubeObject | undefi
 /** At most this many objects are kept; past it the isolate starts afresh. */
 const maxKept = 1_000
 
-function keyOf(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>, namespace: string | undefined, name: string): string {
+function keyOf(
+  def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>,
+  namespace: string | undefined,
+  name: string,
+): string {
   return `${storeName(def)}/${namespace ?? ''}/${name}`
 }
 
@@ -21,7 +25,13 @@ function keyOf(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>, namespace:
  * The object of that kind, namespace and name (undefined when there is none), read again once the
  * copy this isolate holds is `ttlMs` old. A failed read is not kept.
  */
-export function recentObject(env: StoreBindings, def: ResourceDef, namespace: string | undefined, name: string, ttlMs: number): Promise<KubeObject | undefined> {
+export function recentObject(
+  env: StoreBindings,
+  def: ResourceDef,
+  namespace: string | undefined,
+  name: string,
+  ttlMs: number,
+): Promise<KubeObject | undefined> {
   const key = keyOf(def, namespace, name)
   const now = Date.now()
   const hit = recent.get(key)
@@ -36,6 +46,10 @@ export function recentObject(env: StoreBindings, def: ResourceDef, namespace: st
 }
 
 /** After a write to the object: the next read goes to the store. */
-export function forgetRecentObject(def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>, namespace: string | undefined, name: string): void {
+export function forgetRecentObject(
+  def: Pick<ResourceDef, 'group' | 'plural' | 'custom'>,
+  namespace: string | undefined,
+  name: string,
+): void {
   recent.delete(keyOf(def, namespace, name))
 }

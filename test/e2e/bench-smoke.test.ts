@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DATAPATH_KEYS, FOOTPRINT_KEYS, GOALS, IDLE_PASSES_PER_CONTROLLER_PER_MIN, MEASURED_KEYS, meets, WORKLOAD_KEYS, type Goal, type Key } from '../../src/bench/report/keys'
+import {
+  DATAPATH_KEYS,
+  FOOTPRINT_KEYS,
+  GOALS,
+  IDLE_PASSES_PER_CONTROLLER_PER_MIN,
+  MEASURED_KEYS,
+  meets,
+  WORKLOAD_KEYS,
+  type Goal,
+  type Key,
+} from '../../src/bench/report/keys'
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 // The workload, data path and footprint scenarios each start another control plane and agents; on a
@@ -36,7 +46,8 @@ interface Figure {
 
 /** The goal a figure is held to: its key's, or for the idle alarms the one its controller count sets. */
 function goalFor(key: string, f: Figure): Goal | undefined {
-  if (key === 'idle_alarms_per_min') return { op: '<=', target: Number(f.details?.controllers) * IDLE_PASSES_PER_CONTROLLER_PER_MIN }
+  if (key === 'idle_alarms_per_min')
+    return { op: '<=', target: Number(f.details?.controllers) * IDLE_PASSES_PER_CONTROLLER_PER_MIN }
   return GOALS[key as Key]
 }
 
@@ -48,17 +59,27 @@ function expectMeasured(key: string, f: Figure): void {
   else expect(f.value!, key).toBeGreaterThan(0)
   const goal = goalFor(key, f)
   expect(f.goal, key).toBe(goal ? `${goal.op} ${goal.target}` : null)
-  const verdict = goal ? (meets(f.value!, goal) ? 'meets' : 'misses') : key.startsWith('floor_') || key.startsWith('etcd_') ? 'reference' : 'reported'
+  const verdict = goal
+    ? meets(f.value!, goal)
+      ? 'meets'
+      : 'misses'
+    : key.startsWith('floor_') || key.startsWith('etcd_')
+      ? 'reference'
+      : 'reported'
   expect(f.verdict, key).toBe(verdict)
 }
 
 /** Runs the bench in its tiny mode the way `npm run bench -- --quick --smoke` does, into `out`. */
 function runBench(out: string): Promise<{ code: number | null; output: string; ms: number }> {
   const t0 = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bench/run.ts', '--quick', '--smoke', '--out', out], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/bench/run.ts', '--quick', '--smoke', '--out', out],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')))
   child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')))
@@ -81,33 +102,47 @@ describe('npm run bench (smoke)', () => {
     if (out) await rm(out, { recursive: true, force: true })
   })
 
-  it('runs end to end and writes a complete report, a table and a chart', async () => {
-    out = await mkdtemp(join(tmpdir(), 'edgeplane-bench-smoke-'))
-    const run = await runBench(out)
-    expect(run.code, run.output).toBe(0)
+  it(
+    'runs end to end and writes a complete report, a table and a chart',
+    async () => {
+      out = await mkdtemp(join(tmpdir(), 'edgeplane-bench-smoke-'))
+      const run = await runBench(out)
+      expect(run.code, run.output).toBe(0)
 
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { meta: Record<string, unknown>; results: Record<string, Figure> }
-    expect(report.meta.mode).toBe('smoke')
-    expect(Object.keys(report.results).sort()).toEqual([...ALL].sort())
-    for (const key of ALL) {
-      const f = report.results[key]!
-      if (f.value === null && MAY_BE_SKIPPED.has(key)) {
-        expect(f.verdict, key).toBe('not measured')
-        expect(f.skipped, key).toBeTruthy()
-        continue
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
+        meta: Record<string, unknown>
+        results: Record<string, Figure>
       }
-      expectMeasured(key, f)
-    }
-    expect(Object.keys(report.results.idle_alarms_per_min!.details?.alarms_per_min_by_controller as object)).toContain('replicaset')
-    // The footprint is of pods that were all created and started, within every production limit.
-    expect(report.results.stored_pod_bytes!.details).toMatchObject({ pods: 20, limits_exceeded: 0 })
+      expect(report.meta.mode).toBe('smoke')
+      expect(Object.keys(report.results).sort()).toEqual([...ALL].sort())
+      for (const key of ALL) {
+        const f = report.results[key]!
+        if (f.value === null && MAY_BE_SKIPPED.has(key)) {
+          expect(f.verdict, key).toBe('not measured')
+          expect(f.skipped, key).toBeTruthy()
+          continue
+        }
+        expectMeasured(key, f)
+      }
+      expect(
+        Object.keys(
+          report.results.idle_alarms_per_min!.details?.alarms_per_min_by_controller as object,
+        ),
+      ).toContain('replicaset')
+      // The footprint is of pods that were all created and started, within every production limit.
+      expect(report.results.stored_pod_bytes!.details).toMatchObject({
+        pods: 20,
+        limits_exceeded: 0,
+      })
 
-    const md = await readFile(join(out, 'report.md'), 'utf8')
-    expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
-    for (const key of ALL) expect(md).toContain(`| \`${key}\` |`)
-    const svg = await readFile(join(out, 'chart.svg'), 'utf8')
-    expect(svg.startsWith('<svg')).toBe(true)
-    expect(svg.trim().endsWith('</svg>')).toBe(true)
-    expect(svg).toContain('<rect')
-  }, RUN_TIMEOUT_MS + 20_000)
+      const md = await readFile(join(out, 'report.md'), 'utf8')
+      expect(md).toContain('| key | goal | result (median [min–max]) | ratio/verdict |')
+      for (const key of ALL) expect(md).toContain(`| \`${key}\` |`)
+      const svg = await readFile(join(out, 'chart.svg'), 'utf8')
+      expect(svg.startsWith('<svg')).toBe(true)
+      expect(svg.trim().endsWith('</svg>')).toBe(true)
+      expect(svg).toContain('<rect')
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  )
 })

@@ -1,4 +1,12 @@
-import { CoreV1Api, KubeConfig, Watch, makeInformer, type Informer, type ObjectCache, type V1ConfigMap } from '@kubernetes/client-node'
+import {
+  CoreV1Api,
+  KubeConfig,
+  Watch,
+  makeInformer,
+  type Informer,
+  type ObjectCache,
+  type V1ConfigMap,
+} from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
@@ -53,7 +61,10 @@ describe('@kubernetes/client-node informer', () => {
   }
 
   async function create(name: string, data: Record<string, string>): Promise<V1ConfigMap> {
-    const res = await core.createNamespacedConfigMapWithHttpInfo({ namespace: NS, body: { metadata: { name }, data } })
+    const res = await core.createNamespacedConfigMapWithHttpInfo({
+      namespace: NS,
+      body: { metadata: { name }, data },
+    })
     noteWarning(`create ${name}`, res.headers)
     expect(res.httpStatusCode).toBe(201)
     return res.data
@@ -68,7 +79,11 @@ describe('@kubernetes/client-node informer', () => {
   async function update(name: string, data: Record<string, string>): Promise<V1ConfigMap> {
     const current = await core.readNamespacedConfigMapWithHttpInfo({ name, namespace: NS })
     noteWarning(`read ${name}`, current.headers)
-    const res = await core.replaceNamespacedConfigMapWithHttpInfo({ name, namespace: NS, body: { ...current.data, data } })
+    const res = await core.replaceNamespacedConfigMapWithHttpInfo({
+      name,
+      namespace: NS,
+      body: { ...current.data, data },
+    })
     noteWarning(`replace ${name}`, res.headers)
     expect(res.httpStatusCode).toBe(200)
     expect(res.data.metadata?.resourceVersion).not.toBe(current.data.metadata?.resourceVersion)
@@ -87,7 +102,12 @@ describe('@kubernetes/client-node informer', () => {
     return res.data.items
   }
 
-  function waitForEvent(verb: Verb, name: string, want: (s: Seen) => boolean = () => true, after = 0): Promise<Seen> {
+  function waitForEvent(
+    verb: Verb,
+    name: string,
+    want: (s: Seen) => boolean = () => true,
+    after = 0,
+  ): Promise<Seen> {
     return explained(
       waitFor(() => seen.slice(after).find((s) => s.verb === verb && s.name === name && want(s)), {
         what: `the informer to report '${verb}' for ${NS}/${name}`,
@@ -99,7 +119,9 @@ describe('@kubernetes/client-node informer', () => {
   /** A failed wait also says what the informer did meanwhile, as of the failure. */
   function explained<T>(wait: Promise<T>): Promise<T> {
     return wait.catch((err: Error) => {
-      throw new Error(`${err.message}\ninformer events: ${describeSeen()}\ninformer errors: ${informerErrors.join(' | ') || 'none'}`)
+      throw new Error(
+        `${err.message}\ninformer events: ${describeSeen()}\ninformer errors: ${informerErrors.join(' | ') || 'none'}`,
+      )
     })
   }
 
@@ -109,7 +131,12 @@ describe('@kubernetes/client-node informer', () => {
 
   /** name, resourceVersion and data of each object, in name order: what a cache must agree on. */
   function summary(items: readonly V1ConfigMap[]): string[] {
-    return items.map((cm) => `${cm.metadata?.name}@${cm.metadata?.resourceVersion} ${JSON.stringify(cm.data ?? {})}`).sort()
+    return items
+      .map(
+        (cm) =>
+          `${cm.metadata?.name}@${cm.metadata?.resourceVersion} ${JSON.stringify(cm.data ?? {})}`,
+      )
+      .sort()
   }
 
   async function cacheMatchesServer(what: string): Promise<void> {
@@ -120,10 +147,15 @@ describe('@kubernetes/client-node informer', () => {
           last = { cache: summary(informer!.list(NS)), server: summary(await serverList()) }
           return JSON.stringify(last.cache) === JSON.stringify(last.server)
         },
-        { what: `${what}: the informer cache to equal the server's list`, timeoutMs: EVENT_TIMEOUT_MS },
+        {
+          what: `${what}: the informer cache to equal the server's list`,
+          timeoutMs: EVENT_TIMEOUT_MS,
+        },
       ),
     ).catch((err: Error) => {
-      throw new Error(`${err.message}\ncache:  ${JSON.stringify(last.cache)}\nserver: ${JSON.stringify(last.server)}`)
+      throw new Error(
+        `${err.message}\ncache:  ${JSON.stringify(last.cache)}\nserver: ${JSON.stringify(last.server)}`,
+      )
     })
   }
 
@@ -149,11 +181,19 @@ describe('@kubernetes/client-node informer', () => {
     const listError = await untrusted
       .makeApiClient(CoreV1Api)
       .listNamespacedConfigMap({ namespace: NS })
-      .then(() => undefined, (err: unknown) => err)
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      )
     expect(listError, 'a list without the CA succeeded').toBeDefined()
     expect(tlsReason(listError)).toMatch(/certificate|CERT/)
     const watchError = await new Promise<unknown>((resolve) => {
-      void new Watch(untrusted).watch(`/api/v1/namespaces/${NS}/configmaps`, {}, () => resolve(new Error('an event arrived without the CA')), resolve)
+      void new Watch(untrusted).watch(
+        `/api/v1/namespaces/${NS}/configmaps`,
+        {},
+        () => resolve(new Error('an event arrived without the CA')),
+        resolve,
+      )
     })
     expect(tlsReason(watchError)).toMatch(/certificate|CERT/)
   })
@@ -162,11 +202,22 @@ describe('@kubernetes/client-node informer', () => {
     await create('before-1', { n: '1' })
     await create('before-2', { n: '2' })
 
-    informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${NS}/configmaps`, () => core.listNamespacedConfigMap({ namespace: NS })) as Informer<V1ConfigMap> &
-      ObjectCache<V1ConfigMap>
+    informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${NS}/configmaps`, () =>
+      core.listNamespacedConfigMap({ namespace: NS }),
+    ) as Informer<V1ConfigMap> & ObjectCache<V1ConfigMap>
     for (const verb of ['add', 'update', 'delete'] as const) {
       // Every namespace also holds the cluster's kube-root-ca.crt, published on its own schedule: only the test's own objects are followed.
-      informer.on(verb, (cm) => cm.metadata?.name !== 'kube-root-ca.crt' && seen.push({ verb, name: cm.metadata?.name ?? '', resourceVersion: cm.metadata?.resourceVersion ?? '', data: cm.data }))
+      informer.on(
+        verb,
+        (cm) =>
+          cm.metadata?.name !== 'kube-root-ca.crt' &&
+          seen.push({
+            verb,
+            name: cm.metadata?.name ?? '',
+            resourceVersion: cm.metadata?.resourceVersion ?? '',
+            data: cm.data,
+          }),
+      )
     }
     informer.on('connect', () => connects++)
     informer.on('error', (err) => {
@@ -185,7 +236,11 @@ describe('@kubernetes/client-node informer', () => {
     expect(added.data).toEqual({ n: '3' })
 
     const replaced = await update('before-1', { n: '1', changed: 'yes' })
-    const updated = await waitForEvent('update', 'before-1', (s) => s.resourceVersion === replaced.metadata?.resourceVersion)
+    const updated = await waitForEvent(
+      'update',
+      'before-1',
+      (s) => s.resourceVersion === replaced.metadata?.resourceVersion,
+    )
     expect(updated.data).toEqual({ n: '1', changed: 'yes' })
     expect(informer.get('before-1', NS)?.data).toEqual({ n: '1', changed: 'yes' })
 
@@ -194,7 +249,12 @@ describe('@kubernetes/client-node informer', () => {
     expect(informer.get('before-2', NS)).toBeUndefined()
 
     await cacheMatchesServer('before the restart')
-    expect(seen.filter((s) => s.verb === 'add').map((s) => s.name).sort()).toEqual(['after-1', 'before-1', 'before-2'])
+    expect(
+      seen
+        .filter((s) => s.verb === 'add')
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['after-1', 'before-1', 'before-2'])
     expect(warnings).toEqual([])
   })
 
@@ -208,8 +268,18 @@ describe('@kubernetes/client-node informer', () => {
     const created = await create('after-restart', { n: '4' })
     await remove('before-1')
 
-    await explained(waitFor(() => connects > connectsBefore, { what: 'the informer to notice the restart and connect again', timeoutMs: RESTART_RECONNECT_TIMEOUT_MS }))
-    const updated = await waitForEvent('update', 'after-1', (s) => s.resourceVersion === replaced.metadata?.resourceVersion, mark)
+    await explained(
+      waitFor(() => connects > connectsBefore, {
+        what: 'the informer to notice the restart and connect again',
+        timeoutMs: RESTART_RECONNECT_TIMEOUT_MS,
+      }),
+    )
+    const updated = await waitForEvent(
+      'update',
+      'after-1',
+      (s) => s.resourceVersion === replaced.metadata?.resourceVersion,
+      mark,
+    )
     expect(updated.data).toEqual({ n: '3', restarted: 'yes' })
     const added = await waitForEvent('add', 'after-restart', () => true, mark)
     expect(added.resourceVersion).toBe(created.metadata?.resourceVersion)
@@ -222,7 +292,12 @@ describe('@kubernetes/client-node informer', () => {
     expect(lateAdded.resourceVersion).toBe(late.metadata?.resourceVersion)
     await cacheMatchesServer('after a live change following the restart')
     // Resuming from its last resourceVersion, the informer sees each change once and nothing else.
-    expect(seen.slice(mark).map((s) => `${s.verb} ${s.name}`)).toEqual(['update after-1', 'add after-restart', 'delete before-1', 'add late'])
+    expect(seen.slice(mark).map((s) => `${s.verb} ${s.name}`)).toEqual([
+      'update after-1',
+      'add after-restart',
+      'delete before-1',
+      'add late',
+    ])
     expect(warnings).toEqual([])
   })
 

@@ -29,7 +29,9 @@ for (const p of process.argv.slice(1)) http.createServer((q, s) => s.end('hello 
 function python(script: string, args: string[] = []): Promise<unknown> {
   const prelude = `import json, sys\nfrom kubernetes import client, config\nfrom kubernetes.stream import stream, portforward\nconfig.load_kube_config(config_file=sys.argv[1])\ncore = client.CoreV1Api()\nNS, POD = ${JSON.stringify(NS)}, ${JSON.stringify(POD)}\n`
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, ['-c', prelude + script, server.kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(PYTHON, ['-c', prelude + script, server.kubeconfig, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
@@ -37,7 +39,12 @@ function python(script: string, args: string[] = []): Promise<unknown> {
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
     child.on('close', (code) => {
       clearTimeout(timer)
-      if (code !== 0) return reject(new Error(`python exited with ${code}:\n${stderr}\nagent:\n${agent.output().slice(-4000)}`))
+      if (code !== 0)
+        return reject(
+          new Error(
+            `python exited with ${code}:\n${stderr}\nagent:\n${agent.output().slice(-4000)}`,
+          ),
+        )
       resolve(JSON.parse(stdout.trim().split('\n').at(-1)!))
     })
   })
@@ -48,7 +55,9 @@ type Socket = { on(event: 'close', listener: () => void): unknown }
 
 function collect(): { stream: Writable; text: () => string } {
   const chunks: Buffer[] = []
-  const stream = new Writable({ write: (chunk: Buffer, _enc, done) => void (chunks.push(chunk), done()) })
+  const stream = new Writable({
+    write: (chunk: Buffer, _enc, done) => void (chunks.push(chunk), done()),
+  })
   return { stream, text: () => Buffer.concat(chunks).toString() }
 }
 
@@ -60,25 +69,54 @@ beforeAll(async () => {
   agent = startNodeAgent(server.kubeconfig, NODE)
   const kc = new KubeConfig()
   kc.loadFromFile(server.kubeconfig)
-  const ns = await server.request('/api/v1/namespaces', { method: 'POST', token: server.token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }) })
+  const ns = await server.request('/api/v1/namespaces', {
+    method: 'POST',
+    token: server.token,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }),
+  })
   expect(ns.status).toBe(201)
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: POD },
-    spec: { nodeName: NODE, containers: [{ name: 'web', image: 'node', command: [process.execPath, '-e', httpServers, String(ports.a), String(ports.b)] }] },
+    spec: {
+      nodeName: NODE,
+      containers: [
+        {
+          name: 'web',
+          image: 'node',
+          command: [process.execPath, '-e', httpServers, String(ports.a), String(ports.b)],
+        },
+      ],
+    },
   }
-  const created = await server.request(`/api/v1/namespaces/${NS}/pods`, { method: 'POST', token: server.token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(pod) })
+  const created = await server.request(`/api/v1/namespaces/${NS}/pods`, {
+    method: 'POST',
+    token: server.token,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(pod),
+  })
   expect(created.status, created.body).toBe(201)
   await waitFor(
     async () => {
-      const res = await server.request(`/api/v1/namespaces/${NS}/pods/${POD}`, { token: server.token })
+      const res = await server.request(`/api/v1/namespaces/${NS}/pods/${POD}`, {
+        token: server.token,
+      })
       return JSON.parse(res.body).status?.containerStatuses?.[0]?.ready === true
     },
     { what: 'the pod ready', timeoutMs: 60_000, intervalMs: 250 },
   )
   // The servers listen a moment after the process starts: wait for an answer through the tunnel.
-  await waitFor(async () => (await server.request(`/api/v1/namespaces/${NS}/pods/${POD}:${ports.b}/proxy/`, { token: server.token })).status === 200, { what: 'the HTTP servers', timeoutMs: 30_000, intervalMs: 250 })
+  await waitFor(
+    async () =>
+      (
+        await server.request(`/api/v1/namespaces/${NS}/pods/${POD}:${ports.b}/proxy/`, {
+          token: server.token,
+        })
+      ).status === 200,
+    { what: 'the HTTP servers', timeoutMs: 30_000, intervalMs: 250 },
+  )
 })
 
 afterAll(async () => {
@@ -140,11 +178,22 @@ print(json.dumps({"replies": replies, "errors": errors, "connected": [connected,
 `,
       [String(ports.a), String(ports.b), String(ports.closed)],
     )
-    const { replies, errors, connected } = result as { replies: Record<string, [number, string]>; errors: Record<string, string | null>; connected: boolean[] }
-    expect(replies).toEqual({ [ports.a]: [200, `hello from ${ports.a} /via-python`], [ports.b]: [200, `hello from ${ports.b} /via-python`] })
+    const { replies, errors, connected } = result as {
+      replies: Record<string, [number, string]>
+      errors: Record<string, string | null>
+      connected: boolean[]
+    }
+    expect(replies).toEqual({
+      [ports.a]: [200, `hello from ${ports.a} /via-python`],
+      [ports.b]: [200, `hello from ${ports.b} /via-python`],
+    })
     expect(errors[ports.a]).toBeNull()
     expect(errors[ports.b]).toBeNull()
-    expect(errors[ports.closed]).toMatch(new RegExp(`^error forwarding port ${ports.closed} to pod ${NS}/${POD}, uid [-0-9a-f]+: dial tcp4 127\\.0\\.0\\.1:${ports.closed}: connect: connection refused`))
+    expect(errors[ports.closed]).toMatch(
+      new RegExp(
+        `^error forwarding port ${ports.closed} to pod ${NS}/${POD}, uid [-0-9a-f]+: dial tcp4 127\\.0\\.0\\.1:${ports.closed}: connect: connection refused`,
+      ),
+    )
     // Open while the pod's connections are; closed once the client closed its sockets.
     expect(connected).toEqual([true, false])
   })
@@ -162,16 +211,45 @@ describe('@kubernetes/client-node', () => {
     const stderr = collect()
     const stdin = new PassThrough()
     const status = new Promise<V1Status>((resolve) => {
-      void new Exec(kc()).exec(NS, POD, 'web', ['sh', '-c', 'cat; echo bye >&2; exit 3'], stdout.stream, stderr.stream, stdin, false, resolve)
+      void new Exec(kc()).exec(
+        NS,
+        POD,
+        'web',
+        ['sh', '-c', 'cat; echo bye >&2; exit 3'],
+        stdout.stream,
+        stderr.stream,
+        stdin,
+        false,
+        resolve,
+      )
     })
     stdin.end('from stdin\n')
     const s = await status
-    expect(s).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } })
-    expect(s.message).toBe('command terminated with non-zero exit code: error executing command [sh -c cat; echo bye >&2; exit 3], exit code 3')
+    expect(s).toMatchObject({
+      status: 'Failure',
+      reason: 'NonZeroExitCode',
+      details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+    })
+    expect(s.message).toBe(
+      'command terminated with non-zero exit code: error executing command [sh -c cat; echo bye >&2; exit 3], exit code 3',
+    )
     expect(stdout.text()).toBe('from stdin\n')
     expect(stderr.text()).toBe('bye\n')
 
-    const ok = await new Promise<V1Status>((resolve) => void new Exec(kc()).exec(NS, POD, 'web', ['true'], collect().stream, null, null, false, resolve))
+    const ok = await new Promise<V1Status>(
+      (resolve) =>
+        void new Exec(kc()).exec(
+          NS,
+          POD,
+          'web',
+          ['true'],
+          collect().stream,
+          null,
+          null,
+          false,
+          resolve,
+        ),
+    )
     expect(ok).toEqual({ metadata: {}, status: 'Success' })
   })
 
@@ -180,7 +258,14 @@ describe('@kubernetes/client-node', () => {
     const errors = collect()
     // The input stays open: client-node closes the socket when it ends.
     const input = new PassThrough()
-    const ws = (await new PortForward(kc()).portForward(NS, POD, [ports.a], output.stream, errors.stream, input)) as Socket
+    const ws = (await new PortForward(kc()).portForward(
+      NS,
+      POD,
+      [ports.a],
+      output.stream,
+      errors.stream,
+      input,
+    )) as Socket
     const closed = new Promise<void>((resolve) => ws.on('close', () => resolve()))
     input.write('GET /via-node HTTP/1.0\r\n\r\n')
     await closed
@@ -189,9 +274,20 @@ describe('@kubernetes/client-node', () => {
     expect(errors.text()).toBe('')
 
     const refusedErrors = collect()
-    const refused = (await new PortForward(kc()).portForward(NS, POD, [ports.closed], collect().stream, refusedErrors.stream, new PassThrough())) as Socket
+    const refused = (await new PortForward(kc()).portForward(
+      NS,
+      POD,
+      [ports.closed],
+      collect().stream,
+      refusedErrors.stream,
+      new PassThrough(),
+    )) as Socket
     await new Promise<void>((resolve) => refused.on('close', () => resolve()))
-    expect(refusedErrors.text()).toContain(`error forwarding port ${ports.closed} to pod ${NS}/${POD}, uid `)
-    expect(refusedErrors.text()).toContain(`dial tcp4 127.0.0.1:${ports.closed}: connect: connection refused`)
+    expect(refusedErrors.text()).toContain(
+      `error forwarding port ${ports.closed} to pod ${NS}/${POD}, uid `,
+    )
+    expect(refusedErrors.text()).toContain(
+      `dial tcp4 127.0.0.1:${ports.closed}: connect: connection refused`,
+    )
   })
 })

@@ -2,7 +2,14 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyFile, type DocumentOutcome } from './helpers/corpus-apply'
-import { applyChains, bindsAdmissionPolicies, definesFoundations, loadCorpus, ownNamespace, type CorpusFile } from './helpers/corpus-documents'
+import {
+  applyChains,
+  bindsAdmissionPolicies,
+  definesFoundations,
+  loadCorpus,
+  ownNamespace,
+  type CorpusFile,
+} from './helpers/corpus-documents'
 import { kubectl, kubectlJson } from './helpers/kubectl'
 import { namespace, stream } from './helpers/manifests'
 import { startServer, type TestServer } from './helpers/server'
@@ -26,7 +33,8 @@ const nsOf = new Map(corpus.map((f, i) => [f.file, ownNamespace(f, i)] as const)
 const outcomes = new Map<string, DocumentOutcome>()
 
 let server: TestServer
-const run = (args: string[], stdin?: string, timeoutMs?: number) => kubectl(args, { kubeconfig: server.kubeconfig, stdin, timeoutMs })
+const run = (args: string[], stdin?: string, timeoutMs?: number) =>
+  kubectl(args, { kubeconfig: server.kubeconfig, stdin, timeoutMs })
 const json = (args: string[]) => kubectlJson(args, { kubeconfig: server.kubeconfig })
 
 beforeAll(async () => {
@@ -43,7 +51,8 @@ async function applyAll(files: CorpusFile[]): Promise<void> {
   const worker = async () => {
     while (next < chains.length) {
       for (const f of chains[next++]!) {
-        for (const o of await applyFile(server.kubeconfig, f, nsOf.get(f.file))) outcomes.set(o.doc.key, o)
+        for (const o of await applyFile(server.kubeconfig, f, nsOf.get(f.file)))
+          outcomes.set(o.doc.key, o)
       }
     }
   }
@@ -54,11 +63,16 @@ async function applyAll(files: CorpusFile[]): Promise<void> {
 async function createNamespaces(names: Iterable<string>): Promise<void> {
   const all = [...new Set(names)]
   const batches: string[][] = []
-  for (let i = 0; i < all.length; i += NAMESPACE_BATCH) batches.push(all.slice(i, i + NAMESPACE_BATCH))
+  for (let i = 0; i < all.length; i += NAMESPACE_BATCH)
+    batches.push(all.slice(i, i + NAMESPACE_BATCH))
   let next = 0
   const worker = async () => {
     while (next < batches.length) {
-      const res = await run(['apply', '-f', '-'], stream(...batches[next++]!.map(namespace)), 60_000)
+      const res = await run(
+        ['apply', '-f', '-'],
+        stream(...batches[next++]!.map(namespace)),
+        60_000,
+      )
       expect(res.code, res.stderr).toBe(0)
     }
   }
@@ -70,7 +84,7 @@ function recordedRefusals(observed: Record<string, string>, accepted: number): v
     .sort()
     .map((k) => `  ${JSON.stringify(k)}:\n    ${JSON.stringify(observed[k])},`)
   const text = [
-    '// The corpus documents that are refused, each with kubectl\'s error for it (file path and test namespace left out).',
+    "// The corpus documents that are refused, each with kubectl's error for it (file path and test namespace left out).",
     '// Written by `EDGEPLANE_CORPUS_RECORD=1 npx vitest run --config test/vitest.config.ts test/e2e/corpus.test.ts`.',
     `export const acceptedFloor = ${accepted}`,
     'export const refusals: Record<string, string> = {',
@@ -79,7 +93,9 @@ function recordedRefusals(observed: Record<string, string>, accepted: number): v
     '',
   ].join('\n')
   writeFileSync(REFUSALS_FILE, text)
-  console.log(`corpus: wrote ${Object.keys(observed).length} refusals and a floor of ${accepted} to ${REFUSALS_FILE}`)
+  console.log(
+    `corpus: wrote ${Object.keys(observed).length} refusals and a floor of ${accepted} to ${REFUSALS_FILE}`,
+  )
 }
 
 function outcomeOf(file: string, kind: string, name: string): DocumentOutcome {
@@ -99,19 +115,33 @@ describe('a real-world corpus', () => {
     const namespacesDone = Date.now()
     await applyAll(foundations)
 
-    const crds = [...outcomes.values()].filter((o) => o.accepted && o.doc.kind === 'CustomResourceDefinition').map((o) => `crd/${o.doc.name}`)
+    const crds = [...outcomes.values()]
+      .filter((o) => o.accepted && o.doc.kind === 'CustomResourceDefinition')
+      .map((o) => `crd/${o.doc.name}`)
     if (crds.length > 0) {
-      const res = await run(['wait', '--for=condition=Established', ...crds, '--timeout=60s'], undefined, 70_000)
+      const res = await run(
+        ['wait', '--for=condition=Established', ...crds, '--timeout=60s'],
+        undefined,
+        70_000,
+      )
       expect(res.code, res.stderr).toBe(0)
     }
 
     // A document that names a namespace nothing in the corpus creates finds it there, as on a
     // cluster where its install guide says to create it first.
-    const existing = new Set((await json(['get', 'namespaces'])).items.map((n: any) => n.metadata.name))
-    await createNamespaces(rest.flatMap((f) => f.documents.map((d) => d.namespace)).filter((n): n is string => n !== undefined && !existing.has(n)))
+    const existing = new Set(
+      (await json(['get', 'namespaces'])).items.map((n: any) => n.metadata.name),
+    )
+    await createNamespaces(
+      rest
+        .flatMap((f) => f.documents.map((d) => d.namespace))
+        .filter((n): n is string => n !== undefined && !existing.has(n)),
+    )
     await applyAll(rest)
     await applyAll(policies)
-    console.log(`corpus: namespaces in ${((namespacesDone - started) / 1000).toFixed(1)} s, ${corpus.length} files applied in ${((Date.now() - namespacesDone) / 1000).toFixed(1)} s`)
+    console.log(
+      `corpus: namespaces in ${((namespacesDone - started) / 1000).toFixed(1)} s, ${corpus.length} files applied in ${((Date.now() - namespacesDone) / 1000).toFixed(1)} s`,
+    )
 
     const all = corpus.flatMap((f) => f.documents)
     const observed: Record<string, string> = {}
@@ -120,7 +150,9 @@ describe('a real-world corpus', () => {
       if (!o.accepted) observed[d.key] = o.reason!
     }
     const accepted = all.length - Object.keys(observed).length
-    console.log(`corpus: ${accepted} of ${all.length} documents accepted, from ${corpus.length} files`)
+    console.log(
+      `corpus: ${accepted} of ${all.length} documents accepted, from ${corpus.length} files`,
+    )
 
     if (RECORD) {
       recordedRefusals(observed, accepted)
@@ -139,9 +171,15 @@ describe('a real-world corpus', () => {
         .map((k) => `recorded for a document the corpus does not have: ${k}`),
       ...Object.keys(refusals)
         .filter((k) => k in observed && observed[k] !== refusals[k])
-        .map((k) => `refused for another reason than the recorded one: ${k}\n  recorded: ${refusals[k]}\n  now:      ${observed[k]}`),
+        .map(
+          (k) =>
+            `refused for another reason than the recorded one: ${k}\n  recorded: ${refusals[k]}\n  now:      ${observed[k]}`,
+        ),
     ]
-    expect(problems, 'Run with EDGEPLANE_CORPUS_RECORD=1 to rewrite test/e2e/corpus-refusals.ts from this run.').toEqual([])
+    expect(
+      problems,
+      'Run with EDGEPLANE_CORPUS_RECORD=1 to rewrite test/e2e/corpus-refusals.ts from this run.',
+    ).toEqual([])
     expect(accepted).toBeGreaterThanOrEqual(acceptedFloor)
   }, 300_000)
 
@@ -149,18 +187,39 @@ describe('a real-world corpus', () => {
     const file = 'kubernetes-website/controllers/nginx-deployment.yaml'
     expect(outcomeOf(file, 'Deployment', 'nginx-deployment').accepted).toBe(true)
     const ns = nsOf.get(file)!
-    const rs = await waitFor(async () => {
-      const list = await json(['get', 'replicasets', '-n', ns, '-l', 'app.kubernetes.io/name=nginx'])
-      return list.items.find((r: any) => r.metadata.ownerReferences?.some((o: any) => o.kind === 'Deployment' && o.name === 'nginx-deployment'))
-    }, { what: 'the ReplicaSet of deployment nginx-deployment', timeoutMs: 30_000, intervalMs: 250 })
+    const rs = await waitFor(
+      async () => {
+        const list = await json([
+          'get',
+          'replicasets',
+          '-n',
+          ns,
+          '-l',
+          'app.kubernetes.io/name=nginx',
+        ])
+        return list.items.find((r: any) =>
+          r.metadata.ownerReferences?.some(
+            (o: any) => o.kind === 'Deployment' && o.name === 'nginx-deployment',
+          ),
+        )
+      },
+      { what: 'the ReplicaSet of deployment nginx-deployment', timeoutMs: 30_000, intervalMs: 250 },
+    )
     expect(rs.spec.replicas).toBe(3)
     // No node is joined: the pods exist and wait, Pending, to be scheduled.
-    const pods = await waitFor(async () => {
-      const list = await json(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=nginx'])
-      return list.items.length === 3 && list.items
-    }, { what: '3 pods of the ReplicaSet', timeoutMs: 30_000, intervalMs: 250 })
+    const pods = await waitFor(
+      async () => {
+        const list = await json(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=nginx'])
+        return list.items.length === 3 && list.items
+      },
+      { what: '3 pods of the ReplicaSet', timeoutMs: 30_000, intervalMs: 250 },
+    )
     for (const p of pods) {
-      expect(p.metadata.ownerReferences[0]).toMatchObject({ kind: 'ReplicaSet', name: rs.metadata.name, controller: true })
+      expect(p.metadata.ownerReferences[0]).toMatchObject({
+        kind: 'ReplicaSet',
+        name: rs.metadata.name,
+        controller: true,
+      })
       expect(p.status.phase).toBe('Pending')
     }
   })
@@ -173,7 +232,11 @@ describe('a real-world corpus', () => {
     expect(svc.spec.type).toBe('ClusterIP')
     expect(svc.spec.clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/)
     expect(svc.spec.clusterIPs).toEqual([svc.spec.clusterIP])
-    const ep = await waitFor(() => json(['get', 'endpoints', 'php-apache', '-n', ns]), { what: 'endpoints php-apache', timeoutMs: 30_000, intervalMs: 250 })
+    const ep = await waitFor(() => json(['get', 'endpoints', 'php-apache', '-n', ns]), {
+      what: 'endpoints php-apache',
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    })
     expect((ep.subsets ?? []).flatMap((s: any) => s.addresses ?? [])).toEqual([])
   })
 
@@ -183,8 +246,16 @@ describe('a real-world corpus', () => {
     const ns = nsOf.get(file)!
     const svc = await json(['get', 'service', 'nginx', '-n', ns])
     expect(svc.spec.clusterIP).toBe('None')
-    await waitFor(() => json(['get', 'pod', 'web-0', '-n', ns]), { what: 'pod web-0', timeoutMs: 30_000, intervalMs: 250 })
-    const pvc = await waitFor(() => json(['get', 'pvc', 'www-web-0', '-n', ns]), { what: 'claim www-web-0', timeoutMs: 30_000, intervalMs: 250 })
+    await waitFor(() => json(['get', 'pod', 'web-0', '-n', ns]), {
+      what: 'pod web-0',
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    })
+    const pvc = await waitFor(() => json(['get', 'pvc', 'www-web-0', '-n', ns]), {
+      what: 'claim www-web-0',
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    })
     expect(pvc.spec.resources.requests.storage).toBe('1Gi')
     // OrderedReady: web-1 waits for web-0 to be Ready, which it cannot be with no node.
     const res = await run(['get', 'pod', 'web-1', '-n', ns])
@@ -193,7 +264,9 @@ describe('a real-world corpus', () => {
 
   it('serves the kinds of the CustomResourceDefinitions it applied', async () => {
     const file = 'cert-manager/cert-manager.io_certificates.yaml'
-    expect(outcomeOf(file, 'CustomResourceDefinition', 'certificates.cert-manager.io').accepted).toBe(true)
+    expect(
+      outcomeOf(file, 'CustomResourceDefinition', 'certificates.cert-manager.io').accepted,
+    ).toBe(true)
     const res = await run(['api-resources', '--api-group=cert-manager.io', '-o', 'name'])
     expect(res.code, res.stderr).toBe(0)
     expect(res.stdout.split('\n')).toContain('certificates.cert-manager.io')

@@ -1,4 +1,10 @@
-import { CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node'
+import {
+  CustomObjectsApi,
+  KubeConfig,
+  PatchStrategy,
+  Watch,
+  setHeaderOptions,
+} from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kubectlJson, kubectlOn } from './helpers/kubectl'
 import { startKubectl } from './helpers/kubectl-stream'
@@ -95,10 +101,16 @@ describe('CustomResourceDefinitions with kubectl', () => {
   })
 
   it('the CRD is Established, with its names accepted', async () => {
-    const got = await kubectlJson(['get', 'crd', 'widgets.example.com'], { kubeconfig: server.kubeconfig })
+    const got = await kubectlJson(['get', 'crd', 'widgets.example.com'], {
+      kubeconfig: server.kubeconfig,
+    })
     const conditions = Object.fromEntries(got.status.conditions.map((c: any) => [c.type, c.status]))
     expect(conditions).toMatchObject({ NamesAccepted: 'True', Established: 'True' })
-    expect(got.status.acceptedNames).toMatchObject({ kind: 'Widget', listKind: 'WidgetList', plural: 'widgets' })
+    expect(got.status.acceptedNames).toMatchObject({
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      plural: 'widgets',
+    })
     expect(got.status.storedVersions).toEqual(['v1'])
     const table = await ok(['get', 'crds'])
     expect(table.stdout).toMatch(/^NAME\s+CREATED AT$/m)
@@ -110,7 +122,9 @@ describe('CustomResourceDefinitions with kubectl', () => {
     const res = await run(['apply', '-f', '-'], bad)
     expect(res.code).not.toBe(0)
     expect(res.stderr).toContain('spec.names.plural: Invalid value: "3widgets"')
-    expect(res.stderr).toContain("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character")
+    expect(res.stderr).toContain(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character",
+    )
     expect((await run(['get', 'crd', '3widgets.example.com'])).code).not.toBe(0)
   })
 
@@ -136,23 +150,37 @@ describe('CustomResourceDefinitions with kubectl', () => {
   })
 
   it('rejects objects that break the schema, naming the field, and stores nothing', async () => {
-    const bad = await run(['apply', '-f', '-'], widget('bad', '  size: huge\n  replicas: 20\n  code: "12"'))
+    const bad = await run(
+      ['apply', '-f', '-'],
+      widget('bad', '  size: huge\n  replicas: 20\n  code: "12"'),
+    )
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain('The Widget "bad" is invalid')
-    expect(bad.stderr).toContain('spec.size: Unsupported value: "huge": supported values: "small", "large"')
-    expect(bad.stderr).toContain('spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10')
-    expect(bad.stderr).toContain(`spec.code: Invalid value: "12": spec.code in body should match '^[a-z]+$'`)
+    expect(bad.stderr).toContain(
+      'spec.size: Unsupported value: "huge": supported values: "small", "large"',
+    )
+    expect(bad.stderr).toContain(
+      'spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10',
+    )
+    expect(bad.stderr).toContain(
+      `spec.code: Invalid value: "12": spec.code in body should match '^[a-z]+$'`,
+    )
     const missing = await run(['apply', '-f', '-'], widget('bad', '  replicas: 2'))
     expect(missing.stderr).toContain('spec.size: Required value')
     const typed = await run(['apply', '-f', '-'], widget('bad', '  size: small\n  replicas: "two"'))
-    expect(typed.stderr).toContain('spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"')
+    expect(typed.stderr).toContain(
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    )
     const unknown = await run(['apply', '-f', '-'], widget('bad', '  size: small\n  colour: red'))
     expect(unknown.stderr).toContain('unknown field "spec.colour"')
     expect((await run(['get', 'widget', 'bad'])).code).not.toBe(0)
   })
 
   it('keeps unknown fields only where the schema preserves them', async () => {
-    const res = await ok(['apply', '--validate=false', '-f', '-'], widget('w2', '  size: large\n  colour: red\n  extra:\n    anything: [1, 2]'))
+    const res = await ok(
+      ['apply', '--validate=false', '-f', '-'],
+      widget('w2', '  size: large\n  colour: red\n  extra:\n    anything: [1, 2]'),
+    )
     expect(res.stdout).toContain('widget.example.com/w2 created')
     const got = await kubectlJson(['get', 'widget', 'w2'], { kubeconfig: server.kubeconfig })
     expect(got.spec.colour).toBeUndefined()
@@ -164,19 +192,40 @@ describe('CustomResourceDefinitions with kubectl', () => {
     await ok(['scale', 'widget/w3', '--replicas=4'])
     const scaled = await kubectlJson(['get', 'widget', 'w3'], { kubeconfig: server.kubeconfig })
     expect(scaled.spec.replicas).toBe(4)
-    await ok(['patch', 'widget', 'w3', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":3}}'])
-    const main = await ok(['patch', 'widget', 'w3', '--type=merge', '-p', '{"status":{"replicas":9}}'])
+    await ok([
+      'patch',
+      'widget',
+      'w3',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"replicas":3}}',
+    ])
+    const main = await ok([
+      'patch',
+      'widget',
+      'w3',
+      '--type=merge',
+      '-p',
+      '{"status":{"replicas":9}}',
+    ])
     expect(main.stdout).toContain('patched')
     const got = await kubectlJson(['get', 'widget', 'w3'], { kubeconfig: server.kubeconfig })
     expect(got.status).toEqual({ replicas: 3 })
   })
 
   it('watches custom objects', async () => {
-    const watch = startKubectl(['get', 'widgets', '--watch-only', '-o', 'name'], { kubeconfig: server.kubeconfig, timeoutMs: 60_000 })
+    const watch = startKubectl(['get', 'widgets', '--watch-only', '-o', 'name'], {
+      kubeconfig: server.kubeconfig,
+      timeoutMs: 60_000,
+    })
     try {
       await new Promise((r) => setTimeout(r, 1500))
       await ok(['apply', '-f', '-'], widget('watched', '  size: large'))
-      await waitFor(() => watch.stdout().includes('widget.example.com/watched'), { timeoutMs: 20_000, what: 'watch event for the new widget' })
+      await waitFor(() => watch.stdout().includes('widget.example.com/watched'), {
+        timeoutMs: 20_000,
+        what: 'watch event for the new widget',
+      })
     } finally {
       await watch.stop()
     }
@@ -195,13 +244,39 @@ describe('CustomResourceDefinitions with kubectl', () => {
       () => {},
     )
     try {
-      const created = await api.createNamespacedCustomObject({ ...where, body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'from-js' }, spec: { size: 'small' } } })
+      const created = await api.createNamespacedCustomObject({
+        ...where,
+        body: {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name: 'from-js' },
+          spec: { size: 'small' },
+        },
+      })
       expect(created.spec).toEqual({ size: 'small', replicas: 1 })
-      const patched = await api.patchNamespacedCustomObject({ ...where, name: 'from-js', body: { spec: { size: 'large' } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))
+      const patched = await api.patchNamespacedCustomObject(
+        { ...where, name: 'from-js', body: { spec: { size: 'large' } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      )
       expect(patched.spec.size).toBe('large')
-      expect(Number(patched.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion))
-      await waitFor(() => events.includes('ADDED from-js small') && events.includes('MODIFIED from-js large'), { timeoutMs: 20_000, what: `client-node watch events (got ${events.join('; ')})` })
-      const refused = await api.createNamespacedCustomObject({ ...where, body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'bad-js' }, spec: { size: 'medium' } } }).catch((e: any) => e)
+      expect(Number(patched.metadata.resourceVersion)).toBeGreaterThan(
+        Number(created.metadata.resourceVersion),
+      )
+      await waitFor(
+        () => events.includes('ADDED from-js small') && events.includes('MODIFIED from-js large'),
+        { timeoutMs: 20_000, what: `client-node watch events (got ${events.join('; ')})` },
+      )
+      const refused = await api
+        .createNamespacedCustomObject({
+          ...where,
+          body: {
+            apiVersion: 'example.com/v1',
+            kind: 'Widget',
+            metadata: { name: 'bad-js' },
+            spec: { size: 'medium' },
+          },
+        })
+        .catch((e: any) => e)
       expect(refused.code).toBe(422)
     } finally {
       watching.abort()
@@ -225,7 +300,9 @@ describe('CustomResourceDefinitions with kubectl', () => {
             spec:
               type: object
               x-kubernetes-preserve-unknown-fields: true`
-    await ok(['apply', '-f', '-'], `
+    await ok(
+      ['apply', '-f', '-'],
+      `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -235,19 +312,34 @@ spec:
   scope: Cluster
   names: {plural: gadgets, kind: Gadget}
   versions:${versioned('v1')}${versioned('v2')}
-`)
+`,
+    )
     await ok(['wait', '--for=condition=Established', 'crd/gadgets.example.com', '--timeout=30s'])
-    await ok(['apply', '-f', '-'], 'apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  colour: red\n')
-    const v2 = await kubectlJson(['get', 'gadgets.v2.example.com', 'g1'], { kubeconfig: server.kubeconfig })
+    await ok(
+      ['apply', '-f', '-'],
+      'apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  colour: red\n',
+    )
+    const v2 = await kubectlJson(['get', 'gadgets.v2.example.com', 'g1'], {
+      kubeconfig: server.kubeconfig,
+    })
     expect(v2.apiVersion).toBe('example.com/v2')
     expect(v2.spec).toEqual({ colour: 'red' })
-    const v1 = await kubectlJson(['get', 'gadgets.v1.example.com', 'g1'], { kubeconfig: server.kubeconfig })
+    const v1 = await kubectlJson(['get', 'gadgets.v1.example.com', 'g1'], {
+      kubeconfig: server.kubeconfig,
+    })
     expect(v1.apiVersion).toBe('example.com/v1')
     // The preferred version is the highest: v2.
     const list = await kubectlJson(['get', 'gadgets'], { kubeconfig: server.kubeconfig })
     expect(list.items.map((o: any) => o.apiVersion)).toEqual(['example.com/v2'])
-    const watched = await ok(['get', '--raw', '/apis/example.com/v2/gadgets?watch=true&timeoutSeconds=1'])
-    expect(JSON.parse(watched.stdout.trim().split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { apiVersion: 'example.com/v2', metadata: { name: 'g1' } } })
+    const watched = await ok([
+      'get',
+      '--raw',
+      '/apis/example.com/v2/gadgets?watch=true&timeoutSeconds=1',
+    ])
+    expect(JSON.parse(watched.stdout.trim().split('\n')[0]!)).toMatchObject({
+      type: 'ADDED',
+      object: { apiVersion: 'example.com/v2', metadata: { name: 'g1' } },
+    })
   })
 
   it('deleting a namespace deletes the custom objects in it', async () => {
@@ -255,23 +347,37 @@ spec:
     await ok(['apply', '-n', 'crd-ns', '-f', '-'], widget('inside', '  size: small'))
     await ok(['delete', 'namespace', 'crd-ns', '--timeout=60s'])
     await ok(['create', 'namespace', 'crd-ns'])
-    const list = await kubectlJson(['get', 'widgets', '-n', 'crd-ns'], { kubeconfig: server.kubeconfig })
+    const list = await kubectlJson(['get', 'widgets', '-n', 'crd-ns'], {
+      kubeconfig: server.kubeconfig,
+    })
     expect(list.items).toEqual([])
   })
 
   it('deleting the CRD deletes its objects, refusing new ones meanwhile, then stops serving the kind', async () => {
-    await ok(['apply', '-f', '-'], widget('held', '  size: small').replace('  name: held', '  name: held\n  finalizers: [example.com/hold]'))
+    await ok(
+      ['apply', '-f', '-'],
+      widget('held', '  size: small').replace(
+        '  name: held',
+        '  name: held\n  finalizers: [example.com/hold]',
+      ),
+    )
     await ok(['delete', 'crd', 'widgets.example.com', '--wait=false'])
     const terminating = await waitFor(
       async () => {
-        const got = await kubectlJson(['get', 'crd', 'widgets.example.com'], { kubeconfig: server.kubeconfig })
-        return got.status.conditions.find((c: any) => c.type === 'Terminating' && c.status === 'True')
+        const got = await kubectlJson(['get', 'crd', 'widgets.example.com'], {
+          kubeconfig: server.kubeconfig,
+        })
+        return got.status.conditions.find(
+          (c: any) => c.type === 'Terminating' && c.status === 'True',
+        )
       },
       { timeoutMs: 30_000, what: 'the CRD to be Terminating' },
     )
     expect(terminating.reason).toBe('InstanceDeletionInProgress')
     const refused = await run(['apply', '-f', '-'], widget('late', '  size: small'))
-    expect(refused.stderr).toContain('create not allowed while custom resource definition is terminating')
+    expect(refused.stderr).toContain(
+      'create not allowed while custom resource definition is terminating',
+    )
     const held = await kubectlJson(['get', 'widget', 'held'], { kubeconfig: server.kubeconfig })
     expect(held.metadata.deletionTimestamp).toBeDefined()
     expect((await run(['get', 'widget', 'w1'])).stderr).toContain('NotFound')

@@ -86,32 +86,89 @@ describe('flowcontrol.apiserver.k8s.io and a foreign local-path StorageClass', (
       },
       { what: 'every bootstrap FlowSchema with its Dangling condition', timeoutMs: 30_000 },
     )
-    expect(table.headers).toEqual(['NAME', 'PRIORITYLEVEL', 'MATCHINGPRECEDENCE', 'DISTINGUISHERMETHOD', 'AGE', 'MISSINGPL'])
-    expect(table.rows.map((r) => r.NAME)).toEqual([
-      'exempt', 'probes', 'system-leader-election', 'endpoint-controller', 'workload-leader-election', 'system-node-high', 'system-nodes',
-      'kube-controller-manager', 'kube-scheduler', 'kube-system-service-accounts', 'service-accounts', 'global-default', 'catch-all',
+    expect(table.headers).toEqual([
+      'NAME',
+      'PRIORITYLEVEL',
+      'MATCHINGPRECEDENCE',
+      'DISTINGUISHERMETHOD',
+      'AGE',
+      'MISSINGPL',
     ])
-    expect(table.rows[0]).toMatchObject({ PRIORITYLEVEL: 'exempt', MATCHINGPRECEDENCE: '1', DISTINGUISHERMETHOD: '<none>' })
-    const resources = (await ok(['api-resources', '--api-group=flowcontrol.apiserver.k8s.io'])).stdout
-    expect(resources).toMatch(/flowschemas\s+flowcontrol\.apiserver\.k8s\.io\/v1\s+false\s+FlowSchema/)
-    expect(resources).toMatch(/prioritylevelconfigurations\s+flowcontrol\.apiserver\.k8s\.io\/v1\s+false\s+PriorityLevelConfiguration/)
-    expect((await ok(['explain', 'flowschema.spec.matchingPrecedence'])).stdout).toMatch(/FIELD: matchingPrecedence <integer>[\s\S]*it will be set to 1000 as default/)
+    expect(table.rows.map((r) => r.NAME)).toEqual([
+      'exempt',
+      'probes',
+      'system-leader-election',
+      'endpoint-controller',
+      'workload-leader-election',
+      'system-node-high',
+      'system-nodes',
+      'kube-controller-manager',
+      'kube-scheduler',
+      'kube-system-service-accounts',
+      'service-accounts',
+      'global-default',
+      'catch-all',
+    ])
+    expect(table.rows[0]).toMatchObject({
+      PRIORITYLEVEL: 'exempt',
+      MATCHINGPRECEDENCE: '1',
+      DISTINGUISHERMETHOD: '<none>',
+    })
+    const resources = (await ok(['api-resources', '--api-group=flowcontrol.apiserver.k8s.io']))
+      .stdout
+    expect(resources).toMatch(
+      /flowschemas\s+flowcontrol\.apiserver\.k8s\.io\/v1\s+false\s+FlowSchema/,
+    )
+    expect(resources).toMatch(
+      /prioritylevelconfigurations\s+flowcontrol\.apiserver\.k8s\.io\/v1\s+false\s+PriorityLevelConfiguration/,
+    )
+    expect((await ok(['explain', 'flowschema.spec.matchingPrecedence'])).stdout).toMatch(
+      /FIELD: matchingPrecedence <integer>[\s\S]*it will be set to 1000 as default/,
+    )
   })
 
   it('applies a chart’s FlowSchema and level, printing the not-enforced warning, and shows them', async () => {
     const applied = await ok(['apply', '-f', '-'], chartManifest)
-    expect(applied.stdout).toContain('prioritylevelconfiguration.flowcontrol.apiserver.k8s.io/monitoring created')
-    expect(applied.stdout).toContain('flowschema.flowcontrol.apiserver.k8s.io/monitoring-scrapers created')
+    expect(applied.stdout).toContain(
+      'prioritylevelconfiguration.flowcontrol.apiserver.k8s.io/monitoring created',
+    )
+    expect(applied.stdout).toContain(
+      'flowschema.flowcontrol.apiserver.k8s.io/monitoring-scrapers created',
+    )
     expect(applied.stderr).toContain('Warning: API Priority and Fairness is not enforced')
     const again = await ok(['apply', '-f', '-'], chartManifest)
-    expect(again.stdout).toContain('flowschema.flowcontrol.apiserver.k8s.io/monitoring-scrapers unchanged')
+    expect(again.stdout).toContain(
+      'flowschema.flowcontrol.apiserver.k8s.io/monitoring-scrapers unchanged',
+    )
 
     const levels = parseTable((await ok(['get', 'prioritylevelconfigurations'])).stdout)
-    expect(levels.headers).toEqual(['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE'])
+    expect(levels.headers).toEqual([
+      'NAME',
+      'TYPE',
+      'NOMINALCONCURRENCYSHARES',
+      'QUEUES',
+      'HANDSIZE',
+      'QUEUELENGTHLIMIT',
+      'AGE',
+    ])
     const row = (name: string) => levels.rows.find((r) => r.NAME === name)
-    expect(row('monitoring')).toMatchObject({ TYPE: 'Limited', NOMINALCONCURRENCYSHARES: '20', QUEUES: '32', HANDSIZE: '4', QUEUELENGTHLIMIT: '100' })
-    expect(row('exempt')).toMatchObject({ TYPE: 'Exempt', NOMINALCONCURRENCYSHARES: '<none>', QUEUES: '<none>' })
-    expect(row('catch-all')).toMatchObject({ TYPE: 'Limited', NOMINALCONCURRENCYSHARES: '5', QUEUES: '<none>' })
+    expect(row('monitoring')).toMatchObject({
+      TYPE: 'Limited',
+      NOMINALCONCURRENCYSHARES: '20',
+      QUEUES: '32',
+      HANDSIZE: '4',
+      QUEUELENGTHLIMIT: '100',
+    })
+    expect(row('exempt')).toMatchObject({
+      TYPE: 'Exempt',
+      NOMINALCONCURRENCYSHARES: '<none>',
+      QUEUES: '<none>',
+    })
+    expect(row('catch-all')).toMatchObject({
+      TYPE: 'Limited',
+      NOMINALCONCURRENCYSHARES: '5',
+      QUEUES: '<none>',
+    })
 
     const fs = await waitFor(
       async () => {
@@ -125,8 +182,12 @@ describe('flowcontrol.apiserver.k8s.io and a foreign local-path StorageClass', (
       expect.objectContaining({ type: 'Enforced', status: 'False', reason: 'NotEnforced' }),
     ])
     const described = (await ok(['describe', 'flowschema', 'monitoring-scrapers'])).stdout
-    expect(described).toMatch(/flowcontrol\.edgeplane\.dev\/enforced:\s+false: this server does not queue/)
-    expect(described).toMatch(/Message:\s+This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only\s+Reason:\s+NotEnforced\s+Status:\s+False\s+Type:\s+Enforced/)
+    expect(described).toMatch(
+      /flowcontrol\.edgeplane\.dev\/enforced:\s+false: this server does not queue/,
+    )
+    expect(described).toMatch(
+      /Message:\s+This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only\s+Reason:\s+NotEnforced\s+Status:\s+False\s+Type:\s+Enforced/,
+    )
     const level = await waitFor(
       async () => {
         const o = await json(['get', 'prioritylevelconfiguration', 'monitoring', '-o', 'json'])
@@ -134,25 +195,37 @@ describe('flowcontrol.apiserver.k8s.io and a foreign local-path StorageClass', (
       },
       { what: 'the Enforced condition of the monitoring level', timeoutMs: 30_000 },
     )
-    expect(level.status.conditions).toEqual([expect.objectContaining({ type: 'Enforced', status: 'False', reason: 'NotEnforced' })])
+    expect(level.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Enforced', status: 'False', reason: 'NotEnforced' }),
+    ])
   })
 
   it('refuses a level whose hand cannot be dealt, naming the field', async () => {
-    const bad = chartManifest.split('---')[0]!.replace('name: monitoring', 'name: wide').replace('queues: 32', 'queues: 512').replace('handSize: 4', 'handSize: 8')
+    const bad = chartManifest
+      .split('---')[0]!
+      .replace('name: monitoring', 'name: wide')
+      .replace('queues: 32', 'queues: 512')
+      .replace('handSize: 4', 'handSize: 8')
     const res = await kubectlOn(() => server.kubeconfig).run(['apply', '-f', '-'], bad)
     expect(res.code).not.toBe(0)
-    expect(res.stderr).toContain('spec.limited.limitResponse.queuing.handSize: Invalid value: 8: required entropy bits of deckSize 512 and handSize 8 should not be greater than 60')
+    expect(res.stderr).toContain(
+      'spec.limited.limitResponse.queuing.handSize: Invalid value: 8: required entropy bits of deckSize 512 and handSize 8 should not be greater than 60',
+    )
   })
 
   it('applies Rancher’s local-path StorageClass cleanly beside the default edgeplane-local-path', async () => {
     const applied = await ok(['apply', '-f', '-'], rancherStorageClass)
     expect(applied.stdout).toContain('storageclass.storage.k8s.io/local-path created')
     expect(applied.stderr).toBe('')
-    expect((await ok(['apply', '-f', '-'], rancherStorageClass)).stdout).toContain('storageclass.storage.k8s.io/local-path unchanged')
+    expect((await ok(['apply', '-f', '-'], rancherStorageClass)).stdout).toContain(
+      'storageclass.storage.k8s.io/local-path unchanged',
+    )
     const classes = parseTable((await ok(['get', 'storageclass'])).stdout)
-    expect(classes.rows.map((r) => [r.NAME, r.PROVISIONER])).toEqual(expect.arrayContaining([
-      ['edgeplane-local-path (default)', 'edgeplane.io/local-path'],
-      ['local-path', 'rancher.io/local-path'],
-    ]))
+    expect(classes.rows.map((r) => [r.NAME, r.PROVISIONER])).toEqual(
+      expect.arrayContaining([
+        ['edgeplane-local-path (default)', 'edgeplane.io/local-path'],
+        ['local-path', 'rancher.io/local-path'],
+      ]),
+    )
   })
 })

@@ -16,7 +16,10 @@ describe('the https front and the runtime’s own headers', () => {
   const version = async (headers: Record<string, string>) => {
     const res = await server.request('/version', { token: server.token, headers })
     expect(res.status, res.body.slice(0, 200)).toBe(200)
-    expect(JSON.parse(res.body)).toMatchObject({ major: '1', gitVersion: expect.stringMatching(/^v1\./) })
+    expect(JSON.parse(res.body)).toMatchObject({
+      major: '1',
+      gitVersion: expect.stringMatching(/^v1\./),
+    })
   }
 
   it('keeps the URL served when a client sends MF-Original-URL', async () => {
@@ -26,17 +29,34 @@ describe('the https front and the runtime’s own headers', () => {
 
   it('keeps the Worker served when a client sends MF-Route-Override or a made-up request.cf', async () => {
     await version({ 'MF-Route-Override': 'no-such-route' })
-    await version({ 'MF-CF-Blob': '{not json', 'MF-Disable-Pretty-Error': 'true', 'MF-Proxy-Shared-Secret': 'guess' })
+    await version({
+      'MF-CF-Blob': '{not json',
+      'MF-Disable-Pretty-Error': 'true',
+      'MF-Proxy-Shared-Secret': 'guess',
+    })
   })
 
   it('refuses a write where it was sent, whatever URL a client names in MF-Original-URL', async () => {
     const res = await server.request('/api/v1/namespaces/no-such-namespace/configmaps', {
       method: 'POST',
       token: server.token,
-      headers: { 'content-type': 'application/json', 'MF-Original-URL': `${server.url}/api/v1/namespaces/default/configmaps` },
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'redirected' } }),
+      headers: {
+        'content-type': 'application/json',
+        'MF-Original-URL': `${server.url}/api/v1/namespaces/default/configmaps`,
+      },
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'redirected' },
+      }),
     })
     expect(res.status).toBe(404)
-    expect((await server.request('/api/v1/namespaces/default/configmaps/redirected', { token: server.token })).status).toBe(404)
+    expect(
+      (
+        await server.request('/api/v1/namespaces/default/configmaps/redirected', {
+          token: server.token,
+        })
+      ).status,
+    ).toBe(404)
   })
 })

@@ -18,8 +18,17 @@ describe('creates under load through the https front', () => {
 
   beforeAll(async () => {
     server = await startServer()
-    client = new HttpClient(server.url, { ca: server.ca, token: server.token, connections: 16, timeoutMs: 30_000 })
-    await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))
+    client = new HttpClient(server.url, {
+      ca: server.ca,
+      token: server.token,
+      connections: 16,
+      timeoutMs: 30_000,
+    })
+    await client.expectOk(
+      'POST',
+      '/api/v1/namespaces',
+      JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+    )
   })
 
   afterAll(async () => {
@@ -36,7 +45,9 @@ describe('creates under load through the https front', () => {
         timeLimitMs: 60_000,
         request: async (i) => {
           const name = objectName('cm', from + i)
-          const res = await client.request('POST', path, configMapJson(name, ns)).catch((err: Error) => ({ status: 0, body: err.message }))
+          const res = await client
+            .request('POST', path, configMapJson(name, ns))
+            .catch((err: Error) => ({ status: 0, body: err.message }))
           if (res.status !== 201) failures.push(`${name}: ${res.status} ${res.body.slice(0, 200)}`)
           if (res.status !== 201) throw new Error(res.body)
         },
@@ -52,7 +63,11 @@ describe('creates under load through the https front', () => {
     expect(names).toHaveLength(2_000)
     expect(new Set(names).size).toBe(2_000)
     // The namespace holds one more ConfigMap, the cluster's own, not one of the series'.
-    const listed = (JSON.parse((await client.expectOk('GET', path)).body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)
+    const listed = (
+      JSON.parse((await client.expectOk('GET', path)).body) as {
+        items: { metadata: { name: string } }[]
+      }
+    ).items.map((i) => i.metadata.name)
     expect(listed.filter((n) => !names.includes(n))).toEqual(['kube-root-ca.crt'])
   })
 })

@@ -11,14 +11,25 @@ const NODE = 'e2e-jobs-node'
 let server: TestServer
 let agent: AgentProcess
 
-const run = (args: string[], stdin?: string): Promise<KubectlResult> => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
+const run = (args: string[], stdin?: string): Promise<KubectlResult> =>
+  kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 
 function podTemplate(script: string): Manifest {
-  return { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36', command: ['sh', '-c', script] }] } }
+  return {
+    spec: {
+      restartPolicy: 'Never',
+      containers: [{ name: 'main', image: 'busybox:1.36', command: ['sh', '-c', script] }],
+    },
+  }
 }
 
 function job(name: string, script: string, spec: Record<string, unknown> = {}): Manifest {
-  return { apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { ...spec, template: podTemplate(script) } }
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
+    spec: { ...spec, template: podTemplate(script) },
+  }
 }
 
 const cronJob: Manifest = {
@@ -33,7 +44,13 @@ beforeAll(async () => {
   agent = startNodeAgent(server.kubeconfig, NODE)
   await waitFor(
     async () => {
-      const res = await run(['get', 'node', NODE, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])
+      const res = await run([
+        'get',
+        'node',
+        NODE,
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      ])
       return res.stdout.trim() === 'True'
     },
     { what: `node ${NODE} Ready`, timeoutMs: 30_000 },
@@ -49,14 +66,26 @@ afterAll(async () => {
 
 describe('jobs', () => {
   it('runs completions 3 with parallelism 2 to Complete, and kubectl logs job/x prints its output', async () => {
-    expect((await run(['apply', '-f', '-'], stream(job('three', 'echo done $HOSTNAME', { completions: 3, parallelism: 2 })))).code).toBe(0)
+    expect(
+      (
+        await run(
+          ['apply', '-f', '-'],
+          stream(job('three', 'echo done $HOSTNAME', { completions: 3, parallelism: 2 })),
+        )
+      ).code,
+    ).toBe(0)
     const waited = await run(['wait', '--for=condition=complete', 'job/three', '--timeout=60s'])
     expect(waited.stdout + waited.stderr).toContain('job.batch/three condition met')
-    const j = await kubectlJson(['get', 'job', 'three', '-o', 'json'], { kubeconfig: server.kubeconfig })
+    const j = await kubectlJson(['get', 'job', 'three', '-o', 'json'], {
+      kubeconfig: server.kubeconfig,
+    })
     expect(j.status.succeeded).toBe(3)
     expect(j.status.active ?? 0).toBe(0)
     expect(j.status.completionTime).toBeDefined()
-    const pods = await kubectlJson(['get', 'pods', '-l', 'batch.kubernetes.io/job-name=three', '-o', 'json'], { kubeconfig: server.kubeconfig })
+    const pods = await kubectlJson(
+      ['get', 'pods', '-l', 'batch.kubernetes.io/job-name=three', '-o', 'json'],
+      { kubeconfig: server.kubeconfig },
+    )
     expect(pods.items).toHaveLength(3)
     const logs = await run(['logs', 'job/three'])
     expect(logs.code).toBe(0)
@@ -66,13 +95,26 @@ describe('jobs', () => {
   })
 
   it('marks a Job whose pods keep failing Failed once past backoffLimit', async () => {
-    expect((await run(['apply', '-f', '-'], stream(job('broken', 'exit 1', { backoffLimit: 1 })))).code).toBe(0)
+    expect(
+      (await run(['apply', '-f', '-'], stream(job('broken', 'exit 1', { backoffLimit: 1 })))).code,
+    ).toBe(0)
     const waited = await run(['wait', '--for=condition=failed', 'job/broken', '--timeout=60s'])
     expect(waited.stdout + waited.stderr).toContain('job.batch/broken condition met')
-    const j = await kubectlJson(['get', 'job', 'broken', '-o', 'json'], { kubeconfig: server.kubeconfig })
+    const j = await kubectlJson(['get', 'job', 'broken', '-o', 'json'], {
+      kubeconfig: server.kubeconfig,
+    })
     expect(j.status.failed).toBe(2)
-    expect(j.status.conditions.find((c: any) => c.type === 'Failed').reason).toBe('BackoffLimitExceeded')
-    const events = await run(['get', 'events', '--field-selector', 'involvedObject.name=broken', '-o', 'jsonpath={.items[*].reason}'])
+    expect(j.status.conditions.find((c: any) => c.type === 'Failed').reason).toBe(
+      'BackoffLimitExceeded',
+    )
+    const events = await run([
+      'get',
+      'events',
+      '--field-selector',
+      'involvedObject.name=broken',
+      '-o',
+      'jsonpath={.items[*].reason}',
+    ])
     expect(events.stdout).toContain('BackoffLimitExceeded')
   })
 
@@ -81,18 +123,36 @@ describe('jobs', () => {
     expect(manual.code).toBe(0)
     const scheduled = await waitFor(
       async () => {
-        const list = await kubectlJson(['get', 'jobs', '-o', 'json'], { kubeconfig: server.kubeconfig })
+        const list = await kubectlJson(['get', 'jobs', '-o', 'json'], {
+          kubeconfig: server.kubeconfig,
+        })
         return list.items.find((j: any) => /^tick-\d+$/.test(j.metadata.name))
       },
       { what: 'a scheduled Job of tick', timeoutMs: 75_000, intervalMs: 500 },
     )
     const stamp = scheduled.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']
     expect(Number(scheduled.metadata.name.slice('tick-'.length))).toBe(Date.parse(stamp) / 60_000)
-    expect(scheduled.metadata.ownerReferences[0]).toMatchObject({ kind: 'CronJob', name: 'tick', controller: true })
-    expect((await run(['wait', '--for=condition=complete', `job/${scheduled.metadata.name}`, 'job/tick-manual', '--timeout=60s'])).code).toBe(0)
+    expect(scheduled.metadata.ownerReferences[0]).toMatchObject({
+      kind: 'CronJob',
+      name: 'tick',
+      controller: true,
+    })
+    expect(
+      (
+        await run([
+          'wait',
+          '--for=condition=complete',
+          `job/${scheduled.metadata.name}`,
+          'job/tick-manual',
+          '--timeout=60s',
+        ])
+      ).code,
+    ).toBe(0)
     const cj = await waitFor(
       async () => {
-        const c = await kubectlJson(['get', 'cronjob', 'tick', '-o', 'json'], { kubeconfig: server.kubeconfig })
+        const c = await kubectlJson(['get', 'cronjob', 'tick', '-o', 'json'], {
+          kubeconfig: server.kubeconfig,
+        })
         return c.status.lastSuccessfulTime && c
       },
       { what: 'tick lastSuccessfulTime', timeoutMs: 20_000 },

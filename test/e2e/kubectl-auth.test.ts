@@ -10,11 +10,14 @@ describe('kubectl auth whoami|can-i and create token', () => {
   const as = (token: string, args: string[]) => run([`--token=${token}`, ...args])
   const ok = async (args: string[]) => {
     const res = await run(args)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
+    if (res.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
     return res.stdout.trim()
   }
   const whoami = async (token?: string) => {
-    const res = token ? await as(token, ['auth', 'whoami', '-o', 'json']) : await run(['auth', 'whoami', '-o', 'json'])
+    const res = token
+      ? await as(token, ['auth', 'whoami', '-o', 'json'])
+      : await run(['auth', 'whoami', '-o', 'json'])
     if (res.code !== 0) throw new Error(`kubectl auth whoami exited ${res.code}: ${res.stderr}`)
     return JSON.parse(res.stdout).status.userInfo
   }
@@ -28,14 +31,22 @@ describe('kubectl auth whoami|can-i and create token', () => {
   })
 
   it('whoami names the admin as kubeadm does', async () => {
-    expect(await whoami()).toEqual({ username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] })
+    expect(await whoami()).toEqual({
+      username: 'kubernetes-admin',
+      groups: ['system:masters', 'system:authenticated'],
+    })
     const table = await ok(['auth', 'whoami'])
-    expect(table).toMatch(/^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]$/)
+    expect(table).toMatch(
+      /^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]$/,
+    )
   })
 
   it('whoami with a node token names the node', async () => {
     const token = await joinNodeToken(server, 'n1')
-    expect(await whoami(token)).toEqual({ username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] })
+    expect(await whoami(token)).toEqual({
+      username: 'system:node:n1',
+      groups: ['system:nodes', 'system:authenticated'],
+    })
     expect((await as(token, ['auth', 'can-i', 'get', 'pods'])).stdout.trim()).toBe('yes')
     const res = await as(token, ['auth', 'can-i', 'create', 'deployments'])
     expect([res.code, res.stdout.trim()]).toEqual([1, 'no'])
@@ -48,7 +59,9 @@ describe('kubectl auth whoami|can-i and create token', () => {
   })
 
   it('create token issues a service-account token the server accepts as that account', async () => {
-    const sa = await kubectlJson(['get', 'serviceaccount', 'bot'], { kubeconfig: server.kubeconfig })
+    const sa = await kubectlJson(['get', 'serviceaccount', 'bot'], {
+      kubeconfig: server.kubeconfig,
+    })
     const token = await ok(['create', 'token', 'bot'])
     expect(token.split('.')).toHaveLength(3)
     const user = await whoami(token)
@@ -57,14 +70,20 @@ describe('kubectl auth whoami|can-i and create token', () => {
       uid: sa.metadata.uid,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
     })
-    expect(user.extra['authentication.kubernetes.io/credential-id'][0]).toMatch(/^JTI=[0-9a-f-]{36}$/)
+    expect(user.extra['authentication.kubernetes.io/credential-id'][0]).toMatch(
+      /^JTI=[0-9a-f-]{36}$/,
+    )
   })
 
   it('a service account without bindings may only review itself and read discovery', async () => {
     const token = await ok(['create', 'token', 'bot'])
     const denied = await as(token, ['auth', 'can-i', 'list', 'pods'])
     expect([denied.code, denied.stdout.trim()]).toEqual([1, 'no'])
-    expect((await as(token, ['auth', 'can-i', 'create', 'selfsubjectreviews.authentication.k8s.io'])).stdout.trim()).toBe('yes')
+    expect(
+      (
+        await as(token, ['auth', 'can-i', 'create', 'selfsubjectreviews.authentication.k8s.io'])
+      ).stdout.trim(),
+    ).toBe('yes')
     expect((await as(token, ['auth', 'can-i', 'get', '/api'])).stdout.trim()).toBe('yes')
     expect((await as(token, ['auth', 'can-i', 'get', '/metrics'])).stdout.trim()).toBe('no')
 
@@ -83,7 +102,9 @@ describe('kubectl auth whoami|can-i and create token', () => {
     const token = await ok(['create', 'token', 'bot'])
     const res = await as(token, ['auth', 'can-i', '--list'])
     expect(res.code, res.stderr).toBe(0)
-    expect(res.stdout).toMatch(/selfsubjectreviews\.authentication\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/)
+    expect(res.stdout).toMatch(
+      /selfsubjectreviews\.authentication\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/,
+    )
     expect(res.stdout).toMatch(/\[\/api\/\*\]\s+\[\]\s+\[get\]/)
     expect(res.stdout).not.toContain('pods')
   })
@@ -94,13 +115,22 @@ describe('kubectl auth whoami|can-i and create token', () => {
     expect(missing.stderr).toContain('serviceaccounts "missing" not found')
     const short = await run(['create', 'token', 'bot', '--duration=1m'])
     expect(short.code).not.toBe(0)
-    expect(short.stderr).toContain('TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes')
+    expect(short.stderr).toContain(
+      'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+    )
   })
 
   it('create token --duration sets the expiry', async () => {
     const before = Date.now()
-    const req = await kubectlJson(['create', 'token', 'bot', '--duration=2h', '-o', 'json'], { kubeconfig: server.kubeconfig })
-    expect(req).toMatchObject({ kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: { name: 'bot', namespace: 'default' }, spec: { expirationSeconds: 7200 } })
+    const req = await kubectlJson(['create', 'token', 'bot', '--duration=2h', '-o', 'json'], {
+      kubeconfig: server.kubeconfig,
+    })
+    expect(req).toMatchObject({
+      kind: 'TokenRequest',
+      apiVersion: 'authentication.k8s.io/v1',
+      metadata: { name: 'bot', namespace: 'default' },
+      spec: { expirationSeconds: 7200 },
+    })
     const expiry = Date.parse(req.status.expirationTimestamp)
     expect(expiry).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 7200_000)
     expect(expiry).toBeLessThanOrEqual(Date.now() + 7200_000)
@@ -121,17 +151,32 @@ describe('kubectl auth whoami|can-i and create token', () => {
     await ok(['create', 'serviceaccount', 'bot'])
     const recreated = await as(token, ['auth', 'whoami'])
     expect(recreated.stderr).toContain('Unauthorized')
-    expect((await whoami(await ok(['create', 'token', 'bot']))).username).toBe('system:serviceaccount:default:bot')
+    expect((await whoami(await ok(['create', 'token', 'bot']))).username).toBe(
+      'system:serviceaccount:default:bot',
+    )
   })
 
   it('discovery lists the review kinds and the token subresource as create-only', async () => {
     const res = await ok(['api-resources', '--api-group=authorization.k8s.io', '-o', 'wide'])
-    expect(res).toMatch(/selfsubjectaccessreviews\s+authorization\.k8s\.io\/v1\s+false\s+SelfSubjectAccessReview\s+create/)
-    expect(await ok(['api-resources', '--api-group=authentication.k8s.io', '-o', 'name'])).toBe('selfsubjectreviews.authentication.k8s.io')
+    expect(res).toMatch(
+      /selfsubjectaccessreviews\s+authorization\.k8s\.io\/v1\s+false\s+SelfSubjectAccessReview\s+create/,
+    )
+    expect(await ok(['api-resources', '--api-group=authentication.k8s.io', '-o', 'name'])).toBe(
+      'selfsubjectreviews.authentication.k8s.io',
+    )
     const core = await server.request('/api/v1', { token: server.token })
-    const token = JSON.parse(core.body).resources.find((r: any) => r.name === 'serviceaccounts/token')
-    expect(token).toMatchObject({ kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] })
-    const get = await server.request('/apis/authentication.k8s.io/v1/selfsubjectreviews', { token: server.token })
+    const token = JSON.parse(core.body).resources.find(
+      (r: any) => r.name === 'serviceaccounts/token',
+    )
+    expect(token).toMatchObject({
+      kind: 'TokenRequest',
+      group: 'authentication.k8s.io',
+      version: 'v1',
+      verbs: ['create'],
+    })
+    const get = await server.request('/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      token: server.token,
+    })
     expect(get.status).toBe(405)
   })
 })

@@ -10,20 +10,30 @@ const NODE = 'describe-node'
 describe('kubectl describe and replace --force', () => {
   let server: TestServer
   let agent: AgentProcess | undefined
-  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin, timeoutMs: 60_000 })
+  const run = (args: string[], stdin?: string) =>
+    kubectl(args, { kubeconfig: server.kubeconfig, stdin, timeoutMs: 60_000 })
   const json = (args: string[]) => kubectlJson(args, { kubeconfig: server.kubeconfig })
   const ok = async (args: string[], stdin?: string) => {
     const res = await run(args, stdin)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
+    if (res.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
     return res.stdout
   }
   const apply = (...manifests: Manifest[]) => ok(['apply', '-f', '-'], stream(...manifests))
   /** The value printed on a `Key:   value` line of describe output. */
-  const field = (out: string, key: string) => new RegExp(`^${key}:\\s+(.*)$`, 'm').exec(out)?.[1]?.trim()
+  const field = (out: string, key: string) =>
+    new RegExp(`^${key}:\\s+(.*)$`, 'm').exec(out)?.[1]?.trim()
 
   beforeAll(async () => {
     server = await startServer()
-    agent = startAgent(server.kubeconfig, ['--name', NODE, '--runtime', 'sim', '--lease-seconds', '1'])
+    agent = startAgent(server.kubeconfig, [
+      '--name',
+      NODE,
+      '--runtime',
+      'sim',
+      '--lease-seconds',
+      '1',
+    ])
     await waitFor(
       async () => {
         const node = await json(['get', 'node', NODE])
@@ -39,7 +49,11 @@ describe('kubectl describe and replace --force', () => {
 
   it('describes a running pod with its node, containers, conditions and events', async () => {
     await apply(podManifest('web', { labels: { app: 'web' }, image: 'nginx:1.27' }))
-    await waitFor(async () => (await json(['get', 'pod', 'web'])).status?.phase === 'Running', { what: 'pod web Running', timeoutMs: 45_000, intervalMs: 250 })
+    await waitFor(async () => (await json(['get', 'pod', 'web'])).status?.phase === 'Running', {
+      what: 'pod web Running',
+      timeoutMs: 45_000,
+      intervalMs: 250,
+    })
     const out = await waitFor(
       async () => {
         const text = await ok(['describe', 'pod', 'web'])
@@ -55,7 +69,9 @@ describe('kubectl describe and replace --force', () => {
     expect(out).toMatch(/^Containers:\n\s+main:\n\s+Container ID:/m)
     expect(out).toMatch(/^Conditions:\n\s+Type\s+Status/m)
     expect(out).toMatch(/^Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message/m)
-    expect(out).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/web to describe-node/)
+    expect(out).toMatch(
+      /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/web to describe-node/,
+    )
   })
 
   it('describes a deployment with its strategy, replica sets and events', async () => {
@@ -63,7 +79,10 @@ describe('kubectl describe and replace --force', () => {
     const out = await waitFor(
       async () => {
         const text = await ok(['describe', 'deployment', 'api'])
-        return /NewReplicaSet:\s+api-\w+ \(1\/1 replicas created\)/.test(text) && /ScalingReplicaSet/.test(text) ? text : undefined
+        return /NewReplicaSet:\s+api-\w+ \(1\/1 replicas created\)/.test(text) &&
+          /ScalingReplicaSet/.test(text)
+          ? text
+          : undefined
       },
       { what: 'the deployment to roll out', timeoutMs: 45_000, intervalMs: 500 },
     )
@@ -73,7 +92,9 @@ describe('kubectl describe and replace --force', () => {
     expect(field(out, 'Selector')).toBe('app=api')
     expect(field(out, 'StrategyType')).toBe('RollingUpdate')
     expect(out).toMatch(/^Pod Template:\n\s+Labels:\s+app=api/m)
-    expect(out).toMatch(/Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set api-\w+ from 0 to 1/)
+    expect(out).toMatch(
+      /Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set api-\w+ from 0 to 1/,
+    )
   })
 
   it('describes a node with its conditions, capacity and non-terminated pods', async () => {
@@ -109,11 +130,24 @@ describe('kubectl describe and replace --force', () => {
   })
 
   it('replace --force deletes the object and creates it again with a new uid', async () => {
-    await apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '1' } })
+    await apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings' },
+      data: { a: '1' },
+    })
     const before = await json(['get', 'configmap', 'settings'])
-    const next = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '2' } }
+    const next = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings' },
+      data: { a: '2' },
+    }
     const out = await ok(['replace', '--force', '-f', '-'], stream(next))
-    expect(out.trim().split('\n')).toEqual(['configmap "settings" deleted', 'configmap/settings replaced'])
+    expect(out.trim().split('\n')).toEqual([
+      'configmap "settings" deleted',
+      'configmap/settings replaced',
+    ])
     const after = await json(['get', 'configmap', 'settings'])
     expect(after.metadata.uid).not.toBe(before.metadata.uid)
     expect(after.data).toEqual({ a: '2' })
@@ -123,10 +157,16 @@ describe('kubectl describe and replace --force', () => {
     const before = await json(['get', 'deployment', 'api'])
     const manifest = deployment('api', { replicas: 1, extraLabels: { tier: 'frontend' } })
     const out = await ok(['replace', '--force', '-f', '-'], stream(manifest))
-    expect(out.trim().split('\n')).toEqual(['deployment.apps "api" deleted', 'deployment.apps/api replaced'])
+    expect(out.trim().split('\n')).toEqual([
+      'deployment.apps "api" deleted',
+      'deployment.apps/api replaced',
+    ])
     const after = await json(['get', 'deployment', 'api'])
     expect(after.metadata.uid).not.toBe(before.metadata.uid)
     expect(after.metadata.labels).toEqual({ app: 'api', tier: 'frontend' })
-    await waitFor(async () => (await json(['get', 'deployment', 'api'])).status?.readyReplicas === 1, { what: 'the recreated deployment ready', timeoutMs: 45_000, intervalMs: 500 })
+    await waitFor(
+      async () => (await json(['get', 'deployment', 'api'])).status?.readyReplicas === 1,
+      { what: 'the recreated deployment ready', timeoutMs: 45_000, intervalMs: 500 },
+    )
   })
 })

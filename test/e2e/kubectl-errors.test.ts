@@ -11,7 +11,8 @@ import { startServer, type TestServer } from './helpers/server'
 describe.concurrent('kubectl errors', () => {
   let server: TestServer
   let scratch: string
-  const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
+  const run = (args: string[], stdin?: string) =>
+    kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 
   /** The object is not stored: kubectl get answers NotFound. */
   const expectNotStored = async (resource: string, name: string, shown: string) => {
@@ -22,7 +23,10 @@ describe.concurrent('kubectl errors', () => {
 
   /** Both `apply -f` and `create -f` are refused with the same error lines. */
   const expectRefused = async (manifest: Manifest, lines: string[]): Promise<void> => {
-    const results = await Promise.all([run(['apply', '-f', '-'], JSON.stringify(manifest)), run(['create', '-f', '-'], JSON.stringify(manifest))])
+    const results = await Promise.all([
+      run(['apply', '-f', '-'], JSON.stringify(manifest)),
+      run(['create', '-f', '-'], JSON.stringify(manifest)),
+    ])
     for (const res of results) {
       expect(res.code).toBe(1)
       expect(res.stdout).toBe('')
@@ -31,7 +35,10 @@ describe.concurrent('kubectl errors', () => {
   }
 
   beforeAll(async () => {
-    ;[server, scratch] = await Promise.all([startServer(), mkdtemp(join(tmpdir(), 'edgeplane-errors-test-'))])
+    ;[server, scratch] = await Promise.all([
+      startServer(),
+      mkdtemp(join(tmpdir(), 'edgeplane-errors-test-')),
+    ])
   })
 
   afterAll(async () => {
@@ -49,19 +56,27 @@ describe.concurrent('kubectl errors', () => {
     })
 
     it('a Deployment whose selector does not match its template labels is Invalid', async () => {
-      await expectRefused(deployment('mismatch', { labels: { app: 'mismatch' }, templateLabels: { app: 'other' } }), [
-        'The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
-      ])
+      await expectRefused(
+        deployment('mismatch', { labels: { app: 'mismatch' }, templateLabels: { app: 'other' } }),
+        [
+          'The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
+        ],
+      )
       await expectNotStored('deploy', 'mismatch', 'deployments.apps')
     })
 
     it('a container without an image is Invalid', async () => {
-      await expectRefused(deployment('noimage', { containers: [{ name: 'c' }] }), ['The Deployment "noimage" is invalid: spec.template.spec.containers[0].image: Required value'])
+      await expectRefused(deployment('noimage', { containers: [{ name: 'c' }] }), [
+        'The Deployment "noimage" is invalid: spec.template.spec.containers[0].image: Required value',
+      ])
       await expectNotStored('deploy', 'noimage', 'deployments.apps')
     })
 
     it('several problems are listed one per line', async () => {
-      const manifest = deployment('multi', { templateLabels: { app: 'other' }, containers: [{ name: 'c' }] })
+      const manifest = deployment('multi', {
+        templateLabels: { app: 'other' },
+        containers: [{ name: 'c' }],
+      })
       await expectRefused(manifest, [
         'The Deployment "multi" is invalid: ',
         '* spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
@@ -77,15 +92,22 @@ describe.concurrent('kubectl errors', () => {
       await expectNotStored('deploy', 'unknown', 'deployments.apps')
 
       // Unknown fields nested in lists are named by their path too.
-      const nested = deployment('nested', { containers: [{ name: 'c', image: 'nginx', imagePolicy: 'Always' }] })
+      const nested = deployment('nested', {
+        containers: [{ name: 'c', image: 'nginx', imagePolicy: 'Always' }],
+      })
       const res = await run(['apply', '-f', '-'], JSON.stringify(nested))
       expect(res.code).toBe(1)
-      expect(res.stderr).toContain('strict decoding error: unknown field "spec.template.spec.containers[0].imagePolicy"')
+      expect(res.stderr).toContain(
+        'strict decoding error: unknown field "spec.template.spec.containers[0].imagePolicy"',
+      )
       await expectNotStored('deploy', 'nested', 'deployments.apps')
     })
 
     it('--validate=false drops the unknown field with nothing but success', async () => {
-      const res = await run(['apply', '--validate=false', '-f', '-'], JSON.stringify(deployment('lenient', { spec: { foo: 'bar' } })))
+      const res = await run(
+        ['apply', '--validate=false', '-f', '-'],
+        JSON.stringify(deployment('lenient', { spec: { foo: 'bar' } })),
+      )
       expect(res).toEqual({ code: 0, stdout: 'deployment.apps/lenient created\n', stderr: '' })
       const stored = JSON.parse((await run(['get', 'deploy', 'lenient', '-o', 'json'])).stdout)
       expect(stored.spec.foo).toBeUndefined()
@@ -107,19 +129,32 @@ describe.concurrent('kubectl errors', () => {
           '        image: nginx:1',
           `        env: [{name: EX, value: "1"}, {name: ${envName}, value: "2"}]`,
         ].join('\n')
-      const typeError = 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.name of type string'
+      const typeError =
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.name of type string'
       const created = await run(['apply', '-f', '-'], manifest('Y'))
       expect(created.code).toBe(1)
-      expect(created.stderr.trim()).toBe(`Error from server (BadRequest): error when creating "STDIN": ${typeError}`)
+      expect(created.stderr.trim()).toBe(
+        `Error from server (BadRequest): error when creating "STDIN": ${typeError}`,
+      )
       await expectNotStored('deploy', 'ap', 'deployments.apps')
 
       expect((await run(['apply', '-f', '-'], manifest('"Y"'))).code).toBe(0)
-      expect(await run(['set', 'image', 'deploy/ap', 'a=nginx:2'])).toEqual({ code: 0, stdout: 'deployment.apps/ap image updated\n', stderr: '' })
+      expect(await run(['set', 'image', 'deploy/ap', 'a=nginx:2'])).toEqual({
+        code: 0,
+        stdout: 'deployment.apps/ap image updated\n',
+        stderr: '',
+      })
       const patched = await run(['apply', '-f', '-'], manifest('Y'))
       expect(patched.code).toBe(1)
       expect(patched.stderr.trim()).toContain(`error when patching "STDIN": ${typeError}`)
       const stored = JSON.parse((await run(['get', 'deploy', 'ap', '-o', 'json'])).stdout)
-      expect(stored.spec.template.spec.containers[0]).toMatchObject({ image: 'nginx:2', env: [{ name: 'EX', value: '1' }, { name: 'Y', value: '2' }] })
+      expect(stored.spec.template.spec.containers[0]).toMatchObject({
+        image: 'nginx:2',
+        env: [
+          { name: 'EX', value: '1' },
+          { name: 'Y', value: '2' },
+        ],
+      })
     })
 
     it('an invalid update leaves the stored object as it was', async () => {
@@ -131,10 +166,26 @@ describe.concurrent('kubectl errors', () => {
         return { spec: d.spec, generation: d.metadata.generation, labels: d.metadata.labels }
       }
       const before = await userPart()
-      const res = await run(['patch', 'deploy', 'steady', '--type=json', '-p', '[{"op":"remove","path":"/spec/template/spec/containers/0/image"}]'])
+      const res = await run([
+        'patch',
+        'deploy',
+        'steady',
+        '--type=json',
+        '-p',
+        '[{"op":"remove","path":"/spec/template/spec/containers/0/image"}]',
+      ])
       expect(res.code).toBe(1)
-      expect(res.stderr.trim()).toBe('The Deployment "steady" is invalid: spec.template.spec.containers[0].image: Required value')
-      const selector = await run(['patch', 'deploy', 'steady', '--type=merge', '-p', '{"spec":{"selector":{"matchLabels":{"app":"new"}},"template":{"metadata":{"labels":{"app":"new"}}}}}'])
+      expect(res.stderr.trim()).toBe(
+        'The Deployment "steady" is invalid: spec.template.spec.containers[0].image: Required value',
+      )
+      const selector = await run([
+        'patch',
+        'deploy',
+        'steady',
+        '--type=merge',
+        '-p',
+        '{"spec":{"selector":{"matchLabels":{"app":"new"}},"template":{"metadata":{"labels":{"app":"new"}}}}}',
+      ])
       expect(selector.code).toBe(1)
       expect(selector.stderr).toContain('spec.selector: Invalid value')
       expect(selector.stderr).toContain('field is immutable')
@@ -145,10 +196,14 @@ describe.concurrent('kubectl errors', () => {
   it('an object in a missing namespace is NotFound for the namespace', async () => {
     const res = await run(['apply', '-f', '-'], JSON.stringify(configMap('c', { namespace: 'x' })))
     expect(res.code).toBe(1)
-    expect(res.stderr.trim()).toBe('Error from server (NotFound): error when creating "STDIN": namespaces "x" not found')
+    expect(res.stderr.trim()).toBe(
+      'Error from server (NotFound): error when creating "STDIN": namespaces "x" not found',
+    )
     const viaFlag = await run(['create', '-n', 'x', '-f', '-'], JSON.stringify(configMap('c')))
     expect(viaFlag.code).toBe(1)
-    expect(viaFlag.stderr.trim()).toBe('Error from server (NotFound): error when creating "STDIN": namespaces "x" not found')
+    expect(viaFlag.stderr.trim()).toBe(
+      'Error from server (NotFound): error when creating "STDIN": namespaces "x" not found',
+    )
     // kubectl looks the namespace up after a NotFound and names it.
     const lookup = await run(['get', 'cm', 'c', '-n', 'x'])
     expect(lookup.code).toBe(1)
@@ -158,9 +213,14 @@ describe.concurrent('kubectl errors', () => {
   })
 
   it('a namespace in the manifest that differs from -n is refused by kubectl', async () => {
-    const res = await run(['apply', '-n', 'kube-system', '-f', '-'], JSON.stringify(configMap('c', { namespace: 'default' })))
+    const res = await run(
+      ['apply', '-n', 'kube-system', '-f', '-'],
+      JSON.stringify(configMap('c', { namespace: 'default' })),
+    )
     expect(res.code).toBe(1)
-    expect(res.stderr).toContain('the namespace from the provided object "default" does not match the namespace "kube-system"')
+    expect(res.stderr).toContain(
+      'the namespace from the provided object "default" does not match the namespace "kube-system"',
+    )
   })
 
   it('a kubeconfig with a wrong token is told to log in, on every path', async () => {
@@ -171,13 +231,17 @@ describe.concurrent('kubectl errors', () => {
     const res = await kubectl(['get', 'cm'], { kubeconfig: wrong })
     expect(res.code).toBe(1)
     expect(res.stdout).toBe('')
-    expect(res.stderr.trim().split('\n').at(-1)).toBe('error: You must be logged in to the server (the server has asked for the client to provide credentials)')
+    expect(res.stderr.trim().split('\n').at(-1)).toBe(
+      'error: You must be logged in to the server (the server has asked for the client to provide credentials)',
+    )
     // A wrong token is refused even where anonymous requests are served, as upstream does: it is
     // never taken for anonymous.
     const version = await kubectl(['version'], { kubeconfig: wrong })
     expect(version.code).toBe(1)
     expect(version.stdout).not.toContain('Server Version')
-    expect(version.stderr.trim().split('\n').at(-1)).toBe('error: You must be logged in to the server (the server has asked for the client to provide credentials)')
+    expect(version.stderr.trim().split('\n').at(-1)).toBe(
+      'error: You must be logged in to the server (the server has asked for the client to provide credentials)',
+    )
     // With no credentials at all (kubectl would prompt for them), /version stays public.
     expect((await server.request('/version', { token: undefined })).status).toBe(200)
     // The right token still works.

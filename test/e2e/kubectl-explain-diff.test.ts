@@ -11,10 +11,12 @@ describe.concurrent('kubectl explain, diff, dry-run and edit', () => {
     kubectl(args, { kubeconfig: server.kubeconfig, ...opts })
   const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
     const res = await run(args, { stdin })
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
+    if (res.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
     return res
   }
-  const get = (kind: string, name: string) => kubectlJson(['get', kind, name], { kubeconfig: server.kubeconfig })
+  const get = (kind: string, name: string) =>
+    kubectlJson(['get', kind, name], { kubeconfig: server.kubeconfig })
   /** What users write to a Deployment; its controller may change status and its own annotations at any time. */
   const written = (o: any) => ({
     uid: o.metadata.uid,
@@ -69,7 +71,9 @@ describe.concurrent('kubectl explain, diff, dry-run and edit', () => {
 
   describe('validation still happens on the server', () => {
     it('apply with an unknown field reports it, and a valid manifest applies', async () => {
-      const bad = await run(['apply', '-f', '-'], { stdin: JSON.stringify(deployment('strict', { spec: { foo: 'bar' } })) })
+      const bad = await run(['apply', '-f', '-'], {
+        stdin: JSON.stringify(deployment('strict', { spec: { foo: 'bar' } })),
+      })
       expect(bad.code).toBe(1)
       expect(bad.stderr).toContain('strict decoding error: unknown field "spec.foo"')
       const good = await ok(['apply', '-f', '-'], JSON.stringify(deployment('strict')))
@@ -82,10 +86,14 @@ describe.concurrent('kubectl explain, diff, dry-run and edit', () => {
       await ok(['apply', '-f', '-'], JSON.stringify(deployment('differ', { replicas: 2 })))
       const before = await get('deploy', 'differ')
 
-      const same = await run(['diff', '-f', '-'], { stdin: JSON.stringify(deployment('differ', { replicas: 2 })) })
+      const same = await run(['diff', '-f', '-'], {
+        stdin: JSON.stringify(deployment('differ', { replicas: 2 })),
+      })
       expect(same).toMatchObject({ code: 0, stdout: '' })
 
-      const changed = await run(['diff', '-f', '-'], { stdin: JSON.stringify(deployment('differ', { replicas: 5 })) })
+      const changed = await run(['diff', '-f', '-'], {
+        stdin: JSON.stringify(deployment('differ', { replicas: 5 })),
+      })
       expect(changed.code, changed.stderr).toBe(1)
       expect(changed.stdout).toMatch(/^-\s+replicas: 2$/m)
       expect(changed.stdout).toMatch(/^\+\s+replicas: 5$/m)
@@ -93,22 +101,32 @@ describe.concurrent('kubectl explain, diff, dry-run and edit', () => {
     })
 
     it('diff of an object that does not exist shows it whole and creates nothing', async () => {
-      const res = await run(['diff', '-f', '-'], { stdin: JSON.stringify(deployment('ghost', { replicas: 3 })) })
+      const res = await run(['diff', '-f', '-'], {
+        stdin: JSON.stringify(deployment('ghost', { replicas: 3 })),
+      })
       expect(res.code, res.stderr).toBe(1)
       expect(res.stdout).toMatch(/^\+\s+replicas: 3$/m)
       const after = await run(['get', 'deploy', 'ghost'])
       expect(after.code).toBe(1)
-      expect(after.stderr.trim()).toBe('Error from server (NotFound): deployments.apps "ghost" not found')
+      expect(after.stderr.trim()).toBe(
+        'Error from server (NotFound): deployments.apps "ghost" not found',
+      )
     })
 
     it('apply --dry-run=server reports the change and changes nothing', async () => {
       await ok(['apply', '-f', '-'], JSON.stringify(deployment('rehearsed', { replicas: 2 })))
       const before = await get('deploy', 'rehearsed')
-      const res = await ok(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(deployment('rehearsed', { replicas: 7 })))
+      const res = await ok(
+        ['apply', '--dry-run=server', '-f', '-'],
+        JSON.stringify(deployment('rehearsed', { replicas: 7 })),
+      )
       expect(res.stdout).toBe('deployment.apps/rehearsed configured (server dry run)\n')
       expect(written(await get('deploy', 'rehearsed'))).toEqual(written(before))
 
-      const fresh = await ok(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(deployment('imagined')))
+      const fresh = await ok(
+        ['apply', '--dry-run=server', '-f', '-'],
+        JSON.stringify(deployment('imagined')),
+      )
       expect(fresh.stdout).toBe('deployment.apps/imagined created (server dry run)\n')
       expect((await run(['get', 'deploy', 'imagined'])).code).toBe(1)
     })
@@ -117,7 +135,9 @@ describe.concurrent('kubectl explain, diff, dry-run and edit', () => {
   describe('edit', () => {
     it('edit with a scripted editor changes a field', async () => {
       await ok(['apply', '-f', '-'], JSON.stringify(deployment('edited', { replicas: 2 })))
-      const res = await run(['edit', 'deployment/edited'], { env: { KUBE_EDITOR: "sed -i -e 's/^  replicas: 2$/  replicas: 4/'" } })
+      const res = await run(['edit', 'deployment/edited'], {
+        env: { KUBE_EDITOR: "sed -i -e 's/^  replicas: 2$/  replicas: 4/'" },
+      })
       expect(res, res.stderr).toMatchObject({ code: 0, stdout: 'deployment.apps/edited edited\n' })
       const live = await get('deploy', 'edited')
       expect(live.spec.replicas).toBe(4)

@@ -14,7 +14,8 @@ describe.concurrent('kubectl reads', () => {
   /** Runs kubectl and fails with its stderr unless it exits 0. */
   const ok = async (...args: string[]): Promise<KubectlResult> => {
     const res = await run(...args)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
+    if (res.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
     return res
   }
   const names = (table: { rows: Record<string, string>[] }) => table.rows.map((r) => r.NAME)
@@ -43,11 +44,16 @@ describe.concurrent('kubectl reads', () => {
       }),
       deployment('api', { namespace: 'team-a', replicas: 1 }),
       podManifest('p1', { labels: { app: 'p1', showcase: 'yes' }, image: 'nginx:1.27' }),
-      ...Object.entries(seeded).map(([name, labels]) => configMap(name, { labels, data: { n: name } })),
+      ...Object.entries(seeded).map(([name, labels]) =>
+        configMap(name, { labels, data: { n: name } }),
+      ),
       // Sorts first by name, but its namespace sorts after `default`.
       configMap('aa', { namespace: 'team-a', labels: { suite: 'read', tier: 'a' } }),
     )
-    const res = await kubectl(['apply', '-f', '-'], { kubeconfig: server.kubeconfig, stdin: manifests })
+    const res = await kubectl(['apply', '-f', '-'], {
+      kubeconfig: server.kubeconfig,
+      stdin: manifests,
+    })
     expect(res.stderr).toBe('')
     expect(res.code).toBe(0)
   })
@@ -67,8 +73,20 @@ describe.concurrent('kubectl reads', () => {
       const table = parseTable((await ok('api-resources')).stdout)
       expect(table.headers).toEqual(['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'])
       const row = (name: string) => table.rows.find((r) => r.NAME === name)
-      expect(row('deployments')).toEqual({ NAME: 'deployments', SHORTNAMES: 'deploy', APIVERSION: 'apps/v1', NAMESPACED: 'true', KIND: 'Deployment' })
-      expect(row('namespaces')).toEqual({ NAME: 'namespaces', SHORTNAMES: 'ns', APIVERSION: 'v1', NAMESPACED: 'false', KIND: 'Namespace' })
+      expect(row('deployments')).toEqual({
+        NAME: 'deployments',
+        SHORTNAMES: 'deploy',
+        APIVERSION: 'apps/v1',
+        NAMESPACED: 'true',
+        KIND: 'Deployment',
+      })
+      expect(row('namespaces')).toEqual({
+        NAME: 'namespaces',
+        SHORTNAMES: 'ns',
+        APIVERSION: 'v1',
+        NAMESPACED: 'false',
+        KIND: 'Namespace',
+      })
       expect(row('configmaps')).toMatchObject({ SHORTNAMES: 'cm', NAMESPACED: 'true' })
       const clusterScoped = parseTable((await ok('api-resources', '--namespaced=false')).stdout)
       expect(names(clusterScoped)).toEqual(expect.arrayContaining(['namespaces', 'nodes']))
@@ -82,28 +100,52 @@ describe.concurrent('kubectl reads', () => {
 
     it('kubectl get --raw returns the object JSON', async () => {
       const ns = JSON.parse((await ok('get', '--raw', '/api/v1/namespaces/default')).stdout)
-      expect(ns).toMatchObject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } })
+      expect(ns).toMatchObject({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'default' },
+        status: { phase: 'Active' },
+      })
     })
   })
 
   describe('output formats', () => {
     it('-o yaml prints the whole object', async () => {
       const obj = parseYaml((await ok('get', 'deploy', 'web', '-o', 'yaml')).stdout)
-      expect(obj).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', generation: 1 } })
+      expect(obj).toMatchObject({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default', generation: 1 },
+      })
       expect(obj.metadata.uid).toMatch(/^[0-9a-f-]{36}$/)
-      expect(obj.spec.template.spec.containers.map((c: { image: string }) => c.image)).toEqual(['nginx:1.27', 'busybox:1.36'])
+      expect(obj.spec.template.spec.containers.map((c: { image: string }) => c.image)).toEqual([
+        'nginx:1.27',
+        'busybox:1.36',
+      ])
     })
 
     it('-o json on a list prints a List with every item and its kind', async () => {
-      const list = await kubectlJson(['get', 'cm', '-l', 'suite=read'], { kubeconfig: server.kubeconfig })
+      const list = await kubectlJson(['get', 'cm', '-l', 'suite=read'], {
+        kubeconfig: server.kubeconfig,
+      })
       expect(list.kind).toBe('List')
-      expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(Object.keys(seeded))
-      expect(list.items.every((i: { kind: string; apiVersion: string }) => i.kind === 'ConfigMap' && i.apiVersion === 'v1')).toBe(true)
+      expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(
+        Object.keys(seeded),
+      )
+      expect(
+        list.items.every(
+          (i: { kind: string; apiVersion: string }) =>
+            i.kind === 'ConfigMap' && i.apiVersion === 'v1',
+        ),
+      ).toBe(true)
       expect(list.items[0].data).toEqual({ n: 'cm-1' })
     })
 
     it('the default table and -o wide show the server-printed deployment columns', async () => {
-      const [plain, wide] = await Promise.all([ok('get', 'deploy'), ok('get', 'deploy', '-o', 'wide')])
+      const [plain, wide] = await Promise.all([
+        ok('get', 'deploy'),
+        ok('get', 'deploy', '-o', 'wide'),
+      ])
       const t = parseTable(plain.stdout)
       expect(t.headers).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'])
       expect(t.rows).toHaveLength(1)
@@ -112,12 +154,29 @@ describe.concurrent('kubectl reads', () => {
       expect(t.rows[0]!['UP-TO-DATE']).toMatch(/^\d+$/)
       expect(t.rows[0]!.AGE).toMatch(/^\d+s$/)
       const w = parseTable(wide.stdout)
-      expect(w.headers).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR'])
-      expect(w.rows[0]).toMatchObject({ NAME: 'web', CONTAINERS: 'nginx,sidecar', IMAGES: 'nginx:1.27,busybox:1.36', SELECTOR: 'app=web' })
+      expect(w.headers).toEqual([
+        'NAME',
+        'READY',
+        'UP-TO-DATE',
+        'AVAILABLE',
+        'AGE',
+        'CONTAINERS',
+        'IMAGES',
+        'SELECTOR',
+      ])
+      expect(w.rows[0]).toMatchObject({
+        NAME: 'web',
+        CONTAINERS: 'nginx,sidecar',
+        IMAGES: 'nginx:1.27,busybox:1.36',
+        SELECTOR: 'app=web',
+      })
     })
 
     it('-o name prints kind-qualified names', async () => {
-      const [one, many] = await Promise.all([ok('get', 'deploy', 'web', '-o', 'name'), ok('get', 'cm', '-l', 'tier=a', '-o', 'name')])
+      const [one, many] = await Promise.all([
+        ok('get', 'deploy', 'web', '-o', 'name'),
+        ok('get', 'cm', '-l', 'tier=a', '-o', 'name'),
+      ])
       expect(one.stdout).toBe('deployment.apps/web\n')
       expect(many.stdout).toBe('configmap/cm-1\nconfigmap/cm-4\n')
     })
@@ -126,7 +185,9 @@ describe.concurrent('kubectl reads', () => {
       const tables = parseTables((await ok('get', 'pods,deploy', '-l', 'showcase=yes')).stdout)
       expect(tables).toHaveLength(2)
       expect(tables[0]!.headers).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'])
-      expect(tables[0]!.rows).toEqual([expect.objectContaining({ NAME: 'pod/p1', READY: '0/1', STATUS: 'Pending', RESTARTS: '0' })])
+      expect(tables[0]!.rows).toEqual([
+        expect.objectContaining({ NAME: 'pod/p1', READY: '0/1', STATUS: 'Pending', RESTARTS: '0' }),
+      ])
       expect(tables[1]!.headers[0]).toBe('NAME')
       expect(names(tables[1]!)).toEqual(['deployment.apps/web'])
     })
@@ -149,7 +210,10 @@ describe.concurrent('kubectl reads', () => {
     })
 
     it('--sort-by=.metadata.name orders across namespaces by name', async () => {
-      const [unsorted, sorted] = await Promise.all([ok('get', 'cm', '-A', '-l', 'suite=read'), ok('get', 'cm', '-A', '-l', 'suite=read', '--sort-by=.metadata.name')])
+      const [unsorted, sorted] = await Promise.all([
+        ok('get', 'cm', '-A', '-l', 'suite=read'),
+        ok('get', 'cm', '-A', '-l', 'suite=read', '--sort-by=.metadata.name'),
+      ])
       expect(names(parseTable(unsorted.stdout))).toEqual([...Object.keys(seeded), 'aa'])
       const t = parseTable(sorted.stdout)
       expect(names(t)).toEqual(['aa', ...Object.keys(seeded)])
@@ -157,7 +221,8 @@ describe.concurrent('kubectl reads', () => {
     })
 
     it('-l handles equality, set-based in/notin and (non-)existence', async () => {
-      const select = async (selector: string) => names(parseTable((await ok('get', 'cm', '-l', selector)).stdout))
+      const select = async (selector: string) =>
+        names(parseTable((await ok('get', 'cm', '-l', selector)).stdout))
       const [eq, neq, inSet, notIn, has, hasNot, combined] = await Promise.all([
         select('tier=a'),
         select('suite=read,tier!=a'),
@@ -185,7 +250,10 @@ describe.concurrent('kubectl reads', () => {
     })
 
     it('--field-selector filters on metadata.name', async () => {
-      const [eq, neq] = await Promise.all([ok('get', 'cm', '--field-selector', 'metadata.name=cm-3'), ok('get', 'cm', '-l', 'suite=read', '--field-selector', 'metadata.name!=cm-3')])
+      const [eq, neq] = await Promise.all([
+        ok('get', 'cm', '--field-selector', 'metadata.name=cm-3'),
+        ok('get', 'cm', '-l', 'suite=read', '--field-selector', 'metadata.name!=cm-3'),
+      ])
       expect(names(parseTable(eq.stdout))).toEqual(['cm-3'])
       expect(names(parseTable(neq.stdout))).toEqual(['cm-1', 'cm-2', 'cm-4', 'cm-5', 'cm-6'])
       const [pending, running] = await Promise.all([
@@ -193,7 +261,11 @@ describe.concurrent('kubectl reads', () => {
         run('get', 'pods', '-l', 'app=p1', '--field-selector', 'status.phase=Running'),
       ])
       expect(pending.stdout).toBe('pod/p1\n')
-      expect(running).toEqual({ code: 0, stdout: '', stderr: 'No resources found in default namespace.\n' })
+      expect(running).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: 'No resources found in default namespace.\n',
+      })
     })
 
     it('--field-selector on an unsupported field is a 400 BadRequest', async () => {
@@ -201,7 +273,9 @@ describe.concurrent('kubectl reads', () => {
       expect(res.code).toBe(1)
       expect(res.stdout).toBe('')
       expect(res.stderr).toContain('Error from server (BadRequest)')
-      expect(res.stderr).toContain('"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"')
+      expect(res.stderr).toContain(
+        '"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"',
+      )
     })
 
     it('--chunk-size=2 pages through every object and prints one table', async () => {
@@ -209,17 +283,32 @@ describe.concurrent('kubectl reads', () => {
       const t = parseTable(res.stdout)
       expect(names(t)).toEqual(Object.keys(seeded))
       // Six objects in pages of two: the first request and at least two continuations.
-      const pages = res.stderr.split('\n').filter((l) => /GET https:\S+\/configmaps\?\S*limit=2\S* 200/.test(l))
+      const pages = res.stderr
+        .split('\n')
+        .filter((l) => /GET https:\S+\/configmaps\?\S*limit=2\S* 200/.test(l))
       expect(pages.length).toBeGreaterThanOrEqual(3)
       expect(pages.filter((l) => l.includes('continue=')).length).toBe(pages.length - 1)
-      const asNames = await ok('get', 'cm', '-A', '-l', 'suite=read', '--chunk-size=2', '-o', 'name')
-      expect(asNames.stdout.trim().split('\n')).toEqual([...Object.keys(seeded), 'aa'].map((n) => `configmap/${n}`))
+      const asNames = await ok(
+        'get',
+        'cm',
+        '-A',
+        '-l',
+        'suite=read',
+        '--chunk-size=2',
+        '-o',
+        'name',
+      )
+      expect(asNames.stdout.trim().split('\n')).toEqual(
+        [...Object.keys(seeded), 'aa'].map((n) => `configmap/${n}`),
+      )
     })
 
     it('a missing object is NotFound', async () => {
       const res = await run('get', 'deploy', 'nope')
       expect(res.code).toBe(1)
-      expect(res.stderr.trim()).toBe('Error from server (NotFound): deployments.apps "nope" not found')
+      expect(res.stderr.trim()).toBe(
+        'Error from server (NotFound): deployments.apps "nope" not found',
+      )
     })
   })
 })

@@ -26,13 +26,16 @@ describe.concurrent('kubectl watches', () => {
       .split('\n')
       .slice(1, -1)
       .map((line) => line.trim().split(/\s+/))
-  const events = (proc: KubectlProcess) => rows(proc.stdout()).map((cells) => `${cells[0]} ${cells[1]}`)
+  const events = (proc: KubectlProcess) =>
+    rows(proc.stdout()).map((cells) => `${cells[0]} ${cells[1]}`)
   /** Asserts the process is still running after `ms`: it has not finished before the change it waits for. */
   const stillRunningAfter = async (proc: KubectlProcess, ms: number) => {
     await sleep(ms)
     if (proc.done()) {
       const res = await proc.exited
-      throw new Error(`kubectl finished before the change it waits for (exit ${res.code}): ${res.stdout}${res.stderr}`)
+      throw new Error(
+        `kubectl finished before the change it waits for (exit ${res.code}): ${res.stdout}${res.stderr}`,
+      )
     }
   }
 
@@ -46,28 +49,51 @@ describe.concurrent('kubectl watches', () => {
   })
 
   it('get -w --output-watch-events shows ADDED, MODIFIED and DELETED for changes made while it runs', async () => {
-    await ok(['apply', '-f', '-'], JSON.stringify(configMap('seed', { labels: { suite: 'watch' }, data: { a: '1' } })))
+    await ok(
+      ['apply', '-f', '-'],
+      JSON.stringify(configMap('seed', { labels: { suite: 'watch' }, data: { a: '1' } })),
+    )
     const watch = start(['get', 'cm', '-l', 'suite=watch', '-w', '--output-watch-events'])
     // The listed object arrives first as ADDED: from then on the watch is in place.
-    await waitFor(() => events(watch).includes('ADDED seed'), { what: 'the initial ADDED row of get -w', timeoutMs: 15_000 })
+    await waitFor(() => events(watch).includes('ADDED seed'), {
+      what: 'the initial ADDED row of get -w',
+      timeoutMs: 15_000,
+    })
 
-    await ok(['apply', '-f', '-'], JSON.stringify(configMap('live', { labels: { suite: 'watch' }, data: { a: '1' } })))
+    await ok(
+      ['apply', '-f', '-'],
+      JSON.stringify(configMap('live', { labels: { suite: 'watch' }, data: { a: '1' } })),
+    )
     await ok(['patch', 'cm', 'live', '--type=merge', '-p', '{"data":{"a":"2","b":"3"}}'])
     // A change outside the selector must not show up.
-    await ok(['apply', '-f', '-'], JSON.stringify(configMap('other', { labels: { suite: 'elsewhere' } })))
+    await ok(
+      ['apply', '-f', '-'],
+      JSON.stringify(configMap('other', { labels: { suite: 'elsewhere' } })),
+    )
     await ok(['delete', 'cm', 'live'])
-    await waitFor(() => events(watch).includes('DELETED live'), { what: 'the DELETED row of get -w', timeoutMs: 15_000 })
+    await waitFor(() => events(watch).includes('DELETED live'), {
+      what: 'the DELETED row of get -w',
+      timeoutMs: 15_000,
+    })
 
     const res = await watch.stop()
     expect(res.stderr).toBe('')
     expect(res.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['EVENT', 'NAME', 'DATA', 'AGE'])
-    expect(rows(res.stdout).map((cells) => cells.slice(0, 3).join(' '))).toEqual(['ADDED seed 1', 'ADDED live 1', 'MODIFIED live 2', 'DELETED live 2'])
+    expect(rows(res.stdout).map((cells) => cells.slice(0, 3).join(' '))).toEqual([
+      'ADDED seed 1',
+      'ADDED live 1',
+      'MODIFIED live 2',
+      'DELETED live 2',
+    ])
   })
 
   it('get -w ends cleanly at --request-timeout', async () => {
     await ok(['apply', '-f', '-'], JSON.stringify(configMap('timed', { data: { a: '1' } })))
     const started = Date.now()
-    const res = await kubectl(['get', 'cm', 'timed', '-w', '--request-timeout=3s'], { kubeconfig: server.kubeconfig, timeoutMs: 15_000 })
+    const res = await kubectl(['get', 'cm', 'timed', '-w', '--request-timeout=3s'], {
+      kubeconfig: server.kubeconfig,
+      timeoutMs: 15_000,
+    })
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_500)
     expect(res).toMatchObject({ code: 0, stderr: '' })
     const table = parseTable(res.stdout)
@@ -78,13 +104,29 @@ describe.concurrent('kubectl watches', () => {
   it('get -w on a deployment prints a row for a scale made while it runs', async () => {
     await ok(['apply', '-f', '-'], JSON.stringify(deployment('scaled', { replicas: 1 })))
     const watch = start(['get', 'deploy', 'scaled', '-w', '--output-watch-events'])
-    await waitFor(() => events(watch).includes('ADDED scaled'), { what: 'the initial row of get deploy -w', timeoutMs: 15_000 })
+    await waitFor(() => events(watch).includes('ADDED scaled'), {
+      what: 'the initial row of get deploy -w',
+      timeoutMs: 15_000,
+    })
     await ok(['scale', 'deploy', 'scaled', '--replicas=3'])
     // READY is ready/desired: the desired count follows the scale.
-    const scaled = (text: string) => rows(text).some(([event, name, ready]) => event === 'MODIFIED' && name === 'scaled' && ready === '0/3')
-    await waitFor(() => scaled(watch.stdout()), { what: 'a MODIFIED row with READY 0/3 after scale', timeoutMs: 15_000 })
+    const scaled = (text: string) =>
+      rows(text).some(
+        ([event, name, ready]) => event === 'MODIFIED' && name === 'scaled' && ready === '0/3',
+      )
+    await waitFor(() => scaled(watch.stdout()), {
+      what: 'a MODIFIED row with READY 0/3 after scale',
+      timeoutMs: 15_000,
+    })
     const res = await watch.stop()
-    expect(res.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['EVENT', 'NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'])
+    expect(res.stdout.split('\n')[0]!.split(/\s+/)).toEqual([
+      'EVENT',
+      'NAME',
+      'READY',
+      'UP-TO-DATE',
+      'AVAILABLE',
+      'AGE',
+    ])
     expect(rows(res.stdout)[0]!.slice(0, 3)).toEqual(['ADDED', 'scaled', '0/1'])
   })
 
@@ -105,7 +147,10 @@ describe.concurrent('kubectl watches', () => {
   })
 
   it('wait --for=delete returns once the object is really gone', async () => {
-    await ok(['apply', '-f', '-'], JSON.stringify(configMap('doomed', { finalizers: ['example.com/hold'] })))
+    await ok(
+      ['apply', '-f', '-'],
+      JSON.stringify(configMap('doomed', { finalizers: ['example.com/hold'] })),
+    )
     await ok(['delete', 'cm', 'doomed', '--wait=false'])
     const wait = start(['wait', '--for=delete', 'cm/doomed', '--timeout=20s'])
     // Terminating but held by its finalizer: not deleted yet.

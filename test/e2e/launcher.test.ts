@@ -40,7 +40,9 @@ describe('local launcher', () => {
     expect(context.namespace).toBe('default')
     const cluster = kc.clusters.find((c) => c.name === context.cluster)!.cluster
     expect(cluster.server).toBe(`https://127.0.0.1:${server.port}`)
-    expect(Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')).toBe(server.ca)
+    expect(Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')).toBe(
+      server.ca,
+    )
     const sans = new X509Certificate(server.ca).subjectAltName ?? ''
     expect(sans).toContain('IP Address:127.0.0.1')
     expect(sans).toContain('DNS:localhost')
@@ -71,7 +73,9 @@ describe('local launcher', () => {
   it('hands the generated token to the Worker as its admin token', async () => {
     expect((await server.request('/api/v1/namespaces', { token: server.token })).status).toBe(200)
     expect((await server.request('/api/v1/namespaces')).status).toBe(401)
-    expect((await server.request('/api/v1/namespaces', { token: `${server.token}x` })).status).toBe(401)
+    expect((await server.request('/api/v1/namespaces', { token: `${server.token}x` })).status).toBe(
+      401,
+    )
   })
 
   it('fails fast with one clear line when the port is taken', async () => {
@@ -87,32 +91,59 @@ describe('local launcher', () => {
     const slow = await readWithWrangler(config)
     expect(fast.name).toBe(slow.name)
     expect(fast.crons).toEqual(slow.crons)
-    for (const key of ['compatibilityDate', 'compatibilityFlags', 'bindings', 'durableObjects'] as const) {
+    for (const key of [
+      'compatibilityDate',
+      'compatibilityFlags',
+      'bindings',
+      'durableObjects',
+    ] as const) {
       expect({ [key]: fast.workerOptions[key] }).toEqual({ [key]: slow.workerOptions[key] })
     }
   })
 
   // Last: it replaces the running process.
   it('keeps objects, certificate, token, port and kubeconfig across a restart on the same state dir', async () => {
-    const manifest = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'survives-restart' }, data: { k: 'v' } })
-    const created = await kubectl(['apply', '-f', '-'], { kubeconfig: server.kubeconfig, stdin: manifest })
+    const manifest = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'survives-restart' },
+      data: { k: 'v' },
+    })
+    const created = await kubectl(['apply', '-f', '-'], {
+      kubeconfig: server.kubeconfig,
+      stdin: manifest,
+    })
     expect(created.stderr).toBe('')
-    const before = { ca: server.ca, token: server.token, kubeconfig: await readFile(server.kubeconfig, 'utf8'), pid: server.pid() }
+    const before = {
+      ca: server.ca,
+      token: server.token,
+      kubeconfig: await readFile(server.kubeconfig, 'utf8'),
+      pid: server.pid(),
+    }
     await server.restart()
     expect(server.pid()).not.toBe(before.pid)
     expect(server.ca).toBe(before.ca)
     expect(server.token).toBe(before.token)
     expect(await readFile(server.kubeconfig, 'utf8')).toBe(before.kubeconfig)
-    const cm = await kubectlJson(['get', 'configmap', 'survives-restart'], { kubeconfig: server.kubeconfig })
+    const cm = await kubectlJson(['get', 'configmap', 'survives-restart'], {
+      kubeconfig: server.kubeconfig,
+    })
     expect(cm.data).toEqual({ k: 'v' })
   })
 })
 
-function runLauncher(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runLauncher(
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
-      resolve({ code, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/launcher/main.ts'],
+      { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
   })
 }

@@ -68,7 +68,12 @@ for kind, create, read, list_, body in kinds:
         out([kind, "watch", "ValueError", str(e)])
 `
 
-const defaults = { current_number_scheduled: 0, number_misscheduled: 0, desired_number_scheduled: 0, number_ready: 0 }
+const defaults = {
+  current_number_scheduled: 0,
+  number_misscheduled: 0,
+  desired_number_scheduled: 0,
+  number_ready: 0,
+}
 
 describe('python3-kubernetes typed models over every kind', () => {
   let server: TestServer
@@ -89,17 +94,35 @@ describe('python3-kubernetes typed models over every kind', () => {
     expect(printed.filter((line) => line[2] === 'ValueError')).toEqual([])
     const kinds = new Set(printed.map((line) => line[0]))
     expect(kinds.size).toBe(18)
-    for (const kind of kinds) expect(printed.filter((line) => line[0] === kind).map((line) => line[1]), String(kind)).toEqual(['create', 'read', 'list', 'watch'])
+    for (const kind of kinds)
+      expect(
+        printed.filter((line) => line[0] === kind).map((line) => line[1]),
+        String(kind),
+      ).toEqual(['create', 'read', 'list', 'watch'])
   })
 
   it('a created workload answers with its zero counts', () => {
-    const created = (kind: string) => printed.find((line) => line[0] === kind && line[1] === 'create')!
-    expect(created('DaemonSet')).toEqual(['DaemonSet', 'create', 'V1DaemonSet', expect.objectContaining(defaults)])
+    const created = (kind: string) =>
+      printed.find((line) => line[0] === kind && line[1] === 'create')!
+    expect(created('DaemonSet')).toEqual([
+      'DaemonSet',
+      'create',
+      'V1DaemonSet',
+      expect.objectContaining(defaults),
+    ])
     expect(created('ReplicaSet')[3]).toMatchObject({ replicas: 0 })
     expect(created('StatefulSet')[3]).toMatchObject({ replicas: 0 })
     expect(created('ReplicationController')[3]).toMatchObject({ replicas: 0 })
-    expect(created('PodDisruptionBudget')[3]).toMatchObject({ disruptions_allowed: 0, current_healthy: 0, desired_healthy: 0, expected_pods: 0 })
-    expect(created('HorizontalPodAutoscaler')[3]).toMatchObject({ current_replicas: 0, desired_replicas: 0 })
+    expect(created('PodDisruptionBudget')[3]).toMatchObject({
+      disruptions_allowed: 0,
+      current_healthy: 0,
+      desired_healthy: 0,
+      expected_pods: 0,
+    })
+    expect(created('HorizontalPodAutoscaler')[3]).toMatchObject({
+      current_replicas: 0,
+      desired_replicas: 0,
+    })
   })
 
   it('status writes that leave required fields out, and a Node without status, read back whole', async () => {
@@ -124,20 +147,34 @@ out([n.metadata.name for n in core.list_node().items])
   })
 
   it('bodies end with the encoder newline, and Content-Length counts it', async () => {
-    const length = (res: { headers: Record<string, unknown>; body: string }) => Number(res.headers['content-length'] ?? Buffer.byteLength(res.body))
-    const missing = await server.request(`/api/v1/namespaces/${NS}/configmaps/missing`, { token: server.token, headers: { 'User-Agent': 'kubectl/v1.32.0' } })
+    const length = (res: { headers: Record<string, unknown>; body: string }) =>
+      Number(res.headers['content-length'] ?? Buffer.byteLength(res.body))
+    const missing = await server.request(`/api/v1/namespaces/${NS}/configmaps/missing`, {
+      token: server.token,
+      headers: { 'User-Agent': 'kubectl/v1.32.0' },
+    })
     expect(missing.status).toBe(404)
     expect(missing.body).toBe(
       '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \\"missing\\" not found","reason":"NotFound","details":{"name":"missing","kind":"configmaps"},"code":404}\n',
     )
     expect(length(missing)).toBe(Buffer.byteLength(missing.body))
-    for (const path of [`/apis/apps/v1/namespaces/${NS}/daemonsets/py`, `/apis/apps/v1/namespaces/${NS}/daemonsets`, '/apis']) {
-      const res = await server.request(path, { token: server.token, headers: { 'User-Agent': 'kubectl/v1.32.0' } })
+    for (const path of [
+      `/apis/apps/v1/namespaces/${NS}/daemonsets/py`,
+      `/apis/apps/v1/namespaces/${NS}/daemonsets`,
+      '/apis',
+    ]) {
+      const res = await server.request(path, {
+        token: server.token,
+        headers: { 'User-Agent': 'kubectl/v1.32.0' },
+      })
       expect(res.status, path).toBe(200)
       expect(res.body.endsWith('}\n'), path).toBe(true)
       expect(length(res), path).toBe(Buffer.byteLength(res.body))
     }
-    const pretty = await server.request(`/apis/apps/v1/namespaces/${NS}/daemonsets/py`, { token: server.token, headers: { 'User-Agent': 'curl/8.5.0' } })
+    const pretty = await server.request(`/apis/apps/v1/namespaces/${NS}/daemonsets/py`, {
+      token: server.token,
+      headers: { 'User-Agent': 'curl/8.5.0' },
+    })
     expect(pretty.body).toMatch(/^\{\n {2}"[\s\S]*\n {2}"kind": "DaemonSet",\n[\s\S]*\n\}$/)
     expect(length(pretty)).toBe(Buffer.byteLength(pretty.body))
   })

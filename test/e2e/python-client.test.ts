@@ -9,8 +9,10 @@ import { waitFor } from './helpers/wait'
 
 const NS = 'python-e2e'
 
-const python = (server: TestServer, script: string, args: string[] = []) => runPython(server, NS, script, args)
-const startPython = (server: TestServer, script: string, args: string[] = []) => startScript(server, NS, script, args)
+const python = (server: TestServer, script: string, args: string[] = []) =>
+  runPython(server, NS, script, args)
+const startPython = (server: TestServer, script: string, args: string[] = []) =>
+  startScript(server, NS, script, args)
 
 describe('python3-kubernetes client', () => {
   let server: TestServer
@@ -35,12 +37,25 @@ res = core.list_namespaced_config_map(NS, label_selector="set=list")
 out({"kind": type(res).__name__, "rv": res.metadata.resource_version, "items": [[i.metadata.name, i.data["k"]] for i in res.items]})
 `,
     )
-    expect(listed).toEqual({ kind: 'V1ConfigMapList', rv: expect.stringMatching(/^\d+$/), items: [['list-a', '1'], ['list-b', '2']] })
+    expect(listed).toEqual({
+      kind: 'V1ConfigMapList',
+      rv: expect.stringMatching(/^\d+$/),
+      items: [
+        ['list-a', '1'],
+        ['list-b', '2'],
+      ],
+    })
   })
 
   it('watches from a resourceVersion: the changes since then, then live ones', async () => {
-    const [start] = await python(server, `out(core.create_namespaced_config_map(NS, {"metadata": {"name": "watch-a"}, "data": {"k": "1"}}).metadata.resource_version)`)
-    await python(server, `core.create_namespaced_config_map(NS, {"metadata": {"name": "watch-b"}, "data": {"k": "2"}})`)
+    const [start] = await python(
+      server,
+      `out(core.create_namespaced_config_map(NS, {"metadata": {"name": "watch-a"}, "data": {"k": "1"}}).metadata.resource_version)`,
+    )
+    await python(
+      server,
+      `core.create_namespaced_config_map(NS, {"metadata": {"name": "watch-b"}, "data": {"k": "2"}})`,
+    )
     // watch.Watch sends watch=True; the stream ends once the third event is in (timeout_seconds bounds it).
     const watcher = startPython(
       server,
@@ -55,7 +70,10 @@ for ev in w.stream(core.list_namespaced_config_map, NS, resource_version=sys.arg
 `,
       [String(start)],
     )
-    await waitFor(() => watcher.lines.length >= 1, { what: 'the replayed event', timeoutMs: 30_000 })
+    await waitFor(() => watcher.lines.length >= 1, {
+      what: 'the replayed event',
+      timeoutMs: 30_000,
+    })
     await python(server, `core.patch_namespaced_config_map("watch-a", NS, {"data": {"k": "live"}})`)
     await python(server, `core.create_namespaced_config_map(NS, {"metadata": {"name": "watch-c"}})`)
     const { code, stderr } = await watcher.done
@@ -108,7 +126,8 @@ except client.exceptions.ApiException as e:
     expect(refused).toEqual({
       status: 400,
       reason: 'BadRequest',
-      message: 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.name of type string',
+      message:
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field EnvVar.spec.template.spec.containers.env.name of type string',
       stored: false,
     })
   })

@@ -19,9 +19,10 @@ let nobody = ''
 let urlReader = ''
 let marks = ''
 
-const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
-const as = (token: string, path: string, method = 'GET') => server.request(path, { token, method, timeoutMs: 30_000 })
-
+const run = (args: string[], stdin?: string) =>
+  kubectl(args, { kubeconfig: server.kubeconfig, stdin })
+const as = (token: string, path: string, method = 'GET') =>
+  server.request(path, { token, method, timeoutMs: 30_000 })
 
 beforeAll(async () => {
   server = await startServer()
@@ -34,7 +35,13 @@ beforeAll(async () => {
     ['create', 'serviceaccount', 'nobody', '-n', 'attacker'],
     ['create', 'serviceaccount', 'url-reader', '-n', 'attacker'],
     ['create', 'clusterrole', 'every-url', '--verb=get', '--non-resource-url=*'],
-    ['create', 'clusterrolebinding', 'every-url', '--clusterrole=every-url', '--serviceaccount=attacker:url-reader'],
+    [
+      'create',
+      'clusterrolebinding',
+      'every-url',
+      '--clusterrole=every-url',
+      '--serviceaccount=attacker:url-reader',
+    ],
     ['run', 'victim', '-n', 'other', '--image=busybox', '--command', '--', 'sleep', '3600'],
   ]) {
     const res = await run(args)
@@ -42,7 +49,12 @@ beforeAll(async () => {
   }
   nobody = (await run(['create', 'token', 'nobody', '-n', 'attacker'])).stdout.trim()
   urlReader = (await run(['create', 'token', 'url-reader', '-n', 'attacker'])).stdout.trim()
-  await waitFor(async () => (await run(['get', 'pod', 'victim', '-n', 'other', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', { what: 'the victim pod Running', timeoutMs: 60_000 })
+  await waitFor(
+    async () =>
+      (await run(['get', 'pod', 'victim', '-n', 'other', '-o', 'jsonpath={.status.phase}']))
+        .stdout === 'Running',
+    { what: 'the victim pod Running', timeoutMs: 60_000 },
+  )
 })
 
 afterAll(async () => {
@@ -53,12 +65,24 @@ afterAll(async () => {
 
 describe('a request is authorized as the path it is served from', () => {
   it("refuses another namespace's Secret through an encoded version, and still serves the owner", async () => {
-    for (const path of ['/api/v%31/namespaces/other/secrets/topsecret', '/api/v1/namespaces/other/secrets/topsecret', '/%61pi/v1/namespaces/other/secrets/topsecret']) {
+    for (const path of [
+      '/api/v%31/namespaces/other/secrets/topsecret',
+      '/api/v1/namespaces/other/secrets/topsecret',
+      '/%61pi/v1/namespaces/other/secrets/topsecret',
+    ]) {
       const res = await as(nobody, path)
       expect([path, res.status]).toEqual([path, 403])
       expect(res.body).not.toContain('aHVudGVyMg')
     }
-    const owner = await run(['get', 'secret', 'topsecret', '-n', 'other', '-o', 'jsonpath={.data.password}'])
+    const owner = await run([
+      'get',
+      'secret',
+      'topsecret',
+      '-n',
+      'other',
+      '-o',
+      'jsonpath={.data.password}',
+    ])
     expect(owner.stdout).toBe('aHVudGVyMg==')
   })
 
@@ -68,13 +92,21 @@ describe('a request is authorized as the path it is served from', () => {
     expect(res.status).toBe(403)
     expect(res.body).not.toContain('bootstrap-token')
     // The join token still joins, which is all it is for.
-    const joined = await server.request('/agent/v1/nodes/e2e-parsing-joined/credential', { method: 'POST', token: join })
+    const joined = await server.request('/agent/v1/nodes/e2e-parsing-joined/credential', {
+      method: 'POST',
+      token: join,
+    })
     expect(joined.status).toBe(201)
   })
 
   it("runs nothing in another namespace's pod through an encoded exec path", async () => {
     const mark = join(marks, 'pwned')
-    const res = await upgrade(server, nobody, `/api/v%31/namespaces/other/pods/victim/exec?command=touch&command=${encodeURIComponent(mark)}&stdout=1`, 'v5.channel.k8s.io')
+    const res = await upgrade(
+      server,
+      nobody,
+      `/api/v%31/namespaces/other/pods/victim/exec?command=touch&command=${encodeURIComponent(mark)}&stdout=1`,
+      'v5.channel.k8s.io',
+    )
     expect(res.status).toBe(403)
     expect(existsSync(mark)).toBe(false)
     const ok = await run(['exec', 'victim', '-n', 'other', '--', 'echo', 'still-served'])

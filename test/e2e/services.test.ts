@@ -7,7 +7,8 @@ import { waitFor } from './helpers/wait'
 
 let server: TestServer
 let agent: AgentProcess | undefined
-const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: server.kubeconfig, stdin })
+const run = (args: string[], stdin?: string) =>
+  kubectl(args, { kubeconfig: server.kubeconfig, stdin })
 const json = (args: string[]) => kubectlJson(args, { kubeconfig: server.kubeconfig })
 
 const deployment = {
@@ -17,7 +18,10 @@ const deployment = {
   spec: {
     replicas: 3,
     selector: { matchLabels: { app: 'web' } },
-    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 8080 }] }] } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 8080 }] }] },
+    },
   },
 }
 
@@ -29,7 +33,14 @@ async function readyAddresses(name: string): Promise<string[]> {
 
 beforeAll(async () => {
   server = await startServer()
-  agent = startAgent(server.kubeconfig, ['--name', 'sim-1', '--runtime', 'sim', '--lease-seconds', '1'])
+  agent = startAgent(server.kubeconfig, [
+    '--name',
+    'sim-1',
+    '--runtime',
+    'sim',
+    '--lease-seconds',
+    '1',
+  ])
 })
 
 afterAll(async () => {
@@ -44,7 +55,10 @@ describe('services', () => {
     expect(exposed.stdout).toContain('service/web exposed')
     const svc = await json(['get', 'service', 'web', '-o', 'json'])
     expect(svc.spec.clusterIP).toMatch(/^10\./)
-    await waitFor(async () => (await readyAddresses('web')).length === 3, { what: '3 ready endpoint addresses', timeoutMs: 30_000 })
+    await waitFor(async () => (await readyAddresses('web')).length === 3, {
+      what: '3 ready endpoint addresses',
+      timeoutMs: 30_000,
+    })
     const ep = await json(['get', 'endpoints', 'web', '-o', 'json'])
     expect(ep.subsets[0].ports).toEqual([{ port: 8080, protocol: 'TCP' }])
     expect(ep.subsets[0].addresses[0].targetRef.kind).toBe('Pod')
@@ -55,11 +69,21 @@ describe('services', () => {
     expect(slices.stdout).toMatch(/^web-\S+\s+IPv4\s+8080\s/m)
 
     expect((await run(['scale', 'deployment', 'web', '--replicas=1'])).code).toBe(0)
-    await waitFor(async () => (await readyAddresses('web')).length === 1, { what: '1 ready endpoint address', timeoutMs: 30_000 })
+    await waitFor(async () => (await readyAddresses('web')).length === 1, {
+      what: '1 ready endpoint address',
+      timeoutMs: 30_000,
+    })
   })
 
   it('gives a headless service no cluster IP', async () => {
-    const res = await run(['create', 'service', 'clusterip', 'web-headless', '--clusterip=None', '--tcp=80:8080'])
+    const res = await run([
+      'create',
+      'service',
+      'clusterip',
+      'web-headless',
+      '--clusterip=None',
+      '--tcp=80:8080',
+    ])
     expect(res.code).toBe(0)
     const svc = await json(['get', 'service', 'web-headless', '-o', 'json'])
     expect(svc.spec.clusterIP).toBe('None')
@@ -67,6 +91,9 @@ describe('services', () => {
 
   it('deletes the endpoints with the service', async () => {
     expect((await run(['delete', 'service', 'web'])).code).toBe(0)
-    await waitFor(async () => (await run(['get', 'endpoints', 'web'])).code !== 0, { what: 'endpoints web gone', timeoutMs: 20_000 })
+    await waitFor(async () => (await run(['get', 'endpoints', 'web'])).code !== 0, {
+      what: 'endpoints web gone',
+      timeoutMs: 20_000,
+    })
   })
 })

@@ -1,6 +1,7 @@
 import type { Action } from '../../src/controllers/runtime/types'
 
-const where = (namespace: string | undefined, name: string) => (namespace ? `${namespace}/${name}` : name)
+const where = (namespace: string | undefined, name: string) =>
+  namespace ? `${namespace}/${name}` : name
 
 /**
  * One line per controller action, as the memory stores log writes: `<type> <plural> <namespace/>name`,
@@ -18,14 +19,23 @@ export function briefAction(a: Action): string {
 }
 
 function describe(a: Action, brief: boolean): string {
-  const head = (plural: string, namespace: string | undefined, name: string, subresource?: string) => `${a.type} ${plural} ${where(namespace, name)}${subresource ? `/${subresource}` : ''}`
-  const line = (subject: string, detail: string[]) => (brief ? subject : [subject, ...detail].join(' '))
+  const head = (
+    plural: string,
+    namespace: string | undefined,
+    name: string,
+    subresource?: string,
+  ) => `${a.type} ${plural} ${where(namespace, name)}${subresource ? `/${subresource}` : ''}`
+  const line = (subject: string, detail: string[]) =>
+    brief ? subject : [subject, ...detail].join(' ')
   switch (a.type) {
     case 'create':
     case 'update':
     case 'updateStatus': {
       const m = a.object.metadata
-      return line(head(a.resource.plural, m.namespace, m.name ?? m.generateName ?? ''), m.resourceVersion ? [`rv=${m.resourceVersion}`] : [])
+      return line(
+        head(a.resource.plural, m.namespace, m.name ?? m.generateName ?? ''),
+        m.resourceVersion ? [`rv=${m.resourceVersion}`] : [],
+      )
     }
     case 'delete': {
       const detail: string[] = []
@@ -35,7 +45,9 @@ function describe(a: Action, brief: boolean): string {
       return line(head(a.resource.plural, a.namespace, a.name), detail)
     }
     case 'patch':
-      return line(head(a.resource.plural, a.namespace, a.name, a.subresource), [JSON.stringify(a.patch)])
+      return line(head(a.resource.plural, a.namespace, a.name, a.subresource), [
+        JSON.stringify(a.patch),
+      ])
     case 'scale':
       return line(head(a.resource.plural, a.namespace, a.name), [`replicas=${a.replicas}`])
     case 'bind':

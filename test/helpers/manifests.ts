@@ -13,7 +13,15 @@ export function namespace(name: string): Manifest {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }
 }
 
-export function configMap(name: string, opts: { namespace?: string; labels?: Record<string, string>; data?: Record<string, string>; finalizers?: string[] } = {}): Manifest {
+export function configMap(
+  name: string,
+  opts: {
+    namespace?: string
+    labels?: Record<string, string>
+    data?: Record<string, string>
+    finalizers?: string[]
+  } = {},
+): Manifest {
   const metadata: Record<string, unknown> = { name }
   if (opts.namespace) metadata.namespace = opts.namespace
   if (opts.labels) metadata.labels = opts.labels

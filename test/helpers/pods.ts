@@ -44,9 +44,15 @@ export interface PodFixture {
   metadata?: Partial<KubeObject['metadata']>
 }
 
-function templateLabelsOf(owner: KubeObject | string | undefined): Record<string, string> | undefined {
+function templateLabelsOf(
+  owner: KubeObject | string | undefined,
+): Record<string, string> | undefined {
   if (typeof owner !== 'object') return undefined
-  const labels = ((owner.spec as Json | undefined)?.template as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels
+  const labels = (
+    (owner.spec as Json | undefined)?.template as
+      | { metadata?: { labels?: Record<string, string> } }
+      | undefined
+  )?.metadata?.labels
   return labels ? { ...labels } : undefined
 }
 
@@ -61,26 +67,51 @@ export function newPod(name: string, f: PodFixture = {}): KubeObject {
     labels: f.labels ?? templateLabelsOf(f.owner) ?? { app: 'web' },
   }
   if (f.annotations) metadata.annotations = f.annotations
-  if (typeof f.owner === 'string') metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${f.owner}`, uid: f.owner, controller: true }]
+  if (typeof f.owner === 'string')
+    metadata.ownerReferences = [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: `rs-${f.owner}`,
+        uid: f.owner,
+        controller: true,
+      },
+    ]
   else if (f.owner) metadata.ownerReferences = [newControllerRef(f.owner, 'apps/v1', 'ReplicaSet')]
   if (f.deletionTimestamp) metadata.deletionTimestamp = f.deletionTimestamp
   const container: Json = { name: 'app', image: 'nginx:1' }
-  if (f.requests || f.limits) container.resources = { ...(f.requests ? { requests: f.requests } : {}), ...(f.limits ? { limits: f.limits } : {}) }
+  if (f.requests || f.limits)
+    container.resources = {
+      ...(f.requests ? { requests: f.requests } : {}),
+      ...(f.limits ? { limits: f.limits } : {}),
+    }
   const spec: Json = { containers: f.containers ?? [container], ...f.spec }
   if (f.schedulerName) spec.schedulerName = f.schedulerName
-  const nodeName = f.nodeName ?? (f.readySince !== undefined || f.phase === 'Running' ? 'node-1' : undefined)
+  const nodeName =
+    f.nodeName ?? (f.readySince !== undefined || f.phase === 'Running' ? 'node-1' : undefined)
   if (nodeName) spec.nodeName = nodeName
   if (f.tolerations) spec.tolerations = f.tolerations
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { ...metadata, ...f.metadata }, spec, status: f.status ?? generatedStatus(f, nodeName) }
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { ...metadata, ...f.metadata },
+    spec,
+    status: f.status ?? generatedStatus(f, nodeName),
+  }
 }
 
 function generatedStatus(f: PodFixture, nodeName: string | undefined): Json {
   const status: Json = { phase: f.phase ?? (nodeName ? 'Running' : 'Pending') }
   const conditions: Json[] = [...(f.conditions ?? [])]
-  if (f.readySince !== undefined) conditions.push({ type: 'Ready', status: 'True', lastTransitionTime: formatTime(f.readySince) })
-  else if (f.notReady) conditions.push({ type: 'Ready', status: 'False', lastTransitionTime: formatTime(T0 - 60_000) })
+  if (f.readySince !== undefined)
+    conditions.push({ type: 'Ready', status: 'True', lastTransitionTime: formatTime(f.readySince) })
+  else if (f.notReady)
+    conditions.push({ type: 'Ready', status: 'False', lastTransitionTime: formatTime(T0 - 60_000) })
   if (conditions.length) status.conditions = conditions
-  if (f.restarts !== undefined) status.containerStatuses = [{ name: 'app', restartCount: f.restarts, ready: f.readySince !== undefined }]
+  if (f.restarts !== undefined)
+    status.containerStatuses = [
+      { name: 'app', restartCount: f.restarts, ready: f.readySince !== undefined },
+    ]
   return status
 }
 
@@ -113,9 +144,18 @@ export function podManifest(name: string, f: PodManifestFixture = {}): KubeObjec
   const spec: Json = {}
   if (f.nodeName) spec.nodeName = f.nodeName
   const container: Json = { name: 'main', image: f.image ?? 'busybox' }
-  if (f.requests || f.limits) container.resources = { ...(f.requests ? { requests: f.requests } : {}), ...(f.limits ? { limits: f.limits } : {}) }
+  if (f.requests || f.limits)
+    container.resources = {
+      ...(f.requests ? { requests: f.requests } : {}),
+      ...(f.limits ? { limits: f.limits } : {}),
+    }
   spec.containers = f.containers ?? [container]
-  const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { ...metadata, ...f.metadata }, spec: { ...spec, ...f.spec } }
+  const pod: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { ...metadata, ...f.metadata },
+    spec: { ...spec, ...f.spec },
+  }
   if (f.status) pod.status = f.status
   return pod
 }

@@ -13,7 +13,10 @@ export interface WaitOptions {
  * call is also bounded by the time left, so a hanging call cannot outlive the timeout. Uses only
  * timers: it runs in Node and inside workerd alike.
  */
-export async function waitFor<T>(fn: () => T | Promise<T>, opts: WaitOptions): Promise<Exclude<T, undefined | null | false>> {
+export async function waitFor<T>(
+  fn: () => T | Promise<T>,
+  opts: WaitOptions,
+): Promise<Exclude<T, undefined | null | false>> {
   const timeoutMs = opts.timeoutMs ?? 10_000
   const longest = opts.intervalMs ?? 100
   const deadline = Date.now() + timeoutMs
@@ -23,12 +26,17 @@ export async function waitFor<T>(fn: () => T | Promise<T>, opts: WaitOptions): P
     const left = deadline - Date.now()
     try {
       const value = await withinMs(Promise.resolve().then(fn), Math.max(left, 1))
-      if (value !== undefined && value !== null && value !== false) return value as Exclude<T, undefined | null | false>
+      if (value !== undefined && value !== null && value !== false)
+        return value as Exclude<T, undefined | null | false>
       last = `last value: ${String(value)}`
     } catch (err) {
-      last = err instanceof TimedOut ? 'the last attempt was still running' : `last error: ${err instanceof Error ? err.message : String(err)}`
+      last =
+        err instanceof TimedOut
+          ? 'the last attempt was still running'
+          : `last error: ${err instanceof Error ? err.message : String(err)}`
     }
-    if (Date.now() + pause > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${opts.what} (${last})`)
+    if (Date.now() + pause > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${opts.what} (${last})`)
     await sleep(pause)
     pause = Math.min(pause * 2, longest)
   }

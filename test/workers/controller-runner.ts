@@ -3,4 +3,5 @@ import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/ru
 import { controllerDefinition } from '../../src/controllers/registry'
 
 /** The named controller's runner over this worker's stores. */
-export const runner = (name: string) => new ControllerRunner(env, controllerDefinition(name, env), defaultRunnerOptions)
+export const runner = (name: string) =>
+  new ControllerRunner(env, controllerDefinition(name, env), defaultRunnerOptions)

@@ -14,7 +14,8 @@ function recorder(name: string, seen: string[]): ControllerDefinition {
     name,
     watches: {
       kinds: [configMaps],
-      keysFor: (_r, o) => (o.metadata.labels?.shared ? [`${o.metadata.namespace}/${o.metadata.name}`] : []),
+      keysFor: (_r, o) =>
+        o.metadata.labels?.shared ? [`${o.metadata.namespace}/${o.metadata.name}`] : [],
       allKeys: () => [],
     },
     reconcile: (key) => {
@@ -31,7 +32,15 @@ describe('controllers sharing one host', () => {
     const [a, b] = runnersSharingCaches(env, [recorder('a', seenA), recorder('b', seenB)])
     await a!.pass()
     await b!.pass()
-    expect((await api('POST', '/api/v1/namespaces/default/configmaps', configMap('fresh', { k: 'v' }, { shared: 'yes' }))).status).toBe(201)
+    expect(
+      (
+        await api(
+          'POST',
+          '/api/v1/namespaces/default/configmaps',
+          configMap('fresh', { k: 'v' }, { shared: 'yes' }),
+        )
+      ).status,
+    ).toBe(201)
 
     // a's pass reads the change from the log and applies it to the caches both read.
     await a!.pass()
@@ -40,20 +49,31 @@ describe('controllers sharing one host', () => {
     const report = await b!.pass()
     expect(seenB).toEqual(['default/fresh'])
     expect(report.reconciled).toBe(1)
-    expect(b!.caches.get(configMaps, 'default', 'fresh')?.metadata.labels).toEqual({ shared: 'yes' })
+    expect(b!.caches.get(configMaps, 'default', 'fresh')?.metadata.labels).toEqual({
+      shared: 'yes',
+    })
   })
 
   it('a host from before the shared one hands over what its controller remembered, and retires', async () => {
     expect(hostOfController('replicaset')).toBe(sharedPodsHost)
     const legacy = env.CONTROLLER_HOST.get(env.CONTROLLER_HOST.idFromName('controller/replicaset'))
     await runInDurableObject(legacy, async (_i, state) => {
-      await state.storage.put({ controller: 'replicaset', counters: { alarms: 3 }, 'memory/default/web': { creates: 2 } })
+      await state.storage.put({
+        controller: 'replicaset',
+        counters: { alarms: 3 },
+        'memory/default/web': { creates: 2 },
+      })
       await state.storage.setAlarm(Date.now() + 60_000)
     })
     expect(await runDurableObjectAlarm(legacy)).toBe(true)
-    const left = await runInDurableObject(legacy, async (_i, state) => ({ keys: [...(await state.storage.list()).keys()], alarm: await state.storage.getAlarm() }))
+    const left = await runInDurableObject(legacy, async (_i, state) => ({
+      keys: [...(await state.storage.list()).keys()],
+      alarm: await state.storage.getAlarm(),
+    }))
     expect(left).toEqual({ keys: [], alarm: null })
-    const adopted = await runInDurableObject(hostOf('replicaset'), (_i, state) => state.storage.get(`${memoryPrefix('replicaset')}default/web`))
+    const adopted = await runInDurableObject(hostOf('replicaset'), (_i, state) =>
+      state.storage.get(`${memoryPrefix('replicaset')}default/web`),
+    )
     expect(adopted).toEqual({ creates: 2 })
   })
 
@@ -61,7 +81,17 @@ describe('controllers sharing one host', () => {
     expect(hostOfController('cronjob')).toBe('cronjob')
     const own = hostOf('cronjob')
     await runInDurableObject(own, async (_i, state) => {
-      await state.storage.put({ controller: 'cronjob', counters: { alarms: 7, notifications: 1, passes: 7, failedPasses: 0, reconciles: 0, since: 1 } })
+      await state.storage.put({
+        controller: 'cronjob',
+        counters: {
+          alarms: 7,
+          notifications: 1,
+          passes: 7,
+          failedPasses: 0,
+          reconciles: 0,
+          since: 1,
+        },
+      })
       await state.storage.setAlarm(Date.now() + 60_000)
     })
     expect(await runDurableObjectAlarm(own)).toBe(true)

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { createScheduledController, env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import {
+  createScheduledController,
+  env,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from 'cloudflare:test'
 import { controllerNames } from '../../src/controllers/registry'
 import worker from '../../src/index'
 import { ControllerRunner, defaultRunnerOptions } from '../../src/controllers/runtime/runner'
@@ -18,10 +23,15 @@ async function controllersAtRest(timeoutMs = 20_000): Promise<void> {
   for (const name of controllerNames()) {
     await waitFor(
       async () => {
-        const at = await runInDurableObject(host(name), (_instance, state) => state.storage.getAlarm())
+        const at = await runInDurableObject(host(name), (_instance, state) =>
+          state.storage.getAlarm(),
+        )
         return at !== null && at > Date.now() + 5_000
       },
-      { what: `controller ${name} to finish its pass`, timeoutMs: Math.max(deadline - Date.now(), 1) },
+      {
+        what: `controller ${name} to finish its pass`,
+        timeoutMs: Math.max(deadline - Date.now(), 1),
+      },
     )
   }
 }
@@ -33,20 +43,38 @@ const readyNode = (name: string) => ({
   status: {
     capacity: { cpu: '4', memory: '8Gi', pods: '110' },
     allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z/, 'Z') }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+      },
+    ],
   },
 })
 
 describe('controller passes without notifications', () => {
   it('heals a lost notification on the next periodic pass re-armed by cron', async () => {
     await api('POST', '/api/v1/nodes', readyNode('n1'))
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'n1' }, spec: { holderIdentity: 'n1', leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') } }
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'n1' },
+      spec: {
+        holderIdentity: 'n1',
+        leaseDurationSeconds: 40,
+        renewTime: new Date().toISOString().replace('Z', '000Z'),
+      },
+    }
     await api('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease)
     const created = await api('POST', '/api/v1/namespaces/default/pods', podManifest('pending'))
     expect(created.status).toBe(201)
     // Notifications are off in this project: nothing has told the scheduler about the pod.
     expect(await runDurableObjectAlarm(host('scheduler'))).toBe(false)
-    expect((await api('GET', '/api/v1/namespaces/default/pods/pending')).json.spec.nodeName).toBeUndefined()
+    expect(
+      (await api('GET', '/api/v1/namespaces/default/pods/pending')).json.spec.nodeName,
+    ).toBeUndefined()
 
     await worker.scheduled!(createScheduledController({ cron: '* * * * *' }), env)
     await runDurableObjectAlarm(host('scheduler'))
@@ -59,7 +87,12 @@ describe('controller passes without notifications', () => {
     )
     expect(pod.spec.nodeName).toBe('n1')
     expect(pod.status.conditions.find((c: any) => c.type === 'PodScheduled').status).toBe('True')
-    const events = (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dpending')).json.items
+    const events = (
+      await api(
+        'GET',
+        '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dpending',
+      )
+    ).json.items
     expect(events.map((e: any) => e.reason)).toContain('Scheduled')
     await controllersAtRest()
   })
@@ -90,15 +123,27 @@ describe('controller passes without notifications', () => {
     expect(calls).toBe(6)
     for (let i = 1; i < 5; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!)
 
-    const idle: ControllerDefinition = { ...failing, name: 'idle', watches: { ...failing.watches, allKeys: () => [] }, reconcile: () => ({ actions: [] }) }
-    const idleRunner = new ControllerRunner(env, idle, { ...defaultRunnerOptions, resyncMs: 30_000 })
+    const idle: ControllerDefinition = {
+      ...failing,
+      name: 'idle',
+      watches: { ...failing.watches, allKeys: () => [] },
+      reconcile: () => ({ actions: [] }),
+    }
+    const idleRunner = new ControllerRunner(env, idle, {
+      ...defaultRunnerOptions,
+      resyncMs: 30_000,
+    })
     const report = await idleRunner.pass(() => now)
     expect(report.nextAt! - now).toBe(30_000)
   })
 
   it('ends a pass after a bounded number of actions and takes the rest in the next pass at once', async () => {
     const keys = Array.from({ length: 7 }, (_, i) => `k${i}`)
-    const involved = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bounded', namespace: 'default', uid: 'u-bounded' } }
+    const involved = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'bounded', namespace: 'default', uid: 'u-bounded' },
+    }
     const done: string[] = []
     const bounded: ControllerDefinition = {
       name: 'bounded',
@@ -109,11 +154,18 @@ describe('controller passes without notifications', () => {
       },
       reconcile: (key) => {
         done.push(key)
-        return { actions: [{ type: 'event', involved, eventType: 'Normal', reason: 'Counted', message: key }] }
+        return {
+          actions: [
+            { type: 'event', involved, eventType: 'Normal', reason: 'Counted', message: key },
+          ],
+        }
       },
     }
     const now = 2_000_000
-    const runner = new ControllerRunner(env, bounded, { ...defaultRunnerOptions, maxActionsPerPass: 3 })
+    const runner = new ControllerRunner(env, bounded, {
+      ...defaultRunnerOptions,
+      maxActionsPerPass: 3,
+    })
     const first = await runner.pass(() => now)
     expect(first.actions).toBe(3)
     expect(first.nextAt).toBe(now)
@@ -126,7 +178,11 @@ describe('controller passes without notifications', () => {
   })
 
   it('bumps the count of an event it repeats instead of writing another', async () => {
-    const involved = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'repeated', namespace: 'default', uid: 'u-repeated' } }
+    const involved = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'repeated', namespace: 'default', uid: 'u-repeated' },
+    }
     let message = 'the same thing again'
     const repeating: ControllerDefinition = {
       name: 'repeating',
@@ -135,7 +191,9 @@ describe('controller passes without notifications', () => {
         keysFor: () => [],
         allKeys: () => ['default/repeated'],
       },
-      reconcile: () => ({ actions: [{ type: 'event', involved, eventType: 'Warning', reason: 'Repeated', message }] }),
+      reconcile: () => ({
+        actions: [{ type: 'event', involved, eventType: 'Warning', reason: 'Repeated', message }],
+      }),
     }
     let now = 3_000_000
     const runner = new ControllerRunner(env, repeating, { ...defaultRunnerOptions, resyncMs: 1000 })
@@ -143,7 +201,13 @@ describe('controller passes without notifications', () => {
       await runner.pass(() => now)
       now += 1000
     }
-    const about = async () => (await api('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Drepeated')).json.items
+    const about = async () =>
+      (
+        await api(
+          'GET',
+          '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Drepeated',
+        )
+      ).json.items
     const once = await about()
     expect(once).toHaveLength(1)
     expect(once[0].count).toBe(3)

@@ -14,18 +14,70 @@ let victimUid = ''
 afterEach(closeFakeAgents)
 
 async function endpoints(name: string, targetRef: Record<string, string>) {
-  expect((await api('POST', '/api/v1/namespaces/ep-a/services', { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80, targetPort: 8080 }] } })).status).toBe(201)
-  const eps = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip: '10.244.0.7', nodeName: NODE, targetRef: { kind: 'Pod', ...targetRef } }], ports: [{ port: 8080 }] }] }
+  expect(
+    (
+      await api('POST', '/api/v1/namespaces/ep-a/services', {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name },
+        spec: { ports: [{ port: 80, targetPort: 8080 }] },
+      })
+    ).status,
+  ).toBe(201)
+  const eps = {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name },
+    subsets: [
+      {
+        addresses: [{ ip: '10.244.0.7', nodeName: NODE, targetRef: { kind: 'Pod', ...targetRef } }],
+        ports: [{ port: 8080 }],
+      },
+    ],
+  }
   expect((await api('POST', '/api/v1/namespaces/ep-a/endpoints', eps)).status).toBe(201)
-  const rule = { host: `${name}.example`, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name, port: { number: 80 } } } }] } }
-  expect((await api('POST', '/apis/networking.k8s.io/v1/namespaces/ep-a/ingresses', { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name }, spec: { ingressClassName: 'edgeplane', rules: [rule] } })).status).toBe(201)
+  const rule = {
+    host: `${name}.example`,
+    http: {
+      paths: [
+        { path: '/', pathType: 'Prefix', backend: { service: { name, port: { number: 80 } } } },
+      ],
+    },
+  }
+  expect(
+    (
+      await api('POST', '/apis/networking.k8s.io/v1/namespaces/ep-a/ingresses', {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name },
+        spec: { ingressClassName: 'edgeplane', rules: [rule] },
+      })
+    ).status,
+  ).toBe(201)
 }
 
 beforeAll(async () => {
-  for (const ns of ['ep-a', 'ep-b']) expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
-  const victim = await api('POST', '/api/v1/namespaces/ep-b/pods', podManifest('db', { nodeName: NODE }))
+  for (const ns of ['ep-a', 'ep-b'])
+    expect(
+      (
+        await api('POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: ns },
+        })
+      ).status,
+    ).toBe(201)
+  const victim = await api(
+    'POST',
+    '/api/v1/namespaces/ep-b/pods',
+    podManifest('db', { nodeName: NODE }),
+  )
   victimUid = victim.json.metadata.uid
-  const own = await api('POST', '/api/v1/namespaces/ep-a/pods', podManifest('web', { nodeName: NODE }))
+  const own = await api(
+    'POST',
+    '/api/v1/namespaces/ep-a/pods',
+    podManifest('web', { nodeName: NODE }),
+  )
   // Another namespace's pod by namespace, and by uid under a name of ep-a (or of no pod at all).
   await endpoints('by-namespace', { namespace: 'ep-b', name: 'db', uid: victimUid })
   await endpoints('by-uid', { name: 'web', uid: victimUid })

@@ -22,7 +22,11 @@ export async function fakeAgent(node: string) {
       const msg = JSON.parse(e.data)
       messages.push(msg)
       if (msg.op === 'logs' || msg.op === 'exec' || msg.op === 'tcp') onOpen(msg)
-    } else frames.push({ ...decodeFrame(e.data as ArrayBuffer)!, payload: new Uint8Array(decodeFrame(e.data as ArrayBuffer)!.payload) })
+    } else
+      frames.push({
+        ...decodeFrame(e.data as ArrayBuffer)!,
+        payload: new Uint8Array(decodeFrame(e.data as ArrayBuffer)!.payload),
+      })
   })
   const agent = {
     ws,

@@ -25,7 +25,13 @@ export async function httpAgent(node: string) {
     if (typeof e.data !== 'string') return
     const msg = JSON.parse(e.data)
     if (msg.op !== 'http') return
-    opened.push({ namespace: msg.namespace, pod: msg.pod, podUid: msg.podUid, path: msg.path, headers: msg.headers })
+    opened.push({
+      namespace: msg.namespace,
+      pod: msg.pod,
+      podUid: msg.podUid,
+      path: msg.path,
+      headers: msg.headers,
+    })
     const head = { status: 200, headers: [['Content-Type', 'text/plain']] }
     agent.ws.send(encodeFrame(msg.id, 3, enc.encode(JSON.stringify(head))))
     agent.ws.send(encodeFrame(msg.id, 1, enc.encode(`${msg.namespace}/${msg.pod} ${msg.path}`)))
@@ -38,8 +44,15 @@ export async function httpAgent(node: string) {
 export const edgeEnv = { ...env, EDGEPLANE_API_HOST: 'edgeplane.test' }
 
 /** A request to the edge for `host` and `path`. */
-export async function viaEdge(host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  const res = await serveIngress(new Request(`https://${host}${path}`, { headers: { ...headers, Host: host } }), edgeEnv)
+export async function viaEdge(
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  const res = await serveIngress(
+    new Request(`https://${host}${path}`, { headers: { ...headers, Host: host } }),
+    edgeEnv,
+  )
   return { status: res.status, body: await res.text() }
 }
 

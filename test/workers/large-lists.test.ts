@@ -9,12 +9,24 @@ import { storeFor } from '../../src/store-client/stores'
 const objectBytes = 1024 * 1024
 const count = Math.ceil((storeReplyBytes * 1.5) / objectBytes)
 const ns = 'big-lists'
-const big = (i: number) => ({ ...configMap(`big-${i}`, { blob: String(i % 10).repeat(objectBytes) }, { set: 'big' }), metadata: { name: `big-${i}`, namespace: ns, labels: { set: 'big' } } })
+const big = (i: number) => ({
+  ...configMap(`big-${i}`, { blob: String(i % 10).repeat(objectBytes) }, { set: 'big' }),
+  metadata: { name: `big-${i}`, namespace: ns, labels: { set: 'big' } },
+})
 
 describe('lists larger than one store reply', () => {
   beforeAll(async () => {
-    expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
-    for (let i = 0; i < count; i++) expect((await api('POST', `/api/v1/namespaces/${ns}/configmaps`, big(i))).status).toBe(201)
+    expect(
+      (
+        await api('POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: ns },
+        })
+      ).status,
+    ).toBe(201)
+    for (let i = 0; i < count; i++)
+      expect((await api('POST', `/api/v1/namespaces/${ns}/configmaps`, big(i))).status).toBe(201)
   })
 
   it('cuts a store page at its reply budget, with a continue token, even under a larger limit', async () => {
@@ -33,7 +45,9 @@ describe('lists larger than one store reply', () => {
     for (let reads = 0; reads < count + 5; reads++) {
       const batch = await store.changesSince(rv, 2000)
       if (!batch.ok) throw new Error(`changesSince failed: ${JSON.stringify(batch)}`)
-      expect(batch.value.changes.map((c) => c.value).join('').length).toBeLessThan(storeReplyBytes + 2 * objectBytes)
+      expect(batch.value.changes.map((c) => c.value).join('').length).toBeLessThan(
+        storeReplyBytes + 2 * objectBytes,
+      )
       seen += batch.value.changes.filter((c) => c.value.includes('"big-')).length
       rv = batch.value.rv
       if (!batch.value.more) break
@@ -46,14 +60,19 @@ describe('lists larger than one store reply', () => {
     expect(res.status).toBe(200)
     expect(res.json.kind).toBe('ConfigMapList')
     expect(res.json.metadata.continue).toBeUndefined()
-    expect(res.json.items.map((o: any) => o.metadata.name).sort()).toEqual(Array.from({ length: count }, (_, i) => `big-${i}`).sort())
+    expect(res.json.items.map((o: any) => o.metadata.name).sort()).toEqual(
+      Array.from({ length: count }, (_, i) => `big-${i}`).sort(),
+    )
   })
 
   it('gives a client that set limit fewer items and a continue token that reaches the rest', async () => {
     const first = await api('GET', `/api/v1/namespaces/${ns}/configmaps?limit=500`)
     expect(first.status).toBe(200)
     expect(first.json.items.length).toBeLessThan(count)
-    const rest = await api('GET', `/api/v1/namespaces/${ns}/configmaps?limit=500&continue=${encodeURIComponent(first.json.metadata.continue)}`)
+    const rest = await api(
+      'GET',
+      `/api/v1/namespaces/${ns}/configmaps?limit=500&continue=${encodeURIComponent(first.json.metadata.continue)}`,
+    )
     expect(first.json.items.length + rest.json.items.length).toBe(count)
   })
 

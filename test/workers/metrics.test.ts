@@ -5,8 +5,12 @@ import { waitFor } from '../helpers'
 
 const host = hostOf
 
-async function metrics(bearer = token): Promise<{ status: number; type: string | null; text: string }> {
-  const res = await SELF.fetch('https://edgeplane.test/metrics', { headers: bearer ? { Authorization: `Bearer ${bearer}` } : {} })
+async function metrics(
+  bearer = token,
+): Promise<{ status: number; type: string | null; text: string }> {
+  const res = await SELF.fetch('https://edgeplane.test/metrics', {
+    headers: bearer ? { Authorization: `Bearer ${bearer}` } : {},
+  })
   return { status: res.status, type: res.headers.get('Content-Type'), text: await res.text() }
 }
 
@@ -24,7 +28,9 @@ describe('GET /metrics', () => {
     expect(res.type).toMatch(/^text\/plain; version=0\.0\.4/)
     expect(res.text).toContain('# TYPE edgeplane_controller_alarms_total counter')
     expect(res.text).toMatch(/^edgeplane_controller_alarms_total\{controller="replicaset"\} \d+$/m)
-    expect(res.text).toMatch(/^edgeplane_controller_reconcile_passes_total\{controller="scheduler"\} \d+$/m)
+    expect(res.text).toMatch(
+      /^edgeplane_controller_reconcile_passes_total\{controller="scheduler"\} \d+$/m,
+    )
 
     expect((await metrics('')).status).toBe(401)
     const asNode = await metrics(await joinNode('metrics-n1'))
@@ -44,18 +50,26 @@ describe('GET /metrics', () => {
     const next = await waitFor(
       async () => {
         await runDurableObjectAlarm(host('replicaset'))
-        const at = await runInDurableObject(host('replicaset'), (_instance, state) => state.storage.getAlarm())
+        const at = await runInDurableObject(host('replicaset'), (_instance, state) =>
+          state.storage.getAlarm(),
+        )
         return at !== null && at > Date.now() + 5_000 && at
       },
       { what: 'the replicaset host to rest', timeoutMs: 20_000 },
     )
     const after = (await metrics()).text
     expect(sample(after, 'edgeplane_controller_alarms_total', 'replicaset')).toBe(alarms + 1)
-    expect(sample(after, 'edgeplane_controller_reconcile_passes_total', 'replicaset')).toBe(passes + 1)
-    expect(sample(after, 'edgeplane_controller_notifications_total', 'replicaset')).toBe(notifications + 1)
+    expect(sample(after, 'edgeplane_controller_reconcile_passes_total', 'replicaset')).toBe(
+      passes + 1,
+    )
+    expect(sample(after, 'edgeplane_controller_notifications_total', 'replicaset')).toBe(
+      notifications + 1,
+    )
 
     // Kept in storage: a new instance of the object (after eviction) reads the same counts.
-    const stored = await runInDurableObject(host('replicaset'), (_instance, state) => state.storage.get<{ alarms: number }>('counters/replicaset'))
+    const stored = await runInDurableObject(host('replicaset'), (_instance, state) =>
+      state.storage.get<{ alarms: number }>('counters/replicaset'),
+    )
     expect(stored?.alarms).toBe(alarms + 1)
     // The pass re-armed the periodic resync, not another immediate pass.
     expect(next).toBeGreaterThan(Date.now() + 5_000)

@@ -13,14 +13,38 @@ afterEach(closeFakeAgents)
 
 /** A pod with containers `main` and `side`, on a node if named. */
 const twoContainers = (name: string, nodeName?: string, metadata: Record<string, unknown> = {}) =>
-  podManifest(name, { nodeName, containers: [{ name: 'main', image: 'busybox:1.36' }, { name: 'side', image: 'busybox:1.36' }], metadata })
+  podManifest(name, {
+    nodeName,
+    containers: [
+      { name: 'main', image: 'busybox:1.36' },
+      { name: 'side', image: 'busybox:1.36' },
+    ],
+    metadata,
+  })
 
-const get = (path: string, headers: Record<string, string> = {}) => SELF.fetch(`https://edgeplane.test${path}`, { headers: { Authorization: `Bearer ${adminToken}`, ...headers } })
+const get = (path: string, headers: Record<string, string> = {}) =>
+  SELF.fetch(`https://edgeplane.test${path}`, {
+    headers: { Authorization: `Bearer ${adminToken}`, ...headers },
+  })
 
 beforeAll(async () => {
-  await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tunnel' } })
+  await api('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'tunnel' },
+  })
   expect((await api('POST', `${ns}/pods`, twoContainers('p1', 'w1'))).status).toBe(201)
-  expect((await api('POST', `${ns}/pods`, twoContainers('annotated', 'w1', { annotations: { 'kubectl.kubernetes.io/default-container': 'side' } }))).status).toBe(201)
+  expect(
+    (
+      await api(
+        'POST',
+        `${ns}/pods`,
+        twoContainers('annotated', 'w1', {
+          annotations: { 'kubectl.kubernetes.io/default-container': 'side' },
+        }),
+      )
+    ).status,
+  ).toBe(201)
   expect((await api('POST', `${ns}/pods`, twoContainers('pending'))).status).toBe(201)
   expect((await api('POST', `${ns}/pods`, twoContainers('orphan', 'ghost'))).status).toBe(201)
 })
@@ -35,10 +59,14 @@ describe('pods/log', () => {
     expect(((await container.json()) as any).message).toBe('container nope is not valid for pod p1')
     const pending = await get(`${ns}/pods/pending/log`)
     expect(pending.status).toBe(400)
-    expect(((await pending.json()) as any).message).toBe('container "main" in pod "pending" is waiting to start: ContainerCreating')
+    expect(((await pending.json()) as any).message).toBe(
+      'container "main" in pod "pending" is waiting to start: ContainerCreating',
+    )
     const tail = await get(`${ns}/pods/p1/log?tailLines=-1`)
     expect(tail.status).toBe(422)
-    expect(((await tail.json()) as any).message).toBe('PodLogOptions "p1" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0')
+    expect(((await tail.json()) as any).message).toBe(
+      'PodLogOptions "p1" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0',
+    )
     const started = Date.now()
     const offline = await get(`${ns}/pods/orphan/log`)
     expect(offline.status).toBe(503)
@@ -55,12 +83,25 @@ describe('pods/log', () => {
       agent.data(msg.id, 1, 'line 2\n')
       agent.end(msg.id)
     })
-    const res = await get(`${ns}/pods/p1/log?container=side&tailLines=2&timestamps=true&sinceSeconds=60&limitBytes=100&previous=false`)
+    const res = await get(
+      `${ns}/pods/p1/log?container=side&tailLines=2&timestamps=true&sinceSeconds=60&limitBytes=100&previous=false`,
+    )
     expect(res.status).toBe(200)
     expect(res.headers.get('Content-Type')).toBe('text/plain')
     expect(await res.text()).toBe('line 1\nline 2\n')
     const open = agent.messages.find((m) => m.op === 'logs')
-    expect(open).toMatchObject({ op: 'logs', namespace: 'tunnel', pod: 'p1', opts: { container: 'side', tailLines: 2, timestamps: true, sinceSeconds: 60, limitBytes: 100 } })
+    expect(open).toMatchObject({
+      op: 'logs',
+      namespace: 'tunnel',
+      pod: 'p1',
+      opts: {
+        container: 'side',
+        tailLines: 2,
+        timestamps: true,
+        sinceSeconds: 60,
+        limitBytes: 100,
+      },
+    })
     expect(open.podUid).toMatch(/\w/)
     expect(open.opts.previous).toBeUndefined()
   })
@@ -70,12 +111,17 @@ describe('pods/log', () => {
     agent.onOpen((msg) => agent.end(msg.id))
     expect(await (await get(`${ns}/pods/annotated/log`)).text()).toBe('')
     expect(await (await get(`${ns}/pods/p1/log`)).text()).toBe('')
-    expect(agent.messages.filter((m) => m.op === 'logs').map((m) => m.opts.container)).toEqual(['side', 'main'])
+    expect(agent.messages.filter((m) => m.op === 'logs').map((m) => m.opts.container)).toEqual([
+      'side',
+      'main',
+    ])
   })
 
   it("answers an agent's refusal before any output as 400 BadRequest", async () => {
     const agent = await fakeAgent('w1')
-    agent.onOpen((msg) => agent.end(msg.id, { error: 'previous terminated container "main" in pod "p1" not found' }))
+    agent.onOpen((msg) =>
+      agent.end(msg.id, { error: 'previous terminated container "main" in pod "p1" not found' }),
+    )
     const res = await get(`${ns}/pods/p1/log?previous=true`)
     expect(res.status).toBe(400)
     const status = (await res.json()) as any
@@ -115,8 +161,16 @@ describe('pods/log', () => {
       id = msg.id
       agent.data(msg.id, 1, 'tick\n')
     })
-    const open = { op: 'logs', podUid: 'u', namespace: 'tunnel', pod: 'p1', opts: { container: 'main', follow: true } } as const
-    const res = await gatewayFor(env, 'w1').fetch(streamUrl('w1', open), { headers: { Upgrade: 'websocket' } })
+    const open = {
+      op: 'logs',
+      podUid: 'u',
+      namespace: 'tunnel',
+      pod: 'p1',
+      opts: { container: 'main', follow: true },
+    } as const
+    const res = await gatewayFor(env, 'w1').fetch(streamUrl('w1', open), {
+      headers: { Upgrade: 'websocket' },
+    })
     const reader = res.webSocket!
     reader.binaryType = 'arraybuffer'
     const got: string[] = []
@@ -127,7 +181,9 @@ describe('pods/log', () => {
     await waitFor(() => got.length > 0, { what: 'the first chunk' })
     expect(got).toEqual(['tick\n'])
     reader.close(1000, 'gone')
-    await waitFor(() => agent.messages.find((m) => m.op === 'cancel' && m.id === id), { what: 'a cancel at the agent' })
+    await waitFor(() => agent.messages.find((m) => m.op === 'cancel' && m.id === id), {
+      what: 'a cancel at the agent',
+    })
   })
 
   it('ends open streams when the agent disconnects', async () => {
@@ -145,7 +201,10 @@ describe('pods/exec', () => {
   const execPath = (q: string) => `${ns}/pods/p1/exec?${q}`
 
   async function openExec(q: string) {
-    const res = await get(execPath(q), { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' })
+    const res = await get(execPath(q), {
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Protocol': 'v5.channel.k8s.io',
+    })
     expect(res.status).toBe(101)
     expect(res.headers.get('Sec-WebSocket-Protocol')).toBe('v5.channel.k8s.io')
     const ws = res.webSocket!
@@ -163,9 +222,21 @@ describe('pods/exec', () => {
   it('relays stdin, stdout and stderr, and ends with the NonZeroExitCode status and a close', async () => {
     const agent = await fakeAgent('w1')
     agent.onOpen(() => {})
-    const client = await openExec('command=sh&command=-c&command=cat%3B%20exit%203&container=main&stdin=true&stdout=true&stderr=true')
-    const open = await waitFor(() => agent.messages.find((m) => m.op === 'exec'), { what: 'the exec op' })
-    expect(open).toMatchObject({ op: 'exec', container: 'main', command: ['sh', '-c', 'cat; exit 3'], stdin: true, tty: false, namespace: 'tunnel', pod: 'p1' })
+    const client = await openExec(
+      'command=sh&command=-c&command=cat%3B%20exit%203&container=main&stdin=true&stdout=true&stderr=true',
+    )
+    const open = await waitFor(() => agent.messages.find((m) => m.op === 'exec'), {
+      what: 'the exec op',
+    })
+    expect(open).toMatchObject({
+      op: 'exec',
+      container: 'main',
+      command: ['sh', '-c', 'cat; exit 3'],
+      stdin: true,
+      tty: false,
+      namespace: 'tunnel',
+      pod: 'p1',
+    })
     client.ws.send(new Uint8Array([0, ...enc.encode('hello')]))
     client.ws.send(new Uint8Array([255, 0]))
     await waitFor(() => agent.frames.length >= 2, { what: 'stdin at the agent' })
@@ -183,7 +254,12 @@ describe('pods/exec', () => {
     expect(dec.decode(client.frames[1]!.subarray(1))).toBe('hello')
     expect(dec.decode(client.frames[2]!.subarray(1))).toBe('oops')
     const status = JSON.parse(dec.decode(client.frames[3]!.subarray(1)))
-    expect(status).toMatchObject({ metadata: {}, status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } })
+    expect(status).toMatchObject({
+      metadata: {},
+      status: 'Failure',
+      reason: 'NonZeroExitCode',
+      details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+    })
   })
 
   it('ends a successful command with the Success status; stderr not asked for is dropped', async () => {
@@ -209,27 +285,54 @@ describe('pods/exec', () => {
     await waitFor(() => client.closed(), { what: 'the close' })
     const status = JSON.parse(dec.decode(client.frames.at(-1)!.subarray(1)))
     expect(client.frames.at(-1)![0]).toBe(3)
-    expect(status).toMatchObject({ status: 'Failure', reason: 'InternalError', message: 'Internal error occurred: node "w1" agent disconnected' })
+    expect(status).toMatchObject({
+      status: 'Failure',
+      reason: 'InternalError',
+      message: 'Internal error occurred: node "w1" agent disconnected',
+    })
 
-    const noCommand = await get(`${ns}/pods/p1/exec?stdout=true`, { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' })
+    const noCommand = await get(`${ns}/pods/p1/exec?stdout=true`, {
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Protocol': 'v5.channel.k8s.io',
+    })
     expect(noCommand.status).toBe(400)
     expect(((await noCommand.json()) as any).message).toBe('you must specify at least 1 command')
-    const unbound = await get(`${ns}/pods/pending/exec?command=ls&stdout=true`, { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' })
+    const unbound = await get(`${ns}/pods/pending/exec?command=ls&stdout=true`, {
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Protocol': 'v5.channel.k8s.io',
+    })
     expect(unbound.status).toBe(400)
-    expect(((await unbound.json()) as any).message).toBe('pod pending does not have a host assigned')
-    const offline = await get(`${ns}/pods/orphan/exec?command=ls&stdout=true`, { Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' })
+    expect(((await unbound.json()) as any).message).toBe(
+      'pod pending does not have a host assigned',
+    )
+    const offline = await get(`${ns}/pods/orphan/exec?command=ls&stdout=true`, {
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Protocol': 'v5.channel.k8s.io',
+    })
     expect(offline.status).toBe(503)
     await offline.arrayBuffer()
-    const spdy = await SELF.fetch(`https://edgeplane.test${ns}/pods/orphan/exec?command=ls&stdout=true`, { method: 'POST', headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'SPDY/3.1' } })
+    const spdy = await SELF.fetch(
+      `https://edgeplane.test${ns}/pods/orphan/exec?command=ls&stdout=true`,
+      { method: 'POST', headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'SPDY/3.1' } },
+    )
     expect(spdy.status).toBe(503)
     await spdy.arrayBuffer()
   })
 })
 
 /** A client socket to a streaming endpoint through the Worker, collecting what comes back. */
-async function openSocket(path: string, protocol: string | undefined, headers: Record<string, string> = {}) {
+async function openSocket(
+  path: string,
+  protocol: string | undefined,
+  headers: Record<string, string> = {},
+) {
   const res = await SELF.fetch(`https://edgeplane.test${path}`, {
-    headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'websocket', ...(protocol ? { 'Sec-WebSocket-Protocol': protocol } : {}), ...headers },
+    headers: {
+      Authorization: `Bearer ${adminToken}`,
+      Upgrade: 'websocket',
+      ...(protocol ? { 'Sec-WebSocket-Protocol': protocol } : {}),
+      ...headers,
+    },
   })
   expect(res.status).toBe(101)
   const ws = res.webSocket!
@@ -237,7 +340,9 @@ async function openSocket(path: string, protocol: string | undefined, headers: R
   ws.accept()
   const received: Array<string | Uint8Array> = []
   let closed = false
-  ws.addEventListener('message', (e) => received.push(typeof e.data === 'string' ? e.data : new Uint8Array(e.data as ArrayBuffer)))
+  ws.addEventListener('message', (e) =>
+    received.push(typeof e.data === 'string' ? e.data : new Uint8Array(e.data as ArrayBuffer)),
+  )
   ws.addEventListener('close', () => (closed = true))
   return { ws, res, received, closed: () => closed }
 }
@@ -247,22 +352,38 @@ describe('pods/portforward', () => {
     const agent = await fakeAgent('w1')
     const client = await openSocket(`${ns}/pods/p1/portforward`, 'SPDY/3.1+portforward.k8s.io')
     expect(client.res.headers.get('Sec-WebSocket-Protocol')).toBe('SPDY/3.1+portforward.k8s.io')
-    const open = await waitFor(() => agent.messages.find((m) => m.op === 'portforward'), { what: 'the portforward op' })
+    const open = await waitFor(() => agent.messages.find((m) => m.op === 'portforward'), {
+      what: 'the portforward op',
+    })
     expect(open).toMatchObject({ op: 'portforward', namespace: 'tunnel', pod: 'p1' })
     client.ws.send(Uint8Array.of(0x80, 3, 0, 1, 9))
     await waitFor(() => agent.frames.length >= 1, { what: 'bytes at the agent' })
-    expect([agent.frames[0]!.id, agent.frames[0]!.channel, [...agent.frames[0]!.payload]]).toEqual([open.id, 0, [0x80, 3, 0, 1, 9]])
+    expect([agent.frames[0]!.id, agent.frames[0]!.channel, [...agent.frames[0]!.payload]]).toEqual([
+      open.id,
+      0,
+      [0x80, 3, 0, 1, 9],
+    ])
     agent.data(open.id, 1, 'spdy back')
     await waitFor(() => client.received.length >= 1, { what: 'bytes at the client' })
     expect(dec.decode(client.received[0] as Uint8Array)).toBe('spdy back')
     client.ws.close(1000, 'done')
-    await waitFor(() => agent.messages.find((m) => m.op === 'cancel' && m.id === open.id), { what: 'the cancel' })
+    await waitFor(() => agent.messages.find((m) => m.op === 'cancel' && m.id === open.id), {
+      what: 'the cancel',
+    })
   })
 
   it('refuses a subprotocol it does not serve', async () => {
-    const other = await SELF.fetch(`https://edgeplane.test${ns}/pods/p1/portforward`, { headers: { Authorization: `Bearer ${adminToken}`, Upgrade: 'websocket', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' } })
+    const other = await SELF.fetch(`https://edgeplane.test${ns}/pods/p1/portforward`, {
+      headers: {
+        Authorization: `Bearer ${adminToken}`,
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Protocol': 'v5.channel.k8s.io',
+      },
+    })
     expect(other.status).toBe(400)
-    expect(((await other.json()) as any).message).toContain('supported: [SPDY/3.1+portforward.k8s.io v4.channel.k8s.io v4.base64.channel.k8s.io]')
+    expect(((await other.json()) as any).message).toContain(
+      'supported: [SPDY/3.1+portforward.k8s.io v4.channel.k8s.io v4.base64.channel.k8s.io]',
+    )
   })
 })
 
@@ -271,7 +392,9 @@ describe('proxied WebSockets through the gateway', () => {
     const agent = await fakeAgent('w1')
     const client = await openSocket(`${ns}/pods/p1:8080/proxy/chat`, 'chat.v1')
     expect(client.res.headers.get('Sec-WebSocket-Protocol')).toBe('chat.v1')
-    const open = await waitFor(() => agent.messages.find((m) => m.op === 'websocket'), { what: 'the websocket op' })
+    const open = await waitFor(() => agent.messages.find((m) => m.op === 'websocket'), {
+      what: 'the websocket op',
+    })
     expect(open).toMatchObject({ op: 'websocket', port: 8080, path: '/chat', pod: 'p1' })
     expect(open.headers.some(([k]: [string]) => k.toLowerCase() === 'authorization')).toBe(false)
     client.ws.send('ping')

@@ -14,7 +14,12 @@ async function create(name: string, nodeName?: string, labels?: Record<string, s
 }
 
 async function bind(name: string, node: string) {
-  const res = await api('POST', `${podsPath}/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } })
+  const res = await api('POST', `${podsPath}/${name}/binding`, {
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name },
+    target: { kind: 'Node', name: node },
+  })
   expect(res.status).toBe(201)
 }
 
@@ -27,7 +32,10 @@ async function listAll(query: string, limit?: number): Promise<any[]> {
   const items: any[] = []
   let cont = ''
   for (let page = 0; page < 50; page++) {
-    const res = await api('GET', `${podsPath}?${query}${limit ? `&limit=${limit}` : ''}${cont ? `&continue=${q(cont)}` : ''}`)
+    const res = await api(
+      'GET',
+      `${podsPath}?${query}${limit ? `&limit=${limit}` : ''}${cont ? `&continue=${q(cont)}` : ''}`,
+    )
     expect(res.status).toBe(200)
     items.push(...res.json.items)
     cont = res.json.metadata.continue ?? ''
@@ -39,7 +47,15 @@ async function listAll(query: string, limit?: number): Promise<any[]> {
 let beforeBind = ''
 
 beforeAll(async () => {
-  expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
+  expect(
+    (
+      await api('POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns },
+      })
+    ).status,
+  ).toBe(201)
   await create('a1', 'idx-a', { app: 'web' })
   await create('a2', 'idx-a')
   await create('b1', 'idx-b', { app: 'web' })
@@ -58,8 +74,16 @@ describe('pods by spec.nodeName', () => {
       ['spec.nodeName=', '', (p) => nodeOf(p) === ''],
       ['spec.nodeName=idx-b', '', (p) => nodeOf(p) === 'idx-b'],
       ['spec.nodeName=nobody', '', () => false],
-      ['spec.nodeName=idx-a,metadata.name!=a1', '', (p) => nodeOf(p) === 'idx-a' && p.metadata.name !== 'a1'],
-      ['spec.nodeName=idx-a', 'app=web', (p) => nodeOf(p) === 'idx-a' && p.metadata.labels?.app === 'web'],
+      [
+        'spec.nodeName=idx-a,metadata.name!=a1',
+        '',
+        (p) => nodeOf(p) === 'idx-a' && p.metadata.name !== 'a1',
+      ],
+      [
+        'spec.nodeName=idx-a',
+        'app=web',
+        (p) => nodeOf(p) === 'idx-a' && p.metadata.labels?.app === 'web',
+      ],
     ]
     for (const [fields, labels, want] of cases) {
       const query = `fieldSelector=${q(fields)}${labels ? `&labelSelector=${q(labels)}` : ''}`
@@ -71,15 +95,22 @@ describe('pods by spec.nodeName', () => {
   })
 
   it('answers a node-pinned LIST at an older resourceVersion from that revision', async () => {
-    const res = await api('GET', `${podsPath}?fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${beforeBind}&resourceVersionMatch=Exact`)
+    const res = await api(
+      'GET',
+      `${podsPath}?fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${beforeBind}&resourceVersionMatch=Exact`,
+    )
     expect(res.status).toBe(200)
     expect(names(res.json.items)).toEqual(['a1', 'a2'])
   })
 
   it('sends a node-pinned watcher its node’s pods only, live and in replay, as an unpinned watcher filtered would see them', async () => {
     const from = (await api('GET', podsPath)).json.metadata.resourceVersion
-    const pinned = await openWatch(`${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${from}`)
-    const combined = await openWatch(`${podsPath}?watch=true&fieldSelector=${q('spec.nodeName=idx-a,status.phase!=Failed')}&resourceVersion=${from}`)
+    const pinned = await openWatch(
+      `${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${from}`,
+    )
+    const combined = await openWatch(
+      `${podsPath}?watch=true&fieldSelector=${q('spec.nodeName=idx-a,status.phase!=Failed')}&resourceVersion=${from}`,
+    )
     const every = await openWatch(`${podsPath}?watch=true&resourceVersion=${from}`)
     await create('c1', 'idx-b')
     await create('u3')
@@ -89,15 +120,20 @@ describe('pods by spec.nodeName', () => {
     await every.received(4)
     await pinned.received(1)
     await combined.received(1)
-    const shown = (w: { events: { type: string; object: any }[] }) => w.events.map((e) => `${e.type} ${e.object.metadata.name}`)
+    const shown = (w: { events: { type: string; object: any }[] }) =>
+      w.events.map((e) => `${e.type} ${e.object.metadata.name}`)
     expect(shown(every)).toEqual(['ADDED c1', 'ADDED u3', 'MODIFIED u3', 'ADDED c2'])
     // c2 was written after u3's binding: had the pinned watchers been sent it, it would be here by now.
     expect(shown(pinned)).toEqual(expected)
     expect(shown(combined)).toEqual(expected)
-    const replayed = await openWatch(`${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${from}`)
+    const replayed = await openWatch(
+      `${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=${from}`,
+    )
     await replayed.received(1)
     expect(shown(replayed)).toEqual(expected)
-    const current = await openWatch(`${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=0`)
+    const current = await openWatch(
+      `${podsPath}?watch=true&fieldSelector=spec.nodeName%3Didx-a&resourceVersion=0`,
+    )
     await current.received(4)
     expect(shown(current).sort()).toEqual(['ADDED a1', 'ADDED a2', 'ADDED u2', 'ADDED u3'])
     for (const w of [pinned, combined, every, replayed, current]) w.close()
@@ -117,12 +153,21 @@ describe('pods by spec.nodeName', () => {
     expect(names(await listAll('fieldSelector=spec.nodeName%3Didx-a'))).toEqual(before)
     expect(names(await listAll('fieldSelector=spec.nodeName%3D'))).toEqual(['u1'])
     await runInDurableObject(store(), (_instance, state) => {
-      const rows = state.storage.sql.exec<{ node_name: string; value: string }>('SELECT node_name, value FROM objects').toArray()
+      const rows = state.storage.sql
+        .exec<{ node_name: string; value: string }>('SELECT node_name, value FROM objects')
+        .toArray()
       expect(rows.length).toBeGreaterThan(0)
       for (const row of rows) expect(row.node_name).toBe(JSON.parse(row.value).spec?.nodeName ?? '')
-      const events = state.storage.sql.exec<{ node_name: string; value: string }>('SELECT node_name, value FROM events').toArray()
-      for (const row of events) expect(row.node_name).toBe(JSON.parse(row.value).spec?.nodeName ?? '')
-      const plan = state.storage.sql.exec<{ detail: string }>("EXPLAIN QUERY PLAN SELECT key FROM objects WHERE node_name = 'idx-a' AND key > '' ORDER BY key").toArray()
+      const events = state.storage.sql
+        .exec<{ node_name: string; value: string }>('SELECT node_name, value FROM events')
+        .toArray()
+      for (const row of events)
+        expect(row.node_name).toBe(JSON.parse(row.value).spec?.nodeName ?? '')
+      const plan = state.storage.sql
+        .exec<{ detail: string }>(
+          "EXPLAIN QUERY PLAN SELECT key FROM objects WHERE node_name = 'idx-a' AND key > '' ORDER BY key",
+        )
+        .toArray()
       expect(plan.map((p) => p.detail).join(' ')).toContain('objects_node_name_key')
     })
   })

@@ -9,8 +9,19 @@ const total = 30
 const configMaps = { group: '', version: 'v1', plural: 'configmaps' }
 
 beforeAll(async () => {
-  expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201)
-  for (let i = 0; i < total; i++) expect((await api('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap(`cm-${i}`))).status).toBe(201)
+  expect(
+    (
+      await api('POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns },
+      })
+    ).status,
+  ).toBe(201)
+  for (let i = 0; i < total; i++)
+    expect(
+      (await api('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap(`cm-${i}`))).status,
+    ).toBe(201)
 })
 
 /** Labels each ConfigMap of the namespace once, with an event: two writes per key. */
@@ -26,8 +37,20 @@ const labeller: ControllerDefinition = {
     if (!cm || cm.metadata.labels?.labelled) return { actions: [] }
     return {
       actions: [
-        { type: 'patch', resource: configMaps, namespace: ns, name: cm.metadata.name!, patch: { metadata: { labels: { labelled: 'yes' } } } },
-        { type: 'event', involved: cm, eventType: 'Normal', reason: 'Labelled', message: 'labelled' },
+        {
+          type: 'patch',
+          resource: configMaps,
+          namespace: ns,
+          name: cm.metadata.name!,
+          patch: { metadata: { labels: { labelled: 'yes' } } },
+        },
+        {
+          type: 'event',
+          involved: cm,
+          eventType: 'Normal',
+          reason: 'Labelled',
+          message: 'labelled',
+        },
       ],
     }
   },
@@ -37,7 +60,10 @@ describe('a pass counts its reads and writes against its budget of store calls',
   it('stops taking keys once its reads and writes reach the budget, and the next pass goes on at once', async () => {
     const { env: counted, calls } = countingEnv()
     const budget = 20
-    const runner = new ControllerRunner(counted, labeller, { ...defaultRunnerOptions, maxCallsPerPass: budget })
+    const runner = new ControllerRunner(counted, labeller, {
+      ...defaultRunnerOptions,
+      maxCallsPerPass: budget,
+    })
     const now = 5_000_000
     const made = () => Object.values(calls).reduce((a, b) => a + b, 0)
     const passes: { reconciled: number; calls: number; made: number }[] = []
@@ -58,9 +84,13 @@ describe('a pass counts its reads and writes against its budget of store calls',
       expect(p.made - p.calls).toBeLessThanOrEqual(4)
     }
     expect(passes.slice(0, 3).map((p) => p.reconciled)).toEqual([10, 10, 10])
-    const listed = (await api('GET', `/api/v1/namespaces/${ns}/configmaps?labelSelector=labelled%3Dyes`)).json.items as unknown[]
+    const listed = (
+      await api('GET', `/api/v1/namespaces/${ns}/configmaps?labelSelector=labelled%3Dyes`)
+    ).json.items as unknown[]
     expect(listed).toHaveLength(total)
-    const events = (await api('GET', `/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DLabelled`)).json.items as unknown[]
+    const events = (
+      await api('GET', `/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DLabelled`)
+    ).json.items as unknown[]
     expect(events).toHaveLength(total)
   })
 })

@@ -4,7 +4,12 @@ import { api } from './helpers'
 const base = '/api/v1/namespaces/default/services'
 
 function service(name: string, spec: Record<string, unknown> = {}) {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 80 }], ...spec } }
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name },
+    spec: { selector: { app: name }, ports: [{ port: 80 }], ...spec },
+  }
 }
 
 describe('Service address allocation through the API', () => {
@@ -14,13 +19,20 @@ describe('Service address allocation through the API', () => {
       const res = await api('POST', base, service(name))
       expect(res.status).toBe(201)
       expect(res.json.spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\./)
-      expect(res.json.spec).toMatchObject({ clusterIPs: [res.json.spec.clusterIP], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' })
+      expect(res.json.spec).toMatchObject({
+        clusterIPs: [res.json.spec.clusterIP],
+        ipFamilies: ['IPv4'],
+        ipFamilyPolicy: 'SingleStack',
+      })
       ips.add(res.json.spec.clusterIP)
     }
     expect(ips.size).toBe(3)
     const stored = await api('GET', `${base}/ip-a`)
     const { clusterIP: _ip, clusterIPs: _ips, ...rest } = stored.json.spec
-    const put = await api('PUT', `${base}/ip-a`, { ...stored.json, spec: { ...rest, ports: [{ port: 81 }] } })
+    const put = await api('PUT', `${base}/ip-a`, {
+      ...stored.json,
+      spec: { ...rest, ports: [{ port: 81 }] },
+    })
     expect(put.status).toBe(200)
     expect(put.json.spec.clusterIP).toBe(stored.json.spec.clusterIP)
   })
@@ -34,7 +46,9 @@ describe('Service address allocation through the API', () => {
     expect(second.json.message).toContain('provided IP is already allocated')
     // Deleting the holder releases the address.
     expect((await api('DELETE', `${base}/want-1`)).status).toBe(200)
-    expect((await api('POST', base, service('want-2', { clusterIP: '10.96.0.42' }))).status).toBe(201)
+    expect((await api('POST', base, service('want-2', { clusterIP: '10.96.0.42' }))).status).toBe(
+      201,
+    )
   })
 
   it('leaves headless services without an IP', async () => {
@@ -49,8 +63,14 @@ describe('Service address allocation through the API', () => {
     const nodePort = res.json.spec.ports[0].nodePort
     expect(nodePort).toBeGreaterThanOrEqual(30000)
     expect(nodePort).toBeLessThanOrEqual(32767)
-    const clash = await api('POST', base, service('np-b', { type: 'NodePort', ports: [{ port: 80, nodePort }] }))
+    const clash = await api(
+      'POST',
+      base,
+      service('np-b', { type: 'NodePort', ports: [{ port: 80, nodePort }] }),
+    )
     expect(clash.status).toBe(422)
-    expect(clash.json.message).toContain(`spec.ports[0].nodePort: Invalid value: ${nodePort}: provided port is already allocated`)
+    expect(clash.json.message).toContain(
+      `spec.ports[0].nodePort: Invalid value: ${nodePort}: provided port is already allocated`,
+    )
   })
 })

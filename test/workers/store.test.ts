@@ -5,14 +5,20 @@ import { api, configMap, openWatch } from './helpers'
 const cms = (ns = 'default') => `/api/v1/namespaces/${ns}/configmaps`
 
 async function makeNamespace(name: string) {
-  const res = await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
+  const res = await api('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+  })
   expect(res.status).toBe(201)
 }
 
 describe('resourceVersion', () => {
   it('is strictly increasing and unique under concurrent writers', async () => {
     await makeNamespace('rv-concurrent')
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => api('POST', cms('rv-concurrent'), configMap(`cm-${i}`))))
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => api('POST', cms('rv-concurrent'), configMap(`cm-${i}`))),
+    )
     expect(results.every((r) => r.status === 201)).toBe(true)
     const rvs = results.map((r) => Number(r.json.metadata.resourceVersion))
     expect(new Set(rvs).size).toBe(40)
@@ -31,7 +37,9 @@ describe('resourceVersion', () => {
     const second = await api('PUT', `${cms('rv-conflict')}/shared`, { ...stale, data: { n: '2' } })
     expect(second.status).toBe(409)
     expect(second.json.reason).toBe('Conflict')
-    expect(second.json.message).toBe('Operation cannot be fulfilled on configmaps "shared": the object has been modified; please apply your changes to the latest version and try again')
+    expect(second.json.message).toBe(
+      'Operation cannot be fulfilled on configmaps "shared": the object has been modified; please apply your changes to the latest version and try again',
+    )
     const now = await api('GET', `${cms('rv-conflict')}/shared`)
     expect(now.json.data).toEqual({ n: '1' })
   })
@@ -39,7 +47,12 @@ describe('resourceVersion', () => {
   it('keeps the resourceVersion when a write changes nothing', async () => {
     await makeNamespace('rv-noop')
     const created = await api('POST', cms('rv-noop'), configMap('same'))
-    const patched = await api('PATCH', `${cms('rv-noop')}/same`, { data: { k: 'v' } }, 'application/merge-patch+json')
+    const patched = await api(
+      'PATCH',
+      `${cms('rv-noop')}/same`,
+      { data: { k: 'v' } },
+      'application/merge-patch+json',
+    )
     expect(patched.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion)
   })
 })
@@ -49,9 +62,13 @@ describe('watch', () => {
     await makeNamespace('watch-replay')
     const first = await api('POST', cms('watch-replay'), configMap('w-0'))
     const from = first.json.metadata.resourceVersion
-    const writes = Array.from({ length: 30 }, (_, i) => api('POST', cms('watch-replay'), configMap(`w-${i + 1}`)))
+    const writes = Array.from({ length: 30 }, (_, i) =>
+      api('POST', cms('watch-replay'), configMap(`w-${i + 1}`)),
+    )
     const watch = await openWatch(`${cms('watch-replay')}?watch=true&resourceVersion=${from}`)
-    const more = Array.from({ length: 20 }, (_, i) => api('POST', cms('watch-replay'), configMap(`w-late-${i}`)))
+    const more = Array.from({ length: 20 }, (_, i) =>
+      api('POST', cms('watch-replay'), configMap(`w-late-${i}`)),
+    )
     await Promise.all([...writes, ...more])
     const events = await watch.received(50)
     watch.close()
@@ -67,29 +84,52 @@ describe('watch', () => {
     await makeNamespace('watch-live')
     await api('POST', cms('watch-live'), configMap('a', {}, { app: 'web' }))
     await api('POST', cms('watch-live'), configMap('b', {}, { app: 'db' }))
-    const watch = await openWatch(`${cms('watch-live')}?watch=true&resourceVersion=0&labelSelector=app%3Dweb`)
+    const watch = await openWatch(
+      `${cms('watch-live')}?watch=true&resourceVersion=0&labelSelector=app%3Dweb`,
+    )
     await watch.received(1)
-    await api('PATCH', `${cms('watch-live')}/b`, { metadata: { labels: { app: 'web' } } }, 'application/merge-patch+json')
-    await api('PATCH', `${cms('watch-live')}/a`, { metadata: { labels: { app: 'other' } } }, 'application/merge-patch+json')
+    await api(
+      'PATCH',
+      `${cms('watch-live')}/b`,
+      { metadata: { labels: { app: 'web' } } },
+      'application/merge-patch+json',
+    )
+    await api(
+      'PATCH',
+      `${cms('watch-live')}/a`,
+      { metadata: { labels: { app: 'other' } } },
+      'application/merge-patch+json',
+    )
     await api('DELETE', `${cms('watch-live')}/b`)
     const events = await watch.received(4)
     watch.close()
-    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a', 'ADDED b', 'DELETED a', 'DELETED b'])
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+      'ADDED a',
+      'ADDED b',
+      'DELETED a',
+      'DELETED b',
+    ])
   })
 
   it('answers a watch from a compacted resourceVersion with 410 Expired', async () => {
     await makeNamespace('watch-expired')
     const first = await api('POST', cms('watch-expired'), configMap('c-0'))
-    for (let i = 1; i <= 12; i++) await api('PUT', `${cms('watch-expired')}/c-0`, { ...configMap('c-0', { n: String(i) }) })
+    for (let i = 1; i <= 12; i++)
+      await api('PUT', `${cms('watch-expired')}/c-0`, { ...configMap('c-0', { n: String(i) }) })
     const stub = env.KIND_STORE.get(env.KIND_STORE.idFromName('core/configmaps'))
     expect(await runDurableObjectAlarm(stub)).toBe(true)
-    const watch = await openWatch(`${cms('watch-expired')}?watch=true&resourceVersion=${first.json.metadata.resourceVersion}`)
+    const watch = await openWatch(
+      `${cms('watch-expired')}?watch=true&resourceVersion=${first.json.metadata.resourceVersion}`,
+    )
     const [event] = await watch.received(1)
     watch.close()
     expect(event!.type).toBe('ERROR')
     expect(event!.object.code).toBe(410)
     expect(event!.object.reason).toBe('Expired')
-    const list = await api('GET', `${cms('watch-expired')}?resourceVersion=${first.json.metadata.resourceVersion}&resourceVersionMatch=Exact`)
+    const list = await api(
+      'GET',
+      `${cms('watch-expired')}?resourceVersion=${first.json.metadata.resourceVersion}&resourceVersionMatch=Exact`,
+    )
     expect(list.status).toBe(410)
     expect(list.json.reason).toBe('Expired')
   })
@@ -101,7 +141,8 @@ describe('list', () => {
     await api('POST', cms('sel'), configMap('x1', {}, { tier: 'front', env: 'prod' }))
     await api('POST', cms('sel'), configMap('x2', {}, { tier: 'back', env: 'prod' }))
     await api('POST', cms('sel'), configMap('x3', {}, { tier: 'front' }))
-    const names = async (q: string) => (await api('GET', `${cms('sel')}?${q}`)).json.items.map((i: any) => i.metadata.name)
+    const names = async (q: string) =>
+      (await api('GET', `${cms('sel')}?${q}`)).json.items.map((i: any) => i.metadata.name)
     expect(await names('labelSelector=tier%3Dfront')).toEqual(['x1', 'x3'])
     expect(await names('labelSelector=tier%20in%20(front,back),env')).toEqual(['x1', 'x2'])
     expect(await names('labelSelector=!env')).toEqual(['x3'])
@@ -122,8 +163,14 @@ describe('list', () => {
     await api('DELETE', `${cms('pages')}/p-4`)
     await api('PUT', `${cms('pages')}/p-5`, configMap('p-5', { v: 'new' }))
     await api('POST', cms('pages'), configMap('p-9'))
-    const page2 = await api('GET', `${cms('pages')}?limit=3&continue=${page1.json.metadata.continue}`)
-    const page3 = await api('GET', `${cms('pages')}?limit=3&continue=${page2.json.metadata.continue}`)
+    const page2 = await api(
+      'GET',
+      `${cms('pages')}?limit=3&continue=${page1.json.metadata.continue}`,
+    )
+    const page3 = await api(
+      'GET',
+      `${cms('pages')}?limit=3&continue=${page2.json.metadata.continue}`,
+    )
     const rest = [...page2.json.items, ...page3.json.items]
     expect(rest.map((i: any) => i.metadata.name)).toEqual(['p-3', 'p-4', 'p-5', 'p-6'])
     expect(rest.find((i: any) => i.metadata.name === 'p-5').data).toEqual({ v: 'old' })
@@ -135,14 +182,27 @@ describe('list', () => {
 describe('deletion', () => {
   it('holds an object with finalizers until the last finalizer is removed', async () => {
     await makeNamespace('fin')
-    await api('POST', cms('fin'), { ...configMap('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } })
+    await api('POST', cms('fin'), {
+      ...configMap('held'),
+      metadata: { name: 'held', finalizers: ['example.com/hold'] },
+    })
     const del = await api('DELETE', `${cms('fin')}/held`)
     expect(del.status).toBe(202)
     expect(del.json.metadata.deletionTimestamp).toBeTruthy()
     expect((await api('GET', `${cms('fin')}/held`)).status).toBe(200)
-    const added = await api('PATCH', `${cms('fin')}/held`, { metadata: { finalizers: ['example.com/hold', 'other'] } }, 'application/merge-patch+json')
+    const added = await api(
+      'PATCH',
+      `${cms('fin')}/held`,
+      { metadata: { finalizers: ['example.com/hold', 'other'] } },
+      'application/merge-patch+json',
+    )
     expect(added.status).toBe(422)
-    const released = await api('PATCH', `${cms('fin')}/held`, { metadata: { finalizers: null } }, 'application/merge-patch+json')
+    const released = await api(
+      'PATCH',
+      `${cms('fin')}/held`,
+      { metadata: { finalizers: null } },
+      'application/merge-patch+json',
+    )
     expect(released.status).toBe(200)
     expect((await api('GET', `${cms('fin')}/held`)).status).toBe(404)
   })
@@ -150,7 +210,9 @@ describe('deletion', () => {
   it('honours uid and resourceVersion preconditions', async () => {
     await makeNamespace('pre')
     await api('POST', cms('pre'), configMap('guarded'))
-    const res = await api('DELETE', `${cms('pre')}/guarded`, { preconditions: { uid: 'not-the-uid' } })
+    const res = await api('DELETE', `${cms('pre')}/guarded`, {
+      preconditions: { uid: 'not-the-uid' },
+    })
     expect(res.status).toBe(409)
     expect(res.json.message).toContain('Precondition failed: UID in precondition: not-the-uid')
     expect((await api('GET', `${cms('pre')}/guarded`)).status).toBe(200)
@@ -166,20 +228,26 @@ describe('collections and bookmarks', () => {
     const res = await api('DELETE', `${cms('dc')}?labelSelector=tier%3Dweb`)
     expect(res.status).toBe(200)
     expect(res.json.items.map((i: any) => i.metadata.name)).toEqual(['drop-1', 'drop-2'])
-    expect((await api('GET', cms('dc'))).json.items.map((i: any) => i.metadata.name)).toEqual(['keep'])
+    expect((await api('GET', cms('dc'))).json.items.map((i: any) => i.metadata.name)).toEqual([
+      'keep',
+    ])
   })
 
   it('sends a BOOKMARK with the current resourceVersion to watchers that asked for bookmarks', async () => {
     await makeNamespace('bm')
     const created = await api('POST', cms('bm'), configMap('b'))
-    const watch = await openWatch(`${cms('bm')}?watch=true&allowWatchBookmarks=true&resourceVersion=${created.json.metadata.resourceVersion}`)
+    const watch = await openWatch(
+      `${cms('bm')}?watch=true&allowWatchBookmarks=true&resourceVersion=${created.json.metadata.resourceVersion}`,
+    )
     const stub = env.KIND_STORE.get(env.KIND_STORE.idFromName('core/configmaps'))
     expect(await runDurableObjectAlarm(stub)).toBe(true)
     const [event] = await watch.received(1)
     watch.close()
     expect(event!.type).toBe('BOOKMARK')
     expect(event!.object.kind).toBe('ConfigMap')
-    expect(Number(event!.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(created.json.metadata.resourceVersion))
+    expect(Number(event!.object.metadata.resourceVersion)).toBeGreaterThanOrEqual(
+      Number(created.json.metadata.resourceVersion),
+    )
   })
 })
 
@@ -193,6 +261,8 @@ describe('persistence', () => {
     expect(got.status).toBe(200)
     expect(got.json.metadata.uid).toBe(created.json.metadata.uid)
     const next = await api('POST', cms('persist'), configMap('after'))
-    expect(Number(next.json.metadata.resourceVersion)).toBeGreaterThan(Number(created.json.metadata.resourceVersion))
+    expect(Number(next.json.metadata.resourceVersion)).toBeGreaterThan(
+      Number(created.json.metadata.resourceVersion),
+    )
   })
 })

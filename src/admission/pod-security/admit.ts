@@ -19,9 +19,19 @@ import type { PodSecuritySettings } from '../../apis/pod-security/settings'
 import { storeFor } from '../../store-client/stores'
 import { guardedWrite } from '../guarded-write'
 import { listPages } from '../../store-client/list-pages'
-import { podSecurityNamespaceMaxPodsToCheck, podSecurityNamespacePodCheckTimeoutMs } from '../../config'
+import {
+  podSecurityNamespaceMaxPodsToCheck,
+  podSecurityNamespacePodCheckTimeoutMs,
+} from '../../config'
 import { podSecuritySettings } from './config'
-import { evaluates, exemptNamespace, exemptUser, validateNamespace, validatePodLike, type Verdict } from './decide'
+import {
+  evaluates,
+  exemptNamespace,
+  exemptUser,
+  validateNamespace,
+  validatePodLike,
+  type Verdict,
+} from './decide'
 import { existingPodWarnings } from './namespace-pods'
 import { forgetNamespace, namespaceLabels } from './namespace-lookup'
 import { isNamespaceResource, isPodResource, isPodTemplateResource } from './pod-spec'
@@ -49,8 +59,12 @@ export interface SecuredWrite {
 const podsDef = findResource('', 'v1', 'pods')!
 
 /** What Pod Security admits of a write: a pod, a pod template, a namespace, or nothing. */
-function subjectOf(def: ResourceDef, subresource: string | undefined): 'pod' | 'template' | 'namespace' | undefined {
-  if (isPodResource(def.group, def.plural)) return subresource === undefined || subresource === 'ephemeralcontainers' ? 'pod' : undefined
+function subjectOf(
+  def: ResourceDef,
+  subresource: string | undefined,
+): 'pod' | 'template' | 'namespace' | undefined {
+  if (isPodResource(def.group, def.plural))
+    return subresource === undefined || subresource === 'ephemeralcontainers' ? 'pod' : undefined
   if (subresource !== undefined) return undefined
   if (isPodTemplateResource(def.group, def.plural)) return 'template'
   return isNamespaceResource(def.group, def.plural) ? 'namespace' : undefined
@@ -75,11 +89,25 @@ export function withPodSecurity(call: SecuredWrite, write: Write): Write {
       if (onNode) return { ok: false, status: onNode }
     }
     const enforce = subject === 'pod'
-    if (exemptNamespace(settings, namespace) || exemptUser(settings, call.user.username)) return write(step)
+    if (exemptNamespace(settings, namespace) || exemptUser(settings, call.user.username))
+      return write(step)
     const labels = await namespaceLabels(call.env, namespace)
-    if (labels === null || !evaluates(policyToEvaluate(labels, settings.defaults).policy, enforce)) return write(step)
-    const request = { group: call.def.group, plural: call.def.plural, namespace, username: call.user.username, labels }
-    return admitJudged(call, step, write, (object, old) => validatePodLike(settings, { ...request, name: object.metadata.name ?? call.t.name, object, old }, enforce))
+    if (labels === null || !evaluates(policyToEvaluate(labels, settings.defaults).policy, enforce))
+      return write(step)
+    const request = {
+      group: call.def.group,
+      plural: call.def.plural,
+      namespace,
+      username: call.user.username,
+      labels,
+    }
+    return admitJudged(call, step, write, (object, old) =>
+      validatePodLike(
+        settings,
+        { ...request, name: object.metadata.name ?? call.t.name, object, old },
+        enforce,
+      ),
+    )
   }
 }
 
@@ -89,7 +117,12 @@ export function withPodSecurity(call: SecuredWrite, write: Write): Write {
  * write (withPodSecurity). A pod a mutating webhook may still change is judged only once it has
  * (withPodSecurity), as upstream judges the mutated pod.
  */
-export async function admitPodSecurityOnCreate(env: AdmissionBindings, target: Target, body: KubeObject, username: string): Promise<void> {
+export async function admitPodSecurityOnCreate(
+  env: AdmissionBindings,
+  target: Target,
+  body: KubeObject,
+  username: string,
+): Promise<void> {
   if (!isPodResource(target.def.group, target.def.plural)) return
   const { settings, refused } = podSecuritySettings(env)
   if (refused) throw new ApiError(refused)
@@ -98,41 +131,80 @@ export async function admitPodSecurityOnCreate(env: AdmissionBindings, target: T
   if (onNode && !(await mayBeMutated(env, target))) throw new ApiError(onNode)
   if (exemptNamespace(settings, namespace) || exemptUser(settings, username)) return
   const labels = await namespaceLabels(env, namespace)
-  if (labels === null || policyToEvaluate(labels, settings.defaults).policy.enforce.level === 'privileged') return
-  const verdict = validatePodLike(settings, { group: '', plural: 'pods', name: nameOf(body), namespace, username, labels, object: body }, true)
+  if (
+    labels === null ||
+    policyToEvaluate(labels, settings.defaults).policy.enforce.level === 'privileged'
+  )
+    return
+  const verdict = validatePodLike(
+    settings,
+    { group: '', plural: 'pods', name: nameOf(body), namespace, username, labels, object: body },
+    true,
+  )
   if (verdict.refused && !(await mayBeMutated(env, target))) throw new ApiError(verdict.refused)
 }
 
 /** Whether a mutating webhook's rules name this create. */
 async function mayBeMutated(env: AdmissionBindings, target: Target): Promise<boolean> {
   const { def } = target
-  const attributes = { operation: 'CREATE' as const, group: def.group, version: def.version, resource: def.plural, subresource: '', namespaced: def.namespaced, namespace: target.namespace ?? '' }
+  const attributes = {
+    operation: 'CREATE' as const,
+    group: def.group,
+    version: def.version,
+    resource: def.plural,
+    subresource: '',
+    namespaced: def.namespaced,
+    namespace: target.namespace ?? '',
+  }
   return (await configuredWebhooks(env)).some((h) => h.mutating && rulesMatch(h.hook, attributes))
 }
 
 /** The name a refusal gives a create: its own, or one its generateName would draw (kube-apiserver names before admission). */
-const nameOf = (o: KubeObject): string => o.metadata.name || (o.metadata.generateName ? `${o.metadata.generateName}${nameSuffix()}` : '')
+const nameOf = (o: KubeObject): string =>
+  o.metadata.name || (o.metadata.generateName ? `${o.metadata.generateName}${nameSuffix()}` : '')
 
-function admitNamespace(call: SecuredWrite, settings: PodSecuritySettings, step: Step, write: Write): Promise<StoreResult<WriteResult>> {
+function admitNamespace(
+  call: SecuredWrite,
+  settings: PodSecuritySettings,
+  step: Step,
+  write: Write,
+): Promise<StoreResult<WriteResult>> {
   return admitJudged(call, step, write, async (object, old) => {
     const decision = validateNamespace(settings, object, old)
     if ('verdict' in decision) return decision.verdict
-    return { warnings: await existingPodsChecked(call.env, settings, object.metadata.name ?? '', decision.checkPods) }
+    return {
+      warnings: await existingPodsChecked(
+        call.env,
+        settings,
+        object.metadata.name ?? '',
+        decision.checkPods,
+      ),
+    }
   }).then((res) => {
     if (!call.dryRun) forgetNamespace(call.t.name)
     return res
   })
 }
 
-async function existingPodsChecked(env: AdmissionBindings, settings: PodSecuritySettings, namespace: string, enforce: LevelVersion): Promise<string[]> {
+async function existingPodsChecked(
+  env: AdmissionBindings,
+  settings: PodSecuritySettings,
+  namespace: string,
+  enforce: LevelVersion,
+): Promise<string[]> {
   const deadline = Date.now() + podSecurityNamespacePodCheckTimeoutMs
   const pods: KubeObject[] = []
   try {
-    for await (const page of listPages(env, podsDef, { namespace })) for (const text of page.items) pods.push(JSON.parse(text) as KubeObject)
+    for await (const page of listPages(env, podsDef, { namespace }))
+      for (const text of page.items) pods.push(JSON.parse(text) as KubeObject)
   } catch {
     return ['failed to list pods while checking new PodSecurity enforce level']
   }
-  return existingPodWarnings(settings, namespace, enforce, pods, { maxPods: podSecurityNamespaceMaxPodsToCheck, deadline, now: Date.now })
+  return existingPodWarnings(settings, namespace, enforce, pods, {
+    maxPods: podSecurityNamespaceMaxPodsToCheck,
+    deadline,
+    now: Date.now,
+  })
 }
 
 type Judge = (object: KubeObject, old: KubeObject | undefined) => Verdict | Promise<Verdict>
@@ -143,14 +215,25 @@ type Judge = (object: KubeObject, old: KubeObject | undefined) => Verdict | Prom
  * (../guarded-write): judged on its own dry run against the object it replaces, and made only from
  * the version judged (an apply that creates: only while nothing is stored), else judged again.
  */
-async function admitJudged(call: SecuredWrite, step: Step, write: Write, judge: Judge): Promise<StoreResult<WriteResult>> {
+async function admitJudged(
+  call: SecuredWrite,
+  step: Step,
+  write: Write,
+  judge: Judge,
+): Promise<StoreResult<WriteResult>> {
   if (call.op === 'create' && call.body) {
     const verdict = await judge(asCreated(call, step), undefined)
-    return verdict.refused ? { ok: false, status: verdict.refused } : withWarnings(await write(step), verdict.warnings)
+    return verdict.refused
+      ? { ok: false, status: verdict.refused }
+      : withWarnings(await write(step), verdict.warnings)
   }
   // The version admission was shown before this (the webhooks'), when there was one, stays the condition.
   const shown = step.admission?.resourceVersion
-  const at = (s: Step): Step => ({ ...step, dryRun: s.dryRun, admission: { ...step.admission, resourceVersion: shown ?? s.admission?.resourceVersion } })
+  const at = (s: Step): Step => ({
+    ...step,
+    dryRun: s.dryRun,
+    admission: { ...step.admission, resourceVersion: shown ?? s.admission?.resourceVersion },
+  })
   let warnings: string[] = []
   const res = await guardedWrite(
     async (object, old) => {
@@ -174,7 +257,10 @@ function asCreated(call: SecuredWrite, step: Step): KubeObject {
   return { ...object, metadata: { ...object.metadata, name: nameOf(object) } }
 }
 
-function withWarnings(result: StoreResult<WriteResult>, warnings: string[]): StoreResult<WriteResult> {
+function withWarnings(
+  result: StoreResult<WriteResult>,
+  warnings: string[],
+): StoreResult<WriteResult> {
   if (!result.ok || !warnings.length) return result
   return { ...result, warnings: [...warnings, ...(result.warnings ?? [])] }
 }

@@ -25,7 +25,9 @@ import {
 } from './check-helpers'
 
 function hostNamespaces(_meta: Json, spec: Json): CheckResult {
-  const shared = (['hostNetwork', 'hostPID', 'hostIPC'] as const).filter((f) => spec[f] === true).map((f) => `${f}=true`)
+  const shared = (['hostNetwork', 'hostPID', 'hostIPC'] as const)
+    .filter((f) => spec[f] === true)
+    .map((f) => `${f}=true`)
   return shared.length ? forbidden('host namespaces', shared.join(', ')) : allowed
 }
 
@@ -33,12 +35,29 @@ function hostPathVolumes(_meta: Json, spec: Json): CheckResult {
   const names = objectsOf(spec.volumes)
     .filter((v) => isSet(v.hostPath))
     .map((v) => str(v.name))
-  return names.length ? forbidden('hostPath volumes', `${pluralize('volume', 'volumes', names.length)} ${joinQuote(names)}`) : allowed
+  return names.length
+    ? forbidden(
+        'hostPath volumes',
+        `${pluralize('volume', 'volumes', names.length)} ${joinQuote(names)}`,
+      )
+    : allowed
 }
 
-const sysctlsAllowed1_0 = ['kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range', 'net.ipv4.ip_unprivileged_port_start']
+const sysctlsAllowed1_0 = [
+  'kernel.shm_rmid_forced',
+  'net.ipv4.ip_local_port_range',
+  'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range',
+  'net.ipv4.ip_unprivileged_port_start',
+]
 const sysctlsAllowed1_27 = [...sysctlsAllowed1_0, 'net.ipv4.ip_local_reserved_ports']
-const sysctlsAllowed1_29 = [...sysctlsAllowed1_27, 'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes']
+const sysctlsAllowed1_29 = [
+  ...sysctlsAllowed1_27,
+  'net.ipv4.tcp_keepalive_time',
+  'net.ipv4.tcp_fin_timeout',
+  'net.ipv4.tcp_keepalive_intvl',
+  'net.ipv4.tcp_keepalive_probes',
+]
 const sysctlsAllowed1_32 = [...sysctlsAllowed1_29, 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem']
 
 const sysctls =
@@ -51,12 +70,18 @@ const sysctls =
   }
 
 function windowsHostProcess(_meta: Json, spec: Json): CheckResult {
-  const hostProcess = (sc: Json | undefined) => !!sc && isSet(sc.windowsOptions) && asRecord(sc.windowsOptions).hostProcess === true
+  const hostProcess = (sc: Json | undefined) =>
+    !!sc && isSet(sc.windowsOptions) && asRecord(sc.windowsOptions).hostProcess === true
   const containers = allContainers(spec)
     .filter((c) => hostProcess(containerContext(c)))
     .map(containerName)
   const pod = hostProcess(podContext(spec))
-  return pod || containers.length ? forbidden('hostProcess', `${setters(pod, containers)} must not set securityContext.windowsOptions.hostProcess=true`) : allowed
+  return pod || containers.length
+    ? forbidden(
+        'hostProcess',
+        `${setters(pod, containers)} must not set securityContext.windowsOptions.hostProcess=true`,
+      )
+    : allowed
 }
 
 const appArmorAnnotationPrefix = 'container.apparmor.security.beta.kubernetes.io/'
@@ -77,13 +102,21 @@ function appArmorProfile(meta: Json, spec: Json): CheckResult {
   const fields = setters(pod, containers)
   const badSetters = fields ? [fields] : []
   const annotations = Object.entries(annotationsOf(meta))
-    .filter(([k, v]) => k.startsWith(appArmorAnnotationPrefix) && !(v === '' || v === 'runtime/default' || v.startsWith('localhost/')))
+    .filter(
+      ([k, v]) =>
+        k.startsWith(appArmorAnnotationPrefix) &&
+        !(v === '' || v === 'runtime/default' || v.startsWith('localhost/')),
+    )
     .map(([k, v]) => `${k}=${goQuote(v)}`)
     .sort()
   const values = [...sortedSet(badValues), ...annotations]
-  if (annotations.length) badSetters.push(pluralize('annotation', 'annotations', annotations.length))
+  if (annotations.length)
+    badSetters.push(pluralize('annotation', 'annotations', annotations.length))
   if (!badSetters.length) return allowed
-  return forbidden(pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', values.length), `${badSetters.join(' and ')} must not set AppArmor profile type to ${joinQuote(values)}`)
+  return forbidden(
+    pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', values.length),
+    `${badSetters.join(' and ')} must not set AppArmor profile type to ${joinQuote(values)}`,
+  )
 }
 
 const seLinuxTypes1_0 = ['', 'container_t', 'container_init_t', 'container_kvm_t']
@@ -119,10 +152,15 @@ const seLinuxOptions =
       .map(containerName)
     if (!pod && !containers.length) return allowed
     const types = sortedSet(badTypes)
-    const data = types.length ? [`${pluralize('type', 'types', types.length)} ${joinQuote(types)}`] : []
+    const data = types.length
+      ? [`${pluralize('type', 'types', types.length)} ${joinQuote(types)}`]
+      : []
     if (setUser) data.push('user may not be set')
     if (setRole) data.push('role may not be set')
-    return forbidden('seLinuxOptions', `${setters(pod, containers)} set forbidden securityContext.seLinuxOptions: ${data.join('; ')}`)
+    return forbidden(
+      'seLinuxOptions',
+      `${setters(pod, containers)} set forbidden securityContext.seLinuxOptions: ${data.join('; ')}`,
+    )
   }
 
 const seccompPodAnnotation = 'seccomp.security.alpha.kubernetes.io/pod'
@@ -131,7 +169,8 @@ const seccompContainerAnnotationPrefix = 'container.seccomp.security.alpha.kuber
 /** v1.0 to v1.18: the seccomp annotations may only name the runtime's default or a local profile. */
 function seccompProfileBaseline1_0(meta: Json, spec: Json): CheckResult {
   const annotations = annotationsOf(meta)
-  const validValue = (v: string) => v === 'runtime/default' || v === 'docker/default' || v.startsWith('localhost/')
+  const validValue = (v: string) =>
+    v === 'runtime/default' || v === 'docker/default' || v.startsWith('localhost/')
   const bad: string[] = []
   const check = (key: string) => {
     const v = annotations[key]
@@ -140,7 +179,12 @@ function seccompProfileBaseline1_0(meta: Json, spec: Json): CheckResult {
   check(seccompPodAnnotation)
   for (const c of allContainers(spec)) check(seccompContainerAnnotationPrefix + containerName(c))
   const forbiddenAnnotations = sortedSet(bad)
-  return forbiddenAnnotations.length ? forbidden('seccompProfile', `forbidden ${pluralize('annotation', 'annotations', forbiddenAnnotations.length)} ${forbiddenAnnotations.join(', ')}`) : allowed
+  return forbiddenAnnotations.length
+    ? forbidden(
+        'seccompProfile',
+        `forbidden ${pluralize('annotation', 'annotations', forbiddenAnnotations.length)} ${forbiddenAnnotations.join(', ')}`,
+      )
+    : allowed
 }
 
 export const validSeccompType = (t: string): boolean => t === 'Localhost' || t === 'RuntimeDefault'
@@ -160,13 +204,28 @@ function seccompProfileBaseline1_19(_meta: Json, spec: Json): CheckResult {
     .filter((c) => bad(containerContext(c)))
     .map(containerName)
   if (!pod && !containers.length) return allowed
-  return forbidden('seccompProfile', `${setters(pod, containers)} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`)
+  return forbidden(
+    'seccompProfile',
+    `${setters(pod, containers)} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`,
+  )
 }
 
 export const baselinePodChecks: readonly Check[] = [
-  { id: 'appArmorProfile', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: appArmorProfile }] },
-  { id: 'hostNamespaces', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: hostNamespaces }] },
-  { id: 'hostPathVolumes', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: hostPathVolumes }] },
+  {
+    id: 'appArmorProfile',
+    level: 'baseline',
+    versions: [{ minimumVersion: 0, checkPod: appArmorProfile }],
+  },
+  {
+    id: 'hostNamespaces',
+    level: 'baseline',
+    versions: [{ minimumVersion: 0, checkPod: hostNamespaces }],
+  },
+  {
+    id: 'hostPathVolumes',
+    level: 'baseline',
+    versions: [{ minimumVersion: 0, checkPod: hostPathVolumes }],
+  },
   {
     id: 'seLinuxOptions',
     level: 'baseline',
@@ -193,5 +252,9 @@ export const baselinePodChecks: readonly Check[] = [
       { minimumVersion: 32, checkPod: sysctls(sysctlsAllowed1_32) },
     ],
   },
-  { id: 'windowsHostProcess', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: windowsHostProcess }] },
+  {
+    id: 'windowsHostProcess',
+    level: 'baseline',
+    versions: [{ minimumVersion: 0, checkPod: windowsHostProcess }],
+  },
 ]

@@ -36,7 +36,12 @@ function allowPrivilegeEscalation(_meta: Json, spec: Json): CheckResult {
   const bad = allContainers(spec)
     .filter((c) => containerContext(c)?.allowPrivilegeEscalation !== false)
     .map(containerName)
-  return bad.length ? forbidden('allowPrivilegeEscalation != false', `${containerList(bad)} must set securityContext.allowPrivilegeEscalation=false`) : allowed
+  return bad.length
+    ? forbidden(
+        'allowPrivilegeEscalation != false',
+        `${containerList(bad)} must set securityContext.allowPrivilegeEscalation=false`,
+      )
+    : allowed
 }
 
 function capabilitiesRestricted(_meta: Json, spec: Json): CheckResult {
@@ -58,13 +63,28 @@ function capabilitiesRestricted(_meta: Json, spec: Json): CheckResult {
     }
   }
   const details: string[] = []
-  if (missingDropAll.length) details.push(`${containerList(missingDropAll)} must set securityContext.capabilities.drop=["ALL"]`)
-  if (addingForbidden.length) details.push(`${containerList(addingForbidden)} must not include ${joinQuote(sortedSet(forbiddenCaps))} in securityContext.capabilities.add`)
+  if (missingDropAll.length)
+    details.push(
+      `${containerList(missingDropAll)} must set securityContext.capabilities.drop=["ALL"]`,
+    )
+  if (addingForbidden.length)
+    details.push(
+      `${containerList(addingForbidden)} must not include ${joinQuote(sortedSet(forbiddenCaps))} in securityContext.capabilities.add`,
+    )
   return details.length ? forbidden('unrestricted capabilities', details.join('; ')) : allowed
 }
 
 /** The inline volume sources restricted allows. */
-const allowedVolumeSources = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']
+const allowedVolumeSources = [
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
+]
 
 /** The other sources, named in upstream's order of precedence. */
 const restrictedVolumeSources = [
@@ -92,7 +112,8 @@ const restrictedVolumeSources = [
 ]
 
 /** A volume that names no source at all is an emptyDir, as core/v1 defaulting makes it. */
-const defaultsToEmptyDir = (v: Json) => ![...allowedVolumeSources, ...restrictedVolumeSources, 'image'].some((s) => isSet(v[s]))
+const defaultsToEmptyDir = (v: Json) =>
+  ![...allowedVolumeSources, ...restrictedVolumeSources, 'image'].some((s) => isSet(v[s]))
 
 function restrictedVolumes(_meta: Json, spec: Json): CheckResult {
   const badVolumes: string[] = []
@@ -123,8 +144,16 @@ function runAsNonRoot(_meta: Json, spec: Json): CheckResult {
       if (value === false) explicit.push(containerName(c))
     } else if (!podSet) implicit.push(containerName(c))
   }
-  if (podBad || explicit.length) return forbidden('runAsNonRoot != true', `${setters(podBad, explicit)} must not set securityContext.runAsNonRoot=false`)
-  if (implicit.length) return forbidden('runAsNonRoot != true', `pod or ${containerList(implicit)} must set securityContext.runAsNonRoot=true`)
+  if (podBad || explicit.length)
+    return forbidden(
+      'runAsNonRoot != true',
+      `${setters(podBad, explicit)} must not set securityContext.runAsNonRoot=false`,
+    )
+  if (implicit.length)
+    return forbidden(
+      'runAsNonRoot != true',
+      `pod or ${containerList(implicit)} must set securityContext.runAsNonRoot=true`,
+    )
   return allowed
 }
 
@@ -133,12 +162,15 @@ function runAsUser(_meta: Json, spec: Json): CheckResult {
   const containers = allContainers(spec)
     .filter((c) => containerContext(c)?.runAsUser === 0)
     .map(containerName)
-  return pod || containers.length ? forbidden('runAsUser=0', `${setters(pod, containers)} must not set runAsUser=0`) : allowed
+  return pod || containers.length
+    ? forbidden('runAsUser=0', `${setters(pod, containers)} must not set runAsUser=0`)
+    : allowed
 }
 
 function seccompProfileRestricted(_meta: Json, spec: Json): CheckResult {
   const badValues: string[] = []
-  const typeOf = (sc: Json | undefined): string | undefined => (sc && isSet(sc.seccompProfile) ? str(asRecord(sc.seccompProfile).type) : undefined)
+  const typeOf = (sc: Json | undefined): string | undefined =>
+    sc && isSet(sc.seccompProfile) ? str(asRecord(sc.seccompProfile).type) : undefined
   const podType = typeOf(podContext(spec))
   const podBad = podType !== undefined && !validSeccompType(podType)
   if (podBad) badValues.push(podType)
@@ -154,8 +186,16 @@ function seccompProfileRestricted(_meta: Json, spec: Json): CheckResult {
       badValues.push(type)
     }
   }
-  if (podBad || explicit.length) return forbidden('seccompProfile', `${setters(podBad, explicit)} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`)
-  if (implicit.length) return forbidden('seccompProfile', `pod or ${containerList(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`)
+  if (podBad || explicit.length)
+    return forbidden(
+      'seccompProfile',
+      `${setters(podBad, explicit)} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(badValues))}`,
+    )
+  if (implicit.length)
+    return forbidden(
+      'seccompProfile',
+      `pod or ${containerList(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+    )
   return allowed
 }
 
@@ -172,19 +212,43 @@ export const restrictedChecks: readonly Check[] = [
     id: 'capabilities_restricted',
     level: 'restricted',
     versions: [
-      { minimumVersion: 22, checkPod: capabilitiesRestricted, overrides: ['capabilities_baseline'] },
-      { minimumVersion: 25, checkPod: exceptWindows(capabilitiesRestricted), overrides: ['capabilities_baseline'] },
+      {
+        minimumVersion: 22,
+        checkPod: capabilitiesRestricted,
+        overrides: ['capabilities_baseline'],
+      },
+      {
+        minimumVersion: 25,
+        checkPod: exceptWindows(capabilitiesRestricted),
+        overrides: ['capabilities_baseline'],
+      },
     ],
   },
-  { id: 'restrictedVolumes', level: 'restricted', versions: [{ minimumVersion: 0, checkPod: restrictedVolumes, overrides: ['hostPathVolumes'] }] },
-  { id: 'runAsNonRoot', level: 'restricted', versions: [{ minimumVersion: 0, checkPod: runAsNonRoot }] },
+  {
+    id: 'restrictedVolumes',
+    level: 'restricted',
+    versions: [{ minimumVersion: 0, checkPod: restrictedVolumes, overrides: ['hostPathVolumes'] }],
+  },
+  {
+    id: 'runAsNonRoot',
+    level: 'restricted',
+    versions: [{ minimumVersion: 0, checkPod: runAsNonRoot }],
+  },
   { id: 'runAsUser', level: 'restricted', versions: [{ minimumVersion: 23, checkPod: runAsUser }] },
   {
     id: 'seccompProfile_restricted',
     level: 'restricted',
     versions: [
-      { minimumVersion: 19, checkPod: seccompProfileRestricted, overrides: ['seccompProfile_baseline'] },
-      { minimumVersion: 25, checkPod: exceptWindows(seccompProfileRestricted), overrides: ['seccompProfile_baseline'] },
+      {
+        minimumVersion: 19,
+        checkPod: seccompProfileRestricted,
+        overrides: ['seccompProfile_baseline'],
+      },
+      {
+        minimumVersion: 25,
+        checkPod: exceptWindows(seccompProfileRestricted),
+        overrides: ['seccompProfile_baseline'],
+      },
     ],
   },
 ]

@@ -11,8 +11,18 @@ import { settingsOf } from '../../settings/settings'
 import type { Variables } from '../../settings/variables'
 
 /** The settings, or the Status every admitted write is refused with while they are invalid. */
-export function podSecuritySettings(env: Variables): { settings: PodSecuritySettings; refused?: Status } {
+export function podSecuritySettings(env: Variables): {
+  settings: PodSecuritySettings
+  refused?: Status
+} {
   const { settings, errors } = settingsOf(env).podSecurity
   if (!errors.length) return { settings }
-  return { settings, refused: failure(500, 'InternalError', `Internal error occurred: PodSecurity is misconfigured: ${errors.join('; ')}`) }
+  return {
+    settings,
+    refused: failure(
+      500,
+      'InternalError',
+      `Internal error occurred: PodSecurity is misconfigured: ${errors.join('; ')}`,
+    ),
+  }
 }

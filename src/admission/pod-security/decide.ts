@@ -10,7 +10,16 @@ import { goQuote } from '../../apimachinery/go-format'
 import { invalid as invalidStatus } from '../../apimachinery/status'
 import { toStatusCause, type FieldCause } from '../../apimachinery/field-errors'
 import type { Json } from '../../apimachinery/json-value'
-import { compareLevels, equivalentPolicies, fullyPrivileged, levelVersionString, policyToEvaluate, sameLevelVersion, type LevelVersion, type Policy } from '../../apis/pod-security/levels'
+import {
+  compareLevels,
+  equivalentPolicies,
+  fullyPrivileged,
+  levelVersionString,
+  policyToEvaluate,
+  sameLevelVersion,
+  type LevelVersion,
+  type Policy,
+} from '../../apis/pod-security/levels'
 import type { PodSecuritySettings } from '../../apis/pod-security/settings'
 import { admissionForbidden } from '../forbidden'
 import { checkPod, forbiddenDetail } from './evaluate'
@@ -23,9 +32,11 @@ export interface Verdict {
 
 export const allowedVerdict = (): Verdict => ({ warnings: [] })
 
-export const exemptNamespace = (s: PodSecuritySettings, namespace: string): boolean => namespace !== '' && s.exemptions.namespaces.includes(namespace)
+export const exemptNamespace = (s: PodSecuritySettings, namespace: string): boolean =>
+  namespace !== '' && s.exemptions.namespaces.includes(namespace)
 
-export const exemptUser = (s: PodSecuritySettings, username: string): boolean => username !== '' && s.exemptions.usernames.includes(username)
+export const exemptUser = (s: PodSecuritySettings, username: string): boolean =>
+  username !== '' && s.exemptions.usernames.includes(username)
 
 export function exemptRuntimeClass(s: PodSecuritySettings, spec: Json): boolean {
   const name = spec.runtimeClassName
@@ -67,22 +78,45 @@ export function validatePodLike(s: PodSecuritySettings, r: PodRequest, enforce: 
   if (!pod || exemptRuntimeClass(s, pod.spec)) return allowedVerdict()
   if (enforce && policy.enforce.level !== 'privileged') {
     const result = checkPod(policy.enforce, pod.meta, pod.spec)
-    if (!result.allowed) return { refused: admissionForbidden({ group: r.group, plural: r.plural }, r.name, `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${forbiddenDetail(result)}`), warnings: [] }
+    if (!result.allowed)
+      return {
+        refused: admissionForbidden(
+          { group: r.group, plural: r.plural },
+          r.name,
+          `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${forbiddenDetail(result)}`,
+        ),
+        warnings: [],
+      }
     if (sameLevelVersion(policy.warn, policy.enforce)) return allowedVerdict()
   }
   const warned = checkPod(policy.warn, pod.meta, pod.spec)
-  return warned.allowed ? allowedVerdict() : { warnings: [`would violate PodSecurity ${goQuote(levelVersionString(policy.warn))}: ${forbiddenDetail(warned)}`] }
+  return warned.allowed
+    ? allowedVerdict()
+    : {
+        warnings: [
+          `would violate PodSecurity ${goQuote(levelVersionString(policy.warn))}: ${forbiddenDetail(warned)}`,
+        ],
+      }
 }
 
 /**
  * exemptNamespaceWarning: an exempt namespace labelled with a policy stricter than privileged (and
  * not the cluster default) is told its labels do nothing.
  */
-export function exemptNamespaceWarning(s: PodSecuritySettings, namespace: string, policy: Policy, labels: Record<string, string>): string | undefined {
+export function exemptNamespaceWarning(
+  s: PodSecuritySettings,
+  namespace: string,
+  policy: Policy,
+  labels: Record<string, string>,
+): string | undefined {
   if (fullyPrivileged(policy) || equivalentPolicies(policy, s.defaults)) return undefined
   const has = (label: string) => Object.prototype.hasOwnProperty.call(labels, label)
   const parts = (['enforce', 'audit', 'warn'] as const)
-    .filter((m) => policy[m].level !== 'privileged' && (has(`pod-security.kubernetes.io/${m}`) || has(`pod-security.kubernetes.io/${m}-version`)))
+    .filter(
+      (m) =>
+        policy[m].level !== 'privileged' &&
+        (has(`pod-security.kubernetes.io/${m}`) || has(`pod-security.kubernetes.io/${m}-version`)),
+    )
     .map((m) => `${m}=${levelVersionString(policy[m])}`)
   return `namespace ${goQuote(namespace)} is exempt from Pod Security, and the policy (${parts.join(', ')}) will be ignored`
 }
@@ -90,28 +124,43 @@ export function exemptNamespaceWarning(s: PodSecuritySettings, namespace: string
 /** What a namespace write comes to: a verdict, or the enforce level its existing pods are to be checked against. */
 export type NamespaceDecision = { verdict: Verdict } | { checkPods: LevelVersion }
 
-const errorKey = (e: { field: string; value?: unknown; message: string }) => JSON.stringify([e.field, e.value, e.message])
+const errorKey = (e: { field: string; value?: unknown; message: string }) =>
+  JSON.stringify([e.field, e.value, e.message])
 
 /**
  * ValidateNamespace: labels must be valid on create, and on an update that changes the invalid
  * ones (422 Invalid naming each label); an update that tightens the enforce level has the
  * namespace's pods checked against it (unless the namespace is exempt).
  */
-export function validateNamespace(s: PodSecuritySettings, namespace: KubeObject, old: KubeObject | undefined): NamespaceDecision {
+export function validateNamespace(
+  s: PodSecuritySettings,
+  namespace: KubeObject,
+  old: KubeObject | undefined,
+): NamespaceDecision {
   const name = namespace.metadata.name ?? ''
   const labels = namespace.metadata.labels ?? {}
   const next = policyToEvaluate(labels, s.defaults)
-  const invalidLabels = (): NamespaceDecision => ({ verdict: { refused: invalidNamespace(name, next.errors), warnings: [] } })
+  const invalidLabels = (): NamespaceDecision => ({
+    verdict: { refused: invalidNamespace(name, next.errors), warnings: [] },
+  })
   const exemptWarning = (): NamespaceDecision => {
-    const w = exemptNamespace(s, name) ? exemptNamespaceWarning(s, name, next.policy, labels) : undefined
+    const w = exemptNamespace(s, name)
+      ? exemptNamespaceWarning(s, name, next.policy, labels)
+      : undefined
     return { verdict: { warnings: w ? [w] : [] } }
   }
   if (!old) return next.errors.length ? invalidLabels() : exemptWarning()
   const before = policyToEvaluate(old.metadata.labels ?? {}, s.defaults)
-  if (next.errors.length && (!before.errors.length || next.errors.map(errorKey).join() !== before.errors.map(errorKey).join())) return invalidLabels()
+  if (
+    next.errors.length &&
+    (!before.errors.length ||
+      next.errors.map(errorKey).join() !== before.errors.map(errorKey).join())
+  )
+    return invalidLabels()
   const [now, was] = [next.policy.enforce, before.policy.enforce]
   if (sameLevelVersion(now, was) || now.level === 'privileged') return { verdict: allowedVerdict() }
-  if (now.version === was.version && compareLevels(now.level, was.level) < 1) return { verdict: allowedVerdict() }
+  if (now.version === was.version && compareLevels(now.level, was.level) < 1)
+    return { verdict: allowedVerdict() }
   if (exemptNamespace(s, name)) return exemptWarning()
   return { checkPods: now }
 }

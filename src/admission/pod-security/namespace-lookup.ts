@@ -15,7 +15,13 @@ type Labels = Record<string, string> | null
 
 /** The namespace's labels (null when there is no such namespace), at most a second old. */
 export async function namespaceLabels(env: AdmissionBindings, name: string): Promise<Labels> {
-  const namespace = await recentObject(env, namespacesDef, undefined, name, podSecurityNamespaceRecheckMs)
+  const namespace = await recentObject(
+    env,
+    namespacesDef,
+    undefined,
+    name,
+    podSecurityNamespaceRecheckMs,
+  )
   return namespace ? (namespace.metadata.labels ?? {}) : null
 }
 

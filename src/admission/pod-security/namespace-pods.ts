@@ -45,7 +45,11 @@ export function existingPodWarnings(
   namespace: string,
   enforce: LevelVersion,
   pods: readonly KubeObject[],
-  limits: PodCheckLimits = { maxPods: podSecurityNamespaceMaxPodsToCheck, deadline: Infinity, now: Date.now },
+  limits: PodCheckLimits = {
+    maxPods: podSecurityNamespaceMaxPodsToCheck,
+    deadline: Infinity,
+    now: Date.now,
+  },
 ): string[] {
   const all = prioritized(s, pods)
   const toCheck = all.slice(0, limits.maxPods)
@@ -69,8 +73,14 @@ export function existingPodWarnings(
     }
   }
   const warnings: string[] = []
-  if (checked < all.length) warnings.push(`new PodSecurity enforce level only checked against the first ${checked} of ${all.length} existing pods`)
-  if (byReason.size) warnings.push(`existing pods in namespace ${goQuote(namespace)} violate the new PodSecurity enforce level ${goQuote(levelVersionString(enforce))}`)
+  if (checked < all.length)
+    warnings.push(
+      `new PodSecurity enforce level only checked against the first ${checked} of ${all.length} existing pods`,
+    )
+  if (byReason.size)
+    warnings.push(
+      `existing pods in namespace ${goQuote(namespace)} violate the new PodSecurity enforce level ${goQuote(levelVersionString(enforce))}`,
+    )
   const lines = [...byReason].map(([reason, { name, count }]) => {
     if (count === 1) return `${name}: ${reason}`
     return `${name} (and ${count - 1} other ${count === 2 ? 'pod' : 'pods'}): ${reason}`

@@ -20,16 +20,24 @@ const templatePaths: Record<string, readonly string[]> = {
 
 const key = (group: string, plural: string) => `${group}/${plural}`
 
-export const isPodResource = (group: string, plural: string): boolean => group === '' && plural === 'pods'
+export const isPodResource = (group: string, plural: string): boolean =>
+  group === '' && plural === 'pods'
 
-export const isNamespaceResource = (group: string, plural: string): boolean => group === '' && plural === 'namespaces'
+export const isNamespaceResource = (group: string, plural: string): boolean =>
+  group === '' && plural === 'namespaces'
 
 /** A kind that embeds a pod template: its pods are warned about, never refused. */
-export const isPodTemplateResource = (group: string, plural: string): boolean => key(group, plural) in templatePaths
+export const isPodTemplateResource = (group: string, plural: string): boolean =>
+  key(group, plural) in templatePaths
 
 /** The pod a pod or template describes, as metadata and spec; undefined when a template is unset. */
-export function podOf(group: string, plural: string, object: KubeObject): { meta: Json; spec: Json } | undefined {
-  if (isPodResource(group, plural)) return { meta: asRecord(object.metadata), spec: asRecord(object.spec) }
+export function podOf(
+  group: string,
+  plural: string,
+  object: KubeObject,
+): { meta: Json; spec: Json } | undefined {
+  if (isPodResource(group, plural))
+    return { meta: asRecord(object.metadata), spec: asRecord(object.spec) }
   const path = templatePaths[key(group, plural)]
   if (!path) return undefined
   let template: unknown = object

@@ -11,7 +11,11 @@ import { asRecord } from '../../apimachinery/json-value'
 import { goQuote } from '../../apimachinery/go-format'
 import { findResource } from '../../apis/registry'
 import type { Target } from '../../apis/store-options'
-import { hostProcessesReason, isProcessNode, levelKeptOffProcessNodes } from '../../apis/pod-security/process-node'
+import {
+  hostProcessesReason,
+  isProcessNode,
+  levelKeptOffProcessNodes,
+} from '../../apis/pod-security/process-node'
 import type { PodSecuritySettings } from '../../apis/pod-security/settings'
 import type { LevelVersion } from '../../apis/pod-security/levels'
 import { storeFor } from '../../store-client/stores'
@@ -23,7 +27,12 @@ const nodesDef = findResource('', 'v1', 'nodes')!
 const podsDef = findResource('', 'v1', 'pods')!
 
 /** The level the namespace holds pods of this runtime class to, when it keeps them off process nodes. */
-async function levelOf(env: AdmissionBindings, settings: PodSecuritySettings, namespace: string, runtimeClassName: unknown): Promise<LevelVersion | undefined> {
+async function levelOf(
+  env: AdmissionBindings,
+  settings: PodSecuritySettings,
+  namespace: string,
+  runtimeClassName: unknown,
+): Promise<LevelVersion | undefined> {
   if (settings.exemptions.namespaces.includes(namespace)) return undefined
   const labels = await namespaceLabels(env, namespace)
   return levelKeptOffProcessNodes({ namespace, runtimeClassName }, labels ?? undefined, settings)
@@ -39,7 +48,11 @@ async function processNode(env: AdmissionBindings, nodeName: string): Promise<bo
 }
 
 const forbiddenOn = (name: string, nodeName: string, enforced: LevelVersion): Status =>
-  admissionForbidden(podsDef, name, `node ${goQuote(nodeName)} runs ${hostProcessesReason(enforced)}`)
+  admissionForbidden(
+    podsDef,
+    name,
+    `node ${goQuote(nodeName)} runs ${hostProcessesReason(enforced)}`,
+  )
 
 /** The node a pod names in `spec.nodeName`, or ''. */
 function nodeNameOf(pod: KubeObject): string {
@@ -53,7 +66,12 @@ function nodeNameOf(pod: KubeObject): string {
  * privileged (or is exempt, or its runtime class is), or the node is no process node (or does not
  * exist). The node is read only when the namespace holds the pod to a level.
  */
-export async function processNodeRefusal(env: AdmissionBindings, settings: PodSecuritySettings, pod: KubeObject, namespace: string): Promise<Status | undefined> {
+export async function processNodeRefusal(
+  env: AdmissionBindings,
+  settings: PodSecuritySettings,
+  pod: KubeObject,
+  namespace: string,
+): Promise<Status | undefined> {
   const nodeName = nodeNameOf(pod)
   if (!nodeName) return undefined
   const enforced = await levelOf(env, settings, namespace, asRecord(pod.spec).runtimeClassName)
@@ -66,11 +84,16 @@ export async function processNodeRefusal(env: AdmissionBindings, settings: PodSe
  * node. The pod is read only when its namespace holds pods to a level and the node is a process
  * node; a pod that does not exist is left to the binding's own 404.
  */
-export async function admitPodBinding(env: AdmissionBindings, target: Target, nodeName: string): Promise<void> {
+export async function admitPodBinding(
+  env: AdmissionBindings,
+  target: Target,
+  nodeName: string,
+): Promise<void> {
   const { settings, refused } = podSecuritySettings(env)
   if (refused) throw new ApiError(refused)
   const namespace = target.namespace ?? ''
-  if (!(await levelOf(env, settings, namespace, undefined)) || !(await processNode(env, nodeName))) return
+  if (!(await levelOf(env, settings, namespace, undefined)) || !(await processNode(env, nodeName)))
+    return
   const got = await storeFor(env, podsDef).get({ def: podsDef, namespace, name: target.name })
   if (!got.ok) return
   const pod = JSON.parse(got.value) as KubeObject

@@ -17,7 +17,11 @@ export function provideAdmissionAuthorizer(load: AuthorizerLoader): void {
   loader = load
 }
 
-const unavailable: Authorize = () => ({ allowed: false, reason: '', error: 'no authorizer is configured for admission' })
+const unavailable: Authorize = () => ({
+  allowed: false,
+  reason: '',
+  error: 'no authorizer is configured for admission',
+})
 
 /** The authorizer over the cluster's current policy. */
 export async function admissionAuthorizer(env: AdmissionBindings): Promise<Authorize> {

@@ -37,7 +37,12 @@ export function celInput(r: CelRequest, authorize?: Authorize): Record<string, u
     name: r.name,
     namespace: a.namespace,
     operation: a.operation,
-    userInfo: { username: r.user.username, uid: r.user.uid ?? '', groups: r.user.groups, extra: r.user.extra ?? {} },
+    userInfo: {
+      username: r.user.username,
+      uid: r.user.uid ?? '',
+      groups: r.user.groups,
+      extra: r.user.extra ?? {},
+    },
     dryRun: r.dryRun,
     options: r.options,
   }
@@ -48,7 +53,14 @@ export function celInput(r: CelRequest, authorize?: Authorize): Record<string, u
     request: toCel(request),
     namespaceObject: r.namespace && !isNamespace ? toCel(namespaceObjectOf(r.namespace)) : null,
   }
-  if (authorize) input.authorizer = new CelAuthorizer(r.user, authorize, { group: a.group, resource: a.resource, subresource: a.subresource, namespace: a.namespace, name: r.name })
+  if (authorize)
+    input.authorizer = new CelAuthorizer(r.user, authorize, {
+      group: a.group,
+      resource: a.resource,
+      subresource: a.subresource,
+      namespace: a.namespace,
+      name: r.name,
+    })
   return input
 }
 
@@ -56,7 +68,20 @@ export function celInput(r: CelRequest, authorize?: Authorize): Record<string, u
 function namespaceObjectOf(ns: KubeObject): Record<string, unknown> {
   const m = ns.metadata
   const metadata: Record<string, unknown> = {}
-  for (const key of ['name', 'generateName', 'namespace', 'labels', 'annotations', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers', 'resourceVersion', 'generation'] as const) {
+  for (const key of [
+    'name',
+    'generateName',
+    'namespace',
+    'labels',
+    'annotations',
+    'uid',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'finalizers',
+    'resourceVersion',
+    'generation',
+  ] as const) {
     if (m[key as keyof typeof m] !== undefined) metadata[key] = m[key as keyof typeof m]
   }
   return { metadata, spec: ns.spec ?? {}, status: ns.status ?? {} }

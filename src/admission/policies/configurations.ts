@@ -6,8 +6,17 @@
 import type { AdmissionBindings } from '../bindings'
 import type { ParseResult } from '@marcbachmann/cel-js'
 import { admissionGroup, findResource } from '../../apis/registry'
-import type { AdmissionPolicy, AdmissionPolicyBinding, PolicyValidation } from '../../apis/admissionregistration/admission-policy'
-import { compileExpression, namesAuthorizer, policyScope, type ExpressionResult } from '../../apis/admissionregistration/cel'
+import type {
+  AdmissionPolicy,
+  AdmissionPolicyBinding,
+  PolicyValidation,
+} from '../../apis/admissionregistration/admission-policy'
+import {
+  compileExpression,
+  namesAuthorizer,
+  policyScope,
+  type ExpressionResult,
+} from '../../apis/admissionregistration/cel'
 import { webhookRecheckMs } from '../../config'
 import { storedSnapshot } from '../stored-snapshot'
 
@@ -37,15 +46,24 @@ export interface ConfiguredPolicy {
   bindings: AdmissionPolicyBinding[]
 }
 
-const defs = [findResource(admissionGroup, 'v1', 'validatingadmissionpolicies')!, findResource(admissionGroup, 'v1', 'validatingadmissionpolicybindings')!]
+const defs = [
+  findResource(admissionGroup, 'v1', 'validatingadmissionpolicies')!,
+  findResource(admissionGroup, 'v1', 'validatingadmissionpolicybindings')!,
+]
 
-const byName = (a: { metadata: { name?: string } }, b: { metadata: { name?: string } }) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')
+const byName = (a: { metadata: { name?: string } }, b: { metadata: { name?: string } }) =>
+  (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')
 
 const configured = storedSnapshot(defs, webhookRecheckMs, ([policyTexts, bindingTexts]) => {
   const bindings = bindingTexts!.map((t) => JSON.parse(t) as AdmissionPolicyBinding).sort(byName)
   const policies = policyTexts!.map((t) => JSON.parse(t) as AdmissionPolicy).sort(byName)
   return policies
-    .map((policy) => compilePolicy(policy, bindings.filter((b) => b.spec?.policyName === policy.metadata.name)))
+    .map((policy) =>
+      compilePolicy(
+        policy,
+        bindings.filter((b) => b.spec?.policyName === policy.metadata.name),
+      ),
+    )
     .filter((p) => p.bindings.length)
 })
 
@@ -59,12 +77,23 @@ export function forgetAdmissionPolicies(): void {
   configured.forget()
 }
 
-export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicyBinding[]): ConfiguredPolicy {
+export function compilePolicy(
+  policy: AdmissionPolicy,
+  bindings: AdmissionPolicyBinding[],
+): ConfiguredPolicy {
   const spec = policy.spec ?? {}
   const errors: string[] = []
   let usesAuthorizer = false
-  const compile = (expression: string, result: ExpressionResult, authorizer = true): ParseResult | undefined => {
-    const compiled = compileExpression(expression ?? '', result, policyScope(!!spec.paramKind, authorizer))
+  const compile = (
+    expression: string,
+    result: ExpressionResult,
+    authorizer = true,
+  ): ParseResult | undefined => {
+    const compiled = compileExpression(
+      expression ?? '',
+      result,
+      policyScope(!!spec.paramKind, authorizer),
+    )
     if (compiled.ok) {
       usesAuthorizer ||= namesAuthorizer(compiled.program)
       return compiled.program
@@ -72,7 +101,10 @@ export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicy
     errors.push(compiled.error)
     return undefined
   }
-  const named = (items: { name: string; expression: string }[] | undefined, result: ExpressionResult): CompiledExpression[] =>
+  const named = (
+    items: { name: string; expression: string }[] | undefined,
+    result: ExpressionResult,
+  ): CompiledExpression[] =>
     (items ?? []).flatMap((item) => {
       const program = compile(item.expression, result)
       return program ? [{ name: item.name, expression: item.expression, program }] : []
@@ -81,7 +113,8 @@ export function compilePolicy(policy: AdmissionPolicy, bindings: AdmissionPolicy
   const matchConditions = named(spec.matchConditions, 'bool')
   const validations = (spec.validations ?? []).flatMap((v): CompiledValidation[] => {
     const program = compile(v.expression, 'bool')
-    const messageProgram = v.messageExpression !== undefined ? compile(v.messageExpression, 'string', false) : undefined
+    const messageProgram =
+      v.messageExpression !== undefined ? compile(v.messageExpression, 'string', false) : undefined
     return program ? [{ ...v, program, ...(messageProgram ? { messageProgram } : {}) }] : []
   })
   return {

@@ -28,7 +28,12 @@ interface Denial extends Decision {
 }
 
 /** The refusal, if any binding denies; Warn failures are added to `warnings`. */
-export async function enforcePolicies(env: AdmissionBindings, policies: ConfiguredPolicy[], r: PolicyRequest, warnings: string[]): Promise<Status | undefined> {
+export async function enforcePolicies(
+  env: AdmissionBindings,
+  policies: ConfiguredPolicy[],
+  r: PolicyRequest,
+  warnings: string[],
+): Promise<Status | undefined> {
   const match: MatchRequest = {
     attributes: r.attributes,
     name: r.name,
@@ -43,11 +48,18 @@ export async function enforcePolicies(env: AdmissionBindings, policies: Configur
     const constraints = p.policy.spec?.matchConstraints
     if (!constraints || !resourcesMatch(constraints, match)) continue
     for (const binding of p.bindings) {
-      if (binding.spec?.matchResources && !resourcesMatch(binding.spec.matchResources, match)) continue
+      if (binding.spec?.matchResources && !resourcesMatch(binding.spec.matchResources, match))
+        continue
       const bindingName = binding.metadata.name ?? ''
       const collected = await collectParams(env, p.policy, binding, r.attributes.namespace)
       if (!collected.ok) {
-        if (p.failurePolicy === 'Fail') denials.push({ policy: p.name, binding: bindingName, deny: true, message: `failed to configure binding: ${collected.error}` })
+        if (p.failurePolicy === 'Fail')
+          denials.push({
+            policy: p.name,
+            binding: bindingName,
+            deny: true,
+            message: `failed to configure binding: ${collected.error}`,
+          })
         continue
       }
       if (p.usesAuthorizer && !authorize) {
@@ -56,7 +68,8 @@ export async function enforcePolicies(env: AdmissionBindings, policies: Configur
       }
       input ??= celInput(r, authorize)
       for (const param of collected.params) {
-        for (const decision of evaluatePolicy(p, { ...input, params: param ? toCel(param) : null })) act(decision, p.name, binding, denials, warnings)
+        for (const decision of evaluatePolicy(p, { ...input, params: param ? toCel(param) : null }))
+          act(decision, p.name, binding, denials, warnings)
       }
     }
   }
@@ -65,13 +78,27 @@ export async function enforcePolicies(env: AdmissionBindings, policies: Configur
   const message = `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.message}`
   const reason = (first.reason ?? 'Invalid') as StatusReason
   const { group, resource } = r.attributes
-  return failure(validationReasons[reason] ?? 422, reason, `${qualifiedResource(group, resource)} "${r.name}" is forbidden: ${message}`, { name: r.name, group, kind: resource, causes: [{ message }] })
+  return failure(
+    validationReasons[reason] ?? 422,
+    reason,
+    `${qualifiedResource(group, resource)} "${r.name}" is forbidden: ${message}`,
+    { name: r.name, group, kind: resource, causes: [{ message }] },
+  )
 }
 
-function act(decision: Decision, policy: string, binding: AdmissionPolicyBinding, denials: Denial[], warnings: string[]): void {
+function act(
+  decision: Decision,
+  policy: string,
+  binding: AdmissionPolicyBinding,
+  denials: Denial[],
+  warnings: string[],
+): void {
   const bindingName = binding.metadata.name ?? ''
   for (const action of binding.spec?.validationActions ?? []) {
     if (action === 'Deny') denials.push({ ...decision, policy, binding: bindingName })
-    else if (action === 'Warn') warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policy}' with binding '${bindingName}': ${decision.message}`)
+    else if (action === 'Warn')
+      warnings.push(
+        `Validation failed for ValidatingAdmissionPolicy '${policy}' with binding '${bindingName}': ${decision.message}`,
+      )
   }
 }

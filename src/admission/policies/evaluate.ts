@@ -18,17 +18,22 @@ export interface Decision {
 }
 
 /** upstream's words when a policy's expressions together overspend */
-const budgetSpent = 'validation failed due to running out of cost budget, no further validation rules will be run'
+const budgetSpent =
+  'validation failed due to running out of cost budget, no further validation rules will be run'
 
 /** upstream's cap on a messageExpression's result (celconfig.MaxEvaluatedMessageExpressionSizeBytes) */
 const maxMessageBytes = 5 * 1024
 
 /** The decisions of the validations that failed (or errored under failurePolicy Fail); none when all passed. */
 export function evaluatePolicy(p: ConfiguredPolicy, input: Record<string, unknown>): Decision[] {
-  const onError = (message: string): Decision[] => (p.failurePolicy === 'Ignore' ? [] : [{ deny: true, message }])
+  const onError = (message: string): Decision[] =>
+    p.failurePolicy === 'Ignore' ? [] : [{ deny: true, message }]
   if (p.compileError) return onError(p.compileError)
   const budget = newCostBudget()
-  const context: Record<string, unknown> = { ...input, variables: lazyVariables(p.variables, input, budget) }
+  const context: Record<string, unknown> = {
+    ...input,
+    variables: lazyVariables(p.variables, input, budget),
+  }
   // A condition that is false wins over one that errors, as upstream's matcher decides.
   const conditionErrors: string[] = []
   for (const condition of p.matchConditions) {
@@ -37,7 +42,10 @@ export function evaluatePolicy(p: ConfiguredPolicy, input: Record<string, unknow
     if (!result.ok) conditionErrors.push(result.error)
     else if (result.value === false) return []
   }
-  if (conditionErrors.length) return onError(conditionErrors.length === 1 ? conditionErrors[0]! : `[${conditionErrors.join(', ')}]`)
+  if (conditionErrors.length)
+    return onError(
+      conditionErrors.length === 1 ? conditionErrors[0]! : `[${conditionErrors.join(', ')}]`,
+    )
   const decisions: Decision[] = []
   for (const v of p.validations) {
     const result = evaluateExpression(v.program, v.expression, context, budget)
@@ -47,12 +55,20 @@ export function evaluatePolicy(p: ConfiguredPolicy, input: Record<string, unknow
       continue
     }
     if (result.value === true) continue
-    decisions.push({ deny: true, reason: v.reason ?? 'Invalid', message: failureMessage(v, context, budget) })
+    decisions.push({
+      deny: true,
+      reason: v.reason ?? 'Invalid',
+      message: failureMessage(v, context, budget),
+    })
   }
   return decisions
 }
 
-function failureMessage(v: ConfiguredPolicy['validations'][number], context: Record<string, unknown>, budget: CostBudget): string {
+function failureMessage(
+  v: ConfiguredPolicy['validations'][number],
+  context: Record<string, unknown>,
+  budget: CostBudget,
+): string {
   if (v.messageProgram) {
     const result = evaluateExpression(v.messageProgram, v.messageExpression ?? '', context, budget)
     const text = result.ok && typeof result.value === 'string' ? result.value.trim() : ''
@@ -66,7 +82,11 @@ function failureMessage(v: ConfiguredPolicy['validations'][number], context: Rec
  * `variables.<name>`: each computed once, when an expression first names it, with the variables
  * before it in scope; one that errors makes every expression naming it error.
  */
-function lazyVariables(variables: CompiledExpression[], input: Record<string, unknown>, budget: CostBudget): Record<string, unknown> {
+function lazyVariables(
+  variables: CompiledExpression[],
+  input: Record<string, unknown>,
+  budget: CostBudget,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   const context = { ...input, variables: values }
   for (const v of variables) {

@@ -5,7 +5,12 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import type { MatchResources, NamedRule } from '../../apis/admissionregistration/admission-policy'
-import { namespaceMatches, objectMatches, ruleMatches, type RuleAttributes } from '../webhooks/match'
+import {
+  namespaceMatches,
+  objectMatches,
+  ruleMatches,
+  type RuleAttributes,
+} from '../webhooks/match'
 import type { ConfiguredPolicy } from './configurations'
 
 export interface MatchRequest {
@@ -24,7 +29,8 @@ function ruleNames(rule: NamedRule, a: RuleAttributes, name: string): boolean {
 export function resourcesMatch(match: MatchResources, r: MatchRequest): boolean {
   if (!namespaceMatches(match, r.attributes, r.namespaceLabels, r.object, r.oldObject)) return false
   if (!objectMatches(match, r.object, r.oldObject)) return false
-  if (match.excludeResourceRules?.some((rule) => ruleNames(rule, r.attributes, r.name))) return false
+  if (match.excludeResourceRules?.some((rule) => ruleNames(rule, r.attributes, r.name)))
+    return false
   if (!match.resourceRules?.length) return true
   return match.resourceRules.some((rule) => ruleNames(rule, r.attributes, r.name))
 }
@@ -38,8 +44,16 @@ export function policyMayApply(p: ConfiguredPolicy, a: RuleAttributes): boolean 
  * Whether the namespace's labels let the policy and one of its bindings apply, known before the
  * object is: a write in a namespace no binding selects costs nothing more.
  */
-export function policyMayApplyIn(p: ConfiguredPolicy, a: RuleAttributes, namespaceLabels: Record<string, string> | undefined): boolean {
-  const inNamespace = (match: MatchResources | undefined) => !match || namespaceMatches(match, a, namespaceLabels)
+export function policyMayApplyIn(
+  p: ConfiguredPolicy,
+  a: RuleAttributes,
+  namespaceLabels: Record<string, string> | undefined,
+): boolean {
+  const inNamespace = (match: MatchResources | undefined) =>
+    !match || namespaceMatches(match, a, namespaceLabels)
   if ((a.group === '' && a.resource === 'namespaces') || !a.namespaced) return true
-  return inNamespace(p.policy.spec?.matchConstraints) && p.bindings.some((b) => inNamespace(b.spec?.matchResources))
+  return (
+    inNamespace(p.policy.spec?.matchConstraints) &&
+    p.bindings.some((b) => inNamespace(b.spec?.matchResources))
+  )
 }

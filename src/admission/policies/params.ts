@@ -10,7 +10,10 @@ import type { AdmissionBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
 import { storedResources, type ResourceDef } from '../../apis/registry'
-import type { AdmissionPolicy, AdmissionPolicyBinding } from '../../apis/admissionregistration/admission-policy'
+import type {
+  AdmissionPolicy,
+  AdmissionPolicyBinding,
+} from '../../apis/admissionregistration/admission-policy'
 import { storeFor } from '../../store-client/stores'
 import { allItems, listPages } from '../../store-client/list-pages'
 import { customResources } from '../../store-client/custom-resources'
@@ -18,23 +21,52 @@ import { customResources } from '../../store-client/custom-resources'
 /** `[null]` when the policy takes no params or the binding names none (params is null in CEL). */
 export type Params = { ok: true; params: (KubeObject | null)[] } | { ok: false; error: string }
 
-async function paramDef(env: AdmissionBindings, apiVersion: string, kind: string): Promise<ResourceDef | undefined> {
-  const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/') as [string, string]) : ['', apiVersion]
-  const find = (defs: readonly ResourceDef[]) => defs.find((d) => d.group === group && d.version === version && d.kind === kind)
-  return find(storedResources) ?? find(await customResources(env)) ?? find(await customResources(env, true))
+async function paramDef(
+  env: AdmissionBindings,
+  apiVersion: string,
+  kind: string,
+): Promise<ResourceDef | undefined> {
+  const [group, version] = apiVersion.includes('/')
+    ? (apiVersion.split('/') as [string, string])
+    : ['', apiVersion]
+  const find = (defs: readonly ResourceDef[]) =>
+    defs.find((d) => d.group === group && d.version === version && d.kind === kind)
+  return (
+    find(storedResources) ??
+    find(await customResources(env)) ??
+    find(await customResources(env, true))
+  )
 }
 
-export async function collectParams(env: AdmissionBindings, policy: AdmissionPolicy, binding: AdmissionPolicyBinding, requestNamespace: string): Promise<Params> {
+export async function collectParams(
+  env: AdmissionBindings,
+  policy: AdmissionPolicy,
+  binding: AdmissionPolicyBinding,
+  requestNamespace: string,
+): Promise<Params> {
   const paramKind = policy.spec?.paramKind
   const ref = binding.spec?.paramRef
   if (!paramKind || !ref) return { ok: true, params: [null] }
   const def = await paramDef(env, paramKind.apiVersion ?? '', paramKind.kind ?? '')
-  if (!def) return { ok: false, error: `paramKind kind \`${paramKind.apiVersion}, Kind=${paramKind.kind}\` not known` }
+  if (!def)
+    return {
+      ok: false,
+      error: `paramKind kind \`${paramKind.apiVersion}, Kind=${paramKind.kind}\` not known`,
+    }
   let namespace: string | undefined
   if (def.namespaced) {
     namespace = ref.namespace || requestNamespace
-    if (!namespace) return { ok: false, error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources' }
-  } else if (ref.namespace) return { ok: false, error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`' }
+    if (!namespace)
+      return {
+        ok: false,
+        error:
+          'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources',
+      }
+  } else if (ref.namespace)
+    return {
+      ok: false,
+      error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`',
+    }
 
   let params: KubeObject[] = []
   if (ref.name) {
@@ -42,14 +74,21 @@ export async function collectParams(env: AdmissionBindings, policy: AdmissionPol
     if (got.ok) params = [JSON.parse(got.value) as KubeObject]
     else {
       const { status } = got
-      if (status.code !== 404) return { ok: false, error: status.message ?? 'the param could not be read' }
+      if (status.code !== 404)
+        return { ok: false, error: status.message ?? 'the param could not be read' }
     }
   } else if (ref.selector) {
     const selector = selectorFromLabelSelector(ref.selector)
     const items = await allItems(listPages(env, def, { namespace }))
-    params = items.map((text) => JSON.parse(text) as KubeObject).filter((o) => matchesLabels(selector, o.metadata.labels ?? {}))
+    params = items
+      .map((text) => JSON.parse(text) as KubeObject)
+      .filter((o) => matchesLabels(selector, o.metadata.labels ?? {}))
   } else return { ok: false, error: 'one of name or selector must be provided' }
 
-  if (!params.length && (ref.parameterNotFoundAction ?? 'Deny') === 'Deny') return { ok: false, error: 'no params found for policy binding with `Deny` parameterNotFoundAction' }
+  if (!params.length && (ref.parameterNotFoundAction ?? 'Deny') === 'Deny')
+    return {
+      ok: false,
+      error: 'no params found for policy binding with `Deny` parameterNotFoundAction',
+    }
   return { ok: true, params }
 }

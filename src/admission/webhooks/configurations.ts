@@ -7,7 +7,10 @@
 import type { AdmissionBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { admissionGroup, findResource } from '../../apis/registry'
-import type { Webhook, WebhookConfiguration } from '../../apis/admissionregistration/webhook-configuration'
+import type {
+  Webhook,
+  WebhookConfiguration,
+} from '../../apis/admissionregistration/webhook-configuration'
 import { webhookRecheckMs } from '../../config'
 import { storedSnapshot } from '../stored-snapshot'
 
@@ -31,7 +34,9 @@ const configured = storedSnapshot(
     kinds.forEach(({ mutating }, i) => {
       const configs = lists[i]!.map((text) => JSON.parse(text) as WebhookConfiguration & KubeObject)
       configs.sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
-      for (const config of configs) for (const hook of config.webhooks ?? []) hooks.push({ configuration: config.metadata.name ?? '', mutating, hook })
+      for (const config of configs)
+        for (const hook of config.webhooks ?? [])
+          hooks.push({ configuration: config.metadata.name ?? '', mutating, hook })
     })
     return hooks
   },

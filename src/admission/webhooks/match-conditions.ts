@@ -11,7 +11,12 @@ import type { AdmissionBindings } from '../bindings'
 import type { Status } from '../../apimachinery/types'
 import type { ParseResult } from '@marcbachmann/cel-js'
 import type { Webhook } from '../../apis/admissionregistration/webhook-configuration'
-import { compileExpression, evaluateExpression, namesAuthorizer, webhookScope } from '../../apis/admissionregistration/cel'
+import {
+  compileExpression,
+  evaluateExpression,
+  namesAuthorizer,
+  webhookScope,
+} from '../../apis/admissionregistration/cel'
 import { matchConditionsCostBudget, newCostBudget } from '../../apis/admissionregistration/cel-cost'
 import { admissionForbidden } from '../forbidden'
 import { admissionAuthorizer } from '../policies/authorizer'
@@ -37,7 +42,11 @@ function compileConditions(hook: Webhook): CompiledConditions {
   const conditions = (hook.matchConditions ?? []).map(({ expression }): CompiledCondition => {
     const text = (expression ?? '').trim()
     const result = compileExpression(text, 'bool', webhookScope)
-    if (!result.ok) return { expression: text, compileError: `expression '${text}' resulted in error: ${result.error}` }
+    if (!result.ok)
+      return {
+        expression: text,
+        compileError: `expression '${text}' resulted in error: ${result.error}`,
+      }
     usesAuthorizer ||= namesAuthorizer(result.program)
     return { expression: text, program: result.program }
   })
@@ -46,13 +55,21 @@ function compileConditions(hook: Webhook): CompiledConditions {
   return c
 }
 
-const budgetSpent = 'validation failed due to running out of cost budget, no further validation rules will be run'
+const budgetSpent =
+  'validation failed due to running out of cost budget, no further validation rules will be run'
 
 /** Whether to call the webhook, skip it, or refuse the request with a Status. */
-export async function matchConditionsAllow(env: AdmissionBindings, hook: Webhook, r: CelRequest): Promise<'call' | 'skip' | Status> {
+export async function matchConditionsAllow(
+  env: AdmissionBindings,
+  hook: Webhook,
+  r: CelRequest,
+): Promise<'call' | 'skip' | Status> {
   if (!hook.matchConditions?.length) return 'call'
   const { conditions, usesAuthorizer } = compileConditions(hook)
-  const input = celInput({ ...r, namespace: undefined }, usesAuthorizer ? await admissionAuthorizer(env) : undefined)
+  const input = celInput(
+    { ...r, namespace: undefined },
+    usesAuthorizer ? await admissionAuthorizer(env) : undefined,
+  )
   const budget = newCostBudget(matchConditionsCostBudget)
   const errors: string[] = []
   for (const c of conditions) {
@@ -71,5 +88,9 @@ export async function matchConditionsAllow(env: AdmissionBindings, hook: Webhook
   if (!errors.length) return 'call'
   if (hook.failurePolicy === 'Ignore') return 'skip'
   const why = errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`
-  return admissionForbidden({ group: r.attributes.group, plural: r.attributes.resource }, r.name, why)
+  return admissionForbidden(
+    { group: r.attributes.group, plural: r.attributes.resource },
+    r.name,
+    why,
+  )
 }

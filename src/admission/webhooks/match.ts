@@ -24,11 +24,17 @@ export interface RuleAttributes {
   namespace: string
 }
 
-const listed = (values: readonly string[] | undefined, value: string) => !!values?.some((v) => v === '*' || v === value)
+const listed = (values: readonly string[] | undefined, value: string) =>
+  !!values?.some((v) => v === '*' || v === value)
 
 /** upstream's Matcher: every part of one rule names the request. */
 export function ruleMatches(rule: WebhookRule, a: RuleAttributes): boolean {
-  if (!listed(rule.operations, a.operation) || !listed(rule.apiGroups, a.group) || !listed(rule.apiVersions, a.version)) return false
+  if (
+    !listed(rule.operations, a.operation) ||
+    !listed(rule.apiGroups, a.group) ||
+    !listed(rule.apiVersions, a.version)
+  )
+    return false
   const scope = rule.scope ?? '*'
   if (scope === 'Cluster' && a.namespaced) return false
   if (scope === 'Namespaced' && !a.namespaced) return false
@@ -51,7 +57,13 @@ export function rulesMatch(hook: Webhook, a: RuleAttributes): boolean {
  * The namespace selector: the namespace's labels for a namespaced object, the object's own labels
  * when it is a Namespace; cluster-scoped objects always pass.
  */
-export function namespaceMatches(hook: Pick<Webhook, 'namespaceSelector'>, a: RuleAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function namespaceMatches(
+  hook: Pick<Webhook, 'namespaceSelector'>,
+  a: RuleAttributes,
+  namespaceLabels: Record<string, string> | undefined,
+  object?: KubeObject,
+  oldObject?: KubeObject,
+): boolean {
   const isNamespace = a.group === '' && a.resource === 'namespaces'
   if (!isNamespace && !a.namespaced) return true
   const labels = isNamespace ? (object ?? oldObject)?.metadata.labels : namespaceLabels
@@ -59,12 +71,25 @@ export function namespaceMatches(hook: Pick<Webhook, 'namespaceSelector'>, a: Ru
 }
 
 /** The object selector: the object's or the old object's labels. */
-export function objectMatches(hook: Pick<Webhook, 'objectSelector'>, object?: KubeObject, oldObject?: KubeObject): boolean {
+export function objectMatches(
+  hook: Pick<Webhook, 'objectSelector'>,
+  object?: KubeObject,
+  oldObject?: KubeObject,
+): boolean {
   if (!object && !oldObject) return true
   const selector = selectorFromLabelSelector(hook.objectSelector ?? {})
   return [object, oldObject].some((o) => o && matchesLabels(selector, o.metadata.labels ?? {}))
 }
 
-export function selectorsMatch(hook: Webhook, a: RuleAttributes, namespaceLabels: Record<string, string> | undefined, object?: KubeObject, oldObject?: KubeObject): boolean {
-  return namespaceMatches(hook, a, namespaceLabels, object, oldObject) && objectMatches(hook, object, oldObject)
+export function selectorsMatch(
+  hook: Webhook,
+  a: RuleAttributes,
+  namespaceLabels: Record<string, string> | undefined,
+  object?: KubeObject,
+  oldObject?: KubeObject,
+): boolean {
+  return (
+    namespaceMatches(hook, a, namespaceLabels, object, oldObject) &&
+    objectMatches(hook, object, oldObject)
+  )
 }

@@ -34,7 +34,12 @@ export type ReviewOutcome =
   | { refused: Status }
 
 /** Sends one review to one webhook, once its match conditions let it be called, and reads its answer. */
-export async function review(env: AdmissionBindings, hook: Webhook, mutating: boolean, r: ReviewRequest): Promise<ReviewOutcome> {
+export async function review(
+  env: AdmissionBindings,
+  hook: Webhook,
+  mutating: boolean,
+  r: ReviewRequest,
+): Promise<ReviewOutcome> {
   const gate = await matchConditionsAllow(env, hook, r)
   if (gate === 'skip') return { skipped: true }
   if (gate !== 'call') return { refused: gate }
@@ -45,10 +50,18 @@ export async function review(env: AdmissionBindings, hook: Webhook, mutating: bo
     request: {
       uid,
       kind: r.kind,
-      resource: { group: r.attributes.group, version: r.attributes.version, resource: r.attributes.resource },
+      resource: {
+        group: r.attributes.group,
+        version: r.attributes.version,
+        resource: r.attributes.resource,
+      },
       ...(r.attributes.subresource ? { subResource: r.attributes.subresource } : {}),
       requestKind: r.kind,
-      requestResource: { group: r.attributes.group, version: r.attributes.version, resource: r.attributes.resource },
+      requestResource: {
+        group: r.attributes.group,
+        version: r.attributes.version,
+        resource: r.attributes.resource,
+      },
       ...(r.attributes.subresource ? { requestSubResource: r.attributes.subresource } : {}),
       name: r.name,
       ...(r.attributes.namespace ? { namespace: r.attributes.namespace } : {}),
@@ -70,25 +83,40 @@ function readResponse(text: string, uid: string, mutating: boolean): ReviewOutco
   try {
     parsed = JSON.parse(text) as typeof parsed
   } catch (e) {
-    return { error: `received invalid webhook response: ${e instanceof Error ? e.message : String(e)}` }
+    return {
+      error: `received invalid webhook response: ${e instanceof Error ? e.message : String(e)}`,
+    }
   }
   if (parsed.apiVersion !== 'admission.k8s.io/v1' || parsed.kind !== 'AdmissionReview') {
-    return { error: `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${String(parsed.apiVersion)}, Kind=${String(parsed.kind)}` }
+    return {
+      error: `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${String(parsed.apiVersion)}, Kind=${String(parsed.kind)}`,
+    }
   }
   const res = parsed.response
   if (!res || typeof res !== 'object') return { error: 'webhook response was absent' }
   if (res.uid !== uid) return { error: `expected response.uid="${uid}", got "${String(res.uid)}"` }
-  const warnings = Array.isArray(res.warnings) ? res.warnings.filter((w): w is string => typeof w === 'string') : []
-  if (res.allowed !== true) return { allowed: false, status: deniedStatus(res.status as Partial<Status> | undefined), warnings }
+  const warnings = Array.isArray(res.warnings)
+    ? res.warnings.filter((w): w is string => typeof w === 'string')
+    : []
+  if (res.allowed !== true)
+    return {
+      allowed: false,
+      status: deniedStatus(res.status as Partial<Status> | undefined),
+      warnings,
+    }
   if (res.patch === undefined || res.patch === null) return { allowed: true, warnings }
   if (!mutating) return { error: 'validating webhook may not return a patch' }
-  if (res.patchType !== 'JSONPatch') return { error: `unsupported patch type "${String(res.patchType)}"` }
+  if (res.patchType !== 'JSONPatch')
+    return { error: `unsupported patch type "${String(res.patchType)}"` }
   try {
     const ops = JSON.parse(atob(String(res.patch))) as unknown
-    if (!Array.isArray(ops)) return { error: 'the webhook returned a patch that is not a JSON patch' }
+    if (!Array.isArray(ops))
+      return { error: 'the webhook returned a patch that is not a JSON patch' }
     return { allowed: true, patch: ops, warnings }
   } catch (e) {
-    return { error: `the webhook returned an invalid patch: ${e instanceof Error ? e.message : String(e)}` }
+    return {
+      error: `the webhook returned an invalid patch: ${e instanceof Error ? e.message : String(e)}`,
+    }
   }
 }
 
@@ -105,11 +133,19 @@ function deniedStatus(s: Partial<Status> | undefined): Status {
 /** The Status a denial answers the client with. */
 export function denial(webhookName: string, status: Status): Status {
   const deniedBy = `admission webhook "${webhookName}" denied the request`
-  const message = status.message ? `${deniedBy}: ${status.message}` : status.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`
+  const message = status.message
+    ? `${deniedBy}: ${status.message}`
+    : status.reason
+      ? `${deniedBy}: ${status.reason}`
+      : `${deniedBy} without explanation`
   return { ...status, message }
 }
 
 /** The Status a failed call answers with under failurePolicy Fail. */
 export function callFailure(webhookName: string, error: string): Status {
-  return failure(500, 'InternalError', `Internal error occurred: failed calling webhook "${webhookName}": ${error}`)
+  return failure(
+    500,
+    'InternalError',
+    `Internal error occurred: failed calling webhook "${webhookName}": ${error}`,
+  )
 }

@@ -13,7 +13,11 @@ import { countSubrequest } from '../../limits/strict'
 
 export type WebhookAnswer = { ok: true; body: string } | { ok: false; error: string }
 
-export async function callWebhook(env: AdmissionBindings, hook: Webhook, body: string): Promise<WebhookAnswer> {
+export async function callWebhook(
+  env: AdmissionBindings,
+  hook: Webhook,
+  body: string,
+): Promise<WebhookAnswer> {
   const timeoutSeconds = hook.timeoutSeconds ?? 10
   const { url, service } = hook.clientConfig
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json' }
@@ -23,11 +27,19 @@ export async function callWebhook(env: AdmissionBindings, hook: Webhook, body: s
     const where = `Post "${target.href}"`
     try {
       countSubrequest(`fetch ${target.host}`)
-      const res = await fetch(target.href, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutSeconds * 1000) })
+      const res = await fetch(target.href, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutSeconds * 1000),
+      })
       return answerOf(res, where)
     } catch (e) {
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
-      return { ok: false, error: `failed to call webhook: ${where}: ${timedOut ? 'context deadline exceeded' : e instanceof Error ? e.message : String(e)}` }
+      return {
+        ok: false,
+        error: `failed to call webhook: ${where}: ${timedOut ? 'context deadline exceeded' : e instanceof Error ? e.message : String(e)}`,
+      }
     }
   }
   const svc = service!
@@ -37,12 +49,26 @@ export async function callWebhook(env: AdmissionBindings, hook: Webhook, body: s
   try {
     targets = await serviceEndpoints(env, svc.namespace, svc.name, String(svc.port ?? 443))
   } catch (e) {
-    return { ok: false, error: `failed to call webhook: ${where}: ${e instanceof Error ? e.message : String(e)}` }
+    return {
+      ok: false,
+      error: `failed to call webhook: ${where}: ${e instanceof Error ? e.message : String(e)}`,
+    }
   }
-  if (!targets.length) return { ok: false, error: `failed to call webhook: ${where}: no endpoints available for service "${svc.name}"` }
+  if (!targets.length)
+    return {
+      ok: false,
+      error: `failed to call webhook: ${where}: no endpoints available for service "${svc.name}"`,
+    }
   const request = new Request('https://webhook.invalid/', { method: 'POST', headers, body })
-  const tls = { serverName: `${svc.name}.${svc.namespace}.svc`, ...(hook.clientConfig.caBundle ? { ca: atob(hook.clientConfig.caBundle) } : {}) }
-  const result = await fetchFromEndpoints(env, targets, request, path || '/', { timeoutMs: timeoutSeconds * 1000, tls, host: `${svc.name}.${svc.namespace}.svc` })
+  const tls = {
+    serverName: `${svc.name}.${svc.namespace}.svc`,
+    ...(hook.clientConfig.caBundle ? { ca: atob(hook.clientConfig.caBundle) } : {}),
+  }
+  const result = await fetchFromEndpoints(env, targets, request, path || '/', {
+    timeoutMs: timeoutSeconds * 1000,
+    tls,
+    host: `${svc.name}.${svc.namespace}.svc`,
+  })
   if (!result.ok) return { ok: false, error: `failed to call webhook: ${where}: ${result.message}` }
   return answerOf(result.response, where)
 }
@@ -52,10 +78,16 @@ async function answerOf(res: Response, where: string): Promise<WebhookAnswer> {
   try {
     text = await readBodyText(res)
   } catch {
-    return { ok: false, error: `failed to call webhook: ${where}: the response is larger than ${maxRequestBodyBytes} bytes` }
+    return {
+      ok: false,
+      error: `failed to call webhook: ${where}: the response is larger than ${maxRequestBodyBytes} bytes`,
+    }
   }
   if (res.status < 200 || res.status > 299) {
-    return { ok: false, error: `failed to call webhook: the server responded with status code ${res.status} to ${where}: ${text.slice(0, 1024)}` }
+    return {
+      ok: false,
+      error: `failed to call webhook: the server responded with status code ${res.status} to ${where}: ${text.slice(0, 1024)}`,
+    }
   }
   return { ok: true, body: text }
 }

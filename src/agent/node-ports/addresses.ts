@@ -7,13 +7,21 @@ import { networkInterfaces } from 'node:os'
  * neither.
  */
 export function parseNodePortAddresses(text: string): string[] {
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean)
-  if (entries.length === 0) throw new Error('--nodeport-addresses needs at least one IP address or CIDR')
-  for (const e of entries) if (!isIP(e) && !cidr(e)) throw new Error(`--nodeport-addresses entry "${e}" is neither an IP address nor a CIDR`)
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+  if (entries.length === 0)
+    throw new Error('--nodeport-addresses needs at least one IP address or CIDR')
+  for (const e of entries)
+    if (!isIP(e) && !cidr(e))
+      throw new Error(`--nodeport-addresses entry "${e}" is neither an IP address nor a CIDR`)
   return entries
 }
 
-function cidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+function cidr(
+  text: string,
+): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
   const slash = text.indexOf('/')
   if (slash < 0) return undefined
   const address = text.slice(0, slash)
@@ -29,7 +37,10 @@ function cidr(text: string): { address: string; prefix: number; family: 'ipv4' |
  * need not be an interface's); for a CIDR, the node's interface addresses inside it. `[undefined]`
  * for every address (the flag unset).
  */
-export function bindAddresses(entries: string[] | undefined, interfaces = networkInterfaces()): Array<string | undefined> {
+export function bindAddresses(
+  entries: string[] | undefined,
+  interfaces = networkInterfaces(),
+): Array<string | undefined> {
   if (!entries) return [undefined]
   const out = new Set<string>()
   const local = Object.values(interfaces).flatMap((list) => list ?? [])

@@ -22,7 +22,12 @@ export interface ForwardContext {
  * are; one on another node through the tunnel (this node's gateway → that node's gateway → its
  * agent). When none accepts, the connection is reset.
  */
-export async function forwardConnection(client: Socket, entry: NodePortEntry, targets: EndpointTarget[], ctx: ForwardContext): Promise<void> {
+export async function forwardConnection(
+  client: Socket,
+  entry: NodePortEntry,
+  targets: EndpointTarget[],
+  ctx: ForwardContext,
+): Promise<void> {
   const what = `node port ${entry.nodePort} (${entry.namespace}/${entry.service})`
   let clientGone = false
   client.once('close', () => (clientGone = true))
@@ -33,18 +38,26 @@ export async function forwardConnection(client: Socket, entry: NodePortEntry, ta
       if (target.node === ctx.node) return await joinLocal(client, target, ctx)
       return await joinRemote(client, entry, target, ctx)
     } catch (err) {
-      ctx.log.debug(`${what}: ${target.namespace}/${target.pod} on node ${target.node}: ${(err as Error).message}`)
+      ctx.log.debug(
+        `${what}: ${target.namespace}/${target.pod} on node ${target.node}: ${(err as Error).message}`,
+      )
     }
   }
   ctx.log.debug(`${what}: no endpoint accepted the connection`)
   client.resetAndDestroy()
 }
 
-async function joinLocal(client: Socket, target: EndpointTarget, ctx: ForwardContext): Promise<void> {
-  if (!ctx.runtime.portHosts) throw new Error('this node runs simulated containers, which listen on no ports')
+async function joinLocal(
+  client: Socket,
+  target: EndpointTarget,
+  ctx: ForwardContext,
+): Promise<void> {
+  if (!ctx.runtime.portHosts)
+    throw new Error('this node runs simulated containers, which listen on no ports')
   // An Endpoints address names its pod; the node reaches only a pod of that name it runs itself.
   const uid = ctx.podUid(target.namespace, target.pod)
-  if (!uid || (target.podUid && target.podUid !== uid)) throw new Error('pod not found on this node')
+  if (!uid || (target.podUid && target.podUid !== uid))
+    throw new Error('pod not found on this node')
   const hosts = ctx.runtime.portHosts(uid)
   if (!hosts?.length) throw new Error('pod not found on this node')
   const pod = await connectPod(hosts, target.port)
@@ -58,11 +71,22 @@ async function joinLocal(client: Socket, target: EndpointTarget, ctx: ForwardCon
 }
 
 /** Resolves once the far agent says the pod accepted; rejects with its error when it could not. */
-function joinRemote(client: Socket, entry: NodePortEntry, target: EndpointTarget, ctx: ForwardContext): Promise<void> {
+function joinRemote(
+  client: Socket,
+  entry: NodePortEntry,
+  target: EndpointTarget,
+  ctx: ForwardContext,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let connected = false
     const stream = ctx.tunnel.dial(
-      { namespace: entry.namespace, service: entry.service, nodePort: entry.nodePort, node: target.node, pod: target.pod },
+      {
+        namespace: entry.namespace,
+        service: entry.service,
+        nodePort: entry.nodePort,
+        node: target.node,
+        pod: target.pod,
+      },
       {
         data(channel, payload) {
           if (channel === Channel.head && !connected) {
@@ -72,12 +96,14 @@ function joinRemote(client: Socket, entry: NodePortEntry, target: EndpointTarget
           } else if (channel === Channel.stdout && connected) client.write(payload.slice())
         },
         end(error) {
-          if (!connected) return reject(new Error(error ?? 'the stream ended before the pod accepted'))
+          if (!connected)
+            return reject(new Error(error ?? 'the stream ended before the pod accepted'))
           client.end()
         },
       },
     )
-    if (!stream) return reject(new Error(`the tunnel is down, so node ${target.node} cannot be reached`))
+    if (!stream)
+      return reject(new Error(`the tunnel is down, so node ${target.node} cannot be reached`))
     const start = () => {
       client.on('data', (chunk: Buffer) => {
         stream.write(chunk)

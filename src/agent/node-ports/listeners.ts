@@ -19,13 +19,16 @@ export class NodePortListeners {
       this.servers.delete(key)
       server.close()
     }
-    for (const key of this.failed) if (!ports.has(Number(key.split('|')[0]))) this.failed.delete(key)
+    for (const key of this.failed)
+      if (!ports.has(Number(key.split('|')[0]))) this.failed.delete(key)
     for (const port of ports) for (const address of this.addresses) this.open(port, address)
   }
 
   /** The ports listened on now (for tests and diagnostics). */
   listening(): number[] {
-    return [...new Set([...this.servers.keys()].map((k) => Number(k.split('|')[0])))].sort((a, b) => a - b)
+    return [...new Set([...this.servers.keys()].map((k) => Number(k.split('|')[0])))].sort(
+      (a, b) => a - b,
+    )
   }
 
   close(): void {
@@ -36,7 +39,9 @@ export class NodePortListeners {
   private open(port: number, address: string | undefined): void {
     const key = `${port}|${address ?? ''}`
     if (this.servers.has(key)) return
-    const server = createServer({ pauseOnConnect: true }, (socket) => this.onConnection(port, socket))
+    const server = createServer({ pauseOnConnect: true }, (socket) =>
+      this.onConnection(port, socket),
+    )
     this.servers.set(key, server)
     server.once('listening', () => this.failed.delete(key))
     server.on('error', (err) => {

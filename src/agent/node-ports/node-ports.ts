@@ -55,15 +55,32 @@ export class NodePorts {
       },
     })
     this.watches = [
-      new ListWatch(opts.api, { path: '/api/v1/services', params: {} }, follow(this.services), opts.log),
-      new ListWatch(opts.api, { path: '/api/v1/endpoints', params: {} }, follow(this.endpoints), opts.log),
+      new ListWatch(
+        opts.api,
+        { path: '/api/v1/services', params: {} },
+        follow(this.services),
+        opts.log,
+      ),
+      new ListWatch(
+        opts.api,
+        { path: '/api/v1/endpoints', params: {} },
+        follow(this.endpoints),
+        opts.log,
+      ),
     ]
-    this.listeners = new NodePortListeners(opts.addresses, (port, socket) => this.accept(port, socket), (port, address, err) => this.unavailable(port, address, err))
+    this.listeners = new NodePortListeners(
+      opts.addresses,
+      (port, socket) => this.accept(port, socket),
+      (port, address, err) => this.unavailable(port, address, err),
+    )
   }
 
   start(): void {
     for (const w of this.watches) w.start()
-    this.retry = setInterval(() => this.listeners.sync(openPorts(this.table, this.opts.node)), retryMs)
+    this.retry = setInterval(
+      () => this.listeners.sync(openPorts(this.table, this.opts.node)),
+      retryMs,
+    )
     this.retry.unref()
   }
 
@@ -91,7 +108,9 @@ export class NodePorts {
 
   private accept(port: number, socket: Socket): void {
     const entry = this.table.get(port)
-    const targets = entry ? candidates(entry, this.opts.node, Math.floor(Math.random() * 1_000_000)) : []
+    const targets = entry
+      ? candidates(entry, this.opts.node, Math.floor(Math.random() * 1_000_000))
+      : []
     if (!entry || targets.length === 0) return void socket.resetAndDestroy()
     void forwardConnection(socket, entry, targets, this.opts)
   }

@@ -3,7 +3,12 @@
  * Endpoints it watches: the pure half of the agent's NodePorts (kube-proxy's service map).
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { endpointTargets, hasNodePorts, type EndpointTarget, type ServiceSpec } from '../../apis/endpoint-targets'
+import {
+  endpointTargets,
+  hasNodePorts,
+  type EndpointTarget,
+  type ServiceSpec,
+} from '../../apis/endpoint-targets'
 
 export interface NodePortEntry {
   nodePort: number
@@ -19,7 +24,10 @@ export interface NodePortEntry {
  * Every TCP node port of the Services of type NodePort or LoadBalancer, with the ready endpoints
  * of its service port (pods of the Service's own namespace). `endpoints` is keyed `namespace/name`.
  */
-export function nodePortTable(services: Iterable<KubeObject>, endpoints: Map<string, KubeObject>): Map<number, NodePortEntry> {
+export function nodePortTable(
+  services: Iterable<KubeObject>,
+  endpoints: Map<string, KubeObject>,
+): Map<number, NodePortEntry> {
   const table = new Map<number, NodePortEntry>()
   for (const svc of services) {
     const spec = svc.spec as ServiceSpec | undefined
@@ -28,8 +36,18 @@ export function nodePortTable(services: Iterable<KubeObject>, endpoints: Map<str
     const service = svc.metadata.name ?? ''
     for (const port of spec?.ports ?? []) {
       if (!port.nodePort || (port.protocol ?? 'TCP') !== 'TCP' || table.has(port.nodePort)) continue
-      const targets = endpointTargets(endpoints.get(`${namespace}/${service}`), port.name ?? '', namespace).filter((t) => t.namespace === namespace)
-      table.set(port.nodePort, { nodePort: port.nodePort, namespace, service, local: spec?.externalTrafficPolicy === 'Local', endpoints: targets })
+      const targets = endpointTargets(
+        endpoints.get(`${namespace}/${service}`),
+        port.name ?? '',
+        namespace,
+      ).filter((t) => t.namespace === namespace)
+      table.set(port.nodePort, {
+        nodePort: port.nodePort,
+        namespace,
+        service,
+        local: spec?.externalTrafficPolicy === 'Local',
+        endpoints: targets,
+      })
     }
   }
   return table
@@ -54,6 +72,7 @@ export function candidates(entry: NodePortEntry, node: string, start: number): E
  */
 export function openPorts(table: Map<number, NodePortEntry>, node: string): Set<number> {
   const out = new Set<number>()
-  for (const entry of table.values()) if (candidates(entry, node, 0).length > 0) out.add(entry.nodePort)
+  for (const entry of table.values())
+    if (candidates(entry, node, 0).length > 0) out.add(entry.nodePort)
   return out
 }

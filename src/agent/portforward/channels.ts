@@ -22,7 +22,11 @@ interface Forward {
  * bytes wait while the tunnel is congested, and the client's while the pod's socket is
  * (./pod-input): a port whose pod leaves more than 1 MiB of them waiting fails.
  */
-export function serveChannelPortForward(target: PortForwardTarget, ports: number[], out: StreamOutput) {
+export function serveChannelPortForward(
+  target: PortForwardTarget,
+  ports: number[],
+  out: StreamOutput,
+) {
   const forwards: Forward[] = ports.map((port) => ({ port, input: new PodInput(), done: false }))
   let closed = false
 
@@ -38,7 +42,12 @@ export function serveChannelPortForward(target: PortForwardTarget, ports: number
   }
   const fail = (f: Forward, index: number, reason: string) => {
     if (f.done || closed) return
-    out.data(2 * index + 1, new TextEncoder().encode(`error forwarding port ${f.port} to pod ${target.pod}, uid ${target.uid}: ${reason}`))
+    out.data(
+      2 * index + 1,
+      new TextEncoder().encode(
+        `error forwarding port ${f.port} to pod ${target.pod}, uid ${target.uid}: ${reason}`,
+      ),
+    )
     done(f)
   }
 
@@ -72,7 +81,12 @@ export function serveChannelPortForward(target: PortForwardTarget, ports: number
       const index = frame.channel / 2
       const f = frame.channel % 2 === 0 ? forwards[index] : undefined
       if (!f || f.done || frame.payload.byteLength === 0) return
-      if (!f.input.write(frame.payload.slice())) fail(f, index, `more than ${maxHeldInput} bytes from the client are waiting for the pod to read them`)
+      if (!f.input.write(frame.payload.slice()))
+        fail(
+          f,
+          index,
+          `more than ${maxHeldInput} bytes from the client are waiting for the pod to read them`,
+        )
     },
   }
 }

@@ -126,7 +126,15 @@ export class PortForwardSession {
     this.send(synReplyFrame(id, this.deflater.deflate(encodeHeaderBlock([]))))
     let pair = this.pairs.get(requestId)
     if (!pair) {
-      pair = { requestId, port, connected: false, pending: [], clientDone: false, dataFinSent: false, errorFinSent: false }
+      pair = {
+        requestId,
+        port,
+        connected: false,
+        pending: [],
+        clientDone: false,
+        dataFinSent: false,
+        errorFinSent: false,
+      }
       this.pairs.set(requestId, pair)
     }
     if (type === 'data') pair.dataStream = id
@@ -179,7 +187,8 @@ export class PortForwardSession {
 
   private start(pair: Pair): void {
     const port = Number(pair.port)
-    if (!/^\d+$/.test(pair.port) || port < 1 || port > 65535) return this.fail(pair, `invalid port "${pair.port}"`)
+    if (!/^\d+$/.test(pair.port) || port < 1 || port > 65535)
+      return this.fail(pair, `invalid port "${pair.port}"`)
     if (this.target.problem) return this.fail(pair, this.target.problem)
     this.dial(pair, port, 0, [])
   }

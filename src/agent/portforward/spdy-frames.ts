@@ -19,7 +19,13 @@ export const ControlType = {
 export const finFlag = 0x01
 
 /** RST_STREAM status codes. */
-export const RstStatus = { protocolError: 1, invalidStream: 2, refusedStream: 3, cancel: 5, internalError: 6 } as const
+export const RstStatus = {
+  protocolError: 1,
+  invalidStream: 2,
+  refusedStream: 3,
+  cancel: 5,
+  internalError: 6,
+} as const
 
 export type Frame =
   | { control: false; streamId: number; flags: number; data: Uint8Array }

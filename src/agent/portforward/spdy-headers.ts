@@ -59,7 +59,8 @@ export class HeaderDeflater {
       parts.push(zlibHeader)
       this.started = true
     }
-    for (let at = 0; at < block.byteLength; at += maxStored) parts.push(...storedBlock(block.subarray(at, at + maxStored)))
+    for (let at = 0; at < block.byteLength; at += maxStored)
+      parts.push(...storedBlock(block.subarray(at, at + maxStored)))
     parts.push(...storedBlock(new Uint8Array(0)))
     const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0))
     let at = 0

@@ -1,4 +1,10 @@
-import { Agent, request, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http'
+import {
+  Agent,
+  request,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http'
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https'
 import { checkServerIdentity } from 'node:tls'
 import type { ContainerRuntime } from '../runtime/types'
@@ -12,7 +18,17 @@ const keepAlive = new Agent({ keepAlive: true, maxFreeSockets: 16 })
 const tlsKeepAlive = new TlsAgent({ keepAlive: true, maxFreeSockets: 16 })
 
 /** Headers that belong to one hop, never passed on (RFC 9110 §7.6.1). */
-export const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'])
+export const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+])
 
 /**
  * One HTTP request to a pod's port on this node, for the API server's proxies and the edge's
@@ -29,7 +45,8 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
     done = true
     out.end(end)
   }
-  if (!runtime.portHosts) finish({ error: 'this node runs simulated containers, which listen on no ports' })
+  if (!runtime.portHosts)
+    finish({ error: 'this node runs simulated containers, which listen on no ports' })
   else if (!hosts?.length) finish({ error: `pod not found ("${msg.pod}_${msg.namespace}")` })
   else {
     const host = hosts[0]!
@@ -39,14 +56,28 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
       if (hopByHop.has(key)) continue
       const had = headers[key]
       // One Host; other repeated headers keep every value.
-      headers[key] = had === undefined || key === 'host' ? value : [...(Array.isArray(had) ? had : [had]), value]
+      headers[key] =
+        had === undefined || key === 'host' ? value : [...(Array.isArray(had) ? had : [had]), value]
     }
     // The pod sees the address it was reached at, unless the caller named a Host (Ingress).
     headers.host ??= host.includes(':') ? `[${host}]:${msg.port}` : `${host}:${msg.port}`
     try {
-      const options: RequestOptions = { host, port: msg.port, method: msg.method, path: msg.path, headers, setHost: false }
+      const options: RequestOptions = {
+        host,
+        port: msg.port,
+        method: msg.method,
+        path: msg.path,
+        headers,
+        setHost: false,
+      }
       req = msg.tls
-        ? tlsRequest({ ...options, agent: tlsKeepAlive, servername: msg.tls.serverName, ca: msg.tls.ca, checkServerIdentity: serverIdentity(msg.tls.serverName) })
+        ? tlsRequest({
+            ...options,
+            agent: tlsKeepAlive,
+            servername: msg.tls.serverName,
+            ca: msg.tls.ca,
+            checkServerIdentity: serverIdentity(msg.tls.serverName),
+          })
         : request({ ...options, agent: keepAlive })
     } catch (err) {
       // Refused by node:http before any I/O (an invalid method, path or header).
@@ -57,9 +88,19 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
       res = r
       const head: Array<[string, string]> = []
       for (let i = 0; i + 1 < r.rawHeaders.length; i += 2) {
-        if (!hopByHop.has(r.rawHeaders[i]!.toLowerCase())) head.push([r.rawHeaders[i]!, r.rawHeaders[i + 1]!])
+        if (!hopByHop.has(r.rawHeaders[i]!.toLowerCase()))
+          head.push([r.rawHeaders[i]!, r.rawHeaders[i + 1]!])
       }
-      out.data(Channel.head, new TextEncoder().encode(JSON.stringify({ status: r.statusCode ?? 502, statusText: r.statusMessage ?? '', headers: head })))
+      out.data(
+        Channel.head,
+        new TextEncoder().encode(
+          JSON.stringify({
+            status: r.statusCode ?? 502,
+            statusText: r.statusMessage ?? '',
+            headers: head,
+          }),
+        ),
+      )
       r.on('data', (chunk: Buffer) => {
         if (done) return
         out.data(Channel.stdout, chunk)
@@ -71,7 +112,9 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
       r.on('end', () => finish({}))
       r.on('error', (err) => finish({ error: err.message }))
     })
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ error: res ? err.message : dialError(host, msg.port, err) }))
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ error: res ? err.message : dialError(host, msg.port, err) }),
+    )
   }
   return {
     cancel: () => {
@@ -88,5 +131,6 @@ export function serveHttp(runtime: ContainerRuntime, msg: HttpOpen, out: StreamO
 
 /** The certificate must name the service (`<svc>.<ns>.svc`), whatever address the pod was dialled at. */
 function serverIdentity(serverName: string) {
-  return (_host: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(serverName, cert)
+  return (_host: string, cert: Parameters<typeof checkServerIdentity>[1]) =>
+    checkServerIdentity(serverName, cert)
 }

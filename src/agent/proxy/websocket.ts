@@ -10,7 +10,13 @@ const binaryChannel = Channel.stdout
 const textChannel = Channel.stderr
 
 /** Handshake headers the WebSocket client sets itself. */
-const ownHeaders = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'host'])
+const ownHeaders = new Set([
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-extensions',
+  'sec-websocket-protocol',
+  'host',
+])
 
 /**
  * A WebSocket to a pod's port on this node, for the edge (Ingress) and the API proxies: the
@@ -19,7 +25,11 @@ const ownHeaders = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-w
 export function serveWebSocket(runtime: ContainerRuntime, msg: WebSocketOpen, out: StreamOutput) {
   const hosts = runtime.portHosts?.(msg.podUid)
   if (!hosts?.length) {
-    out.end({ error: runtime.portHosts ? `pod not found ("${msg.pod}_${msg.namespace}")` : 'this node runs simulated containers, which listen on no ports' })
+    out.end({
+      error: runtime.portHosts
+        ? `pod not found ("${msg.pod}_${msg.namespace}")`
+        : 'this node runs simulated containers, which listen on no ports',
+    })
     return { cancel: () => {}, input: () => {} }
   }
   const host = hosts[0]!
@@ -27,7 +37,11 @@ export function serveWebSocket(runtime: ContainerRuntime, msg: WebSocketOpen, ou
   let protocols: string[] = []
   for (const [name, value] of msg.headers) {
     const key = name.toLowerCase()
-    if (key === 'sec-websocket-protocol') protocols = value.split(',').map((p) => p.trim()).filter(Boolean)
+    if (key === 'sec-websocket-protocol')
+      protocols = value
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
     else if (!hopByHop.has(key) && !ownHeaders.has(key)) headers[key] = value
   }
   const authority = host.includes(':') ? `[${host}]:${msg.port}` : `${host}:${msg.port}`
@@ -38,7 +52,10 @@ export function serveWebSocket(runtime: ContainerRuntime, msg: WebSocketOpen, ou
     ended = true
     out.end(error ? { error } : {})
   }
-  const ws = new WebSocket(`ws://${authority}${msg.path}`, protocols, { headers, perMessageDeflate: false })
+  const ws = new WebSocket(`ws://${authority}${msg.path}`, protocols, {
+    headers,
+    perMessageDeflate: false,
+  })
   ws.on('open', () => {
     for (const m of pending.splice(0)) ws.send(m.data, { binary: m.binary })
   })

@@ -12,14 +12,23 @@ export interface CrashBackoffConfig {
   resetAfterMs: number
 }
 
-export const DEFAULT_CRASH_BACKOFF: CrashBackoffConfig = { baseMs: 10_000, maxMs: 300_000, resetAfterMs: 600_000 }
+export const DEFAULT_CRASH_BACKOFF: CrashBackoffConfig = {
+  baseMs: 10_000,
+  maxMs: 300_000,
+  resetAfterMs: 600_000,
+}
 
 /** The crash backoff with `EDGEPLANE_AGENT_BACKOFF_BASE_MS` applied (tests shorten it). */
 export function crashBackoffFromEnv(env: NodeJS.ProcessEnv = process.env): CrashBackoffConfig {
   const base = Number(env.EDGEPLANE_AGENT_BACKOFF_BASE_MS)
-  if (!env.EDGEPLANE_AGENT_BACKOFF_BASE_MS || !Number.isFinite(base) || base < 0) return DEFAULT_CRASH_BACKOFF
+  if (!env.EDGEPLANE_AGENT_BACKOFF_BASE_MS || !Number.isFinite(base) || base < 0)
+    return DEFAULT_CRASH_BACKOFF
   // The cap scales with the base so a shortened loop keeps kubelet's shape (a cap of 30 times the base).
-  return { ...DEFAULT_CRASH_BACKOFF, baseMs: base, maxMs: Math.max(base, base * (DEFAULT_CRASH_BACKOFF.maxMs / DEFAULT_CRASH_BACKOFF.baseMs)) }
+  return {
+    ...DEFAULT_CRASH_BACKOFF,
+    baseMs: base,
+    maxMs: Math.max(base, base * (DEFAULT_CRASH_BACKOFF.maxMs / DEFAULT_CRASH_BACKOFF.baseMs)),
+  }
 }
 
 /** Per-container crash-loop memory: how many restarts in a row came after short runs. */
@@ -33,7 +42,11 @@ export interface CrashLoopState {
  * the first restart is immediate, then 10 s, 20 s, 40 s … up to 300 s; a run of at least
  * `resetAfterMs` forgets the streak.
  */
-export function nextCrashDelay(state: CrashLoopState, ranForMs: number, cfg: CrashBackoffConfig): { delayMs: number; state: CrashLoopState } {
+export function nextCrashDelay(
+  state: CrashLoopState,
+  ranForMs: number,
+  cfg: CrashBackoffConfig,
+): { delayMs: number; state: CrashLoopState } {
   const streak = ranForMs >= cfg.resetAfterMs ? 0 : state.streak
   const delayMs = streak === 0 ? 0 : Math.min(cfg.maxMs, cfg.baseMs * 2 ** (streak - 1))
   return { delayMs, state: { streak: streak + 1 } }
@@ -48,9 +61,19 @@ export interface RetryBackoffConfig {
 }
 
 /** The watch reconnect schedule: 800 ms doubling to 30 s with ±20 % jitter. */
-export const WATCH_RECONNECT: RetryBackoffConfig = { initialMs: 800, maxMs: 30_000, factor: 2, jitter: 0.2 }
+export const WATCH_RECONNECT: RetryBackoffConfig = {
+  initialMs: 800,
+  maxMs: 30_000,
+  factor: 2,
+  jitter: 0.2,
+}
 /** Failed lease renewals retry fast at first, as kubelet's 200 ms → 7 s. */
-export const LEASE_RETRY: RetryBackoffConfig = { initialMs: 200, maxMs: 7_000, factor: 2, jitter: 0.1 }
+export const LEASE_RETRY: RetryBackoffConfig = {
+  initialMs: 200,
+  maxMs: 7_000,
+  factor: 2,
+  jitter: 0.1,
+}
 
 /** Exponential retry delays with jitter; `reset()` after a success. */
 export class RetryBackoff {

@@ -12,15 +12,21 @@ import { LOCAL_PATH_PROVISIONER, PROVISIONED_BY_ANNOTATION } from '../../apis/st
 export type ApiGet = (path: string) => Promise<KubeObject | undefined>
 
 /** The directory under which this node's local-path volumes are made. */
-export const localPathRoot = (stateDir: string, nodeName: string): string => join(stateDir, 'local-path', nodeName)
+export const localPathRoot = (stateDir: string, nodeName: string): string =>
+  join(stateDir, 'local-path', nodeName)
 
 /** The bound volume of a claim in the pod's namespace; throws with the kubelet's wording when there is none. */
-export async function boundVolume(pod: KubeObject, claimName: string, get: ApiGet): Promise<KubeObject> {
+export async function boundVolume(
+  pod: KubeObject,
+  claimName: string,
+  get: ApiGet,
+): Promise<KubeObject> {
   const ns = pod.metadata.namespace ?? 'default'
   const pvc = await get(`/api/v1/namespaces/${ns}/persistentvolumeclaims/${claimName}`)
   if (!pvc) throw new Error(`persistentvolumeclaim "${claimName}" not found`)
   const volumeName = (pvc.spec as { volumeName?: string } | undefined)?.volumeName
-  if (!volumeName || (pvc.status as { phase?: string } | undefined)?.phase !== 'Bound') throw new Error(`persistentvolumeclaim "${claimName}" is not bound`)
+  if (!volumeName || (pvc.status as { phase?: string } | undefined)?.phase !== 'Bound')
+    throw new Error(`persistentvolumeclaim "${claimName}" is not bound`)
   const pv = await get(`/api/v1/persistentvolumes/${volumeName}`)
   if (!pv) throw new Error(`persistentvolume "${volumeName}" not found`)
   return pv
@@ -31,13 +37,20 @@ export async function boundVolume(pod: KubeObject, claimName: string, get: ApiGe
  * `local` volumes must exist (a directory), local-path ones are made here first.
  */
 export function volumeHostPath(pv: KubeObject): { path: string; type: string } {
-  const spec = (pv.spec ?? {}) as { hostPath?: { path: string; type?: string }; local?: { path: string } }
-  if (spec.hostPath) return { path: spec.hostPath.path, type: spec.hostPath.type ?? 'DirectoryOrCreate' }
+  const spec = (pv.spec ?? {}) as {
+    hostPath?: { path: string; type?: string }
+    local?: { path: string }
+  }
+  if (spec.hostPath)
+    return { path: spec.hostPath.path, type: spec.hostPath.type ?? 'DirectoryOrCreate' }
   if (spec.local) {
-    if (pv.metadata.annotations?.[PROVISIONED_BY_ANNOTATION] === LOCAL_PATH_PROVISIONER) makeVolumeDir(spec.local.path)
+    if (pv.metadata.annotations?.[PROVISIONED_BY_ANNOTATION] === LOCAL_PATH_PROVISIONER)
+      makeVolumeDir(spec.local.path)
     return { path: spec.local.path, type: 'Directory' }
   }
-  throw new Error(`persistentvolume "${pv.metadata.name}" is neither hostPath nor local: this node mounts only local paths`)
+  throw new Error(
+    `persistentvolume "${pv.metadata.name}" is neither hostPath nor local: this node mounts only local paths`,
+  )
 }
 
 /** A provisioned volume's directory, writable by any user the pod runs as (as an emptyDir). */

@@ -24,9 +24,20 @@ export interface ProbeHooks {
  * without one); then readiness sets `ready` (ready at once without one; init containers never are),
  * and liveness failures are reported. Init containers run no probes.
  */
-export function startContainerProbes(c: ProbedContainer, target: ProbeTarget, startedAtMs: number, hooks: ProbeHooks): void {
+export function startContainerProbes(
+  c: ProbedContainer,
+  target: ProbeTarget,
+  startedAtMs: number,
+  hooks: ProbeHooks,
+): void {
   const add = (kind: ProbeKind, probe: Probe, onResult: (ok: boolean, message: string) => void) => {
-    const w = new ProbeWorker(kind, probe, target, (ok, message) => hooks.current() && onResult(ok, message), startedAtMs)
+    const w = new ProbeWorker(
+      kind,
+      probe,
+      target,
+      (ok, message) => hooks.current() && onResult(ok, message),
+      startedAtMs,
+    )
     c.probes.push(w)
     w.start()
   }
@@ -40,10 +51,14 @@ export function startContainerProbes(c: ProbedContainer, target: ProbeTarget, st
       })
     } else c.ready = !c.init
     const liveness = c.spec.livenessProbe
-    if (liveness && !c.init) add('liveness', liveness, (ok, message) => ok || hooks.failed('liveness', liveness, message))
+    if (liveness && !c.init)
+      add('liveness', liveness, (ok, message) => ok || hooks.failed('liveness', liveness, message))
     hooks.changed()
   }
   const startup = c.spec.startupProbe
-  if (startup && !c.init) add('startup', startup, (ok, message) => (ok ? afterStarted() : hooks.failed('startup', startup, message)))
+  if (startup && !c.init)
+    add('startup', startup, (ok, message) =>
+      ok ? afterStarted() : hooks.failed('startup', startup, message),
+    )
   else afterStarted()
 }

@@ -9,7 +9,11 @@ import type { ContainerState } from './types'
 export type { EphemeralSpec }
 
 /** Appends a record for each ephemeral container of the pod the runtime does not hold yet. */
-export function addEphemeral<C extends { name: string }>(containers: C[], pod: KubeObject, make: (spec: EphemeralSpec) => C): void {
+export function addEphemeral<C extends { name: string }>(
+  containers: C[],
+  pod: KubeObject,
+  make: (spec: EphemeralSpec) => C,
+): void {
   const held = new Set(containers.map((c) => c.name))
   for (const spec of ephemeralSpecs(pod)) if (!held.has(spec.name)) containers.push(make(spec))
 }

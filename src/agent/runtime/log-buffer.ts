@@ -26,7 +26,10 @@ export function nowNs(): bigint {
   return BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1_000_000))
 }
 
-export type LogReadOptions = Pick<LogOptions, 'follow' | 'tailLines' | 'sinceSeconds' | 'timestamps' | 'limitBytes'>
+export type LogReadOptions = Pick<
+  LogOptions,
+  'follow' | 'tailLines' | 'sinceSeconds' | 'timestamps' | 'limitBytes'
+>
 
 /**
  * The last `limitBytes` of one container instance's stdout and stderr, interleaved line by line as
@@ -99,7 +102,9 @@ export class LogBuffer {
   async *read(opts: LogReadOptions = {}): AsyncGenerator<Uint8Array> {
     let budget = opts.limitBytes !== undefined && opts.limitBytes > 0 ? opts.limitBytes : Infinity
     const emit = (line: LogLine): Buffer | undefined => {
-      const out = opts.timestamps ? Buffer.concat([Buffer.from(line.time + ' '), line.data]) : line.data
+      const out = opts.timestamps
+        ? Buffer.concat([Buffer.from(line.time + ' '), line.data])
+        : line.data
       if (out.length <= budget) {
         budget -= out.length
         return out
@@ -114,7 +119,8 @@ export class LogBuffer {
       const fromMs = Date.now() - opts.sinceSeconds * 1000
       snapshot = snapshot.filter((l) => l.ms >= fromMs)
     }
-    if (opts.tailLines !== undefined && opts.tailLines >= 0) snapshot = opts.tailLines === 0 ? [] : snapshot.slice(-opts.tailLines)
+    if (opts.tailLines !== undefined && opts.tailLines >= 0)
+      snapshot = opts.tailLines === 0 ? [] : snapshot.slice(-opts.tailLines)
     let lastSeq = this.seq
     for (const line of snapshot) {
       const out = emit(line)
@@ -137,12 +143,18 @@ export class LogBuffer {
 
   private linesAfter(seq: number): LogLine[] {
     const out: LogLine[] = []
-    for (let i = this.lines.length - 1; i >= this.head && this.lines[i]!.seq > seq; i--) out.push(this.lines[i]!)
+    for (let i = this.lines.length - 1; i >= this.head && this.lines[i]!.seq > seq; i--)
+      out.push(this.lines[i]!)
     return out.reverse()
   }
 
   private pushLine(data: Buffer, ns: bigint): void {
-    const line: LogLine = { seq: ++this.seq, ms: Number(ns / 1_000_000n), time: rfc3339Nano(ns), data: Buffer.from(data) }
+    const line: LogLine = {
+      seq: ++this.seq,
+      ms: Number(ns / 1_000_000n),
+      time: rfc3339Nano(ns),
+      data: Buffer.from(data),
+    }
     this.lines.push(line)
     this.bytes += line.data.length
     while (this.bytes > this.limitBytes && this.head < this.lines.length - 1) {

@@ -13,7 +13,8 @@ export class PodDirs {
    * run as another user. The root is traversable (0711) so such a user can reach its own directory.
    */
   dirOf(podUid: string, owner: { uid?: number; gid?: number } = {}): string {
-    if (!/^[A-Za-z0-9-]+$/.test(podUid)) throw new Error(`pod uid "${podUid}" cannot name a directory`)
+    if (!/^[A-Za-z0-9-]+$/.test(podUid))
+      throw new Error(`pod uid "${podUid}" cannot name a directory`)
     mkdirSync(this.root, { recursive: true, mode: 0o711 })
     const dir = join(this.root, podUid)
     mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -25,7 +26,8 @@ export class PodDirs {
   static unreachable(dir: string, uid: number): string | undefined {
     for (let d = dirname(dir); ; d = dirname(d)) {
       const st = statSync(d)
-      if (st.uid !== uid && (st.mode & 0o001) === 0) return `${d} is mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}`
+      if (st.uid !== uid && (st.mode & 0o001) === 0)
+        return `${d} is mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}`
       if (dirname(d) === d) return undefined
     }
   }

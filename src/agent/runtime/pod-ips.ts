@@ -4,7 +4,9 @@ import { formatIPv4, parseCidr, parseIPv4, type Cidr } from '../../apimachinery/
  * The addresses a node may give its pods: its spec.podCIDR without the network address, the first
  * host address (where a bridge or gateway sits) and the broadcast address.
  */
-export function podAddressRange(podCIDR: string): { first: number; count: number; cidr: Cidr } | undefined {
+export function podAddressRange(
+  podCIDR: string,
+): { first: number; count: number; cidr: Cidr } | undefined {
   const cidr = parseCidr(podCIDR)
   if (!cidr || cidr.size < 4) return undefined
   return { first: cidr.base + 2, count: cidr.size - 3, cidr }
@@ -14,7 +16,11 @@ export function podAddressRange(podCIDR: string): { first: number; count: number
  * The next address of the node's pod CIDR not in `taken`, looking from the `from`-th address on
  * (wrapping), so that a freed address is not handed out again at once. Undefined when all are taken.
  */
-export function nextFreePodIP(podCIDR: string, taken: ReadonlySet<string>, from = 0): string | undefined {
+export function nextFreePodIP(
+  podCIDR: string,
+  taken: ReadonlySet<string>,
+  from = 0,
+): string | undefined {
   const range = podAddressRange(podCIDR)
   if (!range) return undefined
   for (let i = 0; i < range.count; i++) {
@@ -43,7 +49,8 @@ export class NodePodIPs {
 
   /** The node's spec.podCIDR; addresses already handed out stay with their pods. */
   setPodCIDR(podCIDR: string): void {
-    if (!podAddressRange(podCIDR)) throw new Error(`pod CIDR ${podCIDR} is not an IPv4 block with room for pods`)
+    if (!podAddressRange(podCIDR))
+      throw new Error(`pod CIDR ${podCIDR} is not an IPv4 block with room for pods`)
     this.cidr = podCIDR
   }
 
@@ -56,11 +63,15 @@ export class NodePodIPs {
     const have = this.byUid.get(uid)
     if (have) return have
     if (!this.cidr) throw new Error('the node has no pod CIDR yet (spec.podCIDR)')
-    let ip = preferred && inPodRange(this.cidr, preferred) && !this.taken.has(preferred) ? preferred : undefined
+    let ip =
+      preferred && inPodRange(this.cidr, preferred) && !this.taken.has(preferred)
+        ? preferred
+        : undefined
     if (!ip) {
       ip = nextFreePodIP(this.cidr, this.taken, this.cursor)
       if (!ip) throw new Error(`the node's pod CIDR ${this.cidr} is full`)
-      this.cursor = (parseIPv4(ip)! - podAddressRange(this.cidr)!.first + 1) % podAddressRange(this.cidr)!.count
+      this.cursor =
+        (parseIPv4(ip)! - podAddressRange(this.cidr)!.first + 1) % podAddressRange(this.cidr)!.count
     }
     this.byUid.set(uid, ip)
     this.taken.add(ip)

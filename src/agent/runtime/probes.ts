@@ -6,7 +6,13 @@ import { connect } from 'node:net'
 /** core/v1 Probe, as far as the agent acts on it. */
 export interface Probe {
   exec?: { command?: string[] }
-  httpGet?: { path?: string; port: number | string; host?: string; scheme?: string; httpHeaders?: { name: string; value: string }[] }
+  httpGet?: {
+    path?: string
+    port: number | string
+    host?: string
+    scheme?: string
+    httpHeaders?: { name: string; value: string }[]
+  }
   tcpSocket?: { port: number | string; host?: string }
   grpc?: { port: number; service?: string }
   initialDelaySeconds?: number
@@ -39,7 +45,13 @@ export interface ProbeOutcome {
 }
 
 /** Probe fields with kubelet's defaults applied. */
-export function probeTiming(probe: Probe): { initialDelayMs: number; periodMs: number; timeoutMs: number; successThreshold: number; failureThreshold: number } {
+export function probeTiming(probe: Probe): {
+  initialDelayMs: number
+  periodMs: number
+  timeoutMs: number
+  successThreshold: number
+  failureThreshold: number
+} {
   const pos = (v: number | undefined, d: number) => (typeof v === 'number' && v > 0 ? v : d)
   return {
     initialDelayMs: Math.max(0, probe.initialDelaySeconds ?? 0) * 1000,
@@ -51,9 +63,16 @@ export function probeTiming(probe: Probe): { initialDelayMs: number; periodMs: n
 }
 
 /** Runs one probe attempt; never throws. */
-export async function runProbe(probe: Probe, target: ProbeTarget, timeoutMs = probeTiming(probe).timeoutMs): Promise<ProbeOutcome> {
+export async function runProbe(
+  probe: Probe,
+  target: ProbeTarget,
+  timeoutMs = probeTiming(probe).timeoutMs,
+): Promise<ProbeOutcome> {
   try {
-    if (probe.exec) return await (target.exec ? target.exec(probe.exec.command ?? [], timeoutMs) : execProbe(probe.exec.command ?? [], target, timeoutMs))
+    if (probe.exec)
+      return await (target.exec
+        ? target.exec(probe.exec.command ?? [], timeoutMs)
+        : execProbe(probe.exec.command ?? [], target, timeoutMs))
     if (probe.httpGet) return await httpProbe(probe.httpGet, target, timeoutMs)
     if (probe.tcpSocket) return await tcpProbe(probe.tcpSocket, target, timeoutMs)
     if (probe.grpc) return { ok: false, message: 'grpc probes are not supported by this node' }
@@ -73,8 +92,13 @@ function resolvePort(port: number | string, target: ProbeTarget): number {
 
 const OUTPUT_LIMIT = 10 * 1024
 
-function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
-  if (command.length === 0) return Promise.resolve({ ok: false, message: 'exec probe has no command' })
+function execProbe(
+  command: string[],
+  target: ProbeTarget,
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
+  if (command.length === 0)
+    return Promise.resolve({ ok: false, message: 'exec probe has no command' })
   return new Promise((resolve) => {
     let output = ''
     let done = false
@@ -84,7 +108,14 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
       clearTimeout(timer)
       resolve(outcome)
     }
-    const child = spawn(command[0]!, command.slice(1), { cwd: target.cwd, env: target.env, uid: target.uid, gid: target.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(command[0]!, command.slice(1), {
+      cwd: target.cwd,
+      env: target.env,
+      uid: target.uid,
+      gid: target.gid,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
     const collect = (c: Buffer) => {
       if (output.length < OUTPUT_LIMIT) output += c.toString('utf8')
     }
@@ -92,13 +123,22 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
     child.stderr.on('data', collect)
     const timer = setTimeout(() => {
       killGroup(child.pid)
-      finish({ ok: false, message: `command ${JSON.stringify(command)} timed out after ${timeoutMs / 1000}s` })
+      finish({
+        ok: false,
+        message: `command ${JSON.stringify(command)} timed out after ${timeoutMs / 1000}s`,
+      })
     }, timeoutMs)
-    child.on('error', (err) => finish({ ok: false, message: `exec ${JSON.stringify(command[0])} failed: ${err.message}` }))
+    child.on('error', (err) =>
+      finish({ ok: false, message: `exec ${JSON.stringify(command[0])} failed: ${err.message}` }),
+    )
     child.on('close', (code, signal) => {
       const text = output.trim()
       if (code === 0) finish({ ok: true, message: text })
-      else finish({ ok: false, message: text || `command ${JSON.stringify(command)} exited with ${code ?? signal}` })
+      else
+        finish({
+          ok: false,
+          message: text || `command ${JSON.stringify(command)} exited with ${code ?? signal}`,
+        })
     })
   })
 }
@@ -112,7 +152,11 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function httpProbe(get: NonNullable<Probe['httpGet']>, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
+function httpProbe(
+  get: NonNullable<Probe['httpGet']>,
+  target: ProbeTarget,
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
   const port = resolvePort(get.port, target)
   const scheme = (get.scheme ?? 'HTTP').toUpperCase()
   const host = get.host || target.host
@@ -124,25 +168,38 @@ function httpProbe(get: NonNullable<Probe['httpGet']>, target: ProbeTarget, time
   const send = scheme === 'HTTPS' ? httpsRequest : httpRequest
   return new Promise((resolve) => {
     // Certificates are not verified, as kubelet's HTTPS probes do not verify them.
-    const req = send(url, { method: 'GET', headers, timeout: timeoutMs, rejectUnauthorized: false } as never, (res) => {
-      const code = res.statusCode ?? 0
-      let body = ''
-      res.on('data', (c: Buffer) => {
-        if (body.length < OUTPUT_LIMIT) body += c.toString('utf8')
-      })
-      res.on('end', () => {
-        if (code >= 200 && code < 400) resolve({ ok: true, message: `HTTP probe succeeded with statuscode: ${code}` })
-        else resolve({ ok: false, message: `HTTP probe failed with statuscode: ${code}` })
-      })
-      res.on('error', (err) => resolve({ ok: false, message: `Get "${url}": ${err.message}` }))
-    })
-    req.on('timeout', () => req.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')))
+    const req = send(
+      url,
+      { method: 'GET', headers, timeout: timeoutMs, rejectUnauthorized: false } as never,
+      (res) => {
+        const code = res.statusCode ?? 0
+        let body = ''
+        res.on('data', (c: Buffer) => {
+          if (body.length < OUTPUT_LIMIT) body += c.toString('utf8')
+        })
+        res.on('end', () => {
+          if (code >= 200 && code < 400)
+            resolve({ ok: true, message: `HTTP probe succeeded with statuscode: ${code}` })
+          else resolve({ ok: false, message: `HTTP probe failed with statuscode: ${code}` })
+        })
+        res.on('error', (err) => resolve({ ok: false, message: `Get "${url}": ${err.message}` }))
+      },
+    )
+    req.on('timeout', () =>
+      req.destroy(
+        new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)'),
+      ),
+    )
     req.on('error', (err) => resolve({ ok: false, message: `Get "${url}": ${err.message}` }))
     req.end()
   })
 }
 
-function tcpProbe(tcp: NonNullable<Probe['tcpSocket']>, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
+function tcpProbe(
+  tcp: NonNullable<Probe['tcpSocket']>,
+  target: ProbeTarget,
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
   const port = resolvePort(tcp.port, target)
   const host = tcp.host || target.host
   return new Promise((resolve) => {
@@ -152,9 +209,14 @@ function tcpProbe(tcp: NonNullable<Probe['tcpSocket']>, target: ProbeTarget, tim
       socket.destroy()
       resolve(outcome)
     }
-    const timer = setTimeout(() => finish({ ok: false, message: `dial tcp ${host}:${port}: i/o timeout` }), timeoutMs)
+    const timer = setTimeout(
+      () => finish({ ok: false, message: `dial tcp ${host}:${port}: i/o timeout` }),
+      timeoutMs,
+    )
     socket.once('connect', () => finish({ ok: true, message: '' }))
-    socket.once('error', (err) => finish({ ok: false, message: `dial tcp ${host}:${port}: ${err.message}` }))
+    socket.once('error', (err) =>
+      finish({ ok: false, message: `dial tcp ${host}:${port}: ${err.message}` }),
+    )
   })
 }
 
@@ -209,7 +271,11 @@ export class ProbeWorker {
     private readonly startedAtMs = Date.now(),
   ) {
     const t = probeTiming(probe)
-    this.counter = new ProbeCounter(kind === 'readiness' ? t.successThreshold : 1, t.failureThreshold, initialProbeResult(kind))
+    this.counter = new ProbeCounter(
+      kind === 'readiness' ? t.successThreshold : 1,
+      t.failureThreshold,
+      initialProbeResult(kind),
+    )
   }
 
   get result(): boolean | undefined {
@@ -234,7 +300,8 @@ export class ProbeWorker {
     const outcome = await runProbe(this.probe, this.target, t.timeoutMs)
     if (this.stopped) return
     this.lastMessage = outcome.message
-    if (this.counter.observe(outcome.ok)) this.onResult(this.counter.result === true, outcome.message)
+    if (this.counter.observe(outcome.ok))
+      this.onResult(this.counter.result === true, outcome.message)
     // A startup probe is done once it succeeded; the others run for the container's life.
     if (this.kind === 'startup' && this.counter.result === true) return
     this.timer = setTimeout(() => void this.tick(), Math.max(0, t.periodMs - (Date.now() - began)))

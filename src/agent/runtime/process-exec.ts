@@ -14,7 +14,11 @@ export function execProcess(
   options: Omit<SpawnOptions, 'stdio' | 'detached'>,
 ): Promise<number> {
   return new Promise<number>((resolve) => {
-    const child = spawn(command[0]!, command.slice(1), { ...options, stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(command[0]!, command.slice(1), {
+      ...options,
+      stdio: [streams.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
     execs.add(child)
     child.stdout!.on('data', (chunk: Buffer) => streams.stdout(new Uint8Array(chunk)))
     child.stderr!.on('data', (chunk: Buffer) => streams.stderr(new Uint8Array(chunk)))
@@ -26,7 +30,10 @@ export function execProcess(
       resolve(code)
     }
     child.on('error', (err: NodeJS.ErrnoException) => {
-      const text = err.code === 'ENOENT' ? `exec: "${command[0]}": executable file not found in $PATH\n` : `exec: "${command[0]}": ${err.message}\n`
+      const text =
+        err.code === 'ENOENT'
+          ? `exec: "${command[0]}": executable file not found in $PATH\n`
+          : `exec: "${command[0]}": ${err.message}\n`
       streams.stderr(new Uint8Array(Buffer.from(text)))
       finish(err.code === 'ENOENT' ? 127 : 126)
     })
@@ -36,7 +43,8 @@ export function execProcess(
       stdin.on('error', () => {})
       void (async () => {
         try {
-          for await (const chunk of streams.stdin!) if (!stdin.write(chunk)) await new Promise((r) => stdin.once('drain', r))
+          for await (const chunk of streams.stdin!)
+            if (!stdin.write(chunk)) await new Promise((r) => stdin.once('drain', r))
         } catch {
           // the caller's stream broke: end the input all the same
         }

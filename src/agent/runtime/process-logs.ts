@@ -8,11 +8,16 @@ const TERMINATION_MESSAGE_LINES = 80
 const TERMINATION_MESSAGE_BYTES = 4096
 
 /** The log of the container `find` returns; a container that is gone or not started fails on the first read, as a stream error. */
-export function containerLogs(find: () => Container, podName: () => string | undefined, opts: LogOptions): AsyncIterable<Uint8Array> {
+export function containerLogs(
+  find: () => Container,
+  podName: () => string | undefined,
+  opts: LogOptions,
+): AsyncIterable<Uint8Array> {
   return readLogs(() => {
     const c = find()
     if (opts.previous) {
-      if (!c.previousLogs) throw new Error(`previous terminated container "${c.name}" in pod "${podName()}" not found`)
+      if (!c.previousLogs)
+        throw new Error(`previous terminated container "${c.name}" in pod "${podName()}" not found`)
       return c.previousLogs.read(opts)
     }
     if (!c.logs) {

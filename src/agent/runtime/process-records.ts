@@ -54,17 +54,33 @@ export interface Pod {
 
 /** A new record; containers that ran under a previous agent continue their history. */
 export function adoptPod(pod: KubeObject): Pod {
-  const status = (pod.status ?? {}) as { containerStatuses?: PrevStatus[]; initContainerStatuses?: PrevStatus[] }
+  const status = (pod.status ?? {}) as {
+    containerStatuses?: PrevStatus[]
+    initContainerStatuses?: PrevStatus[]
+  }
   const policy = restartPolicyOf(pod)
-  const initNames = new Set(((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map((c) => c.name))
+  const initNames = new Set(
+    ((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map(
+      (c) => c.name,
+    ),
+  )
   const containers = podContainers(pod).map((spec): Container => {
     const init = initNames.has(spec.name)
     const c = newContainer(spec, init)
-    const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
+    const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find(
+      (s) => s.name === spec.name,
+    )
     if (prev) adoptPrevious(c, prev, policy)
     return c
   })
-  return { uid: pod.metadata.uid ?? '', pod, containers, stopping: false, killTimer: undefined, killAtMs: undefined }
+  return {
+    uid: pod.metadata.uid ?? '',
+    pod,
+    containers,
+    stopping: false,
+    killTimer: undefined,
+    killAtMs: undefined,
+  }
 }
 
 /**
@@ -100,7 +116,11 @@ function newContainer(spec: ContainerSpecWithProbes, init: boolean): Container {
 
 interface PrevStatus {
   name: string
-  state?: { running?: { startedAt?: string }; terminated?: { exitCode?: number; startedAt?: string; finishedAt?: string }; waiting?: { reason?: string } }
+  state?: {
+    running?: { startedAt?: string }
+    terminated?: { exitCode?: number; startedAt?: string; finishedAt?: string }
+    waiting?: { reason?: string }
+  }
   lastState?: State | Record<string, never>
   restartCount?: number
 }
@@ -118,8 +138,16 @@ function adoptPrevious(c: Container, prev: PrevStatus, policy: string): void {
   const t = prev.state?.terminated
   if (t) {
     c.everStarted = true
-    c.state = { terminated: { exitCode: t.exitCode ?? 0, reason: (t as { reason?: string }).reason ?? (t.exitCode ? 'Error' : 'Completed'), startedAt: t.startedAt, finishedAt: t.finishedAt ?? now } }
-    if ((c.init && t.exitCode === 0) || !shouldRestart(policy, t.exitCode ?? 0, c.init)) c.finished = true
+    c.state = {
+      terminated: {
+        exitCode: t.exitCode ?? 0,
+        reason: (t as { reason?: string }).reason ?? (t.exitCode ? 'Error' : 'Completed'),
+        startedAt: t.startedAt,
+        finishedAt: t.finishedAt ?? now,
+      },
+    }
+    if ((c.init && t.exitCode === 0) || !shouldRestart(policy, t.exitCode ?? 0, c.init))
+      c.finished = true
     return
   }
   if (prev.state?.running) {

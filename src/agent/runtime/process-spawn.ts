@@ -28,14 +28,23 @@ export function spawnMain(
   if (startError) return { failed: { exitCode: 128, reason: 'StartError', message: startError } }
   let child: ChildProcess
   try {
-    child = spawn(argv[0]!, argv.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    child = spawn(argv[0]!, argv.slice(1), {
+      ...options,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
   } catch (err) {
     return { failed: { exitCode: 128, reason: 'StartError', message: (err as Error).message } }
   }
   child.stdout!.on('data', (chunk: Buffer) => logs.write('stdout', chunk))
   child.stderr!.on('data', (chunk: Buffer) => logs.write('stderr', chunk))
   child.on('error', (err: NodeJS.ErrnoException) => {
-    const message = err.code === 'ENOENT' ? `exec: "${argv[0]}": executable file not found in $PATH` : err.code === 'EACCES' ? `exec: "${argv[0]}": permission denied` : err.message
+    const message =
+      err.code === 'ENOENT'
+        ? `exec: "${argv[0]}": executable file not found in $PATH`
+        : err.code === 'EACCES'
+          ? `exec: "${argv[0]}": permission denied`
+          : err.message
     ended({ exitCode: 128, reason: 'StartError', message })
   })
   // The main process's exit ends the container: the rest of its group is killed, and the

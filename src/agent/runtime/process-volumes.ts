@@ -12,7 +12,8 @@ import { podContainers } from '../container-env'
 import { boundVolume, volumeHostPath, type ApiGet } from './claim-path'
 
 type Mount = { name: string; mountPath: string; subPath?: string }
-const mountsOf = (c: Record<string, unknown>): Mount[] => (Array.isArray(c.volumeMounts) ? (c.volumeMounts as Mount[]) : [])
+const mountsOf = (c: Record<string, unknown>): Mount[] =>
+  Array.isArray(c.volumeMounts) ? (c.volumeMounts as Mount[]) : []
 
 interface Volume {
   name: string
@@ -21,14 +22,19 @@ interface Volume {
 
 /** Whether the pod has a claim volume mounted by one of its containers. */
 export function mountsClaims(pod: KubeObject): boolean {
-  const claims = new Set(((pod.spec as { volumes?: Volume[] } | undefined)?.volumes ?? []).filter((v) => v.persistentVolumeClaim).map((v) => v.name))
+  const claims = new Set(
+    ((pod.spec as { volumes?: Volume[] } | undefined)?.volumes ?? [])
+      .filter((v) => v.persistentVolumeClaim)
+      .map((v) => v.name),
+  )
   return podContainers(pod).some((c) => mountsOf(c).some((m) => claims.has(m.name)))
 }
 
 /** A path inside a directory: relative, without `..`. */
 function inside(path: string): string {
   const n = normalize(path.replace(/^\/+/, ''))
-  if (!n || n === '.' || n.split('/').includes('..')) throw new Error(`path "${path}" must name a directory inside the volume or pod without '..'`)
+  if (!n || n === '.' || n.split('/').includes('..'))
+    throw new Error(`path "${path}" must name a directory inside the volume or pod without '..'`)
   return n
 }
 
@@ -36,8 +42,14 @@ function inside(path: string): string {
  * Links every claim volumeMount of the pod into `podDir`; throws the kubelet's FailedMount message
  * for the first volume that cannot be set up.
  */
-export async function linkClaimVolumes(pod: KubeObject, podDir: string, get: ApiGet): Promise<void> {
-  const volumes = new Map(((pod.spec as { volumes?: Volume[] } | undefined)?.volumes ?? []).map((v) => [v.name, v]))
+export async function linkClaimVolumes(
+  pod: KubeObject,
+  podDir: string,
+  get: ApiGet,
+): Promise<void> {
+  const volumes = new Map(
+    ((pod.spec as { volumes?: Volume[] } | undefined)?.volumes ?? []).map((v) => [v.name, v]),
+  )
   const paths = new Map<string, string>()
   for (const c of podContainers(pod)) {
     for (const m of mountsOf(c)) {
@@ -61,7 +73,9 @@ export async function linkClaimVolumes(pod: KubeObject, podDir: string, get: Api
         if (current) rmSync(link, { recursive: true, force: true })
         symlinkSync(target, link, 'dir')
       } catch (err) {
-        throw new Error(`MountVolume.SetUp failed for volume "${m.name}" : ${(err as Error).message}`)
+        throw new Error(
+          `MountVolume.SetUp failed for volume "${m.name}" : ${(err as Error).message}`,
+        )
       }
     }
   }

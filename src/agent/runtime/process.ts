@@ -18,7 +18,15 @@ import { agentIdentity, runAsFor } from './run-as'
 import { startContainerProbes } from './container-probes'
 import { crashLoopState, restartPolicyOf, shouldRestart } from './restart'
 import { addEphemeral } from './ephemeral'
-import { findContainer, podKey, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
+import {
+  findContainer,
+  podKey,
+  podRecord,
+  reportContainer,
+  type ContainerState,
+  type ExecStreams,
+  type ManagedRuntime,
+} from './types'
 import { formatTime } from '../../apimachinery/meta-time'
 import { execProcess } from './process-exec'
 import { signalGroup } from './process-group'
@@ -51,7 +59,8 @@ const DEFAULT_SHUTDOWN_GRACE_SECONDS = 3
 /** The agent's environment passed on to containers: enough to find programs and a home. */
 export function defaultBaseEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const k of ['PATH', 'HOME', 'USER', 'LANG', 'TMPDIR', 'TZ']) if (env[k] !== undefined) out[k] = env[k]!
+  for (const k of ['PATH', 'HOME', 'USER', 'LANG', 'TMPDIR', 'TZ'])
+    if (env[k] !== undefined) out[k] = env[k]!
   out.PATH ??= '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
   return out
 }
@@ -107,7 +116,11 @@ export class ProcessRuntime implements ManagedRuntime {
     return pod.containers.map((c) => reportContainer(c, c.started))
   }
 
-  async sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
+  async sync(
+    pod: KubeObject,
+    resolvedEnv: Record<string, Record<string, string>>,
+    configErrors: Record<string, string> = {},
+  ): Promise<void> {
     if (this.shuttingDown) return
     const rec = podRecord(this.pods, pod, adoptPod)
     if (rec.stopping) return
@@ -117,13 +130,17 @@ export class ProcessRuntime implements ManagedRuntime {
         await linkClaimVolumes(pod, this.dirs.dirOf(rec.uid), this.opts.get)
         this.claimsLinked.add(rec.uid)
       } catch (err) {
-        configErrors = Object.fromEntries(rec.containers.map((c) => [c.name, (err as Error).message]))
+        configErrors = Object.fromEntries(
+          rec.containers.map((c) => [c.name, (err as Error).message]),
+        )
       }
     }
     for (const c of rec.containers) {
       if (c.instance || c.restartTimer || c.finished) continue
       c.env = resolvedEnv[c.name]
-      c.configError = configErrors[c.name] ?? (c.env ? undefined : `no environment resolved for container "${c.name}"`)
+      c.configError =
+        configErrors[c.name] ??
+        (c.env ? undefined : `no environment resolved for container "${c.name}"`)
     }
     this.advance(rec)
     this.changed(pod.metadata.uid ?? '')
@@ -163,8 +180,13 @@ export class ProcessRuntime implements ManagedRuntime {
   private start(rec: Pod, c: Container): void {
     const command = c.spec.command ?? []
     if (command.length === 0) {
-      const image = c.spec.image ? ` (image "${c.spec.image}" is not run: this node runs processes, not images)` : ''
-      return this.waitOnConfig(c, `container "${c.name}" has no command${image}; set command (and args) to the program to run`)
+      const image = c.spec.image
+        ? ` (image "${c.spec.image}" is not run: this node runs processes, not images)`
+        : ''
+      return this.waitOnConfig(
+        c,
+        `container "${c.name}" has no command${image}; set command (and args) to the program to run`,
+      )
     }
     const runAs = runAsFor(rec.pod, c.spec, this.agent)
     if ('error' in runAs) return this.waitOnConfig(c, runAs.error)
@@ -172,8 +194,13 @@ export class ProcessRuntime implements ManagedRuntime {
     const env = this.envOf(rec.pod, c)
     const argv = [...command, ...(c.spec.args ?? [])].map((a) => expandVars(a, c.env ?? {}))
     const cwd = c.spec.workingDir || this.dirs.dirOf(rec.uid, runAs)
-    const blocked = runAs.uid === undefined || c.spec.workingDir ? undefined : PodDirs.unreachable(cwd, runAs.uid)
-    if (blocked) return this.waitOnConfig(c, `the pod's directory ${cwd} is out of reach of runAsUser ${runAs.uid}: ${blocked}; give the node agent a --state-dir outside it`)
+    const blocked =
+      runAs.uid === undefined || c.spec.workingDir ? undefined : PodDirs.unreachable(cwd, runAs.uid)
+    if (blocked)
+      return this.waitOnConfig(
+        c,
+        `the pod's directory ${cwd} is out of reach of runAsUser ${runAs.uid}: ${blocked}; give the node agent a --state-dir outside it`,
+      )
     const id = randomBytes(16).toString('hex')
     const now = Date.now()
 
@@ -187,10 +214,19 @@ export class ProcessRuntime implements ManagedRuntime {
 
     let markExited!: () => void
     const exited = new Promise<void>((resolve) => (markExited = resolve))
-    const instance: Instance = { id, child: undefined, startedAtMs: now, exited, markExited, done: false }
+    const instance: Instance = {
+      id,
+      child: undefined,
+      startedAtMs: now,
+      exited,
+      markExited,
+      done: false,
+    }
     c.instance = instance
 
-    const started = spawnMain(argv, { cwd, env, ...runAs }, c.logs, (end) => this.exited(rec, c, instance, end))
+    const started = spawnMain(argv, { cwd, env, ...runAs }, c.logs, (end) =>
+      this.exited(rec, c, instance, end),
+    )
     if ('failed' in started) {
       c.state = { running: { startedAt: formatTime(now) } }
       this.exited(rec, c, instance, started.failed)
@@ -206,7 +242,9 @@ export class ProcessRuntime implements ManagedRuntime {
   private startProbes(rec: Pod, c: Container, instance: Instance): void {
     const target = {
       host: this.opts.probeHost ?? '127.0.0.1',
-      ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
+      ports: Object.fromEntries(
+        (c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort]),
+      ),
       env: this.envOf(rec.pod, c),
       cwd: c.spec.workingDir || this.dirs.dirOf(rec.uid, c.runAs),
       ...c.runAs,
@@ -215,7 +253,9 @@ export class ProcessRuntime implements ManagedRuntime {
       current: () => c.instance === instance && !instance.done,
       changed: () => this.changed(rec.uid),
       failed: (kind, probe, message) => {
-        this.opts.log?.info(`${podKey(rec.pod)} container ${c.name} failed its ${kind} probe and will be restarted: ${message}`)
+        this.opts.log?.info(
+          `${podKey(rec.pod)} container ${c.name} failed its ${kind} probe and will be restarted: ${message}`,
+        )
         this.killInstance(rec, instance, probe.terminationGracePeriodSeconds)
       },
     })
@@ -223,7 +263,11 @@ export class ProcessRuntime implements ManagedRuntime {
 
   /** A probe decided the instance must go: SIGTERM, SIGKILL after the grace period. */
   private killInstance(rec: Pod, instance: Instance, probeGrace: number | undefined): void {
-    const grace = probeGrace ?? ((rec.pod.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds ?? 30)
+    const grace =
+      probeGrace ??
+      (rec.pod.spec as { terminationGracePeriodSeconds?: number } | undefined)
+        ?.terminationGracePeriodSeconds ??
+      30
     signalGroup(instance.child, 'SIGTERM')
     const timer = setTimeout(() => signalGroup(instance.child, 'SIGKILL'), grace * 1000)
     void instance.exited.then(() => clearTimeout(timer))
@@ -246,16 +290,27 @@ export class ProcessRuntime implements ManagedRuntime {
       finishedAt: formatTime(now),
       containerID: `process://${instance.id}`,
     }
-    const message = end.message ?? (end.exitCode !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError' ? tailOf(c.logs) : undefined)
+    const message =
+      end.message ??
+      (end.exitCode !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError'
+        ? tailOf(c.logs)
+        : undefined)
     if (message) terminated.message = message
     c.state = { terminated }
     c.ready = false
     c.started = false
     c.instance = undefined
     instance.markExited()
-    this.opts.log?.debug(`${podKey(rec.pod)} container ${c.name} exited with ${end.exitCode} (${end.reason})`)
+    this.opts.log?.debug(
+      `${podKey(rec.pod)} container ${c.name} exited with ${end.exitCode} (${end.reason})`,
+    )
 
-    if (!rec.stopping && !this.shuttingDown && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), end.exitCode, c.init)) {
+    if (
+      !rec.stopping &&
+      !this.shuttingDown &&
+      !c.ephemeral &&
+      shouldRestart(restartPolicyOf(rec.pod), end.exitCode, c.init)
+    ) {
       const next = nextCrashDelay(c.crash, now - instance.startedAtMs, this.backoff)
       c.crash = next.state
       c.lastState = c.state
@@ -290,14 +345,17 @@ export class ProcessRuntime implements ManagedRuntime {
       c.restartTimer = undefined
       for (const w of c.probes) w.stop()
     }
-    const running = rec.containers.map((c) => c.instance).filter((i): i is Instance => !!i && !i.done)
+    const running = rec.containers
+      .map((c) => c.instance)
+      .filter((i): i is Instance => !!i && !i.done)
     if (first) for (const i of running) signalGroup(i.child, 'SIGTERM')
     const killAt = Date.now() + Math.max(0, gracePeriodSeconds) * 1000
     if (rec.killAtMs === undefined || killAt < rec.killAtMs) {
       rec.killAtMs = killAt
       if (rec.killTimer) clearTimeout(rec.killTimer)
       const kill = () => {
-        for (const c of rec.containers) if (c.instance && !c.instance.done) signalGroup(c.instance.child, 'SIGKILL')
+        for (const c of rec.containers)
+          if (c.instance && !c.instance.done) signalGroup(c.instance.child, 'SIGKILL')
       }
       if (gracePeriodSeconds <= 0) kill()
       else rec.killTimer = setTimeout(kill, gracePeriodSeconds * 1000)
@@ -345,10 +403,19 @@ export class ProcessRuntime implements ManagedRuntime {
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
-    return containerLogs(() => this.container(podUid, opts.container), () => this.pods.get(podUid)?.pod.metadata.name, opts)
+    return containerLogs(
+      () => this.container(podUid, opts.container),
+      () => this.pods.get(podUid)?.pod.metadata.name,
+      opts,
+    )
   }
 
-  exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number> {
+  exec(
+    podUid: string,
+    container: string,
+    command: string[],
+    streams: ExecStreams,
+  ): Promise<number> {
     const rec = this.pods.get(podUid)
     let c: Container
     try {
@@ -356,9 +423,14 @@ export class ProcessRuntime implements ManagedRuntime {
     } catch (err) {
       return Promise.reject(err)
     }
-    if (!c.instance || c.instance.done) return Promise.reject(new Error(`container ${container} is not running`))
+    if (!c.instance || c.instance.done)
+      return Promise.reject(new Error(`container ${container} is not running`))
     if (command.length === 0) return Promise.reject(new Error('exec needs a command'))
-    return execProcess(c.execs, command, streams, { cwd: c.spec.workingDir || this.dirs.dirOf(podUid, c.runAs), ...c.runAs, env: this.envOf(rec?.pod, c) })
+    return execProcess(c.execs, command, streams, {
+      cwd: c.spec.workingDir || this.dirs.dirOf(podUid, c.runAs),
+      ...c.runAs,
+      env: this.envOf(rec?.pod, c),
+    })
   }
 
   /** A container's environment: the agent's base, the pod's name as HOSTNAME, then its own variables. */
@@ -366,4 +438,3 @@ export class ProcessRuntime implements ManagedRuntime {
     return { ...this.baseEnv, HOSTNAME: pod?.metadata.name ?? '', ...(c.env ?? {}) }
   }
 }
-

@@ -13,7 +13,11 @@ export function restartPolicyOf(pod: KubeObject): string {
  * Whether a container that exited is started again: app containers by the pod's restartPolicy,
  * init containers only after a failure and never under `Never`.
  */
-export function shouldRestart(restartPolicy: string | undefined, exitCode: number, init: boolean): boolean {
+export function shouldRestart(
+  restartPolicy: string | undefined,
+  exitCode: number,
+  init: boolean,
+): boolean {
   const policy = restartPolicy ?? 'Always'
   if (init) return exitCode !== 0 && policy !== 'Never'
   if (policy === 'Always') return true
@@ -29,7 +33,11 @@ export function goDuration(ms: number): string {
 }
 
 /** The CrashLoopBackOff waiting state while a restart is held back. */
-export function crashLoopState(delayMs: number, container: string, pod: { name?: string; namespace?: string; uid?: string }): State {
+export function crashLoopState(
+  delayMs: number,
+  container: string,
+  pod: { name?: string; namespace?: string; uid?: string },
+): State {
   return {
     waiting: {
       reason: 'CrashLoopBackOff',

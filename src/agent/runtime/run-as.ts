@@ -20,18 +20,31 @@ export interface RunAs {
 }
 
 /** The identity to spawn with, or the CreateContainerConfigError message that stops the container. */
-export function runAsFor(pod: KubeObject, container: ContainerSpec, agent: { uid: number; gid: number }): RunAs | { error: string } {
-  const podSc = ((pod.spec as { securityContext?: SecurityContext } | undefined)?.securityContext ?? {}) as SecurityContext
+export function runAsFor(
+  pod: KubeObject,
+  container: ContainerSpec,
+  agent: { uid: number; gid: number },
+): RunAs | { error: string } {
+  const podSc = ((pod.spec as { securityContext?: SecurityContext } | undefined)?.securityContext ??
+    {}) as SecurityContext
   const sc = { ...podSc, ...((container.securityContext ?? {}) as SecurityContext) }
   const where = `(pod: "${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})", container: ${container.name})`
   const uid = sc.runAsUser ?? agent.uid
   if (sc.runAsNonRoot && uid === 0) {
-    return { error: sc.runAsUser === undefined ? `container has runAsNonRoot and image will run as root ${where}` : `container's runAsUser breaks non-root policy ${where}` }
+    return {
+      error:
+        sc.runAsUser === undefined
+          ? `container has runAsNonRoot and image will run as root ${where}`
+          : `container's runAsUser breaks non-root policy ${where}`,
+    }
   }
   if (sc.runAsUser === undefined && sc.runAsGroup === undefined) return {}
   const gid = sc.runAsGroup ?? sc.runAsUser ?? agent.gid
   if (uid === agent.uid && gid === agent.gid) return {}
-  if (agent.uid !== 0) return { error: `runAsUser ${uid} / runAsGroup ${gid} needs the node agent to run as root; it runs as uid ${agent.uid}` }
+  if (agent.uid !== 0)
+    return {
+      error: `runAsUser ${uid} / runAsGroup ${gid} needs the node agent to run as root; it runs as uid ${agent.uid}`,
+    }
   return { uid, gid }
 }
 

@@ -8,13 +8,24 @@ import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
 import { podContainers, type ContainerSpec } from '../container-env'
-import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig, type CrashLoopState } from './backoff'
+import {
+  crashBackoffFromEnv,
+  nextCrashDelay,
+  type CrashBackoffConfig,
+  type CrashLoopState,
+} from './backoff'
 import { LogBuffer } from './log-buffer'
 import { PodIPAllocator, type NodePodIPs } from './pod-ips'
 
 export { PodIPAllocator }
 import { crashLoopState, restartPolicyOf, shouldRestart } from './restart'
-import { podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from './types'
+import {
+  podRecord,
+  reportContainer,
+  type ContainerState,
+  type ExecStreams,
+  type ManagedRuntime,
+} from './types'
 import { formatTime } from '../../apimachinery/meta-time'
 
 type State = ContainerState['state']
@@ -100,13 +111,19 @@ export class SimRuntime implements ManagedRuntime {
     return rec.containers.map((c) => reportContainer(c, 'running' in c.state))
   }
 
-  async sync(pod: KubeObject, _env: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
+  async sync(
+    pod: KubeObject,
+    _env: Record<string, Record<string, string>>,
+    configErrors: Record<string, string> = {},
+  ): Promise<void> {
     if (this.closed) return
     const rec = podRecord(this.pods, pod, (p) => this.adopt(p))
     if (rec.stopped) return
     addEphemeral(rec.containers, pod, (spec) => {
       const c: Container = { ...freshContainer(spec.name, false), ephemeral: true }
-      const prev = (pod.status as { ephemeralContainerStatuses?: PrevStatus[] } | undefined)?.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
+      const prev = (
+        pod.status as { ephemeralContainerStatuses?: PrevStatus[] } | undefined
+      )?.ephemeralContainerStatuses?.find((s) => s.name === spec.name)
       if (prev) this.resume(rec, c, prev)
       return c
     })
@@ -119,14 +136,23 @@ export class SimRuntime implements ManagedRuntime {
   }
 
   private adopt(pod: KubeObject): Pod {
-    const status = (pod.status ?? {}) as { containerStatuses?: PrevStatus[]; initContainerStatuses?: PrevStatus[] }
-    const initNames = new Set(((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map((c) => c.name))
+    const status = (pod.status ?? {}) as {
+      containerStatuses?: PrevStatus[]
+      initContainerStatuses?: PrevStatus[]
+    }
+    const initNames = new Set(
+      ((pod.spec as { initContainers?: ContainerSpec[] } | undefined)?.initContainers ?? []).map(
+        (c) => c.name,
+      ),
+    )
     const rec: Pod = { uid: pod.metadata.uid ?? '', pod, containers: [], stopped: false }
     rec.containers = podContainers(pod).map((spec): Container => {
       const init = initNames.has(spec.name)
       const c = freshContainer(spec.name, init)
       // A simulated container survives an agent restart: it keeps running as the status says.
-      const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find((s) => s.name === spec.name)
+      const prev = (init ? status.initContainerStatuses : status.containerStatuses)?.find(
+        (s) => s.name === spec.name,
+      )
       if (prev) this.resume(rec, c, prev)
       return c
     })
@@ -148,7 +174,14 @@ export class SimRuntime implements ManagedRuntime {
       if (!c.ephemeral) this.scheduleExit(rec, c)
     } else if (prev.state?.terminated) {
       c.everStarted = true
-      c.state = { terminated: { ...prev.state.terminated, exitCode: prev.state.terminated.exitCode ?? 0, reason: prev.state.terminated.reason ?? 'Completed', finishedAt: prev.state.terminated.finishedAt ?? formatTime(Date.now()) } }
+      c.state = {
+        terminated: {
+          ...prev.state.terminated,
+          exitCode: prev.state.terminated.exitCode ?? 0,
+          reason: prev.state.terminated.reason ?? 'Completed',
+          finishedAt: prev.state.terminated.finishedAt ?? formatTime(Date.now()),
+        },
+      }
       c.finished = true
     } else if (c.restartCount > 0) c.everStarted = true
   }
@@ -156,7 +189,8 @@ export class SimRuntime implements ManagedRuntime {
   private advance(rec: Pod): void {
     if (rec.stopped || this.closed) return
     // An ephemeral container is marked running once, and stays so.
-    for (const c of rec.containers.filter((x) => x.ephemeral && !x.everStarted && !x.timer)) this.create(rec, c)
+    for (const c of rec.containers.filter((x) => x.ephemeral && !x.everStarted && !x.timer))
+      this.create(rec, c)
     for (const c of rec.containers.filter((x) => x.init)) {
       const t = 'terminated' in c.state ? c.state.terminated : undefined
       if (t && t.exitCode === 0) continue
@@ -207,7 +241,10 @@ export class SimRuntime implements ManagedRuntime {
   private newLogs(rec: Pod, c: Container): LogBuffer {
     const logs = new LogBuffer(SIM_LOG_LIMIT_BYTES)
     const pod = rec.pod.metadata
-    logs.write('stdout', `simulated container ${c.name} of pod ${pod.namespace}/${pod.name} started on node ${this.opts.nodeName}\n`)
+    logs.write(
+      'stdout',
+      `simulated container ${c.name} of pod ${pod.namespace}/${pod.name} started on node ${this.opts.nodeName}\n`,
+    )
     logs.write('stdout', `container id ${c.containerID ?? 'unknown'}, restart ${c.restartCount}\n`)
     logs.write('stdout', 'no process runs here: this node is simulated\n')
     return logs
@@ -216,13 +253,17 @@ export class SimRuntime implements ManagedRuntime {
   private scheduleExit(rec: Pod, c: Container): void {
     const annotations = rec.pod.metadata.annotations ?? {}
     const after = Number(annotations[EXIT_AFTER_ANNOTATION])
-    if (annotations[EXIT_AFTER_ANNOTATION] === undefined || !Number.isFinite(after) || after < 0) return
+    if (annotations[EXIT_AFTER_ANNOTATION] === undefined || !Number.isFinite(after) || after < 0)
+      return
     const code = Number(annotations[EXIT_CODE_ANNOTATION] ?? 0)
     const due = (c.startedAtMs ?? Date.now()) + after * 1000
-    c.timer = setTimeout(() => {
-      c.timer = undefined
-      this.exit(rec, c, Number.isInteger(code) ? code : 1)
-    }, Math.max(0, due - Date.now()))
+    c.timer = setTimeout(
+      () => {
+        c.timer = undefined
+        this.exit(rec, c, Number.isInteger(code) ? code : 1)
+      },
+      Math.max(0, due - Date.now()),
+    )
   }
 
   private exit(rec: Pod, c: Container, exitCode: number): void {
@@ -230,13 +271,23 @@ export class SimRuntime implements ManagedRuntime {
     const now = Date.now()
     c.logs?.write('stdout', `exiting with code ${exitCode}\n`)
     c.logs?.close()
-    const terminated: Extract<State, { terminated: unknown }>['terminated'] = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: formatTime(c.startedAtMs ?? now), finishedAt: formatTime(now) }
+    const terminated: Extract<State, { terminated: unknown }>['terminated'] = {
+      exitCode,
+      reason: exitCode === 0 ? 'Completed' : 'Error',
+      startedAt: formatTime(c.startedAtMs ?? now),
+      finishedAt: formatTime(now),
+    }
     if (c.containerID) terminated.containerID = c.containerID
     c.state = { terminated }
     c.ready = false
     const ranFor = now - (c.startedAtMs ?? now)
     c.startedAtMs = undefined
-    if (!rec.stopped && !this.closed && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), exitCode, c.init)) {
+    if (
+      !rec.stopped &&
+      !this.closed &&
+      !c.ephemeral &&
+      shouldRestart(restartPolicyOf(rec.pod), exitCode, c.init)
+    ) {
       const next = nextCrashDelay(c.crash, ranFor, this.backoff)
       c.crash = next.state
       c.lastState = c.state
@@ -282,7 +333,8 @@ export class SimRuntime implements ManagedRuntime {
   /** Simulated containers are left as they are: the next agent adopts them from the pods' status. */
   async shutdown(): Promise<void> {
     this.closed = true
-    for (const rec of this.pods.values()) for (const c of rec.containers) if (c.timer) clearTimeout(c.timer)
+    for (const rec of this.pods.values())
+      for (const c of rec.containers) if (c.timer) clearTimeout(c.timer)
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
@@ -291,17 +343,28 @@ export class SimRuntime implements ManagedRuntime {
       const rec = self.pods.get(podUid)
       if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
       const c = rec.containers.find((x) => x.name === opts.container)
-      if (!c) throw new Error(`container ${opts.container} is not valid for pod ${rec.pod.metadata.name}`)
+      if (!c)
+        throw new Error(`container ${opts.container} is not valid for pod ${rec.pod.metadata.name}`)
       const buffer = opts.previous ? c.previousLogs : c.logs
       if (!buffer) {
-        if (opts.previous) throw new Error(`previous terminated container "${c.name}" in pod "${rec.pod.metadata.name}" not found`)
-        throw new Error(`container "${c.name}" in pod "${rec.pod.metadata.name}" is waiting to start: ContainerCreating`)
+        if (opts.previous)
+          throw new Error(
+            `previous terminated container "${c.name}" in pod "${rec.pod.metadata.name}" not found`,
+          )
+        throw new Error(
+          `container "${c.name}" in pod "${rec.pod.metadata.name}" is waiting to start: ContainerCreating`,
+        )
       }
       yield* buffer.read(opts)
     })()
   }
 
-  async exec(podUid: string, container: string, _command: string[], streams: ExecStreams): Promise<number> {
+  async exec(
+    podUid: string,
+    container: string,
+    _command: string[],
+    streams: ExecStreams,
+  ): Promise<number> {
     const rec = this.pods.get(podUid)
     const c = rec?.containers.find((x) => x.name === container)
     if (!rec || !c) throw new Error(`container ${container} not found in pod ${podUid}`)
@@ -315,7 +378,10 @@ export class SimRuntime implements ManagedRuntime {
 interface PrevStatus {
   name: string
   containerID?: string
-  state?: { running?: { startedAt?: string }; terminated?: { exitCode?: number; reason?: string; startedAt?: string; finishedAt?: string } }
+  state?: {
+    running?: { startedAt?: string }
+    terminated?: { exitCode?: number; reason?: string; startedAt?: string; finishedAt?: string }
+  }
   lastState?: State | Record<string, never>
   restartCount?: number
 }

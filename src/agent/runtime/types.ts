@@ -7,7 +7,17 @@ export interface ContainerState {
   state:
     | { waiting: { reason: string; message?: string } }
     | { running: { startedAt: string } }
-    | { terminated: { exitCode: number; reason: string; startedAt?: string; finishedAt: string; signal?: number; message?: string; containerID?: string } }
+    | {
+        terminated: {
+          exitCode: number
+          reason: string
+          startedAt?: string
+          finishedAt: string
+          signal?: number
+          message?: string
+          containerID?: string
+        }
+      }
   lastState?: ContainerState['state']
   ready: boolean
   restartCount: number
@@ -42,7 +52,10 @@ export interface ContainerRecord<Spec> {
 }
 
 /** The shared part of a container's record before its first instance. */
-export function freshRecord<Spec extends { name: string }>(spec: Spec, init: boolean): ContainerRecord<Spec> {
+export function freshRecord<Spec extends { name: string }>(
+  spec: Spec,
+  init: boolean,
+): ContainerRecord<Spec> {
   return {
     name: spec.name,
     init,
@@ -88,7 +101,11 @@ export interface ContainerRuntime {
    * containers that cannot be created yet (e.g. a missing ConfigMap) with the reason's message;
    * they wait with `CreateContainerConfigError` until a later sync no longer lists them.
    */
-  sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors?: Record<string, string>): Promise<void>
+  sync(
+    pod: KubeObject,
+    resolvedEnv: Record<string, Record<string, string>>,
+    configErrors?: Record<string, string>,
+  ): Promise<void>
   /** stops the pod's containers: SIGTERM, then SIGKILL after the grace period */
   stop(podUid: string, gracePeriodSeconds: number): Promise<void>
   /** current container states of a pod (by uid), for pod status */
@@ -124,7 +141,8 @@ export interface ContainerRuntime {
 }
 
 /** What the node agent drives: a runtime with the optional lifecycle methods present. */
-export type ManagedRuntime = ContainerRuntime & Required<Pick<ContainerRuntime, 'podIP' | 'podUids' | 'forget' | 'shutdown'>>
+export type ManagedRuntime = ContainerRuntime &
+  Required<Pick<ContainerRuntime, 'podIP' | 'podUids' | 'forget' | 'shutdown'>>
 
 /** What both runtimes keep of a container to report it. */
 export interface ReportedContainer {
@@ -140,7 +158,13 @@ export interface ReportedContainer {
 
 /** A container's status entry; `ready` only while it runs. */
 export function reportContainer(c: ReportedContainer, started: boolean): ContainerState {
-  const s: ContainerState = { name: c.name, state: c.state, ready: c.ready && 'running' in c.state, restartCount: c.restartCount, started }
+  const s: ContainerState = {
+    name: c.name,
+    state: c.state,
+    ready: c.ready && 'running' in c.state,
+    restartCount: c.restartCount,
+    started,
+  }
   if (c.lastState) s.lastState = c.lastState
   if (c.containerID) s.containerID = c.containerID
   if (c.init) s.init = true
@@ -149,7 +173,11 @@ export function reportContainer(c: ReportedContainer, started: boolean): Contain
 }
 
 /** A container of a pod the runtime holds, by name; the error says which of the two is missing. */
-export function findContainer<C extends { name: string }>(pods: Map<string, { pod: KubeObject; containers: C[] }>, podUid: string, name: string): C {
+export function findContainer<C extends { name: string }>(
+  pods: Map<string, { pod: KubeObject; containers: C[] }>,
+  podUid: string,
+  name: string,
+): C {
   const rec = pods.get(podUid)
   if (!rec) throw new Error(`pod ${podUid} is not running on this node`)
   const c = rec.containers.find((x) => x.name === name)
@@ -163,7 +191,11 @@ export function podKey(pod: KubeObject): string {
 }
 
 /** The runtime's record of a pod (by uid), made on first sight, holding the pod as last given. */
-export function podRecord<R extends { pod: KubeObject }>(pods: Map<string, R>, pod: KubeObject, adopt: (pod: KubeObject) => R): R {
+export function podRecord<R extends { pod: KubeObject }>(
+  pods: Map<string, R>,
+  pod: KubeObject,
+  adopt: (pod: KubeObject) => R,
+): R {
   const uid = pod.metadata.uid ?? ''
   let rec = pods.get(uid)
   if (!rec) {

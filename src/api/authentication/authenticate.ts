@@ -9,7 +9,12 @@ import { isServiceAccountToken } from '../../apimachinery/service-account-token'
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
 import { parsedOf } from '../http/request-info'
-import { attributesOf, isResourceRequest, type Attributes, type ResourceAttributes } from '../authorization/attributes'
+import {
+  attributesOf,
+  isResourceRequest,
+  type Attributes,
+  type ResourceAttributes,
+} from '../authorization/attributes'
 import { authorizeRequest, forbiddenStatus } from '../authorization/authorize'
 import { impersonatedUser, wantsImpersonation } from '../authorization/impersonation'
 import { serviceAccountTokenUser } from './service-account-cache'
@@ -17,7 +22,12 @@ import { admitNode } from '../authorization/node-authorizer'
 import { statusResponse } from '../http/respond'
 import { clientCertUser } from './client-cert'
 import { edgeClientCertUser } from './edge-client-cert'
-import { afterRevocation, authenticateBootstrapToken, authenticateNodeToken, revokesNodeCredentials } from './token-lookup'
+import {
+  afterRevocation,
+  authenticateBootstrapToken,
+  authenticateNodeToken,
+  revokesNodeCredentials,
+} from './token-lookup'
 import { adminUser, anonymousUser, nodeOf, setRequestUser } from './user'
 import { type UserInfo } from '../../apimachinery/user-info'
 
@@ -28,8 +38,10 @@ const healthPaths = new Set(['/healthz', '/readyz', '/livez'])
 
 /** Why the configured admin token can't be used, or undefined when it can. */
 export function adminTokenProblem(token: string | undefined): string | undefined {
-  if (!token) return `no ADMIN_TOKEN is configured: set one of at least ${minAdminTokenLength} characters with \`wrangler secret put ADMIN_TOKEN\` (with \`wrangler dev\`, in .dev.vars)`
-  if (token.length < minAdminTokenLength) return `the configured ADMIN_TOKEN is shorter than ${minAdminTokenLength} characters: set a longer one with \`wrangler secret put ADMIN_TOKEN\``
+  if (!token)
+    return `no ADMIN_TOKEN is configured: set one of at least ${minAdminTokenLength} characters with \`wrangler secret put ADMIN_TOKEN\` (with \`wrangler dev\`, in .dev.vars)`
+  if (token.length < minAdminTokenLength)
+    return `the configured ADMIN_TOKEN is shorter than ${minAdminTokenLength} characters: set a longer one with \`wrangler secret put ADMIN_TOKEN\``
   return undefined
 }
 
@@ -56,7 +68,9 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: ApiBindings }> {
         setRequestUser(req, anonymousUser)
         return next()
       }
-      return statusResponse(failure(503, 'ServiceUnavailable', `edgeplane refuses to serve: ${problem}`))
+      return statusResponse(
+        failure(503, 'ServiceUnavailable', `edgeplane refuses to serve: ${problem}`),
+      )
     }
     const isPublic = publicPaths.has(parsedOf(req).path)
     const header = c.req.header('Authorization') ?? ''
@@ -64,7 +78,9 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: ApiBindings }> {
     // As kube-apiserver, a verified client certificate is tried before any token; one that is
     // presented but refused leaves the request to a token, and is never taken for anonymous.
     const edgeCert = edgeClientCertUser(req, c.env)
-    const certUser = (await clientCertUser(req, c.env)) ?? (edgeCert && 'user' in edgeCert ? edgeCert.user : undefined)
+    const certUser =
+      (await clientCertUser(req, c.env)) ??
+      (edgeCert && 'user' in edgeCert ? edgeCert.user : undefined)
     const certRefused = edgeCert !== undefined && 'refused' in edgeCert
     if (!token && !certUser && !certRefused && isPublic) {
       setRequestUser(req, anonymousUser)
@@ -72,9 +88,12 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: ApiBindings }> {
     }
     // A token that fails is refused on every path, public ones included: as upstream, bad
     // credentials are never taken for an anonymous request.
-    const authenticated = certUser ?? (token ? await authenticate(c.env, expected!, token) : undefined)
+    const authenticated =
+      certUser ?? (token ? await authenticate(c.env, expected!, token) : undefined)
     if (!authenticated) return c.json(failure(401, 'Unauthorized', 'Unauthorized'), 401)
-    const user = wantsImpersonation(req.headers) ? await impersonatedUser(c.env, req.headers, authenticated) : authenticated
+    const user = wantsImpersonation(req.headers)
+      ? await impersonatedUser(c.env, req.headers, authenticated)
+      : authenticated
     setRequestUser(req, user)
     if (isPublic) return next()
     const attrs = attributesOf(req)
@@ -88,7 +107,8 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: ApiBindings }> {
       if (denied) return statusResponse(denied)
     }
     await next()
-    if (revokesNodeCredentials(attrs) && c.res.status < 300) await afterRevocation(c.env, attrs, c.res)
+    if (revokesNodeCredentials(attrs) && c.res.status < 300)
+      await afterRevocation(c.env, attrs, c.res)
   }
 }
 
@@ -96,27 +116,44 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: ApiBindings }> {
  * Streams a WebSocket upgrade opens into a pod, by resource and subresource: upstream (1.35,
  * AuthorizePodWebsocketUpgradeCreatePermission) asks for `create` too.
  */
-const upgradedStreams: ReadonlySet<string> = new Set(['exec', 'attach', 'portforward'].map((sub) => `${qualifiedResource('', 'pods')}/${sub}`))
+const upgradedStreams: ReadonlySet<string> = new Set(
+  ['exec', 'attach', 'portforward'].map((sub) => `${qualifiedResource('', 'pods')}/${sub}`),
+)
 
 /** What a WebSocket upgrade into a pod must also be allowed: the same request as a `create`. */
 function upgradeAttributes(req: Request, attrs: Attributes): ResourceAttributes[] {
   if (!isResourceRequest(attrs) || attrs.verb !== 'get' || !attrs.subresource) return []
-  if (!upgradedStreams.has(`${qualifiedResource(attrs.group, attrs.resource)}/${attrs.subresource}`) || req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') return []
+  if (
+    !upgradedStreams.has(
+      `${qualifiedResource(attrs.group, attrs.resource)}/${attrs.subresource}`,
+    ) ||
+    req.headers.get('Upgrade')?.toLowerCase() !== 'websocket'
+  )
+    return []
   return [{ ...attrs, verb: 'create' }]
 }
 
 /** The user a bearer token stands for, or undefined when it is not valid (now). */
-async function authenticate(env: ApiBindings, adminToken: string, token: string): Promise<UserInfo | undefined> {
+async function authenticate(
+  env: ApiBindings,
+  adminToken: string,
+  token: string,
+): Promise<UserInfo | undefined> {
   if (await sameSecret(token, adminToken)) return adminUser
   const node = await authenticateNodeToken(env, token)
   if (node) return node
   const bootstrap = await authenticateBootstrapToken(env, token)
   if (bootstrap) return bootstrap
-  if (isServiceAccountToken(token)) return serviceAccountTokenUser(env, adminToken, token, serviceAccountUid)
+  if (isServiceAccountToken(token))
+    return serviceAccountTokenUser(env, adminToken, token, serviceAccountUid)
   return undefined
 }
 
-async function serviceAccountUid(env: ApiBindings, namespace: string, name: string): Promise<string | undefined> {
+async function serviceAccountUid(
+  env: ApiBindings,
+  namespace: string,
+  name: string,
+): Promise<string | undefined> {
   const def = findResource('', 'v1', 'serviceaccounts')!
   const res = await storeFor(env, def).get({ def, namespace, name })
   if (!res.ok) return undefined

@@ -11,17 +11,24 @@ import { sameSecret } from '../../apimachinery/secret-compare'
 import { authenticated, type UserInfo } from './user'
 import { clientCertMarkHeader, clientIdentityHeader } from '../../apimachinery/client-identity'
 
-
 /** The verified certificate's user, or undefined when the request carries none (or an unmarked one). */
-export async function clientCertUser(req: Request, env: Pick<Variables, 'EDGEPLANE_CLIENT_CERT_SECRET'>): Promise<UserInfo | undefined> {
+export async function clientCertUser(
+  req: Request,
+  env: Pick<Variables, 'EDGEPLANE_CLIENT_CERT_SECRET'>,
+): Promise<UserInfo | undefined> {
   const mark = req.headers.get(clientCertMarkHeader)
   const identity = req.headers.get(clientIdentityHeader)
   const secret = env.EDGEPLANE_CLIENT_CERT_SECRET
-  if (mark === null || identity === null || !secret || !(await sameSecret(mark, secret))) return undefined
+  if (mark === null || identity === null || !secret || !(await sameSecret(mark, secret)))
+    return undefined
   try {
-    const parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(identity), (c) => c.charCodeAt(0)))) as { user?: unknown; groups?: unknown }
+    const parsed = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(atob(identity), (c) => c.charCodeAt(0))),
+    ) as { user?: unknown; groups?: unknown }
     if (typeof parsed.user !== 'string' || !parsed.user) return undefined
-    const groups = Array.isArray(parsed.groups) ? parsed.groups.filter((g): g is string => typeof g === 'string') : []
+    const groups = Array.isArray(parsed.groups)
+      ? parsed.groups.filter((g): g is string => typeof g === 'string')
+      : []
     return { username: parsed.user, groups: [...groups, authenticated] }
   } catch {
     return undefined

@@ -18,16 +18,38 @@ const secretsDef = findResource('', 'v1', 'secrets')!
  * by it, so deleting the Node or the Secret revokes the credential. Who may call it is the
  * authorizer's: a bootstrap token's user or an admin, never a node.
  */
-export async function serveNodeJoin(req: Request, env: ApiBindings, name: string): Promise<Response> {
+export async function serveNodeJoin(
+  req: Request,
+  env: ApiBindings,
+  name: string,
+): Promise<Response> {
   await ensureBootstrap(env)
   const nodes = storeFor(env, nodesDef)
   const existing = await nodes.get({ def: nodesDef, name })
   const node = existing.ok
     ? (JSON.parse(existing.value) as KubeObject)
-    : (JSON.parse(unwrap(await nodes.create({ def: nodesDef, name }, { apiVersion: 'v1', kind: 'Node', metadata: { name } }, {})).object) as KubeObject)
+    : (JSON.parse(
+        unwrap(
+          await nodes.create(
+            { def: nodesDef, name },
+            { apiVersion: 'v1', kind: 'Node', metadata: { name } },
+            {},
+          ),
+        ).object,
+      ) as KubeObject)
   const token = newNodeToken()
-  const secret = await nodeTokenSecret(token, { name, uid: node.metadata.uid ?? '' }, requestUser(req).username)
-  const created = unwrap(await storeFor(env, secretsDef).create({ def: secretsDef, namespace: secret.metadata.namespace, name: secret.metadata.name! }, secret, {}))
+  const secret = await nodeTokenSecret(
+    token,
+    { name, uid: node.metadata.uid ?? '' },
+    requestUser(req).username,
+  )
+  const created = unwrap(
+    await storeFor(env, secretsDef).create(
+      { def: secretsDef, namespace: secret.metadata.namespace, name: secret.metadata.name! },
+      secret,
+      {},
+    ),
+  )
   const stored = JSON.parse(created.object) as KubeObject
   const out: NodeCredential = {
     kind: 'NodeCredential',

@@ -8,7 +8,10 @@
  */
 import type { ApiBindings } from '../bindings'
 import { rbacRecheckMs } from '../../config'
-import { verifyServiceAccountToken, type ServiceAccountClaims } from '../../apimachinery/service-account-token'
+import {
+  verifyServiceAccountToken,
+  type ServiceAccountClaims,
+} from '../../apimachinery/service-account-token'
 import { serviceAccountUserInfo } from './user'
 import { type UserInfo } from '../../apimachinery/user-info'
 
@@ -31,7 +34,10 @@ export async function serviceAccountTokenUser(
   const now = Date.now()
   const hit = tokens.get(token)
   if (hit && now - hit.checkedAt < rbacRecheckMs && now < hit.expiresAt * 1000) return hit.user
-  const claims: ServiceAccountClaims | undefined = await verifyServiceAccountToken(adminToken, token)
+  const claims: ServiceAccountClaims | undefined = await verifyServiceAccountToken(
+    adminToken,
+    token,
+  )
   // A bound token dies with its service account: a deleted or recreated one no longer accepts it.
   if (!claims || (await accountUid(env, claims.namespace, claims.name)) !== claims.uid) {
     tokens.delete(token)

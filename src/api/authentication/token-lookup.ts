@@ -1,12 +1,29 @@
 import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
-import { bootstrapNamespace, bootstrapTokenGroups, decodedData, bootstrapTokenPrefix, bootstrapUser, parseBootstrapToken } from '../../apimachinery/bootstrap-token'
-import { nodeTokenNamespace, nodeTokenOwner, nodeTokenPrefix, nodeTokenType, parseNodeToken } from '../../apimachinery/node-token'
+import {
+  bootstrapNamespace,
+  bootstrapTokenGroups,
+  decodedData,
+  bootstrapTokenPrefix,
+  bootstrapUser,
+  parseBootstrapToken,
+} from '../../apimachinery/bootstrap-token'
+import {
+  nodeTokenNamespace,
+  nodeTokenOwner,
+  nodeTokenPrefix,
+  nodeTokenType,
+  parseNodeToken,
+} from '../../apimachinery/node-token'
 import { qualifiedResource } from '../../apimachinery/status'
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
 import { gatewayFor } from '../../../durable-objects/node-gateway/client'
-import { isResourceRequest, type Attributes, type ResourceAttributes } from '../authorization/attributes'
+import {
+  isResourceRequest,
+  type Attributes,
+  type ResourceAttributes,
+} from '../authorization/attributes'
 import { authenticated, nodeUserInfo } from './user'
 import { type UserInfo } from '../../apimachinery/user-info'
 
@@ -32,15 +49,22 @@ interface Revocation {
 
 const revocations = new Map<string, Revocation>([
   // A deleted Node (a Node's updates keep its uid).
-  [qualifiedResource('', 'nodes'), { verbs: new Set(['delete', 'deletecollection']), node: async (attrs) => attrs.name }],
+  [
+    qualifiedResource('', 'nodes'),
+    { verbs: new Set(['delete', 'deletecollection']), node: async (attrs) => attrs.name },
+  ],
   // A changed or deleted Secret; deleting a node's credential Secret closes that node's tunnel.
   [
     qualifiedResource('', 'secrets'),
     {
       verbs: new Set(['delete', 'deletecollection', 'update', 'patch']),
       async node(attrs, res) {
-        if (attrs.namespace !== nodeTokenNamespace || !attrs.name.startsWith(nodeTokenPrefix)) return undefined
-        const deleted = (await res.clone().json().catch(() => undefined)) as KubeObject | undefined
+        if (attrs.namespace !== nodeTokenNamespace || !attrs.name.startsWith(nodeTokenPrefix))
+          return undefined
+        const deleted = (await res
+          .clone()
+          .json()
+          .catch(() => undefined)) as KubeObject | undefined
         return deleted?.type === nodeTokenType ? decodedData(deleted)['node-name'] : undefined
       },
     },
@@ -49,7 +73,10 @@ const revocations = new Map<string, Revocation>([
 
 /** A write that may have revoked node credentials: a deleted Node, a changed or deleted Secret. */
 export function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttributes {
-  return isResourceRequest(attrs) && !!revocations.get(qualifiedResource(attrs.group, attrs.resource))?.verbs.has(attrs.verb)
+  return (
+    isResourceRequest(attrs) &&
+    !!revocations.get(qualifiedResource(attrs.group, attrs.resource))?.verbs.has(attrs.verb)
+  )
 }
 
 /**
@@ -57,16 +84,25 @@ export function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttr
  * changed or deleted): forgets every cached credential, so the next request of each is checked against the
  * store, and closes the tunnel of a node whose Node, or whose credential Secret, was deleted by name.
  */
-export async function afterRevocation(env: ApiBindings, attrs: ResourceAttributes, res: Response): Promise<void> {
+export async function afterRevocation(
+  env: ApiBindings,
+  attrs: ResourceAttributes,
+  res: Response,
+): Promise<void> {
   verified.clear()
   const name = attrs.name
   if (attrs.verb !== 'delete' || !name) return
-  const node = await revocations.get(qualifiedResource(attrs.group, attrs.resource))?.node({ ...attrs, name }, res)
+  const node = await revocations
+    .get(qualifiedResource(attrs.group, attrs.resource))
+    ?.node({ ...attrs, name }, res)
   if (node) await gatewayFor(env, node).revoke(`the credential of node "${node}" was revoked`)
 }
 
 /** The node a node credential (`node.<id>.<secret>`) stands for now, or undefined. */
-export async function authenticateNodeToken(env: ApiBindings, token: string): Promise<UserInfo | undefined> {
+export async function authenticateNodeToken(
+  env: ApiBindings,
+  token: string,
+): Promise<UserInfo | undefined> {
   const parsed = parseNodeToken(token)
   if (!parsed) return undefined
   const now = Date.now()
@@ -86,16 +122,29 @@ export async function authenticateNodeToken(env: ApiBindings, token: string): Pr
 }
 
 /** The `system:bootstrap:<id>` user of a valid bootstrap token (`<id>.<secret>`), or undefined. */
-export async function authenticateBootstrapToken(env: ApiBindings, token: string): Promise<UserInfo | undefined> {
+export async function authenticateBootstrapToken(
+  env: ApiBindings,
+  token: string,
+): Promise<UserInfo | undefined> {
   const parsed = parseBootstrapToken(token)
   if (!parsed) return undefined
-  const secret = await getObject(env, secretsDef, bootstrapNamespace, bootstrapTokenPrefix + parsed.id)
+  const secret = await getObject(
+    env,
+    secretsDef,
+    bootstrapNamespace,
+    bootstrapTokenPrefix + parsed.id,
+  )
   const groups = secret && (await bootstrapTokenGroups(secret, parsed))
   if (!groups) return undefined
   return { username: bootstrapUser(parsed.id), groups: [...groups, authenticated] }
 }
 
-async function getObject(env: ApiBindings, def: typeof secretsDef, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+async function getObject(
+  env: ApiBindings,
+  def: typeof secretsDef,
+  namespace: string | undefined,
+  name: string,
+): Promise<KubeObject | undefined> {
   const res = await storeFor(env, def).get({ def, namespace, name })
   return res.ok ? (JSON.parse(res.value) as KubeObject) : undefined
 }

@@ -11,9 +11,15 @@ export { mastersGroup }
 export const authenticated = 'system:authenticated'
 
 /** The admin token's user, as kubeadm's admin kubeconfig names it. */
-export const adminUser: UserInfo = { username: 'kubernetes-admin', groups: [mastersGroup, authenticated] }
+export const adminUser: UserInfo = {
+  username: 'kubernetes-admin',
+  groups: [mastersGroup, authenticated],
+}
 
-export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] }
+export const anonymousUser: UserInfo = {
+  username: 'system:anonymous',
+  groups: ['system:unauthenticated'],
+}
 
 export function nodeUserInfo(node: string): UserInfo {
   return { username: nodeUser(node), groups: ['system:nodes', authenticated] }

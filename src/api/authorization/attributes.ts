@@ -42,15 +42,28 @@ export function attributesOf(req: Request): Attributes {
   const { path, verb, info } = parsedOf(req)
   if (!info) return { verb, path }
   const q = new URL(req.url).searchParams
-  const attrs: ResourceAttributes = { verb, group: info.group, version: info.version, resource: info.resource }
+  const attrs: ResourceAttributes = {
+    verb,
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+  }
   if (info.subresource) attrs.subresource = info.subresource
-  const namespace = info.namespace ?? (ownNamespace.has(qualifiedResource(info.group, info.resource)) ? info.name : undefined)
+  const namespace =
+    info.namespace ??
+    (ownNamespace.has(qualifiedResource(info.group, info.resource)) ? info.name : undefined)
   if (namespace) attrs.namespace = namespace
   if (info.name) attrs.name = info.name
   const fieldSelector = q.get('fieldSelector')
-  if (fieldSelector && !info.name && (verb === 'list' || verb === 'watch' || verb === 'deletecollection')) attrs.fieldSelector = fieldSelector
+  if (
+    fieldSelector &&
+    !info.name &&
+    (verb === 'list' || verb === 'watch' || verb === 'deletecollection')
+  )
+    attrs.fieldSelector = fieldSelector
   const labelSelector = q.get('labelSelector')
-  if (labelSelector && !info.name && (verb === 'list' || verb === 'watch')) attrs.labelSelector = labelSelector
+  if (labelSelector && !info.name && (verb === 'list' || verb === 'watch'))
+    attrs.labelSelector = labelSelector
   // As upstream's RequestInfo: a list or watch pinned to one name by `metadata.name=` is about that object.
   if (!info.name && (verb === 'list' || verb === 'watch') && fieldSelector) {
     const name = selectedName(fieldSelector)
@@ -67,6 +80,7 @@ function selectedName(fieldSelector: string): string | undefined {
   } catch {
     return undefined
   }
-  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return undefined
+  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%'))
+    return undefined
   return name
 }

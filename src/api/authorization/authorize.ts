@@ -19,8 +19,15 @@ export type { Decision } from './rbac'
  * `policy` (the defaults alone when not given). `related` is the pods store's answer for a node's
  * request (see authorizeRequest).
  */
-export function authorize(user: UserInfo, attrs: Attributes, policy: RbacPolicy = bootstrapPolicy(), related = false): Decision {
-  const agent = isResourceRequest(attrs) ? undefined : agentPathDecision(user, attrs.verb, attrs.path)
+export function authorize(
+  user: UserInfo,
+  attrs: Attributes,
+  policy: RbacPolicy = bootstrapPolicy(),
+  related = false,
+): Decision {
+  const agent = isResourceRequest(attrs)
+    ? undefined
+    : agentPathDecision(user, attrs.verb, attrs.path)
   if (agent) return agent
   if (user.groups.includes(mastersGroup)) return { allowed: true, reason: '' }
   const node = nodeOf(user)
@@ -45,7 +52,11 @@ function agentPathDecision(user: UserInfo, verb: string, path: string): Decision
     return { allowed: false, reason: `only node "${tunnel}"'s own credential may open its tunnel` }
   }
   if (credentialPathNode(path) === undefined) return undefined
-  if (verb === 'post' && (user.groups.includes(bootstrappersGroup) || user.groups.includes(mastersGroup))) return { allowed: true, reason: '' }
+  if (
+    verb === 'post' &&
+    (user.groups.includes(bootstrappersGroup) || user.groups.includes(mastersGroup))
+  )
+    return { allowed: true, reason: '' }
   return { allowed: false, reason: 'only a bootstrap token or an admin may join a node' }
 }
 
@@ -53,8 +64,16 @@ function agentPathDecision(user: UserInfo, verb: string, path: string): Decision
  * The chain over the cluster's current RBAC policy, with the store asked first whether a node's
  * request is about an object related to it; system:masters never waits for either.
  */
-export async function authorizeRequest(env: StoreBindings, user: UserInfo, attrs: Attributes): Promise<Decision> {
-  if (user.groups.includes(mastersGroup) && (isResourceRequest(attrs) || tunnelNodeName(attrs.path) === undefined)) return { allowed: true, reason: '' }
+export async function authorizeRequest(
+  env: StoreBindings,
+  user: UserInfo,
+  attrs: Attributes,
+): Promise<Decision> {
+  if (
+    user.groups.includes(mastersGroup) &&
+    (isResourceRequest(attrs) || tunnelNodeName(attrs.path) === undefined)
+  )
+    return { allowed: true, reason: '' }
   if (!isResourceRequest(attrs)) {
     const agent = agentPathDecision(user, attrs.verb, attrs.path)
     if (agent) return agent
@@ -68,17 +87,37 @@ export async function authorizeRequest(env: StoreBindings, user: UserInfo, attrs
  * The rules a user holds in a namespace, as SelfSubjectRulesReview lists them. As upstream, the
  * Node authorizer lists none: what a node may do depends on its pods (see access-review's `incomplete`).
  */
-export function rulesFor(user: UserInfo, namespace = '', policy: RbacPolicy = bootstrapPolicy()): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
+export function rulesFor(
+  user: UserInfo,
+  namespace = '',
+  policy: RbacPolicy = bootstrapPolicy(),
+): { resourceRules: PolicyRule[]; nonResourceRules: PolicyRule[] } {
   const rules: PolicyRule[] = []
-  if (user.groups.includes(mastersGroup)) rules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] })
+  if (user.groups.includes(mastersGroup))
+    rules.push(
+      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+      { verbs: ['*'], nonResourceURLs: ['*'] },
+    )
   rules.push(...policy.rulesFor(user, namespace))
-  return { resourceRules: rules.filter((r) => r.resources), nonResourceRules: rules.filter((r) => r.nonResourceURLs) }
+  return {
+    resourceRules: rules.filter((r) => r.resources),
+    nonResourceRules: rules.filter((r) => r.nonResourceURLs),
+  }
 }
 
 /** The 403 for a refused request, worded as kube-apiserver's forbiddenMessage (plus the reason, if any). */
 export function forbiddenStatus(user: UserInfo, attrs: Attributes, reason = ''): Status {
   const why = reason ? `: ${reason}` : ''
-  if (!isResourceRequest(attrs)) return failure(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${attrs.verb} path "${attrs.path}"${why}`)
+  if (!isResourceRequest(attrs))
+    return failure(
+      403,
+      'Forbidden',
+      `forbidden: User "${user.username}" cannot ${attrs.verb} path "${attrs.path}"${why}`,
+    )
   const scope = attrs.namespace ? `in the namespace "${attrs.namespace}"` : 'at the cluster scope'
-  return resourceForbidden(attrs, attrs.name ?? '', `User "${user.username}" cannot ${attrs.verb} resource "${combinedResource(attrs)}" in API group "${attrs.group}" ${scope}${why}`)
+  return resourceForbidden(
+    attrs,
+    attrs.name ?? '',
+    `User "${user.username}" cannot ${attrs.verb} resource "${combinedResource(attrs)}" in API group "${attrs.group}" ${scope}${why}`,
+  )
 }

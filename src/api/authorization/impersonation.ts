@@ -25,7 +25,11 @@ export function wantsImpersonation(headers: Headers): boolean {
 }
 
 /** The user the request acts as; throws a 400 or 403 Status when it may not. */
-export async function impersonatedUser(env: StoreBindings, headers: Headers, requestor: UserInfo): Promise<UserInfo> {
+export async function impersonatedUser(
+  env: StoreBindings,
+  headers: Headers,
+  requestor: UserInfo,
+): Promise<UserInfo> {
   const username = headers.get(userHeader) ?? ''
   // Several header lines arrive joined by ", ".
   const groups = headers.has(groupHeader) ? headers.get(groupHeader)!.split(', ') : []
@@ -42,7 +46,11 @@ export async function impersonatedUser(env: StoreBindings, headers: Headers, req
     extra[key] = value.split(', ')
   }
   if (!username) {
-    const asked = [...(groups.length ? ['groups'] : []), ...(uid ? ['uid'] : []), ...(Object.keys(extra).length ? ['extra'] : [])]
+    const asked = [
+      ...(groups.length ? ['groups'] : []),
+      ...(uid ? ['uid'] : []),
+      ...(Object.keys(extra).length ? ['extra'] : []),
+    ]
     throw new ApiError(badRequest(`requested [${asked.join(' ')}] without impersonating a user`))
   }
   const checks: ResourceAttributes[] = []
@@ -59,10 +67,22 @@ export async function impersonatedUser(env: StoreBindings, headers: Headers, req
     user.groups.push(g)
   }
   for (const [key, values] of Object.entries(extra)) {
-    for (const v of values) checks.push({ verb: 'impersonate', group: 'authentication.k8s.io', resource: 'userextras', subresource: key, name: v })
+    for (const v of values)
+      checks.push({
+        verb: 'impersonate',
+        group: 'authentication.k8s.io',
+        resource: 'userextras',
+        subresource: key,
+        name: v,
+      })
   }
   if (uid) {
-    checks.push({ verb: 'impersonate', group: 'authentication.k8s.io', resource: 'uids', name: uid })
+    checks.push({
+      verb: 'impersonate',
+      group: 'authentication.k8s.io',
+      resource: 'uids',
+      name: uid,
+    })
     user.uid = uid
   }
   for (const attrs of checks) {
@@ -71,7 +91,10 @@ export async function impersonatedUser(env: StoreBindings, headers: Headers, req
   }
   if (username === 'system:anonymous') {
     if (!user.groups.includes('system:unauthenticated')) user.groups.push('system:unauthenticated')
-  } else if (!user.groups.includes(authenticated) && !user.groups.includes('system:unauthenticated')) {
+  } else if (
+    !user.groups.includes(authenticated) &&
+    !user.groups.includes('system:unauthenticated')
+  ) {
     user.groups.push(authenticated)
   }
   if (Object.keys(extra).length) user.extra = extra

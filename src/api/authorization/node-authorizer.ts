@@ -25,14 +25,19 @@ export const tunnelNodeName = (path: string): string | undefined => agentPathNod
  * `relationOf`); everything else by the static rules. A refusal carries upstream's reason, if any.
  */
 export function nodeAuthorize(node: string, attrs: Attributes, related = false): Decision {
-  if (!isResourceRequest(attrs)) return { allowed: attrs.verb === 'get' && tunnelNodeName(attrs.path) === node, reason: '' }
+  if (!isResourceRequest(attrs))
+    return { allowed: attrs.verb === 'get' && tunnelNodeName(attrs.path) === node, reason: '' }
   const scoped = authorizeNodeScoped(node, attrs, related)
   if (scoped) return scoped
   return { allowed: nodeRules.some((r) => ruleAllows(attrs, r)), reason: '' }
 }
 
 /** Whether what the node asks for is related to it, when that decides the request (one store lookup). */
-export async function nodeRelated(env: StoreBindings, node: string, attrs: Attributes): Promise<boolean> {
+export async function nodeRelated(
+  env: StoreBindings,
+  node: string,
+  attrs: Attributes,
+): Promise<boolean> {
   const relation = isResourceRequest(attrs) ? relationOf(node, attrs) : undefined
   return relation ? isRelated(env, node, relation) : false
 }
@@ -56,13 +61,22 @@ export function nodeWriterOf(req: Request): NodeWriter | undefined {
  * Returns the 403 Status to answer with, or undefined when the request may go on (what the store
  * must still check of the write recorded for nodeWriterOf).
  */
-export async function admitNode(req: Request, env: ApiBindings, node: string, attrs: ResourceAttributes): Promise<Status | undefined> {
+export async function admitNode(
+  req: Request,
+  env: ApiBindings,
+  node: string,
+  attrs: ResourceAttributes,
+): Promise<Status | undefined> {
   if (!restrictsNodeWrites(attrs)) return undefined
   const { info } = parsedOf(req)
-  const namespaced = findResource(attrs.group, attrs.version ?? '', attrs.resource)?.namespaced ?? info?.namespace !== undefined
+  const namespaced =
+    findResource(attrs.group, attrs.version ?? '', attrs.resource)?.namespaced ??
+    info?.namespace !== undefined
   const admission = info && (await admissionAttributesOf(req, info, namespaced))
   if (!admission) return leaseReadRefusal(node, attrs)
-  const decided = await admitNodeWrite(env, node, admission, { boundNode: (namespace, name) => boundNode(env, namespace, name) })
+  const decided = await admitNodeWrite(env, node, admission, {
+    boundNode: (namespace, name) => boundNode(env, namespace, name),
+  })
   if ('refused' in decided) return decided.refused
   writers.set(req, decided.writer)
   return undefined

@@ -39,7 +39,8 @@ const roleCheck =
     if (allowedTo('escalate', def.plural, name)) return undefined
     const denied = missingFrom(policy, user, namespace, rulesOf(obj))
     if (denied) return refuse(denied)
-    if (aggregates && isAggregated(obj) && missingFrom(policy, user, namespace, fullAuthority)) return refuse('must have cluster-admin privileges to use the aggregationRule')
+    if (aggregates && isAggregated(obj) && missingFrom(policy, user, namespace, fullAuthority))
+      return refuse('must have cluster-admin privileges to use the aggregationRule')
     return undefined
   }
 
@@ -50,7 +51,16 @@ const roleResources = new Map([
 ])
 
 /** A binding: written only holding every permission of the role it binds, or `bind` on that role. */
-function bindingCheck({ policy, user, def, obj, name, namespace, refuse, allowedTo }: Check): Status | undefined {
+function bindingCheck({
+  policy,
+  user,
+  def,
+  obj,
+  name,
+  namespace,
+  refuse,
+  allowedTo,
+}: Check): Status | undefined {
   const ref = roleRefOf(obj)
   const roleResource = roleResources.get(ref.kind) ?? 'clusterroles'
   if (allowedTo('bind', roleResource, ref.name)) return undefined
@@ -69,19 +79,42 @@ const checks = new Map<string, (check: Check) => Status | undefined>([
 ])
 
 /** The 403 to answer a write of `obj` with, or undefined when the user may make it. */
-export function escalationDenied(policy: RbacPolicy, user: UserInfo, def: ResourceDef, obj: KubeObject): Status | undefined {
+export function escalationDenied(
+  policy: RbacPolicy,
+  user: UserInfo,
+  def: ResourceDef,
+  obj: KubeObject,
+): Status | undefined {
   if (user.groups.includes(mastersGroup)) return undefined
   const name = obj.metadata.name ?? ''
   const namespace = def.namespaced ? (obj.metadata.namespace ?? '') : ''
   const target = { verb: 'create', group: def.group, resource: def.plural }
   const allowedTo = (verb: string, resource: string, roleName: string) =>
-    authorize(user, { verb, group: def.group, resource, name: roleName, ...(namespace ? { namespace } : {}) }, policy).allowed
+    authorize(
+      user,
+      { verb, group: def.group, resource, name: roleName, ...(namespace ? { namespace } : {}) },
+      policy,
+    ).allowed
   const check = checks.get(def.plural) ?? bindingCheck
-  return check({ policy, user, def, obj, name, namespace, refuse: (why) => resourceForbidden(target, name, why), allowedTo })
+  return check({
+    policy,
+    user,
+    def,
+    obj,
+    name,
+    namespace,
+    refuse: (why) => resourceForbidden(target, name, why),
+    allowedTo,
+  })
 }
 
 /** ConfirmNoEscalation's message when the user lacks some of `rules`, else undefined. */
-function missingFrom(policy: RbacPolicy, user: UserInfo, namespace: string, rules: PolicyRule[]): string | undefined {
+function missingFrom(
+  policy: RbacPolicy,
+  user: UserInfo,
+  namespace: string,
+  rules: PolicyRule[],
+): string | undefined {
   const missing = uncovered(policy.rulesFor(user, namespace), rules)
   if (!missing.length) return undefined
   const groups = `[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]`
@@ -95,7 +128,8 @@ function compact(rules: PolicyRule[]): PolicyRule[] {
   for (const r of rules) {
     const key = JSON.stringify([r.apiGroups, r.resources, r.resourceNames, r.nonResourceURLs])
     const existing = byTarget.get(key)
-    if (existing) existing.verbs = [...existing.verbs, ...r.verbs.filter((v) => !existing.verbs.includes(v))]
+    if (existing)
+      existing.verbs = [...existing.verbs, ...r.verbs.filter((v) => !existing.verbs.includes(v))]
     else byTarget.set(key, { ...r, verbs: [...r.verbs] })
   }
   return [...byTarget.values()]

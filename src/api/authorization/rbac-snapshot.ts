@@ -54,7 +54,12 @@ async function load(env: StoreBindings): Promise<Snapshot> {
   await ensureRbacBootstrap(env)
   const revisions = await Promise.all(kinds.map(([, def]) => storeFor(env, def).revision()))
   const lists = await Promise.all(kinds.map(([, def]) => listAll(env, def)))
-  const objects: RbacObjects = { roles: [], clusterRoles: [], roleBindings: [], clusterRoleBindings: [] }
+  const objects: RbacObjects = {
+    roles: [],
+    clusterRoles: [],
+    roleBindings: [],
+    clusterRoleBindings: [],
+  }
   kinds.forEach(([key], i) => (objects[key] = lists[i]!))
   return { policy: new RbacPolicy(objects), objects, revisions, checkedAt: Date.now() }
 }
@@ -79,5 +84,7 @@ async function recheck(env: StoreBindings, current: Snapshot): Promise<void> {
 }
 
 async function listAll(env: StoreBindings, def: ResourceDef): Promise<KubeObject[]> {
-  return unwrap(await storeFor(env, def).list(def.plural, {})).items.map((t) => JSON.parse(t) as KubeObject)
+  return unwrap(await storeFor(env, def).list(def.plural, {})).items.map(
+    (t) => JSON.parse(t) as KubeObject,
+  )
 }

@@ -14,7 +14,11 @@ import { rbacPolicy } from './rbac-snapshot'
 import { mastersGroup } from '../authentication/user'
 
 /** The guard of `user`'s writes to the RBAC kind `def`; undefined for system:masters. */
-export function escalationGuard(env: StoreBindings, user: UserInfo, def: ResourceDef): WriteGuard | undefined {
+export function escalationGuard(
+  env: StoreBindings,
+  user: UserInfo,
+  def: ResourceDef,
+): WriteGuard | undefined {
   if (user.groups.includes(mastersGroup)) return undefined
   return async (object) => escalationDenied(await rbacPolicy(env), user, def, object)
 }

@@ -5,8 +5,20 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { combinedResource, isResourceRequest, type Attributes } from './attributes'
-import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from '../../apis/rbac/types'
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '../../apis/rbac/bootstrap-policy'
+import {
+  roleRefOf,
+  rulesOf,
+  subjectsOf,
+  type PolicyRule,
+  type RoleRef,
+  type Subject,
+} from '../../apis/rbac/types'
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  bootstrapRoleBindings,
+  bootstrapRoles,
+} from '../../apis/rbac/bootstrap-policy'
 import { aggregateRoles } from '../../apis/rbac/aggregate'
 import type { UserInfo } from '../../apimachinery/user-info'
 
@@ -16,12 +28,17 @@ export type { PolicyRule } from '../../apis/rbac/types'
 export function ruleAllows(attrs: Attributes, rule: PolicyRule): boolean {
   if (!rule.verbs.includes('*') && !rule.verbs.includes(attrs.verb)) return false
   if (!isResourceRequest(attrs)) {
-    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === attrs.path || (u.endsWith('*') && attrs.path.startsWith(u.slice(0, -1))))
+    return (rule.nonResourceURLs ?? []).some(
+      (u) =>
+        u === '*' || u === attrs.path || (u.endsWith('*') && attrs.path.startsWith(u.slice(0, -1))),
+    )
   }
   const groups = rule.apiGroups ?? []
   if (!groups.includes('*') && !groups.includes(attrs.group)) return false
   const combined = combinedResource(attrs)
-  const resourceMatches = (rule.resources ?? []).some((r) => r === '*' || r === combined || (!!attrs.subresource && r === `*/${attrs.subresource}`))
+  const resourceMatches = (rule.resources ?? []).some(
+    (r) => r === '*' || r === combined || (!!attrs.subresource && r === `*/${attrs.subresource}`),
+  )
   if (!resourceMatches) return false
   const names = rule.resourceNames ?? []
   return names.length === 0 || names.includes(attrs.name ?? '')
@@ -50,7 +67,8 @@ export interface RbacObjects {
 }
 
 /** `system:serviceaccount:<ns>:<name>` */
-const serviceAccountUsername = (namespace: string, name: string) => `system:serviceaccount:${namespace}:${name}`
+const serviceAccountUsername = (namespace: string, name: string) =>
+  `system:serviceaccount:${namespace}:${name}`
 
 /** describeSubject: a service account is shown as `name/namespace`. */
 function describeSubject(s: Subject, bindingNamespace: string): string {
@@ -72,12 +90,19 @@ export class RbacPolicy {
 
   constructor(objects: RbacObjects) {
     for (const r of objects.clusterRoles) this.clusterRoles.set(r.metadata.name ?? '', rulesOf(r))
-    for (const r of objects.roles) this.roles.set(`${r.metadata.namespace}/${r.metadata.name}`, rulesOf(r))
+    for (const r of objects.roles)
+      this.roles.set(`${r.metadata.namespace}/${r.metadata.name}`, rulesOf(r))
     const add = (kind: CompiledBinding['kind'], b: KubeObject) => {
       const namespace = kind === 'RoleBinding' ? (b.metadata.namespace ?? '') : ''
       const roleRef = roleRefOf(b)
       for (const subject of subjectsOf(b)) {
-        const entry: CompiledBinding = { kind, name: b.metadata.name ?? '', namespace, roleRef, subject }
+        const entry: CompiledBinding = {
+          kind,
+          name: b.metadata.name ?? '',
+          namespace,
+          roleRef,
+          subject,
+        }
         if (subject.kind === 'User') push(this.byUser, subject.name, entry)
         else if (subject.kind === 'Group') push(this.byGroup, subject.name, entry)
         else if (subject.kind === 'ServiceAccount') {
@@ -116,14 +141,17 @@ export class RbacPolicy {
     const namespace = isResourceRequest(attrs) ? (attrs.namespace ?? '') : ''
     for (const b of this.bindingsFor(user, namespace)) {
       const rules = this.roleRules(b.roleRef, b.namespace)
-      if (rules?.some((r) => ruleAllows(attrs, r))) return { allowed: true, reason: `RBAC: allowed by ${describeBinding(b)}` }
+      if (rules?.some((r) => ruleAllows(attrs, r)))
+        return { allowed: true, reason: `RBAC: allowed by ${describeBinding(b)}` }
     }
     return { allowed: false, reason: '' }
   }
 
   /** Every rule the user holds in a namespace ('' for the cluster scope only), as RulesFor. */
   rulesFor(user: UserInfo, namespace: string): PolicyRule[] {
-    return this.bindingsFor(user, namespace).flatMap((b) => this.roleRules(b.roleRef, b.namespace) ?? [])
+    return this.bindingsFor(user, namespace).flatMap(
+      (b) => this.roleRules(b.roleRef, b.namespace) ?? [],
+    )
   }
 }
 

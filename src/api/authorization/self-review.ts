@@ -12,6 +12,11 @@ export async function serveSelfSubjectReview(req: Request): Promise<Response> {
   if (user.uid) userInfo.uid = user.uid
   userInfo.groups = user.groups
   if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra
-  const review = { kind: 'SelfSubjectReview', apiVersion, metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }, status: { userInfo } }
+  const review = {
+    kind: 'SelfSubjectReview',
+    apiVersion,
+    metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+    status: { userInfo },
+  }
   return jsonBody(review, 201)
 }

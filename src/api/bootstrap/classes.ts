@@ -34,5 +34,6 @@ async function ensureExists(env: ApiBindings, def: ResourceDef, obj: KubeObject)
 
 export async function ensureClasses(env: ApiBindings): Promise<void> {
   for (const pc of systemPriorityClasses) await ensureExists(env, priorityClassesDef(), pc)
-  for (const runtime of nodeRuntimes) await ensureExists(env, runtimeClassesDef(), runtimeClassFor(runtime))
+  for (const runtime of nodeRuntimes)
+    await ensureExists(env, runtimeClassesDef(), runtimeClassFor(runtime))
 }

@@ -26,7 +26,12 @@ export function ensureBootstrap(env: ApiBindings): Promise<void> {
     const store = storeFor(env, namespacesDef)
     for (const name of initialNamespaces) {
       const existing = await store.get({ def: namespacesDef, name })
-      if (!existing.ok) await store.create({ def: namespacesDef, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {})
+      if (!existing.ok)
+        await store.create(
+          { def: namespacesDef, name },
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+          {},
+        )
     }
     await publishNodeSettings(env)
     await ensureRbacBootstrap(env)

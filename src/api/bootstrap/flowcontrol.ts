@@ -16,10 +16,17 @@ import { allItems, listPages } from '../../store-client/list-pages'
 const opts = { fieldManager: 'api-priority-and-fairness-config-producer-v1' }
 
 export async function ensureFlowcontrolBootstrap(env: ApiBindings): Promise<void> {
-  for (const [plural, kind] of [['prioritylevelconfigurations', priorityLevelKind], ['flowschemas', flowSchemaKind]] as const) {
+  for (const [plural, kind] of [
+    ['prioritylevelconfigurations', priorityLevelKind],
+    ['flowschemas', flowSchemaKind],
+  ] as const) {
     const def = findResource(flowcontrolGroup, 'v1', plural)!
     const store = storeFor(env, def)
-    const stored = new Map((await allItems(listPages(env, def, {}))).map((text) => JSON.parse(text) as KubeObject).map((o) => [o.metadata.name!, o]))
+    const stored = new Map(
+      (await allItems(listPages(env, def, {})))
+        .map((text) => JSON.parse(text) as KubeObject)
+        .map((o) => [o.metadata.name!, o]),
+    )
     const names = new Set([...bootstrapNames(kind), ...stored.keys()])
     await Promise.all(
       [...names].map(async (name) => {
@@ -27,7 +34,10 @@ export async function ensureFlowcontrolBootstrap(env: ApiBindings): Promise<void
         const target = { def, name }
         if (plan?.type === 'create') await store.create(target, plan.object, opts)
         if (plan?.type === 'update') await store.update(target, plan.object, undefined, opts)
-        if (plan?.type === 'delete') await store.delete(target, { preconditions: { resourceVersion: stored.get(name)?.metadata.resourceVersion } })
+        if (plan?.type === 'delete')
+          await store.delete(target, {
+            preconditions: { resourceVersion: stored.get(name)?.metadata.resourceVersion },
+          })
       }),
     )
   }

@@ -2,7 +2,11 @@ import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { findResource } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
-import { GRACE_PERIOD_KEY, NODE_SETTINGS_NAME, NODE_SETTINGS_NAMESPACE } from '../../agent-protocol/node-settings'
+import {
+  GRACE_PERIOD_KEY,
+  NODE_SETTINGS_NAME,
+  NODE_SETTINGS_NAMESPACE,
+} from '../../agent-protocol/node-settings'
 import { settingsOf } from '../../settings/settings'
 
 const configMapsDef = findResource('', 'v1', 'configmaps')!
@@ -22,7 +26,16 @@ export async function publishNodeSettings(env: ApiBindings): Promise<void> {
   const data = nodeSettingsData(env)
   const existing = await store.get(at)
   if (!existing.ok) {
-    await store.create(at, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: NODE_SETTINGS_NAME, namespace: NODE_SETTINGS_NAMESPACE }, data }, {})
+    await store.create(
+      at,
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: NODE_SETTINGS_NAME, namespace: NODE_SETTINGS_NAMESPACE },
+        data,
+      },
+      {},
+    )
     return
   }
   const current = JSON.parse(existing.value) as KubeObject & { data?: Record<string, string> }

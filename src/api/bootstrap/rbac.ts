@@ -2,7 +2,12 @@ import type { StoreBindings } from '../../store-client/bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { findResource, rbacGroup, type ResourceDef } from '../../apis/registry'
 import { storeFor } from '../../store-client/stores'
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '../../apis/rbac/bootstrap-policy'
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  bootstrapRoleBindings,
+  bootstrapRoles,
+} from '../../apis/rbac/bootstrap-policy'
 import { aggregateRoles } from '../../apis/rbac/aggregate'
 import { reconcileBinding, reconcileRole } from '../../apis/rbac/reconcile'
 import type { BindingObject, RoleObject } from '../../apis/rbac/types'
@@ -30,16 +35,24 @@ export function ensureRbacBootstrap(env: StoreBindings): Promise<void> {
 
 async function reconcileDefaults(env: StoreBindings): Promise<void> {
   await Promise.all([
-    ...aggregateRoles(bootstrapClusterRoles).map((r) => reconcileRoleObject(env, clusterRolesDef, r)),
+    ...aggregateRoles(bootstrapClusterRoles).map((r) =>
+      reconcileRoleObject(env, clusterRolesDef, r),
+    ),
     ...bootstrapRoles.map((r) => reconcileRoleObject(env, rolesDef, r)),
   ])
   await Promise.all([
-    ...bootstrapClusterRoleBindings.map((b) => reconcileBindingObject(env, clusterRoleBindingsDef, b)),
+    ...bootstrapClusterRoleBindings.map((b) =>
+      reconcileBindingObject(env, clusterRoleBindingsDef, b),
+    ),
     ...bootstrapRoleBindings.map((b) => reconcileBindingObject(env, roleBindingsDef, b)),
   ])
 }
 
-async function reconcileRoleObject(env: StoreBindings, def: ResourceDef, expected: RoleObject): Promise<void> {
+async function reconcileRoleObject(
+  env: StoreBindings,
+  def: ResourceDef,
+  expected: RoleObject,
+): Promise<void> {
   const store = storeFor(env, def)
   const target = { def, namespace: expected.metadata.namespace, name: expected.metadata.name! }
   const existing = await store.get(target)
@@ -48,7 +61,11 @@ async function reconcileRoleObject(env: StoreBindings, def: ResourceDef, expecte
   if (next) await store.update(target, next, undefined, opts)
 }
 
-async function reconcileBindingObject(env: StoreBindings, def: ResourceDef, expected: BindingObject): Promise<void> {
+async function reconcileBindingObject(
+  env: StoreBindings,
+  def: ResourceDef,
+  expected: BindingObject,
+): Promise<void> {
   const store = storeFor(env, def)
   const target = { def, namespace: expected.metadata.namespace, name: expected.metadata.name! }
   const existing = await store.get(target)

@@ -16,9 +16,14 @@ import { customResources } from '../../store-client/custom-resources'
 const apiServicesDef = () => findResource('apiregistration.k8s.io', 'v1', 'apiservices')!
 
 /** The 503 for a group version registered by a Service-backed APIService; undefined when there is none (or this server serves it). */
-export async function unservedAggregatedApi(env: ApiBindings, group: string, version: string): Promise<Response | undefined> {
+export async function unservedAggregatedApi(
+  env: ApiBindings,
+  group: string,
+  version: string,
+): Promise<Response | undefined> {
   if (servedLocally(group, version)) return undefined
-  if ((await customResources(env)).some((d) => d.group === group && d.version === version)) return undefined
+  if ((await customResources(env)).some((d) => d.group === group && d.version === version))
+    return undefined
   const def = apiServicesDef()
   const res = await storeFor(env, def).get({ def, name: apiServiceName(group, version) })
   if (!res.ok) return undefined

@@ -12,10 +12,18 @@
 const PROTOBUF_V2_ACCEPT = 'com.github.proto-openapi.spec.v2'
 const PROTOBUF_V2_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
 
-const emptySwagger = { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths: {}, definitions: {} }
+const emptySwagger = {
+  swagger: '2.0',
+  info: { title: 'Kubernetes', version: 'v1.32.0' },
+  paths: {},
+  definitions: {},
+}
 
 export function serveOpenapiV2(accept: string | null): Response {
   // The protobuf encoding of an empty openapi_v2.Document is zero bytes.
-  if (accept?.includes(PROTOBUF_V2_ACCEPT)) return new Response(new Uint8Array(0), { headers: { 'Content-Type': PROTOBUF_V2_TYPE } })
-  return new Response(JSON.stringify(emptySwagger), { headers: { 'Content-Type': 'application/json' } })
+  if (accept?.includes(PROTOBUF_V2_ACCEPT))
+    return new Response(new Uint8Array(0), { headers: { 'Content-Type': PROTOBUF_V2_TYPE } })
+  return new Response(JSON.stringify(emptySwagger), {
+    headers: { 'Content-Type': 'application/json' },
+  })
 }

@@ -7,7 +7,12 @@ import { requestUser } from '../authentication/user'
 import { readBody } from './body'
 import type { RequestInfo } from './request-info'
 
-const operations: Readonly<Record<string, Operation>> = { POST: 'CREATE', PUT: 'UPDATE', PATCH: 'UPDATE', DELETE: 'DELETE' }
+const operations: Readonly<Record<string, Operation>> = {
+  POST: 'CREATE',
+  PUT: 'UPDATE',
+  PATCH: 'UPDATE',
+  DELETE: 'DELETE',
+}
 
 const built = new WeakMap<Request, Promise<AdmissionAttributes | undefined>>()
 
@@ -18,7 +23,11 @@ const built = new WeakMap<Request, Promise<AdmissionAttributes | undefined>>()
  * from the body's one decoding; a body that does not decode is left out, for the handler to
  * refuse. Undefined for a read.
  */
-export function admissionAttributesOf(req: Request, info: RequestInfo, namespaced: boolean): Promise<AdmissionAttributes | undefined> {
+export function admissionAttributesOf(
+  req: Request,
+  info: RequestInfo,
+  namespaced: boolean,
+): Promise<AdmissionAttributes | undefined> {
   let attributes = built.get(req)
   if (!attributes) {
     attributes = attributesOf(req, info, namespaced)
@@ -27,7 +36,11 @@ export function admissionAttributesOf(req: Request, info: RequestInfo, namespace
   return attributes
 }
 
-async function attributesOf(req: Request, info: RequestInfo, namespaced: boolean): Promise<AdmissionAttributes | undefined> {
+async function attributesOf(
+  req: Request,
+  info: RequestInfo,
+  namespaced: boolean,
+): Promise<AdmissionAttributes | undefined> {
   const method = req.method.toUpperCase()
   const operation = operations[method]
   if (!operation) return undefined
@@ -44,10 +57,14 @@ async function attributesOf(req: Request, info: RequestInfo, namespaced: boolean
     dryRun: new URL(req.url).searchParams.has('dryRun'),
   }
   if (method === 'PATCH') {
-    attrs.patch = { type: patchTypeOf(req.headers.get('Content-Type')), body: await decoded(req, 'any') }
+    attrs.patch = {
+      type: patchTypeOf(req.headers.get('Content-Type')),
+      body: await decoded(req, 'any'),
+    }
   } else if (operation === 'DELETE') {
     const options = hasBody(req) ? await decoded(req, 'object') : undefined
-    if (isJsonObject(options) && Array.isArray(options.dryRun) && options.dryRun.length) attrs.dryRun = true
+    if (isJsonObject(options) && Array.isArray(options.dryRun) && options.dryRun.length)
+      attrs.dryRun = true
   } else {
     const object = await decoded(req, 'object')
     if (isJsonObject(object)) attrs.object = object as KubeObject
@@ -57,7 +74,8 @@ async function attributesOf(req: Request, info: RequestInfo, namespaced: boolean
   return attrs
 }
 
-const hasBody = (req: Request) => Number(req.headers.get('Content-Length') ?? 0) > 0 || req.headers.has('Transfer-Encoding')
+const hasBody = (req: Request) =>
+  Number(req.headers.get('Content-Length') ?? 0) > 0 || req.headers.has('Transfer-Encoding')
 
 async function decoded(req: Request, allowed: 'object' | 'any'): Promise<unknown> {
   try {

@@ -15,6 +15,10 @@ export function fieldManagerOf(req: Request, q: URLSearchParams): string | undef
 }
 
 /** Adds the manager and `force` (a query flag) to the options parsed from the query. */
-export function withApplyOptions(opts: WriteOptions, req: Request, q: URLSearchParams): ApplyWriteOptions {
+export function withApplyOptions(
+  opts: WriteOptions,
+  req: Request,
+  q: URLSearchParams,
+): ApplyWriteOptions {
   return { ...opts, fieldManager: fieldManagerOf(req, q), force: queryFlag(q, 'force') }
 }

@@ -2,7 +2,11 @@ import { parse as parseYaml } from 'yaml'
 import { ApiError, badRequest, failure } from '../../apimachinery/status'
 import { readBodyBytes, readBodyText } from '../../service-client/body-limit'
 import { decodeProtobufBody, UnsupportedProtobufKind } from '../../apimachinery/protobuf'
-import { isStackExhaustion, nestedDeeperThan, tooDeeplyNestedMessage } from '../../apimachinery/nesting'
+import {
+  isStackExhaustion,
+  nestedDeeperThan,
+  tooDeeplyNestedMessage,
+} from '../../apimachinery/nesting'
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
 
@@ -16,7 +20,13 @@ async function readProtobuf(req: Request): Promise<Record<string, unknown>> {
     return decodeProtobufBody(bytes)
   } catch (e) {
     if (e instanceof UnsupportedProtobufKind) {
-      throw new ApiError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - ${e.message}`))
+      throw new ApiError(
+        failure(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - ${e.message}`,
+        ),
+      )
     }
     throw new ApiError(badRequest(`couldn't decode the protobuf body: ${(e as Error).message}`))
   }
@@ -24,26 +34,36 @@ async function readProtobuf(req: Request): Promise<Record<string, unknown>> {
 
 const unsupported = (media: string) =>
   new ApiError(
-    failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${media})`),
+    failure(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${media})`,
+    ),
   )
 
 const tooDeep = () => new ApiError(badRequest(tooDeeplyNestedMessage))
 
 /** Decodes a JSON, YAML or protobuf body, refusing one nested deeper than maxNestingDepth. */
 async function decode(req: Request): Promise<unknown> {
-  const media = (req.headers.get('Content-Type') ?? 'application/json').split(';')[0]!.trim().toLowerCase()
+  const media = (req.headers.get('Content-Type') ?? 'application/json')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase()
   let value: unknown
   if (media === PROTOBUF) {
     value = await readProtobuf(req)
   } else {
     const yaml = media === 'application/yaml' || media === 'application/apply-patch+yaml'
-    if (!yaml && media !== 'application/json' && !media.endsWith('+json') && media !== '') throw unsupported(media)
+    if (!yaml && media !== 'application/json' && !media.endsWith('+json') && media !== '')
+      throw unsupported(media)
     const text = await readBodyText(req)
     try {
       value = yaml ? parseYaml(text) : JSON.parse(text)
     } catch (e) {
       if (isStackExhaustion(e)) throw tooDeep()
-      throw new ApiError(badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`))
+      throw new ApiError(
+        badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`),
+      )
     }
   }
   if (nestedDeeperThan(value)) throw tooDeep()
@@ -72,11 +92,17 @@ function bodyOf(req: Request): Body {
  * protobuf): the authorizer, each admission step, a dry-run trial and the handler all read that
  * one decoding, each its own copy; a body that does not decode is refused the same way each time.
  */
-export async function readBody(req: Request, allowed: 'object' | 'any' = 'object'): Promise<unknown> {
+export async function readBody(
+  req: Request,
+  allowed: 'object' | 'any' = 'object',
+): Promise<unknown> {
   const body = bodyOf(req)
   body.decoded ??= decode(body.source)
   const value = structuredClone(await body.decoded)
-  if (allowed === 'object' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+  if (
+    allowed === 'object' &&
+    (value === null || typeof value !== 'object' || Array.isArray(value))
+  ) {
     throw new ApiError(badRequest('the body of the request must be a JSON object'))
   }
   return value

@@ -5,16 +5,29 @@ import type { ListResult } from '../../apis/store-options'
 import { framedJsonResponse, jsonBody, jsonText } from './respond'
 import { tableOf, wantsTable } from './table-negotiation'
 
-const listHead = (def: ResourceDef, meta: Record<string, unknown>) => `{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`
+const listHead = (def: ResourceDef, meta: Record<string, unknown>) =>
+  `{"kind":"${def.kind}List","apiVersion":"${apiVersionOf(def)}","metadata":${JSON.stringify(meta)},"items":[`
 
-const inVersion = (def: ResourceDef, items: string[]) => (def.custom?.multiVersion ? items.map((t) => asRequestedVersion(def, t)) : items)
+const inVersion = (def: ResourceDef, items: string[]) =>
+  def.custom?.multiVersion ? items.map((t) => asRequestedVersion(def, t)) : items
 
 /** One page of a list as JSON (items already serialised), or as a Table when the client asks for one. */
-export function listResponse(def: ResourceDef, stored: ListResult, req: Request, q: URLSearchParams): Response {
+export function listResponse(
+  def: ResourceDef,
+  stored: ListResult,
+  req: Request,
+  q: URLSearchParams,
+): Response {
   const items = inVersion(def, stored.items)
   if (wantsTable(req.headers.get('Accept'))) {
     const objects = items.map((t) => JSON.parse(t) as KubeObject)
-    return jsonBody(tableOf(def, objects, q, { resourceVersion: stored.resourceVersion, continue: stored.continue, remainingItemCount: stored.remainingItemCount }))
+    return jsonBody(
+      tableOf(def, objects, q, {
+        resourceVersion: stored.resourceVersion,
+        continue: stored.continue,
+        remainingItemCount: stored.remainingItemCount,
+      }),
+    )
   }
   const meta: Record<string, unknown> = { resourceVersion: stored.resourceVersion }
   if (stored.continue) meta.continue = stored.continue
@@ -28,7 +41,13 @@ export function listResponse(def: ResourceDef, stored: ListResult, req: Request,
  * streamed, so the Worker holds one page at a time however long the list (a Table is built
  * whole). The first page is read before the answer starts, so its errors still answer as a Status.
  */
-export async function pagedListResponse(def: ResourceDef, pages: AsyncGenerator<ListResult>, req: Request, q: URLSearchParams, clientPages: boolean): Promise<Response> {
+export async function pagedListResponse(
+  def: ResourceDef,
+  pages: AsyncGenerator<ListResult>,
+  req: Request,
+  q: URLSearchParams,
+  clientPages: boolean,
+): Promise<Response> {
   const first = (await pages.next()).value as ListResult
   if (clientPages || !first.continue) return listResponse(def, first, req, q)
   const whole = { items: first.items, resourceVersion: first.resourceVersion }
@@ -40,7 +59,12 @@ export async function pagedListResponse(def: ResourceDef, pages: AsyncGenerator<
   let wrote = first.items.length > 0
   const body = new ReadableStream<Uint8Array>({
     start(out) {
-      out.enqueue(encoder.encode(listHead(def, { resourceVersion: first.resourceVersion }) + inVersion(def, first.items).join(',')))
+      out.enqueue(
+        encoder.encode(
+          listHead(def, { resourceVersion: first.resourceVersion }) +
+            inVersion(def, first.items).join(','),
+        ),
+      )
     },
     async pull(out) {
       const next = await pages.next()

@@ -35,7 +35,12 @@ export function prettyJson(): MiddlewareHandler {
     const req = c.req.raw
     if (queryFlag(new URL(req.url).searchParams, 'watch') || proxied(req)) return
     const res = c.res
-    if (res.status === 101 || !res.body || !(res.headers.get('Content-Type') ?? '').startsWith('application/json')) return
+    if (
+      res.status === 101 ||
+      !res.body ||
+      !(res.headers.get('Content-Type') ?? '').startsWith('application/json')
+    )
+      return
     const pretty = wantsPretty(req)
     const framed = isFramedJson(res) || writtenRaw(new URL(req.url).pathname)
     if (!pretty && framed) return
@@ -49,12 +54,19 @@ export function prettyJson(): MiddlewareHandler {
       size += value.byteLength
       if (size > maxPrettyBytes) {
         const rest = resumed(chunks, reader)
-        c.res = new Response(framed ? rest : rest.pipeThrough(endingWithNewline()), { status: res.status, headers: res.headers })
+        c.res = new Response(framed ? rest : rest.pipeThrough(endingWithNewline()), {
+          status: res.status,
+          headers: res.headers,
+        })
         return
       }
     }
     const bytes = concatBytes(chunks, size)
-    const body = pretty ? indented(new TextDecoder().decode(bytes)) : size === 0 || bytes[size - 1] === 0x0a ? bytes : concatBytes([bytes, newline], size + 1)
+    const body = pretty
+      ? indented(new TextDecoder().decode(bytes))
+      : size === 0 || bytes[size - 1] === 0x0a
+        ? bytes
+        : concatBytes([bytes, newline], size + 1)
     c.res = new Response(body, { status: res.status, headers: res.headers })
   }
 }
@@ -99,7 +111,10 @@ function endingWithNewline(): TransformStream<Uint8Array, Uint8Array> {
 }
 
 /** The chunks already read, then the rest of the stream. */
-function resumed(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+function resumed(
+  chunks: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(out) {
       const chunk = chunks.shift()

@@ -1,6 +1,11 @@
 import { ApiError, badRequest, invalid } from '../../apimachinery/status'
 import type { StatusCause } from '../../apimachinery/types'
-import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../apis/store-options'
+import type {
+  DeleteOptions,
+  FieldValidation,
+  ListOptions,
+  WriteOptions,
+} from '../../apis/store-options'
 
 /**
  * A boolean query parameter as kube-apiserver converts one (runtime.Convert_Slice_string_To_bool):
@@ -20,20 +25,36 @@ export function queryFlag(q: URLSearchParams, key: string): boolean {
  */
 export function checkWatchListOptions(q: URLSearchParams, watch: boolean): void {
   const causes: StatusCause[] = []
-  const forbid = (field: string, why: string) => causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${why}` })
+  const forbid = (field: string, why: string) =>
+    causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${why}` })
   const initial = q.has('sendInitialEvents')
   const match = q.get('resourceVersionMatch') ?? ''
   if (!watch) {
     if (initial) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list')
   } else {
     if (initial) {
-      if (match !== 'NotOlderThan') forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')
-      forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')
+      if (match !== 'NotOlderThan')
+        forbid(
+          'resourceVersionMatch',
+          'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        )
+      forbid(
+        'sendInitialEvents',
+        'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      )
     }
     if (match) {
-      if (!initial) forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')
+      if (!initial)
+        forbid(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        )
       if (match !== 'NotOlderThan') {
-        causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"` })
+        causes.push({
+          reason: 'FieldValueNotSupported',
+          field: 'resourceVersionMatch',
+          message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"`,
+        })
       }
     }
   }
@@ -43,18 +64,29 @@ export function checkWatchListOptions(q: URLSearchParams, watch: boolean): void 
 /** Write options from the query string (`dryRun`, `fieldValidation`, `fieldManager`). */
 export function writeOptions(q: URLSearchParams): WriteOptions {
   const dryRun = q.getAll('dryRun')
-  for (const d of dryRun) if (d !== 'All') throw new ApiError(badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`))
+  for (const d of dryRun)
+    if (d !== 'All')
+      throw new ApiError(badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`))
   const fv = q.get('fieldValidation')
   if (fv !== null && fv !== '' && !['Strict', 'Warn', 'Ignore'].includes(fv)) {
-    throw new ApiError(badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`))
+    throw new ApiError(
+      badRequest(
+        `fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`,
+      ),
+    )
   }
-  return { dryRun: dryRun.length > 0, fieldValidation: (fv || 'Warn') as FieldValidation, fieldManager: q.get('fieldManager') ?? undefined }
+  return {
+    dryRun: dryRun.length > 0,
+    fieldValidation: (fv || 'Warn') as FieldValidation,
+    fieldManager: q.get('fieldManager') ?? undefined,
+  }
 }
 
 export function listOptions(q: URLSearchParams, namespace: string | undefined): ListOptions {
   const limitText = q.get('limit')
   const limit = limitText ? Number(limitText) : undefined
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new ApiError(badRequest(`invalid limit: ${limitText}`))
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
+    throw new ApiError(badRequest(`invalid limit: ${limitText}`))
   return {
     namespace,
     labelSelector: q.get('labelSelector') ?? undefined,
@@ -69,29 +101,51 @@ export function listOptions(q: URLSearchParams, namespace: string | undefined): 
 const policies = ['Orphan', 'Background', 'Foreground']
 
 /** DeleteOptions from the body (if any) and the query string, the query winning as upstream. */
-export function deleteOptions(q: URLSearchParams, body: Record<string, unknown> | undefined): DeleteOptions {
+export function deleteOptions(
+  q: URLSearchParams,
+  body: Record<string, unknown> | undefined,
+): DeleteOptions {
   const opts: DeleteOptions = { ...writeOptions(q) }
   if (body) {
     if (Array.isArray(body.dryRun) && body.dryRun.length) {
-      for (const d of body.dryRun) if (d !== 'All') throw new ApiError(badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`))
+      for (const d of body.dryRun)
+        if (d !== 'All')
+          throw new ApiError(
+            badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`),
+          )
       opts.dryRun = true
     }
-    if (typeof body.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = body.gracePeriodSeconds
-    if (typeof body.propagationPolicy === 'string') opts.propagationPolicy = body.propagationPolicy as DeleteOptions['propagationPolicy']
+    if (typeof body.gracePeriodSeconds === 'number')
+      opts.gracePeriodSeconds = body.gracePeriodSeconds
+    if (typeof body.propagationPolicy === 'string')
+      opts.propagationPolicy = body.propagationPolicy as DeleteOptions['propagationPolicy']
     if (body.orphanDependents === true && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
-    if (body.preconditions && typeof body.preconditions === 'object') opts.preconditions = body.preconditions as DeleteOptions['preconditions']
+    if (body.preconditions && typeof body.preconditions === 'object')
+      opts.preconditions = body.preconditions as DeleteOptions['preconditions']
   }
   // The deprecated orphanDependents, from the query as the Python client sends it (`True`).
-  if (q.has('orphanDependents') && queryFlag(q, 'orphanDependents') && !opts.propagationPolicy) opts.propagationPolicy = 'Orphan'
+  if (q.has('orphanDependents') && queryFlag(q, 'orphanDependents') && !opts.propagationPolicy)
+    opts.propagationPolicy = 'Orphan'
   const grace = q.get('gracePeriodSeconds')
   if (grace !== null) opts.gracePeriodSeconds = Number(grace)
   const policy = q.get('propagationPolicy')
   if (policy !== null) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy']
   if (opts.propagationPolicy && !policies.includes(opts.propagationPolicy)) {
-    throw new ApiError(badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`))
+    throw new ApiError(
+      badRequest(
+        `propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`,
+      ),
+    )
   }
-  if (opts.gracePeriodSeconds !== undefined && (!Number.isInteger(opts.gracePeriodSeconds) || opts.gracePeriodSeconds < 0)) {
-    throw new ApiError(badRequest(`gracePeriodSeconds: Invalid value: ${opts.gracePeriodSeconds}: must be greater than or equal to 0`))
+  if (
+    opts.gracePeriodSeconds !== undefined &&
+    (!Number.isInteger(opts.gracePeriodSeconds) || opts.gracePeriodSeconds < 0)
+  ) {
+    throw new ApiError(
+      badRequest(
+        `gracePeriodSeconds: Invalid value: ${opts.gracePeriodSeconds}: must be greater than or equal to 0`,
+      ),
+    )
   }
   return opts
 }

@@ -29,7 +29,8 @@ export interface ParsedRequest {
 /** A namespace's own subresources (`namespaces/{name}/status`), as upstream's RequestInfoFactory. */
 const namespaceSubresources = new Set(['status', 'finalize'])
 
-const notFound = (): Status => failure(404, 'NotFound', 'the server could not find the requested resource', {})
+const notFound = (): Status =>
+  failure(404, 'NotFound', 'the server could not find the requested resource', {})
 
 /**
  * Reads a request's path and method once, as kube-apiserver's RequestInfoFactory does over the
@@ -56,8 +57,14 @@ export function parseRequest(method: string, url: URL): ParsedRequest | Status {
   if (own.length === 1 && own[0] === '') return { path: '/', verb: plainVerb(method) }
   for (const segment of own) {
     if (segment === '') return notFound()
-    if (segment === '.' || segment === '..') return badRequest(`invalid request path ${JSON.stringify(path)}: a segment may not be "." or ".."`)
-    if (segment.includes('/')) return badRequest(`invalid request path ${JSON.stringify(url.pathname)}: a segment may not hold an encoded "/"`)
+    if (segment === '.' || segment === '..')
+      return badRequest(
+        `invalid request path ${JSON.stringify(path)}: a segment may not be "." or ".."`,
+      )
+    if (segment.includes('/'))
+      return badRequest(
+        `invalid request path ${JSON.stringify(url.pathname)}: a segment may not hold an encoded "/"`,
+      )
   }
   const info = resourceInfo(own)
   if (!info) return { path, verb: plainVerb(method) }
@@ -70,7 +77,10 @@ export function parseRequest(method: string, url: URL): ParsedRequest | Status {
 function proxyTailIndex(parts: string[]): number | undefined {
   const prefix = parts[0] === 'api' ? 2 : parts[0] === 'apis' ? 3 : undefined
   if (prefix === undefined) return undefined
-  const namespaced = parts[prefix] === 'namespaces' && parts.length > prefix + 2 && !namespaceSubresources.has(parts[prefix + 2]!)
+  const namespaced =
+    parts[prefix] === 'namespaces' &&
+    parts.length > prefix + 2 &&
+    !namespaceSubresources.has(parts[prefix + 2]!)
   const sub = prefix + (namespaced ? 5 : 3)
   return parts[sub - 1] === 'proxy' && parts.length > sub ? sub : undefined
 }
@@ -80,8 +90,10 @@ function resourceInfo(parts: string[]): RequestInfo | undefined {
   let group: string
   let version: string
   let rest: string[]
-  if (parts[0] === 'api' && parts.length > 2) [group, version, rest] = ['', parts[1]!, parts.slice(2)]
-  else if (parts[0] === 'apis' && parts.length > 3) [group, version, rest] = [parts[1]!, parts[2]!, parts.slice(3)]
+  if (parts[0] === 'api' && parts.length > 2)
+    [group, version, rest] = ['', parts[1]!, parts.slice(2)]
+  else if (parts[0] === 'apis' && parts.length > 3)
+    [group, version, rest] = [parts[1]!, parts[2]!, parts.slice(3)]
   else return undefined
   return parseResourcePath(group, version, rest)
 }
@@ -90,7 +102,11 @@ function resourceInfo(parts: string[]): RequestInfo | undefined {
  * `[namespaces/{ns}/]{resource}[/{name}[/{subresource}]]` over decoded segments. `namespaces/{name}`
  * and its `status` and `finalize` address the Namespace itself.
  */
-export function parseResourcePath(group: string, version: string, parts: string[]): RequestInfo | undefined {
+export function parseResourcePath(
+  group: string,
+  version: string,
+  parts: string[],
+): RequestInfo | undefined {
   if (parts.length === 0) return undefined
   if (parts[0] === 'namespaces' && parts.length >= 3 && !namespaceSubresources.has(parts[2]!)) {
     const [, namespace, resource, name, subresource, ...extra] = parts
@@ -103,7 +119,8 @@ export function parseResourcePath(group: string, version: string, parts: string[
 }
 
 function withoutUndefined(info: RequestInfo): RequestInfo {
-  for (const key of ['namespace', 'name', 'subresource'] as const) if (info[key] === undefined) delete info[key]
+  for (const key of ['namespace', 'name', 'subresource'] as const)
+    if (info[key] === undefined) delete info[key]
   return info
 }
 

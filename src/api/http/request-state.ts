@@ -13,7 +13,11 @@ export function perRequest<T>(): WeakMap<Request, T> {
 }
 
 /** A new request (another URL, method or body) made on behalf of `outer`: same user, same node rights. */
-export function derivedRequest(outer: Request, url: URL | string, init: RequestInit | Request): Request {
+export function derivedRequest(
+  outer: Request,
+  url: URL | string,
+  init: RequestInit | Request,
+): Request {
   const inner = new Request(url, init)
   for (const map of associations) if (map.has(outer)) map.set(inner, map.get(outer))
   return inner

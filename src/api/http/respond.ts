@@ -14,7 +14,10 @@ export function isFramedJson(res: Response): boolean {
 }
 
 /** A JSON response whose body (a string or a stream) ends with the newline json.Encoder writes. */
-export function framedJsonResponse(body: string | ReadableStream<Uint8Array>, init: ResponseInit): Response {
+export function framedJsonResponse(
+  body: string | ReadableStream<Uint8Array>,
+  init: ResponseInit,
+): Response {
   const res = new Response(typeof body === 'string' ? withNewline(body) : body, init)
   framed.add(res)
   return res
@@ -38,7 +41,11 @@ export function appendWarnings(headers: Headers, warnings: readonly string[] | u
 }
 
 export function jsonBody(value: unknown, status = 200, warnings?: string[]): Response {
-  return jsonText(JSON.stringify(isStatus(value) ? encodableStatus(value) : value), status, warnings)
+  return jsonText(
+    JSON.stringify(isStatus(value) ? encodableStatus(value) : value),
+    status,
+    warnings,
+  )
 }
 
 export function statusResponse(status: Status): Response {

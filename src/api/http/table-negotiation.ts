@@ -13,7 +13,24 @@ export function includeObjectOf(q: URLSearchParams): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata'
 }
 
-export function tableOf(def: ResourceDef, objects: KubeObject[], q: URLSearchParams, meta: { resourceVersion?: string; continue?: string; remainingItemCount?: number; omitColumns?: boolean } = {}) {
+export function tableOf(
+  def: ResourceDef,
+  objects: KubeObject[],
+  q: URLSearchParams,
+  meta: {
+    resourceVersion?: string
+    continue?: string
+    remainingItemCount?: number
+    omitColumns?: boolean
+  } = {},
+) {
   const printer = def.custom ? customResourcePrinter(def.custom.columns) : undefined
-  return buildTable(objects, { group: def.group, resource: def.plural, printer, includeObject: includeObjectOf(q), now: Date.now(), ...meta })
+  return buildTable(objects, {
+    group: def.group,
+    resource: def.plural,
+    printer,
+    includeObject: includeObjectOf(q),
+    now: Date.now(),
+    ...meta,
+  })
 }

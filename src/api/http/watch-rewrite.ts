@@ -2,7 +2,9 @@
  * Rewrites the object of each newline-delimited watch event, for the API views (events.k8s.io/v1,
  * autoscaling/v1) that serve another version's objects.
  */
-export function rewriteWatchObjects(convert: (object: Record<string, unknown>) => unknown): TransformStream<Uint8Array, Uint8Array> {
+export function rewriteWatchObjects(
+  convert: (object: Record<string, unknown>) => unknown,
+): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder()
   const encoder = new TextEncoder()
   let pending = ''

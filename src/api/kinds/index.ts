@@ -23,11 +23,20 @@ const byGroup: Record<string, Record<string, KindApi>> = {
     validatingadmissionpolicies: admissionConfigurationsApi,
     validatingadmissionpolicybindings: admissionConfigurationsApi,
   },
-  [rbacGroup]: { roles: rbacApi, rolebindings: rbacApi, clusterroles: rbacApi, clusterrolebindings: rbacApi },
+  [rbacGroup]: {
+    roles: rbacApi,
+    rolebindings: rbacApi,
+    clusterroles: rbacApi,
+    clusterrolebindings: rbacApi,
+  },
 }
 
 const apis = new Map<string, KindApi>(
-  Object.entries(byGroup).flatMap(([group, kinds]) => Object.entries(kinds).map(([resource, api]) => [qualifiedResource(group, resource), api] as const)),
+  Object.entries(byGroup).flatMap(([group, kinds]) =>
+    Object.entries(kinds).map(
+      ([resource, api]) => [qualifiedResource(group, resource), api] as const,
+    ),
+  ),
 )
 
 /** The built-in resources with an API module, as `resource` or `resource.group`. */

@@ -12,18 +12,31 @@ import type { KindApi } from './types'
 
 /** The body of a POST-only subresource. */
 async function postBody(req: Request): Promise<Record<string, unknown>> {
-  if (req.method !== 'POST') throw new ApiError(methodNotAllowed('the server does not allow this method on the requested resource'))
+  if (req.method !== 'POST')
+    throw new ApiError(
+      methodNotAllowed('the server does not allow this method on the requested resource'),
+    )
   return (await readBody(req)) as Record<string, unknown>
 }
 
 /** POST pods/{name}/binding: binds the pod to the node the Binding names. */
-async function serveBinding(req: Request, env: ApiBindings, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response> {
+async function serveBinding(
+  req: Request,
+  env: ApiBindings,
+  def: ResourceDef,
+  namespace: string | undefined,
+  name: string,
+): Promise<Response> {
   const q = new URL(req.url).searchParams
   const body = await postBody(req)
   const target = { def, namespace, name }
   const node = (body.target as { name?: unknown } | undefined)?.name
   if (typeof node !== 'string' || !node) {
-    throw new ApiError(invalid('', 'Binding', name, [{ field: 'target.name', reason: 'FieldValueRequired', message: 'Required value' }]))
+    throw new ApiError(
+      invalid('', 'Binding', name, [
+        { field: 'target.name', reason: 'FieldValueRequired', message: 'Required value' },
+      ]),
+    )
   }
   const uid = (body.metadata as { uid?: string } | undefined)?.uid
   await admitPodBinding(env, target, node)
@@ -31,7 +44,13 @@ async function serveBinding(req: Request, env: ApiBindings, def: ResourceDef, na
   return jsonBody(success(undefined, 201), 201)
 }
 
-async function serveEviction(req: Request, env: ApiBindings, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response> {
+async function serveEviction(
+  req: Request,
+  env: ApiBindings,
+  def: ResourceDef,
+  namespace: string | undefined,
+  name: string,
+): Promise<Response> {
   return servePodEviction(req, env, def, namespace ?? '', name, await postBody(req))
 }
 

@@ -8,7 +8,10 @@ export const serviceAccountsApi: KindApi = {
     // POST serviceaccounts/{name}/token (`kubectl create token`), below the account's namespace.
     token: {
       serve(req, env, _def, namespace, name) {
-        if (namespace === undefined) throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
+        if (namespace === undefined)
+          throw new ApiError(
+            failure(404, 'NotFound', 'the server could not find the requested resource', {}),
+          )
         return serveTokenRequest(req, env, namespace, name)
       },
     },

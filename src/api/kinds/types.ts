@@ -19,14 +19,26 @@ export interface KindApi {
    * Every write of the kind (any method but GET) goes through here: it may refuse the request,
    * have the object stored checked by a guard, and forget what this isolate cached of the kind.
    */
-  write?(req: Request, env: ApiBindings, def: ResourceDef, info: RequestInfo, serve: ServeWrite): Promise<Response>
+  write?(
+    req: Request,
+    env: ApiBindings,
+    def: ResourceDef,
+    info: RequestInfo,
+    serve: ServeWrite,
+  ): Promise<Response>
   /** The kind's subresources beyond those its definition lists (status, scale, approval), by name. */
   subresources?: Readonly<Record<string, SubresourceRoute>>
 }
 
 /** A subresource served by a handler of its own. */
 export interface OwnSubresource {
-  serve(req: Request, env: ApiBindings, def: ResourceDef, namespace: string | undefined, name: string): Promise<Response>
+  serve(
+    req: Request,
+    env: ApiBindings,
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<Response>
 }
 
 /** A subresource the generic handler serves, for some methods only. */

@@ -20,10 +20,18 @@ const attempts = 20
  * with the budget's resourceVersion as precondition so that concurrent evictions cannot spend
  * the same disruption; a conflict re-reads the budget and decides again.
  */
-export async function servePodEviction(req: Request, env: ApiBindings, def: ResourceDef, namespace: string, name: string, body: Record<string, unknown>): Promise<Response> {
+export async function servePodEviction(
+  req: Request,
+  env: ApiBindings,
+  def: ResourceDef,
+  namespace: string,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<Response> {
   const q = new URL(req.url).searchParams
   const evictionName = (body.metadata as { name?: unknown } | undefined)?.name
-  if (typeof evictionName === 'string' && evictionName !== '' && evictionName !== name) throw new ApiError(badRequest('name in URL does not match name in Eviction object'))
+  if (typeof evictionName === 'string' && evictionName !== '' && evictionName !== name)
+    throw new ApiError(badRequest('name in URL does not match name in Eviction object'))
   const deleteBody = (body.deleteOptions ?? undefined) as Record<string, unknown> | undefined
   const opts = deleteOptions(q, deleteBody)
   const dryRun = !!writeOptions(q).dryRun || opts.dryRun
@@ -32,11 +40,20 @@ export async function servePodEviction(req: Request, env: ApiBindings, def: Reso
   for (let attempt = 0; attempt < attempts; attempt++) {
     const pod = JSON.parse(unwrap(await pods.get(target))) as KubeObject
     const listed = unwrap(await storeFor(env, budgets).list(budgets.plural, { namespace }))
-    const decision = decideEviction(pod, listed.items.map((t) => JSON.parse(t) as KubeObject), Date.now())
+    const decision = decideEviction(
+      pod,
+      listed.items.map((t) => JSON.parse(t) as KubeObject),
+      Date.now(),
+    )
     if (decision.type === 'refuse') throw new ApiError(decision.status)
     if (decision.type === 'charge' && !dryRun) {
       const pdb = decision.pdb
-      const res = await storeFor(env, budgets).update({ def: budgets, namespace, name: pdb.metadata.name ?? '' }, { ...pdb, status: decision.status }, 'status', {})
+      const res = await storeFor(env, budgets).update(
+        { def: budgets, namespace, name: pdb.metadata.name ?? '' },
+        { ...pdb, status: decision.status },
+        'status',
+        {},
+      )
       if (!res.ok) {
         const failed = res.status
         if (failed.code === 409) continue
@@ -46,5 +63,12 @@ export async function servePodEviction(req: Request, env: ApiBindings, def: Reso
     unwrap(await pods.delete(target, { ...opts, dryRun }))
     return jsonBody(success(undefined, 201), 201)
   }
-  throw new ApiError(failure(429, 'TooManyRequests', 'too many concurrent evictions of pods under this disruption budget, try again', { retryAfterSeconds: 1 }))
+  throw new ApiError(
+    failure(
+      429,
+      'TooManyRequests',
+      'too many concurrent evictions of pods under this disruption budget, try again',
+      { retryAfterSeconds: 1 },
+    ),
+  )
 }

@@ -13,17 +13,25 @@ import { streamUpgrade } from './stream-upgrade'
  * channel 3. A request that cannot be upgraded (kubectl's SPDY fallback POST) gets the same
  * checks and the Status that explains why.
  */
-export async function servePodExec(req: Request, env: ApiBindings, namespace: string, name: string, attach = false): Promise<Response> {
+export async function servePodExec(
+  req: Request,
+  env: ApiBindings,
+  namespace: string,
+  name: string,
+  attach = false,
+): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const q = new URL(req.url).searchParams
   const command = attach ? [] : q.getAll('command')
-  if (!attach && command.length === 0) throw new ApiError(badRequest('you must specify at least 1 command'))
+  if (!attach && command.length === 0)
+    throw new ApiError(badRequest('you must specify at least 1 command'))
   const what = attach ? 'pods/attach' : 'pods/exec'
   const stdin = queryFlag(q, 'stdin')
   const stdout = queryFlag(q, 'stdout')
   const stderr = queryFlag(q, 'stderr')
   const tty = queryFlag(q, 'tty')
-  if (!stdin && !stdout && !stderr) throw new ApiError(badRequest('you must specify at least 1 of stdin, stdout, stderr'))
+  if (!stdin && !stdout && !stderr)
+    throw new ApiError(badRequest('you must specify at least 1 of stdin, stdout, stderr'))
   const container = chooseContainer(pod, q.get('container'))
   const node = pod.spec?.nodeName
   if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
@@ -31,6 +39,19 @@ export async function servePodExec(req: Request, env: ApiBindings, namespace: st
 
   const upgrade = await streamUpgrade(req, gateway, node, what, 'exec')
   if (upgrade instanceof Response) return upgrade
-  const url = streamUrl(node, { op: 'exec', podUid: pod.metadata.uid ?? '', namespace, pod: name, container, command, stdin, tty, stdout, stderr: stderr && !tty, protocol: upgrade.protocol, ...(attach ? { attach } : {}) })
+  const url = streamUrl(node, {
+    op: 'exec',
+    podUid: pod.metadata.uid ?? '',
+    namespace,
+    pod: name,
+    container,
+    command,
+    stdin,
+    tty,
+    stdout,
+    stderr: stderr && !tty,
+    protocol: upgrade.protocol,
+    ...(attach ? { attach } : {}),
+  })
   return gateway.fetch(new Request(url, { headers: req.headers }))
 }

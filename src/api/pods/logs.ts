@@ -36,9 +36,14 @@ export async function readPod(env: ApiBindings, namespace: string, name: string)
 export function chooseContainer(pod: Pod, requested: string | null): string {
   const name = pod.metadata.name ?? ''
   const spec = pod.spec ?? {}
-  const all = [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])].map((c) => c.name)
+  const all = [
+    ...(spec.containers ?? []),
+    ...(spec.initContainers ?? []),
+    ...(spec.ephemeralContainers ?? []),
+  ].map((c) => c.name)
   if (requested) {
-    if (!all.includes(requested)) throw new ApiError(badRequest(`container ${requested} is not valid for pod ${name}`))
+    if (!all.includes(requested))
+      throw new ApiError(badRequest(`container ${requested} is not valid for pod ${name}`))
     return requested
   }
   const annotated = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container']
@@ -51,7 +56,10 @@ export function chooseContainer(pod: Pod, requested: string | null): string {
 function queryInt(q: URLSearchParams, key: string): number | undefined {
   const v = q.get(key)
   if (v === null || v === '') return undefined
-  if (!/^-?\d+$/.test(v)) throw new ApiError(badRequest(`invalid value for ${key}: strconv.ParseInt: parsing "${v}": invalid syntax`))
+  if (!/^-?\d+$/.test(v))
+    throw new ApiError(
+      badRequest(`invalid value for ${key}: strconv.ParseInt: parsing "${v}": invalid syntax`),
+    )
   return Number(v)
 }
 
@@ -67,14 +75,39 @@ export function logOptions(q: URLSearchParams, pod: Pod, now = Date.now()): LogO
   let sinceSeconds = queryInt(q, 'sinceSeconds')
   const sinceTime = q.get('sinceTime')
   const causes: StatusCause[] = []
-  if (tailLines !== undefined && tailLines < 0) causes.push({ reason: 'FieldValueInvalid', field: 'tailLines', message: `Invalid value: ${tailLines}: must be greater than or equal to 0` })
-  if (limitBytes !== undefined && limitBytes < 1) causes.push({ reason: 'FieldValueInvalid', field: 'limitBytes', message: `Invalid value: ${limitBytes}: must be greater than 0` })
-  if (sinceSeconds !== undefined && sinceTime) causes.push({ reason: 'FieldValueForbidden', field: '', message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified' })
-  else if (sinceSeconds !== undefined && sinceSeconds < 1) causes.push({ reason: 'FieldValueInvalid', field: 'sinceSeconds', message: `Invalid value: ${sinceSeconds}: must be greater than 0` })
+  if (tailLines !== undefined && tailLines < 0)
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'tailLines',
+      message: `Invalid value: ${tailLines}: must be greater than or equal to 0`,
+    })
+  if (limitBytes !== undefined && limitBytes < 1)
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'limitBytes',
+      message: `Invalid value: ${limitBytes}: must be greater than 0`,
+    })
+  if (sinceSeconds !== undefined && sinceTime)
+    causes.push({
+      reason: 'FieldValueForbidden',
+      field: '',
+      message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified',
+    })
+  else if (sinceSeconds !== undefined && sinceSeconds < 1)
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'sinceSeconds',
+      message: `Invalid value: ${sinceSeconds}: must be greater than 0`,
+    })
   if (causes.length) throw new ApiError(invalid('', 'PodLogOptions', name, causes))
   if (sinceTime) {
     const t = Date.parse(sinceTime)
-    if (Number.isNaN(t)) throw new ApiError(badRequest(`invalid value for sinceTime: parsing time "${sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse`))
+    if (Number.isNaN(t))
+      throw new ApiError(
+        badRequest(
+          `invalid value for sinceTime: parsing time "${sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse`,
+        ),
+      )
     // The runtime takes a duration; a time in the future leaves (almost) nothing to show.
     sinceSeconds = Math.max(1, Math.ceil((now - t) / 1000))
   }
@@ -88,12 +121,25 @@ export function logOptions(q: URLSearchParams, pod: Pod, now = Date.now()): LogO
 }
 
 /** GET pods/{name}/log: the container's output, streamed from its node's agent through the tunnel. */
-export async function servePodLogs(req: Request, env: ApiBindings, namespace: string, name: string): Promise<Response> {
+export async function servePodLogs(
+  req: Request,
+  env: ApiBindings,
+  namespace: string,
+  name: string,
+): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const opts = logOptions(new URL(req.url).searchParams, pod)
   const node = pod.spec?.nodeName
-  if (!node) throw new ApiError(badRequest(`container "${opts.container}" in pod "${name}" is waiting to start: ContainerCreating`))
-  const upstream = await gatewayFor(env, node).fetch(streamUrl(node, { op: 'logs', podUid: pod.metadata.uid ?? '', namespace, pod: name, opts }), { headers: { Upgrade: 'websocket' } })
+  if (!node)
+    throw new ApiError(
+      badRequest(
+        `container "${opts.container}" in pod "${name}" is waiting to start: ContainerCreating`,
+      ),
+    )
+  const upstream = await gatewayFor(env, node).fetch(
+    streamUrl(node, { op: 'logs', podUid: pod.metadata.uid ?? '', namespace, pod: name, opts }),
+    { headers: { Upgrade: 'websocket' } },
+  )
   const ws = upstream.webSocket
   if (!ws) return upstream
   return bridge(ws, opts)
@@ -108,7 +154,10 @@ async function bridge(ws: WebSocket, opts: LogOptions): Promise<Response> {
   // Binary messages arrive as Blobs by default under current compatibility dates.
   ws.binaryType = 'arraybuffer'
   ws.accept()
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }))
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(
+    undefined,
+    new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }),
+  )
   const writer = writable.getWriter()
   let decide: (outcome: { error?: string }) => void = () => {}
   const decided = new Promise<{ error?: string }>((resolve) => (decide = resolve))
@@ -178,4 +227,8 @@ function parseEnd(text: string): { error?: string } {
 }
 
 /** Uncompressed, as watches: a compressor would hold lines back until its block fills. */
-const streamingHeaders = { 'Content-Type': 'text/plain', 'Content-Encoding': 'identity', 'Cache-Control': 'no-cache, no-transform, private' }
+const streamingHeaders = {
+  'Content-Type': 'text/plain',
+  'Content-Encoding': 'identity',
+  'Cache-Control': 'no-cache, no-transform, private',
+}

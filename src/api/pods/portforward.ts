@@ -14,7 +14,12 @@ import { streamUpgrade } from './stream-upgrade'
  * pod's node gateway, which relays it to the agent. A plain request (kubectl's fallback SPDY
  * upgrade, which a Worker cannot serve) gets a Status saying so.
  */
-export async function servePodPortForward(req: Request, env: ApiBindings, namespace: string, name: string): Promise<Response> {
+export async function servePodPortForward(
+  req: Request,
+  env: ApiBindings,
+  namespace: string,
+  name: string,
+): Promise<Response> {
   const pod = await readPod(env, namespace, name)
   const node = pod.spec?.nodeName
   if (!node) throw new ApiError(badRequest(`pod ${name} does not have a host assigned`))
@@ -22,8 +27,16 @@ export async function servePodPortForward(req: Request, env: ApiBindings, namesp
   const upgrade = await streamUpgrade(req, gateway, node, 'pods/portforward', 'portforward')
   if (upgrade instanceof Response) return upgrade
   const { protocol } = upgrade
-  const ports = protocol === spdyPortForward ? undefined : forwardedPorts(new URL(req.url).searchParams)
-  const url = streamUrl(node, { op: 'portforward', podUid: pod.metadata.uid ?? '', namespace, pod: name, protocol, ...(ports ? { ports } : {}) })
+  const ports =
+    protocol === spdyPortForward ? undefined : forwardedPorts(new URL(req.url).searchParams)
+  const url = streamUrl(node, {
+    op: 'portforward',
+    podUid: pod.metadata.uid ?? '',
+    namespace,
+    pod: name,
+    protocol,
+    ...(ports ? { ports } : {}),
+  })
   return gateway.fetch(new Request(url, { headers: req.headers }))
 }
 
@@ -39,12 +52,27 @@ export function forwardedPorts(q: URLSearchParams): number[] {
     if (value === '') throw new ApiError(badRequest('query parameter "ports" cannot be empty'))
     for (const p of value.split(',')) {
       const port = /^\d+$/.test(p) ? Number(p) : NaN
-      if (Number.isNaN(port)) throw new ApiError(badRequest(`unable to parse "${value}" as a port: strconv.ParseUint: parsing ${JSON.stringify(p)}: invalid syntax`))
-      if (port > 65535) throw new ApiError(badRequest(`unable to parse "${value}" as a port: strconv.ParseUint: parsing ${JSON.stringify(p)}: value out of range`))
+      if (Number.isNaN(port))
+        throw new ApiError(
+          badRequest(
+            `unable to parse "${value}" as a port: strconv.ParseUint: parsing ${JSON.stringify(p)}: invalid syntax`,
+          ),
+        )
+      if (port > 65535)
+        throw new ApiError(
+          badRequest(
+            `unable to parse "${value}" as a port: strconv.ParseUint: parsing ${JSON.stringify(p)}: value out of range`,
+          ),
+        )
       if (port < 1) throw new ApiError(badRequest(`port "${value}" must be > 0`))
       ports.push(port)
     }
   }
-  if (ports.length > maxForwardedPorts) throw new ApiError(badRequest(`query parameter "ports" names ${ports.length} ports; at most ${maxForwardedPorts} are forwarded over one connection`))
+  if (ports.length > maxForwardedPorts)
+    throw new ApiError(
+      badRequest(
+        `query parameter "ports" names ${ports.length} ports; at most ${maxForwardedPorts} are forwarded over one connection`,
+      ),
+    )
   return ports
 }

@@ -7,6 +7,7 @@ import { agentUrl, gatewayFor } from '../../../durable-objects/node-gateway/clie
  * gateway. Only that node's own credential opens it, as the authorizer decides (authorize.ts).
  */
 export async function serveTunnel(req: Request, env: ApiBindings, node: string): Promise<Response> {
-  if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket') throw new ApiError(badRequest('Upgrade request required: the node tunnel is a WebSocket'))
+  if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket')
+    throw new ApiError(badRequest('Upgrade request required: the node tunnel is a WebSocket'))
   return gatewayFor(env, node).fetch(new Request(agentUrl(node), { headers: req.headers }))
 }

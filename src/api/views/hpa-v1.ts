@@ -15,12 +15,21 @@ import { readBody } from '../http/body'
 import { appendWarnings } from '../http/respond'
 import { handleResource } from '../resources'
 import { parsedOf, type RequestInfo } from '../http/request-info'
-import { answerInView, checkViewTypeMeta, inViewVersion, refuseViewWebSocket, viewRequest, viewTargetUrl } from './view-request'
+import {
+  answerInView,
+  checkViewTypeMeta,
+  inViewVersion,
+  refuseViewWebSocket,
+  viewRequest,
+  viewTargetUrl,
+} from './view-request'
 
 const prefix = `/apis/${hpaGroup}/v1/`
 const v1Struct = 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler'
 const v2Def = findResource(hpaGroup, 'v2', 'horizontalpodautoscalers')!
-const v1Def = builtinResources.find((d) => d.group === hpaGroup && d.version === 'v1' && d.kind === 'HorizontalPodAutoscaler')!
+const v1Def = builtinResources.find(
+  (d) => d.group === hpaGroup && d.version === 'v1' && d.kind === 'HorizontalPodAutoscaler',
+)!
 
 /** How often a patch is re-applied to a fresh read when the write conflicts (upstream's maxRetryWhenPatchConflicts). */
 const patchAttempts = 5
@@ -34,18 +43,34 @@ const patchAttempts = 5
 export async function serveHpaV1(req: Request, env: ApiBindings): Promise<Response> {
   const url = new URL(req.url)
   const { info } = parsedOf(req)
-  if (!info || info.resource !== 'horizontalpodautoscalers' || (info.subresource !== undefined && info.subresource !== 'status')) {
-    throw new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}))
+  if (
+    !info ||
+    info.resource !== 'horizontalpodautoscalers' ||
+    (info.subresource !== undefined && info.subresource !== 'status')
+  ) {
+    throw new ApiError(
+      failure(404, 'NotFound', 'the server could not find the requested resource', {}),
+    )
   }
   refuseViewWebSocket(req, 'autoscaling/v1 horizontalpodautoscalers')
   const v2Url = viewTargetUrl(req, prefix, `/apis/${hpaGroup}/v2/`)
   const serve = async (method: string, v1?: ReturnType<typeof checkedV1>, stored?: KubeObject) => {
-    const inner = await viewRequest(req, v2Url, method, v1 && JSON.stringify(hpaFromV1(v1.obj, stored)), 'application/json')
-    return withWarnings(await handleResource(inner, env, { ...info, version: 'v2' }), v1?.warnings ?? [])
+    const inner = await viewRequest(
+      req,
+      v2Url,
+      method,
+      v1 && JSON.stringify(hpaFromV1(v1.obj, stored)),
+      'application/json',
+    )
+    return withWarnings(
+      await handleResource(inner, env, { ...info, version: 'v2' }),
+      v1?.warnings ?? [],
+    )
   }
   let res: Response
   if (req.method === 'POST' || req.method === 'PUT') {
-    const stored = req.method === 'POST' ? undefined : await storedObject(env, info.namespace, info.name)
+    const stored =
+      req.method === 'POST' ? undefined : await storedObject(env, info.namespace, info.name)
     res = await serve(req.method, checkedV1(await readBody(req), url), stored)
   } else if (req.method === 'PATCH') {
     res = await servePatch(req, env, info, (v1, stored) => serve('PUT', v1, stored))
@@ -60,10 +85,29 @@ export async function serveHpaV1(req: Request, env: ApiBindings): Promise<Respon
  * written with its resourceVersion; when the object changed in between (a conflict), read again
  * and re-applied, a bounded number of times, unless the patch itself names the resourceVersion.
  */
-async function servePatch(req: Request, env: ApiBindings, info: RequestInfo, write: (v1: ReturnType<typeof checkedV1>, stored: KubeObject) => Promise<Response>): Promise<Response> {
+async function servePatch(
+  req: Request,
+  env: ApiBindings,
+  info: RequestInfo,
+  write: (v1: ReturnType<typeof checkedV1>, stored: KubeObject) => Promise<Response>,
+): Promise<Response> {
   const type = patchTypeOf(req.headers.get('Content-Type'))
-  if (!type) throw new ApiError(failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json'))
-  if (type === 'apply') throw new ApiError(failure(415, 'UnsupportedMediaType', 'server-side apply of autoscaling/v1 horizontalpodautoscalers is not served; apply the autoscaling/v2 form'))
+  if (!type)
+    throw new ApiError(
+      failure(
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+      ),
+    )
+  if (type === 'apply')
+    throw new ApiError(
+      failure(
+        415,
+        'UnsupportedMediaType',
+        'server-side apply of autoscaling/v1 horizontalpodautoscalers is not served; apply the autoscaling/v2 form',
+      ),
+    )
   const patch = await readBody(req, 'any')
   const retry = !patchSetsResourceVersion(type, patch)
   for (let attempt = 1; ; attempt++) {
@@ -73,18 +117,35 @@ async function servePatch(req: Request, env: ApiBindings, info: RequestInfo, wri
       const res = await write(checkedV1(patched, new URL(req.url)), stored)
       if (res.status !== 409 || !retry || attempt === patchAttempts) return res
     } catch (e) {
-      if (!(e instanceof ApiError) || e.status.code !== 409 || e.status.reason !== 'Conflict' || !retry || attempt === patchAttempts) throw e
+      if (
+        !(e instanceof ApiError) ||
+        e.status.code !== 409 ||
+        e.status.reason !== 'Conflict' ||
+        !retry ||
+        attempt === patchAttempts
+      )
+        throw e
     }
   }
 }
 
 /** Whether a patch sets metadata.resourceVersion: then a conflict is the client's to see. */
 function patchSetsResourceVersion(type: PatchType, patch: unknown): boolean {
-  if (type === 'json') return Array.isArray(patch) && patch.some((op) => ['/metadata', '/metadata/resourceVersion'].includes(String(asRecord(op).path)))
+  if (type === 'json')
+    return (
+      Array.isArray(patch) &&
+      patch.some((op) =>
+        ['/metadata', '/metadata/resourceVersion'].includes(String(asRecord(op).path)),
+      )
+    )
   return asRecord(asRecord(patch).metadata).resourceVersion !== undefined
 }
 
-async function storedObject(env: ApiBindings, namespace: string | undefined, name: string | undefined): Promise<KubeObject> {
+async function storedObject(
+  env: ApiBindings,
+  namespace: string | undefined,
+  name: string | undefined,
+): Promise<KubeObject> {
   const text = unwrap(await storeFor(env, v2Def).get({ def: v2Def, namespace, name: name ?? '' }))
   return JSON.parse(text) as KubeObject
 }
@@ -106,13 +167,22 @@ function checkedV1(raw: unknown, url: URL): { obj: Record<string, unknown>; warn
   const obj = asRecord(raw)
   checkViewTypeMeta(obj, hpaV1ApiVersion, 'HorizontalPodAutoscaler')
   const decoded = checkDecode(obj, v1Struct, schemas)
-  const cannot = (why: string) => new ApiError(badRequest(`HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: ${why}`))
+  const cannot = (why: string) =>
+    new ApiError(
+      badRequest(
+        `HorizontalPodAutoscaler in version "v1" cannot be handled as a HorizontalPodAutoscaler: ${why}`,
+      ),
+    )
   if (decoded.typeError !== undefined) throw cannot(decoded.typeError)
   const mode = url.searchParams.get('fieldValidation')
-  if (decoded.unknown.length && mode === 'Strict') throw cannot(strictDecodingMessage(decoded.unknown))
+  if (decoded.unknown.length && mode === 'Strict')
+    throw cannot(strictDecodingMessage(decoded.unknown))
   // Dropped here, warned of once: the v2 object written must not carry them to be warned of again.
   for (const path of decoded.unknown) removePath(obj, path)
-  return { obj, warnings: mode === 'Ignore' ? [] : decoded.unknown.map((p) => `unknown field "${p}"`) }
+  return {
+    obj,
+    warnings: mode === 'Ignore' ? [] : decoded.unknown.map((p) => `unknown field "${p}"`),
+  }
 }
 
 const answerInV1 = inViewVersion('HorizontalPodAutoscaler', hpaV1ApiVersion, hpaToV1)

@@ -12,20 +12,48 @@ interface Metric {
 }
 
 const metrics: Metric[] = [
-  { name: 'edgeplane_controller_alarms_total', help: 'Alarms fired by the controller host (every wake-up).', value: (c) => c.alarms },
-  { name: 'edgeplane_controller_notifications_total', help: 'Store change notifications received by the controller host.', value: (c) => c.notifications },
-  { name: 'edgeplane_controller_reconcile_passes_total', help: 'Reconcile passes run by the controller host.', value: (c) => c.passes },
-  { name: 'edgeplane_controller_reconcile_pass_failures_total', help: 'Reconcile passes that failed as a whole.', value: (c) => c.failedPasses },
-  { name: 'edgeplane_controller_reconciles_total', help: 'Keys reconciled over all passes.', value: (c) => c.reconciles },
-  { name: 'edgeplane_controller_counting_since_seconds', help: 'When the controller host began counting, in seconds since the epoch.', value: (c) => c.since / 1000 },
+  {
+    name: 'edgeplane_controller_alarms_total',
+    help: 'Alarms fired by the controller host (every wake-up).',
+    value: (c) => c.alarms,
+  },
+  {
+    name: 'edgeplane_controller_notifications_total',
+    help: 'Store change notifications received by the controller host.',
+    value: (c) => c.notifications,
+  },
+  {
+    name: 'edgeplane_controller_reconcile_passes_total',
+    help: 'Reconcile passes run by the controller host.',
+    value: (c) => c.passes,
+  },
+  {
+    name: 'edgeplane_controller_reconcile_pass_failures_total',
+    help: 'Reconcile passes that failed as a whole.',
+    value: (c) => c.failedPasses,
+  },
+  {
+    name: 'edgeplane_controller_reconciles_total',
+    help: 'Keys reconciled over all passes.',
+    value: (c) => c.reconciles,
+  },
+  {
+    name: 'edgeplane_controller_counting_since_seconds',
+    help: 'When the controller host began counting, in seconds since the epoch.',
+    value: (c) => c.since / 1000,
+  },
 ]
 
 /** The counters in Prometheus text exposition format (0.0.4), one series per controller. */
 export function renderControllerMetrics(counters: Map<string, ControllerCounters>): string {
   const lines: string[] = []
   for (const m of metrics) {
-    lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.name.endsWith('_total') ? 'counter' : 'gauge'}`)
-    for (const [name, c] of counters) lines.push(`${m.name}{controller="${escapeLabel(name)}"} ${m.value(c)}`)
+    lines.push(
+      `# HELP ${m.name} ${m.help}`,
+      `# TYPE ${m.name} ${m.name.endsWith('_total') ? 'counter' : 'gauge'}`,
+    )
+    for (const [name, c] of counters)
+      lines.push(`${m.name}{controller="${escapeLabel(name)}"} ${m.value(c)}`)
   }
   return lines.join('\n') + '\n'
 }
@@ -36,10 +64,17 @@ export async function serveMetrics(env: ApiBindings): Promise<Response> {
   let body = renderControllerMetrics(counters)
   if (settingsOf(env).strictLimits) {
     const series: [string, LimitFigures][] = [['scope="worker"', workerFigures]]
-    for (const [name, c] of counters) if (c.limits) series.push([`scope="controller",controller="${escapeLabel(name)}",host="${escapeLabel(hostOfController(name))}"`, c.limits])
+    for (const [name, c] of counters)
+      if (c.limits)
+        series.push([
+          `scope="controller",controller="${escapeLabel(name)}",host="${escapeLabel(hostOfController(name))}"`,
+          c.limits,
+        ])
     body += renderLimitFigures(series)
   }
-  return new Response(body, { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } })
+  return new Response(body, {
+    headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },
+  })
 }
 
 function escapeLabel(v: string): string {

@@ -26,8 +26,14 @@ interface Bounds {
   names?: Record<string, number>
 }
 
-const monthNames = Object.fromEntries(['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].map((n, i) => [n, i + 1]))
-const dayNames = Object.fromEntries(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((n, i) => [n, i]))
+const monthNames = Object.fromEntries(
+  ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].map(
+    (n, i) => [n, i + 1],
+  ),
+)
+const dayNames = Object.fromEntries(
+  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((n, i) => [n, i]),
+)
 
 const fields: Bounds[] = [
   { min: 0, max: 59 },
@@ -69,13 +75,17 @@ function addTerm(term: string, b: Bounds, into: Set<number>): boolean {
   }
   let step = 1
   if (stepText !== undefined) {
-    if (!/^\d+$/.test(stepText) || Number(stepText) === 0) throw new CronSyntaxError(`step of range should be a positive number: ${term}`)
+    if (!/^\d+$/.test(stepText) || Number(stepText) === 0)
+      throw new CronSyntaxError(`step of range should be a positive number: ${term}`)
     step = Number(stepText)
     if (step > 1) star = false
   }
-  if (start < b.min) throw new CronSyntaxError(`beginning of range (${start}) below minimum (${b.min}): ${term}`)
-  if (end > b.max) throw new CronSyntaxError(`end of range (${end}) above maximum (${b.max}): ${term}`)
-  if (start > end) throw new CronSyntaxError(`beginning of range (${start}) beyond end of range (${end}): ${term}`)
+  if (start < b.min)
+    throw new CronSyntaxError(`beginning of range (${start}) below minimum (${b.min}): ${term}`)
+  if (end > b.max)
+    throw new CronSyntaxError(`end of range (${end}) above maximum (${b.max}): ${term}`)
+  if (start > end)
+    throw new CronSyntaxError(`beginning of range (${start}) beyond end of range (${end}): ${term}`)
   for (let v = start; v <= end; v += step) into.add(v)
   return star
 }
@@ -101,7 +111,8 @@ export function parseCron(spec: string): CronSchedule {
     text = expanded
   }
   const parts = text.split(/\s+/)
-  if (parts.length !== 5) throw new CronSyntaxError(`expected exactly 5 fields, found ${parts.length}: ${text}`)
+  if (parts.length !== 5)
+    throw new CronSyntaxError(`expected exactly 5 fields, found ${parts.length}: ${text}`)
   const [minutes, hours, dom, months, dow] = parts.map((p, i) => field(p, fields[i]!))
   return {
     minutes: minutes!.values,

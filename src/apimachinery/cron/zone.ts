@@ -9,7 +9,16 @@ const formats = new Map<string, Intl.DateTimeFormat>()
 function formatFor(zone: string): Intl.DateTimeFormat {
   let f = formats.get(zone)
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
     formats.set(zone, f)
   }
   return f
@@ -31,8 +40,16 @@ const isUtc = (zone: string | undefined) => !zone || zone === 'UTC' || zone === 
 export function toWall(instant: number, zone: string | undefined): number {
   if (isUtc(zone)) return instant
   const parts: Record<string, number> = {}
-  for (const p of formatFor(zone!).formatToParts(new Date(instant))) if (p.type !== 'literal') parts[p.type] = Number(p.value)
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!)
+  for (const p of formatFor(zone!).formatToParts(new Date(instant)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value)
+  const wall = Date.UTC(
+    parts.year!,
+    parts.month! - 1,
+    parts.day!,
+    parts.hour!,
+    parts.minute!,
+    parts.second!,
+  )
   return wall + (((instant % 1000) + 1000) % 1000)
 }
 
@@ -44,7 +61,8 @@ export function fromWall(wall: number, zone: string | undefined): number | undef
   if (isUtc(zone)) return wall
   const candidates = new Set<number>()
   // The offsets in force a day either side cover every transition that can affect this time.
-  for (const probe of [wall - 86_400_000, wall, wall + 86_400_000]) candidates.add(wall - (toWall(probe, zone) - probe))
+  for (const probe of [wall - 86_400_000, wall, wall + 86_400_000])
+    candidates.add(wall - (toWall(probe, zone) - probe))
   const matching = [...candidates].filter((t) => toWall(t, zone) === wall).sort((a, b) => a - b)
   return matching[0]
 }

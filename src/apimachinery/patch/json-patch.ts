@@ -15,10 +15,17 @@ import { byteLength } from '../field-formats'
  * operations may together add at most `maxCopyBytes` (the request body limit) of JSON: a few
  * copies that each double a value would otherwise grow the object exponentially.
  */
-export function applyJsonPatch(doc: unknown, ops: unknown, maxCopyBytes = maxRequestBodyBytes): unknown {
+export function applyJsonPatch(
+  doc: unknown,
+  ops: unknown,
+  maxCopyBytes = maxRequestBodyBytes,
+): unknown {
   const operations = decode(ops)
   if (operations.length > maxJsonPatchOperations) {
-    throw new PatchError(`The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${operations.length}`, 413)
+    throw new PatchError(
+      `The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${operations.length}`,
+      413,
+    )
   }
   const root: Root = { value: structuredClone(doc), copied: 0, maxCopyBytes }
   for (const op of operations) apply(root, op)
@@ -36,11 +43,17 @@ type Location = { parent: Record<string, unknown> | unknown[]; key: string }
 function decode(ops: unknown): Operation[] {
   if (ops === null) return []
   if (!Array.isArray(ops)) {
-    throw new PatchError(`json: cannot unmarshal ${jsonKind(ops)} into Go value of type jsonpatch.Patch`, 400)
+    throw new PatchError(
+      `json: cannot unmarshal ${jsonKind(ops)} into Go value of type jsonpatch.Patch`,
+      400,
+    )
   }
   for (const op of ops) {
     if (!isObject(op) && op !== null) {
-      throw new PatchError(`json: cannot unmarshal ${jsonKind(op)} into Go value of type jsonpatch.Operation`, 400)
+      throw new PatchError(
+        `json: cannot unmarshal ${jsonKind(op)} into Go value of type jsonpatch.Operation`,
+        400,
+      )
     }
   }
   return ops.map((op) => (op === null ? {} : (op as Operation)))
@@ -86,7 +99,8 @@ function remove(root: Root, op: Operation): void {
 
 function replace(root: Root, op: Operation): void {
   const path = pathOf(op)
-  if (path === undefined) throw missing('replace operation failed to decode path: operation missing path field')
+  if (path === undefined)
+    throw missing('replace operation failed to decode path: operation missing path field')
   const at = locate(root.value, path)
   if (!at) throw missing(`replace operation does not apply: doc is missing path: ${path}`)
   if (Array.isArray(at.parent)) {
@@ -102,39 +116,48 @@ function replace(root: Root, op: Operation): void {
 
 function move(root: Root, op: Operation): void {
   const from = fromOf(op)
-  if (from === undefined) throw missing('move operation failed to decode from: operation, missing from field')
+  if (from === undefined)
+    throw missing('move operation failed to decode from: operation, missing from field')
   const source = locate(root.value, from)
   if (!source) throw missing(`move operation does not apply: doc is missing from path: ${from}`)
   const value = take(source, `error in move for path: '${source.key}'`)
   const path = pathOf(op)
-  if (path === undefined) throw missing('move operation failed to decode path: operation missing path field')
+  if (path === undefined)
+    throw missing('move operation failed to decode path: operation missing path field')
   const target = locate(root.value, path)
-  if (!target) throw missing(`move operation does not apply: doc is missing destination path: ${path}`)
+  if (!target)
+    throw missing(`move operation does not apply: doc is missing destination path: ${path}`)
   insert(target, value, `error in move for path: '${path}'`)
 }
 
 function copy(root: Root, op: Operation): void {
   const from = fromOf(op)
-  if (from === undefined) throw missing('copy operation failed to decode from: operation, missing from field')
+  if (from === undefined)
+    throw missing('copy operation failed to decode from: operation, missing from field')
   const source = locate(root.value, from)
   if (!source) throw missing(`copy operation does not apply: doc is missing from path: ${from}`)
   const found = read(source, `error in copy for from: '${from}'`)
-  if (!found.present) throw missing(`error in copy for from: '${from}': Unable to get nonexistent key: ${source.key}`)
+  if (!found.present)
+    throw missing(`error in copy for from: '${from}': Unable to get nonexistent key: ${source.key}`)
   const path = pathOf(op)
   if (path === undefined) throw missing('copy operation failed to decode path')
   const target = locate(root.value, path)
-  if (!target) throw missing(`copy operation does not apply: doc is missing destination path: ${path}`)
+  if (!target)
+    throw missing(`copy operation does not apply: doc is missing destination path: ${path}`)
   // Sized as its JSON before it is cloned, so an oversized copy is refused before it costs memory.
   root.copied += byteLength(JSON.stringify(found.value) ?? 'null')
   if (root.maxCopyBytes > 0 && root.copied > root.maxCopyBytes) {
-    throw new PatchError(`Unable to complete the copy, the accumulated size increase of copy is ${root.copied}, exceeding the limit ${root.maxCopyBytes}`)
+    throw new PatchError(
+      `Unable to complete the copy, the accumulated size increase of copy is ${root.copied}, exceeding the limit ${root.maxCopyBytes}`,
+    )
   }
   insert(target, structuredClone(found.value), 'error while adding value during copy')
 }
 
 function test(root: Root, op: Operation): void {
   const path = pathOf(op)
-  if (path === undefined) throw missing('test operation failed to decode path: operation missing path field')
+  if (path === undefined)
+    throw missing('test operation failed to decode path: operation missing path field')
   const at = locate(root.value, path)
   if (!at) throw missing(`test operation does not apply: is missing path: ${path}`)
   const found = read(at, `error in test for path: '${path}'`)
@@ -164,7 +187,8 @@ function insert(at: Location, value: unknown, context: string): void {
 /** Removes the value at a location and returns it. */
 function take(at: Location, context: string): unknown {
   if (!Array.isArray(at.parent)) {
-    if (!Object.hasOwn(at.parent, at.key)) throw missing(`${context}: Unable to remove nonexistent key: ${at.key}`)
+    if (!Object.hasOwn(at.parent, at.key))
+      throw missing(`${context}: Unable to remove nonexistent key: ${at.key}`)
     const value = at.parent[at.key]
     delete at.parent[at.key]
     return value
@@ -177,7 +201,9 @@ function take(at: Location, context: string): unknown {
 
 function read(at: Location, context: string): { present: boolean; value?: unknown } {
   if (!Array.isArray(at.parent)) {
-    return Object.hasOwn(at.parent, at.key) ? { present: true, value: at.parent[at.key] } : { present: false }
+    return Object.hasOwn(at.parent, at.key)
+      ? { present: true, value: at.parent[at.key] }
+      : { present: false }
   }
   const index = arrayIndex(at.key)
   if (typeof index === 'string') throw new PatchError(`${context}: ${index}`)
@@ -218,7 +244,8 @@ const unescapeToken = (token: string) => token.replaceAll('~1', '/').replaceAll(
 
 /** An array index token (RFC 6901: `0` or digits without a leading zero), or why it is not one. */
 function arrayIndex(token: string): number | string {
-  if (!/^(0|[1-9][0-9]*)$/.test(token)) return `strconv.Atoi: parsing ${JSON.stringify(token)}: invalid syntax`
+  if (!/^(0|[1-9][0-9]*)$/.test(token))
+    return `strconv.Atoi: parsing ${JSON.stringify(token)}: invalid syntax`
   return Number(token)
 }
 
@@ -226,7 +253,6 @@ const pathOf = (op: Operation) => (typeof op.path === 'string' ? op.path : undef
 const fromOf = (op: Operation) => (typeof op.from === 'string' ? op.from : undefined)
 /** An absent `value` is null, as the apiserver's decoder leaves it. */
 const valueOf = (op: Operation) => (op.value === undefined ? null : structuredClone(op.value))
-
 
 function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array'
@@ -240,6 +266,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Assigns without letting a `__proto__` member of a parsed body reach the prototype. */
 function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
   else obj[key] = value
 }

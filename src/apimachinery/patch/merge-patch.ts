@@ -24,7 +24,8 @@ function merge(target: unknown, patch: unknown): unknown {
  * apiserver's implementation) prunes them too.
  */
 function fresh(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => (isObject(item) ? merge({}, item) : fresh(item)))
+  if (Array.isArray(value))
+    return value.map((item) => (isObject(item) ? merge({}, item) : fresh(item)))
   if (isObject(value)) return merge({}, value)
   return value
 }
@@ -35,6 +36,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Assigns without letting a `__proto__` member of a parsed body reach the prototype. */
 function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
   else obj[key] = value
 }

@@ -30,8 +30,15 @@ export class PatchError extends Error {
    */
   toStatus(): Status {
     const base = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure' } as const
-    if (this.code === 400) return { ...base, message: this.message, reason: 'BadRequest', code: 400 }
-    if (this.code === 413) return { ...base, message: `Request entity too large: ${this.message}`, reason: 'RequestEntityTooLarge', code: 413 }
+    if (this.code === 400)
+      return { ...base, message: this.message, reason: 'BadRequest', code: 400 }
+    if (this.code === 413)
+      return {
+        ...base,
+        message: `Request entity too large: ${this.message}`,
+        reason: 'RequestEntityTooLarge',
+        code: 413,
+      }
     if (this.code === 422) {
       return {
         ...base,

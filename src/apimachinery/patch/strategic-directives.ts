@@ -23,7 +23,12 @@ export function retainKeys(original: Json, patch: Json): void {
   if (!Array.isArray(list)) throw new PatchError('invalid patch format of retainKeys', 400)
   const keep = new Set(list)
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null || key.startsWith(DELETE_FROM_PRIMITIVE_LIST) || key.startsWith(SET_ELEMENT_ORDER)) continue
+    if (
+      value === null ||
+      key.startsWith(DELETE_FROM_PRIMITIVE_LIST) ||
+      key.startsWith(SET_ELEMENT_ORDER)
+    )
+      continue
     if (!keep.has(key)) throw new PatchError("patch content doesn't match retainKeys list", 422)
   }
   for (const key of Object.keys(original)) if (!keep.has(key)) delete original[key]
@@ -39,11 +44,17 @@ export function deleteFromPrimitiveList(original: Json, field: string, values: u
   if (!Array.isArray(values)) throw badArgType('[]interface {}', values)
   const live = Object.hasOwn(original, field) ? original[field] : undefined
   const gone = new Set(values)
-  if (Array.isArray(live)) setKey(original, field, live.filter((item) => !gone.has(item)))
+  if (Array.isArray(live))
+    setKey(
+      original,
+      field,
+      live.filter((item) => !gone.has(item)),
+    )
 }
 
 /** Assigns without letting a `__proto__` member of a parsed body reach the prototype. */
 export function setKey(obj: Json, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
   else obj[key] = value
 }

@@ -1,9 +1,24 @@
 import type { FieldType, SchemaSet } from '../schema-types'
 import { isJsonObject, type Json } from '../json-value'
 import { PatchError } from './patch-error'
-import { DELETE, DELETE_FROM_PRIMITIVE_LIST, PATCH, SET_ELEMENT_ORDER, deleteFromPrimitiveList, isEmptyResultOfDirectives, retainKeys, setKey } from './strategic-directives'
+import {
+  DELETE,
+  DELETE_FROM_PRIMITIVE_LIST,
+  PATCH,
+  SET_ELEMENT_ORDER,
+  deleteFromPrimitiveList,
+  isEmptyResultOfDirectives,
+  retainKeys,
+  setKey,
+} from './strategic-directives'
 import { badArgType, badPatchType, jsonKind, noMergeKey } from './strategic-errors'
-import { Positions, elementKind, normalizeElementOrder, normalizeOrder, validateOrder } from './strategic-order'
+import {
+  Positions,
+  elementKind,
+  normalizeElementOrder,
+  normalizeOrder,
+  validateOrder,
+} from './strategic-order'
 
 /**
  * Strategic merge patch, the `application/strategic-merge-patch+json` body of client-side
@@ -30,12 +45,21 @@ export function applyStrategicMergePatch(
 ): unknown {
   // A `null` body decodes to an empty patch upstream; anything else but an object is rejected.
   if (patch !== null && !isJsonObject(patch)) {
-    throw new PatchError(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`, 400)
+    throw new PatchError(
+      `json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`,
+      400,
+    )
   }
   const shape: FieldType | undefined =
-    structName !== undefined && Object.hasOwn(schemas, structName) ? { kind: 'ref', ref: structName } : undefined
+    structName !== undefined && Object.hasOwn(schemas, structName)
+      ? { kind: 'ref', ref: structName }
+      : undefined
   const live = isJsonObject(original) ? structuredClone(original) : {}
-  const merged = new Merger(schemas).mergeMap(live, patch === null ? {} : structuredClone(patch), shape)
+  const merged = new Merger(schemas).mergeMap(
+    live,
+    patch === null ? {} : structuredClone(patch),
+    shape,
+  )
   return merged === DELETE ? {} : merged
 }
 
@@ -79,7 +103,11 @@ class Merger {
         continue
       }
       const existed = Object.hasOwn(original, key)
-      const merged = this.mergeValue(existed ? original[key] : undefined, value, this.child(shape, key))
+      const merged = this.mergeValue(
+        existed ? original[key] : undefined,
+        value,
+        this.child(shape, key),
+      )
       if (merged === DELETE) delete original[key]
       // A list of only directives (e.g. deletions) for a list the object does not have leaves it absent.
       else if (!existed && isEmptyResultOfDirectives(merged, value)) continue
@@ -91,12 +119,18 @@ class Merger {
 
   /** Merges a non-null patch value into the live value (absent, or of another JSON type, merges into nothing). */
   private mergeValue(original: unknown, patch: unknown, shape: FieldType | undefined): unknown {
-    if (isJsonObject(patch)) return this.mergeMap(isJsonObject(original) ? original : {}, patch, shape)
-    if (Array.isArray(patch)) return this.mergeList(Array.isArray(original) ? original : [], patch, shape)
+    if (isJsonObject(patch))
+      return this.mergeMap(isJsonObject(original) ? original : {}, patch, shape)
+    if (Array.isArray(patch))
+      return this.mergeList(Array.isArray(original) ? original : [], patch, shape)
     return patch
   }
 
-  private mergeList(original: unknown[], patch: unknown[], shape: FieldType | undefined): unknown[] {
+  private mergeList(
+    original: unknown[],
+    patch: unknown[],
+    shape: FieldType | undefined,
+  ): unknown[] {
     const strategy = this.listStrategy(shape)
     if (!strategy.merge) return this.freshList(patch, strategy.items)
 
@@ -109,7 +143,10 @@ class Merger {
 
     const mergeKey = strategy.mergeKey
     if (mergeKey === undefined) {
-      throw new PatchError(`cannot merge lists without merge key for ${this.typeName(strategy.items)}`, 500)
+      throw new PatchError(
+        `cannot merge lists without merge key for ${this.typeName(strategy.items)}`,
+        500,
+      )
     }
 
     // Directive elements first: deletions, `replace`, and the unsupported list-level `merge`.
@@ -135,7 +172,11 @@ class Merger {
     }
     if (replace) return this.freshList(elements, strategy.items)
 
-    const live = deleted.size ? (original as Json[]).filter((el) => !(Object.hasOwn(el, mergeKey) && deleted.has(el[mergeKey]))) : (original as Json[])
+    const live = deleted.size
+      ? (original as Json[]).filter(
+          (el) => !(Object.hasOwn(el, mergeKey) && deleted.has(el[mergeKey])),
+        )
+      : (original as Json[])
     // Elements are found by merge key through one index, so a long list merges in linear time.
     const merged = [...live]
     const at = new Positions(merged, mergeKey)
@@ -170,13 +211,16 @@ class Merger {
       if (live !== undefined && !Array.isArray(live)) throw badArgType('[]interface {}', live)
       // A null list is a deletion, left to the main merge.
       if (patchList === null) continue
-      if (patchList !== undefined && !Array.isArray(patchList)) throw badArgType('[]interface {}', patchList)
+      if (patchList !== undefined && !Array.isArray(patchList))
+        throw badArgType('[]interface {}', patchList)
       if (live === undefined && patchList === undefined) continue
       if (!strategy.merge) continue
 
-      const mergeKey = elementKind(live ?? [], patchList ?? []) === 'object' ? strategy.mergeKey : undefined
+      const mergeKey =
+        elementKind(live ?? [], patchList ?? []) === 'object' ? strategy.mergeKey : undefined
       if (patchList !== undefined) validateOrder(patchList, order, mergeKey)
-      const merged = patchList === undefined ? live! : this.mergeList(live ?? [], patchList, fieldShape)
+      const merged =
+        patchList === undefined ? live! : this.mergeList(live ?? [], patchList, fieldShape)
       const ordered = new Positions(order, mergeKey)
       const inOrder = (item: unknown) => ordered.of(item) >= 0
       delete patch[field]

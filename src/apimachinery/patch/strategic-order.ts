@@ -9,7 +9,12 @@ import { badArgType, noMergeKey } from './strategic-errors'
  * the patch order, the other live elements keep their live order, and the two interleave by the
  * live order. A new element therefore lands before the live ones it is not ordered against.
  */
-export function normalizeOrder(merged: unknown[], patchOrder: unknown[], live: unknown[], mergeKey: string | undefined): unknown[] {
+export function normalizeOrder(
+  merged: unknown[],
+  patchOrder: unknown[],
+  live: unknown[],
+  mergeKey: string | undefined,
+): unknown[] {
   const patched = new Positions(patchOrder, mergeKey)
   const inPatch = (item: unknown) => patched.of(item) >= 0
   return normalizeElementOrder(
@@ -35,7 +40,8 @@ export function normalizeElementOrder(
   mergeKey: string | undefined,
 ): unknown[] {
   const livePositions = new Positions(live, mergeKey)
-  const byIndexIn = (positions: Positions) => (a: unknown, b: unknown) => positions.rank(a) - positions.rank(b)
+  const byIndexIn = (positions: Positions) => (a: unknown, b: unknown) =>
+    positions.rank(a) - positions.rank(b)
   const left = [...liveOnly].sort(byIndexIn(livePositions))
   const right = [...named].sort(byIndexIn(new Positions(order, mergeKey)))
   const out: unknown[] = []
@@ -98,9 +104,16 @@ const NO_KEY = Symbol('no merge key')
  * The patch list must be a subsequence of `$setElementOrder` (deletions and directive elements
  * aside), as upstream's validatePatchWithSetOrderList requires.
  */
-export function validateOrder(patchList: unknown[], order: unknown[], mergeKey: string | undefined): void {
+export function validateOrder(
+  patchList: unknown[],
+  order: unknown[],
+  mergeKey: string | undefined,
+): void {
   if (order.length === 0 || patchList.length === 0) return
-  const items = mergeKey === undefined ? patchList : patchList.filter((item) => !(isJsonObject(item) && item[PATCH] === 'delete'))
+  const items =
+    mergeKey === undefined
+      ? patchList
+      : patchList.filter((item) => !(isJsonObject(item) && item[PATCH] === 'delete'))
   let p = 0
   let o = 0
   while (p < items.length && o < order.length) {

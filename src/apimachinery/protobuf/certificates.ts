@@ -18,7 +18,14 @@ export const CertificateSigningRequest: Table = {
     4: strs('groups'),
   })),
   3: msg('status', () => ({
-    1: list('conditions', () => ({ 1: str('type'), 6: str('status'), 2: str('reason'), 3: str('message'), 4: time('lastUpdateTime'), 5: time('lastTransitionTime') })),
+    1: list('conditions', () => ({
+      1: str('type'),
+      6: str('status'),
+      2: str('reason'),
+      3: str('message'),
+      4: time('lastUpdateTime'),
+      5: time('lastTransitionTime'),
+    })),
     2: { name: 'certificate', type: 'bytes' },
   })),
 }

@@ -1,17 +1,41 @@
 import { ObjectMeta } from './meta'
-import { bool, inline, int, intstr, list, map, msg, quantity, str, strs, type Table } from './schema'
+import {
+  bool,
+  inline,
+  int,
+  intstr,
+  list,
+  map,
+  msg,
+  quantity,
+  str,
+  strs,
+  type Table,
+} from './schema'
 
 /** core/v1 messages: the kinds kubectl's create generators send and the pod template they fill. */
 
 const LocalObjectReference: Table = { 1: str('name') }
 
-const KeyToPath: Table = { 1: str('key', { keep: true }), 2: str('path', { keep: true }), 3: int('mode', { keep: true }) }
+const KeyToPath: Table = {
+  1: str('key', { keep: true }),
+  2: str('path', { keep: true }),
+  3: int('mode', { keep: true }),
+}
 
 const VolumeSource: Table = {
   1: msg('hostPath', () => ({ 1: str('path', { keep: true }), 2: str('type', { keep: true }) })),
   2: msg('emptyDir', () => ({ 1: str('medium'), 2: quantity('sizeLimit') })),
-  6: msg('secret', () => ({ 1: str('secretName'), 2: list('items', () => KeyToPath), 3: int('defaultMode', { keep: true }), 4: bool('optional', { keep: true }) })),
-  10: msg('persistentVolumeClaim', () => ({ 1: str('claimName', { keep: true }), 2: bool('readOnly') })),
+  6: msg('secret', () => ({
+    1: str('secretName'),
+    2: list('items', () => KeyToPath),
+    3: int('defaultMode', { keep: true }),
+    4: bool('optional', { keep: true }),
+  })),
+  10: msg('persistentVolumeClaim', () => ({
+    1: str('claimName', { keep: true }),
+    2: bool('readOnly'),
+  })),
   19: msg('configMap', () => ({
     1: inline(() => LocalObjectReference),
     2: list('items', () => KeyToPath),
@@ -30,18 +54,33 @@ const ContainerPort: Table = {
   5: str('hostIP'),
 }
 
-const keySelector: Table = { 1: inline(() => LocalObjectReference), 2: str('key', { keep: true }), 3: bool('optional', { keep: true }) }
+const keySelector: Table = {
+  1: inline(() => LocalObjectReference),
+  2: str('key', { keep: true }),
+  3: bool('optional', { keep: true }),
+}
 
 const EnvVarSource: Table = {
   1: msg('fieldRef', () => ({ 1: str('apiVersion'), 2: str('fieldPath', { keep: true }) })),
-  2: msg('resourceFieldRef', () => ({ 1: str('containerName'), 2: str('resource', { keep: true }), 3: quantity('divisor') })),
+  2: msg('resourceFieldRef', () => ({
+    1: str('containerName'),
+    2: str('resource', { keep: true }),
+    3: quantity('divisor'),
+  })),
   3: msg('configMapKeyRef', () => keySelector),
   4: msg('secretKeyRef', () => keySelector),
 }
 
-const EnvVar: Table = { 1: str('name', { keep: true }), 2: str('value'), 3: msg('valueFrom', () => EnvVarSource) }
+const EnvVar: Table = {
+  1: str('name', { keep: true }),
+  2: str('value'),
+  3: msg('valueFrom', () => EnvVarSource),
+}
 
-const envSource: Table = { 1: inline(() => LocalObjectReference), 2: bool('optional', { keep: true }) }
+const envSource: Table = {
+  1: inline(() => LocalObjectReference),
+  2: bool('optional', { keep: true }),
+}
 
 const EnvFromSource: Table = {
   1: str('prefix'),
@@ -215,7 +254,9 @@ const ServiceSpec: Table = {
   11: str('externalTrafficPolicy'),
   12: int('healthCheckNodePort'),
   13: bool('publishNotReadyAddresses'),
-  14: msg('sessionAffinityConfig', () => ({ 1: msg('clientIP', () => ({ 1: int('timeoutSeconds', { keep: true }) })) })),
+  14: msg('sessionAffinityConfig', () => ({
+    1: msg('clientIP', () => ({ 1: int('timeoutSeconds', { keep: true }) })),
+  })),
   19: strs('ipFamilies'),
   17: str('ipFamilyPolicy', { keep: true }),
   20: bool('allocateLoadBalancerNodePorts', { keep: true }),

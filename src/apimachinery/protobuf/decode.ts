@@ -58,7 +58,11 @@ function scalar(type: 'int' | 'bool', r: WireReader): Json {
   return type === 'bool' ? r.varint() !== 0n : r.int()
 }
 
-function fromBytes(type: Exclude<FieldType, 'int' | 'bool'>, bytes: Uint8Array, depth: number): Json {
+function fromBytes(
+  type: Exclude<FieldType, 'int' | 'bool'>,
+  bytes: Uint8Array,
+  depth: number,
+): Json {
   switch (type) {
     case 'string':
       return utf8Text(bytes)
@@ -101,7 +105,8 @@ function isZero(v: Json): boolean {
 }
 
 function expectWire(def: Field, got: number, want: number): void {
-  if (got !== want) throw new ProtobufError(`field ${def.name || '(inline)'}: wire type ${got}, expected ${want}`)
+  if (got !== want)
+    throw new ProtobufError(`field ${def.name || '(inline)'}: wire type ${got}, expected ${want}`)
 }
 
 /** metav1.Time: a Timestamp {seconds = 1, nanos = 2}; the zero time is sent empty and is null in JSON. */
@@ -148,6 +153,7 @@ function intOrStringJson(bytes: Uint8Array): Json {
 
 function base64(bytes: Uint8Array): string {
   let bin = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
   return btoa(bin)
 }

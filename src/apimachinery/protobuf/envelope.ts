@@ -23,13 +23,24 @@ interface Unknown {
  * JSON encoding would be, with apiVersion and kind first.
  */
 export function decodeProtobufBody(body: Uint8Array): Record<string, unknown> {
-  if (body.length < MAGIC.length || MAGIC.some((b, i) => body[i] !== b)) throw new ProtobufError('missing the "k8s\\x00" prefix')
+  if (body.length < MAGIC.length || MAGIC.some((b, i) => body[i] !== b))
+    throw new ProtobufError('missing the "k8s\\x00" prefix')
   const unknown = readUnknown(body.subarray(MAGIC.length))
-  if (unknown.contentEncoding !== '') throw new UnsupportedProtobufKind(`content encoding ${JSON.stringify(unknown.contentEncoding)} is not supported`)
+  if (unknown.contentEncoding !== '')
+    throw new UnsupportedProtobufKind(
+      `content encoding ${JSON.stringify(unknown.contentEncoding)} is not supported`,
+    )
   if (unknown.kind === '') throw new UnsupportedProtobufKind('the protobuf body names no kind')
   const table = messageFor(unknown.apiVersion, unknown.kind)
-  if (!table) throw new UnsupportedProtobufKind(`protobuf bodies of kind ${unknown.apiVersion}/${unknown.kind} are not supported; send JSON`)
-  return { apiVersion: unknown.apiVersion, kind: unknown.kind, ...decodeMessage(table, unknown.raw) }
+  if (!table)
+    throw new UnsupportedProtobufKind(
+      `protobuf bodies of kind ${unknown.apiVersion}/${unknown.kind} are not supported; send JSON`,
+    )
+  return {
+    apiVersion: unknown.apiVersion,
+    kind: unknown.kind,
+    ...decodeMessage(table, unknown.raw),
+  }
 }
 
 function readUnknown(buf: Uint8Array): Unknown {

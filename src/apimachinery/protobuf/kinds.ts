@@ -1,4 +1,9 @@
-import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, TokenRequest } from './auth'
+import {
+  SelfSubjectAccessReview,
+  SelfSubjectReview,
+  SelfSubjectRulesReview,
+  TokenRequest,
+} from './auth'
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from './core'
 import { DeleteOptions, ObjectMeta } from './meta'
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac'
@@ -46,7 +51,8 @@ export function messageFor(apiVersion: string, kind: string): Table | undefined 
   // DeleteOptions is registered in every group version, so any apiVersion may label it.
   if (kind === 'DeleteOptions') return DeleteOptions
   // Only autoscaling/v1's message is decoded: v2 has other field numbers.
-  if (apiVersion === 'autoscaling/v1' && kind === 'HorizontalPodAutoscaler') return HorizontalPodAutoscalerV1
+  if (apiVersion === 'autoscaling/v1' && kind === 'HorizontalPodAutoscaler')
+    return HorizontalPodAutoscalerV1
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : ''
   return byGroupKind[`${group}/${kind}`]
 }

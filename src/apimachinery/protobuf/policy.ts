@@ -19,7 +19,13 @@ export const ResourceQuota: Table = {
   2: msg('spec', () => ({
     1: map('hard', 'quantity'),
     2: strs('scopes'),
-    3: msg('scopeSelector', () => ({ 1: list('matchExpressions', () => ({ 1: str('scopeName'), 2: str('operator'), 3: strs('values') })) })),
+    3: msg('scopeSelector', () => ({
+      1: list('matchExpressions', () => ({
+        1: str('scopeName'),
+        2: str('operator'),
+        3: strs('values'),
+      })),
+    })),
   })),
   3: msg('status', () => ({})),
 }

@@ -16,7 +16,11 @@ export function utf8Text(bytes: Uint8Array): string {
 
 export class WireReader {
   pos = 0
-  constructor(readonly buf: Uint8Array, start = 0, readonly end = buf.length) {
+  constructor(
+    readonly buf: Uint8Array,
+    start = 0,
+    readonly end = buf.length,
+  ) {
     this.pos = start
   }
 

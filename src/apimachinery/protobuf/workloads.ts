@@ -55,7 +55,10 @@ const CronJobSpec: Table = {
   2: int('startingDeadlineSeconds', { keep: true }),
   3: str('concurrencyPolicy'),
   4: bool('suspend', { keep: true }),
-  5: msg('jobTemplate', () => ({ 1: msg('metadata', () => ObjectMeta), 2: msg('spec', () => JobSpec) })),
+  5: msg('jobTemplate', () => ({
+    1: msg('metadata', () => ObjectMeta),
+    2: msg('spec', () => JobSpec),
+  })),
   6: int('successfulJobsHistoryLimit', { keep: true }),
   7: int('failedJobsHistoryLimit', { keep: true }),
 }

@@ -2,7 +2,19 @@
  * Public-key and signature algorithms of X.509 and PKCS#10, as WebCrypto names them, and the
  * conversion between X.509's DER ECDSA signatures and WebCrypto's fixed-size ones.
  */
-import { children, concat, DerError, expect, oid, readDer, readOid, sequence, tag, unsignedInteger, type Der } from './der'
+import {
+  children,
+  concat,
+  DerError,
+  expect,
+  oid,
+  readDer,
+  readOid,
+  sequence,
+  tag,
+  unsignedInteger,
+  type Der,
+} from './der'
 
 export const oids = {
   ecPublicKey: '1.2.840.10045.2.1',
@@ -25,7 +37,10 @@ const curves: Record<string, { name: string; size: number }> = {
   [oids.p521]: { name: 'P-521', size: 66 },
 }
 
-export type KeyAlgorithm = { name: 'ECDSA'; namedCurve: string; size: number } | { name: 'RSASSA-PKCS1-v1_5'; hash: string } | { name: 'Ed25519' }
+export type KeyAlgorithm =
+  | { name: 'ECDSA'; namedCurve: string; size: number }
+  | { name: 'RSASSA-PKCS1-v1_5'; hash: string }
+  | { name: 'Ed25519' }
 
 /** A SubjectPublicKeyInfo's algorithm, as WebCrypto imports it. */
 export function keyAlgorithmOf(spki: Der): KeyAlgorithm {
@@ -56,13 +71,20 @@ const signatureHashes: Record<string, { key: string; hash?: string }> = {
  * Verifies a signature made by the holder of `spki` over `data`, the signature algorithm given as
  * an AlgorithmIdentifier. Resolves false for a wrong signature; throws for an unsupported algorithm.
  */
-export async function verifySignature(spki: Der, algorithm: Der, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function verifySignature(
+  spki: Der,
+  algorithm: Der,
+  data: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   const sigAlg = readOid(children(expect(algorithm, tag.sequence, 'signatureAlgorithm'))[0]!)
   const sig = signatureHashes[sigAlg]
   const keyAlg = keyAlgorithmOf(spki)
   if (!sig) throw new DerError(`unsupported signature algorithm ${sigAlg}`)
-  if (sig.key !== keyAlg.name) throw new DerError(`signature algorithm ${sigAlg} does not match the public key`)
-  const importAlg = keyAlg.name === 'RSASSA-PKCS1-v1_5' ? { name: keyAlg.name, hash: sig.hash! } : keyAlg
+  if (sig.key !== keyAlg.name)
+    throw new DerError(`signature algorithm ${sigAlg} does not match the public key`)
+  const importAlg =
+    keyAlg.name === 'RSASSA-PKCS1-v1_5' ? { name: keyAlg.name, hash: sig.hash! } : keyAlg
   const key = await crypto.subtle.importKey('spki', spki.raw, importAlg, false, ['verify'])
   if (keyAlg.name === 'ECDSA') {
     let raw: Uint8Array
@@ -97,12 +119,25 @@ export function ecdsaRawToDer(raw: Uint8Array): Uint8Array {
 }
 
 /** The AlgorithmIdentifier a key of this algorithm signs certificates with (SHA-256 for ECDSA P-256 and RSA). */
-export function signatureAlgorithmFor(alg: KeyAlgorithm): { identifier: Uint8Array; params: { name: string; hash?: string } } {
+export function signatureAlgorithmFor(alg: KeyAlgorithm): {
+  identifier: Uint8Array
+  params: { name: string; hash?: string }
+} {
   if (alg.name === 'ECDSA') {
-    const hash = alg.namedCurve === 'P-384' ? 'SHA-384' : alg.namedCurve === 'P-521' ? 'SHA-512' : 'SHA-256'
-    const id = hash === 'SHA-384' ? oids.ecdsaSha384 : hash === 'SHA-512' ? oids.ecdsaSha512 : oids.ecdsaSha256
+    const hash =
+      alg.namedCurve === 'P-384' ? 'SHA-384' : alg.namedCurve === 'P-521' ? 'SHA-512' : 'SHA-256'
+    const id =
+      hash === 'SHA-384'
+        ? oids.ecdsaSha384
+        : hash === 'SHA-512'
+          ? oids.ecdsaSha512
+          : oids.ecdsaSha256
     return { identifier: sequence(oid(id)), params: { name: 'ECDSA', hash } }
   }
-  if (alg.name === 'RSASSA-PKCS1-v1_5') return { identifier: sequence(oid(oids.rsaSha256), new Uint8Array([tag.null, 0])), params: { name: alg.name } }
+  if (alg.name === 'RSASSA-PKCS1-v1_5')
+    return {
+      identifier: sequence(oid(oids.rsaSha256), new Uint8Array([tag.null, 0])),
+      params: { name: alg.name },
+    }
   return { identifier: sequence(oid(oids.ed25519)), params: { name: 'Ed25519' } }
 }

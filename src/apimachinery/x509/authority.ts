@@ -3,8 +3,31 @@
  * bindings CLUSTER_CA_CERT (PEM) and CLUSTER_CA_KEY (PKCS#8 PEM), and X.509 v3 certificates
  * signed with it through WebCrypto.
  */
-import { bitString, boolean, children, encode, expect, explicit, octetString, oid, readBitStringBytes, readOid, readOne, readTime, sequence, tag, time, unsignedInteger, type Der } from './der'
-import { ecdsaRawToDer, keyAlgorithmOf, signatureAlgorithmFor, type KeyAlgorithm } from './algorithms'
+import {
+  bitString,
+  boolean,
+  children,
+  encode,
+  expect,
+  explicit,
+  octetString,
+  oid,
+  readBitStringBytes,
+  readOid,
+  readOne,
+  readTime,
+  sequence,
+  tag,
+  time,
+  unsignedInteger,
+  type Der,
+} from './der'
+import {
+  ecdsaRawToDer,
+  keyAlgorithmOf,
+  signatureAlgorithmFor,
+  type KeyAlgorithm,
+} from './algorithms'
 import { pemBlocks, toPem } from './pem'
 
 export interface CertificateInfo {
@@ -54,7 +77,12 @@ export function parseCertificate(der: Uint8Array): CertificateInfo {
   if (extensions) {
     for (const ext of children(children(extensions)[0]!)) {
       const parts = children(ext)
-      if (readOid(parts[0]!) === oidSubjectKeyId) info.subjectKeyId = expect(readOne(parts[parts.length - 1]!.value), tag.octetString, 'subjectKeyIdentifier').value
+      if (readOid(parts[0]!) === oidSubjectKeyId)
+        info.subjectKeyId = expect(
+          readOne(parts[parts.length - 1]!.value),
+          tag.octetString,
+          'subjectKeyIdentifier',
+        ).value
     }
   }
   return info
@@ -65,10 +93,16 @@ export async function loadAuthority(certPem: string, keyPem: string): Promise<Au
   const certBlock = pemBlocks(certPem).find((b) => b.label === 'CERTIFICATE')
   if (!certBlock) throw new Error('CLUSTER_CA_CERT holds no PEM CERTIFICATE block')
   const keyBlock = pemBlocks(keyPem).find((b) => b.label === 'PRIVATE KEY')
-  if (!keyBlock) throw new Error('CLUSTER_CA_KEY holds no PKCS#8 "PRIVATE KEY" PEM block (convert with `openssl pkcs8 -topk8 -nocrypt`)')
+  if (!keyBlock)
+    throw new Error(
+      'CLUSTER_CA_KEY holds no PKCS#8 "PRIVATE KEY" PEM block (convert with `openssl pkcs8 -topk8 -nocrypt`)',
+    )
   const cert = parseCertificate(certBlock.der)
   const keyAlgorithm = keyAlgorithmOf(cert.publicKey)
-  const importAlg = keyAlgorithm.name === 'ECDSA' ? { name: 'ECDSA', namedCurve: keyAlgorithm.namedCurve } : keyAlgorithm
+  const importAlg =
+    keyAlgorithm.name === 'ECDSA'
+      ? { name: 'ECDSA', namedCurve: keyAlgorithm.namedCurve }
+      : keyAlgorithm
   const key = await crypto.subtle.importKey('pkcs8', keyBlock.der, importAlg, false, ['sign'])
   return { cert, pem: `${certPem.trim()}\n`, key, keyAlgorithm }
 }
@@ -100,7 +134,8 @@ export interface IssueRequest {
   notAfter: number
 }
 
-const extension = (id: string, critical: boolean, value: Uint8Array) => sequence(oid(id), ...(critical ? [boolean(true)] : []), octetString(value))
+const extension = (id: string, critical: boolean, value: Uint8Array) =>
+  sequence(oid(id), ...(critical ? [boolean(true)] : []), octetString(value))
 
 function keyUsage(usages: string[]): Uint8Array | undefined {
   const bits = usages.map((u) => keyUsageBits[u]).filter((b): b is number => b !== undefined)
@@ -115,7 +150,11 @@ function keyUsage(usages: string[]): Uint8Array | undefined {
 export async function issueCertificate(ca: Authority, req: IssueRequest): Promise<string> {
   const serial = crypto.getRandomValues(new Uint8Array(16))
   serial[0]! &= 0x7f
-  const keyId = ca.cert.subjectKeyId ?? new Uint8Array(await crypto.subtle.digest('SHA-1', readBitStringBytes(children(ca.cert.publicKey)[1]!)))
+  const keyId =
+    ca.cert.subjectKeyId ??
+    new Uint8Array(
+      await crypto.subtle.digest('SHA-1', readBitStringBytes(children(ca.cert.publicKey)[1]!)),
+    )
   const exts: Uint8Array[] = []
   const ku = keyUsage(req.usages)
   if (ku) exts.push(extension('2.5.29.15', true, ku))

@@ -1,5 +1,15 @@
 /** PKCS#10 certificate requests (RFC 2986), read from PEM as kube-apiserver reads spec.request. */
-import { children, DerError, expect, readBitStringBytes, readOid, readOne, readString, tag, type Der } from './der'
+import {
+  children,
+  DerError,
+  expect,
+  readBitStringBytes,
+  readOid,
+  readOne,
+  readString,
+  tag,
+  type Der,
+} from './der'
 import { keyAlgorithmOf, verifySignature } from './algorithms'
 import { pemBlocks } from './pem'
 
@@ -41,7 +51,8 @@ export function nameAttributes(name: Der): [string, string][] {
  */
 export function parseCsrPem(pem: string): CertificateRequest {
   const block = pemBlocks(pem)[0]
-  if (!block || block.label !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST')
+  if (!block || block.label !== 'CERTIFICATE REQUEST')
+    throw new Error('PEM block type must be CERTIFICATE REQUEST')
   try {
     return parseCsrDer(block.der)
   } catch (err) {
@@ -51,8 +62,12 @@ export function parseCsrPem(pem: string): CertificateRequest {
 }
 
 export function parseCsrDer(der: Uint8Array): CertificateRequest {
-  const [info, signatureAlgorithm, sig] = children(expect(readOne(der), tag.sequence, 'certificate request'))
-  const [version, subject, publicKey, attrs] = children(expect(info, tag.sequence, 'certificationRequestInfo'))
+  const [info, signatureAlgorithm, sig] = children(
+    expect(readOne(der), tag.sequence, 'certificate request'),
+  )
+  const [version, subject, publicKey, attrs] = children(
+    expect(info, tag.sequence, 'certificationRequestInfo'),
+  )
   expect(version, tag.integer, 'version')
   expect(subject, tag.sequence, 'subject')
   keyAlgorithmOf(expect(publicKey, tag.sequence, 'subjectPublicKeyInfo'))
@@ -77,7 +92,8 @@ function requestedSubjectAltName(attrs: Der): Uint8Array | undefined {
     for (const exts of children(expect(values, tag.set, 'attribute values'))) {
       for (const ext of children(expect(exts, tag.sequence, 'extensions'))) {
         const parts = children(expect(ext, tag.sequence, 'extension'))
-        if (readOid(parts[0]!) === oidSubjectAltName) return expect(parts[parts.length - 1], tag.octetString, 'extnValue').value
+        if (readOid(parts[0]!) === oidSubjectAltName)
+          return expect(parts[parts.length - 1], tag.octetString, 'extnValue').value
       }
     }
   }
@@ -87,7 +103,12 @@ function requestedSubjectAltName(attrs: Der): Uint8Array | undefined {
 /** Whether the request is signed by the key it carries (upstream's CheckSignature); the error names why not. */
 export async function checkCsrSignature(csr: CertificateRequest): Promise<string | undefined> {
   try {
-    const ok = await verifySignature(csr.publicKey, csr.signatureAlgorithm, csr.info.raw, csr.signature)
+    const ok = await verifySignature(
+      csr.publicKey,
+      csr.signatureAlgorithm,
+      csr.info.raw,
+      csr.signature,
+    )
     return ok ? undefined : 'x509: signature verification failure'
   } catch (err) {
     return `x509: ${err instanceof Error ? err.message : String(err)}`

@@ -61,7 +61,8 @@ export function readOne(buf: Uint8Array): Der {
 
 /** The elements inside a constructed element. */
 export function children(el: Der): Der[] {
-  if (!(el.tag & 0x20)) throw new DerError(`element with tag 0x${el.tag.toString(16)} is not constructed`)
+  if (!(el.tag & 0x20))
+    throw new DerError(`element with tag 0x${el.tag.toString(16)} is not constructed`)
   const out: Der[] = []
   for (let at = 0; at < el.value.length; ) {
     const c = readDer(el.value, at)
@@ -73,7 +74,10 @@ export function children(el: Der): Der[] {
 
 /** Checks an element's tag, for readers that walk a known structure. */
 export function expect(el: Der | undefined, want: number, what: string): Der {
-  if (!el || el.tag !== want) throw new DerError(`${what}: expected tag 0x${want.toString(16)}, found ${el ? `0x${el.tag.toString(16)}` : 'nothing'}`)
+  if (!el || el.tag !== want)
+    throw new DerError(
+      `${what}: expected tag 0x${want.toString(16)}, found ${el ? `0x${el.tag.toString(16)}` : 'nothing'}`,
+    )
   return el
 }
 
@@ -101,18 +105,25 @@ export function readOid(el: Der): string {
 export function readString(el: Der): string {
   if (el.tag === tag.bmpString) {
     let s = ''
-    for (let i = 0; i + 1 < el.value.length; i += 2) s += String.fromCharCode((el.value[i]! << 8) | el.value[i + 1]!)
+    for (let i = 0; i + 1 < el.value.length; i += 2)
+      s += String.fromCharCode((el.value[i]! << 8) | el.value[i + 1]!)
     return s
   }
   if (el.tag === tag.t61String) return String.fromCharCode(...el.value)
-  if ([tag.utf8String, tag.printableString, tag.ia5String].includes(el.tag as never)) return new TextDecoder().decode(el.value)
+  if ([tag.utf8String, tag.printableString, tag.ia5String].includes(el.tag as never))
+    return new TextDecoder().decode(el.value)
   throw new DerError(`tag 0x${el.tag.toString(16)} is not a string`)
 }
 
 /** A UTCTime or GeneralizedTime (the forms RFC 5280 allows: seconds, `Z`) as epoch milliseconds. */
 export function readTime(el: Der): number {
   const s = new TextDecoder().decode(el.value)
-  const m = el.tag === tag.utcTime ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(s) : el.tag === tag.generalizedTime ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(s) : null
+  const m =
+    el.tag === tag.utcTime
+      ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(s)
+      : el.tag === tag.generalizedTime
+        ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(s)
+        : null
   if (!m) throw new DerError(`unsupported time ${JSON.stringify(s)}`)
   let year = Number(m[1])
   if (el.tag === tag.utcTime) year += year < 50 ? 2000 : 1900
@@ -156,7 +167,8 @@ export const set = (...items: Uint8Array[]) => encode(tag.set, ...items)
 /** A context-specific constructed element, `[n] EXPLICIT`. */
 export const explicit = (n: number, ...items: Uint8Array[]) => encode(0xa0 | n, ...items)
 export const octetString = (bytes: Uint8Array) => encode(tag.octetString, bytes)
-export const bitString = (bytes: Uint8Array, unusedBits = 0) => encode(tag.bitString, new Uint8Array([unusedBits]), bytes)
+export const bitString = (bytes: Uint8Array, unusedBits = 0) =>
+  encode(tag.bitString, new Uint8Array([unusedBits]), bytes)
 export const boolean = (v: boolean) => encode(0x01, new Uint8Array([v ? 0xff : 0]))
 export const utf8 = (s: string) => encode(tag.utf8String, new TextEncoder().encode(s))
 
@@ -176,7 +188,8 @@ export function oid(dotted: string): Uint8Array {
   const out: number[] = []
   for (const arc of arcs) {
     const bytes = [arc & 0x7f]
-    for (let v = Math.floor(arc / 128); v > 0; v = Math.floor(v / 128)) bytes.unshift((v & 0x7f) | 0x80)
+    for (let v = Math.floor(arc / 128); v > 0; v = Math.floor(v / 128))
+      bytes.unshift((v & 0x7f) | 0x80)
     out.push(...bytes)
   }
   return encode(tag.oid, new Uint8Array(out))
@@ -188,5 +201,7 @@ export function time(ms: number): Uint8Array {
   const iso = d.toISOString() // YYYY-MM-DDTHH:MM:SS.000Z
   const digits = iso.slice(0, 19).replace(/[-:T]/g, '') + 'Z'
   const year = d.getUTCFullYear()
-  return year < 2050 ? encode(tag.utcTime, new TextEncoder().encode(digits.slice(2))) : encode(tag.generalizedTime, new TextEncoder().encode(digits))
+  return year < 2050
+    ? encode(tag.utcTime, new TextEncoder().encode(digits.slice(2)))
+    : encode(tag.generalizedTime, new TextEncoder().encode(digits))
 }

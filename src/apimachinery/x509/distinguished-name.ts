@@ -44,10 +44,17 @@ const shortNames: Record<string, string> = {
   emailaddress: '1.2.840.113549.1.9.1',
 }
 
-const stringTags = new Set<number>([tag.utf8String, tag.printableString, tag.t61String, tag.ia5String, tag.bmpString])
+const stringTags = new Set<number>([
+  tag.utf8String,
+  tag.printableString,
+  tag.t61String,
+  tag.ia5String,
+  tag.bmpString,
+])
 
 /** Bytes as lower-case hex. */
-export const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+export const hex = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
 /** A value as compared: text for a directory string, else `#` and the hex of its whole DER. */
 function valueOf(el: Der): string {
@@ -112,7 +119,10 @@ function readHexValue(text: string, start: number): { value: string; end: number
   const digits = text.slice(start + 1, end)
   if (!digits.length || digits.length % 2) return undefined
   try {
-    return { value: valueOf(readOne(Uint8Array.from(digits.match(/../g)!, (h) => parseInt(h, 16)))), end }
+    return {
+      value: valueOf(readOne(Uint8Array.from(digits.match(/../g)!, (h) => parseInt(h, 16)))),
+      end,
+    }
   } catch {
     return undefined
   }
@@ -149,7 +159,9 @@ function readStringValue(text: string, start: number): { value: string; end: num
     at += ch.length
   }
   try {
-    const value = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(new Uint8Array(bytes.slice(0, bytes.length - trailingSpaces)))
+    const value = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+      new Uint8Array(bytes.slice(0, bytes.length - trailingSpaces)),
+    )
     return { value, end: at }
   } catch {
     return undefined
@@ -165,5 +177,8 @@ export function sameName(a: DistinguishedName, b: DistinguishedName): boolean {
 
 /** The values of one attribute type, in encoded order. */
 export function attributeValues(name: DistinguishedName, type: string): string[] {
-  return name.flat().filter((a) => a.type === type).map((a) => a.value)
+  return name
+    .flat()
+    .filter((a) => a.type === type)
+    .map((a) => a.value)
 }

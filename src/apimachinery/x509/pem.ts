@@ -14,7 +14,11 @@ export function pemBlocks(text: string): PemBlock[] {
   for (const m of text.matchAll(blockPattern)) {
     const body = m[2]!
     const headers = /^[^\s:]+:/m.test(body)
-    const b64 = body.split(/\r?\n/).filter((l) => l && !l.includes(':')).join('').replace(/\s+/g, '')
+    const b64 = body
+      .split(/\r?\n/)
+      .filter((l) => l && !l.includes(':'))
+      .join('')
+      .replace(/\s+/g, '')
     let der: Uint8Array
     try {
       der = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))
@@ -28,7 +32,8 @@ export function pemBlocks(text: string): PemBlock[] {
 
 export function toPem(label: string, der: Uint8Array): string {
   let b64 = ''
-  for (let i = 0; i < der.length; i += 0x8000) b64 += String.fromCharCode(...der.subarray(i, i + 0x8000))
+  for (let i = 0; i < der.length; i += 0x8000)
+    b64 += String.fromCharCode(...der.subarray(i, i + 0x8000))
   b64 = btoa(b64)
   const lines = b64.match(/.{1,64}/g) ?? []
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`

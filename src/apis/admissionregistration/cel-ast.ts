@@ -11,7 +11,8 @@ export interface CelNode {
 
 export type Evaluate = (ev: unknown, ast: unknown, ctx: unknown) => unknown
 
-const isNode = (v: unknown): v is CelNode => typeof v === 'object' && v !== null && typeof (v as CelNode).op === 'string' && 'args' in v
+const isNode = (v: unknown): v is CelNode =>
+  typeof v === 'object' && v !== null && typeof (v as CelNode).op === 'string' && 'args' in v
 
 export function walkNodes(root: unknown, visit: (node: CelNode) => void): void {
   const seen = new Set<unknown>()

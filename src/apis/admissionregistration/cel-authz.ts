@@ -16,7 +16,17 @@ import { chargeCost } from './cel-cost'
 
 /** What is asked: a resource (any version), or a non-resource path. */
 export type AuthorizationAttributes =
-  | { verb: string; group: string; version: string; resource: string; subresource?: string; namespace?: string; name?: string; fieldSelector?: string; labelSelector?: string }
+  | {
+      verb: string
+      group: string
+      version: string
+      resource: string
+      subresource?: string
+      namespace?: string
+      name?: string
+      fieldSelector?: string
+      labelSelector?: string
+    }
   | { verb: string; path: string }
 
 export interface AuthorizationDecision {
@@ -27,7 +37,10 @@ export interface AuthorizationDecision {
 }
 
 /** The authorizer a CEL evaluation asks; synchronous, as CEL evaluates. */
-export type Authorize = (user: UserInfo, attributes: AuthorizationAttributes) => AuthorizationDecision
+export type Authorize = (
+  user: UserInfo,
+  attributes: AuthorizationAttributes,
+) => AuthorizationDecision
 
 export const checkCost = 350_000
 
@@ -36,9 +49,24 @@ export class CelAuthorizer {
   constructor(
     readonly user: UserInfo,
     readonly authorize: Authorize,
-    request?: { group: string; resource: string; subresource: string; namespace: string; name: string },
+    request?: {
+      group: string
+      resource: string
+      subresource: string
+      namespace: string
+      name: string
+    },
   ) {
-    this.requestResource = request ? new ResourceCheck(this, request.group, request.resource, request.subresource, request.namespace, request.name) : null
+    this.requestResource = request
+      ? new ResourceCheck(
+          this,
+          request.group,
+          request.resource,
+          request.subresource,
+          request.namespace,
+          request.name,
+        )
+      : null
   }
 }
 
@@ -67,9 +95,22 @@ export class ResourceCheck {
     readonly fieldSelector = '',
     readonly labelSelector = '',
   ) {}
-  with(change: Partial<Pick<ResourceCheck, 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector'>>): ResourceCheck {
+  with(
+    change: Partial<
+      Pick<ResourceCheck, 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector'>
+    >,
+  ): ResourceCheck {
     const c = { ...this, ...change }
-    return new ResourceCheck(this.authorizer, this.group, this.resource, c.subresource, c.namespace, c.name, c.fieldSelector, c.labelSelector)
+    return new ResourceCheck(
+      this.authorizer,
+      this.group,
+      this.resource,
+      c.subresource,
+      c.namespace,
+      c.name,
+      c.fieldSelector,
+      c.labelSelector,
+    )
   }
 }
 
@@ -87,7 +128,12 @@ function decide(authorizer: CelAuthorizer, attributes: AuthorizationAttributes):
 }
 
 function resourceAttributes(c: ResourceCheck, verb: string): AuthorizationAttributes {
-  const attrs: AuthorizationAttributes = { verb, group: c.group, version: '*', resource: c.resource }
+  const attrs: AuthorizationAttributes = {
+    verb,
+    group: c.group,
+    version: '*',
+    resource: c.resource,
+  }
   if (c.subresource) attrs.subresource = c.subresource
   if (c.namespace) attrs.namespace = c.namespace
   if (c.name) attrs.name = c.name
@@ -115,24 +161,49 @@ export function registerAuthzLibrary(env: Environment): void {
     if (!path.trim()) throw new Error('path must not be empty')
     return new PathCheck(a, path)
   })
-  env.registerFunction(`${A}.group(string): ${G}`, (a: CelAuthorizer, group: string) => new GroupCheck(a, group))
-  env.registerFunction(`${A}.serviceAccount(string, string): ${A}`, (a: CelAuthorizer, namespace: string, name: string) => {
-    if (isDns1123Subdomain(name).length) throw new Error('Invalid service account name')
-    if (isDns1123Label(namespace).length) throw new Error('Invalid service account namespace')
-    return new CelAuthorizer(serviceAccountIdentity(namespace, name), a.authorize)
-  })
+  env.registerFunction(
+    `${A}.group(string): ${G}`,
+    (a: CelAuthorizer, group: string) => new GroupCheck(a, group),
+  )
+  env.registerFunction(
+    `${A}.serviceAccount(string, string): ${A}`,
+    (a: CelAuthorizer, namespace: string, name: string) => {
+      if (isDns1123Subdomain(name).length) throw new Error('Invalid service account name')
+      if (isDns1123Label(namespace).length) throw new Error('Invalid service account namespace')
+      return new CelAuthorizer(serviceAccountIdentity(namespace, name), a.authorize)
+    },
+  )
   env.registerFunction(`${G}.resource(string): ${R}`, (g: GroupCheck, resource: string) => {
     if (!resource.trim()) throw new Error('resource must not be empty')
     return new ResourceCheck(g.authorizer, g.group, resource)
   })
-  env.registerFunction(`${R}.subresource(string): ${R}`, (r: ResourceCheck, subresource: string) => r.with({ subresource }))
-  env.registerFunction(`${R}.namespace(string): ${R}`, (r: ResourceCheck, namespace: string) => r.with({ namespace }))
-  env.registerFunction(`${R}.name(string): ${R}`, (r: ResourceCheck, name: string) => r.with({ name }))
-  env.registerFunction(`${R}.fieldSelector(string): ${R}`, (r: ResourceCheck, fieldSelector: string) => r.with({ fieldSelector }))
-  env.registerFunction(`${R}.labelSelector(string): ${R}`, (r: ResourceCheck, labelSelector: string) => r.with({ labelSelector }))
-  env.registerFunction(`${P}.check(string): ${D}`, (p: PathCheck, verb: string) => decide(p.authorizer, { verb, path: p.path }))
-  env.registerFunction(`${R}.check(string): ${D}`, (r: ResourceCheck, verb: string) => decide(r.authorizer, resourceAttributes(r, verb)))
-  env.registerFunction(`${D}.allowed(): bool`, (d: CelDecision) => d.decision.allowed && !d.decision.error)
+  env.registerFunction(`${R}.subresource(string): ${R}`, (r: ResourceCheck, subresource: string) =>
+    r.with({ subresource }),
+  )
+  env.registerFunction(`${R}.namespace(string): ${R}`, (r: ResourceCheck, namespace: string) =>
+    r.with({ namespace }),
+  )
+  env.registerFunction(`${R}.name(string): ${R}`, (r: ResourceCheck, name: string) =>
+    r.with({ name }),
+  )
+  env.registerFunction(
+    `${R}.fieldSelector(string): ${R}`,
+    (r: ResourceCheck, fieldSelector: string) => r.with({ fieldSelector }),
+  )
+  env.registerFunction(
+    `${R}.labelSelector(string): ${R}`,
+    (r: ResourceCheck, labelSelector: string) => r.with({ labelSelector }),
+  )
+  env.registerFunction(`${P}.check(string): ${D}`, (p: PathCheck, verb: string) =>
+    decide(p.authorizer, { verb, path: p.path }),
+  )
+  env.registerFunction(`${R}.check(string): ${D}`, (r: ResourceCheck, verb: string) =>
+    decide(r.authorizer, resourceAttributes(r, verb)),
+  )
+  env.registerFunction(
+    `${D}.allowed(): bool`,
+    (d: CelDecision) => d.decision.allowed && !d.decision.error,
+  )
   env.registerFunction(`${D}.reason(): string`, (d: CelDecision) => d.decision.reason)
   env.registerFunction(`${D}.errored(): bool`, (d: CelDecision) => d.decision.error !== undefined)
   env.registerFunction(`${D}.error(): string`, (d: CelDecision) => d.decision.error ?? '')

@@ -52,7 +52,8 @@ function meter(evaluate: Evaluate, sized: boolean): Evaluate {
   const counted: Evaluate = (ev, ast, ctx) => {
     spend(1)
     const value = evaluate(ev, ast, ctx)
-    if (sized && (typeof value === 'string' || Array.isArray(value)) && value.length >= 10) spend(Math.ceil(value.length / 10))
+    if (sized && (typeof value === 'string' || Array.isArray(value)) && value.length >= 10)
+      spend(Math.ceil(value.length / 10))
     return value
   }
   metered.add(counted)

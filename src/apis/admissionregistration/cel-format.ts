@@ -7,7 +7,13 @@
  * in upstream's words.
  */
 import { Optional, type Environment } from '@marcbachmann/cel-js'
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidLabelValue } from '../../apimachinery/field-formats'
+import {
+  isDns1035Label,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from '../../apimachinery/field-formats'
 import { matchesFormat } from '../crd/formats'
 import { parseRequestURI } from './cel-url-parse'
 
@@ -21,7 +27,8 @@ export class CelFormat {
 /** maskTrailingDash: a prefix may end in a dash, as generateName's do. */
 const masked = (s: string) => (s.length > 1 && s.endsWith('-') ? `${s.slice(0, -2)}a` : s)
 
-const strfmt = (format: string, message: string) => (s: string) => (matchesFormat(format, s) ? [] : [message])
+const strfmt = (format: string, message: string) => (s: string) =>
+  matchesFormat(format, s) ? [] : [message]
 
 const formats: Record<string, CelFormat> = {
   dns1123Label: new CelFormat('DNS1123Label', isDns1123Label),
@@ -29,7 +36,9 @@ const formats: Record<string, CelFormat> = {
   dns1035Label: new CelFormat('DNS1035Label', isDns1035Label),
   qualifiedName: new CelFormat('QualifiedName', isQualifiedName),
   dns1123LabelPrefix: new CelFormat('DNS1123LabelPrefix', (s) => isDns1123Label(masked(s))),
-  dns1123SubdomainPrefix: new CelFormat('DNS1123SubdomainPrefix', (s) => isDns1123Subdomain(masked(s))),
+  dns1123SubdomainPrefix: new CelFormat('DNS1123SubdomainPrefix', (s) =>
+    isDns1123Subdomain(masked(s)),
+  ),
   dns1035LabelPrefix: new CelFormat('DNS1035LabelPrefix', (s) => isDns1035Label(masked(s))),
   labelValue: new CelFormat('LabelValue', isValidLabelValue),
   uri: new CelFormat('URI', (s) => {
@@ -56,11 +65,19 @@ export function registerFormatLibrary(env: Environment): void {
   env.registerType(F, CelFormat)
   env.registerType(NS, FormatNamespace)
   env.registerConstant('format', NS, new FormatNamespace())
-  for (const [name, format] of Object.entries(formats)) env.registerFunction(`${NS}.${name}(): ${F}`, () => format)
-  env.registerFunction(`${NS}.named(string): optional<${F}>`, (_ns: FormatNamespace, name: string) => (Object.hasOwn(formats, name) ? Optional.of(formats[name]) : Optional.none()))
-  env.registerFunction(`${F}.validate(string): optional<list<string>>`, (f: CelFormat, s: string) => {
-    const errors = f.validate(s)
-    return errors.length ? Optional.of(errors) : Optional.none()
-  })
+  for (const [name, format] of Object.entries(formats))
+    env.registerFunction(`${NS}.${name}(): ${F}`, () => format)
+  env.registerFunction(
+    `${NS}.named(string): optional<${F}>`,
+    (_ns: FormatNamespace, name: string) =>
+      Object.hasOwn(formats, name) ? Optional.of(formats[name]) : Optional.none(),
+  )
+  env.registerFunction(
+    `${F}.validate(string): optional<list<string>>`,
+    (f: CelFormat, s: string) => {
+      const errors = f.validate(s)
+      return errors.length ? Optional.of(errors) : Optional.none()
+    },
+  )
   env.registerOperator(`${F} == ${F}`, (a: CelFormat, b: CelFormat) => a.name === b.name)
 }

@@ -28,20 +28,37 @@ function findAll(s: string, pattern: string, limit: number): string[] {
 }
 
 function registerStringsAndRegex(env: Environment): void {
-  env.registerFunction('string.find(string): string', (s: string, p: string) => findAll(s, p, 1)[0] ?? '')
-  env.registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1))
-  env.registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAll(s, p, Number(n)))
+  env.registerFunction(
+    'string.find(string): string',
+    (s: string, p: string) => findAll(s, p, 1)[0] ?? '',
+  )
+  env.registerFunction('string.findAll(string): list<string>', (s: string, p: string) =>
+    findAll(s, p, -1),
+  )
+  env.registerFunction(
+    'string.findAll(string, int): list<string>',
+    (s: string, p: string, n: bigint) => findAll(s, p, Number(n)),
+  )
   env.registerFunction('string.charAt(int): string', (s: string, i: bigint) => {
     const chars = [...s]
     if (i < 0n || i > BigInt(chars.length)) throw new Error(`index out of range: ${i}`)
     return chars[Number(i)] ?? ''
   })
-  env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => s.split(from).join(to))
-  env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => {
-    if (n < 0n) return s.split(from).join(to)
-    const parts = s.split(from)
-    return parts.slice(0, Number(n) + 1).join(to) + (parts.length > Number(n) + 1 ? from + parts.slice(Number(n) + 1).join(from) : '')
-  })
+  env.registerFunction(
+    'string.replace(string, string): string',
+    (s: string, from: string, to: string) => s.split(from).join(to),
+  )
+  env.registerFunction(
+    'string.replace(string, string, int): string',
+    (s: string, from: string, to: string, n: bigint) => {
+      if (n < 0n) return s.split(from).join(to)
+      const parts = s.split(from)
+      return (
+        parts.slice(0, Number(n) + 1).join(to) +
+        (parts.length > Number(n) + 1 ? from + parts.slice(Number(n) + 1).join(from) : '')
+      )
+    },
+  )
   env.registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''))
 }
 

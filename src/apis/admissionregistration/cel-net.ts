@@ -39,10 +39,13 @@ function ipAddr(raw: string): Addr {
   try {
     addr = parseAddr(raw)
   } catch (err) {
-    throw new Error(`IP Address ${JSON.stringify(raw)} parse error during conversion from string: ${(err as Error).message}`)
+    throw new Error(
+      `IP Address ${JSON.stringify(raw)} parse error during conversion from string: ${(err as Error).message}`,
+    )
   }
   if (addr.zone) throw new Error(`IP address ${JSON.stringify(raw)} with zone value is not allowed`)
-  if (is4In6(addr)) throw new Error(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`)
+  if (is4In6(addr))
+    throw new Error(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`)
   return addr
 }
 
@@ -56,7 +59,10 @@ function cidrPrefix(raw: string): Prefix {
   } catch (err) {
     throw new Error(`${parsePrefixError}: ${parsePrefixError}: ${(err as Error).message}`)
   }
-  if (is4In6(prefix.addr)) throw new Error(`${parsePrefixError}: IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`)
+  if (is4In6(prefix.addr))
+    throw new Error(
+      `${parsePrefixError}: IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`,
+    )
   return prefix
 }
 
@@ -69,7 +75,8 @@ const succeeds = (f: () => unknown) => {
   }
 }
 
-const containsCIDR = (c: CelCIDR, other: Prefix) => prefixesOverlap(c.prefix, other) && c.prefix.prefixLen <= other.prefixLen
+const containsCIDR = (c: CelCIDR, other: Prefix) =>
+  prefixesOverlap(c.prefix, other) && c.prefix.prefixLen <= other.prefixLen
 
 /** An object with no fields whose methods hold a library's namespaced functions (`ip.isCanonical`). */
 class IPNamespace {}
@@ -82,25 +89,47 @@ export function registerNetLibrary(env: Environment): void {
 
   env.registerFunction('ip(string): net.IP', (s: string) => new CelIP(ipAddr(s)))
   env.registerFunction('isIP(string): bool', (s: string) => succeeds(() => ipAddr(s)))
-  env.registerFunction('kubernetes.net.IPNamespace.isCanonical(string): bool', (_ns: IPNamespace, s: string) => formatAddr(ipAddr(s)) === s)
+  env.registerFunction(
+    'kubernetes.net.IPNamespace.isCanonical(string): bool',
+    (_ns: IPNamespace, s: string) => formatAddr(ipAddr(s)) === s,
+  )
   env.registerFunction('net.IP.family(): int', (ip: CelIP) => (ip.addr.bitLen === 32 ? 4n : 6n))
   env.registerFunction('net.IP.isUnspecified(): bool', (ip: CelIP) => isUnspecified(ip.addr))
   env.registerFunction('net.IP.isLoopback(): bool', (ip: CelIP) => isLoopback(ip.addr))
-  env.registerFunction('net.IP.isLinkLocalMulticast(): bool', (ip: CelIP) => isLinkLocalMulticast(ip.addr))
-  env.registerFunction('net.IP.isLinkLocalUnicast(): bool', (ip: CelIP) => isLinkLocalUnicast(ip.addr))
+  env.registerFunction('net.IP.isLinkLocalMulticast(): bool', (ip: CelIP) =>
+    isLinkLocalMulticast(ip.addr),
+  )
+  env.registerFunction('net.IP.isLinkLocalUnicast(): bool', (ip: CelIP) =>
+    isLinkLocalUnicast(ip.addr),
+  )
   env.registerFunction('net.IP.isGlobalUnicast(): bool', (ip: CelIP) => isGlobalUnicast(ip.addr))
   env.registerFunction('string(net.IP): string', (ip: CelIP) => formatAddr(ip.addr))
   env.registerOperator('net.IP == net.IP', (a: CelIP, b: CelIP) => sameAddr(a.addr, b.addr))
 
   env.registerFunction('cidr(string): net.CIDR', (s: string) => new CelCIDR(cidrPrefix(s)))
   env.registerFunction('isCIDR(string): bool', (s: string) => succeeds(() => cidrPrefix(s)))
-  env.registerFunction('net.CIDR.containsIP(string): bool', (c: CelCIDR, s: string) => prefixContains(c.prefix, ipAddr(s)))
-  env.registerFunction('net.CIDR.containsIP(net.IP): bool', (c: CelCIDR, ip: CelIP) => prefixContains(c.prefix, ip.addr))
-  env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CelCIDR, s: string) => containsCIDR(c, cidrPrefix(s)))
-  env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', (c: CelCIDR, o: CelCIDR) => containsCIDR(c, o.prefix))
+  env.registerFunction('net.CIDR.containsIP(string): bool', (c: CelCIDR, s: string) =>
+    prefixContains(c.prefix, ipAddr(s)),
+  )
+  env.registerFunction('net.CIDR.containsIP(net.IP): bool', (c: CelCIDR, ip: CelIP) =>
+    prefixContains(c.prefix, ip.addr),
+  )
+  env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CelCIDR, s: string) =>
+    containsCIDR(c, cidrPrefix(s)),
+  )
+  env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', (c: CelCIDR, o: CelCIDR) =>
+    containsCIDR(c, o.prefix),
+  )
   env.registerFunction('net.CIDR.ip(): net.IP', (c: CelCIDR) => new CelIP(c.prefix.addr))
   env.registerFunction('net.CIDR.prefixLength(): int', (c: CelCIDR) => BigInt(c.prefix.prefixLen))
-  env.registerFunction('net.CIDR.masked(): net.CIDR', (c: CelCIDR) => new CelCIDR(maskPrefix(c.prefix)))
+  env.registerFunction(
+    'net.CIDR.masked(): net.CIDR',
+    (c: CelCIDR) => new CelCIDR(maskPrefix(c.prefix)),
+  )
   env.registerFunction('string(net.CIDR): string', (c: CelCIDR) => formatPrefix(c.prefix))
-  env.registerOperator('net.CIDR == net.CIDR', (a: CelCIDR, b: CelCIDR) => sameAddr(a.prefix.addr, b.prefix.addr) && a.prefix.prefixLen === b.prefix.prefixLen)
+  env.registerOperator(
+    'net.CIDR == net.CIDR',
+    (a: CelCIDR, b: CelCIDR) =>
+      sameAddr(a.prefix.addr, b.prefix.addr) && a.prefix.prefixLen === b.prefix.prefixLen,
+  )
 }

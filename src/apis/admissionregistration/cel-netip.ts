@@ -33,12 +33,14 @@ function ipv4Fields(input: string, s: string): number[] {
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!
     if (c >= '0' && c <= '9') {
-      if (digits === 1 && val === 0) throw new ParseAddrError(input, 'IPv4 field has octet with leading zero')
+      if (digits === 1 && val === 0)
+        throw new ParseAddrError(input, 'IPv4 field has octet with leading zero')
       val = val * 10 + Number(c)
       digits++
       if (val > 255) throw new ParseAddrError(input, 'IPv4 field has value >255')
     } else if (c === '.') {
-      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') throw new ParseAddrError(input, 'IPv4 field must have at least one digit', s.slice(i))
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.')
+        throw new ParseAddrError(input, 'IPv4 field must have at least one digit', s.slice(i))
       if (fields.length === 3) throw new ParseAddrError(input, 'IPv4 address too long')
       fields.push(val)
       val = 0
@@ -79,10 +81,21 @@ function parseIPv6(input: string): Addr {
       if (off > 3) throw new ParseAddrError(input, 'each group must have 4 or less digits', s)
       if (acc > 0xffff) throw new ParseAddrError(input, 'IPv6 field has value >=2^16', s)
     }
-    if (off === 0) throw new ParseAddrError(input, 'each colon-separated field must have at least one digit', s)
+    if (off === 0)
+      throw new ParseAddrError(input, 'each colon-separated field must have at least one digit', s)
     if (off < s.length && s[off] === '.') {
-      if (ellipsis < 0 && i !== 12) throw new ParseAddrError(input, 'embedded IPv4 address must replace the final 2 fields of the address', s)
-      if (i + 4 > 16) throw new ParseAddrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s)
+      if (ellipsis < 0 && i !== 12)
+        throw new ParseAddrError(
+          input,
+          'embedded IPv4 address must replace the final 2 fields of the address',
+          s,
+        )
+      if (i + 4 > 16)
+        throw new ParseAddrError(
+          input,
+          'too many hex fields to fit an embedded IPv4 at the end of the address',
+          s,
+        )
       ip.splice(i, 4, ...ipv4Fields(input, s))
       s = ''
       i += 4
@@ -94,7 +107,8 @@ function parseIPv6(input: string): Addr {
     s = s.slice(off)
     if (!s) break
     if (s[0] !== ':') throw new ParseAddrError(input, 'unexpected character, want colon', s)
-    if (s.length === 1) throw new ParseAddrError(input, 'colon must be followed by more characters', s)
+    if (s.length === 1)
+      throw new ParseAddrError(input, 'colon must be followed by more characters', s)
     s = s.slice(1)
     if (s[0] === ':') {
       if (ellipsis >= 0) throw new ParseAddrError(input, 'multiple :: in address', s)
@@ -109,7 +123,8 @@ function parseIPv6(input: string): Addr {
     const n = 16 - i
     for (let j = i - 1; j >= ellipsis; j--) ip[j + n] = ip[j]!
     ip.fill(0, ellipsis, ellipsis + n)
-  } else if (ellipsis >= 0) throw new ParseAddrError(input, 'the :: must expand to at least one field of zeros', s)
+  } else if (ellipsis >= 0)
+    throw new ParseAddrError(input, 'the :: must expand to at least one field of zeros', s)
   return { bits: fromBytes(ip), bitLen: 128, zone }
 }
 
@@ -184,7 +199,10 @@ const hostMask = (bitLen: number, prefixLen: number) => (1n << BigInt(bitLen - p
 const maskedBits = (a: Addr, prefixLen: number) => a.bits & ~hostMask(a.bitLen, prefixLen)
 
 /** Prefix.Masked(): the host bits cleared. */
-export const maskPrefix = (p: Prefix): Prefix => ({ addr: { ...p.addr, bits: maskedBits(p.addr, p.prefixLen) }, prefixLen: p.prefixLen })
+export const maskPrefix = (p: Prefix): Prefix => ({
+  addr: { ...p.addr, bits: maskedBits(p.addr, p.prefixLen) },
+  prefixLen: p.prefixLen,
+})
 
 /** Prefix.Contains */
 export function prefixContains(p: Prefix, a: Addr): boolean {
@@ -199,20 +217,32 @@ export function prefixesOverlap(p: Prefix, o: Prefix): boolean {
   return bits === 0 || maskedBits(p.addr, bits) === maskedBits(o.addr, bits)
 }
 
-export const sameAddr = (a: Addr, b: Addr) => a.bits === b.bits && a.bitLen === b.bitLen && a.zone === b.zone
+export const sameAddr = (a: Addr, b: Addr) =>
+  a.bits === b.bits && a.bitLen === b.bitLen && a.zone === b.zone
 
-const inV4 = (a: Addr, base: number[], prefixLen: number) => a.bitLen === 32 && maskedBits(a, prefixLen) === fromBytes(base)
-const topV6 = (a: Addr, mask: number, value: number) => a.bitLen === 128 && (group(a, 0) & mask) === value
+const inV4 = (a: Addr, base: number[], prefixLen: number) =>
+  a.bitLen === 32 && maskedBits(a, prefixLen) === fromBytes(base)
+const topV6 = (a: Addr, mask: number, value: number) =>
+  a.bitLen === 128 && (group(a, 0) & mask) === value
 
 export const isUnspecified = (a: Addr) => a.bits === 0n
-export const isLoopback = (a: Addr) => inV4(a, [127, 0, 0, 0], 8) || (a.bitLen === 128 && a.bits === 1n)
+export const isLoopback = (a: Addr) =>
+  inV4(a, [127, 0, 0, 0], 8) || (a.bitLen === 128 && a.bits === 1n)
 export const isMulticast = (a: Addr) => inV4(a, [224, 0, 0, 0], 4) || topV6(a, 0xff00, 0xff00)
-export const isLinkLocalMulticast = (a: Addr) => inV4(a, [224, 0, 0, 0], 24) || topV6(a, 0xff0f, 0xff02)
-export const isLinkLocalUnicast = (a: Addr) => inV4(a, [169, 254, 0, 0], 16) || topV6(a, 0xffc0, 0xfe80)
+export const isLinkLocalMulticast = (a: Addr) =>
+  inV4(a, [224, 0, 0, 0], 24) || topV6(a, 0xff0f, 0xff02)
+export const isLinkLocalUnicast = (a: Addr) =>
+  inV4(a, [169, 254, 0, 0], 16) || topV6(a, 0xffc0, 0xfe80)
 
 /** Addr.IsGlobalUnicast: private addresses count, as Go's. */
 export function isGlobalUnicast(a: Addr): boolean {
   const unmapped: Addr = is4In6(a) ? { bits: a.bits & 0xffffffffn, bitLen: 32, zone: '' } : a
-  if (unmapped.bitLen === 32 && (unmapped.bits === 0n || unmapped.bits === 0xffffffffn)) return false
-  return !isUnspecified(unmapped) && !isLoopback(unmapped) && !isMulticast(unmapped) && !isLinkLocalUnicast(unmapped)
+  if (unmapped.bitLen === 32 && (unmapped.bits === 0n || unmapped.bits === 0xffffffffn))
+    return false
+  return (
+    !isUnspecified(unmapped) &&
+    !isLoopback(unmapped) &&
+    !isMulticast(unmapped) &&
+    !isLinkLocalUnicast(unmapped)
+  )
 }

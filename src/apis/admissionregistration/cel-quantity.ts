@@ -6,7 +6,13 @@
  * (`apimachinery/quantity.ts`), parsed with resource.ParseQuantity's errors.
  */
 import type { Environment } from '@marcbachmann/cel-js'
-import { addQuantity, cmpQuantity, parseQuantity, subQuantity, type Quantity } from '../../apimachinery/quantity'
+import {
+  addQuantity,
+  cmpQuantity,
+  parseQuantity,
+  subQuantity,
+  type Quantity,
+} from '../../apimachinery/quantity'
 
 export class CelQuantity {
   constructor(readonly q: Quantity) {}
@@ -28,7 +34,8 @@ const intQuantity = (n: bigint): Quantity => ({ nanos: n * NANO, format: 'Decima
 
 const Q = 'kubernetes.Quantity'
 
-const formatWrong = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+const formatWrong =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
 /** resource.ParseQuantity: a suffix of letters outside its alphabet is a format error before a suffix error. */
 function parse(s: string): Quantity {
@@ -48,20 +55,48 @@ export function registerQuantityLibrary(env: Environment): void {
       return false
     }
   })
-  env.registerFunction(`sign(${Q}): int`, (a: CelQuantity) => BigInt(cmpQuantity(a.q, { nanos: 0n, format: 'DecimalSI' })))
-  env.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => cmpQuantity(a.q, b.q) === 1)
-  env.registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => cmpQuantity(a.q, b.q) === -1)
-  env.registerFunction(`${Q}.compareTo(${Q}): int`, (a: CelQuantity, b: CelQuantity) => BigInt(cmpQuantity(a.q, b.q)))
-  env.registerFunction(`${Q}.asApproximateFloat(): double`, (a: CelQuantity) => Number(a.q.nanos) / 1e9)
+  env.registerFunction(`sign(${Q}): int`, (a: CelQuantity) =>
+    BigInt(cmpQuantity(a.q, { nanos: 0n, format: 'DecimalSI' })),
+  )
+  env.registerFunction(
+    `${Q}.isGreaterThan(${Q}): bool`,
+    (a: CelQuantity, b: CelQuantity) => cmpQuantity(a.q, b.q) === 1,
+  )
+  env.registerFunction(
+    `${Q}.isLessThan(${Q}): bool`,
+    (a: CelQuantity, b: CelQuantity) => cmpQuantity(a.q, b.q) === -1,
+  )
+  env.registerFunction(`${Q}.compareTo(${Q}): int`, (a: CelQuantity, b: CelQuantity) =>
+    BigInt(cmpQuantity(a.q, b.q)),
+  )
+  env.registerFunction(
+    `${Q}.asApproximateFloat(): double`,
+    (a: CelQuantity) => Number(a.q.nanos) / 1e9,
+  )
   env.registerFunction(`${Q}.asInteger(): int`, (a: CelQuantity) => {
     const v = asInt64(a.q)
     if (v === undefined) throw new Error('cannot convert value to integer')
     return v
   })
   env.registerFunction(`${Q}.isInteger(): bool`, (a: CelQuantity) => asInt64(a.q) !== undefined)
-  env.registerFunction(`${Q}.add(${Q}): ${Q}`, (a: CelQuantity, b: CelQuantity) => new CelQuantity(addQuantity(a.q, b.q)))
-  env.registerFunction(`${Q}.add(int): ${Q}`, (a: CelQuantity, n: bigint) => new CelQuantity(addQuantity(a.q, intQuantity(n))))
-  env.registerFunction(`${Q}.sub(${Q}): ${Q}`, (a: CelQuantity, b: CelQuantity) => new CelQuantity(subQuantity(a.q, b.q)))
-  env.registerFunction(`${Q}.sub(int): ${Q}`, (a: CelQuantity, n: bigint) => new CelQuantity(subQuantity(a.q, intQuantity(n))))
-  env.registerOperator(`${Q} == ${Q}`, (a: CelQuantity, b: CelQuantity) => cmpQuantity(a.q, b.q) === 0)
+  env.registerFunction(
+    `${Q}.add(${Q}): ${Q}`,
+    (a: CelQuantity, b: CelQuantity) => new CelQuantity(addQuantity(a.q, b.q)),
+  )
+  env.registerFunction(
+    `${Q}.add(int): ${Q}`,
+    (a: CelQuantity, n: bigint) => new CelQuantity(addQuantity(a.q, intQuantity(n))),
+  )
+  env.registerFunction(
+    `${Q}.sub(${Q}): ${Q}`,
+    (a: CelQuantity, b: CelQuantity) => new CelQuantity(subQuantity(a.q, b.q)),
+  )
+  env.registerFunction(
+    `${Q}.sub(int): ${Q}`,
+    (a: CelQuantity, n: bigint) => new CelQuantity(subQuantity(a.q, intQuantity(n))),
+  )
+  env.registerOperator(
+    `${Q} == ${Q}`,
+    (a: CelQuantity, b: CelQuantity) => cmpQuantity(a.q, b.q) === 0,
+  )
 }

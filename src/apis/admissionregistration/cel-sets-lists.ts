@@ -24,13 +24,33 @@ export function celEqual(a: unknown, b: unknown): boolean {
   const nb = numberOf(b)
   if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && na == nb
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => celEqual(v, b[i]))
-  if (a instanceof Uint8Array || b instanceof Uint8Array) return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((v, i) => v === b[i])
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => celEqual(v, b[i]))
+    )
+  if (a instanceof Uint8Array || b instanceof Uint8Array)
+    return (
+      a instanceof Uint8Array &&
+      b instanceof Uint8Array &&
+      a.length === b.length &&
+      a.every((v, i) => v === b[i])
+    )
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false
   const ka = Object.keys(a)
   const kb = Object.keys(b)
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && celEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.hasOwn(b, k) &&
+        celEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  )
 }
 
 const includes = (list: unknown[], v: unknown) => list.some((x) => celEqual(x, v))
@@ -40,7 +60,11 @@ type Ordered = bigint | number | string | boolean
 
 const before = (a: Ordered, b: Ordered) => a < b
 
-function extreme(list: Ordered[], better: (a: Ordered, b: Ordered) => boolean, name: string): Ordered {
+function extreme(
+  list: Ordered[],
+  better: (a: Ordered, b: Ordered) => boolean,
+  name: string,
+): Ordered {
   if (!list.length) throw new Error(`${name} called on empty list`)
   return list.reduce((a, b) => (better(b, a) ? b : a))
 }
@@ -53,18 +77,33 @@ const S = 'kubernetes.SetsNamespace'
 export function registerSetsAndLists(env: Environment): void {
   env.registerType(S, SetsNamespace)
   env.registerConstant('sets', S, new SetsNamespace())
-  env.registerFunction(`${S}.contains(list, list): bool`, (_s: SetsNamespace, a: unknown[], b: unknown[]) => contains(a, b))
-  env.registerFunction(`${S}.equivalent(list, list): bool`, (_s: SetsNamespace, a: unknown[], b: unknown[]) => contains(a, b) && contains(b, a))
-  env.registerFunction(`${S}.intersects(list, list): bool`, (_s: SetsNamespace, a: unknown[], b: unknown[]) => a.some((v) => includes(b, v)))
+  env.registerFunction(
+    `${S}.contains(list, list): bool`,
+    (_s: SetsNamespace, a: unknown[], b: unknown[]) => contains(a, b),
+  )
+  env.registerFunction(
+    `${S}.equivalent(list, list): bool`,
+    (_s: SetsNamespace, a: unknown[], b: unknown[]) => contains(a, b) && contains(b, a),
+  )
+  env.registerFunction(
+    `${S}.intersects(list, list): bool`,
+    (_s: SetsNamespace, a: unknown[], b: unknown[]) => a.some((v) => includes(b, v)),
+  )
 
   env.registerFunction('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n))
   env.registerFunction('list<double>.sum(): double', (l: number[]) => l.reduce((a, b) => a + b, 0))
   for (const t of ['int', 'double', 'string', 'bool'] as const) {
     env.registerFunction(`list<${t}>.min(): ${t}`, (l: Ordered[]) => extreme(l, before, 'min'))
-    env.registerFunction(`list<${t}>.max(): ${t}`, (l: Ordered[]) => extreme(l, (a, b) => before(b, a), 'max'))
-    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: Ordered[]) => l.every((v, i) => i === 0 || !before(v, l[i - 1]!)))
+    env.registerFunction(`list<${t}>.max(): ${t}`, (l: Ordered[]) =>
+      extreme(l, (a, b) => before(b, a), 'max'),
+    )
+    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: Ordered[]) =>
+      l.every((v, i) => i === 0 || !before(v, l[i - 1]!)),
+    )
   }
-  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], v: unknown) => BigInt(l.findIndex((x) => celEqual(x, v))))
+  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], v: unknown) =>
+    BigInt(l.findIndex((x) => celEqual(x, v))),
+  )
   env.registerFunction('list<dyn>.lastIndexOf(dyn): int', (l: unknown[], v: unknown) => {
     for (let i = l.length - 1; i >= 0; i--) if (celEqual(l[i], v)) return BigInt(i)
     return -1n

@@ -23,7 +23,7 @@ type Mode = 'path' | 'host' | 'query'
 /** shouldEscape: whether a byte must be %-escaped in this part of a URL. */
 function shouldEscape(c: string, mode: Mode): boolean {
   if (isAlnum(c) || '-_.~'.includes(c)) return false
-  if (mode === 'host') return !"!$&'()*+,;=:[]<>\"".includes(c)
+  if (mode === 'host') return !'!$&\'()*+,;=:[]<>"'.includes(c)
   if (mode === 'path') return !'$&+,/:;=@'.includes(c)
   return true
 }
@@ -35,14 +35,17 @@ function unescape(s: string, mode: Mode): string {
   for (let i = 0; i < s.length; ) {
     const c = s[i]!
     if (c === '%') {
-      if (!isHex(s[i + 1]) || !isHex(s[i + 2])) throw new URLError(`invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`)
+      if (!isHex(s[i + 1]) || !isHex(s[i + 2]))
+        throw new URLError(`invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`)
       const byte = parseInt(s.slice(i + 1, i + 3), 16)
-      if (mode === 'host' && byte < 0x80 && s.slice(i, i + 3) !== '%25') throw new URLError(`invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`)
+      if (mode === 'host' && byte < 0x80 && s.slice(i, i + 3) !== '%25')
+        throw new URLError(`invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`)
       bytes.push(byte)
       i += 3
       continue
     }
-    if (mode === 'host' && c.charCodeAt(0) < 0x80 && shouldEscape(c, 'host')) throw new URLError(`invalid character ${JSON.stringify(c)} in host name`)
+    if (mode === 'host' && c.charCodeAt(0) < 0x80 && shouldEscape(c, 'host'))
+      throw new URLError(`invalid character ${JSON.stringify(c)} in host name`)
     if (mode === 'query' && c === '+') bytes.push(0x20)
     else bytes.push(...encoder.encode(c))
     i++
@@ -54,7 +57,10 @@ function escape(s: string, mode: Mode): string {
   let out = ''
   for (const byte of new TextEncoder().encode(s)) {
     const c = String.fromCharCode(byte)
-    out += byte < 0x80 && !shouldEscape(c, mode) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+    out +=
+      byte < 0x80 && !shouldEscape(c, mode)
+        ? c
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
   }
   return out
 }
@@ -66,10 +72,12 @@ function parseHost(host: string): string {
     const end = host.lastIndexOf(']')
     if (end < 0) throw new URLError("missing ']' in host")
     const colonPort = host.slice(end + 1)
-    if (!validOptionalPort(colonPort)) throw new URLError(`invalid port ${JSON.stringify(colonPort)} after host`)
+    if (!validOptionalPort(colonPort))
+      throw new URLError(`invalid port ${JSON.stringify(colonPort)} after host`)
   } else {
     const colon = host.lastIndexOf(':')
-    if (colon >= 0 && !validOptionalPort(host.slice(colon))) throw new URLError(`invalid port ${JSON.stringify(host.slice(colon))} after host`)
+    if (colon >= 0 && !validOptionalPort(host.slice(colon)))
+      throw new URLError(`invalid port ${JSON.stringify(host.slice(colon))} after host`)
   }
   return unescape(host, 'host')
 }
@@ -77,7 +85,8 @@ function parseHost(host: string): string {
 function parseAuthority(authority: string): string {
   const at = authority.lastIndexOf('@')
   const host = parseHost(authority.slice(at + 1))
-  if (at >= 0 && !/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(authority.slice(0, at))) throw new URLError('net/url: invalid userinfo')
+  if (at >= 0 && !/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(authority.slice(0, at)))
+    throw new URLError('net/url: invalid userinfo')
   return host
 }
 
@@ -117,7 +126,8 @@ function parse(raw: string, viaRequest: boolean): GoURL {
   if (!rest.startsWith('/')) {
     if (url.scheme) return { ...url, opaque: rest }
     if (viaRequest) throw new URLError('invalid URI for request')
-    if ((rest.split('/')[0] ?? '').includes(':')) throw new URLError('first path segment in URL cannot contain colon')
+    if ((rest.split('/')[0] ?? '').includes(':'))
+      throw new URLError('first path segment in URL cannot contain colon')
   }
   if ((url.scheme || (!viaRequest && !rest.startsWith('///'))) && rest.startsWith('//')) {
     let authority = rest.slice(2)

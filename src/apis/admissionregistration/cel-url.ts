@@ -5,7 +5,15 @@
  * Parsing follows Go's net/url (`cel-url-parse.ts`).
  */
 import type { Environment } from '@marcbachmann/cel-js'
-import { escapedPath, hostname, parseRequestURI, parseURL, port, query, type GoURL } from './cel-url-parse'
+import {
+  escapedPath,
+  hostname,
+  parseRequestURI,
+  parseURL,
+  port,
+  query,
+  type GoURL,
+} from './cel-url-parse'
 
 export class CelURL {
   constructor(
@@ -41,6 +49,8 @@ export function registerURLLibrary(env: Environment): void {
   env.registerFunction(`${U}.getHostname(): string`, (u: CelURL) => hostname(u.url))
   env.registerFunction(`${U}.getPort(): string`, (u: CelURL) => port(u.url))
   env.registerFunction(`${U}.getEscapedPath(): string`, (u: CelURL) => escapedPath(u.url))
-  env.registerFunction(`${U}.getQuery(): map<string, list<string>>`, (u: CelURL) => Object.fromEntries(query(u.url)))
+  env.registerFunction(`${U}.getQuery(): map<string, list<string>>`, (u: CelURL) =>
+    Object.fromEntries(query(u.url)),
+  )
   env.registerOperator(`${U} == ${U}`, (a: CelURL, b: CelURL) => a.text === b.text)
 }

@@ -30,7 +30,11 @@ export interface CelScope {
 }
 
 /** A policy's expressions; `messageExpression`s have no authorizer. */
-export const policyScope = (params: boolean, authorizer = true): CelScope => ({ variables: true, params, authorizer })
+export const policyScope = (params: boolean, authorizer = true): CelScope => ({
+  variables: true,
+  params,
+  authorizer,
+})
 
 /** A webhook's match conditions: no variables, no params. */
 export const webhookScope: CelScope = { authorizer: true }
@@ -44,8 +48,15 @@ function celEnvironment(scope: CelScope): Environment {
   const key = `${!!scope.crd}/${!!scope.variables}/${!!scope.params}/${!!scope.authorizer}`
   let env = environments.get(key)
   if (env) return env
-  env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 10_000, maxDepth: 100 } })
-  for (const name of scope.crd ? ['self', 'oldSelf'] : ['object', 'oldObject', 'request', 'namespaceObject']) env.registerVariable(name, 'dyn')
+  env = new Environment({
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: false,
+    limits: { maxAstNodes: 10_000, maxDepth: 100 },
+  })
+  for (const name of scope.crd
+    ? ['self', 'oldSelf']
+    : ['object', 'oldObject', 'request', 'namespaceObject'])
+    env.registerVariable(name, 'dyn')
   if (scope.variables) env.registerVariable('variables', 'dyn')
   if (scope.params) env.registerVariable('params', 'dyn')
   registerKubernetesLibrary(env)
@@ -60,13 +71,18 @@ export type ExpressionResult = 'bool' | 'string' | 'any'
 
 export type Compiled = { ok: true; program: ParseResult } | { ok: false; error: string }
 
-const summaryOf = (err: unknown) => spokenMatches(String((err as { summary?: string }).summary ?? (err as Error).message ?? err))
+const summaryOf = (err: unknown) =>
+  spokenMatches(String((err as { summary?: string }).summary ?? (err as Error).message ?? err))
 
 /**
  * Parses and type-checks an expression, as upstream compiles one on create: `compilation failed:
  * ERROR: <input>: …`.
  */
-export function compileExpression(expression: string, result: ExpressionResult, scope: CelScope): Compiled {
+export function compileExpression(
+  expression: string,
+  result: ExpressionResult,
+  scope: CelScope,
+): Compiled {
   const env = celEnvironment(scope)
   let program: ParseResult
   try {
@@ -75,13 +91,17 @@ export function compileExpression(expression: string, result: ExpressionResult, 
     return { ok: false, error: `compilation failed: ERROR: <input>: ${summaryOf(err)}` }
   }
   const refusedPattern = useRe2Matches(program.ast)
-  if (refusedPattern) return { ok: false, error: `compilation failed: ERROR: <input>: ${refusedPattern}` }
+  if (refusedPattern)
+    return { ok: false, error: `compilation failed: ERROR: <input>: ${refusedPattern}` }
   const checked = program.check()
   if (!checked.valid) {
     return { ok: false, error: `compilation failed: ERROR: <input>: ${summaryOf(checked.error)}` }
   }
   if (result !== 'any' && checked.type !== result && checked.type !== 'dyn') {
-    return { ok: false, error: `compilation failed: ERROR: <input>: expression must evaluate to ${result}, not ${checked.type}` }
+    return {
+      ok: false,
+      error: `compilation failed: ERROR: <input>: expression must evaluate to ${result}, not ${checked.type}`,
+    }
   }
   meterNodes(program.ast)
   return { ok: true, program }
@@ -114,18 +134,29 @@ export function toCel(value: unknown): unknown {
 }
 
 /** An evaluation's value, or its error as cel-go words it (`no such key: x`), without the expression. */
-export type Evaluated = { ok: true; value: unknown } | { ok: false; error: string; costExceeded: boolean }
+export type Evaluated =
+  | { ok: true; value: unknown }
+  | { ok: false; error: string; costExceeded: boolean }
 
 /** Runs a compiled expression, spending from `budget`. */
-export function evaluateProgram(program: ParseResult, context: Record<string, unknown>, budget: CostBudget = newCostBudget()): Evaluated {
+export function evaluateProgram(
+  program: ParseResult,
+  context: Record<string, unknown>,
+  budget: CostBudget = newCostBudget(),
+): Evaluated {
   try {
     return { ok: true, value: withinCost(budget, () => program(context)) }
   } catch (err) {
-    if ((err as Error).message === costExceeded) return { ok: false, error: costExceeded, costExceeded: true }
+    if ((err as Error).message === costExceeded)
+      return { ok: false, error: costExceeded, costExceeded: true }
     // cel-go words its own errors in lower case (`no such key: x`); so do cel-js's. A library
     // function's error is upstream's own text and is kept as it is.
     const why = summaryOf(err)
-    return { ok: false, error: err instanceof EvaluationError ? `${why.charAt(0).toLowerCase()}${why.slice(1)}` : why, costExceeded: false }
+    return {
+      ok: false,
+      error: err instanceof EvaluationError ? `${why.charAt(0).toLowerCase()}${why.slice(1)}` : why,
+      costExceeded: false,
+    }
   }
 }
 
@@ -133,7 +164,14 @@ export function evaluateProgram(program: ParseResult, context: Record<string, un
  * Runs a compiled expression, spending from `budget` (a fresh one unless the expression is one of
  * a policy's); an evaluation error, running out of cost included, comes back as upstream words it.
  */
-export function evaluateExpression(program: ParseResult, expression: string, context: Record<string, unknown>, budget: CostBudget = newCostBudget()): { ok: true; value: unknown } | { ok: false; error: string } {
+export function evaluateExpression(
+  program: ParseResult,
+  expression: string,
+  context: Record<string, unknown>,
+  budget: CostBudget = newCostBudget(),
+): { ok: true; value: unknown } | { ok: false; error: string } {
   const result = evaluateProgram(program, context, budget)
-  return result.ok ? result : { ok: false, error: `expression '${expression}' resulted in error: ${result.error}` }
+  return result.ok
+    ? result
+    : { ok: false, error: `expression '${expression}' resulted in error: ${result.error}` }
 }

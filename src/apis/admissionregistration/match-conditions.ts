@@ -15,10 +15,20 @@ export interface MatchCondition {
 
 export const maxMatchConditions = 64
 
-export function validateMatchConditions(conditions: MatchCondition[] | undefined, at: string, scope: CelScope): FieldCause[] {
+export function validateMatchConditions(
+  conditions: MatchCondition[] | undefined,
+  at: string,
+  scope: CelScope,
+): FieldCause[] {
   const causes: FieldCause[] = []
   const items = conditions ?? []
-  if (items.length > maxMatchConditions) causes.push({ field: at, reason: 'FieldValueTooMany', message: `must have at most ${maxMatchConditions} items`, value: items.length })
+  if (items.length > maxMatchConditions)
+    causes.push({
+      field: at,
+      reason: 'FieldValueTooMany',
+      message: `must have at most ${maxMatchConditions} items`,
+      value: items.length,
+    })
   const seen = new Set<string>()
   for (const [i, c] of items.entries()) {
     const expression = (c?.expression ?? '').trim()

@@ -1,6 +1,11 @@
 /** The admissionregistration.k8s.io/v1 kinds' strategies, by resource. */
 import type { KindStrategy } from '../kind-strategy'
-import { bindingKind, defaultAdmissionPolicyObject, policyKind, validateAdmissionPolicyObject } from './admission-policy'
+import {
+  bindingKind,
+  defaultAdmissionPolicyObject,
+  policyKind,
+  validateAdmissionPolicyObject,
+} from './admission-policy'
 import { defaultWebhookConfiguration, validateWebhookConfiguration } from './webhook-configuration'
 
 const webhookConfigurationStrategy = (kind: string): KindStrategy => ({

@@ -6,7 +6,11 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord } from '../../apimachinery/json-value'
 import { invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
-import { isDns1035Label, isDns1123Subdomain, isValidPortNum } from '../../apimachinery/field-formats'
+import {
+  isDns1035Label,
+  isDns1123Subdomain,
+  isValidPortNum,
+} from '../../apimachinery/field-formats'
 import { builtinResources, groupVersions } from '../registry'
 
 export const apiregistrationGroup = 'apiregistration.k8s.io'
@@ -52,7 +56,12 @@ export const apiServiceName = (group: string, version: string): string => `${ver
 /** SetDefaults_ServiceReference: a service's port defaults to 443. */
 export function defaultApiService(obj: KubeObject): void {
   const service = specOf(obj).service
-  if (service && typeof service === 'object' && (service.port === undefined || service.port === null)) service.port = 443
+  if (
+    service &&
+    typeof service === 'object' &&
+    (service.port === undefined || service.port === null)
+  )
+    service.port = 443
 }
 
 /** Whether this server serves a group version itself (its built-in registry). */
@@ -68,27 +77,54 @@ export function validateApiService(obj: KubeObject): FieldCause[] {
   const causes: FieldCause[] = []
   const name = obj.metadata.name ?? ''
   const requiredName = apiServiceName(group, version)
-  if (name && name !== requiredName) causes.push(invalid('metadata.name', name, `must be \`spec.version+"."+spec.group\`: "${requiredName}"`))
-  if (!group && version !== 'v1') causes.push(required('spec.group', 'only v1 may have an empty group and it better be legacy kube'))
-  if (group) for (const msg of isDns1123Subdomain(group)) causes.push(invalid('spec.group', group, msg))
+  if (name && name !== requiredName)
+    causes.push(
+      invalid('metadata.name', name, `must be \`spec.version+"."+spec.group\`: "${requiredName}"`),
+    )
+  if (!group && version !== 'v1')
+    causes.push(
+      required('spec.group', 'only v1 may have an empty group and it better be legacy kube'),
+    )
+  if (group)
+    for (const msg of isDns1123Subdomain(group)) causes.push(invalid('spec.group', group, msg))
   for (const msg of isDns1035Label(version)) causes.push(invalid('spec.version', version, msg))
   const gpm = spec.groupPriorityMinimum ?? 0
-  if (gpm <= 0 || gpm > 20000) causes.push(invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'))
+  if (gpm <= 0 || gpm > 20000)
+    causes.push(invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'))
   const vp = spec.versionPriority ?? 0
-  if (vp <= 0 || vp > 1000) causes.push(invalid('spec.versionPriority', vp, 'must be positive and less than 1000'))
+  if (vp <= 0 || vp > 1000)
+    causes.push(invalid('spec.versionPriority', vp, 'must be positive and less than 1000'))
   const caBundle = typeof spec.caBundle === 'string' ? spec.caBundle : ''
   const service = spec.service
   if (!service) {
-    if (caBundle) causes.push(invalid('spec.caBundle', `${base64Length(caBundle)} bytes`, 'local APIServices may not have a caBundle'))
-    if (spec.insecureSkipTLSVerify === true) causes.push(invalid('spec.insecureSkipTLSVerify', true, 'local APIServices may not have insecureSkipTLSVerify'))
+    if (caBundle)
+      causes.push(
+        invalid(
+          'spec.caBundle',
+          `${base64Length(caBundle)} bytes`,
+          'local APIServices may not have a caBundle',
+        ),
+      )
+    if (spec.insecureSkipTLSVerify === true)
+      causes.push(
+        invalid(
+          'spec.insecureSkipTLSVerify',
+          true,
+          'local APIServices may not have insecureSkipTLSVerify',
+        ),
+      )
     return causes
   }
   if (!service.namespace) causes.push(required('spec.service.namespace'))
   if (!service.name) causes.push(required('spec.service.name'))
   const port = service.port ?? 443
   const portErrors = isValidPortNum(port)
-  if (portErrors.length) causes.push(invalid('spec.service.port', port, `port is not valid: ${portErrors.join(', ')}`))
-  if (spec.insecureSkipTLSVerify === true && caBundle) causes.push(invalid('spec.insecureSkipTLSVerify', true, 'may not be true if caBundle is present'))
+  if (portErrors.length)
+    causes.push(invalid('spec.service.port', port, `port is not valid: ${portErrors.join(', ')}`))
+  if (spec.insecureSkipTLSVerify === true && caBundle)
+    causes.push(
+      invalid('spec.insecureSkipTLSVerify', true, 'may not be true if caBundle is present'),
+    )
   return causes
 }
 
@@ -97,7 +133,8 @@ export function validateApiServiceStatus(obj: KubeObject): FieldCause[] {
   return conditionsOf(obj).flatMap((c, i) => {
     const out: FieldCause[] = []
     if (!c.type) out.push(required(`status.conditions[${i}].type`))
-    if (!conditionStatuses.includes(c.status)) out.push(notSupported(`status.conditions[${i}].status`, c.status, conditionStatuses))
+    if (!conditionStatuses.includes(c.status))
+      out.push(notSupported(`status.conditions[${i}].status`, c.status, conditionStatuses))
     return out
   })
 }
@@ -106,7 +143,9 @@ const conditionStatuses = ['True', 'False', 'Unknown']
 
 function base64Length(b64: string): number {
   const clean = b64.replace(/\s+/g, '')
-  return Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0)
+  return (
+    Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0)
+  )
 }
 
 /** kube-apiserver's discovery priorities for its own group versions (controlplane apiVersionPriorities). */
@@ -142,8 +181,17 @@ export function localApiService(group: string, version: string): KubeObject {
   return {
     apiVersion: `${apiregistrationGroup}/v1`,
     kind: 'APIService',
-    metadata: { name: apiServiceName(group, version), labels: { [automanagedLabel]: automanagedOnStart } },
-    spec: { service: null, group, version, groupPriorityMinimum: p.group, versionPriority: p.version },
+    metadata: {
+      name: apiServiceName(group, version),
+      labels: { [automanagedLabel]: automanagedOnStart },
+    },
+    spec: {
+      service: null,
+      group,
+      version,
+      groupPriorityMinimum: p.group,
+      versionPriority: p.version,
+    },
   }
 }
 

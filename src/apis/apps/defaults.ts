@@ -14,7 +14,10 @@ export function defaultDeploymentSpec(spec: Json): void {
   if (!strategy.type) strategy.type = 'RollingUpdate'
   if (strategy.type === 'RollingUpdate') {
     const ru = asRecord(strategy.rollingUpdate)
-    strategy.rollingUpdate = { maxUnavailable: ru.maxUnavailable ?? '25%', maxSurge: ru.maxSurge ?? '25%' }
+    strategy.rollingUpdate = {
+      maxUnavailable: ru.maxUnavailable ?? '25%',
+      maxSurge: ru.maxSurge ?? '25%',
+    }
   }
   spec.strategy = strategy
   spec.revisionHistoryLimit ??= 10
@@ -28,17 +31,23 @@ export function defaultStatefulSetSpec(spec: Json): void {
   spec.podManagementPolicy ??= 'OrderedReady'
   const strategy = asRecord(spec.updateStrategy)
   strategy.type ??= 'RollingUpdate'
-  if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { partition: 0, ...asRecord(strategy.rollingUpdate) }
+  if (strategy.type === 'RollingUpdate')
+    strategy.rollingUpdate = { partition: 0, ...asRecord(strategy.rollingUpdate) }
   spec.updateStrategy = strategy
   spec.revisionHistoryLimit ??= 10
-  spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Retain', ...asRecord(spec.persistentVolumeClaimRetentionPolicy) }
+  spec.persistentVolumeClaimRetentionPolicy = {
+    whenDeleted: 'Retain',
+    whenScaled: 'Retain',
+    ...asRecord(spec.persistentVolumeClaimRetentionPolicy),
+  }
 }
 
 /** apps/v1 DaemonSet defaults, as upstream's SetDefaults_DaemonSet. */
 export function defaultDaemonSetSpec(spec: Json): void {
   const strategy = asRecord(spec.updateStrategy)
   strategy.type ??= 'RollingUpdate'
-  if (strategy.type === 'RollingUpdate') strategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...asRecord(strategy.rollingUpdate) }
+  if (strategy.type === 'RollingUpdate')
+    strategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...asRecord(strategy.rollingUpdate) }
   spec.updateStrategy = strategy
   spec.revisionHistoryLimit ??= 10
 }

@@ -2,9 +2,24 @@
 import { asRecord } from '../../apimachinery/json-value'
 import type { KindStrategy } from '../kind-strategy'
 import { templatePodSpecs } from '../pod-spec-defaults'
-import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from '../validation/apps'
-import { validateDaemonSetStatus, validateDeploymentStatus, validateReplicaSetStatus, validateStatefulSetStatus } from '../validation/apps-status'
-import { defaultDaemonSetSpec, defaultDeploymentSpec, defaultReplicas, defaultStatefulSetSpec } from './defaults'
+import {
+  validateDaemonSet,
+  validateDeployment,
+  validateReplicaSet,
+  validateStatefulSet,
+} from '../validation/apps'
+import {
+  validateDaemonSetStatus,
+  validateDeploymentStatus,
+  validateReplicaSetStatus,
+  validateStatefulSetStatus,
+} from '../validation/apps-status'
+import {
+  defaultDaemonSetSpec,
+  defaultDeploymentSpec,
+  defaultReplicas,
+  defaultStatefulSetSpec,
+} from './defaults'
 
 const podSpecs: KindStrategy['podSpecs'] = (obj) => templatePodSpecs(asRecord(obj.spec))
 
@@ -19,7 +34,12 @@ export const appsStrategies: Record<string, KindStrategy> = {
     validate: validateDeployment,
     validateStatus: validateDeploymentStatus,
   },
-  replicasets: { podSpecs, defaults: defaultReplicas, validate: validateReplicaSet, validateStatus: validateReplicaSetStatus },
+  replicasets: {
+    podSpecs,
+    defaults: defaultReplicas,
+    validate: validateReplicaSet,
+    validateStatus: validateReplicaSetStatus,
+  },
   statefulsets: {
     podSpecs,
     defaults: (obj) => {
@@ -29,6 +49,11 @@ export const appsStrategies: Record<string, KindStrategy> = {
     validate: validateStatefulSet,
     validateStatus: validateStatefulSetStatus,
   },
-  daemonsets: { podSpecs, defaults: (obj) => defaultDaemonSetSpec(asRecord(obj.spec)), validate: validateDaemonSet, validateStatus: validateDaemonSetStatus },
+  daemonsets: {
+    podSpecs,
+    defaults: (obj) => defaultDaemonSetSpec(asRecord(obj.spec)),
+    validate: validateDaemonSet,
+    validateStatus: validateDaemonSetStatus,
+  },
   controllerrevisions: {},
 }

@@ -14,13 +14,17 @@ const scaleUpRules = (): Json => ({
   ],
 })
 // The scale-down window is left unset: the controller's --horizontal-pod-autoscaler-downscale-stabilization applies.
-const scaleDownRules = (): Json => ({ selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] })
+const scaleDownRules = (): Json => ({
+  selectPolicy: 'Max',
+  policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+})
 
 /** The given rules over the defaults: each field set (an empty policy list included) wins. */
 function withDefaults(rules: unknown, defaults: Json): Json {
   const given = asRecord(rules)
   const out = { ...defaults }
-  for (const k of ['selectPolicy', 'stabilizationWindowSeconds', 'policies']) if (given[k] !== undefined && given[k] !== null) out[k] = given[k]
+  for (const k of ['selectPolicy', 'stabilizationWindowSeconds', 'policies'])
+    if (given[k] !== undefined && given[k] !== null) out[k] = given[k]
   return out
 }
 
@@ -28,11 +32,23 @@ export function defaultHorizontalPodAutoscaler(obj: KubeObject): void {
   const spec = asRecord(obj.spec)
   if (spec.minReplicas === undefined || spec.minReplicas === null) spec.minReplicas = 1
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
-    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }]
+    spec.metrics = [
+      {
+        type: 'Resource',
+        resource: {
+          name: 'cpu',
+          target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION },
+        },
+      },
+    ]
   }
   if (spec.behavior !== undefined && spec.behavior !== null) {
     const behavior = asRecord(spec.behavior)
-    spec.behavior = { ...behavior, scaleUp: withDefaults(behavior.scaleUp, scaleUpRules()), scaleDown: withDefaults(behavior.scaleDown, scaleDownRules()) }
+    spec.behavior = {
+      ...behavior,
+      scaleUp: withDefaults(behavior.scaleUp, scaleUpRules()),
+      scaleDown: withDefaults(behavior.scaleDown, scaleDownRules()),
+    }
   }
   obj.spec = spec
 }

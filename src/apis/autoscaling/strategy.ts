@@ -1,7 +1,10 @@
 /** autoscaling HorizontalPodAutoscaler: its strategy. */
 import type { KindStrategy } from '../kind-strategy'
 import { defaultHorizontalPodAutoscaler } from './defaults'
-import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatus } from './validate-hpa'
+import {
+  validateHorizontalPodAutoscaler,
+  validateHorizontalPodAutoscalerStatus,
+} from './validate-hpa'
 
 export const horizontalPodAutoscalerStrategy: KindStrategy = {
   defaults: defaultHorizontalPodAutoscaler,

@@ -14,17 +14,24 @@ export const hpaV2ApiVersion = 'autoscaling/v2'
 const isCpuUtilization = (metric: unknown): boolean => {
   const m = asRecord(metric)
   const resource = asRecord(m.resource)
-  return m.type === 'Resource' && resource.name === 'cpu' && asRecord(resource.target).type === 'Utilization'
+  return (
+    m.type === 'Resource' &&
+    resource.name === 'cpu' &&
+    asRecord(resource.target).type === 'Utilization'
+  )
 }
 
-const defined = (o: Json): Json => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+const defined = (o: Json): Json =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
 /** A stored autoscaling/v2 HorizontalPodAutoscaler as autoscaling/v1 shows it. */
 export function hpaToV1(v2: KubeObject): KubeObject {
   const spec = asRecord(v2.spec)
   const status = asRecord(v2.status)
   const cpu = (Array.isArray(spec.metrics) ? spec.metrics : []).find(isCpuUtilization)
-  const currentCpu = (Array.isArray(status.currentMetrics) ? status.currentMetrics : []).find((m) => asRecord(m).type === 'Resource' && asRecord(asRecord(m).resource).name === 'cpu')
+  const currentCpu = (Array.isArray(status.currentMetrics) ? status.currentMetrics : []).find(
+    (m) => asRecord(m).type === 'Resource' && asRecord(asRecord(m).resource).name === 'cpu',
+  )
   const out: KubeObject = {
     kind: 'HorizontalPodAutoscaler',
     apiVersion: hpaV1ApiVersion,
@@ -33,7 +40,9 @@ export function hpaToV1(v2: KubeObject): KubeObject {
       scaleTargetRef: spec.scaleTargetRef,
       minReplicas: spec.minReplicas,
       maxReplicas: spec.maxReplicas,
-      targetCPUUtilizationPercentage: cpu ? asRecord(asRecord(asRecord(cpu).resource).target).averageUtilization : undefined,
+      targetCPUUtilizationPercentage: cpu
+        ? asRecord(asRecord(asRecord(cpu).resource).target).averageUtilization
+        : undefined,
     }),
   }
   if (v2.status !== undefined) {
@@ -42,7 +51,9 @@ export function hpaToV1(v2: KubeObject): KubeObject {
       lastScaleTime: status.lastScaleTime,
       currentReplicas: status.currentReplicas ?? 0,
       desiredReplicas: status.desiredReplicas ?? 0,
-      currentCPUUtilizationPercentage: currentCpu ? asRecord(asRecord(asRecord(currentCpu).resource).current).averageUtilization : undefined,
+      currentCPUUtilizationPercentage: currentCpu
+        ? asRecord(asRecord(asRecord(currentCpu).resource).current).averageUtilization
+        : undefined,
     })
   }
   return out
@@ -57,8 +68,18 @@ export function hpaFromV1(v1: Json, stored?: KubeObject): KubeObject {
   const spec = asRecord(v1.spec)
   const storedSpec = asRecord(stored?.spec)
   const target = spec.targetCPUUtilizationPercentage
-  const others = (Array.isArray(storedSpec.metrics) ? storedSpec.metrics : []).filter((m) => !isCpuUtilization(m))
-  const cpu = target === undefined || target === null ? [] : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: target } } }]
+  const others = (Array.isArray(storedSpec.metrics) ? storedSpec.metrics : []).filter(
+    (m) => !isCpuUtilization(m),
+  )
+  const cpu =
+    target === undefined || target === null
+      ? []
+      : [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: target } },
+          },
+        ]
   const out: KubeObject = {
     ...(v1 as KubeObject),
     apiVersion: hpaV2ApiVersion,

@@ -44,7 +44,8 @@ export interface Requester {
 
 export const specOf = (o: KubeObject): CsrSpec => (o.spec ?? {}) as CsrSpec
 export const statusOf = (o: KubeObject): CsrStatus => (o.status ?? {}) as CsrStatus
-export const hasCondition = (o: KubeObject, type: string): boolean => (statusOf(o).conditions ?? []).some((c) => c.type === type)
+export const hasCondition = (o: KubeObject, type: string): boolean =>
+  (statusOf(o).conditions ?? []).some((c) => c.type === type)
 
 /** spec.username, uid, groups and extra are the creator's, whatever the client sent. */
 export function stampRequester(obj: KubeObject, requester: Requester | undefined): void {
@@ -69,7 +70,11 @@ const approvalTypes = new Set(['Approved', 'Denied'])
  * as they were (nobody approves their own request with status rights); through `approval` only the
  * conditions change. Conditions get upstream's timestamps.
  */
-export function prepareCsrUpdate(old: KubeObject, next: KubeObject, subresource: Extract<WriteSubresource, 'status' | 'approval'> | undefined): KubeObject {
+export function prepareCsrUpdate(
+  old: KubeObject,
+  next: KubeObject,
+  subresource: Extract<WriteSubresource, 'status' | 'approval'> | undefined,
+): KubeObject {
   const out: KubeObject = { ...next, spec: old.spec }
   if (!subresource) return out
   const incoming = statusOf(next)
@@ -78,7 +83,13 @@ export function prepareCsrUpdate(old: KubeObject, next: KubeObject, subresource:
   if (subresource === 'approval') status = { ...before, conditions: incoming.conditions }
   else {
     const kept = (before.conditions ?? []).filter((c) => approvalTypes.has(c.type))
-    status = { ...incoming, conditions: [...(incoming.conditions ?? []).filter((c) => !approvalTypes.has(c.type)), ...kept] }
+    status = {
+      ...incoming,
+      conditions: [
+        ...(incoming.conditions ?? []).filter((c) => !approvalTypes.has(c.type)),
+        ...kept,
+      ],
+    }
   }
   if (!status.conditions?.length) delete status.conditions
   out.status = withConditionTimestamps(status, before, Date.now())
@@ -92,7 +103,9 @@ function withConditionTimestamps(status: CsrStatus, before: CsrStatus, nowMs: nu
     const out = { ...c }
     if (!out.lastUpdateTime) out.lastUpdateTime = now
     if (!out.lastTransitionTime) {
-      const same = (before.conditions ?? []).find((o) => o.type === c.type && o.status === c.status && o.lastTransitionTime)
+      const same = (before.conditions ?? []).find(
+        (o) => o.type === c.type && o.status === c.status && o.lastTransitionTime,
+      )
       out.lastTransitionTime = same?.lastTransitionTime ?? now
     }
     return out

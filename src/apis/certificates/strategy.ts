@@ -11,7 +11,15 @@ export const csrStrategy: KindStrategy = {
   validateUpdate: validateCsrUpdate,
   // Both are validated as the whole object, and own the status.
   subresources: {
-    status: { prepareForUpdate: (old, incoming) => prepareCsrUpdate(old, withStatusOf(old, incoming), 'status'), part: 'status' },
-    approval: { prepareForUpdate: (old, incoming) => prepareCsrUpdate(old, withStatusOf(old, incoming), 'approval'), part: 'status' },
+    status: {
+      prepareForUpdate: (old, incoming) =>
+        prepareCsrUpdate(old, withStatusOf(old, incoming), 'status'),
+      part: 'status',
+    },
+    approval: {
+      prepareForUpdate: (old, incoming) =>
+        prepareCsrUpdate(old, withStatusOf(old, incoming), 'approval'),
+      part: 'status',
+    },
   },
 }

@@ -4,7 +4,11 @@ import type { KindStrategy } from '../kind-strategy'
 import { eventSubject, type NodeWriter } from '../node-restriction'
 
 /** NodeRestriction: the event, before and after the write, is about the subject the Worker checked. */
-function nodeWriteRefusal(writer: NodeWriter, old: KubeObject | undefined, obj: KubeObject): string | undefined {
+function nodeWriteRefusal(
+  writer: NodeWriter,
+  old: KubeObject | undefined,
+  obj: KubeObject,
+): string | undefined {
   const about = (e: KubeObject) => eventSubject(e) === writer.eventSubject
   if (writer.eventSubject && about(obj) && (!old || about(old))) return undefined
   return `node "${writer.node}" can only ${old ? 'update' : 'create'} events about itself or pods bound to it`

@@ -14,7 +14,10 @@ function admitNewNamespace(obj: KubeObject): void {
 /** PUT namespaces/{name}/finalize changes spec.finalizers only. */
 function finalized(old: KubeObject, body: KubeObject): KubeObject {
   const finalizers = ((body.spec ?? {}) as { finalizers?: unknown }).finalizers
-  return { ...old, spec: { ...(old.spec as object), finalizers: Array.isArray(finalizers) ? finalizers : [] } }
+  return {
+    ...old,
+    spec: { ...(old.spec as object), finalizers: Array.isArray(finalizers) ? finalizers : [] },
+  }
 }
 
 export const namespaceStrategy: KindStrategy = {

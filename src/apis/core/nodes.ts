@@ -9,12 +9,19 @@ function taints(node: KubeObject): unknown {
 }
 
 /** A node registers itself with the labels a kubelet may set, and changes neither its taints nor other labels. */
-function nodeWriteRefusal({ node }: NodeWriter, old: KubeObject | undefined, obj: KubeObject): string | undefined {
+function nodeWriteRefusal(
+  { node }: NodeWriter,
+  old: KubeObject | undefined,
+  obj: KubeObject,
+): string | undefined {
   if (!old) {
     const labels = forbiddenNodeLabels(obj.metadata.labels, undefined)
-    return labels.length ? `node "${node}" is not allowed to set the following labels: ${labels.join(', ')}` : undefined
+    return labels.length
+      ? `node "${node}" is not allowed to set the following labels: ${labels.join(', ')}`
+      : undefined
   }
-  if (!jsonEqual(taints(obj) ?? [], taints(old) ?? [])) return `node "${node}" is not allowed to modify taints`
+  if (!jsonEqual(taints(obj) ?? [], taints(old) ?? []))
+    return `node "${node}" is not allowed to modify taints`
   const labels = forbiddenNodeLabels(obj.metadata.labels, old.metadata.labels)
   return labels.length ? `is not allowed to modify labels: ${labels.join(', ')}` : undefined
 }

@@ -10,8 +10,10 @@ export function defaultService(obj: KubeObject): void {
   if (!obj.spec) return
   spec.type ??= 'ClusterIP'
   spec.sessionAffinity ??= 'None'
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ||= 'Cluster'
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP') spec.internalTrafficPolicy ??= 'Cluster'
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer')
+    spec.externalTrafficPolicy ||= 'Cluster'
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP')
+    spec.internalTrafficPolicy ??= 'Cluster'
   for (const p of (spec.ports as Json[] | undefined) ?? []) {
     if (!p || typeof p !== 'object') continue
     p.protocol ??= 'TCP'
@@ -23,5 +25,6 @@ export const serviceStrategy: KindStrategy = {
   defaults: defaultService,
   validate: validateService,
   // ClusterIPs and node ports, checked against the services stored (their store is their only writer).
-  allocate: (obj, old, stored, config) => serviceAddressesFor(obj, old, stored, config.serviceClusterIpRange),
+  allocate: (obj, old, stored, config) =>
+    serviceAddressesFor(obj, old, stored, config.serviceClusterIpRange),
 }

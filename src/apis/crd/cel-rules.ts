@@ -22,15 +22,30 @@ export interface CompiledRule {
   usesOldSelf: boolean
 }
 
-const reasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired']
+const reasons = [
+  'FieldValueDuplicate',
+  'FieldValueForbidden',
+  'FieldValueInvalid',
+  'FieldValueRequired',
+]
 
-const isSchema = (v: unknown): v is JSONSchemaProps => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isSchema = (v: unknown): v is JSONSchemaProps =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function compileTyped(text: string, want: 'bool' | 'string'): { program?: ParseResult; error?: string } {
+function compileTyped(
+  text: string,
+  want: 'bool' | 'string',
+): { program?: ParseResult; error?: string } {
   const compiled = compileExpression(text, 'any', crdScope)
   if (!compiled.ok) return { error: compiled.error }
   const type = compiled.program.check().type
-  if (type !== want && type !== 'dyn') return { error: want === 'bool' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string' }
+  if (type !== want && type !== 'dyn')
+    return {
+      error:
+        want === 'bool'
+          ? 'cel expression must evaluate to a bool'
+          : 'messageExpression must evaluate to a string',
+    }
   return { program: compiled.program }
 }
 
@@ -47,7 +62,10 @@ function compileRule(rule: ValidationRule): CompiledRule {
   if (rule.messageExpression?.trim()) {
     const { program, error } = compileTyped(rule.messageExpression, 'string')
     if (program) out.messageProgram = program
-    else out.messageError = error?.startsWith('compilation failed: ') ? `messageExpression ${error}` : error
+    else
+      out.messageError = error?.startsWith('compilation failed: ')
+        ? `messageExpression ${error}`
+        : error
   }
   return out
 }
@@ -71,7 +89,11 @@ export function hasRules(s: JSONSchemaProps | undefined): boolean {
   if (!isSchema(s)) return false
   let has = withRules.get(s)
   if (has === undefined) {
-    has = !!s['x-kubernetes-validations']?.length || Object.values(s.properties ?? {}).some(hasRules) || hasRules(s.items) || (isSchema(s.additionalProperties) && hasRules(s.additionalProperties))
+    has =
+      !!s['x-kubernetes-validations']?.length ||
+      Object.values(s.properties ?? {}).some(hasRules) ||
+      hasRules(s.items) ||
+      (isSchema(s.additionalProperties) && hasRules(s.additionalProperties))
     withRules.set(s, has)
   }
   return has
@@ -80,8 +102,12 @@ export function hasRules(s: JSONSchemaProps | undefined): boolean {
 /** apiextensions.ValidationRule as Go's %#v prints it in a field error. */
 function goRule(r: ValidationRule): string {
   const str = (v: string | undefined) => JSON.stringify(v ?? '')
-  const reason = r.reason === undefined ? '(*apiextensions.FieldValueErrorReason)(nil)' : `(*apiextensions.FieldValueErrorReason)(${JSON.stringify(r.reason)})`
-  const optional = r.optionalOldSelf === undefined ? '(*bool)(nil)' : `(*bool)(${r.optionalOldSelf})`
+  const reason =
+    r.reason === undefined
+      ? '(*apiextensions.FieldValueErrorReason)(nil)'
+      : `(*apiextensions.FieldValueErrorReason)(${JSON.stringify(r.reason)})`
+  const optional =
+    r.optionalOldSelf === undefined ? '(*bool)(nil)' : `(*bool)(${r.optionalOldSelf})`
   return `apiextensions.ValidationRule{Rule:${str(r.rule)}, Message:${str(r.message)}, MessageExpression:${str(r.messageExpression)}, Reason:${reason}, FieldPath:${str(r.fieldPath)}, OptionalOldSelf:${optional}}`
 }
 
@@ -89,7 +115,11 @@ function goRule(r: ValidationRule): string {
  * The causes of a CRD version's schema whose rules upstream refuses. `uncorrelatable` is the path
  * of the nearest list above whose items have no identity across updates (only `map` lists do).
  */
-export function validateValidationRules(s: JSONSchemaProps, path: string, uncorrelatable?: string): FieldCause[] {
+export function validateValidationRules(
+  s: JSONSchemaProps,
+  path: string,
+  uncorrelatable?: string,
+): FieldCause[] {
   if (!isSchema(s)) return []
   const causes: FieldCause[] = []
   const schemaCauses: FieldCause[] = []
@@ -98,28 +128,80 @@ export function validateValidationRules(s: JSONSchemaProps, path: string, uncorr
     const text = (rule.rule ?? '').trim()
     const message = (rule.message ?? '').trim()
     if (!text) schemaCauses.push(required(`${at}.rule`, 'rule is not specified'))
-    else if (rule.message && !message) schemaCauses.push(invalid(`${at}.message`, rule.message, 'message must be non-empty if specified'))
-    else if (message.includes('\n')) schemaCauses.push(invalid(`${at}.message`, rule.message, 'message must not contain line breaks'))
-    else if (text.includes('\n') && !message) schemaCauses.push(required(`${at}.message`, 'message must be specified if rule contains line breaks'))
-    if (rule.messageExpression && !rule.messageExpression.trim()) schemaCauses.push(required(`${at}.messageExpression`, 'messageExpression must be non-empty if specified'))
-    if (rule.reason !== undefined && !reasons.includes(rule.reason)) schemaCauses.push(notSupported(`${at}.reason`, rule.reason, reasons))
-    if (rule.fieldPath !== undefined && rule.fieldPath.length && !rule.fieldPath.trim()) schemaCauses.push(invalid(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be non-empty if specified'))
-    if (rule.fieldPath?.includes('\n')) schemaCauses.push(invalid(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must not contain line breaks'))
-    else if (rule.fieldPath?.trim() && !fieldPathOf(s, rule.fieldPath)) schemaCauses.push(invalid(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be a valid path'))
+    else if (rule.message && !message)
+      schemaCauses.push(
+        invalid(`${at}.message`, rule.message, 'message must be non-empty if specified'),
+      )
+    else if (message.includes('\n'))
+      schemaCauses.push(
+        invalid(`${at}.message`, rule.message, 'message must not contain line breaks'),
+      )
+    else if (text.includes('\n') && !message)
+      schemaCauses.push(
+        required(`${at}.message`, 'message must be specified if rule contains line breaks'),
+      )
+    if (rule.messageExpression && !rule.messageExpression.trim())
+      schemaCauses.push(
+        required(`${at}.messageExpression`, 'messageExpression must be non-empty if specified'),
+      )
+    if (rule.reason !== undefined && !reasons.includes(rule.reason))
+      schemaCauses.push(notSupported(`${at}.reason`, rule.reason, reasons))
+    if (rule.fieldPath !== undefined && rule.fieldPath.length && !rule.fieldPath.trim())
+      schemaCauses.push(
+        invalid(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be non-empty if specified'),
+      )
+    if (rule.fieldPath?.includes('\n'))
+      schemaCauses.push(
+        invalid(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must not contain line breaks'),
+      )
+    else if (rule.fieldPath?.trim() && !fieldPathOf(s, rule.fieldPath))
+      schemaCauses.push(
+        invalid(`${at}.fieldPath`, rule.fieldPath, 'fieldPath must be a valid path'),
+      )
   }
   causes.push(...schemaCauses)
   if (!schemaCauses.length) {
     for (const [i, c] of compiledRules(s).entries()) {
       const at = `${path}.x-kubernetes-validations[${i}]`
       if (c.error) causes.push(invalid(`${at}.rule`, c.rule, c.error, goRule(c.rule)))
-      if (c.messageError) causes.push(invalid(`${at}.messageExpression`, c.rule, c.messageError, goRule(c.rule)))
-      if (c.usesOldSelf && uncorrelatable !== undefined) causes.push(invalid(`${at}.rule`, c.rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`))
-      if (c.program && !c.usesOldSelf && c.rule.optionalOldSelf !== undefined) causes.push(invalid(`${at}.optionalOldSelf`, c.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'))
+      if (c.messageError)
+        causes.push(invalid(`${at}.messageExpression`, c.rule, c.messageError, goRule(c.rule)))
+      if (c.usesOldSelf && uncorrelatable !== undefined)
+        causes.push(
+          invalid(
+            `${at}.rule`,
+            c.rule.rule,
+            `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`,
+          ),
+        )
+      if (c.program && !c.usesOldSelf && c.rule.optionalOldSelf !== undefined)
+        causes.push(
+          invalid(
+            `${at}.optionalOldSelf`,
+            c.rule.optionalOldSelf,
+            'may not be set if oldSelf is not used in rule',
+          ),
+        )
     }
   }
-  for (const [k, v] of Object.entries(s.properties ?? {})) causes.push(...validateValidationRules(v, `${path}.properties[${k}]`, uncorrelatable))
-  if (isSchema(s.additionalProperties)) causes.push(...validateValidationRules(s.additionalProperties, `${path}.additionalProperties`, uncorrelatable))
-  if (isSchema(s.items)) causes.push(...validateValidationRules(s.items, `${path}.items`, uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : path)))
+  for (const [k, v] of Object.entries(s.properties ?? {}))
+    causes.push(...validateValidationRules(v, `${path}.properties[${k}]`, uncorrelatable))
+  if (isSchema(s.additionalProperties))
+    causes.push(
+      ...validateValidationRules(
+        s.additionalProperties,
+        `${path}.additionalProperties`,
+        uncorrelatable,
+      ),
+    )
+  if (isSchema(s.items))
+    causes.push(
+      ...validateValidationRules(
+        s.items,
+        `${path}.items`,
+        uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : path),
+      ),
+    )
   return causes
 }
 
@@ -136,7 +218,9 @@ export function fieldPathOf(s: JSONSchemaProps, fieldPath: string): string | und
     const m = re.exec(text)
     if (!m || !node) return undefined
     const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1')
-    node = node.properties?.[name] ?? (isSchema(node.additionalProperties) ? node.additionalProperties : undefined)
+    node =
+      node.properties?.[name] ??
+      (isSchema(node.additionalProperties) ? node.additionalProperties : undefined)
     if (!node) return undefined
     steps.push(name)
   }

@@ -16,7 +16,10 @@ export interface CrdVersion {
   storage?: boolean
   deprecated?: boolean
   schema?: { openAPIV3Schema?: Record<string, unknown> }
-  subresources?: { status?: Record<string, never>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } }
+  subresources?: {
+    status?: Record<string, never>
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
+  }
   additionalPrinterColumns?: CrdColumn[]
 }
 
@@ -57,9 +60,11 @@ export function conditionsOf(crd: KubeObject): CrdCondition[] {
   return Array.isArray(c) ? (c as CrdCondition[]) : []
 }
 
-export const isEstablished = (crd: KubeObject): boolean => conditionsOf(crd).some((c) => c.type === 'Established' && c.status === 'True')
+export const isEstablished = (crd: KubeObject): boolean =>
+  conditionsOf(crd).some((c) => c.type === 'Established' && c.status === 'True')
 
-export const storageVersionOf = (crd: KubeObject): string | undefined => crdSpecOf(crd).versions?.find((v) => v.storage)?.name
+export const storageVersionOf = (crd: KubeObject): string | undefined =>
+  crdSpecOf(crd).versions?.find((v) => v.storage)?.name
 
 /** spec.names with the defaults upstream fills: singular from the kind, listKind `<Kind>List`. */
 export function acceptedNames(names: CrdNames = {}): CrdNames {
@@ -74,7 +79,10 @@ export function acceptedNames(names: CrdNames = {}): CrdNames {
 /** Sets a condition, keeping its lastTransitionTime when its status does not change. */
 export function setCondition(conditions: CrdCondition[], next: CrdCondition): CrdCondition[] {
   const old = conditions.find((c) => c.type === next.type)
-  const merged = old && old.status === next.status ? { ...next, lastTransitionTime: old.lastTransitionTime } : next
+  const merged =
+    old && old.status === next.status
+      ? { ...next, lastTransitionTime: old.lastTransitionTime }
+      : next
   return [...conditions.filter((c) => c.type !== next.type), merged]
 }
 
@@ -85,8 +93,20 @@ export function setCondition(conditions: CrdCondition[], next: CrdCondition): Cr
 export function establishedStatus(crd: KubeObject, now: string): Record<string, unknown> {
   const status = { ...((crd.status ?? {}) as Record<string, unknown>) }
   let conditions = conditionsOf(crd)
-  conditions = setCondition(conditions, { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' })
-  conditions = setCondition(conditions, { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' })
+  conditions = setCondition(conditions, {
+    type: 'NamesAccepted',
+    status: 'True',
+    lastTransitionTime: now,
+    reason: 'NoConflicts',
+    message: 'no conflicts found',
+  })
+  conditions = setCondition(conditions, {
+    type: 'Established',
+    status: 'True',
+    lastTransitionTime: now,
+    reason: 'InitialNamesAccepted',
+    message: 'the initial names have been accepted',
+  })
   status.conditions = conditions
   status.acceptedNames = acceptedNames(crdSpecOf(crd).names)
   const stored = Array.isArray(status.storedVersions) ? (status.storedVersions as string[]) : []

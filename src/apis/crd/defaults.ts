@@ -8,11 +8,12 @@ import { isJsonObject as isObject } from '../../apimachinery/json-value'
 
 type Obj = Record<string, unknown>
 
-
-const hasDefault = (s: JSONSchemaProps | undefined): s is JSONSchemaProps => s !== undefined && s.default !== undefined && s.default !== null
+const hasDefault = (s: JSONSchemaProps | undefined): s is JSONSchemaProps =>
+  s !== undefined && s.default !== undefined && s.default !== null
 
 /** A null where the schema does not allow one. */
-const isNonNullableNull = (v: unknown, s: JSONSchemaProps | undefined) => v === null && s !== undefined && !s.nullable
+const isNonNullableNull = (v: unknown, s: JSONSchemaProps | undefined) =>
+  v === null && s !== undefined && !s.nullable
 
 const copy = (v: unknown): unknown => structuredClone(v)
 
@@ -29,9 +30,12 @@ export function applySchemaDefaults(schema: JSONSchemaProps | undefined, obj: un
       if (!hasDefault(prop)) continue
       if (!Object.hasOwn(obj, k) || isNonNullableNull(obj[k], prop)) obj[k] = copy(prop.default)
     }
-    const values = isObject(schema.additionalProperties) ? (schema.additionalProperties as JSONSchemaProps) : undefined
+    const values = isObject(schema.additionalProperties)
+      ? (schema.additionalProperties as JSONSchemaProps)
+      : undefined
     for (const k of Object.keys(obj)) {
-      if (schema.properties && Object.hasOwn(schema.properties, k)) applySchemaDefaults(schema.properties[k], obj[k])
+      if (schema.properties && Object.hasOwn(schema.properties, k))
+        applySchemaDefaults(schema.properties[k], obj[k])
       else if (schema.additionalProperties !== undefined) {
         if (hasDefault(values) && isNonNullableNull(obj[k], values)) obj[k] = copy(values.default)
         applySchemaDefaults(values, obj[k])

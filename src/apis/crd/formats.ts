@@ -45,14 +45,19 @@ function isCIDR(s: string): boolean {
 function isMAC(s: string): boolean {
   const groups = (sep: string, width: number) => {
     const parts = s.split(sep)
-    return [6, 8, 20].some((n) => parts.length * (width / 2) === n) && parts.every((p) => new RegExp(`^[0-9a-fA-F]{${width}}$`).test(p))
+    return (
+      [6, 8, 20].some((n) => parts.length * (width / 2) === n) &&
+      parts.every((p) => new RegExp(`^[0-9a-fA-F]{${width}}$`).test(p))
+    )
   }
   return groups(':', 2) || groups('-', 2) || groups('.', 4)
 }
 
 function isHostname(s: string): boolean {
   if (s.length > 255) return false
-  return s.split('.').every((l) => /^[a-zA-Z0-9\p{L}]([a-zA-Z0-9\p{L}-]{0,61}[a-zA-Z0-9\p{L}])?$/u.test(l))
+  return s
+    .split('.')
+    .every((l) => /^[a-zA-Z0-9\p{L}]([a-zA-Z0-9\p{L}-]{0,61}[a-zA-Z0-9\p{L}])?$/u.test(l))
 }
 
 function isDate(s: string): boolean {
@@ -64,7 +69,10 @@ function isDate(s: string): boolean {
 }
 
 function isDateTime(s: string): boolean {
-  const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.exec(s)
+  const m =
+    /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.exec(
+      s,
+    )
   if (!m || !isDate(m[1]!)) return false
   return Number(m[2]) < 24 && Number(m[3]) < 60 && (m[4] === undefined || Number(m[4]) < 60)
 }

@@ -9,7 +9,6 @@ import { isJsonObject as isObject } from '../../apimachinery/json-value'
 
 type Obj = Record<string, unknown>
 
-
 const metaFields = new Set(['apiVersion', 'kind', 'metadata'])
 
 const joinKey = (path: string, key: string) => (path === '' ? key : `${path}.${key}`)
@@ -19,7 +18,8 @@ function valueSchema(s: JSONSchemaProps): JSONSchemaProps | undefined {
   return isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined
 }
 
-const hasProperty = (s: JSONSchemaProps, key: string) => s.properties !== undefined && Object.hasOwn(s.properties, key)
+const hasProperty = (s: JSONSchemaProps, key: string) =>
+  s.properties !== undefined && Object.hasOwn(s.properties, key)
 
 /**
  * Removes, in place, every field of `obj` its schema does not declare and returns their paths,
@@ -29,7 +29,10 @@ const hasProperty = (s: JSONSchemaProps, key: string) => s.properties !== undefi
  * `additionalProperties` schema prunes every value of its map. Nulls of non-nullable fields without
  * a default are then dropped, unreported.
  */
-export function pruneUnknownFields(schema: JSONSchemaProps, obj: Record<string, unknown>): string[] {
+export function pruneUnknownFields(
+  schema: JSONSchemaProps,
+  obj: Record<string, unknown>,
+): string[] {
   const removed: string[] = []
   const root: JSONSchemaProps = { ...schema, 'x-kubernetes-embedded-resource': true }
   prune(obj, root, '', removed)
@@ -48,7 +51,8 @@ function prune(x: unknown, s: JSONSchemaProps | undefined, path: string, removed
       }
       if (s['x-kubernetes-embedded-resource'] && metaFields.has(k)) continue
       if (hasProperty(s, k)) prune(v, s.properties![k], joinKey(path, k), removed)
-      else if (s.additionalProperties !== undefined) prune(v, valueSchema(s), joinKey(path, k), removed)
+      else if (s.additionalProperties !== undefined)
+        prune(v, valueSchema(s), joinKey(path, k), removed)
       else {
         if (!metaFields.has(k) || path !== '') removed.push(joinKey(path, k))
         delete x[k]
@@ -60,13 +64,19 @@ function prune(x: unknown, s: JSONSchemaProps | undefined, path: string, removed
 }
 
 /** Below preserve-unknown-fields: unknown fields stay, declared ones are pruned by their schema. */
-function skipPrune(x: unknown, s: JSONSchemaProps | undefined, path: string, removed: string[]): void {
+function skipPrune(
+  x: unknown,
+  s: JSONSchemaProps | undefined,
+  path: string,
+  removed: string[],
+): void {
   if (s === undefined) return
   if (isObject(x)) {
     for (const [k, v] of Object.entries(x)) {
       if (s['x-kubernetes-embedded-resource'] && metaFields.has(k)) continue
       if (hasProperty(s, k)) prune(v, s.properties![k], joinKey(path, k), removed)
-      else if (s.additionalProperties !== undefined) prune(v, valueSchema(s), joinKey(path, k), removed)
+      else if (s.additionalProperties !== undefined)
+        prune(v, valueSchema(s), joinKey(path, k), removed)
     }
   } else if (Array.isArray(x)) {
     x.forEach((v, i) => skipPrune(v, s.items, `${path}[${i}]`, removed))
@@ -88,7 +98,13 @@ export function dropNonNullableNulls(schema: JSONSchemaProps | undefined, x: unk
   if (isObject(x)) {
     for (const [k, v] of Object.entries(x)) {
       const s = fieldSchema(schema, k)
-      if (v === null && s !== undefined && !s.nullable && (s.default === undefined || s.default === null)) delete x[k]
+      if (
+        v === null &&
+        s !== undefined &&
+        !s.nullable &&
+        (s.default === undefined || s.default === null)
+      )
+        delete x[k]
       else dropNonNullableNulls(s, v)
     }
   } else if (Array.isArray(x)) {

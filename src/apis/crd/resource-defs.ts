@@ -37,7 +37,12 @@ function versionDef(crd: KubeObject, v: CrdVersion): ResourceDef | undefined {
     custom: {
       crd: crd.metadata.name ?? '',
       schema: v.schema?.openAPIV3Schema as JSONSchemaProps | undefined,
-      columns: (v.additionalPrinterColumns ?? []).map((c) => ({ ...c, name: c.name ?? '', type: c.type ?? '', jsonPath: c.jsonPath ?? '' })),
+      columns: (v.additionalPrinterColumns ?? []).map((c) => ({
+        ...c,
+        name: c.name ?? '',
+        type: c.type ?? '',
+        jsonPath: c.jsonPath ?? '',
+      })),
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       terminating: !!crd.metadata.deletionTimestamp,
       multiVersion: (spec.versions ?? []).length > 1,

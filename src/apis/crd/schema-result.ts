@@ -37,7 +37,8 @@ export class Result {
 export const IN = 'body'
 
 /** The field of a validator error named `name`; errors of the whole object have none. */
-export const fieldOf = (name: string) => (name === '' || name === '.' ? '<nil>' : name.replace(/^\./, ''))
+export const fieldOf = (name: string) =>
+  name === '' || name === '.' ? '<nil>' : name.replace(/^\./, '')
 
 /** Go's int64 for a JSON number: integral and in range. */
 export const isInt = (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 63
@@ -75,5 +76,10 @@ export function plainCause(message: string): FieldCause {
 }
 
 export function tooMany(name: string, actual: number, max: number): FieldCause {
-  return { field: fieldOf(name), reason: 'FieldValueTooMany', message: `must have at most ${max} items`, value: actual }
+  return {
+    field: fieldOf(name),
+    reason: 'FieldValueTooMany',
+    message: `must have at most ${max} items`,
+    value: actual,
+  }
 }

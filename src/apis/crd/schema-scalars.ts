@@ -21,7 +21,8 @@ function typeOf(v: unknown): string {
 }
 
 /** The Go format name of a decoded number, as the type check compares formats. */
-const numberFormatOf = (v: unknown) => (typeof v === 'number' ? (isInt(v) ? 'int64' : 'float64') : '')
+const numberFormatOf = (v: unknown) =>
+  typeof v === 'number' ? (isInt(v) ? 'int64' : 'float64') : ''
 
 export function typesOf(s: JSONSchemaProps): string[] {
   if (s['x-kubernetes-int-or-string']) return ['integer', 'string']
@@ -53,14 +54,19 @@ export function checkType(s: JSONSchemaProps, name: string, data: unknown): Resu
   const isIntFloat = found === 'integer' && types.includes('number')
   const isFloatInt = found === 'number' && Number.isInteger(data) && types.includes('integer')
   const scalar = typeof data !== 'string' && !Array.isArray(data)
-  if (scalar && format !== '' && !(types.includes(found) || numberFormatOf(data) === format || isIntFloat || isFloatInt)) {
+  if (
+    scalar &&
+    format !== '' &&
+    !(types.includes(found) || numberFormatOf(data) === format || isIntFloat || isFloatInt)
+  ) {
     return fail(format, numberFormatOf(data), numberFormatOf(data))
   }
   if (!scalar && format !== '' && !(types.includes('number') || types.includes('integer'))) {
     r.matches++
     return r
   }
-  if (!(types.includes(found) || isIntFloat || isFloatInt)) return fail(types.join(','), found, found)
+  if (!(types.includes(found) || isIntFloat || isFloatInt))
+    return fail(types.join(','), found, found)
   r.matches++
   return r
 }
@@ -77,7 +83,10 @@ const runeCount = (s: string) => [...s].length
 
 export function checkString(s: JSONSchemaProps, name: string, data: string, r: Result): void {
   if (s.maxLength !== undefined && runeCount(data) > s.maxLength) {
-    r.add(`${name} in ${IN} should be at most ${s.maxLength} chars long`, tooLong(fieldOf(name), s.maxLength))
+    r.add(
+      `${name} in ${IN} should be at most ${s.maxLength} chars long`,
+      tooLong(fieldOf(name), s.maxLength),
+    )
     return
   }
   if (s.minLength !== undefined && runeCount(data) < s.minLength) {
@@ -88,7 +97,8 @@ export function checkString(s: JSONSchemaProps, name: string, data: string, r: R
   if (s.pattern) {
     const re = compilePattern(s.pattern)
     let message = ''
-    if (re instanceof Error) message = `${name} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.message}'`
+    if (re instanceof Error)
+      message = `${name} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.message}'`
     else if (!re.test(data)) message = `${name} in ${IN} should match '${s.pattern}'`
     if (message) r.add(message, invalidCause(name, data, message))
   }
@@ -118,7 +128,8 @@ function isAlmostInteger(m: number): boolean {
 
 export function checkNumber(s: JSONSchemaProps, name: string, data: number, r: Result): void {
   const types = typesOf(s)
-  const typeName = types.length === 1 && (types[0] === 'integer' || types[0] === 'number') ? types[0] : ''
+  const typeName =
+    types.length === 1 && (types[0] === 'integer' || types[0] === 'number') ? types[0] : ''
   const checked = rangeError(data, typeName, 'Checked', name)
   if (checked) r.add(checked, plainCause(checked))
   const int = isInt(data)
@@ -126,14 +137,20 @@ export function checkNumber(s: JSONSchemaProps, name: string, data: number, r: R
   const bound = (b: number, prefix: string) => {
     const err = rangeError(b, typeName, prefix, name)
     if (err) r.add(err, plainCause(err))
-    return int && !err ? { value: Math.trunc(b), text: String(Math.trunc(b)) } : { value: b, text: goFloat(b) }
+    return int && !err
+      ? { value: Math.trunc(b), text: String(Math.trunc(b)) }
+      : { value: b, text: goFloat(b) }
   }
   if (s.multipleOf !== undefined) {
     const f = bound(s.multipleOf, 'MultipleOf')
     if (f.value <= 0) {
       const message = `factor MultipleOf declared for ${name} must be positive: ${f.text}`
       r.add(message, invalidCause(name, f.value, message))
-    } else if (int && Number.isInteger(f.value) ? data % f.value !== 0 : !isAlmostInteger(f.value < 1 ? (1 / f.value) * data : data / f.value)) {
+    } else if (
+      int && Number.isInteger(f.value)
+        ? data % f.value !== 0
+        : !isAlmostInteger(f.value < 1 ? (1 / f.value) * data : data / f.value)
+    ) {
       const message = `${name} in ${IN} should be a multiple of ${f.text}`
       r.add(message, invalidCause(name, data, message))
     }

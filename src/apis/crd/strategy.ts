@@ -9,7 +9,8 @@ export const crdStrategy: KindStrategy = {
   // Kept until the definition's objects are gone; established as soon as it is stored.
   prepareForCreate: (obj, { nowMs }) => {
     const meta = obj.metadata
-    if (!(meta.finalizers ?? []).includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER]
+    if (!(meta.finalizers ?? []).includes(CLEANUP_FINALIZER))
+      meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER]
     obj.status = establishedStatus(obj, formatTime(nowMs))
   },
   prepareForUpdate: (_old, obj) => {

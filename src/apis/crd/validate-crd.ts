@@ -1,10 +1,20 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { duplicate, invalid, notSupported, required, type FieldCause } from '../../apimachinery/field-errors'
+import {
+  duplicate,
+  invalid,
+  notSupported,
+  required,
+  type FieldCause,
+} from '../../apimachinery/field-errors'
 import { acceptedNames, crdSpecOf, type CrdNames, type CrdVersion } from './crd-object'
 import type { JSONSchemaProps } from './schema'
 import { checkStructural } from './structural'
 import { validateValidationRules } from './cel-rules'
-import { isDns1035Label, validateDns1035Label, validateDns1123Subdomain } from '../../apimachinery/field-formats'
+import {
+  isDns1035Label,
+  validateDns1035Label,
+  validateDns1123Subdomain,
+} from '../../apimachinery/field-formats'
 
 const scopes = ['Cluster', 'Namespaced']
 const columnTypes = ['integer', 'number', 'string', 'boolean', 'date']
@@ -15,12 +25,14 @@ export function validateCrd(crd: KubeObject): FieldCause[] {
   const names = spec.names ?? {}
   const causes: FieldCause[] = []
   const name = crd.metadata.name ?? ''
-  if (name && name !== `${names.plural ?? ''}.${spec.group ?? ''}`) causes.push(invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'))
+  if (name && name !== `${names.plural ?? ''}.${spec.group ?? ''}`)
+    causes.push(invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'))
 
   if (!spec.group) causes.push(required('spec.group'))
   else {
     causes.push(...validateDns1123Subdomain(spec.group, 'spec.group'))
-    if (spec.group.split('.').length < 2) causes.push(invalid('spec.group', spec.group, 'should be a domain with at least one dot'))
+    if (spec.group.split('.').length < 2)
+      causes.push(invalid('spec.group', spec.group, 'should be a domain with at least one dot'))
   }
   if (!spec.scope) causes.push(required('spec.scope'))
   else if (!scopes.includes(spec.scope)) causes.push(notSupported('spec.scope', spec.scope, scopes))
@@ -38,7 +50,8 @@ export function validateCrd(crd: KubeObject): FieldCause[] {
 function validateNames(given: CrdNames): FieldCause[] {
   const names = acceptedNames(given)
   const causes: FieldCause[] = []
-  for (const key of ['plural', 'singular', 'kind', 'listKind'] as const) if (!names[key]) causes.push(required(`spec.names.${key}`))
+  for (const key of ['plural', 'singular', 'kind', 'listKind'] as const)
+    if (!names[key]) causes.push(required(`spec.names.${key}`))
   // An empty name was reported as required above; an empty short name or category is checked as it is.
   const label = (value: string, field: string, prefix = '') => {
     const problems = isDns1035Label(prefix ? value.toLowerCase() : value)
@@ -50,14 +63,18 @@ function validateNames(given: CrdNames): FieldCause[] {
   if (names.kind) label(names.kind, 'spec.names.kind', mixedCase)
   if (names.listKind) label(names.listKind, 'spec.names.listKind', mixedCase)
   ;(names.shortNames ?? []).forEach((s, i) => label(String(s ?? ''), `spec.names.shortNames[${i}]`))
-  if (names.kind && names.kind === names.listKind) causes.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'))
+  if (names.kind && names.kind === names.listKind)
+    causes.push(
+      invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'),
+    )
   ;(names.categories ?? []).forEach((c, i) => label(String(c ?? ''), `spec.names.categories[${i}]`))
   return causes
 }
 
 function validateVersions(versions: CrdVersion[]): FieldCause[] {
   const causes: FieldCause[] = []
-  if (versions.length === 0) return [required('spec.versions', 'must have exactly one version marked as storage version')]
+  if (versions.length === 0)
+    return [required('spec.versions', 'must have exactly one version marked as storage version')]
   const seen = new Set<string>()
   versions.forEach((v, i) => {
     const path = `spec.versions[${i}]`
@@ -71,24 +88,43 @@ function validateVersions(versions: CrdVersion[]): FieldCause[] {
     if (!schema) causes.push(required(`${path}.schema.openAPIV3Schema`, 'schemas are required'))
     else {
       causes.push(...checkStructural(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`))
-      causes.push(...validateValidationRules(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`))
+      causes.push(
+        ...validateValidationRules(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`),
+      )
     }
     ;(v.additionalPrinterColumns ?? []).forEach((c, j) => {
       const col = `${path}.additionalPrinterColumns[${j}]`
       if (!c.name) causes.push(required(`${col}.name`))
       if (!c.jsonPath) causes.push(required(`${col}.jsonPath`))
       if (!c.type) causes.push(required(`${col}.type`))
-      else if (!columnTypes.includes(String(c.type))) causes.push(notSupported(`${col}.type`, c.type, columnTypes))
+      else if (!columnTypes.includes(String(c.type)))
+        causes.push(notSupported(`${col}.type`, c.type, columnTypes))
     })
     const scale = v.subresources?.scale
     if (scale) {
-      if (!scale.specReplicasPath) causes.push(required(`${path}.subresources.scale.specReplicasPath`))
-      if (!scale.statusReplicasPath) causes.push(required(`${path}.subresources.scale.statusReplicasPath`))
+      if (!scale.specReplicasPath)
+        causes.push(required(`${path}.subresources.scale.specReplicasPath`))
+      if (!scale.statusReplicasPath)
+        causes.push(required(`${path}.subresources.scale.statusReplicasPath`))
     }
   })
   const storage = versions.filter((v) => v.storage).length
-  if (storage !== 1) causes.push(invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'))
-  if (!versions.some((v) => v.served)) causes.push(invalid('spec.versions', versions.map((v) => v.name), 'must have at least one version marked as served'))
+  if (storage !== 1)
+    causes.push(
+      invalid(
+        'spec.versions',
+        versions.map((v) => v.name),
+        'must have exactly one version marked as storage version',
+      ),
+    )
+  if (!versions.some((v) => v.served))
+    causes.push(
+      invalid(
+        'spec.versions',
+        versions.map((v) => v.name),
+        'must have at least one version marked as served',
+      ),
+    )
   return causes
 }
 
@@ -97,7 +133,12 @@ const enhancement = 'see https://github.com/kubernetes/enhancements/pull/1111'
 
 /** Groups of the Kubernetes project itself (`*.k8s.io`, `*.kubernetes.io`): a CRD there needs API approval. */
 export function isProtectedGroup(group: string): boolean {
-  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io')
+  return (
+    group === 'k8s.io' ||
+    group.endsWith('.k8s.io') ||
+    group === 'kubernetes.io' ||
+    group.endsWith('.kubernetes.io')
+  )
 }
 
 type Approval = 'approved' | 'bypassed' | 'missing' | 'invalid'
@@ -129,9 +170,21 @@ export function validateApiApproval(crd: KubeObject, old?: KubeObject): FieldCau
   const { state, value } = approvalOf(crd)
   if (old && approvalOf(old).state === state) return []
   const field = `metadata.annotations[${approvalAnnotation}]`
-  if (state === 'missing') return [required(field, `protected groups must have approval annotation "${approvalAnnotation}", ${enhancement}`)]
+  if (state === 'missing')
+    return [
+      required(
+        field,
+        `protected groups must have approval annotation "${approvalAnnotation}", ${enhancement}`,
+      ),
+    ]
   if (state === 'invalid') {
-    return [invalid(field, value, `protected groups must have approval annotation "${approvalAnnotation}" with either a URL or a reason starting with "unapproved", ${enhancement}`)]
+    return [
+      invalid(
+        field,
+        value,
+        `protected groups must have approval annotation "${approvalAnnotation}" with either a URL or a reason starting with "unapproved", ${enhancement}`,
+      ),
+    ]
   }
   return []
 }
@@ -143,7 +196,8 @@ export function validateCrdUpdate(old: KubeObject, next: KubeObject): FieldCause
   const causes: FieldCause[] = []
   if (a.group !== b.group) causes.push(invalid('spec.group', b.group ?? '', 'field is immutable'))
   if (a.scope !== b.scope) causes.push(invalid('spec.scope', b.scope ?? '', 'field is immutable'))
-  if (a.names?.plural !== b.names?.plural) causes.push(invalid('spec.names.plural', b.names?.plural ?? '', 'field is immutable'))
+  if (a.names?.plural !== b.names?.plural)
+    causes.push(invalid('spec.names.plural', b.names?.plural ?? '', 'field is immutable'))
   causes.push(...validateApiApproval(next, old))
   return causes
 }

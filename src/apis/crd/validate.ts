@@ -5,7 +5,15 @@ import { isJsonObject as isObject, jsonEqual } from '../../apimachinery/json-val
 import { hasRules } from './cel-rules'
 import { ruleCauses } from './cel-rule-eval'
 import { fieldOf, IN, invalidCause, plainCause, Result, tooMany, type Obj } from './schema-result'
-import { checkEnum, checkFormat, checkNumber, checkString, checkType, formatOf, typesOf } from './schema-scalars'
+import {
+  checkEnum,
+  checkFormat,
+  checkNumber,
+  checkString,
+  checkType,
+  formatOf,
+  typesOf,
+} from './schema-scalars'
 
 /**
  * Validation of a custom resource against its CRD schema, with the causes kube-apiserver returns:
@@ -25,7 +33,10 @@ function checkArray(s: JSONSchemaProps, name: string, data: unknown[], r: Result
     r.add(message, invalidCause(name, data.length, message))
   }
   if (s.maxItems !== undefined && data.length > s.maxItems) {
-    r.add(`${name} in ${IN} should have at most ${s.maxItems} items`, tooMany(name, data.length, s.maxItems))
+    r.add(
+      `${name} in ${IN} should have at most ${s.maxItems} items`,
+      tooMany(name, data.length, s.maxItems),
+    )
   }
   if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => jsonEqual(u, v)))) {
     const message = `${name} in ${IN} shouldn't contain duplicates`
@@ -41,7 +52,10 @@ function checkObject(s: JSONSchemaProps, name: string, data: Obj, r: Result): vo
     r.add(message, invalidCause(name, size, message))
   }
   if (s.maxProperties !== undefined && size > s.maxProperties) {
-    r.add(`${name} in ${IN} should have at most ${s.maxProperties} properties`, tooMany(name, size, s.maxProperties))
+    r.add(
+      `${name} in ${IN} should have at most ${s.maxProperties} properties`,
+      tooMany(name, size, s.maxProperties),
+    )
   }
   const props = s.properties ?? {}
   const declared = (k: string) => Object.hasOwn(props, k)
@@ -53,13 +67,16 @@ function checkObject(s: JSONSchemaProps, name: string, data: Obj, r: Result): vo
     }
   } else if (isObject(s.additionalProperties)) {
     const values = s.additionalProperties as JSONSchemaProps
-    for (const [k, v] of Object.entries(data)) if (!declared(k)) r.merge(validateValue(values, `${name}.${k}`, v))
+    for (const [k, v] of Object.entries(data))
+      if (!declared(k)) r.merge(validateValue(values, `${name}.${k}`, v))
   }
   for (const [k, prop] of Object.entries(props)) {
-    if (Object.hasOwn(data, k)) r.merge(validateValue(prop, name === '' ? k : `${name}.${k}`, data[k]))
+    if (Object.hasOwn(data, k))
+      r.merge(validateValue(prop, name === '' ? k : `${name}.${k}`, data[k]))
   }
   for (const k of s.required ?? []) {
-    if (!Object.hasOwn(data, k)) r.add(`${name}.${k} in ${IN} is required`, required(fieldOf(`${name}.${k}`)))
+    if (!Object.hasOwn(data, k))
+      r.add(`${name}.${k} in ${IN} is required`, required(fieldOf(`${name}.${k}`)))
   }
 }
 
@@ -97,7 +114,9 @@ function checkComposition(s: JSONSchemaProps, name: string, data: unknown): Resu
       if (validated === 0 && (!best || res.matches > best.matches)) best = res
     }
     if (validated !== 1) {
-      fail(`${quoted} must validate one and only one schema (oneOf). ${validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`}`)
+      fail(
+        `${quoted} must validate one and only one schema (oneOf). ${validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`}`,
+      )
       main.merge(best)
     } else main.merge(firstSuccess)
   }
@@ -108,9 +127,13 @@ function checkComposition(s: JSONSchemaProps, name: string, data: unknown): Resu
       if (res.valid) validated++
       main.merge(res)
     }
-    if (validated !== s.allOf.length) fail(`${quoted} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`)
+    if (validated !== s.allOf.length)
+      fail(
+        `${quoted} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`,
+      )
   }
-  if (s.not && validateValue(s.not, name, data).valid) fail(`${quoted} must not validate the schema (not)`)
+  if (s.not && validateValue(s.not, name, data).valid)
+    fail(`${quoted} must not validate the schema (not)`)
   main.matches++
   return main
 }
@@ -146,14 +169,29 @@ function validateValue(s: JSONSchemaProps, name: string, data: unknown): Result 
  * root is left to ObjectMeta validation; `apiVersion` and `kind` are checked only when the schema
  * declares them.
  */
-export function validateAgainstSchema(schema: JSONSchemaProps, obj: Record<string, unknown>): FieldCause[] {
+export function validateAgainstSchema(
+  schema: JSONSchemaProps,
+  obj: Record<string, unknown>,
+): FieldCause[] {
   const { metadata: _metadata, ...rootProps } = schema.properties ?? {}
   const root: JSONSchemaProps = { ...schema, properties: rootProps }
   const causes = validateValue(root, '', obj).problems.map((p) => p.cause)
   if (!hasRules(schema)) return causes
   // As the CRD strategy, the x-kubernetes-validations rules run only on an object of the right types.
-  if (causes.some((c) => c.reason === 'FieldValueNotSupported' || c.reason === 'FieldValueTypeInvalid')) {
-    return [...causes, invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation', '"null"')]
+  if (
+    causes.some(
+      (c) => c.reason === 'FieldValueNotSupported' || c.reason === 'FieldValueTypeInvalid',
+    )
+  ) {
+    return [
+      ...causes,
+      invalid(
+        '<nil>',
+        null,
+        'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+        '"null"',
+      ),
+    ]
   }
   return [...causes, ...ruleCauses(schema, obj)]
 }

@@ -39,8 +39,18 @@ export function validateConditions(obj: KubeObject): FieldCause[] {
 /** The Dangling condition kube-apiserver's APF controller wants on a FlowSchema, but its transition time. */
 export function wantedDangling(levelName: string, levelExists: boolean): WantedCondition {
   return levelExists
-    ? { type: danglingCondition, status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" and it exists` }
-    : { type: danglingCondition, status: 'True', reason: 'NotFound', message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" but there is no such object` }
+    ? {
+        type: danglingCondition,
+        status: 'False',
+        reason: 'Found',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" and it exists`,
+      }
+    : {
+        type: danglingCondition,
+        status: 'True',
+        reason: 'NotFound',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" but there is no such object`,
+      }
 }
 
 /** The Enforced condition every FlowSchema and PriorityLevelConfiguration carries here. */
@@ -48,20 +58,31 @@ export const notEnforcedCondition: WantedCondition = {
   type: enforcedCondition,
   status: 'False',
   reason: 'NotEnforced',
-  message: 'This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only',
+  message:
+    'This server does not classify, queue or shed requests by API Priority and Fairness: this object is stored and validated only',
 }
 
 /**
  * The conditions with each wanted one in place, those changed or added stamped `now`; undefined
  * when every wanted condition is already there as wanted.
  */
-export function withConditions(have: FlowcontrolCondition[], wanted: WantedCondition[], now: string): FlowcontrolCondition[] | undefined {
+export function withConditions(
+  have: FlowcontrolCondition[],
+  wanted: WantedCondition[],
+  now: string,
+): FlowcontrolCondition[] | undefined {
   let changed = false
   const next = [...have]
   for (const want of wanted) {
     const i = next.findIndex((c) => c.type === want.type)
     const current = next[i]
-    if (current && current.status === want.status && current.reason === want.reason && current.message === want.message) continue
+    if (
+      current &&
+      current.status === want.status &&
+      current.reason === want.reason &&
+      current.message === want.message
+    )
+      continue
     changed = true
     const stamped = { ...want, lastTransitionTime: now }
     if (current) next[i] = stamped

@@ -26,7 +26,8 @@ export function defaultFlowSchemaSpec(spec: Json): void {
 export function defaultPriorityLevelSpec(spec: Json): void {
   if (isJsonObject(spec.limited)) {
     const limited = spec.limited
-    if (unset(limited.nominalConcurrencyShares)) limited.nominalConcurrencyShares = defaultNominalConcurrencyShares
+    if (unset(limited.nominalConcurrencyShares))
+      limited.nominalConcurrencyShares = defaultNominalConcurrencyShares
     if (unset(limited.lendablePercent)) limited.lendablePercent = 0
     const queuing = asRecord(limited.limitResponse).queuing
     if (isJsonObject(queuing)) {

@@ -12,7 +12,11 @@ import { autoUpdateAnnotation, autoUpdateOf, exemptName, priorityLevelKind } fro
 import { bootstrapObject, defaulted } from './bootstrap'
 import { specEqual } from './semantic'
 
-export type EnsurePlan = { type: 'create'; object: KubeObject } | { type: 'update'; object: KubeObject } | { type: 'delete' } | undefined
+export type EnsurePlan =
+  | { type: 'create'; object: KubeObject }
+  | { type: 'update'; object: KubeObject }
+  | { type: 'delete' }
+  | undefined
 
 /** Whether the stored spec is what the bootstrap object's defaulted spec says (the exempt level's `exempt` block aside). */
 function specCurrent(kind: string, want: KubeObject, have: KubeObject): boolean {
@@ -26,9 +30,16 @@ function specCurrent(kind: string, want: KubeObject, have: KubeObject): boolean 
 }
 
 /** What to do about the object of this kind and name, given what is stored (undefined: nothing). */
-export function ensurePlan(kind: string, name: string, current: KubeObject | undefined): EnsurePlan {
+export function ensurePlan(
+  kind: string,
+  name: string,
+  current: KubeObject | undefined,
+): EnsurePlan {
   const boot = bootstrapObject(kind, name)
-  if (!boot) return current && autoUpdateOf(current) === true && !current.metadata.deletionTimestamp ? { type: 'delete' } : undefined
+  if (!boot)
+    return current && autoUpdateOf(current) === true && !current.metadata.deletionTimestamp
+      ? { type: 'delete' }
+      : undefined
   if (!current) return { type: 'create', object: structuredClone(boot.object) }
   if (current.metadata.deletionTimestamp) return undefined
   const annotated = autoUpdateOf(current)
@@ -37,7 +48,11 @@ export function ensurePlan(kind: string, name: string, current: KubeObject | und
   const replaceSpec = autoUpdate && !specCurrent(kind, boot.object, current)
   if (!annotate && !replaceSpec) return undefined
   const next = structuredClone(current)
-  if (annotate) next.metadata.annotations = { ...next.metadata.annotations, [autoUpdateAnnotation]: String(autoUpdate) }
+  if (annotate)
+    next.metadata.annotations = {
+      ...next.metadata.annotations,
+      [autoUpdateAnnotation]: String(autoUpdate),
+    }
   if (replaceSpec) next.spec = structuredClone(boot.object.spec)
   return { type: 'update', object: next }
 }

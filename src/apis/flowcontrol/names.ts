@@ -17,7 +17,8 @@ export const catchAllName = 'catch-all'
 /** The annotation that says whether kube-apiserver keeps a bootstrap object's spec up to date. */
 export const autoUpdateAnnotation = 'apf.kubernetes.io/autoupdate-spec'
 /** The v1beta3 round-trip annotation, which no stored object may carry. */
-export const preserveZeroSharesAnnotation = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares'
+export const preserveZeroSharesAnnotation =
+  'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares'
 
 /** The FlowSchema condition saying its priority level is missing. */
 export const danglingCondition = 'Dangling'
@@ -25,8 +26,10 @@ export const danglingCondition = 'Dangling'
 export const enforcedCondition = 'Enforced'
 
 export const enforcementAnnotation = 'flowcontrol.edgeplane.dev/enforced'
-export const notEnforced = 'false: this server does not queue, limit or shed requests by API Priority and Fairness; this object is stored and validated only'
-export const notEnforcedWarning = 'API Priority and Fairness is not enforced: FlowSchemas and PriorityLevelConfigurations are stored and validated, but no request is queued, limited or rejected by them'
+export const notEnforced =
+  'false: this server does not queue, limit or shed requests by API Priority and Fairness; this object is stored and validated only'
+export const notEnforcedWarning =
+  'API Priority and Fairness is not enforced: FlowSchemas and PriorityLevelConfigurations are stored and validated, but no request is queued, limited or rejected by them'
 
 /** Go's strconv.ParseBool: undefined when the text is not a boolean. */
 export function parseGoBool(text: string | undefined): boolean | undefined {
@@ -37,4 +40,5 @@ export function parseGoBool(text: string | undefined): boolean | undefined {
 }
 
 /** The auto-update annotation's value as a boolean, undefined when absent or not a boolean. */
-export const autoUpdateOf = (obj: KubeObject): boolean | undefined => parseGoBool(obj.metadata.annotations?.[autoUpdateAnnotation])
+export const autoUpdateOf = (obj: KubeObject): boolean | undefined =>
+  parseGoBool(obj.metadata.annotations?.[autoUpdateAnnotation])

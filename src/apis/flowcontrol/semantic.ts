@@ -17,4 +17,5 @@ function goZeroed(v: unknown): unknown {
 }
 
 /** apiequality.Semantic.DeepEqual of two specs as decoded JSON. */
-export const specEqual = (a: unknown, b: unknown): boolean => jsonEqual(goZeroed(a ?? {}), goZeroed(b ?? {}))
+export const specEqual = (a: unknown, b: unknown): boolean =>
+  jsonEqual(goZeroed(a ?? {}), goZeroed(b ?? {}))

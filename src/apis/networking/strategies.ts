@@ -5,5 +5,9 @@ import { defaultNetworkPolicy, notEnforcedWarning, validateNetworkPolicy } from 
 export const networkingStrategies: Record<string, KindStrategy> = {
   ingresses: {},
   ingressclasses: {},
-  networkpolicies: { defaults: defaultNetworkPolicy, validate: validateNetworkPolicy, warnings: [notEnforcedWarning] },
+  networkpolicies: {
+    defaults: defaultNetworkPolicy,
+    validate: validateNetworkPolicy,
+    warnings: [notEnforcedWarning],
+  },
 }

@@ -38,7 +38,9 @@ export const versionError = 'must be "latest" or "v1.x"'
 
 /** ParseLevel: an unknown level reads as `restricted`, with the error. */
 export function parseLevel(value: string): { level: Level; error?: string } {
-  return (levels as readonly string[]).includes(value) ? { level: value as Level } : { level: 'restricted', error: levelError }
+  return (levels as readonly string[]).includes(value)
+    ? { level: value as Level }
+    : { level: 'restricted', error: levelError }
 }
 
 /** ParseVersion: an unknown version reads as `latest`, with the error. */
@@ -46,27 +48,38 @@ export function parseVersion(value: string): { version: Version; error?: string 
   if (value === 'latest') return { version: 'latest' }
   const m = /^v1\.(0|[1-9][0-9]*)$/.exec(value)
   const minor = m ? Number(m[1]) : NaN
-  return Number.isSafeInteger(minor) ? { version: minor } : { version: 'latest', error: versionError }
+  return Number.isSafeInteger(minor)
+    ? { version: minor }
+    : { version: 'latest', error: versionError }
 }
 
 export const versionString = (v: Version): string => (v === 'latest' ? 'latest' : `v1.${v}`)
 
 /** `baseline:latest`, as upstream prints a LevelVersion. */
-export const levelVersionString = (lv: LevelVersion): string => `${lv.level}:${versionString(lv.version)}`
+export const levelVersionString = (lv: LevelVersion): string =>
+  `${lv.level}:${versionString(lv.version)}`
 
 /** CompareLevels: 0 when equal, -1 when `a` is less strict than `b`, 1 when stricter. */
 export function compareLevels(a: Level, b: Level): number {
   return Math.sign(levels.indexOf(a) - levels.indexOf(b))
 }
 
-export const sameLevelVersion = (a: LevelVersion, b: LevelVersion): boolean => a.level === b.level && a.version === b.version
+export const sameLevelVersion = (a: LevelVersion, b: LevelVersion): boolean =>
+  a.level === b.level && a.version === b.version
 
 /** Two modes are equivalent when both are privileged, or level and version are the same. */
-const equivalentMode = (a: LevelVersion, b: LevelVersion) => (a.level === 'privileged' && b.level === 'privileged') || sameLevelVersion(a, b)
+const equivalentMode = (a: LevelVersion, b: LevelVersion) =>
+  (a.level === 'privileged' && b.level === 'privileged') || sameLevelVersion(a, b)
 
-export const equivalentPolicies = (a: Policy, b: Policy): boolean => equivalentMode(a.enforce, b.enforce) && equivalentMode(a.audit, b.audit) && equivalentMode(a.warn, b.warn)
+export const equivalentPolicies = (a: Policy, b: Policy): boolean =>
+  equivalentMode(a.enforce, b.enforce) &&
+  equivalentMode(a.audit, b.audit) &&
+  equivalentMode(a.warn, b.warn)
 
-export const fullyPrivileged = (p: Policy): boolean => p.enforce.level === 'privileged' && p.audit.level === 'privileged' && p.warn.level === 'privileged'
+export const fullyPrivileged = (p: Policy): boolean =>
+  p.enforce.level === 'privileged' &&
+  p.audit.level === 'privileged' &&
+  p.warn.level === 'privileged'
 
 /**
  * PolicyToEvaluate: the namespace's labels over the cluster defaults. A bad enforce level reads as
@@ -74,8 +87,15 @@ export const fullyPrivileged = (p: Policy): boolean => p.enforce.level === 'priv
  * as `latest`; each bad value is returned as a `metadata.labels[…]` error. Warn follows an enforce
  * level set stricter than it unless warn is labelled itself.
  */
-export function policyToEvaluate(labels: Record<string, string> | undefined, defaults: Policy): { policy: Policy; errors: FieldCause[] } {
-  const p: Policy = { enforce: { ...defaults.enforce }, audit: { ...defaults.audit }, warn: { ...defaults.warn } }
+export function policyToEvaluate(
+  labels: Record<string, string> | undefined,
+  defaults: Policy,
+): { policy: Policy; errors: FieldCause[] } {
+  const p: Policy = {
+    enforce: { ...defaults.enforce },
+    audit: { ...defaults.audit },
+    warn: { ...defaults.warn },
+  }
   const errors: FieldCause[] = []
   if (!labels || !Object.keys(labels).length) return { policy: p, errors }
   const has = (label: string) => Object.prototype.hasOwnProperty.call(labels, label)

@@ -24,16 +24,22 @@ export interface ProcessNodeSubject {
  * namespace nor the pod's runtime class is exempt). Exempt usernames do not count: who made the pod
  * is not known where it is placed, so the rule follows the namespace.
  */
-export function levelKeptOffProcessNodes(pod: ProcessNodeSubject, namespaceLabels: Record<string, string> | undefined, settings: PodSecuritySettings): LevelVersion | undefined {
+export function levelKeptOffProcessNodes(
+  pod: ProcessNodeSubject,
+  namespaceLabels: Record<string, string> | undefined,
+  settings: PodSecuritySettings,
+): LevelVersion | undefined {
   if (settings.exemptions.namespaces.includes(pod.namespace)) return undefined
   const runtimeClass = pod.runtimeClassName
-  if (typeof runtimeClass === 'string' && settings.exemptions.runtimeClasses.includes(runtimeClass)) return undefined
+  if (typeof runtimeClass === 'string' && settings.exemptions.runtimeClasses.includes(runtimeClass))
+    return undefined
   const { enforce } = policyToEvaluate(namespaceLabels, settings.defaults).policy
   return enforce.level === 'privileged' ? undefined : enforce
 }
 
 /** Whether the node runs its pods as host processes (the label its agent puts on it). */
-export const isProcessNode = (node: KubeObject): boolean => node.metadata.labels?.[RUNTIME_LABEL] === 'process'
+export const isProcessNode = (node: KubeObject): boolean =>
+  node.metadata.labels?.[RUNTIME_LABEL] === 'process'
 
 /** Why a process node can't take the pod, after what names the node(s). */
 export const hostProcessesReason = (enforced: LevelVersion): string =>

@@ -57,8 +57,16 @@ function levelVersionOf(name: string, raw: string | undefined, errors: string[])
 }
 
 /** A comma-separated list, each entry checked; duplicates are refused as upstream refuses them. */
-function listOf(name: string, raw: string | undefined, check: (v: string) => string[], errors: string[]): string[] {
-  const items = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+function listOf(
+  name: string,
+  raw: string | undefined,
+  check: (v: string) => string[],
+  errors: string[],
+): string[] {
+  const items = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   const seen = new Set<string>()
   for (const item of items) {
     const problems = check(item)
@@ -70,19 +78,44 @@ function listOf(name: string, raw: string | undefined, check: (v: string) => str
 }
 
 /** The settings the variables give, or every problem with them (each naming its variable). */
-export function parsePodSecuritySettings(variables: PodSecurityVariables | Record<string, string | undefined>): { settings: PodSecuritySettings; errors: string[] } {
+export function parsePodSecuritySettings(
+  variables: PodSecurityVariables | Record<string, string | undefined>,
+): { settings: PodSecuritySettings; errors: string[] } {
   const vars = variables as PodSecurityVariables
   const errors: string[] = []
   const settings: PodSecuritySettings = {
     defaults: {
-      enforce: levelVersionOf('EDGEPLANE_POD_SECURITY_ENFORCE', vars.EDGEPLANE_POD_SECURITY_ENFORCE, errors),
-      audit: levelVersionOf('EDGEPLANE_POD_SECURITY_AUDIT', vars.EDGEPLANE_POD_SECURITY_AUDIT, errors),
+      enforce: levelVersionOf(
+        'EDGEPLANE_POD_SECURITY_ENFORCE',
+        vars.EDGEPLANE_POD_SECURITY_ENFORCE,
+        errors,
+      ),
+      audit: levelVersionOf(
+        'EDGEPLANE_POD_SECURITY_AUDIT',
+        vars.EDGEPLANE_POD_SECURITY_AUDIT,
+        errors,
+      ),
       warn: levelVersionOf('EDGEPLANE_POD_SECURITY_WARN', vars.EDGEPLANE_POD_SECURITY_WARN, errors),
     },
     exemptions: {
-      usernames: listOf('EDGEPLANE_POD_SECURITY_EXEMPT_USERNAMES', vars.EDGEPLANE_POD_SECURITY_EXEMPT_USERNAMES, () => [], errors),
-      namespaces: listOf('EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES', vars.EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES, isDns1123Label, errors),
-      runtimeClasses: listOf('EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES', vars.EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES, isDns1123Subdomain, errors),
+      usernames: listOf(
+        'EDGEPLANE_POD_SECURITY_EXEMPT_USERNAMES',
+        vars.EDGEPLANE_POD_SECURITY_EXEMPT_USERNAMES,
+        () => [],
+        errors,
+      ),
+      namespaces: listOf(
+        'EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES',
+        vars.EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES,
+        isDns1123Label,
+        errors,
+      ),
+      runtimeClasses: listOf(
+        'EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES',
+        vars.EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES,
+        isDns1123Subdomain,
+        errors,
+      ),
     },
   }
   return { settings, errors }

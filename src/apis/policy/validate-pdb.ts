@@ -6,7 +6,8 @@ import { notMoreThan100Percent, validatePositiveIntOrPercent } from '../validati
 import { validateMetaLabelSelector } from '../validation/selectors'
 import { asRecord } from '../../apimachinery/json-value'
 
-const intOrString = (v: unknown): v is number | string => typeof v === 'number' || typeof v === 'string'
+const intOrString = (v: unknown): v is number | string =>
+  typeof v === 'number' || typeof v === 'string'
 const policies = ['AlwaysAllow', 'IfHealthyBudget']
 
 export function validatePodDisruptionBudget(obj: KubeObject): FieldCause[] {
@@ -14,14 +15,29 @@ export function validatePodDisruptionBudget(obj: KubeObject): FieldCause[] {
   const spec = asRecord(obj.spec)
   const { minAvailable, maxUnavailable } = spec
   if (intOrString(minAvailable) && intOrString(maxUnavailable)) {
-    causes.push(invalid('spec', spec, 'minAvailable and maxUnavailable cannot be both set', `policy.PodDisruptionBudgetSpec{MinAvailable:${goIntOrString(minAvailable)}, MaxUnavailable:${goIntOrString(maxUnavailable)}}`))
+    causes.push(
+      invalid(
+        'spec',
+        spec,
+        'minAvailable and maxUnavailable cannot be both set',
+        `policy.PodDisruptionBudgetSpec{MinAvailable:${goIntOrString(minAvailable)}, MaxUnavailable:${goIntOrString(maxUnavailable)}}`,
+      ),
+    )
   }
-  for (const [field, v] of [['minAvailable', minAvailable], ['maxUnavailable', maxUnavailable]] as const) {
+  for (const [field, v] of [
+    ['minAvailable', minAvailable],
+    ['maxUnavailable', maxUnavailable],
+  ] as const) {
     if (!intOrString(v)) continue
-    causes.push(...validatePositiveIntOrPercent(v, `spec.${field}`), ...notMoreThan100Percent(v, `spec.${field}`))
+    causes.push(
+      ...validatePositiveIntOrPercent(v, `spec.${field}`),
+      ...notMoreThan100Percent(v, `spec.${field}`),
+    )
   }
-  if (spec.selector !== undefined && spec.selector !== null) causes.push(...validateMetaLabelSelector(spec.selector, 'spec.selector'))
+  if (spec.selector !== undefined && spec.selector !== null)
+    causes.push(...validateMetaLabelSelector(spec.selector, 'spec.selector'))
   const policy = spec.unhealthyPodEvictionPolicy
-  if (policy !== undefined && policy !== null && !policies.includes(String(policy))) causes.push(notSupported('spec.unhealthyPodEvictionPolicy', policy, policies))
+  if (policy !== undefined && policy !== null && !policies.includes(String(policy)))
+    causes.push(notSupported('spec.unhealthyPodEvictionPolicy', policy, policies))
   return causes
 }

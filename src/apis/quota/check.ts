@@ -4,12 +4,17 @@
  * before the object may be stored.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { addQuantity, cmpQuantity, formatQuantity, quantityListOf, type QuantityList } from '../../apimachinery/quantity'
+import {
+  addQuantity,
+  cmpQuantity,
+  formatQuantity,
+  quantityListOf,
+  type QuantityList,
+} from '../../apimachinery/quantity'
 import type { ResourceDef } from '../registry'
 import { isBestEffort, objectUsage, podConstraintError } from './usage'
 import { isTrackedName } from './tracked'
 import { asRecord, objectsOf } from '../../apimachinery/json-value'
-
 
 /** One quota's new usage, to be written with the quota's resourceVersion as precondition. */
 export interface QuotaCharge {
@@ -20,7 +25,12 @@ export interface QuotaCharge {
 export type QuotaDecision = { ok: true; charges: QuotaCharge[] } | { ok: false; message: string }
 
 const podResource = (name: string) =>
-  name === 'pods' || name === 'count/pods' || ['cpu', 'memory', 'ephemeral-storage'].includes(name) || name.startsWith('requests.') || name.startsWith('limits.') || name.startsWith('hugepages-')
+  name === 'pods' ||
+  name === 'count/pods' ||
+  ['cpu', 'memory', 'ephemeral-storage'].includes(name) ||
+  name.startsWith('requests.') ||
+  name.startsWith('limits.') ||
+  name.startsWith('hugepages-')
 
 interface ScopeRequirement {
   scopeName: string
@@ -31,9 +41,17 @@ interface ScopeRequirement {
 /** The quota's scopes as selector requirements (a listed scope is `Exists`). */
 function scopeRequirements(quota: KubeObject): ScopeRequirement[] {
   const spec = asRecord(quota.spec)
-  const out: ScopeRequirement[] = (Array.isArray(spec.scopes) ? spec.scopes : []).map((s) => ({ scopeName: String(s), operator: 'Exists', values: [] }))
+  const out: ScopeRequirement[] = (Array.isArray(spec.scopes) ? spec.scopes : []).map((s) => ({
+    scopeName: String(s),
+    operator: 'Exists',
+    values: [],
+  }))
   for (const e of objectsOf(asRecord(spec.scopeSelector).matchExpressions)) {
-    out.push({ scopeName: String(e.scopeName ?? ''), operator: String(e.operator ?? ''), values: Array.isArray(e.values) ? e.values.map(String) : [] })
+    out.push({
+      scopeName: String(e.scopeName ?? ''),
+      operator: String(e.operator ?? ''),
+      values: Array.isArray(e.values) ? e.values.map(String) : [],
+    })
   }
   return out
 }
@@ -42,8 +60,20 @@ function crossNamespaceAffinity(pod: KubeObject): boolean {
   const affinity = asRecord(asRecord(pod.spec).affinity)
   for (const kind of ['podAffinity', 'podAntiAffinity']) {
     const a = asRecord(affinity[kind])
-    const terms = [...objectsOf(a.requiredDuringSchedulingIgnoredDuringExecution), ...objectsOf(a.preferredDuringSchedulingIgnoredDuringExecution).map((w) => asRecord(w.podAffinityTerm))]
-    if (terms.some((t) => (Array.isArray(t.namespaces) && t.namespaces.length > 0) || t.namespaceSelector !== undefined)) return true
+    const terms = [
+      ...objectsOf(a.requiredDuringSchedulingIgnoredDuringExecution),
+      ...objectsOf(a.preferredDuringSchedulingIgnoredDuringExecution).map((w) =>
+        asRecord(w.podAffinityTerm),
+      ),
+    ]
+    if (
+      terms.some(
+        (t) =>
+          (Array.isArray(t.namespaces) && t.namespaces.length > 0) ||
+          t.namespaceSelector !== undefined,
+      )
+    )
+      return true
   }
   return false
 }
@@ -76,11 +106,19 @@ function podInScope(pod: KubeObject, r: ScopeRequirement): boolean {
 }
 
 /** Whether the quota's scopes select the object: only pods are in scopes; an unscoped quota selects all. */
-export function quotaSelects(quota: KubeObject, def: Pick<ResourceDef, 'group' | 'plural'>, obj: KubeObject): boolean {
+export function quotaSelects(
+  quota: KubeObject,
+  def: Pick<ResourceDef, 'group' | 'plural'>,
+  obj: KubeObject,
+): boolean {
   const reqs = scopeRequirements(quota)
   if (!reqs.length) return true
   if (def.group !== '' || def.plural !== 'pods') return false
-  return reqs.every((r) => (r.operator === 'DoesNotExist' && r.scopeName !== 'PriorityClass' ? !podInScope(obj, { ...r, operator: 'Exists' }) : podInScope(obj, r)))
+  return reqs.every((r) =>
+    r.operator === 'DoesNotExist' && r.scopeName !== 'PriorityClass'
+      ? !podInScope(obj, { ...r, operator: 'Exists' })
+      : podInScope(obj, r),
+  )
 }
 
 /** prettyPrint: `k=v` sorted by name, comma-separated. */
@@ -91,31 +129,45 @@ export function prettyList(list: QuantityList): string {
     .join(',')
 }
 
-const mask = (list: QuantityList, names: readonly string[]): QuantityList => Object.fromEntries(names.filter((n) => list[n]).map((n) => [n, list[n]!]))
+const mask = (list: QuantityList, names: readonly string[]): QuantityList =>
+  Object.fromEntries(names.filter((n) => list[n]).map((n) => [n, list[n]!]))
 
 /**
  * CheckRequest for a create: quotas in name order, each against `status.hard` and `status.used`
  * (a quota whose usage is not yet known refuses what it limits, as upstream). The first quota the
  * object would exceed refuses it with upstream's message.
  */
-export function checkQuotas(def: Pick<ResourceDef, 'group' | 'plural'>, obj: KubeObject, quotas: readonly KubeObject[], now: number): QuotaDecision {
+export function checkQuotas(
+  def: Pick<ResourceDef, 'group' | 'plural'>,
+  obj: KubeObject,
+  quotas: readonly KubeObject[],
+  now: number,
+): QuotaDecision {
   const requested = objectUsage(def, obj, now)
   const isPod = def.group === '' && def.plural === 'pods'
   const charges: QuotaCharge[] = []
-  for (const quota of [...quotas].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))) {
+  for (const quota of [...quotas].sort((a, b) =>
+    (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
+  )) {
     if (!quotaSelects(quota, def, obj)) continue
     const status = asRecord(quota.status)
     const hard = quantityListOf(status.hard)
     const used = quantityListOf(status.used)
     const name = quota.metadata.name ?? ''
-    const limited = Object.keys(hard).filter((r) => isTrackedName(r) && (requested[r] !== undefined || (isPod && podResource(r))))
+    const limited = Object.keys(hard).filter(
+      (r) => isTrackedName(r) && (requested[r] !== undefined || (isPod && podResource(r))),
+    )
     if (!limited.length) continue
     if (isPod) {
       const missing = podConstraintError(obj, limited)
       if (missing) return { ok: false, message: `failed quota: ${name}: ${missing}` }
     }
     const unknown = limited.filter((r) => !used[r]).sort()
-    if (unknown.length) return { ok: false, message: `status unknown for quota: ${name}, resources: ${unknown.join(',')}` }
+    if (unknown.length)
+      return {
+        ok: false,
+        message: `status unknown for quota: ${name}, resources: ${unknown.join(',')}`,
+      }
     const charged = limited.filter((r) => requested[r] !== undefined)
     if (!charged.length) continue
     const next: QuantityList = { ...used }
@@ -125,7 +177,10 @@ export function checkQuotas(def: Pick<ResourceDef, 'group' | 'plural'>, obj: Kub
       if (cmpQuantity(next[r]!, hard[r]!) > 0) exceeded.push(r)
     }
     if (exceeded.length) {
-      return { ok: false, message: `exceeded quota: ${name}, requested: ${prettyList(mask(requested, exceeded))}, used: ${prettyList(mask(used, exceeded))}, limited: ${prettyList(mask(hard, exceeded))}` }
+      return {
+        ok: false,
+        message: `exceeded quota: ${name}, requested: ${prettyList(mask(requested, exceeded))}, used: ${prettyList(mask(used, exceeded))}, limited: ${prettyList(mask(hard, exceeded))}`,
+      }
     }
     charges.push({ quota, used: next })
   }

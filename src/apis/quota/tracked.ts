@@ -31,8 +31,29 @@ export const trackedKinds: readonly TrackedKind[] = Object.freeze(
 )
 
 const countNames = new Set(trackedKinds.map(objectCountName))
-const classic = new Set(['pods', 'services', 'services.loadbalancers', 'services.nodeports', 'configmaps', 'secrets', 'persistentvolumeclaims', 'requests.storage', 'resourcequotas', 'replicationcontrollers'])
-const compute = new Set(['cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory', 'limits.ephemeral-storage'])
+const classic = new Set([
+  'pods',
+  'services',
+  'services.loadbalancers',
+  'services.nodeports',
+  'configmaps',
+  'secrets',
+  'persistentvolumeclaims',
+  'requests.storage',
+  'resourcequotas',
+  'replicationcontrollers',
+])
+const compute = new Set([
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+])
 
 /** Whether usage of this resource name is counted (and so enforced). */
 export function isTrackedName(name: string): boolean {

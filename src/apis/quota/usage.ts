@@ -5,11 +5,24 @@
  * resourcequotas), and the compute resources of pods.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { addLists, countQuantity, quantityListOf, type QuantityList } from '../../apimachinery/quantity'
+import {
+  addLists,
+  countQuantity,
+  quantityListOf,
+  type QuantityList,
+} from '../../apimachinery/quantity'
 import type { ResourceDef } from '../registry'
 import { asRecord, objectsOf, type Json } from '../../apimachinery/json-value'
 
-const classicCounts = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas'])
+const classicCounts = new Set([
+  'pods',
+  'services',
+  'configmaps',
+  'secrets',
+  'persistentvolumeclaims',
+  'replicationcontrollers',
+  'resourcequotas',
+])
 
 /** `count/deployments.apps`, `count/pods`: the object-count name of a resource. */
 export function objectCountName(def: Pick<ResourceDef, 'group' | 'plural'>): string {
@@ -19,7 +32,8 @@ export function objectCountName(def: Pick<ResourceDef, 'group' | 'plural'>): str
 /** The containers' sum, or any init container's own need when larger, plus spec.overhead. */
 export function podAmounts(spec: Json, field: 'requests' | 'limits'): QuantityList {
   let total: QuantityList = {}
-  for (const c of objectsOf(spec.containers)) total = addLists(total, quantityListOf(asRecord(c.resources)[field]))
+  for (const c of objectsOf(spec.containers))
+    total = addLists(total, quantityListOf(asRecord(c.resources)[field]))
   for (const c of objectsOf(spec.initContainers)) {
     for (const [k, v] of Object.entries(quantityListOf(asRecord(c.resources)[field]))) {
       if (!total[k] || total[k]!.nanos < v.nanos) total[k] = v
@@ -29,7 +43,8 @@ export function podAmounts(spec: Json, field: 'requests' | 'limits'): QuantityLi
 }
 
 const computeNames = ['cpu', 'memory', 'ephemeral-storage'] as const
-const isExtended = (name: string) => name.includes('/') && !name.startsWith('kubernetes.io/') && !name.startsWith('requests.')
+const isExtended = (name: string) =>
+  name.includes('/') && !name.startsWith('kubernetes.io/') && !name.startsWith('requests.')
 
 /** podComputeUsageHelper: pods, requests.* (and the bare names), limits.*, hugepages and extended resources. */
 export function podComputeUsage(requests: QuantityList, limits: QuantityList): QuantityList {
@@ -69,9 +84,14 @@ export function podUsage(pod: KubeObject, now: number): QuantityList {
 function serviceUsage(svc: KubeObject): QuantityList {
   const spec = asRecord(svc.spec)
   const type = spec.type ?? 'ClusterIP'
-  const out: QuantityList = { services: countQuantity(1), 'services.loadbalancers': countQuantity(0), 'services.nodeports': countQuantity(0) }
+  const out: QuantityList = {
+    services: countQuantity(1),
+    'services.loadbalancers': countQuantity(0),
+    'services.nodeports': countQuantity(0),
+  }
   if (type === 'LoadBalancer') out['services.loadbalancers'] = countQuantity(1)
-  if (type === 'NodePort' || type === 'LoadBalancer') out['services.nodeports'] = countQuantity(objectsOf(spec.ports).length)
+  if (type === 'NodePort' || type === 'LoadBalancer')
+    out['services.nodeports'] = countQuantity(objectsOf(spec.ports).length)
   return out
 }
 
@@ -84,7 +104,11 @@ function claimUsage(pvc: KubeObject): QuantityList {
 }
 
 /** Everything an object of `def` counts against a quota (before intersecting with what the quota limits). */
-export function objectUsage(def: Pick<ResourceDef, 'group' | 'plural'>, obj: KubeObject, now: number): QuantityList {
+export function objectUsage(
+  def: Pick<ResourceDef, 'group' | 'plural'>,
+  obj: KubeObject,
+  now: number,
+): QuantityList {
   const out: QuantityList = { [objectCountName(def)]: countQuantity(1) }
   if (def.group !== '') return out
   if (def.plural === 'pods') return { ...out, ...podUsage(obj, now) }
@@ -95,20 +119,33 @@ export function objectUsage(def: Pick<ResourceDef, 'group' | 'plural'>, obj: Kub
 }
 
 /** The resources whose presence on every container a quota of cpu or memory demands. */
-const validationSet = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'])
+const validationSet = new Set([
+  'cpu',
+  'memory',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'limits.memory',
+])
 
 /**
  * The pod evaluator's Constraints: when a quota limits cpu or memory, every container must state
  * them. Returns upstream's `must specify …` text, or undefined.
  */
-export function podConstraintError(pod: KubeObject, limited: readonly string[]): string | undefined {
+export function podConstraintError(
+  pod: KubeObject,
+  limited: readonly string[],
+): string | undefined {
   const required = limited.filter((r) => validationSet.has(r))
   if (!required.length) return undefined
   const spec = asRecord(pod.spec)
   const missing = new Map<string, Set<string>>()
   for (const c of [...objectsOf(spec.containers), ...objectsOf(spec.initContainers)]) {
     const resources = asRecord(c.resources)
-    const has = podComputeUsage(quantityListOf(resources.requests), quantityListOf(resources.limits))
+    const has = podComputeUsage(
+      quantityListOf(resources.requests),
+      quantityListOf(resources.limits),
+    )
     for (const r of required) {
       if (has[r]) continue
       if (!missing.has(r)) missing.set(r, new Set())
@@ -116,7 +153,9 @@ export function podConstraintError(pod: KubeObject, limited: readonly string[]):
     }
   }
   if (!missing.size) return undefined
-  const parts = [...missing.keys()].sort().map((r) => `${r} for: ${[...missing.get(r)!].sort().join(',')}`)
+  const parts = [...missing.keys()]
+    .sort()
+    .map((r) => `${r} for: ${[...missing.get(r)!].sort().join(',')}`)
   return `must specify ${parts.join('; ')}`
 }
 
@@ -127,7 +166,8 @@ export function isBestEffort(pod: KubeObject): boolean {
     const resources = asRecord(c.resources)
     for (const field of ['requests', 'limits']) {
       const list = quantityListOf(resources[field])
-      if ((list.cpu && list.cpu.nanos !== 0n) || (list.memory && list.memory.nanos !== 0n)) return false
+      if ((list.cpu && list.cpu.nanos !== 0n) || (list.memory && list.memory.nanos !== 0n))
+        return false
     }
   }
   return true

@@ -13,7 +13,10 @@ export function isAggregated(role: KubeObject): boolean {
 }
 
 /** The rules `role` aggregates from `all` (other ClusterRoles), or undefined when it does not aggregate. */
-export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): PolicyRule[] | undefined {
+export function aggregatedRules(
+  role: KubeObject,
+  all: readonly KubeObject[],
+): PolicyRule[] | undefined {
   if (!isAggregated(role)) return undefined
   const selectors = (role as RoleObject).aggregationRule?.clusterRoleSelectors ?? []
   const compiled = selectors.flatMap((s) => {
@@ -25,7 +28,11 @@ export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): P
     }
   })
   const sources = all
-    .filter((r) => r.metadata.name !== role.metadata.name && compiled.some((sel) => matchesLabels(sel, r.metadata.labels)))
+    .filter(
+      (r) =>
+        r.metadata.name !== role.metadata.name &&
+        compiled.some((sel) => matchesLabels(sel, r.metadata.labels)),
+    )
     .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
   const rules: PolicyRule[] = []
   const seen = new Set<string>()
@@ -40,7 +47,8 @@ export function aggregatedRules(role: KubeObject, all: readonly KubeObject[]): P
   return rules
 }
 
-export const sameRules = (a: readonly PolicyRule[], b: readonly PolicyRule[]): boolean => JSON.stringify(a) === JSON.stringify(b)
+export const sameRules = (a: readonly PolicyRule[], b: readonly PolicyRule[]): boolean =>
+  JSON.stringify(a) === JSON.stringify(b)
 
 /** Every role with its aggregated rules filled in, aggregating over aggregated roles until nothing changes. */
 export function aggregateRoles(roles: readonly RoleObject[]): RoleObject[] {

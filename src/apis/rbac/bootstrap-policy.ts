@@ -18,18 +18,40 @@ const read = ['get', 'list', 'watch']
 const write = ['create', 'update', 'patch', 'delete', 'deletecollection']
 const readWrite = [...read, ...write]
 
-const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ verbs, apiGroups, resources })
-const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ verbs, nonResourceURLs })
+const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({
+  verbs,
+  apiGroups,
+  resources,
+})
+const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({
+  verbs,
+  nonResourceURLs,
+})
 
 const healthURLs = ['/healthz', '/livez', '/readyz', '/version', '/version/']
 
 function meta(name: string, labels: Record<string, string> = {}): KubeObject['metadata'] {
-  return { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults', ...labels }, annotations: { [autoUpdateAnnotation]: 'true' } }
+  return {
+    name,
+    labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults', ...labels },
+    annotations: { [autoUpdateAnnotation]: 'true' },
+  }
 }
 
-function clusterRole(name: string, rules: PolicyRule[], labels?: Record<string, string>, aggregateFrom?: string): RoleObject {
-  const role: RoleObject = { apiVersion: `${rbacGroup}/v1`, kind: 'ClusterRole', metadata: meta(name, labels), rules }
-  if (aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [aggregateFrom]: 'true' } }] }
+function clusterRole(
+  name: string,
+  rules: PolicyRule[],
+  labels?: Record<string, string>,
+  aggregateFrom?: string,
+): RoleObject {
+  const role: RoleObject = {
+    apiVersion: `${rbacGroup}/v1`,
+    kind: 'ClusterRole',
+    metadata: meta(name, labels),
+    rules,
+  }
+  if (aggregateFrom)
+    role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [aggregateFrom]: 'true' } }] }
   return role
 }
 
@@ -48,19 +70,57 @@ export const bootstrapClusterRoles: RoleObject[] = [
   clusterRole('admin', [], undefined, aggregateToAdmin),
   clusterRole('edit', [], { [aggregateToAdmin]: 'true' }, aggregateToEdit),
   clusterRole('view', [], { [aggregateToEdit]: 'true' }, aggregateToView),
-  clusterRole('system:aggregate-to-admin', [rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews']), rule(readWrite, [rbacGroup], ['roles', 'rolebindings'])], {
-    [aggregateToAdmin]: 'true',
-  }),
+  clusterRole(
+    'system:aggregate-to-admin',
+    [
+      rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews']),
+      rule(readWrite, [rbacGroup], ['roles', 'rolebindings']),
+    ],
+    {
+      [aggregateToAdmin]: 'true',
+    },
+  ),
   clusterRole(
     'system:aggregate-to-edit',
     [
-      rule(read, [''], ['pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward', 'secrets', 'services/proxy']),
+      rule(
+        read,
+        [''],
+        ['pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward', 'secrets', 'services/proxy'],
+      ),
       rule(['impersonate'], [''], ['serviceaccounts']),
       rule(write, [''], ['pods', 'pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward']),
       rule(['create'], [''], ['pods/eviction']),
-      rule(write, [''], ['replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/proxy', 'persistentvolumeclaims', 'configmaps', 'secrets', 'events']),
+      rule(
+        write,
+        [''],
+        [
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'serviceaccounts',
+          'services',
+          'services/proxy',
+          'persistentvolumeclaims',
+          'configmaps',
+          'secrets',
+          'events',
+        ],
+      ),
       rule(['create'], [''], ['serviceaccounts/token']),
-      rule(write, ['apps'], ['statefulsets', 'statefulsets/scale', 'daemonsets', 'deployments', 'deployments/scale', 'deployments/rollback', 'replicasets', 'replicasets/scale']),
+      rule(
+        write,
+        ['apps'],
+        [
+          'statefulsets',
+          'statefulsets/scale',
+          'daemonsets',
+          'deployments',
+          'deployments/scale',
+          'deployments/rollback',
+          'replicasets',
+          'replicasets/scale',
+        ],
+      ),
       rule(write, ['autoscaling'], ['horizontalpodautoscalers']),
       rule(write, ['batch'], ['jobs', 'cronjobs']),
       rule(write, ['policy'], ['poddisruptionbudgets']),
@@ -72,11 +132,57 @@ export const bootstrapClusterRoles: RoleObject[] = [
   clusterRole(
     'system:aggregate-to-view',
     [
-      rule(read, [''], ['pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'configmaps']),
-      rule(read, [''], ['limitranges', 'resourcequotas', 'bindings', 'events', 'pods/status', 'resourcequotas/status', 'namespaces/status', 'replicationcontrollers/status', 'pods/log']),
+      rule(
+        read,
+        [''],
+        [
+          'pods',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'serviceaccounts',
+          'services',
+          'services/status',
+          'endpoints',
+          'persistentvolumeclaims',
+          'persistentvolumeclaims/status',
+          'configmaps',
+        ],
+      ),
+      rule(
+        read,
+        [''],
+        [
+          'limitranges',
+          'resourcequotas',
+          'bindings',
+          'events',
+          'pods/status',
+          'resourcequotas/status',
+          'namespaces/status',
+          'replicationcontrollers/status',
+          'pods/log',
+        ],
+      ),
       rule(read, [''], ['namespaces']),
       rule(read, ['discovery.k8s.io'], ['endpointslices']),
-      rule(read, ['apps'], ['controllerrevisions', 'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale']),
+      rule(
+        read,
+        ['apps'],
+        [
+          'controllerrevisions',
+          'statefulsets',
+          'statefulsets/status',
+          'statefulsets/scale',
+          'daemonsets',
+          'daemonsets/status',
+          'deployments',
+          'deployments/status',
+          'deployments/scale',
+          'replicasets',
+          'replicasets/status',
+          'replicasets/scale',
+        ],
+      ),
       rule(read, ['autoscaling'], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
       rule(read, ['batch'], ['jobs', 'cronjobs', 'cronjobs/status', 'jobs/status']),
       rule(read, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
@@ -85,10 +191,44 @@ export const bootstrapClusterRoles: RoleObject[] = [
     ],
     { [aggregateToView]: 'true' },
   ),
-  clusterRole('system:basic-user', [rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']), rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews'])]),
-  clusterRole('system:discovery', [urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'])]),
+  clusterRole('system:basic-user', [
+    rule(
+      ['create'],
+      ['authorization.k8s.io'],
+      ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+    ),
+    rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews']),
+  ]),
+  clusterRole('system:discovery', [
+    urls(
+      ['get'],
+      [
+        '/api',
+        '/api/*',
+        '/apis',
+        '/apis/*',
+        '/healthz',
+        '/livez',
+        '/openapi',
+        '/openapi/*',
+        '/readyz',
+        '/version',
+        '/version/',
+      ],
+    ),
+  ]),
   clusterRole('system:public-info-viewer', [urls(['get'], healthURLs)]),
-  clusterRole('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'])]),
+  clusterRole('system:service-account-issuer-discovery', [
+    urls(
+      ['get'],
+      [
+        '/.well-known/openid-configuration',
+        '/.well-known/openid-configuration/',
+        '/openid/v1/jwks',
+        '/openid/v1/jwks/',
+      ],
+    ),
+  ]),
   clusterRole('system:node', nodeRules),
   clusterRole('system:persistent-volume-provisioner', [
     rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['persistentvolumes']),
@@ -96,7 +236,10 @@ export const bootstrapClusterRoles: RoleObject[] = [
     rule(read, ['storage.k8s.io'], ['storageclasses']),
     rule(['create', 'patch', 'update', 'watch'], [''], ['events']),
   ]),
-  clusterRole('system:auth-delegator', [rule(['create'], ['authentication.k8s.io'], ['tokenreviews']), rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews'])]),
+  clusterRole('system:auth-delegator', [
+    rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+    rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+  ]),
 ]
 
 export const bootstrapClusterRoleBindings: BindingObject[] = [
@@ -119,7 +262,14 @@ export const bootstrapRoles: RoleObject[] = [
     apiVersion: `${rbacGroup}/v1`,
     kind: 'Role',
     metadata: { ...meta(nodeSettingsReader), namespace: NODE_SETTINGS_NAMESPACE },
-    rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: [NODE_SETTINGS_NAME] }],
+    rules: [
+      {
+        verbs: ['get'],
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: [NODE_SETTINGS_NAME],
+      },
+    ],
   },
 ]
 

@@ -6,9 +6,14 @@
 import type { PolicyRule } from './types'
 
 /** The requested rules, as single-permission rules, that no owner rule grants (empty when covered). */
-export function uncovered(owner: readonly PolicyRule[], requested: readonly PolicyRule[]): PolicyRule[] {
+export function uncovered(
+  owner: readonly PolicyRule[],
+  requested: readonly PolicyRule[],
+): PolicyRule[] {
   const missing: PolicyRule[] = []
-  for (const r of requested) for (const simple of breakdown(r)) if (!owner.some((o) => ruleCovers(o, simple))) missing.push(simple)
+  for (const r of requested)
+    for (const simple of breakdown(r))
+      if (!owner.some((o) => ruleCovers(o, simple))) missing.push(simple)
   return missing
 }
 
@@ -19,29 +24,45 @@ export function breakdown(rule: PolicyRule): PolicyRule[] {
     for (const resource of rule.resources ?? []) {
       for (const verb of rule.verbs) {
         const names = rule.resourceNames ?? []
-        if (names.length) for (const name of names) out.push({ verbs: [verb], apiGroups: [group], resources: [resource], resourceNames: [name] })
+        if (names.length)
+          for (const name of names)
+            out.push({
+              verbs: [verb],
+              apiGroups: [group],
+              resources: [resource],
+              resourceNames: [name],
+            })
         else out.push({ verbs: [verb], apiGroups: [group], resources: [resource] })
       }
     }
   }
-  for (const url of rule.nonResourceURLs ?? []) for (const verb of rule.verbs) out.push({ verbs: [verb], nonResourceURLs: [url] })
+  for (const url of rule.nonResourceURLs ?? [])
+    for (const verb of rule.verbs) out.push({ verbs: [verb], nonResourceURLs: [url] })
   return out
 }
 
 const has = (list: readonly string[] | undefined, v: string) => (list ?? []).includes(v)
 
-function allCovered(owner: readonly string[] | undefined, requested: readonly string[] | undefined, match: (o: string, r: string) => boolean): boolean {
+function allCovered(
+  owner: readonly string[] | undefined,
+  requested: readonly string[] | undefined,
+  match: (o: string, r: string) => boolean,
+): boolean {
   return (requested ?? []).every((r) => (owner ?? []).some((o) => match(o, r)))
 }
 
 /** ruleCovers: whether `owner` grants all of `req`. */
 export function ruleCovers(owner: PolicyRule, req: PolicyRule): boolean {
   const verbs = has(owner.verbs, '*') || allCovered(owner.verbs, req.verbs, (o, r) => o === r)
-  const groups = has(owner.apiGroups, '*') || allCovered(owner.apiGroups, req.apiGroups, (o, r) => o === r)
+  const groups =
+    has(owner.apiGroups, '*') || allCovered(owner.apiGroups, req.apiGroups, (o, r) => o === r)
   const resources = allCovered(owner.resources, req.resources, resourceCovers)
   const urls = allCovered(owner.nonResourceURLs, req.nonResourceURLs, urlCovers)
   // An owner rule limited to names covers only requests limited to those names.
-  const names = !(owner.resourceNames ?? []).length || ((req.resourceNames ?? []).length > 0 && allCovered(owner.resourceNames, req.resourceNames, (o, r) => o === r))
+  const names =
+    !(owner.resourceNames ?? []).length ||
+    ((req.resourceNames ?? []).length > 0 &&
+      allCovered(owner.resourceNames, req.resourceNames, (o, r) => o === r))
   return verbs && groups && resources && urls && names
 }
 

@@ -11,5 +11,9 @@ const read = ['get', 'list', 'watch']
 export const nodeRules: PolicyRule[] = [
   { apiGroups: [''], resources: ['services', 'endpoints'], verbs: read },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'update', 'patch'] },
-  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update', 'patch'] },
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    verbs: ['get', 'create', 'update', 'patch'],
+  },
 ]

@@ -35,7 +35,8 @@ export interface BindingObject extends KubeObject {
   roleRef: RoleRef
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []
 
 /** A rule read from a stored or submitted object, every list an array of strings (absent ones left out). */
 export function readRule(raw: unknown): PolicyRule {
@@ -60,5 +61,9 @@ export function subjectsOf(binding: KubeObject): Subject[] {
 export function roleRefOf(binding: KubeObject): RoleRef {
   const ref = (binding as Partial<BindingObject>).roleRef
   const r = (ref && typeof ref === 'object' ? ref : {}) as Partial<RoleRef>
-  return { apiGroup: String(r.apiGroup ?? ''), kind: String(r.kind ?? ''), name: String(r.name ?? '') }
+  return {
+    apiGroup: String(r.apiGroup ?? ''),
+    kind: String(r.kind ?? ''),
+    name: String(r.name ?? ''),
+  }
 }

@@ -23,7 +23,8 @@ export function defaultRbacObject(kind: string, obj: KubeObject): void {
   }
   if (Array.isArray(b.subjects)) {
     for (const s of b.subjects as Record<string, unknown>[]) {
-      if (s && typeof s === 'object' && !s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = rbacGroup
+      if (s && typeof s === 'object' && !s.apiGroup && (s.kind === 'User' || s.kind === 'Group'))
+        s.apiGroup = rbacGroup
     }
   }
 }
@@ -56,23 +57,45 @@ export function validateRbacUpdate(kind: string, old: KubeObject, next: KubeObje
 
 function validateRules(obj: KubeObject, namespaced: boolean): FieldCause[] {
   const rules = (obj as RoleObject).rules
-  return (Array.isArray(rules) ? rules : []).flatMap((raw, i) => validatePolicyRule(readRule(raw), namespaced, `rules[${i}]`))
+  return (Array.isArray(rules) ? rules : []).flatMap((raw, i) =>
+    validatePolicyRule(readRule(raw), namespaced, `rules[${i}]`),
+  )
 }
 
 /** ValidatePolicyRule. */
-export function validatePolicyRule(rule: ReturnType<typeof readRule>, namespaced: boolean, path: string): FieldCause[] {
+export function validatePolicyRule(
+  rule: ReturnType<typeof readRule>,
+  namespaced: boolean,
+  path: string,
+): FieldCause[] {
   const causes: FieldCause[] = []
-  if (!rule.verbs.length) causes.push(required(`${path}.verbs`, 'verbs must contain at least one value'))
+  if (!rule.verbs.length)
+    causes.push(required(`${path}.verbs`, 'verbs must contain at least one value'))
   const urls = rule.nonResourceURLs ?? []
   if (urls.length) {
-    if (namespaced) causes.push(invalid(`${path}.nonResourceURLs`, urls, 'namespaced rules cannot apply to non-resource URLs'))
+    if (namespaced)
+      causes.push(
+        invalid(
+          `${path}.nonResourceURLs`,
+          urls,
+          'namespaced rules cannot apply to non-resource URLs',
+        ),
+      )
     if (rule.apiGroups?.length || rule.resources?.length || rule.resourceNames?.length) {
-      causes.push(invalid(`${path}.nonResourceURLs`, urls, 'rules cannot apply to both regular resources and non-resource URLs'))
+      causes.push(
+        invalid(
+          `${path}.nonResourceURLs`,
+          urls,
+          'rules cannot apply to both regular resources and non-resource URLs',
+        ),
+      )
     }
     return causes
   }
-  if (!rule.apiGroups?.length) causes.push(required(`${path}.apiGroups`, 'resource rules must supply at least one api group'))
-  if (!rule.resources?.length) causes.push(required(`${path}.resources`, 'resource rules must supply at least one resource'))
+  if (!rule.apiGroups?.length)
+    causes.push(required(`${path}.apiGroups`, 'resource rules must supply at least one api group'))
+  if (!rule.resources?.length)
+    causes.push(required(`${path}.resources`, 'resource rules must supply at least one resource'))
   return causes
 }
 
@@ -81,7 +104,10 @@ function validateAggregation(role: RoleObject): FieldCause[] {
   if (rule === undefined || rule === null) return []
   const selectors = Array.isArray(rule.clusterRoleSelectors) ? rule.clusterRoleSelectors : []
   const path = 'aggregationRule.clusterRoleSelectors'
-  if (!selectors.length) return [required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil')]
+  if (!selectors.length)
+    return [
+      required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'),
+    ]
   const causes: FieldCause[] = []
   selectors.forEach((sel, i) => {
     const found = validateMetaLabelSelector(sel, `${path}[${i}]`)
@@ -100,30 +126,41 @@ function validateAggregation(role: RoleObject): FieldCause[] {
 function validateBinding(obj: KubeObject, namespaced: boolean): FieldCause[] {
   const causes: FieldCause[] = []
   const ref = roleRefOf(obj)
-  if (ref.apiGroup !== rbacGroup) causes.push(notSupported('roleRef.apiGroup', ref.apiGroup, [rbacGroup]))
+  if (ref.apiGroup !== rbacGroup)
+    causes.push(notSupported('roleRef.apiGroup', ref.apiGroup, [rbacGroup]))
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole']
   if (!kinds.includes(ref.kind)) causes.push(notSupported('roleRef.kind', ref.kind, kinds))
   if (!ref.name) causes.push(required('roleRef.name'))
-  else for (const msg of isValidPathSegmentName(ref.name)) causes.push(invalid('roleRef.name', ref.name, msg))
-  subjectsOf(obj).forEach((s, i) => causes.push(...validateSubject(s, namespaced, `subjects[${i}]`)))
+  else
+    for (const msg of isValidPathSegmentName(ref.name))
+      causes.push(invalid('roleRef.name', ref.name, msg))
+  subjectsOf(obj).forEach((s, i) =>
+    causes.push(...validateSubject(s, namespaced, `subjects[${i}]`)),
+  )
   return causes
 }
 
 /** ValidateRoleBindingSubject. */
-function validateSubject(s: ReturnType<typeof subjectsOf>[number], namespaced: boolean, path: string): FieldCause[] {
+function validateSubject(
+  s: ReturnType<typeof subjectsOf>[number],
+  namespaced: boolean,
+  path: string,
+): FieldCause[] {
   const causes: FieldCause[] = []
   const name = typeof s.name === 'string' ? s.name : ''
   const apiGroup = typeof s.apiGroup === 'string' ? s.apiGroup : ''
   if (!name) causes.push(required(`${path}.name`))
   switch (s.kind) {
     case 'ServiceAccount':
-      if (name) for (const msg of isDns1123Subdomain(name)) causes.push(invalid(`${path}.name`, name, msg))
+      if (name)
+        for (const msg of isDns1123Subdomain(name)) causes.push(invalid(`${path}.name`, name, msg))
       if (apiGroup) causes.push(notSupported(`${path}.apiGroup`, apiGroup, ['']))
       if (!namespaced && !s.namespace) causes.push(required(`${path}.namespace`))
       break
     case 'User':
     case 'Group':
-      if (apiGroup !== rbacGroup) causes.push(notSupported(`${path}.apiGroup`, apiGroup, [rbacGroup]))
+      if (apiGroup !== rbacGroup)
+        causes.push(notSupported(`${path}.apiGroup`, apiGroup, [rbacGroup]))
       break
     default:
       causes.push(notSupported(`${path}.kind`, s.kind ?? '', ['ServiceAccount', 'User', 'Group']))

@@ -16,8 +16,12 @@ export const coordinationV1: SchemaSet = group(COORDINATION, {
         'leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it. This is measured against the time of last observed renewTime.',
       ),
       acquireTime: time('acquireTime is a time when the current lease was acquired.'),
-      renewTime: time('renewTime is a time when the current holder of a lease has last updated the lease.'),
-      leaseTransitions: int('leaseTransitions is the number of transitions of a lease between holders.'),
+      renewTime: time(
+        'renewTime is a time when the current holder of a lease has last updated the lease.',
+      ),
+      leaseTransitions: int(
+        'leaseTransitions is the number of transitions of a lease between holders.',
+      ),
       strategy: str(
         'Strategy indicates the strategy for picking the leader for coordinated leader election. If the field is not specified, there is no active coordination for this lease.',
       ),

@@ -2,7 +2,13 @@
  * Small constructors for the schema DSL of ./types, so that each field of the schema data files
  * reads as one short line.
  */
-import type { FieldDef, FieldType, SchemaSet, Scalar, StructDef } from '../../apimachinery/schema-types'
+import type {
+  FieldDef,
+  FieldType,
+  SchemaSet,
+  Scalar,
+  StructDef,
+} from '../../apimachinery/schema-types'
 
 /** Struct name prefixes, as in the upstream OpenAPI definition names. */
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.'
@@ -20,7 +26,8 @@ export const ADMISSIONREGISTRATION = 'io.k8s.api.admissionregistration.v1.'
 const field = (type: FieldType, description?: string): FieldDef =>
   description === undefined ? { type } : { type, description }
 
-const scalar = (s: Scalar, description?: string): FieldDef => field({ kind: 'scalar', scalar: s }, description)
+const scalar = (s: Scalar, description?: string): FieldDef =>
+  field({ kind: 'scalar', scalar: s }, description)
 
 export const str = (description?: string) => scalar('string', description)
 export const int = (description?: string) => scalar('integer', description)
@@ -37,7 +44,8 @@ export const enumOf = (values: readonly string[], description?: string): FieldDe
   field({ kind: 'scalar', scalar: 'string', enum: values }, description)
 
 /** A reference to a named struct of the schema set. */
-export const ref = (name: string, description?: string): FieldDef => field({ kind: 'ref', ref: name }, description)
+export const ref = (name: string, description?: string): FieldDef =>
+  field({ kind: 'ref', ref: name }, description)
 
 /** A string-keyed map (Go `map[string]T`). */
 export const mapOf = (values: FieldDef, description?: string): FieldDef =>
@@ -63,7 +71,11 @@ export function listOf(items: FieldDef, options: ListOptions | string = {}): Fie
   const scalarItems = items.type.kind === 'scalar'
   const listType =
     o.listType ??
-    (o.mergeKey !== undefined || o.mapKeys !== undefined ? 'map' : patchStrategy !== undefined && scalarItems ? 'set' : 'atomic')
+    (o.mergeKey !== undefined || o.mapKeys !== undefined
+      ? 'map'
+      : patchStrategy !== undefined && scalarItems
+        ? 'set'
+        : 'atomic')
   const type: FieldType = { kind: 'list', items: items.type, listType }
   if (patchStrategy !== undefined) type.patchStrategy = patchStrategy
   if (o.mergeKey !== undefined) type.patchMergeKey = o.mergeKey
@@ -81,7 +93,10 @@ export interface StructOptions {
 }
 
 /** A struct; pass a string as the second argument for just a description. */
-export function struct(fields: Record<string, FieldDef>, options: StructOptions | string = {}): StructDef {
+export function struct(
+  fields: Record<string, FieldDef>,
+  options: StructOptions | string = {},
+): StructDef {
   const o: StructOptions = typeof options === 'string' ? { description: options } : options
   const def: StructDef = { fields }
   if (o.description !== undefined) def.description = o.description

@@ -58,7 +58,8 @@ export const schemas: SchemaSet = {
 function definitionPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}.`
   if (group === 'meta.k8s.io') return `io.k8s.apimachinery.pkg.apis.meta.${version}.`
-  if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.`
+  if (group === 'apiregistration.k8s.io')
+    return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.`
   const pkg = group.endsWith('.k8s.io') ? group.slice(0, group.indexOf('.')) : group
   return `io.k8s.api.${pkg}.${version}.`
 }
@@ -71,6 +72,7 @@ function definitionPrefix(group: string, version: string): string {
 export function kindStruct(group: string, version: string, kind: string): string | undefined {
   const name = definitionPrefix(group, version) + kind
   const def = Object.hasOwn(schemas, name) ? schemas[name] : undefined
-  if (def === undefined || !('kind' in def.fields) || !('apiVersion' in def.fields)) return undefined
+  if (def === undefined || !('kind' in def.fields) || !('apiVersion' in def.fields))
+    return undefined
   return name
 }

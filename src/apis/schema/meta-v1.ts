@@ -3,7 +3,22 @@
  * served kind. metav1.Time and metav1.MicroTime are the scalar 'time'.
  */
 import type { SchemaSet } from '../../apimachinery/schema-types'
-import { META, any, bool, enumOf, group, int, listOf, mapOf, ref, required, str, struct, time, typeMeta } from './dsl'
+import {
+  META,
+  any,
+  bool,
+  enumOf,
+  group,
+  int,
+  listOf,
+  mapOf,
+  ref,
+  required,
+  str,
+  struct,
+  time,
+  typeMeta,
+} from './dsl'
 
 const m = (name: string, description?: string) => ref(META + name, description)
 
@@ -19,13 +34,21 @@ export const metaV1: SchemaSet = group(META, {
       namespace: str(
         'Namespace defines the space within which each name must be unique. An empty namespace is equivalent to the "default" namespace.',
       ),
-      selfLink: str('Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.'),
-      uid: str('UID is the unique in time and space value for this object. Populated by the system. Read-only.'),
+      selfLink: str(
+        'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.',
+      ),
+      uid: str(
+        'UID is the unique in time and space value for this object. Populated by the system. Read-only.',
+      ),
       resourceVersion: str(
         'An opaque value that represents the internal version of this object that can be used by clients to determine when objects have changed.',
       ),
-      generation: int('A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.'),
-      creationTimestamp: time('CreationTimestamp is a timestamp representing the server time when this object was created.'),
+      generation: int(
+        'A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.',
+      ),
+      creationTimestamp: time(
+        'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      ),
       deletionTimestamp: time(
         'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. Set by the server when a graceful deletion is requested.',
       ),
@@ -42,11 +65,13 @@ export const metaV1: SchemaSet = group(META, {
       ),
       ownerReferences: listOf(m('OwnerReference'), {
         mergeKey: 'uid',
-        description: 'List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.',
+        description:
+          'List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.',
       }),
       finalizers: listOf(str(), {
         strategy: 'merge',
-        description: 'Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.',
+        description:
+          'Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.',
       }),
       managedFields: listOf(
         m('ManagedFieldsEntry'),
@@ -71,12 +96,23 @@ export const metaV1: SchemaSet = group(META, {
   ManagedFieldsEntry: struct(
     {
       manager: str('Manager is an identifier of the workflow managing these fields.'),
-      operation: enumOf(['Apply', 'Update'], 'Operation is the type of operation which lead to this ManagedFieldsEntry being created.'),
-      apiVersion: str('APIVersion defines the version of this resource that this field set applies to.'),
+      operation: enumOf(
+        ['Apply', 'Update'],
+        'Operation is the type of operation which lead to this ManagedFieldsEntry being created.',
+      ),
+      apiVersion: str(
+        'APIVersion defines the version of this resource that this field set applies to.',
+      ),
       time: time('Time is the timestamp of when the ManagedFields entry was added.'),
-      fieldsType: str('FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1".'),
-      fieldsV1: any('FieldsV1 holds the first JSON version format as described in the "FieldsV1" type.'),
-      subresource: str('Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource.'),
+      fieldsType: str(
+        'FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1".',
+      ),
+      fieldsV1: any(
+        'FieldsV1 holds the first JSON version format as described in the "FieldsV1" type.',
+      ),
+      subresource: str(
+        'Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource.',
+      ),
     },
     'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
   ),
@@ -93,7 +129,12 @@ export const metaV1: SchemaSet = group(META, {
   LabelSelectorRequirement: struct(
     {
       key: required(str('key is the label key that the selector applies to.')),
-      operator: required(enumOf(['In', 'NotIn', 'Exists', 'DoesNotExist'], "operator represents a key's relationship to a set of values.")),
+      operator: required(
+        enumOf(
+          ['In', 'NotIn', 'Exists', 'DoesNotExist'],
+          "operator represents a key's relationship to a set of values.",
+        ),
+      ),
       values: listOf(str(), 'values is an array of string values.'),
     },
     'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
@@ -101,31 +142,69 @@ export const metaV1: SchemaSet = group(META, {
   Condition: struct(
     {
       type: required(str('type of condition in CamelCase or in foo.example.com/CamelCase.')),
-      status: required(enumOf(['True', 'False', 'Unknown'], 'status of the condition, one of True, False, Unknown.')),
-      observedGeneration: int('observedGeneration represents the .metadata.generation that the condition was set based upon.'),
-      lastTransitionTime: required(time('lastTransitionTime is the last time the condition transitioned from one status to another.')),
-      reason: required(str("reason contains a programmatic identifier indicating the reason for the condition's last transition.")),
-      message: required(str('message is a human readable message indicating details about the transition.')),
+      status: required(
+        enumOf(
+          ['True', 'False', 'Unknown'],
+          'status of the condition, one of True, False, Unknown.',
+        ),
+      ),
+      observedGeneration: int(
+        'observedGeneration represents the .metadata.generation that the condition was set based upon.',
+      ),
+      lastTransitionTime: required(
+        time(
+          'lastTransitionTime is the last time the condition transitioned from one status to another.',
+        ),
+      ),
+      reason: required(
+        str(
+          "reason contains a programmatic identifier indicating the reason for the condition's last transition.",
+        ),
+      ),
+      message: required(
+        str('message is a human readable message indicating details about the transition.'),
+      ),
     },
     'Condition contains details for one aspect of the current state of this API Resource.',
   ),
   ListMeta: struct(
     {
-      selfLink: str('Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.'),
-      resourceVersion: str('String that identifies the server\'s internal version of this object that can be used by clients to determine when objects have changed.'),
-      continue: str('continue may be set if the user set a limit on the number of items returned, and indicates that the server has more data available.'),
-      remainingItemCount: int('remainingItemCount is the number of subsequent items in the list which are not included in this list response.'),
+      selfLink: str(
+        'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.',
+      ),
+      resourceVersion: str(
+        "String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed.",
+      ),
+      continue: str(
+        'continue may be set if the user set a limit on the number of items returned, and indicates that the server has more data available.',
+      ),
+      remainingItemCount: int(
+        'remainingItemCount is the number of subsequent items in the list which are not included in this list response.',
+      ),
     },
     'ListMeta describes metadata that synthetic resources must have, including lists and various status objects.',
   ),
   DeleteOptions: struct(
     {
       ...typeMeta(),
-      gracePeriodSeconds: int('The duration in seconds before the object should be deleted. Zero means delete immediately.'),
-      preconditions: m('Preconditions', 'Must be fulfilled before a deletion is carried out. If not possible, a 409 Conflict status will be returned.'),
-      orphanDependents: bool('Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7.'),
-      propagationPolicy: enumOf(['Orphan', 'Background', 'Foreground'], 'Whether and how garbage collection will be performed.'),
-      dryRun: listOf(str(), 'When present, indicates that modifications should not be persisted. Valid value: "All".'),
+      gracePeriodSeconds: int(
+        'The duration in seconds before the object should be deleted. Zero means delete immediately.',
+      ),
+      preconditions: m(
+        'Preconditions',
+        'Must be fulfilled before a deletion is carried out. If not possible, a 409 Conflict status will be returned.',
+      ),
+      orphanDependents: bool(
+        'Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7.',
+      ),
+      propagationPolicy: enumOf(
+        ['Orphan', 'Background', 'Foreground'],
+        'Whether and how garbage collection will be performed.',
+      ),
+      dryRun: listOf(
+        str(),
+        'When present, indicates that modifications should not be persisted. Valid value: "All".',
+      ),
       ignoreStoreReadErrorWithClusterBreakingPotential: bool(
         'if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error.',
       ),

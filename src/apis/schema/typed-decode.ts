@@ -23,7 +23,8 @@ export interface DecodeCheck {
   typeError?: string
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The Go type name of a struct of the set: `io.k8s.api.core.v1.EnvVar` → `v1.EnvVar`. */
 function goStructType(ref: string): string {
@@ -103,7 +104,11 @@ function quantityError(v: unknown): string | undefined {
  * Checks a scalar value: undefined when it fits, else the decoder's message (built by `at` only
  * then, as the field chain is joined only for an error).
  */
-function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: () => At): string | undefined {
+function scalarError(
+  v: unknown,
+  type: FieldType & { kind: 'scalar' },
+  at: () => At,
+): string | undefined {
   switch (type.scalar) {
     case 'any':
       return undefined
@@ -121,16 +126,23 @@ function scalarError(v: unknown, type: FieldType & { kind: 'scalar' }, at: () =>
       if (Number.isInteger(v) && v >= -INT32 && v < INT32) return undefined
       const where = at()
       const limit = int64Fields.has(where.field) ? INT64 : INT32
-      return Number.isInteger(v) && v >= -limit && v < limit ? undefined : unmarshalError(`number ${JSON.stringify(v)}`, type, where)
+      return Number.isInteger(v) && v >= -limit && v < limit
+        ? undefined
+        : unmarshalError(`number ${JSON.stringify(v)}`, type, where)
     }
     // metav1.Time decodes its JSON as a string first.
     case 'time':
-      return typeof v === 'string' ? undefined : `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`
+      return typeof v === 'string'
+        ? undefined
+        : `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`
     // intstr.IntOrString takes a string as is and anything else as an int32.
     case 'intOrString':
       if (typeof v === 'string') return undefined
-      if (typeof v !== 'number') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`
-      return Number.isInteger(v) && v >= -INT32 && v < INT32 ? undefined : `json: cannot unmarshal number ${JSON.stringify(v)} into Go value of type int32`
+      if (typeof v !== 'number')
+        return `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`
+      return Number.isInteger(v) && v >= -INT32 && v < INT32
+        ? undefined
+        : `json: cannot unmarshal number ${JSON.stringify(v)} into Go value of type int32`
     case 'quantity':
       return quantityError(v)
   }
@@ -150,7 +162,12 @@ export function checkDecode(value: unknown, structName: string, set: SchemaSet):
   let struct = ''
   const at = (): At => ({ struct, path: fields.join('.'), field: fields[fields.length - 1] ?? '' })
 
-  const walkStruct = (v: Record<string, unknown>, name: string, path: string, top: boolean): void => {
+  const walkStruct = (
+    v: Record<string, unknown>,
+    name: string,
+    path: string,
+    top: boolean,
+  ): void => {
     const def = Object.hasOwn(set, name) ? set[name] : undefined
     if (def === undefined) return
     const outer = struct

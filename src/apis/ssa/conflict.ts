@@ -18,7 +18,11 @@ function managerName(e: ManagedFieldsEntry): string {
 }
 
 export function conflictStatus(conflicts: Conflict[]): Status {
-  const causes: StatusCause[] = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${managerName(c.entry)}`, field: pathString(c.path) }))
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${managerName(c.entry)}`,
+    field: pathString(c.path),
+  }))
   let message: string
   if (conflicts.length === 1) {
     message = `Apply failed with 1 conflict: conflict with ${managerName(conflicts[0]!.entry)}: ${pathString(conflicts[0]!.path)}`

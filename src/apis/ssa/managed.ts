@@ -21,8 +21,13 @@ export interface Managed {
 }
 
 /** A manager is told apart by name, operation and subresource (upstream's manager identifier, minus the version we serve one of). */
-export const sameManager = (a: ManagedFieldsEntry, b: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'subresource'>): boolean =>
-  a.manager === b.manager && a.operation === b.operation && (a.subresource ?? '') === (b.subresource ?? '')
+export const sameManager = (
+  a: ManagedFieldsEntry,
+  b: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'subresource'>,
+): boolean =>
+  a.manager === b.manager &&
+  a.operation === b.operation &&
+  (a.subresource ?? '') === (b.subresource ?? '')
 
 export function decodeManaged(obj: KubeObject): Managed[] {
   const raw = obj.metadata?.managedFields
@@ -31,7 +36,11 @@ export function decodeManaged(obj: KubeObject): Managed[] {
   for (const e of raw) {
     if (!e || typeof e !== 'object') continue
     const entry = e as ManagedFieldsEntry
-    if (typeof entry.manager !== 'string' || (entry.operation !== 'Apply' && entry.operation !== 'Update')) continue
+    if (
+      typeof entry.manager !== 'string' ||
+      (entry.operation !== 'Apply' && entry.operation !== 'Update')
+    )
+      continue
     out.push({ entry, set: FieldSet.fromFieldsV1(entry.fieldsV1) })
   }
   return out
@@ -43,7 +52,11 @@ export function encodeManaged(managed: Managed[]): ManagedFieldsEntry[] {
     .filter((m) => !m.set.empty())
     .map((m) => {
       // Upstream's field order, so that stored bytes stay stable across writes.
-      const e: Partial<ManagedFieldsEntry> = { manager: m.entry.manager, operation: m.entry.operation, apiVersion: m.entry.apiVersion }
+      const e: Partial<ManagedFieldsEntry> = {
+        manager: m.entry.manager,
+        operation: m.entry.operation,
+        apiVersion: m.entry.apiVersion,
+      }
       if (m.entry.time !== undefined) e.time = m.entry.time
       e.fieldsType = 'FieldsV1'
       e.fieldsV1 = m.set.toFieldsV1()

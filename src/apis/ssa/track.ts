@@ -13,7 +13,14 @@ import { asRecord, modifiedFields } from './walk'
 import { formatTime } from '../../apimachinery/meta-time'
 
 /** `obj` with its managedFields updated for a write by `manager` (unchanged when there is no manager or no change). */
-export function recordUpdate(def: ResourceDef, old: KubeObject | undefined, obj: KubeObject, manager: string | undefined, subresource: Subresource, nowMs: number): KubeObject {
+export function recordUpdate(
+  def: ResourceDef,
+  old: KubeObject | undefined,
+  obj: KubeObject,
+  manager: string | undefined,
+  subresource: Subresource,
+  nowMs: number,
+): KubeObject {
   if (!manager) return obj
   const root = rootType(def)
   const before = old ? trackedView(def, old, subresource) : {}
@@ -28,7 +35,9 @@ export function recordUpdate(def: ResourceDef, old: KubeObject | undefined, obj:
   const id = { manager, operation: 'Update' as const, subresource }
   const managed = decodeManaged(obj)
   const mine = managed.find((m) => sameManager(m.entry, id))
-  const rest = managed.filter((m) => m !== mine).map((m) => ({ entry: m.entry, set: m.set.difference(modified).difference(removed) }))
+  const rest = managed
+    .filter((m) => m !== mine)
+    .map((m) => ({ entry: m.entry, set: m.set.difference(modified).difference(removed) }))
   const set = (mine?.set ?? new FieldSet()).union(changed).difference(removed)
   const entry = {
     manager,

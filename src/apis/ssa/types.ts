@@ -21,7 +21,8 @@ const atomicStructs = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelect
 /** Key fields upstream fills from their schema defaults when an item leaves them out. */
 const keyDefaults: Record<string, unknown> = { protocol: 'TCP' }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The type of a kind's top-level object; undefined (deduced) for kinds without a schema. */
 export function rootType(def: ResourceDef): FieldType | undefined {
@@ -30,7 +31,8 @@ export function rootType(def: ResourceDef): FieldType | undefined {
 }
 
 export function resolve(t: FieldType | undefined, value: unknown): Node {
-  if (t === undefined || (t.kind === 'scalar' && t.scalar === 'any')) return isObject(value) ? { kind: 'map', values: undefined } : { kind: 'leaf' }
+  if (t === undefined || (t.kind === 'scalar' && t.scalar === 'any'))
+    return isObject(value) ? { kind: 'map', values: undefined } : { kind: 'leaf' }
   if (t.kind === 'scalar') return { kind: 'leaf' }
   if (t.kind === 'map') return { kind: 'map', values: t.values }
   if (t.kind === 'ref') {
@@ -49,13 +51,15 @@ export function resolve(t: FieldType | undefined, value: unknown): Node {
 
 /** The type of a struct field or map value; undefined when the schema does not declare it. */
 export function childType(node: Node, key: string): FieldType | undefined {
-  if (node.kind === 'struct') return Object.hasOwn(node.struct.fields, key) ? node.struct.fields[key]!.type : undefined
+  if (node.kind === 'struct')
+    return Object.hasOwn(node.struct.fields, key) ? node.struct.fields[key]!.type : undefined
   if (node.kind === 'map') return node.values
   return undefined
 }
 
 /** True when a struct declares the field (undeclared fields are owned as a whole, as map entries). */
-export const declared = (node: Node, key: string): boolean => node.kind === 'struct' && Object.hasOwn(node.struct.fields, key)
+export const declared = (node: Node, key: string): boolean =>
+  node.kind === 'struct' && Object.hasOwn(node.struct.fields, key)
 
 /** The element naming a list-map item: its key fields, defaulted where upstream defaults them. */
 export function itemElement(keys: readonly string[], item: unknown): PathElement {
@@ -70,4 +74,5 @@ export function itemElement(keys: readonly string[], item: unknown): PathElement
 
 export const setElement = valueElement
 
-export const sameValue = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b)
+export const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b || JSON.stringify(a) === JSON.stringify(b)

@@ -7,11 +7,26 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { ResourceDef } from '../registry'
 import { isObject } from './types'
 
-const systemMeta = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds']
+const systemMeta = [
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'selfLink',
+  'managedFields',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+]
 
 export type Subresource = 'status' | undefined
 
-export function trackedView(def: ResourceDef, obj: unknown, subresource: Subresource): Record<string, unknown> {
+export function trackedView(
+  def: ResourceDef,
+  obj: unknown,
+  subresource: Subresource,
+): Record<string, unknown> {
   if (!isObject(obj)) return {}
   if (subresource === 'status') return obj.status === undefined ? {} : { status: obj.status }
   const { apiVersion: _a, kind: _k, ...rest } = obj

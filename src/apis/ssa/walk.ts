@@ -18,7 +18,8 @@ function collect(t: FieldType | undefined, v: unknown, path: Path, set: FieldSet
     for (const [k, cv] of Object.entries(v)) {
       if (cv === undefined) continue
       const p = [...path, fieldElement(k)]
-      if (cv === null || (isObject(cv) && Object.keys(cv).length === 0) || !declared(node, k)) set.insert(p)
+      if (cv === null || (isObject(cv) && Object.keys(cv).length === 0) || !declared(node, k))
+        set.insert(p)
       collect(childType(node, k), cv, p, set)
     }
     return
@@ -36,13 +37,23 @@ function collect(t: FieldType | undefined, v: unknown, path: Path, set: FieldSet
 }
 
 /** The fields present in both values whose values differ (upstream's Comparison.Modified). */
-export function modifiedFields(t: FieldType | undefined, before: unknown, after: unknown): FieldSet {
+export function modifiedFields(
+  t: FieldType | undefined,
+  before: unknown,
+  after: unknown,
+): FieldSet {
   const set = new FieldSet()
   compare(t, before, after, [], set)
   return set
 }
 
-function compare(t: FieldType | undefined, a: unknown, b: unknown, path: Path, set: FieldSet): void {
+function compare(
+  t: FieldType | undefined,
+  a: unknown,
+  b: unknown,
+  path: Path,
+  set: FieldSet,
+): void {
   if (sameValue(a, b)) return
   const node = resolve(t, b)
   if (node.kind === 'leaf' || node.kind === 'set') {

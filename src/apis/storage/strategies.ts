@@ -1,6 +1,11 @@
 /** The storage kinds' strategies: volumes and claims (core/v1), StorageClasses and CSIDrivers. */
 import type { KindStrategy } from '../kind-strategy'
-import { defaultCsiDriver, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageClassObject } from './defaults'
+import {
+  defaultCsiDriver,
+  defaultPersistentVolume,
+  defaultPersistentVolumeClaim,
+  defaultStorageClassObject,
+} from './defaults'
 import {
   validateCsiDriver,
   validatePersistentVolume,
@@ -30,6 +35,10 @@ export const persistentVolumeClaimStrategy: KindStrategy = {
 
 /** storage.k8s.io/v1, by resource. */
 export const storageStrategies: Record<string, KindStrategy> = {
-  storageclasses: { defaults: defaultStorageClassObject, validate: validateStorageClass, validateUpdate: validateStorageClassUpdate },
+  storageclasses: {
+    defaults: defaultStorageClassObject,
+    validate: validateStorageClass,
+    validateUpdate: validateStorageClassUpdate,
+  },
   csidrivers: { defaults: defaultCsiDriver, validate: validateCsiDriver },
 }

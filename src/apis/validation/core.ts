@@ -1,15 +1,35 @@
-import { duplicate, type FieldCause, forbidden, invalid, notSupported, required, tooLong } from '../../apimachinery/field-errors'
+import {
+  duplicate,
+  type FieldCause,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+} from '../../apimachinery/field-errors'
 import type { KubeObject } from '../../apimachinery/types'
 import { objectMeta, read, serviceSpec, stringMap } from './shapes'
 import { supportedProtocols, validatePodSpec } from './pod-spec'
 import { validateEphemeralContainers } from './ephemeral'
 import { goQuote } from '../../apimachinery/go-format'
-import { byteLength, isConfigMapKey, isValidPortName, isValidPortNum, validateDns1123Label, validateDns1123Subdomain, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
+import {
+  byteLength,
+  isConfigMapKey,
+  isValidPortName,
+  isValidPortNum,
+  validateDns1123Label,
+  validateDns1123Subdomain,
+  validateLabels,
+  validateQualifiedName,
+} from '../../apimachinery/field-formats'
 
 /** Pod, Service, ConfigMap and Secret (pkg/apis/core/validation). */
 
 export function validatePod(obj: KubeObject): FieldCause[] {
-  return [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec, 'spec.ephemeralContainers')]
+  return [
+    ...validatePodSpec(obj.spec, 'spec'),
+    ...validateEphemeralContainers(obj.spec, 'spec.ephemeralContainers'),
+  ]
 }
 
 export const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']
@@ -22,15 +42,22 @@ export function validateService(obj: KubeObject): FieldCause[] {
   const spec = read(serviceSpec, obj.spec)
   const causes: FieldCause[] = []
   const type = spec.type || 'ClusterIP'
-  const clusterIPs = spec.clusterIPs?.length ? spec.clusterIPs : spec.clusterIP ? [spec.clusterIP] : []
+  const clusterIPs = spec.clusterIPs?.length
+    ? spec.clusterIPs
+    : spec.clusterIP
+      ? [spec.clusterIP]
+      : []
   const headless = clusterIPs[0] === 'None'
   const ports = spec.ports ?? []
   if (!ports.length && !headless && type !== 'ExternalName') causes.push(required('spec.ports'))
   if ((type === 'LoadBalancer' || type === 'NodePort') && headless) {
-    causes.push(invalid('spec.clusterIPs[0]', clusterIPs[0], `may not be set to 'None' for ${type} services`))
+    causes.push(
+      invalid('spec.clusterIPs[0]', clusterIPs[0], `may not be set to 'None' for ${type} services`),
+    )
   }
   if (type === 'ExternalName') {
-    if (clusterIPs.length) causes.push(forbidden('spec.clusterIPs', 'may not be set for ExternalName services'))
+    if (clusterIPs.length)
+      causes.push(forbidden('spec.clusterIPs', 'may not be set for ExternalName services'))
     // A trailing dot marks the name fully qualified.
     const cname = (spec.externalName ?? '').replace(/\.$/, '')
     if (cname) causes.push(...validateDns1123Subdomain(cname, 'spec.externalName'))
@@ -48,20 +75,28 @@ export function validateService(obj: KubeObject): FieldCause[] {
     const port = p.port ?? 0
     causes.push(...isValidPortNum(port).map((m) => invalid(`${at}.port`, port, m)))
     const protocol = p.protocol || 'TCP'
-    if (!supportedProtocols.includes(protocol)) causes.push(notSupported(`${at}.protocol`, protocol, supportedProtocols))
+    if (!supportedProtocols.includes(protocol))
+      causes.push(notSupported(`${at}.protocol`, protocol, supportedProtocols))
     // An unset targetPort defaults to the port.
-    const target = p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '' ? port : p.targetPort
-    if (typeof target === 'number') causes.push(...isValidPortNum(target).map((m) => invalid(`${at}.targetPort`, target, m)))
+    const target =
+      p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '' ? port : p.targetPort
+    if (typeof target === 'number')
+      causes.push(...isValidPortNum(target).map((m) => invalid(`${at}.targetPort`, target, m)))
     else causes.push(...isValidPortName(target).map((m) => invalid(`${at}.targetPort`, target, m)))
-    if (p.appProtocol !== undefined) causes.push(...validateQualifiedName(p.appProtocol, `${at}.appProtocol`))
+    if (p.appProtocol !== undefined)
+      causes.push(...validateQualifiedName(p.appProtocol, `${at}.appProtocol`))
   })
   if (spec.selector) causes.push(...validateLabels(spec.selector, 'spec.selector'))
   const affinity = spec.sessionAffinity || 'None'
-  if (affinity !== 'ClientIP' && affinity !== 'None') causes.push(notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']))
+  if (affinity !== 'ClientIP' && affinity !== 'None')
+    causes.push(notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']))
   if (!serviceTypes.includes(type)) causes.push(notSupported('spec.type', type, serviceTypes))
   if (type === 'ClusterIP') {
     ports.forEach((p, i) => {
-      if (p.nodePort) causes.push(forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"))
+      if (p.nodePort)
+        causes.push(
+          forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"),
+        )
     })
   }
   const nodePorts = new Set<string>()
@@ -76,7 +111,10 @@ export function validateService(obj: KubeObject): FieldCause[] {
     const protocol = p.protocol || 'TCP'
     const port = p.port ?? 0
     const key = `${protocol}/${port}`
-    if (seen.has(key)) causes.push(duplicate(`spec.ports[${i}]`, { protocol, port }, goServicePortKey(protocol, port)))
+    if (seen.has(key))
+      causes.push(
+        duplicate(`spec.ports[${i}]`, { protocol, port }, goServicePortKey(protocol, port)),
+      )
     seen.add(key)
   })
   return causes
@@ -98,7 +136,8 @@ export function validateConfigMap(obj: KubeObject): FieldCause[] {
   let total = 0
   for (const [key, value] of Object.entries(data)) {
     causes.push(...isConfigMapKey(key).map((m) => invalid(`data[${key}]`, key, m)))
-    if (Object.prototype.hasOwnProperty.call(binaryData, key)) causes.push(invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'))
+    if (Object.prototype.hasOwnProperty.call(binaryData, key))
+      causes.push(invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'))
     total += byteLength(value)
   }
   for (const [key, value] of Object.entries(binaryData)) {
@@ -140,7 +179,8 @@ export function validateSecret(obj: KubeObject): FieldCause[] {
       if (!has('.dockerconfigjson')) causes.push(required('data[.dockerconfigjson]'))
       break
     case 'kubernetes.io/basic-auth':
-      if (!has('username') && !has('password')) causes.push(required('data[username]'), required('data[password]'))
+      if (!has('username') && !has('password'))
+        causes.push(required('data[username]'), required('data[password]'))
       break
     case 'kubernetes.io/ssh-auth':
       if (!sizes.get('ssh-privatekey')) causes.push(required('data[ssh-privatekey]'))

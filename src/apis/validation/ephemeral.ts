@@ -53,7 +53,9 @@ export function validateEphemeralContainers(podSpec: unknown, path: string): Fie
   const spec = record(podSpec)
   const ephemeral = list(spec.ephemeralContainers)
   if (!ephemeral.length) return []
-  const others = new Set([...list(spec.containers), ...list(spec.initContainers)].map((c) => String(c.name ?? '')))
+  const others = new Set(
+    [...list(spec.containers), ...list(spec.initContainers)].map((c) => String(c.name ?? '')),
+  )
   const all = new Set(others)
   const causes: FieldCause[] = []
   ephemeral.forEach((c, i) => {
@@ -63,10 +65,17 @@ export function validateEphemeralContainers(podSpec: unknown, path: string): Fie
     if (all.has(name)) causes.push(duplicate(`${at}.name`, name))
     else all.add(name)
     const target = c.targetContainerName
-    if (typeof target === 'string' && target !== '' && !others.has(target)) causes.push(notFound(`${at}.targetContainerName`, target))
-    for (const [field, allowed] of fields) if (!allowed && isSet(c[field])) causes.push(forbidden(`${at}.${field}`, 'cannot be set for an Ephemeral Container'))
+    if (typeof target === 'string' && target !== '' && !others.has(target))
+      causes.push(notFound(`${at}.targetContainerName`, target))
+    for (const [field, allowed] of fields)
+      if (!allowed && isSet(c[field]))
+        causes.push(forbidden(`${at}.${field}`, 'cannot be set for an Ephemeral Container'))
     list(c.volumeMounts).forEach((m, j) => {
-      for (const f of ['subPath', 'subPathExpr']) if (isSet(m[f])) causes.push(forbidden(`${at}.volumeMounts[${j}].${f}`, 'cannot be set for an Ephemeral Container'))
+      for (const f of ['subPath', 'subPathExpr'])
+        if (isSet(m[f]))
+          causes.push(
+            forbidden(`${at}.volumeMounts[${j}].${f}`, 'cannot be set for an Ephemeral Container'),
+          )
     })
   })
   return causes
@@ -74,10 +83,13 @@ export function validateEphemeralContainers(podSpec: unknown, path: string): Fie
 
 /** A new pod may not bring ephemeral containers: they are added to a running pod. */
 export function validateEphemeralOnCreate(pod: KubeObject): FieldCause[] {
-  return list(record(pod.spec).ephemeralContainers).length ? [forbidden('spec.ephemeralContainers', 'cannot be set on create')] : []
+  return list(record(pod.spec).ephemeralContainers).length
+    ? [forbidden('spec.ephemeralContainers', 'cannot be set on create')]
+    : []
 }
 
-const byName = (pod: KubeObject) => new Map(list(record(pod.spec).ephemeralContainers).map((c) => [String(c.name ?? ''), c]))
+const byName = (pod: KubeObject) =>
+  new Map(list(record(pod.spec).ephemeralContainers).map((c) => [String(c.name ?? ''), c]))
 
 /** An update through pods/ephemeralcontainers: the ones there stay as they are; new ones may be added. */
 export function validateEphemeralUpdate(old: KubeObject, next: KubeObject): FieldCause[] {
@@ -85,8 +97,20 @@ export function validateEphemeralUpdate(old: KubeObject, next: KubeObject): Fiel
   const causes: FieldCause[] = []
   for (const [name, before] of byName(old)) {
     const after = now.get(name)
-    if (!after) causes.push(forbidden('spec.ephemeralContainers', `existing ephemeral containers "${name}" may not be removed\n`))
-    else if (!jsonEqual(before, after)) causes.push(forbidden(`spec.ephemeralContainers[${name}]`, `existing ephemeral containers "${name}" may not be changed\n`))
+    if (!after)
+      causes.push(
+        forbidden(
+          'spec.ephemeralContainers',
+          `existing ephemeral containers "${name}" may not be removed\n`,
+        ),
+      )
+    else if (!jsonEqual(before, after))
+      causes.push(
+        forbidden(
+          `spec.ephemeralContainers[${name}]`,
+          `existing ephemeral containers "${name}" may not be changed\n`,
+        ),
+      )
   }
   return causes
 }

@@ -2,7 +2,13 @@ import type { FieldCause } from '../../apimachinery/field-errors'
 import type { KubeObject } from '../../apimachinery/types'
 import { validateConfigMap, validatePod, validateSecret, validateService } from './core'
 import { validateCronJob, validateJob } from './batch'
-import { validateDaemonSet, validateDeployment, validateReplicaSet, validateReplicationController, validateStatefulSet } from './apps'
+import {
+  validateDaemonSet,
+  validateDeployment,
+  validateReplicaSet,
+  validateReplicationController,
+  validateStatefulSet,
+} from './apps'
 import { validatePodTemplateSpec } from './pod-spec'
 
 /**
@@ -12,7 +18,6 @@ import { validatePodTemplateSpec } from './pod-spec'
  * Fields that upstream defaults before validating (restartPolicy, protocols, strategies…) are
  * validated as their default when absent, so the result does not depend on defaulting first.
  */
-
 
 export const validators = new Map<string, (obj: KubeObject) => FieldCause[]>([
   ['Pod', validatePod],

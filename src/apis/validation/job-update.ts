@@ -14,9 +14,18 @@ import { immutableField, immutableSelector } from './validate-immutable'
 
 /** validateCompletions: an Indexed Job may change completions only to its parallelism. */
 function completionsUpdate(spec: Json, old: Json): FieldCause[] {
-  if (spec.completionMode !== 'Indexed') return immutableField('spec.completions', spec.completions, old.completions)
-  if (semanticEqual(spec.completions, old.completions) || typeof spec.completions !== 'number') return []
-  if (spec.completions !== spec.parallelism) return [invalid('spec.completions', spec.completions, 'can only be modified in tandem with spec.parallelism')]
+  if (spec.completionMode !== 'Indexed')
+    return immutableField('spec.completions', spec.completions, old.completions)
+  if (semanticEqual(spec.completions, old.completions) || typeof spec.completions !== 'number')
+    return []
+  if (spec.completions !== spec.parallelism)
+    return [
+      invalid(
+        'spec.completions',
+        spec.completions,
+        'can only be modified in tandem with spec.parallelism',
+      ),
+    ]
   return []
 }
 
@@ -24,9 +33,22 @@ function completionsUpdate(spec: Json, old: Json): FieldCause[] {
 function withNewDirectives(template: Json, old: Json): Json {
   const before = asRecord(old.spec)
   const after = asRecord(template.spec)
-  const affinity = after.affinity === undefined ? { ...asRecord(before.affinity), nodeAffinity: undefined } : { ...asRecord(before.affinity), nodeAffinity: asRecord(after.affinity).nodeAffinity }
-  const meta = { ...asRecord(old.metadata), labels: asRecord(template.metadata).labels, annotations: asRecord(template.metadata).annotations }
-  const spec = { ...before, affinity, nodeSelector: after.nodeSelector, tolerations: after.tolerations, schedulingGates: after.schedulingGates }
+  const affinity =
+    after.affinity === undefined
+      ? { ...asRecord(before.affinity), nodeAffinity: undefined }
+      : { ...asRecord(before.affinity), nodeAffinity: asRecord(after.affinity).nodeAffinity }
+  const meta = {
+    ...asRecord(old.metadata),
+    labels: asRecord(template.metadata).labels,
+    annotations: asRecord(template.metadata).annotations,
+  }
+  const spec = {
+    ...before,
+    affinity,
+    nodeSelector: after.nodeSelector,
+    tolerations: after.tolerations,
+    schedulingGates: after.schedulingGates,
+  }
   return { ...old, metadata: meta, spec }
 }
 
@@ -40,14 +62,20 @@ export function validateJobUpdate(old: KubeObject, next: KubeObject): FieldCause
   const spec = asRecord(next.spec)
   const before = asRecord(old.spec)
   const template = asRecord(spec.template)
-  const oldTemplate = mayRescheduleTemplate(old) ? withNewDirectives(template, asRecord(before.template)) : before.template
+  const oldTemplate = mayRescheduleTemplate(old)
+    ? withNewDirectives(template, asRecord(before.template))
+    : before.template
   return [
     ...completionsUpdate(spec, before),
     ...immutableSelector('spec.selector', spec.selector, before.selector),
     ...immutableField('spec.template', spec.template, oldTemplate),
     ...immutableField('spec.completionMode', spec.completionMode, before.completionMode),
     ...immutableField('spec.podFailurePolicy', spec.podFailurePolicy, before.podFailurePolicy),
-    ...immutableField('spec.backoffLimitPerIndex', spec.backoffLimitPerIndex, before.backoffLimitPerIndex),
+    ...immutableField(
+      'spec.backoffLimitPerIndex',
+      spec.backoffLimitPerIndex,
+      before.backoffLimitPerIndex,
+    ),
     ...immutableField('spec.managedBy', spec.managedBy, before.managedBy),
     ...immutableField('spec.successPolicy', spec.successPolicy, before.successPolicy),
   ]

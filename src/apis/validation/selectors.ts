@@ -1,8 +1,22 @@
 import { type FieldCause, forbidden, invalid, required } from '../../apimachinery/field-errors'
-import { type LabelSelector, SelectorError, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { type MetaSelector, type PodTemplate, type SelectorRequirement, labelSelector, read } from './shapes'
+import {
+  type LabelSelector,
+  SelectorError,
+  selectorFromLabelSelector,
+} from '../../apimachinery/labels'
+import {
+  type MetaSelector,
+  type PodTemplate,
+  type SelectorRequirement,
+  labelSelector,
+  read,
+} from './shapes'
 import { goQuote, goStringMap, goStringSlice } from '../../apimachinery/go-format'
-import { isValidLabelValue, validateLabels, validateQualifiedName } from '../../apimachinery/field-formats'
+import {
+  isValidLabelValue,
+  validateLabels,
+  validateQualifiedName,
+} from '../../apimachinery/field-formats'
 
 /** Label selectors in specs, and what controllers require of them. */
 
@@ -14,7 +28,9 @@ export function goSelectorRequirement(r: SelectorRequirement): string {
 export function goLabelSelector(sel: MetaSelector): string {
   const s = sel ?? {}
   const exprs = s.matchExpressions
-  const exprText = exprs ? `[]v1.LabelSelectorRequirement{${exprs.map(goSelectorRequirement).join(', ')}}` : '[]v1.LabelSelectorRequirement(nil)'
+  const exprText = exprs
+    ? `[]v1.LabelSelectorRequirement{${exprs.map(goSelectorRequirement).join(', ')}}`
+    : '[]v1.LabelSelectorRequirement(nil)'
   return `v1.LabelSelector{MatchLabels:${goStringMap(s.matchLabels ?? null)}, MatchExpressions:${exprText}}`
 }
 
@@ -29,17 +45,28 @@ export function validateMetaLabelSelector(selector: unknown, path: string): Fiel
     switch (expr.operator) {
       case 'In':
       case 'NotIn':
-        if (!values.length) causes.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"))
+        if (!values.length)
+          causes.push(
+            required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"),
+          )
         break
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length) causes.push(forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+        if (values.length)
+          causes.push(
+            forbidden(
+              `${at}.values`,
+              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ),
+          )
         break
       default:
         causes.push(invalid(`${at}.operator`, expr.operator, 'not a valid selector operator'))
     }
     causes.push(...validateQualifiedName(expr.key, `${at}.key`))
-    values.forEach((v, j) => causes.push(...isValidLabelValue(v).map((m) => invalid(`${at}.values[${j}]`, v, m))))
+    values.forEach((v, j) =>
+      causes.push(...isValidLabelValue(v).map((m) => invalid(`${at}.values[${j}]`, v, m))),
+    )
   }
   return causes
 }
@@ -49,7 +76,9 @@ export function requiredSelector(sel: MetaSelector, path: string, kindWord: stri
   if (!sel) return [required(path)]
   const causes = validateMetaLabelSelector(sel, path)
   if (Object.keys(sel.matchLabels ?? {}).length + (sel.matchExpressions ?? []).length === 0) {
-    causes.push(invalid(path, sel, `empty selector is invalid for ${kindWord}`, goLabelSelector(sel)))
+    causes.push(
+      invalid(path, sel, `empty selector is invalid for ${kindWord}`, goLabelSelector(sel)),
+    )
   }
   return causes
 }
@@ -65,5 +94,10 @@ export function toSelector(sel: MetaSelector): LabelSelector | undefined {
 
 export function selectorMismatch(template: PodTemplate | undefined, path: string): FieldCause {
   const labels = template?.metadata?.labels ?? null
-  return invalid(`${path}.metadata.labels`, labels, '`selector` does not match template `labels`', goStringMap(labels))
+  return invalid(
+    `${path}.metadata.labels`,
+    labels,
+    '`selector` does not match template `labels`',
+    goStringMap(labels),
+  )
 }

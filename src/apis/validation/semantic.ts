@@ -22,12 +22,14 @@ function amount(v: unknown): unknown {
  */
 export function zeroless(v: unknown, amounts = false, key?: string): unknown {
   if (v === null || v === undefined || v === '') return undefined
-  if (Array.isArray(v)) return v.length ? v.map((item) => zeroless(item, amounts) ?? null) : undefined
+  if (Array.isArray(v))
+    return v.length ? v.map((item) => zeroless(item, amounts) ?? null) : undefined
   if (!isJsonObject(v)) return v
   const out: Json = {}
   const quantities = amounts && key !== undefined && quantityMaps.has(key)
   for (const [k, item] of Object.entries(v)) {
-    const kept = quantities && item !== null && item !== '' ? amount(item) : zeroless(item, amounts, k)
+    const kept =
+      quantities && item !== null && item !== '' ? amount(item) : zeroless(item, amounts, k)
     if (kept !== undefined) out[k] = kept
   }
   return Object.keys(out).length ? out : undefined
@@ -52,11 +54,24 @@ function childPath(path: string, key: string | number): string {
   return path ? `${path}.${key}` : key
 }
 
-function collect(a: unknown, b: unknown, path: string, out: string[], key?: string, inQuantities = false): void {
-  if (inQuantities ? jsonEqual(amount(a), amount(b)) : jsonEqual(zeroless(a, true, key) ?? null, zeroless(b, true, key) ?? null)) return
+function collect(
+  a: unknown,
+  b: unknown,
+  path: string,
+  out: string[],
+  key?: string,
+  inQuantities = false,
+): void {
+  if (
+    inQuantities
+      ? jsonEqual(amount(a), amount(b))
+      : jsonEqual(zeroless(a, true, key) ?? null, zeroless(b, true, key) ?? null)
+  )
+    return
   if (isJsonObject(a) && isJsonObject(b)) {
     const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !(k in a))]
-    for (const k of keys) collect(a[k], b[k], childPath(path, k), out, k, key !== undefined && quantityMaps.has(key))
+    for (const k of keys)
+      collect(a[k], b[k], childPath(path, k), out, k, key !== undefined && quantityMaps.has(key))
     return
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.some(isJsonObject)) {
@@ -73,6 +88,12 @@ function collect(a: unknown, b: unknown, path: string, out: string[], key?: stri
 export function describeDiff(typeName: string, old: unknown, next: unknown): string {
   const lines: string[] = []
   collect(zeroless(old), zeroless(next), '', lines)
-  const shown = lines.length > maxLines ? [...lines.slice(0, maxLines), `  \t... // ${(lines.length - maxLines) / 2} more changed fields`] : lines
+  const shown =
+    lines.length > maxLines
+      ? [
+          ...lines.slice(0, maxLines),
+          `  \t... // ${(lines.length - maxLines) / 2} more changed fields`,
+        ]
+      : lines
   return [`  ${typeName}{`, ...shown, '  }', ''].join('\n')
 }

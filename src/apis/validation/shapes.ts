@@ -15,9 +15,20 @@ export const bool = optional(z.boolean())
 export const stringMap = z.record(z.string(), z.string()).nullish().catch(undefined)
 export const intOrString = optional(z.union([z.number(), z.string()]))
 
-export const objectMeta = z.looseObject({ name: str, uid: str, labels: stringMap, annotations: stringMap })
+export const objectMeta = z.looseObject({
+  name: str,
+  uid: str,
+  labels: stringMap,
+  annotations: stringMap,
+})
 
-export const containerPort = z.looseObject({ name: str, containerPort: num, hostPort: num, hostIP: str, protocol: str })
+export const containerPort = z.looseObject({
+  name: str,
+  containerPort: num,
+  hostPort: num,
+  hostIP: str,
+  protocol: str,
+})
 export const container = z.looseObject({
   name: str,
   image: str,
@@ -40,9 +51,16 @@ export const podSpec = z.looseObject({
   subdomain: str,
   priorityClassName: str,
   volumes: optional(z.array(z.looseObject({ name: str }))),
-  tolerations: optional(z.array(z.looseObject({ key: str, operator: str, value: str, effect: str, tolerationSeconds: num }))),
+  tolerations: optional(
+    z.array(
+      z.looseObject({ key: str, operator: str, value: str, effect: str, tolerationSeconds: num }),
+    ),
+  ),
 })
-export const podTemplate = z.looseObject({ metadata: optional(objectMeta), spec: optional(podSpec) })
+export const podTemplate = z.looseObject({
+  metadata: optional(objectMeta),
+  spec: optional(podSpec),
+})
 
 export const selectorRequirement = z.looseObject({
   key: z.string().catch(''),
@@ -50,7 +68,10 @@ export const selectorRequirement = z.looseObject({
   values: z.array(z.string()).nullish().catch(undefined),
 })
 export const labelSelector = z
-  .looseObject({ matchLabels: stringMap, matchExpressions: z.array(selectorRequirement).nullish().catch(undefined) })
+  .looseObject({
+    matchLabels: stringMap,
+    matchExpressions: z.array(selectorRequirement).nullish().catch(undefined),
+  })
   .nullish()
   .catch(undefined)
 
@@ -61,14 +82,22 @@ export const deploymentSpec = z.looseObject({
   strategy: optional(
     z.looseObject({
       type: str,
-      rollingUpdate: z.looseObject({ maxUnavailable: intOrString, maxSurge: intOrString }).nullish().catch(undefined),
+      rollingUpdate: z
+        .looseObject({ maxUnavailable: intOrString, maxSurge: intOrString })
+        .nullish()
+        .catch(undefined),
     }),
   ),
   minReadySeconds: num,
   revisionHistoryLimit: num,
   progressDeadlineSeconds: num,
 })
-export const replicaSetSpec = z.looseObject({ replicas: num, minReadySeconds: num, selector: labelSelector, template: optional(podTemplate) })
+export const replicaSetSpec = z.looseObject({
+  replicas: num,
+  minReadySeconds: num,
+  selector: labelSelector,
+  template: optional(podTemplate),
+})
 export const daemonSetSpec = z.looseObject({
   selector: labelSelector,
   template: optional(podTemplate),
@@ -77,7 +106,10 @@ export const daemonSetSpec = z.looseObject({
   updateStrategy: optional(
     z.looseObject({
       type: str,
-      rollingUpdate: z.looseObject({ maxUnavailable: intOrString, maxSurge: intOrString }).nullish().catch(undefined),
+      rollingUpdate: z
+        .looseObject({ maxUnavailable: intOrString, maxSurge: intOrString })
+        .nullish()
+        .catch(undefined),
     }),
   ),
 })
@@ -90,7 +122,10 @@ export const statefulSetSpec = z.looseObject({
   updateStrategy: optional(
     z.looseObject({
       type: str,
-      rollingUpdate: z.looseObject({ partition: num, maxUnavailable: intOrString }).nullish().catch(undefined),
+      rollingUpdate: z
+        .looseObject({ partition: num, maxUnavailable: intOrString })
+        .nullish()
+        .catch(undefined),
     }),
   ),
 })
@@ -119,7 +154,14 @@ export const cronJobSpec = z.looseObject({
   failedJobsHistoryLimit: num,
   jobTemplate: optional(z.looseObject({ spec: optional(jobSpec) })),
 })
-export const servicePort = z.looseObject({ name: str, protocol: str, appProtocol: str, port: num, targetPort: intOrString, nodePort: num })
+export const servicePort = z.looseObject({
+  name: str,
+  protocol: str,
+  appProtocol: str,
+  port: num,
+  targetPort: intOrString,
+  nodePort: num,
+})
 export const serviceSpec = z.looseObject({
   type: str,
   clusterIP: str,

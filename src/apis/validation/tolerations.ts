@@ -16,7 +16,10 @@ function goToleration(t: Toleration): string {
   return `core.Toleration{Key:${JSON.stringify(t.key ?? '')}, Operator:${JSON.stringify(t.operator ?? '')}, Value:${JSON.stringify(t.value ?? '')}, Effect:${JSON.stringify(t.effect ?? '')}, TolerationSeconds:(*int64)(${seconds})}`
 }
 
-export function validateTolerations(tolerations: PodSpec['tolerations'], path: string): FieldCause[] {
+export function validateTolerations(
+  tolerations: PodSpec['tolerations'],
+  path: string,
+): FieldCause[] {
   const causes: FieldCause[] = []
   for (const [i, t] of (tolerations ?? []).entries()) {
     const at = `${path}[${i}]`
@@ -27,20 +30,41 @@ export function validateTolerations(tolerations: PodSpec['tolerations'], path: s
     if (key) causes.push(...isQualifiedName(key).map((m) => invalid(`${at}.key`, key, m)))
     // An empty key with Exists and no value tolerates every taint; any other operator needs a key.
     if (!key && operator !== 'Exists') {
-      causes.push(invalid(`${at}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'))
+      causes.push(
+        invalid(
+          `${at}.operator`,
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      )
     }
     if (t.tolerationSeconds !== undefined && effect !== 'NoExecute') {
-      causes.push(invalid(`${at}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+      causes.push(
+        invalid(
+          `${at}.effect`,
+          effect,
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      )
     }
     if (operator === 'Equal' || operator === '') {
       const errs = isValidLabelValue(value)
       if (errs.length) causes.push(invalid(`${at}.operator`, value, errs.join(';')))
     } else if (operator === 'Exists') {
-      if (value) causes.push(invalid(`${at}.operator`, t, "value must be empty when `operator` is 'Exists'", goToleration(t)))
+      if (value)
+        causes.push(
+          invalid(
+            `${at}.operator`,
+            t,
+            "value must be empty when `operator` is 'Exists'",
+            goToleration(t),
+          ),
+        )
     } else {
       causes.push(notSupported(`${at}.operator`, operator, operators))
     }
-    if (effect && !effects.includes(effect)) causes.push(notSupported(`${at}.effect`, effect, effects))
+    if (effect && !effects.includes(effect))
+      causes.push(notSupported(`${at}.effect`, effect, effects))
   }
   return causes
 }

@@ -7,8 +7,22 @@ import type { MetaSelector } from './shapes'
 const immutable = 'field is immutable'
 
 /** ValidateImmutableField: the field's new value is refused when it differs from the stored one. */
-export function immutableField(path: string, next: unknown, old: unknown, display?: string): FieldCause[] {
-  return semanticEqual(next, old) ? [] : [invalid(path, next ?? null, immutable, next === undefined || next === null ? undefined : display)]
+export function immutableField(
+  path: string,
+  next: unknown,
+  old: unknown,
+  display?: string,
+): FieldCause[] {
+  return semanticEqual(next, old)
+    ? []
+    : [
+        invalid(
+          path,
+          next ?? null,
+          immutable,
+          next === undefined || next === null ? undefined : display,
+        ),
+      ]
 }
 
 /** The selector's cause, its value printed as upstream prints a metav1.LabelSelector. */

@@ -6,6 +6,9 @@ import { strategyOf } from '../kind-strategies'
 
 /** Upstream's create/update validation for the fields the server acts on: metadata first, then the kind's own rules. */
 export function validateObject(def: ResourceDef, obj: KubeObject): StatusCause[] {
-  const causes = [...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }), ...(strategyOf(def).validate?.(obj) ?? [])]
+  const causes = [
+    ...validateObjectMeta(def.kind, obj.metadata, { namespaced: def.namespaced }),
+    ...(strategyOf(def).validate?.(obj) ?? []),
+  ]
   return causes.map(toStatusCause)
 }

@@ -1,5 +1,11 @@
 import type { Container, PodSpec } from './shapes'
-import { type FieldCause, duplicate, invalid, notFound, required } from '../../apimachinery/field-errors'
+import {
+  type FieldCause,
+  duplicate,
+  invalid,
+  notFound,
+  required,
+} from '../../apimachinery/field-errors'
 import { validateDns1123Label } from '../../apimachinery/field-formats'
 
 /**
@@ -10,7 +16,10 @@ import { validateDns1123Label } from '../../apimachinery/field-formats'
  */
 
 /** Causes for `spec.volumes`, and the names a mount may refer to. */
-export function validateVolumeNames(volumes: PodSpec['volumes'], path: string): { causes: FieldCause[]; names: Set<string> } {
+export function validateVolumeNames(
+  volumes: PodSpec['volumes'],
+  path: string,
+): { causes: FieldCause[]; names: Set<string> } {
   const causes: FieldCause[] = []
   // As upstream, only a volume without errors counts: it alone can be mounted or repeated.
   const names = new Set<string>()
@@ -26,7 +35,11 @@ export function validateVolumeNames(volumes: PodSpec['volumes'], path: string): 
 }
 
 /** Causes for one container's `volumeMounts` at `path`, against the pod's volume names. */
-export function validateVolumeMounts(mounts: Container['volumeMounts'], volumes: ReadonlySet<string>, path: string): FieldCause[] {
+export function validateVolumeMounts(
+  mounts: Container['volumeMounts'],
+  volumes: ReadonlySet<string>,
+  path: string,
+): FieldCause[] {
   const causes: FieldCause[] = []
   const mountPaths = new Set<string>()
   for (const [i, m] of (mounts ?? []).entries()) {
@@ -36,7 +49,8 @@ export function validateVolumeMounts(mounts: Container['volumeMounts'], volumes:
     if (!volumes.has(name)) causes.push(notFound(`${at}.name`, name))
     const mountPath = m.mountPath ?? ''
     if (!mountPath) causes.push(required(`${at}.mountPath`))
-    if (mountPaths.has(mountPath)) causes.push(invalid(`${at}.mountPath`, mountPath, 'must be unique'))
+    if (mountPaths.has(mountPath))
+      causes.push(invalid(`${at}.mountPath`, mountPath, 'must be unique'))
     mountPaths.add(mountPath)
   }
   return causes

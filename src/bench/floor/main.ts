@@ -19,7 +19,8 @@ let stopping = false
 async function main(): Promise<void> {
   const port = Number(process.env.BENCH_FLOOR_PORT)
   const stateDir = process.env.BENCH_FLOOR_STATE
-  if (!Number.isInteger(port) || port <= 0 || !stateDir) throw new Error('set BENCH_FLOOR_PORT and BENCH_FLOOR_STATE')
+  if (!Number.isInteger(port) || port <= 0 || !stateDir)
+    throw new Error('set BENCH_FLOOR_PORT and BENCH_FLOOR_STATE')
   const [main, scriptPath, tls, { startRuntime }] = await Promise.all([
     loadWorkerConfig(join(repoRoot, 'wrangler.toml')),
     bundleWorker(join(here, 'worker.ts'), join(stateDir, 'build')),
@@ -51,7 +52,8 @@ async function shutdown(code: number): Promise<never> {
   process.exit(code)
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0))
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => void shutdown(0))
 
 main().catch(async (err: unknown) => {
   console.error(`floor: failed to start: ${err instanceof Error ? err.message : String(err)}`)

@@ -22,10 +22,15 @@ export async function startFloor(): Promise<FloorServer> {
   const stateDir = await scratchDir('edgeplane-bench-floor-')
   const port = await freePort()
   const url = `https://${HOST}:${port}`
-  const proc = spawnGroup('floor Worker', process.execPath, ['--import', 'tsx', 'src/bench/floor/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, BENCH_FLOOR_PORT: String(port), BENCH_FLOOR_STATE: stateDir },
-  })
+  const proc = spawnGroup(
+    'floor Worker',
+    process.execPath,
+    ['--import', 'tsx', 'src/bench/floor/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BENCH_FLOOR_PORT: String(port), BENCH_FLOOR_STATE: stateDir },
+    },
+  )
   const stop = async () => {
     await proc.stop()
     await removeScratchDir(stateDir)

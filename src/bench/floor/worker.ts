@@ -11,15 +11,23 @@ interface FloorEnv {
 export class FloorStore extends DurableObject<FloorEnv> {
   constructor(ctx: DurableObjectState, env: FloorEnv) {
     super(ctx, env)
-    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS objects (name TEXT PRIMARY KEY, rv INTEGER NOT NULL, body TEXT NOT NULL)')
-    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)')
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS objects (name TEXT PRIMARY KEY, rv INTEGER NOT NULL, body TEXT NOT NULL)',
+    )
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)',
+    )
     ctx.storage.sql.exec("INSERT OR IGNORE INTO meta (name, value) VALUES ('rv', 0)")
   }
 
   insert(text: string): string {
     const obj = JSON.parse(text) as { metadata: { name: string; resourceVersion?: string } }
     const sql = this.ctx.storage.sql
-    const rv = sql.exec<{ value: number }>("UPDATE meta SET value = value + 1 WHERE name = 'rv' RETURNING value").one().value
+    const rv = sql
+      .exec<{ value: number }>(
+        "UPDATE meta SET value = value + 1 WHERE name = 'rv' RETURNING value",
+      )
+      .one().value
     obj.metadata.resourceVersion = String(rv)
     const body = JSON.stringify(obj)
     sql.exec('INSERT INTO objects (name, rv, body) VALUES (?, ?, ?)', obj.metadata.name, rv, body)
@@ -27,7 +35,9 @@ export class FloorStore extends DurableObject<FloorEnv> {
   }
 
   get(name: string): string | undefined {
-    return this.ctx.storage.sql.exec<{ body: string }>('SELECT body FROM objects WHERE name = ?', name).toArray()[0]?.body
+    return this.ctx.storage.sql
+      .exec<{ body: string }>('SELECT body FROM objects WHERE name = ?', name)
+      .toArray()[0]?.body
   }
 }
 
@@ -45,8 +55,12 @@ export default {
       }
     }
     if (req.method === 'GET' && path.startsWith('/get/')) {
-      const body = await env.FLOOR.get(env.FLOOR.idFromName('floor')).get(decodeURIComponent(path.slice('/get/'.length)))
-      return body === undefined ? new Response('not found', { status: 404 }) : new Response(body, { headers: { 'Content-Type': 'application/json' } })
+      const body = await env.FLOOR.get(env.FLOOR.idFromName('floor')).get(
+        decodeURIComponent(path.slice('/get/'.length)),
+      )
+      return body === undefined
+        ? new Response('not found', { status: 404 })
+        : new Response(body, { headers: { 'Content-Type': 'application/json' } })
     }
     return new Response('not found', { status: 404 })
   },

@@ -25,11 +25,18 @@ export interface Figure {
 }
 
 /** The figure of `key` from the value of each repetition, judged against its goal. */
-export function figure(key: Key, unit: string, values: number[], aggregate: Figure['aggregate'], details?: Record<string, unknown>): Figure {
+export function figure(
+  key: Key,
+  unit: string,
+  values: number[],
+  aggregate: Figure['aggregate'],
+  details?: Record<string, unknown>,
+): Figure {
   const s = spread(values)
   const value = s === undefined ? null : aggregate === 'max' ? s.max : s.median
   const goal = GOALS[key]
-  let verdict: Verdict = key.startsWith('floor_') || key.startsWith('etcd_') ? 'reference' : 'reported'
+  let verdict: Verdict =
+    key.startsWith('floor_') || key.startsWith('etcd_') ? 'reference' : 'reported'
   if (value === null) verdict = 'not measured'
   else if (goal) verdict = meets(value, goal) ? 'meets' : 'misses'
   return {
@@ -47,7 +54,17 @@ export function figure(key: Key, unit: string, values: number[], aggregate: Figu
 
 /** A figure that was not measured, and why. */
 export function skipped(unit: string, reason: string, goal?: Goal): Figure {
-  return { value: null, min: null, max: null, reps: [], aggregate: 'median', unit, goal: goal ? `${goal.op} ${goal.target}` : null, verdict: 'not measured', skipped: reason }
+  return {
+    value: null,
+    min: null,
+    max: null,
+    reps: [],
+    aggregate: 'median',
+    unit,
+    goal: goal ? `${goal.op} ${goal.target}` : null,
+    verdict: 'not measured',
+    skipped: reason,
+  }
 }
 
 export function seriesDetails(series: SeriesResult[]): Record<string, unknown> {
@@ -58,12 +75,19 @@ export function seriesDetails(series: SeriesResult[]): Record<string, unknown> {
     first_error: series.find((s) => s.firstError)?.firstError,
     stopped_by_time_bound: series.filter((s) => s.stoppedBy === 'time').length,
     ...latencyDetails(series.map((s) => s.latency)),
-    cpu_ms_per_1k_requests: cpu.length ? { server: med(cpu.map((c) => c.server)), client: med(cpu.map((c) => c.client)) } : undefined,
+    cpu_ms_per_1k_requests: cpu.length
+      ? { server: med(cpu.map((c) => c.server)), client: med(cpu.map((c) => c.client)) }
+      : undefined,
   }
 }
 
 export function latencyDetails(ls: Percentiles[]): Record<string, number> {
-  return { p50_ms: med(ls.map((l) => l.p50)), p90_ms: med(ls.map((l) => l.p90)), p99_ms: med(ls.map((l) => l.p99)), max_ms: med(ls.map((l) => l.max)) }
+  return {
+    p50_ms: med(ls.map((l) => l.p50)),
+    p90_ms: med(ls.map((l) => l.p90)),
+    p99_ms: med(ls.map((l) => l.p99)),
+    max_ms: med(ls.map((l) => l.max)),
+  }
 }
 
 export function med(values: number[]): number {

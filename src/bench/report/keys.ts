@@ -37,7 +37,14 @@ export const WORKLOAD_KEYS = [
 ] as const
 
 /** The edge data path (Ingress through node tunnels, port-forward), measured once with one process node. */
-export const DATAPATH_KEYS = ['ingress_rps', 'ingress_p99_ms', 'ingress_vs_direct', 'port_forward_mb_per_s', 'nodeport_rps', 'nodeport_p99_ms'] as const
+export const DATAPATH_KEYS = [
+  'ingress_rps',
+  'ingress_p99_ms',
+  'ingress_vs_direct',
+  'port_forward_mb_per_s',
+  'nodeport_rps',
+  'nodeport_p99_ms',
+] as const
 
 /**
  * The controllers' footprint, measured once with the workload scenarios on a strict-limits control

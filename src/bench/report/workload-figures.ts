@@ -4,11 +4,21 @@ import type { PodStartResult } from '../scenarios/pod-start'
 import type { WorkloadResult } from '../scenarios/workload'
 import { round } from '../stats'
 import { figure, skipped, type Figure } from './figure'
-import { GOALS, IDLE_PASSES_PER_CONTROLLER_PER_MIN, meets, type Goal, type Key, type WORKLOAD_KEYS } from './keys'
+import {
+  GOALS,
+  IDLE_PASSES_PER_CONTROLLER_PER_MIN,
+  meets,
+  type Goal,
+  type Key,
+  type WORKLOAD_KEYS,
+} from './keys'
 
 /** One figure per workload key: measured once, so its value is the single run's. */
-export function workloadFigures(w: WorkloadResult | undefined): Record<(typeof WORKLOAD_KEYS)[number], Figure> {
-  const none = (unit: string, key: Key) => skipped(unit, 'workload scenarios skipped with --no-workload', GOALS[key])
+export function workloadFigures(
+  w: WorkloadResult | undefined,
+): Record<(typeof WORKLOAD_KEYS)[number], Figure> {
+  const none = (unit: string, key: Key) =>
+    skipped(unit, 'workload scenarios skipped with --no-workload', GOALS[key])
   if (!w) {
     return {
       schedule_pods_per_s: none('pods/s', 'schedule_pods_per_s'),
@@ -21,7 +31,14 @@ export function workloadFigures(w: WorkloadResult | undefined): Record<(typeof W
     }
   }
   const s = w.sizes
-  const one = <T extends object>(key: Key, unit: string, o: Outcome<T>, value: (r: T) => number, details: (r: T) => Record<string, unknown>, at?: string): Figure => {
+  const one = <T extends object>(
+    key: Key,
+    unit: string,
+    o: Outcome<T>,
+    value: (r: T) => number,
+    details: (r: T) => Record<string, unknown>,
+    at?: string,
+  ): Figure => {
     if ('error' in o) return skipped(unit, o.error, GOALS[key])
     const f = figure(key, unit, [value(o)], 'single', details(o))
     if (at) f.at = at
@@ -42,7 +59,9 @@ export function workloadFigures(w: WorkloadResult | undefined): Record<(typeof W
         ...(r.createFirstError ? { create_first_error: r.createFirstError } : {}),
         what: 'pods created through the API at c=16 onto Ready sim nodes; first create sent → last pod seen bound (watch), pods ÷ that time',
       }),
-      s.schedulePods === 1_000 && s.nodes === 100 ? undefined : `${s.schedulePods} pods, ${s.nodes} nodes`,
+      s.schedulePods === 1_000 && s.nodes === 100
+        ? undefined
+        : `${s.schedulePods} pods, ${s.nodes} nodes`,
     ),
     deploy_1000_over_100_nodes_s: one(
       'deploy_1000_over_100_nodes_s',
@@ -55,7 +74,9 @@ export function workloadFigures(w: WorkloadResult | undefined): Record<(typeof W
         pods_running_s: r.podsRunningSeconds,
         what: 'Deployment created → every pod Running (watch) and status.availableReplicas = replicas at its generation (polled)',
       }),
-      s.deployReplicas === 1_000 && s.nodes === 100 ? undefined : `${s.deployReplicas} replicas, ${s.nodes} nodes`,
+      s.deployReplicas === 1_000 && s.nodes === 100
+        ? undefined
+        : `${s.deployReplicas} replicas, ${s.nodes} nodes`,
     ),
     pod_replace_p99_ms: one(
       'pod_replace_p99_ms',
@@ -89,8 +110,24 @@ export function workloadFigures(w: WorkloadResult | undefined): Record<(typeof W
       s.lossPods === 10 ? undefined : `${s.lossPods} pods`,
     ),
     idle_alarms_per_min: idleFigure(w),
-    container_pod_start_p99_ms: one('container_pod_start_p99_ms', 'ms', w.podStart.docker, (r) => r.latency.p99, (r) => podStartDetails(r, 'the docker runtime against the local container engine (Docker or Podman), a local image')),
-    process_pod_start_p99_ms: one('process_pod_start_p99_ms', 'ms', w.podStart.process, (r) => r.latency.p99, (r) => podStartDetails(r, 'the process runtime (sleep as a host process)')),
+    container_pod_start_p99_ms: one(
+      'container_pod_start_p99_ms',
+      'ms',
+      w.podStart.docker,
+      (r) => r.latency.p99,
+      (r) =>
+        podStartDetails(
+          r,
+          'the docker runtime against the local container engine (Docker or Podman), a local image',
+        ),
+    ),
+    process_pod_start_p99_ms: one(
+      'process_pod_start_p99_ms',
+      'ms',
+      w.podStart.process,
+      (r) => r.latency.p99,
+      (r) => podStartDetails(r, 'the process runtime (sleep as a host process)'),
+    ),
   }
 }
 
@@ -110,10 +147,16 @@ function podStartDetails(r: PodStartResult, runtime: string): Record<string, unk
  */
 function idleFigure(w: WorkloadResult): Figure {
   const goal: Goal = { op: '<=', target: w.controllers * IDLE_PASSES_PER_CONTROLLER_PER_MIN }
-  const basis = { controllers: w.controllers, goal_basis: `${w.controllers} controllers × (60 / 30 s resync)` }
+  const basis = {
+    controllers: w.controllers,
+    goal_basis: `${w.controllers} controllers × (60 / 30 s resync)`,
+  }
   const idle = w.idle
   if ('error' in idle) return { ...skipped('alarms/min', idle.error, goal), details: basis }
-  const perMinute = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).map(([c, n]) => [c, round((n * 60) / idle.windowSeconds)]))
+  const perMinute = (counts: Record<string, number>) =>
+    Object.fromEntries(
+      Object.entries(counts).map(([c, n]) => [c, round((n * 60) / idle.windowSeconds)]),
+    )
   const f = figure('idle_alarms_per_min', 'alarms/min', [idle.alarmsPerMinute], 'single', {
     ...basis,
     window_s: idle.windowSeconds,
@@ -127,7 +170,8 @@ function idleFigure(w: WorkloadResult): Figure {
   })
   f.goal = `${goal.op} ${goal.target}`
   f.verdict = meets(idle.alarmsPerMinute, goal) ? 'meets' : 'misses'
-  const nominal = w.sizes.idlePods === 100 && w.sizes.nodes === 100 && w.sizes.idleWindowMs === 60_000
+  const nominal =
+    w.sizes.idlePods === 100 && w.sizes.nodes === 100 && w.sizes.idleWindowMs === 60_000
   if (!nominal) f.at = `${idle.pods} pods, ${idle.nodes} nodes, ${round(idle.windowSeconds)} s`
   return f
 }

@@ -5,9 +5,16 @@ import { renderMarkdown } from './markdown'
 import { renderSvg } from './svg'
 
 /** Writes report.json, report.md and chart.svg into `dir`; returns their paths. */
-export async function writeReport(dir: string, report: Report): Promise<{ json: string; markdown: string; svg: string }> {
+export async function writeReport(
+  dir: string,
+  report: Report,
+): Promise<{ json: string; markdown: string; svg: string }> {
   await mkdir(dir, { recursive: true })
-  const paths = { json: join(dir, 'report.json'), markdown: join(dir, 'report.md'), svg: join(dir, 'chart.svg') }
+  const paths = {
+    json: join(dir, 'report.json'),
+    markdown: join(dir, 'report.md'),
+    svg: join(dir, 'chart.svg'),
+  }
   await Promise.all([
     writeFile(paths.json, JSON.stringify(report, null, 2) + '\n'),
     writeFile(paths.markdown, renderMarkdown(report)),

@@ -39,7 +39,11 @@ const WATCH_NS = 'bench-watch'
  * One repetition against a fresh control plane: creates, single-object GETs over what was created,
  * LIST across all namespaces, then the watch fan-out; workerd's RSS is followed throughout.
  */
-export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundle: boolean): Promise<ControlPlaneRep> {
+export async function controlPlaneRep(
+  o: BenchOptions,
+  rep: number,
+  measureBundle: boolean,
+): Promise<ControlPlaneRep> {
   progress(`rep ${rep}: control plane: starting`)
   // The webhook of the admission series is served over https; the Worker trusts its certificate.
   const hook = await startBenchWebhook()
@@ -51,37 +55,93 @@ export async function controlPlaneRep(o: BenchOptions, rep: number, measureBundl
   try {
     const bundle = measureBundle ? await bundleSize(cp.stateDir) : undefined
     for (const ns of [NS, WARM_NS, WATCH_NS]) {
-      await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))
+      await client.expectOk(
+        'POST',
+        '/api/v1/namespaces',
+        JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+      )
     }
     const create = (ns: string, prefix: string) => async (i: number) => {
       const name = objectName(prefix, i)
-      expectStatus(await client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, configMapJson(name, ns)), 201)
+      expectStatus(
+        await client.request(
+          'POST',
+          `/api/v1/namespaces/${ns}/configmaps`,
+          configMapJson(name, ns),
+        ),
+        201,
+      )
     }
     const series = { concurrency: o.concurrency, timeLimitMs: o.timeLimitMs }
 
     // Warm-up objects are removed again, so the LIST below sees exactly the measured ones.
-    await measuredSeries('create warm-up', [], { ...series, count: o.warmup, request: create(WARM_NS, 'warm') })
+    await measuredSeries('create warm-up', [], {
+      ...series,
+      count: o.warmup,
+      request: create(WARM_NS, 'warm'),
+    })
     await client.expectOk('DELETE', `/api/v1/namespaces/${WARM_NS}/configmaps`)
-    const created = await measuredSeries(`create c=${o.concurrency}`, servers, { ...series, count: o.objects, request: create(NS, 'cm') })
+    const created = await measuredSeries(`create c=${o.concurrency}`, servers, {
+      ...series,
+      count: o.objects,
+      request: create(NS, 'cm'),
+    })
 
     // Only the objects that were created: a create series cut short by its time bound made fewer.
-    const names = await createdNames(client, `/api/v1/namespaces/${NS}/configmaps`, 'cm', created.ok)
-    const get = (i: number) => client.request('GET', `/api/v1/namespaces/${NS}/configmaps/${names[i % names.length]}`).then((res) => expectStatus(res, 200))
+    const names = await createdNames(
+      client,
+      `/api/v1/namespaces/${NS}/configmaps`,
+      'cm',
+      created.ok,
+    )
+    const get = (i: number) =>
+      client
+        .request('GET', `/api/v1/namespaces/${NS}/configmaps/${names[i % names.length]}`)
+        .then((res) => expectStatus(res, 200))
     await measuredSeries('get warm-up', [], { ...series, count: o.warmup, request: get })
-    const got = await measuredSeries(`get c=${o.concurrency}`, servers, { ...series, count: names.length, request: get })
+    const got = await measuredSeries(`get c=${o.concurrency}`, servers, {
+      ...series,
+      count: names.length,
+      request: get,
+    })
 
     // The cluster's own ConfigMaps (kube-public/edgeplane-node-settings, each namespace's kube-root-ca.crt) are listed too.
-    const all = (JSON.parse((await client.expectOk('GET', '/api/v1/configmaps')).body) as { items: { metadata: { namespace: string; name: string } }[] }).items
-    const own = all.filter((i) => i.metadata.namespace !== NS || !isBenchObject(i.metadata.name, 'cm')).length
+    const all = (
+      JSON.parse((await client.expectOk('GET', '/api/v1/configmaps')).body) as {
+        items: { metadata: { namespace: string; name: string } }[]
+      }
+    ).items
+    const own = all.filter(
+      (i) => i.metadata.namespace !== NS || !isBenchObject(i.metadata.name, 'cm'),
+    ).length
     const list = await listAll(client, '/api/v1/configmaps', o.listCalls, names.length + own)
-    const watch = await watchLatency(client, { url: cp.url, ca: cp.ca, token: cp.token, namespace: WATCH_NS, watchers: o.watchers, writes: o.watchWrites, timeLimitMs: o.timeLimitMs })
+    const watch = await watchLatency(client, {
+      url: cp.url,
+      ca: cp.ca,
+      token: cp.token,
+      namespace: WATCH_NS,
+      watchers: o.watchers,
+      writes: o.watchWrites,
+      timeLimitMs: o.timeLimitMs,
+    })
     const rbac = await rbacCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
     const webhook = await webhookCreates(o, client, hook, servers)
     const policy = await policyCreates(o, client, servers)
     const podSecurity = await podSecurityCreates(o, client, { url: cp.url, ca: cp.ca }, servers)
     const rssPeakMb = rss.stop()
     if (rssPeakMb !== undefined) progress(`  workerd peak RSS ${rssPeakMb.toFixed(0)} MiB`)
-    return { create: created, get: got, list, watch, rssPeakMb, bundle, rbac, webhook, policy, podSecurity }
+    return {
+      create: created,
+      get: got,
+      list,
+      watch,
+      rssPeakMb,
+      bundle,
+      rbac,
+      webhook,
+      policy,
+      podSecurity,
+    }
   } finally {
     rss.stop()
     client.close()

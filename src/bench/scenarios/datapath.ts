@@ -58,18 +58,42 @@ export async function dataPathRun(o: BenchOptions): Promise<Outcome<DataPathResu
     progress('data path: control plane, one process node, a pod, its Service and Ingress')
     cp = await startControlPlane({ EDGEPLANE_INGRESS_PORT: String(ingressPort) })
     const kubeconfig = join(cp.stateDir, 'kubeconfig')
-    const agentArgs = (name: string, n: number) => ['--import', 'tsx', 'src/agent/cli.ts', '--kubeconfig', kubeconfig, '--name', name, '--runtime', 'process', '--nodeport-addresses', nodePortAddress(n)]
-    agent = spawnGroup('data path agent', process.execPath, agentArgs(NODE, 1), { cwd: REPO_ROOT, env: process.env })
-    agentB = spawnGroup('data path agent B', process.execPath, agentArgs(NODE_B, 2), { cwd: REPO_ROOT, env: process.env })
+    const agentArgs = (name: string, n: number) => [
+      '--import',
+      'tsx',
+      'src/agent/cli.ts',
+      '--kubeconfig',
+      kubeconfig,
+      '--name',
+      name,
+      '--runtime',
+      'process',
+      '--nodeport-addresses',
+      nodePortAddress(n),
+    ]
+    agent = spawnGroup('data path agent', process.execPath, agentArgs(NODE, 1), {
+      cwd: REPO_ROOT,
+      env: process.env,
+    })
+    agentB = spawnGroup('data path agent B', process.execPath, agentArgs(NODE_B, 2), {
+      cwd: REPO_ROOT,
+      env: process.env,
+    })
     const api = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: 2 })
     const nodePort = await apply(api, podPort)
     const edge = new HttpClient(`http://127.0.0.1:${ingressPort}`, { connections: o.concurrency })
     const direct = new HttpClient(`http://127.0.0.1:${podPort}`, { connections: o.concurrency })
-    await waitUntil('the pod served through the edge', async () => (await edge.request('GET', '/', undefined, { host: HOST }).catch(() => undefined))?.status === 200, {
-      timeoutMs: 90_000,
-      exited: agent.exited,
-      output: agent.output,
-    })
+    await waitUntil(
+      'the pod served through the edge',
+      async () =>
+        (await edge.request('GET', '/', undefined, { host: HOST }).catch(() => undefined))
+          ?.status === 200,
+      {
+        timeoutMs: 90_000,
+        exited: agent.exited,
+        output: agent.output,
+      },
+    )
     const load = (client: HttpClient, headers: Record<string, string>) =>
       runLoad({
         concurrency: o.concurrency,
@@ -80,19 +104,32 @@ export async function dataPathRun(o: BenchOptions): Promise<Outcome<DataPathResu
           if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.slice(0, 200)}`)
         },
       })
-    progress(`data path: ${requests} GETs at c=${o.concurrency}, direct, through the edge, then the NodePort of a node without the pod`)
+    progress(
+      `data path: ${requests} GETs at c=${o.concurrency}, direct, through the edge, then the NodePort of a node without the pod`,
+    )
     const d = await load(direct, {})
     const e = await load(edge, { host: HOST })
-    const viaB = new HttpClient(`http://${nodePortAddress(2)}:${nodePort}`, { connections: o.concurrency })
-    const np = await waitUntil('the NodePort served by the second node', async () => (await viaB.request('GET', '/').catch(() => undefined))?.status === 200, { timeoutMs: 60_000, exited: agentB.exited, output: agentB.output })
+    const viaB = new HttpClient(`http://${nodePortAddress(2)}:${nodePort}`, {
+      connections: o.concurrency,
+    })
+    const np = await waitUntil(
+      'the NodePort served by the second node',
+      async () => (await viaB.request('GET', '/').catch(() => undefined))?.status === 200,
+      { timeoutMs: 60_000, exited: agentB.exited, output: agentB.output },
+    )
       .then(() => load(viaB, {}))
-      .then((r) => ({ perSecond: r.perSecond, latency: r.latency, errors: r.errors }), (err: unknown) => ({ error: errorText(err) }))
+      .then(
+        (r) => ({ perSecond: r.perSecond, latency: r.latency, errors: r.errors }),
+        (err: unknown) => ({ error: errorText(err) }),
+      )
     viaB.close()
     edge.close()
     direct.close()
     api.close()
     progress(`data path: ${Math.round(transferBytes / 1048576)} MiB through kubectl port-forward`)
-    const portForward = await transfer(kubeconfig, podPort, transferBytes).catch((err: unknown) => ({ error: errorText(err) }))
+    const portForward = await transfer(kubeconfig, podPort, transferBytes).catch(
+      (err: unknown) => ({ error: errorText(err) }),
+    )
     return {
       requests,
       concurrency: o.concurrency,
@@ -112,14 +149,48 @@ export async function dataPathRun(o: BenchOptions): Promise<Outcome<DataPathResu
 
 /** Creates the pod, its NodePort Service and the Ingress; returns the node port allocated. */
 async function apply(api: HttpClient, podPort: number): Promise<number> {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } }, spec: { nodeName: NODE, containers: [{ name: 'web', image: 'node', command: [process.execPath, '-e', server, String(podPort)] }] } }
-  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, targetPort: podPort }] } }
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', labels: { app: 'web' } },
+    spec: {
+      nodeName: NODE,
+      containers: [
+        { name: 'web', image: 'node', command: [process.execPath, '-e', server, String(podPort)] },
+      ],
+    },
+  }
+  const svc = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web' },
+    spec: {
+      type: 'NodePort',
+      selector: { app: 'web' },
+      ports: [{ port: 80, targetPort: podPort }],
+    },
+  }
   let nodePort = 0
   const ing = {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     metadata: { name: 'web' },
-    spec: { rules: [{ host: HOST, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+    spec: {
+      rules: [
+        {
+          host: HOST,
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'web', port: { number: 80 } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
   }
   for (const [path, body] of [
     ['/api/v1/namespaces/default/pods', pod],
@@ -127,29 +198,47 @@ async function apply(api: HttpClient, podPort: number): Promise<number> {
     ['/apis/networking.k8s.io/v1/namespaces/default/ingresses', ing],
   ] as const) {
     const res = await api.request('POST', path, JSON.stringify(body))
-    if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status} ${res.body.slice(0, 200)}`)
-    if (body === svc) nodePort = (JSON.parse(res.body) as { spec: { ports: Array<{ nodePort: number }> } }).spec.ports[0]!.nodePort
+    if (res.status !== 201)
+      throw new Error(`POST ${path}: HTTP ${res.status} ${res.body.slice(0, 200)}`)
+    if (body === svc)
+      nodePort = (JSON.parse(res.body) as { spec: { ports: Array<{ nodePort: number }> } }).spec
+        .ports[0]!.nodePort
   }
   return nodePort
 }
 
 /** One GET of `bytes` through `kubectl port-forward`, timed from the request to the last byte. */
-async function transfer(kubeconfig: string, podPort: number, bytes: number): Promise<{ bytes: number; seconds: number; mbPerSecond: number }> {
+async function transfer(
+  kubeconfig: string,
+  podPort: number,
+  bytes: number,
+): Promise<{ bytes: number; seconds: number; mbPerSecond: number }> {
   const local = await freePort()
-  const pf = spawn(process.env.KUBECTL || 'kubectl', ['--kubeconfig', kubeconfig, 'port-forward', 'pod/web', `${local}:${podPort}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const pf = spawn(
+    process.env.KUBECTL || 'kubectl',
+    ['--kubeconfig', kubeconfig, 'port-forward', 'pod/web', `${local}:${podPort}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let out = ''
   pf.stdout.on('data', (c: Buffer) => (out += c.toString()))
   pf.stderr.on('data', (c: Buffer) => (out += c.toString()))
   try {
-    await waitUntil('kubectl port-forward', async () => out.includes('Forwarding from'), { timeoutMs: 30_000, exited: () => pf.exitCode !== null, output: () => out })
+    await waitUntil('kubectl port-forward', async () => out.includes('Forwarding from'), {
+      timeoutMs: 30_000,
+      exited: () => pf.exitCode !== null,
+      output: () => out,
+    })
     const t0 = performance.now()
     const got = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: local, path: `/bytes/${bytes}`, agent: false }, (res) => {
-        let n = 0
-        res.on('data', (c: Buffer) => (n += c.length))
-        res.on('end', () => resolve(n))
-        res.on('error', reject)
-      })
+      const req = request(
+        { host: '127.0.0.1', port: local, path: `/bytes/${bytes}`, agent: false },
+        (res) => {
+          let n = 0
+          res.on('data', (c: Buffer) => (n += c.length))
+          res.on('end', () => resolve(n))
+          res.on('error', reject)
+        },
+      )
       req.setTimeout(300_000, () => req.destroy(new Error('the transfer took over 5 minutes')))
       req.on('error', reject)
       req.end()

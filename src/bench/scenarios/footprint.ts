@@ -39,9 +39,14 @@ const SETTLE_MS = 3_000
  * mode. Each host's cache is read before and after, so what the nodes and leases fill it with is
  * not counted against the pods.
  */
-export async function footprintRun(o: BenchOptions, pods: number): Promise<Outcome<FootprintResult>> {
+export async function footprintRun(
+  o: BenchOptions,
+  pods: number,
+): Promise<Outcome<FootprintResult>> {
   const nodes = Math.max(1, Math.round(pods / 100))
-  progress(`footprint: strict-limits control plane, ${nodes} sim node(s), ${pods} pods of ${SCALE_POD_BYTES} bytes`)
+  progress(
+    `footprint: strict-limits control plane, ${nodes} sim node(s), ${pods} pods of ${SCALE_POD_BYTES} bytes`,
+  )
   let cp: Awaited<ReturnType<typeof startControlPlane>> | undefined
   let client: HttpClient | undefined
   let agent: SimAgent | undefined
@@ -60,19 +65,39 @@ export async function footprintRun(o: BenchOptions, pods: number): Promise<Outco
         concurrency: 16,
         count: pods,
         timeLimitMs: o.workload?.waitMs ?? 60_000,
-        request: async (i) => expectStatus(await client!.request('POST', `/api/v1/namespaces/${NS}/pods`, scalePodJson(`p-${i}`, NS)), 201),
+        request: async (i) =>
+          expectStatus(
+            await client!.request(
+              'POST',
+              `/api/v1/namespaces/${NS}/pods`,
+              scalePodJson(`p-${i}`, NS),
+            ),
+            201,
+          ),
       })
-      if (created.ok < pods) throw new Error(`only ${created.ok} of ${pods} pods created (${created.firstError})`)
-      await tracker.until(`${pods} pods Running`, () => tracker.live().filter(running).length >= pods, o.workload?.waitMs ?? 60_000)
+      if (created.ok < pods)
+        throw new Error(`only ${created.ok} of ${pods} pods created (${created.firstError})`)
+      await tracker.until(
+        `${pods} pods Running`,
+        () => tracker.live().filter(running).length >= pods,
+        o.workload?.waitMs ?? 60_000,
+      )
     } finally {
       tracker.close()
     }
     await sleep(SETTLE_MS)
     const after = await metricsText(client)
-    const listed = JSON.parse((await client.expectOk('GET', `/api/v1/namespaces/${NS}/pods`)).body) as { items: unknown[] }
-    const storedPodBytes = listed.items.reduce<number>((n, p) => n + Buffer.byteLength(JSON.stringify(p)), 0) / listed.items.length
+    const listed = JSON.parse(
+      (await client.expectOk('GET', `/api/v1/namespaces/${NS}/pods`)).body,
+    ) as { items: unknown[] }
+    const storedPodBytes =
+      listed.items.reduce<number>((n, p) => n + Buffer.byteLength(JSON.stringify(p)), 0) /
+      listed.items.length
 
-    const cacheGrowthByHost = growthByHost(controllerGauges(before, 'edgeplane_strict_max_cache_bytes'), controllerGauges(after, 'edgeplane_strict_max_cache_bytes'))
+    const cacheGrowthByHost = growthByHost(
+      controllerGauges(before, 'edgeplane_strict_max_cache_bytes'),
+      controllerGauges(after, 'edgeplane_strict_max_cache_bytes'),
+    )
     const passes = controllerGauges(after, 'edgeplane_strict_max_subrequests_per_invocation')
     const podsHost = passes.find((g) => g.controller === 'scheduler')?.host
     if (!podsHost) throw new Error('GET /metrics has no strict-limits series of the scheduler')
@@ -86,7 +111,9 @@ export async function footprintRun(o: BenchOptions, pods: number): Promise<Outco
       passSubrequests: Object.fromEntries(passes.map((g) => [g.controller, g.value])),
       limitsExceeded: exceeded(after),
     }
-    progress(`  footprint: ${Math.round(storedPodBytes)} bytes per stored pod, ${Math.round((cacheGrowthByHost[podsHost] ?? 0) / pods)} per pod in the ${podsHost} host's cache`)
+    progress(
+      `  footprint: ${Math.round(storedPodBytes)} bytes per stored pod, ${Math.round((cacheGrowthByHost[podsHost] ?? 0) / pods)} per pod in the ${podsHost} host's cache`,
+    )
     return result
   } catch (err) {
     const error = errorText(err).split('\n')[0]!
@@ -101,7 +128,8 @@ export async function footprintRun(o: BenchOptions, pods: number): Promise<Outco
 
 async function metricsText(client: HttpClient): Promise<string> {
   const res = await client.request('GET', '/metrics', undefined, { accept: 'text/plain' })
-  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 300)}`)
+  if (res.status !== 200)
+    throw new Error(`GET /metrics answered ${res.status}: ${res.body.slice(0, 300)}`)
   return res.body
 }
 
@@ -113,11 +141,15 @@ function growthByHost(before: ControllerGauge[], after: ControllerGauge[]): Reco
     return out
   }
   const was = largest(before)
-  return Object.fromEntries([...largest(after)].map(([host, bytes]) => [host, Math.max(0, bytes - (was.get(host) ?? 0))]))
+  return Object.fromEntries(
+    [...largest(after)].map(([host, bytes]) => [host, Math.max(0, bytes - (was.get(host) ?? 0))]),
+  )
 }
 
 function exceeded(text: string): number {
   let n = 0
-  for (const line of text.split('\n')) if (line.startsWith('edgeplane_strict_limit_exceeded_total{')) n += Number(line.slice(line.lastIndexOf(' ') + 1))
+  for (const line of text.split('\n'))
+    if (line.startsWith('edgeplane_strict_limit_exceeded_total{'))
+      n += Number(line.slice(line.lastIndexOf(' ') + 1))
   return n
 }

@@ -29,7 +29,11 @@ const PROGRESS_EVERY_MS = 5_000
  * more is asked of the cluster: the controllers' alarms over an idle window, from `GET /metrics`
  * read before and after. Node heartbeats (leases, node status) go on as in any live cluster.
  */
-export async function idleScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<IdleResult> {
+export async function idleScenario(
+  cp: ControlPlane,
+  client: HttpClient,
+  s: WorkloadSizes,
+): Promise<IdleResult> {
   progress(`  idle: ${s.idlePods} replicas over ${s.nodes} nodes`)
   await convergeDeployment(cp, client, 'bench-idle', 'idle', s.idlePods, s.waitMs)
   await sleep(SETTLE_MS)
@@ -42,8 +46,12 @@ export async function idleScenario(cp: ControlPlane, client: HttpClient, s: Work
     await sleep(step)
     left -= step
     if (left > 0) {
-      const sofar = sum(growth(before, await readControllerMetrics(client), 'edgeplane_controller_alarms_total'))
-      progress(`  idle: ${((performance.now() - t0) / 1000).toFixed(0)} of ${s.idleWindowMs / 1000} s, ${sofar} alarms so far`)
+      const sofar = sum(
+        growth(before, await readControllerMetrics(client), 'edgeplane_controller_alarms_total'),
+      )
+      progress(
+        `  idle: ${((performance.now() - t0) / 1000).toFixed(0)} of ${s.idleWindowMs / 1000} s, ${sofar} alarms so far`,
+      )
     }
   }
   const after = await readControllerMetrics(client)
@@ -54,7 +62,9 @@ export async function idleScenario(cp: ControlPlane, client: HttpClient, s: Work
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1])
     .map(([c, n]) => `${c} ${n}`)
-  progress(`  idle: ${sum(alarms)} alarms in ${windowSeconds.toFixed(1)} s = ${alarmsPerMinute.toFixed(1)}/min (${busiest.join(', ') || 'none'})`)
+  progress(
+    `  idle: ${sum(alarms)} alarms in ${windowSeconds.toFixed(1)} s = ${alarmsPerMinute.toFixed(1)}/min (${busiest.join(', ') || 'none'})`,
+  )
   return {
     pods: s.idlePods,
     clusterPods: await countPods(client),

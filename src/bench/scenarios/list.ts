@@ -12,7 +12,12 @@ export interface ListResult {
 }
 
 /** LIST of one resource across all namespaces as JSON, timed on the client including JSON.parse. */
-export async function listAll(client: HttpClient, path: string, calls: number, expectItems: number): Promise<ListResult> {
+export async function listAll(
+  client: HttpClient,
+  path: string,
+  calls: number,
+  expectItems: number,
+): Promise<ListResult> {
   const callsMs: number[] = []
   let items = 0
   let bytes = 0
@@ -24,10 +29,13 @@ export async function listAll(client: HttpClient, path: string, calls: number, e
     expectStatus(res, 200)
     items = list.items?.length ?? 0
     bytes = Buffer.byteLength(res.body)
-    if (items !== expectItems) throw new Error(`GET ${path} returned ${items} items, expected ${expectItems}`)
+    if (items !== expectItems)
+      throw new Error(`GET ${path} returned ${items} items, expected ${expectItems}`)
     callsMs.push(ms)
   }
   const result = { callsMs, medianMs: median(callsMs), items, bytes }
-  progress(`  list ${items} objects (${(bytes / 1e6).toFixed(1)} MB): ${callsMs.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+  progress(
+    `  list ${items} objects (${(bytes / 1e6).toFixed(1)} MB): ${callsMs.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+  )
   return result
 }

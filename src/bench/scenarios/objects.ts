@@ -7,7 +7,11 @@ import { sleep } from '../wait'
 import { expectStatus } from './series'
 
 export async function createNamespace(client: HttpClient, name: string): Promise<void> {
-  await create(client, '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }))
+  await create(
+    client,
+    '/api/v1/namespaces',
+    JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+  )
 }
 
 const CONTAINERS = [{ name: 'main', image: 'busybox' }]
@@ -23,10 +27,20 @@ export async function create(client: HttpClient, path: string, body: string): Pr
 }
 
 export function podJson(name: string, namespace: string): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: CONTAINERS } })
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace },
+    spec: { containers: CONTAINERS },
+  })
 }
 
-export function deploymentJson(name: string, namespace: string, replicas: number, podSpec: Record<string, unknown> = {}): string {
+export function deploymentJson(
+  name: string,
+  namespace: string,
+  replicas: number,
+  podSpec: Record<string, unknown> = {},
+): string {
   return JSON.stringify({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -34,22 +48,39 @@ export function deploymentJson(name: string, namespace: string, replicas: number
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: CONTAINERS, ...podSpec } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: CONTAINERS, ...podSpec },
+      },
     },
   })
 }
 
 /** Bound, Running and not being deleted. */
-export const running = (p: PodView) => !p.deleting && p.nodeName !== undefined && p.phase === 'Running'
+export const running = (p: PodView) =>
+  !p.deleting && p.nodeName !== undefined && p.phase === 'Running'
 
 /** Polls the Deployment until its status reports every replica available for its current generation. */
-export async function waitForAvailable(client: HttpClient, ns: string, name: string, replicas: number, deadline: number): Promise<void> {
+export async function waitForAvailable(
+  client: HttpClient,
+  ns: string,
+  name: string,
+  replicas: number,
+  deadline: number,
+): Promise<void> {
   let last = 'no answer'
   for (;;) {
     try {
       const res = await client.expectOk('GET', `/apis/apps/v1/namespaces/${ns}/deployments/${name}`)
-      const d = JSON.parse(res.body) as { metadata: { generation?: number }; status?: { observedGeneration?: number; availableReplicas?: number } }
-      if ((d.status?.observedGeneration ?? 0) >= (d.metadata.generation ?? 1) && d.status?.availableReplicas === replicas) return
+      const d = JSON.parse(res.body) as {
+        metadata: { generation?: number }
+        status?: { observedGeneration?: number; availableReplicas?: number }
+      }
+      if (
+        (d.status?.observedGeneration ?? 0) >= (d.metadata.generation ?? 1) &&
+        d.status?.availableReplicas === replicas
+      )
+        return
       last = `availableReplicas ${d.status?.availableReplicas ?? 0} of ${replicas}`
     } catch (err) {
       // A keep-alive connection the loaded server dropped is no answer about the Deployment: poll again.
@@ -64,13 +95,28 @@ export async function waitForAvailable(client: HttpClient, ns: string, name: str
  * Creates a namespace and a Deployment of `replicas` in it, then waits until every replica is
  * Running and the Deployment's status says they are available; both times count from the create.
  */
-export async function convergeDeployment(cp: ControlPlane, client: HttpClient, ns: string, name: string, replicas: number, waitMs: number): Promise<{ runningMs: number; availableMs: number }> {
+export async function convergeDeployment(
+  cp: ControlPlane,
+  client: HttpClient,
+  ns: string,
+  name: string,
+  replicas: number,
+  waitMs: number,
+): Promise<{ runningMs: number; availableMs: number }> {
   await createNamespace(client, ns)
   const pods = await PodTracker.start(client, cp, ns)
   try {
     const t0 = performance.now()
-    await create(client, `/apis/apps/v1/namespaces/${ns}/deployments`, deploymentJson(name, ns, replicas))
-    await pods.until(`${replicas} pods Running`, () => pods.live().filter(running).length >= replicas, waitMs)
+    await create(
+      client,
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      deploymentJson(name, ns, replicas),
+    )
+    await pods.until(
+      `${replicas} pods Running`,
+      () => pods.live().filter(running).length >= replicas,
+      waitMs,
+    )
     const runningMs = performance.now() - t0
     await waitForAvailable(client, ns, name, replicas, t0 + waitMs)
     return { runningMs, availableMs: performance.now() - t0 }

@@ -49,7 +49,12 @@ export interface ScaleResult {
 /** A pod of SCALE_POD_BYTES of JSON: its container's environment is filled to size, as real pods carry configuration. */
 export function scalePodJson(name: string, namespace: string): string {
   const pod = (value: string) =>
-    JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, labels: { app: 'scale' } }, spec: { containers: [{ name: 'main', image: 'busybox', env: [{ name: 'CONFIG', value }] }] } })
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace, labels: { app: 'scale' } },
+      spec: { containers: [{ name: 'main', image: 'busybox', env: [{ name: 'CONFIG', value }] }] },
+    })
   const fill = SCALE_POD_BYTES - Buffer.byteLength(pod(''))
   return pod('c'.repeat(Math.max(0, fill)))
 }
@@ -66,8 +71,13 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
   const rolloutReplicas = Math.max(1, Math.round(n / 10))
   const namespaceObjects = Math.max(1, Math.round(n / 4))
   const stepMs = Math.max(120_000, n * 240)
-  progress(`scale: ${n} pods over ${nodes} sim nodes, a ${rolloutReplicas}-replica rollout, a namespace of ${namespaceObjects} objects deleted (each step bounded by ${stepMs / 1000} s)`)
-  const cp = await startControlPlane({ EDGEPLANE_STRICT_LIMITS: 'true', CLUSTER_CIDR: SCALE_CLUSTER_CIDR })
+  progress(
+    `scale: ${n} pods over ${nodes} sim nodes, a ${rolloutReplicas}-replica rollout, a namespace of ${namespaceObjects} objects deleted (each step bounded by ${stepMs / 1000} s)`,
+  )
+  const cp = await startControlPlane({
+    EDGEPLANE_STRICT_LIMITS: 'true',
+    CLUSTER_CIDR: SCALE_CLUSTER_CIDR,
+  })
   const client = new HttpClient(cp.url, { ca: cp.ca, token: cp.token, connections: o.concurrency })
   const agents: SimAgent[] = []
   try {
@@ -100,10 +110,19 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
           concurrency: 16,
           count: n,
           timeLimitMs: stepMs,
-          request: async (i) => expectStatus(await client.request('POST', `/api/v1/namespaces/${ns}/pods`, scalePodJson(`p-${i}`, ns)), 201),
+          request: async (i) =>
+            expectStatus(
+              await client.request(
+                'POST',
+                `/api/v1/namespaces/${ns}/pods`,
+                scalePodJson(`p-${i}`, ns),
+              ),
+              201,
+            ),
           onProgress: (done) => count(done, n, 'pods created'),
         })
-        if (created.errors) progress(`  ${created.errors} creates failed (first: ${created.firstError})`)
+        if (created.errors)
+          progress(`  ${created.errors} creates failed (first: ${created.firstError})`)
         let last = 0
         await pods.until(
           `${created.ok} pods Running`,
@@ -124,26 +143,36 @@ export async function scaleRun(o: BenchOptions, n: number): Promise<ScaleResult>
       await convergeDeployment(cp, client, 'scale-rollout', 'rollout', rolloutReplicas, stepMs)
     })
 
-    const namespaceDelete = await step(`namespace of ${namespaceObjects} objects deleted`, async () => {
-      const ns = 'scale-doomed'
-      await createNamespace(client, ns)
-      const made = await runLoad({
-        concurrency: 16,
-        count: namespaceObjects,
-        timeLimitMs: stepMs,
-        request: async (i) => create(client, `/api/v1/namespaces/${ns}/configmaps`, configMapJson(`cm-${i}`, ns)),
-      })
-      if (made.ok < namespaceObjects) throw new Error(`only ${made.ok} of ${namespaceObjects} objects created (${made.firstError})`)
-      const t0 = performance.now()
-      expectStatus(await client.request('DELETE', `/api/v1/namespaces/${ns}`), 200, 202)
-      for (;;) {
-        const res = await client.request('GET', `/api/v1/namespaces/${ns}`)
-        if (res.status === 404) break
-        if (performance.now() - t0 > stepMs) throw new Error(`namespace ${ns} still there after ${stepMs / 1000} s`)
-        await sleep(250)
-      }
-      progress(`  namespace gone ${((performance.now() - t0) / 1000).toFixed(1)} s after its DELETE`)
-    })
+    const namespaceDelete = await step(
+      `namespace of ${namespaceObjects} objects deleted`,
+      async () => {
+        const ns = 'scale-doomed'
+        await createNamespace(client, ns)
+        const made = await runLoad({
+          concurrency: 16,
+          count: namespaceObjects,
+          timeLimitMs: stepMs,
+          request: async (i) =>
+            create(client, `/api/v1/namespaces/${ns}/configmaps`, configMapJson(`cm-${i}`, ns)),
+        })
+        if (made.ok < namespaceObjects)
+          throw new Error(
+            `only ${made.ok} of ${namespaceObjects} objects created (${made.firstError})`,
+          )
+        const t0 = performance.now()
+        expectStatus(await client.request('DELETE', `/api/v1/namespaces/${ns}`), 200, 202)
+        for (;;) {
+          const res = await client.request('GET', `/api/v1/namespaces/${ns}`)
+          if (res.status === 404) break
+          if (performance.now() - t0 > stepMs)
+            throw new Error(`namespace ${ns} still there after ${stepMs / 1000} s`)
+          await sleep(250)
+        }
+        progress(
+          `  namespace gone ${((performance.now() - t0) / 1000).toFixed(1)} s after its DELETE`,
+        )
+      },
+    )
 
     const end = namespaceDelete.limits
     return {
@@ -169,8 +198,26 @@ export async function writeScaleReport(dir: string, result: ScaleResult): Promis
   await mkdir(dir, { recursive: true })
   const path = join(dir, 'scale.json')
   await writeFile(path, JSON.stringify(result, null, 2) + '\n')
-  const rows = Object.entries(result.verdict).map(([k, v]) => `| ${k} | ${v.value} | ${v.half_limit} | ${v.within ? 'yes' : 'NO'} |`)
-  const steps = Object.entries(result.steps).map(([k, s]) => `| ${k} | ${s.seconds.toFixed(1)} s${s.error ? ` (failed: ${s.error})` : ''} |`)
-  console.log(['', `scale: ${result.pods} pods over ${result.nodes} nodes`, '| step | converged in |', '|---|---|', ...steps, '', '| figure | value | half the production limit | within |', '|---|---|---|---|', ...rows, '', `limits exceeded: ${result.limits_exceeded}; largest host cache per pod: ${result.cache_bytes_per_pod} bytes; every host's together: ${result.all_hosts_cache_bytes_per_pod} bytes`].join('\n'))
+  const rows = Object.entries(result.verdict).map(
+    ([k, v]) => `| ${k} | ${v.value} | ${v.half_limit} | ${v.within ? 'yes' : 'NO'} |`,
+  )
+  const steps = Object.entries(result.steps).map(
+    ([k, s]) => `| ${k} | ${s.seconds.toFixed(1)} s${s.error ? ` (failed: ${s.error})` : ''} |`,
+  )
+  console.log(
+    [
+      '',
+      `scale: ${result.pods} pods over ${result.nodes} nodes`,
+      '| step | converged in |',
+      '|---|---|',
+      ...steps,
+      '',
+      '| figure | value | half the production limit | within |',
+      '|---|---|---|---|',
+      ...rows,
+      '',
+      `limits exceeded: ${result.limits_exceeded}; largest host cache per pod: ${result.cache_bytes_per_pod} bytes; every host's together: ${result.all_hosts_cache_bytes_per_pod} bytes`,
+    ].join('\n'),
+  )
   return path
 }

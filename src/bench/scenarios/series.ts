@@ -20,11 +20,18 @@ export interface SeriesResult {
  * Runs a closed-loop series with progress lines and CPU accounting of the server processes
  * (read from /proc before and after) and of this client process.
  */
-export async function measuredSeries(label: string, serverPids: number[], opts: Omit<LoadOptions, 'onProgress'>): Promise<SeriesResult> {
+export async function measuredSeries(
+  label: string,
+  serverPids: number[],
+  opts: Omit<LoadOptions, 'onProgress'>,
+): Promise<SeriesResult> {
   const serverCpu = () => serverPids.reduce((sum, pid) => sum + (cpuMs(pid) ?? Number.NaN), 0)
   const cpu0 = serverCpu()
   const client0 = process.cpuUsage()
-  const res = await runLoad({ ...opts, onProgress: (done) => progress(`  ${label}: ${done}/${opts.count}`) })
+  const res = await runLoad({
+    ...opts,
+    onProgress: (done) => progress(`  ${label}: ${done}/${opts.count}`),
+  })
   const client = process.cpuUsage(client0)
   const serverMs = serverCpu() - cpu0
   const per1k = (ms: number) => (res.ok ? (ms * 1000) / res.ok : Number.NaN)
@@ -36,11 +43,19 @@ export async function measuredSeries(label: string, serverPids: number[], opts: 
     elapsedMs: res.elapsedMs,
     stoppedBy: res.stoppedBy,
     latency: res.latency,
-    cpuMsPer1k: serverPids.length && Number.isFinite(serverMs) ? { server: per1k(serverMs), client: per1k((client.user + client.system) / 1000) } : undefined,
+    cpuMsPer1k:
+      serverPids.length && Number.isFinite(serverMs)
+        ? { server: per1k(serverMs), client: per1k((client.user + client.system) / 1000) }
+        : undefined,
   }
   const errors = res.errors ? `, ${res.errors} errors (first: ${res.firstError})` : ''
-  const bound = res.stoppedBy === 'time' ? ` — stopped by the ${Math.round(opts.timeLimitMs / 1000)} s bound` : ''
-  progress(`  ${label}: ${res.ok} in ${(res.elapsedMs / 1000).toFixed(1)} s = ${res.perSecond.toFixed(0)}/s, p50 ${res.latency.p50.toFixed(1)} ms, p99 ${res.latency.p99.toFixed(1)} ms${errors}${bound}`)
+  const bound =
+    res.stoppedBy === 'time'
+      ? ` — stopped by the ${Math.round(opts.timeLimitMs / 1000)} s bound`
+      : ''
+  progress(
+    `  ${label}: ${res.ok} in ${(res.elapsedMs / 1000).toFixed(1)} s = ${res.perSecond.toFixed(0)}/s, p50 ${res.latency.p50.toFixed(1)} ms, p99 ${res.latency.p99.toFixed(1)} ms${errors}${bound}`,
+  )
   return result
 }
 

@@ -41,8 +41,11 @@ const DRAIN_TIMEOUT_MS = 10_000
  */
 export async function watchLatency(client: HttpClient, o: WatchOptions): Promise<WatchResult> {
   const listed = await client.expectOk('GET', `/api/v1/namespaces/${o.namespace}/configmaps`)
-  const rv = (JSON.parse(listed.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion
-  const received = Array.from({ length: o.watchers }, () => new Float64Array(o.writes).fill(Number.NaN))
+  const rv = (JSON.parse(listed.body) as { metadata: { resourceVersion: string } }).metadata
+    .resourceVersion
+  const received = Array.from({ length: o.watchers }, () =>
+    new Float64Array(o.writes).fill(Number.NaN),
+  )
   const prefix = 'w'
   let pending = o.watchers * o.writes
   const sockets: WebSocket[] = []
@@ -50,13 +53,19 @@ export async function watchLatency(client: HttpClient, o: WatchOptions): Promise
     progress(`  watch: opening ${o.watchers} watchers`)
     await Promise.all(
       received.map(async (times) => {
-        const ws = await openWatch(`${o.url.replace(/^https:/, 'wss:')}/api/v1/namespaces/${o.namespace}/configmaps?watch=true&resourceVersion=${rv}`, o)
+        const ws = await openWatch(
+          `${o.url.replace(/^https:/, 'wss:')}/api/v1/namespaces/${o.namespace}/configmaps?watch=true&resourceVersion=${rv}`,
+          o,
+        )
         sockets.push(ws)
         ws.on('message', (data: WebSocket.RawData) => {
           const t = performance.now()
           for (const line of data.toString().split('\n')) {
             if (!line) continue
-            const event = JSON.parse(line) as { type: string; object?: { metadata?: { name?: string } } }
+            const event = JSON.parse(line) as {
+              type: string
+              object?: { metadata?: { name?: string } }
+            }
             const name = event.object?.metadata?.name
             if (event.type !== 'ADDED' || !name?.startsWith(`${prefix}-`)) continue
             const k = Number(name.slice(prefix.length + 1))
@@ -76,7 +85,11 @@ export async function watchLatency(client: HttpClient, o: WatchOptions): Promise
     for (; done < o.writes && performance.now() - start < o.timeLimitMs; done++) {
       const name = objectName(prefix, done)
       sent[done] = performance.now()
-      const res = await client.request('POST', `/api/v1/namespaces/${o.namespace}/configmaps`, configMapJson(name, o.namespace))
+      const res = await client.request(
+        'POST',
+        `/api/v1/namespaces/${o.namespace}/configmaps`,
+        configMapJson(name, o.namespace),
+      )
       acked[done] = performance.now()
       expectStatus(res, 201)
     }
@@ -119,7 +132,12 @@ export async function watchLatency(client: HttpClient, o: WatchOptions): Promise
 
 export function openWatch(url: string, o: { ca: string; token: string }): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { ca: o.ca, headers: { Authorization: `Bearer ${o.token}` }, perMessageDeflate: false, handshakeTimeout: OPEN_TIMEOUT_MS })
+    const ws = new WebSocket(url, {
+      ca: o.ca,
+      headers: { Authorization: `Bearer ${o.token}` },
+      perMessageDeflate: false,
+      handshakeTimeout: OPEN_TIMEOUT_MS,
+    })
     ws.once('open', () => {
       ws.off('error', reject)
       // A watcher failing later shows up as lost events, not as an unhandled error.

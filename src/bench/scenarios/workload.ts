@@ -9,7 +9,15 @@ import { percentiles, type Percentiles } from '../stats'
 import { idleScenario, type IdleResult } from './idle'
 import { podStartRun, type PodStartResults } from './pod-start'
 import type { Outcome } from './outcome'
-import { convergeDeployment, create, createNamespace, deploymentJson, podJson, running, waitForAvailable } from './objects'
+import {
+  convergeDeployment,
+  create,
+  createNamespace,
+  deploymentJson,
+  podJson,
+  running,
+  waitForAvailable,
+} from './objects'
 import { expectStatus } from './series'
 
 export interface ScheduleResult {
@@ -95,19 +103,28 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
   const failed = (err: unknown) => {
     const error = `cluster failed: ${errorText(err).split('\n')[0]}`
     progress(`  workload: ${error}`)
-    for (const r of [schedule, deploy, replace, idle, nodeLoss]) if ('error' in r && r.error === 'not run') r.error = error
+    for (const r of [schedule, deploy, replace, idle, nodeLoss])
+      if ('error' in r && r.error === 'not run') r.error = error
   }
 
   if (s.oneCluster) {
-    progress(`workload: control plane (grace period ${GRACE_PERIOD_SECONDS} s) and ${s.nodes + 1} simulated nodes: starting`)
-    await withCluster(o, s, lossEnv, lossAgents({ name: 'sim', nodes: s.nodes }), async (cp, client, agents) => {
-      controllers = (await readControllerMetrics(client)).size
-      schedule = await attempt('schedule', () => scheduleScenario(cp, client, s))
-      deploy = await attempt('deploy', () => deployScenario(cp, client, s))
-      replace = await attempt('pod replace', () => replaceScenario(cp, client, s))
-      idle = await attempt('idle', () => idleScenario(cp, client, s))
-      nodeLoss = await attempt('node loss', () => nodeLossScenario(client, cp, agents, s))
-    }).catch(failed)
+    progress(
+      `workload: control plane (grace period ${GRACE_PERIOD_SECONDS} s) and ${s.nodes + 1} simulated nodes: starting`,
+    )
+    await withCluster(
+      o,
+      s,
+      lossEnv,
+      lossAgents({ name: 'sim', nodes: s.nodes }),
+      async (cp, client, agents) => {
+        controllers = (await readControllerMetrics(client)).size
+        schedule = await attempt('schedule', () => scheduleScenario(cp, client, s))
+        deploy = await attempt('deploy', () => deployScenario(cp, client, s))
+        replace = await attempt('pod replace', () => replaceScenario(cp, client, s))
+        idle = await attempt('idle', () => idleScenario(cp, client, s))
+        nodeLoss = await attempt('node loss', () => nodeLossScenario(client, cp, agents, s))
+      },
+    ).catch(failed)
   } else {
     progress(`workload: control plane and ${s.nodes} simulated nodes: starting`)
     await withCluster(o, s, {}, [{ name: 'sim', nodes: s.nodes }], async (cp, client) => {
@@ -118,10 +135,18 @@ export async function workloadRun(o: BenchOptions, s: WorkloadSizes): Promise<Wo
       idle = await attempt('idle', () => idleScenario(cp, client, s))
     }).catch(failed)
     // Its own control plane: a 4 s grace period needs 1 s leases, which at 100 nodes would load the others.
-    progress(`workload: node loss: control plane (grace period ${GRACE_PERIOD_SECONDS} s) and ${s.lossSpareNodes + 1} simulated nodes: starting`)
-    await withCluster(o, s, lossEnv, lossAgents({ name: 'spare', nodes: s.lossSpareNodes }), async (cp, client, agents) => {
-      nodeLoss = await attempt('node loss', () => nodeLossScenario(client, cp, agents, s))
-    }).catch(failed)
+    progress(
+      `workload: node loss: control plane (grace period ${GRACE_PERIOD_SECONDS} s) and ${s.lossSpareNodes + 1} simulated nodes: starting`,
+    )
+    await withCluster(
+      o,
+      s,
+      lossEnv,
+      lossAgents({ name: 'spare', nodes: s.lossSpareNodes }),
+      async (cp, client, agents) => {
+        nodeLoss = await attempt('node loss', () => nodeLossScenario(client, cp, agents, s))
+      },
+    ).catch(failed)
   }
 
   const podStart = await podStartRun(s.startPods)
@@ -142,8 +167,15 @@ async function withCluster(
   try {
     agents.push(...(await Promise.all(agentSpecs.map((spec) => startSimAgent(cp, spec)))))
     const t0 = performance.now()
-    await waitForReadyNodes(client, agents.flatMap((a) => a.nodeNames), agents, s.readyTimeoutMs)
-    progress(`  ${agents.reduce((n, a) => n + a.nodeNames.length, 0)} nodes Ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    await waitForReadyNodes(
+      client,
+      agents.flatMap((a) => a.nodeNames),
+      agents,
+      s.readyTimeoutMs,
+    )
+    progress(
+      `  ${agents.reduce((n, a) => n + a.nodeNames.length, 0)} nodes Ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    )
     await body(cp, client, agents)
   } finally {
     // Agents first, by process group, so none of them keeps writing to a server that is going.
@@ -164,7 +196,11 @@ async function attempt<T>(label: string, run: () => Promise<T>): Promise<Outcome
 }
 
 /** Pending pods created through the API at c=16 onto Ready nodes; the rate at which they get bound. */
-async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<ScheduleResult> {
+async function scheduleScenario(
+  cp: ControlPlane,
+  client: HttpClient,
+  s: WorkloadSizes,
+): Promise<ScheduleResult> {
   const ns = 'bench-schedule'
   await createNamespace(client, ns)
   const pods = await PodTracker.start(client, cp, ns)
@@ -175,7 +211,11 @@ async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: Workloa
       concurrency: 16,
       count: s.schedulePods,
       timeLimitMs: s.waitMs,
-      request: async (i) => expectStatus(await client.request('POST', `/api/v1/namespaces/${ns}/pods`, podJson(`p-${i}`, ns)), 201),
+      request: async (i) =>
+        expectStatus(
+          await client.request('POST', `/api/v1/namespaces/${ns}/pods`, podJson(`p-${i}`, ns)),
+          201,
+        ),
     })
     if (created.ok === 0) throw new Error(`no pod was created (${created.firstError})`)
     const bound = await pods.until(
@@ -197,35 +237,66 @@ async function scheduleScenario(cp: ControlPlane, client: HttpClient, s: Workloa
       createErrors: created.errors,
       ...(created.firstError ? { createFirstError: String(created.firstError) } : {}),
     }
-    progress(`  schedule: ${result.pods} pods bound in ${seconds.toFixed(1)} s = ${result.podsPerSecond.toFixed(0)} pods/s (creates took ${result.createSeconds.toFixed(1)} s)`)
+    progress(
+      `  schedule: ${result.pods} pods bound in ${seconds.toFixed(1)} s = ${result.podsPerSecond.toFixed(0)} pods/s (creates took ${result.createSeconds.toFixed(1)} s)`,
+    )
     // Not timed: the next scenario starts on a settled cluster, not during these pods' start-up.
-    await pods.until('the scheduled pods Running', () => pods.live().every(running), s.waitMs).catch(() => progress('  schedule: note: not every pod reached Running'))
+    await pods
+      .until('the scheduled pods Running', () => pods.live().every(running), s.waitMs)
+      .catch(() => progress('  schedule: note: not every pod reached Running'))
     return result
   } finally {
     pods.close()
   }
 }
 
-async function deployScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<DeployResult> {
+async function deployScenario(
+  cp: ControlPlane,
+  client: HttpClient,
+  s: WorkloadSizes,
+): Promise<DeployResult> {
   progress(`  deploy: ${s.deployReplicas} replicas over ${s.nodes} nodes`)
-  const { runningMs, availableMs } = await convergeDeployment(cp, client, 'bench-deploy', 'big', s.deployReplicas, s.waitMs)
+  const { runningMs, availableMs } = await convergeDeployment(
+    cp,
+    client,
+    'bench-deploy',
+    'big',
+    s.deployReplicas,
+    s.waitMs,
+  )
   const podsRunningSeconds = runningMs / 1000
   const seconds = availableMs / 1000
-  progress(`  deploy: all Running after ${podsRunningSeconds.toFixed(1)} s, available in status after ${seconds.toFixed(1)} s`)
+  progress(
+    `  deploy: all Running after ${podsRunningSeconds.toFixed(1)} s, available in status after ${seconds.toFixed(1)} s`,
+  )
   return { replicas: s.deployReplicas, nodes: s.nodes, seconds, podsRunningSeconds }
 }
 
 /** Sequential trials: delete one Running pod of a Deployment, time until a new one is Running. */
-async function replaceScenario(cp: ControlPlane, client: HttpClient, s: WorkloadSizes): Promise<ReplaceResult> {
+async function replaceScenario(
+  cp: ControlPlane,
+  client: HttpClient,
+  s: WorkloadSizes,
+): Promise<ReplaceResult> {
   const ns = 'bench-replace'
   const name = 'replace'
   await createNamespace(client, ns)
   const pods = await PodTracker.start(client, cp, ns)
   try {
-    await create(client, `/apis/apps/v1/namespaces/${ns}/deployments`, deploymentJson(name, ns, s.replaceReplicas))
-    await pods.until(`${s.replaceReplicas} pods Running`, () => pods.live().filter(running).length >= s.replaceReplicas, s.waitMs)
+    await create(
+      client,
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      deploymentJson(name, ns, s.replaceReplicas),
+    )
+    await pods.until(
+      `${s.replaceReplicas} pods Running`,
+      () => pods.live().filter(running).length >= s.replaceReplicas,
+      s.waitMs,
+    )
     await waitForAvailable(client, ns, name, s.replaceReplicas, performance.now() + s.waitMs)
-    progress(`  pod replace: ${s.replaceTrials} trials on a ${s.replaceReplicas}-replica Deployment`)
+    progress(
+      `  pod replace: ${s.replaceTrials} trials on a ${s.replaceReplicas}-replica Deployment`,
+    )
     const samples: number[] = []
     let failed = 0
     for (let trial = 0; trial < s.replaceTrials; trial++) {
@@ -233,9 +304,17 @@ async function replaceScenario(cp: ControlPlane, client: HttpClient, s: Workload
       const victim = pods.live().find(running)
       if (!victim) throw new Error(`no Running pod to delete in trial ${trial + 1}`)
       const t0 = performance.now()
-      expectStatus(await client.request('DELETE', `/api/v1/namespaces/${ns}/pods/${victim.name}`), 200, 202)
+      expectStatus(
+        await client.request('DELETE', `/api/v1/namespaces/${ns}/pods/${victim.name}`),
+        200,
+        202,
+      )
       try {
-        const replacement = await pods.until(`a replacement for ${victim.name}`, () => pods.live().find((p) => !known.has(p.name) && running(p)), s.replaceTimeoutMs)
+        const replacement = await pods.until(
+          `a replacement for ${victim.name}`,
+          () => pods.live().find((p) => !known.has(p.name) && running(p)),
+          s.replaceTimeoutMs,
+        )
         samples.push(replacement.runningAt! - t0)
       } catch {
         failed++
@@ -243,19 +322,35 @@ async function replaceScenario(cp: ControlPlane, client: HttpClient, s: Workload
       }
       // Not timed: the next trial starts once the deleted pod is gone and the set is whole again.
       await pods
-        .until('the deleted pod gone and every replica Running', () => !pods.pods.has(victim.name) && pods.live().filter(running).length >= s.replaceReplicas, 10_000)
+        .until(
+          'the deleted pod gone and every replica Running',
+          () =>
+            !pods.pods.has(victim.name) && pods.live().filter(running).length >= s.replaceReplicas,
+          10_000,
+        )
         .catch(() => {})
     }
     const latency = percentiles(samples)
-    progress(`  pod replace: p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms${failed ? `, ${failed} timed out` : ''}`)
+    progress(
+      `  pod replace: p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms${failed ? `, ${failed} timed out` : ''}`,
+    )
     return { replicas: s.replaceReplicas, trials: samples.length, failed, latency }
   } finally {
     pods.close()
   }
 }
 
-async function setUnschedulable(client: HttpClient, node: string, unschedulable: boolean): Promise<void> {
-  const res = await client.request('PATCH', `/api/v1/nodes/${node}`, JSON.stringify({ spec: { unschedulable } }), { 'content-type': 'application/merge-patch+json' })
+async function setUnschedulable(
+  client: HttpClient,
+  node: string,
+  unschedulable: boolean,
+): Promise<void> {
+  const res = await client.request(
+    'PATCH',
+    `/api/v1/nodes/${node}`,
+    JSON.stringify({ spec: { unschedulable } }),
+    { 'content-type': 'application/merge-patch+json' },
+  )
   expectStatus(res, 200)
 }
 
@@ -263,7 +358,12 @@ async function setUnschedulable(client: HttpClient, node: string, unschedulable:
  * Every replica on one node (the others cordoned while they are placed), then that node's agent
  * is killed with its whole process group: the time until all replicas run elsewhere again.
  */
-async function nodeLossScenario(client: HttpClient, cp: ControlPlane, agents: SimAgent[], s: WorkloadSizes): Promise<NodeLossResult> {
+async function nodeLossScenario(
+  client: HttpClient,
+  cp: ControlPlane,
+  agents: SimAgent[],
+  s: WorkloadSizes,
+): Promise<NodeLossResult> {
   const ns = 'bench-node-loss'
   const name = 'survivor'
   const doomed = agents.find((a) => a.nodeNames.includes(LOSS_NODE))!
@@ -272,9 +372,24 @@ async function nodeLossScenario(client: HttpClient, cp: ControlPlane, agents: Si
   for (const n of spares) await setUnschedulable(client, n, true)
   const pods = await PodTracker.start(client, cp, ns)
   try {
-    const tolerations = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'].map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: TOLERATION_SECONDS }))
-    await create(client, `/apis/apps/v1/namespaces/${ns}/deployments`, deploymentJson(name, ns, s.lossPods, { tolerations }))
-    await pods.until(`${s.lossPods} pods Running on ${LOSS_NODE}`, () => pods.live().filter((p) => running(p) && p.nodeName === LOSS_NODE).length >= s.lossPods, s.waitMs)
+    const tolerations = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'].map(
+      (key) => ({
+        key,
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: TOLERATION_SECONDS,
+      }),
+    )
+    await create(
+      client,
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      deploymentJson(name, ns, s.lossPods, { tolerations }),
+    )
+    await pods.until(
+      `${s.lossPods} pods Running on ${LOSS_NODE}`,
+      () => pods.live().filter((p) => running(p) && p.nodeName === LOSS_NODE).length >= s.lossPods,
+      s.waitMs,
+    )
     for (const n of spares) await setUnschedulable(client, n, false)
     progress(`  node loss: ${s.lossPods} pods Running on ${LOSS_NODE}; killing its agent`)
     const t0 = performance.now()
@@ -283,15 +398,31 @@ async function nodeLossScenario(client: HttpClient, cp: ControlPlane, agents: Si
     await pods.until(
       `${s.lossPods} replicas Running on other nodes`,
       () => {
-        if (firstEviction === undefined && [...pods.pods.values()].some((p) => p.nodeName === LOSS_NODE && p.deleting)) firstEviction = performance.now()
-        return pods.live().filter((p) => running(p) && p.nodeName !== LOSS_NODE).length >= s.lossPods
+        if (
+          firstEviction === undefined &&
+          [...pods.pods.values()].some((p) => p.nodeName === LOSS_NODE && p.deleting)
+        )
+          firstEviction = performance.now()
+        return (
+          pods.live().filter((p) => running(p) && p.nodeName !== LOSS_NODE).length >= s.lossPods
+        )
       },
       s.waitMs,
     )
     const seconds = (performance.now() - t0) / 1000
-    const firstEvictionSeconds = firstEviction === undefined ? undefined : (firstEviction - t0) / 1000
-    progress(`  node loss: all ${s.lossPods} replicas Running elsewhere after ${seconds.toFixed(1)} s (first eviction seen after ${firstEvictionSeconds?.toFixed(1) ?? '?'} s)`)
-    return { pods: s.lossPods, spareNodes: spares.length, gracePeriodSeconds: GRACE_PERIOD_SECONDS, tolerationSeconds: TOLERATION_SECONDS, seconds, firstEvictionSeconds }
+    const firstEvictionSeconds =
+      firstEviction === undefined ? undefined : (firstEviction - t0) / 1000
+    progress(
+      `  node loss: all ${s.lossPods} replicas Running elsewhere after ${seconds.toFixed(1)} s (first eviction seen after ${firstEvictionSeconds?.toFixed(1) ?? '?'} s)`,
+    )
+    return {
+      pods: s.lossPods,
+      spareNodes: spares.length,
+      gracePeriodSeconds: GRACE_PERIOD_SECONDS,
+      tolerationSeconds: TOLERATION_SECONDS,
+      seconds,
+      firstEvictionSeconds,
+    }
   } finally {
     pods.close()
   }

@@ -15,7 +15,8 @@ export function apiServiceAutoregisterController(): ControllerDefinition {
     watches: {
       kinds: [apiServices],
       wakesOn: (_r, _t, object) => wanted.has(object.metadata.name ?? ''),
-      keysFor: (_r, object) => (wanted.has(object.metadata.name ?? '') ? [object.metadata.name!] : []),
+      keysFor: (_r, object) =>
+        wanted.has(object.metadata.name ?? '') ? [object.metadata.name!] : [],
       allKeys: () => [...wanted.keys()],
     },
     reconcile: (key, cache) => reconcileLocalApiService(wanted.get(key), cache),

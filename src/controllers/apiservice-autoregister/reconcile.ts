@@ -14,9 +14,17 @@ export function reconcileLocalApiService(want: KubeObject | undefined, cache: Ca
   const name = want.metadata.name!
   const current = cache.get(apiServices, undefined, name)
   const actions: Action[] = []
-  if (!current) actions.push({ type: 'create', resource: apiServices, object: structuredClone(want) })
-  else if (current.metadata.labels?.[automanagedLabel] === automanagedOnStart && !jsonEqual(current.spec ?? null, want.spec ?? null)) {
-    actions.push({ type: 'update', resource: apiServices, object: { ...current, spec: structuredClone(want.spec) } })
+  if (!current)
+    actions.push({ type: 'create', resource: apiServices, object: structuredClone(want) })
+  else if (
+    current.metadata.labels?.[automanagedLabel] === automanagedOnStart &&
+    !jsonEqual(current.spec ?? null, want.spec ?? null)
+  ) {
+    actions.push({
+      type: 'update',
+      resource: apiServices,
+      object: { ...current, spec: structuredClone(want.spec) },
+    })
   }
   return { actions }
 }

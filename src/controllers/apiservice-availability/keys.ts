@@ -10,17 +10,25 @@ export function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache)
     .list(apiServices)
     .filter((a) => {
       const ref = specOf(a).service
-      return !!ref && ref.namespace === object.metadata.namespace && ref.name === object.metadata.name
+      return (
+        !!ref && ref.namespace === object.metadata.namespace && ref.name === object.metadata.name
+      )
     })
     .map((a) => a.metadata.name ?? '')
 }
 
-export const allKeys = (cache: Cache): string[] => cache.list(apiServices).map((a) => a.metadata.name ?? '')
+export const allKeys = (cache: Cache): string[] =>
+  cache.list(apiServices).map((a) => a.metadata.name ?? '')
 
 /** The port names that have a ready address: all an availability reads of an Endpoints. */
 const readyPorts = (eps: KubeObject | undefined): string => {
-  const subsets = (Array.isArray(eps?.subsets) ? eps.subsets : []) as { addresses?: unknown[]; ports?: { name?: string }[] }[]
-  const names = subsets.filter((s) => (s.addresses?.length ?? 0) > 0).flatMap((s) => (s.ports ?? []).map((p) => p.name ?? ''))
+  const subsets = (Array.isArray(eps?.subsets) ? eps.subsets : []) as {
+    addresses?: unknown[]
+    ports?: { name?: string }[]
+  }[]
+  const names = subsets
+    .filter((s) => (s.addresses?.length ?? 0) > 0)
+    .flatMap((s) => (s.ports ?? []).map((p) => p.name ?? ''))
   return [...new Set(names)].sort().join(',')
 }
 

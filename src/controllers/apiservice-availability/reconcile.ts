@@ -3,7 +3,13 @@ import { asRecord } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 import type { Cache, Outcome } from '../runtime/types'
 import { apiServices, endpoints, services } from '../resources'
-import { conditionsOf, localMessage, localReason, specOf, type ApiServiceCondition } from '../../apis/apiregistration/apiservice'
+import {
+  conditionsOf,
+  localMessage,
+  localReason,
+  specOf,
+  type ApiServiceCondition,
+} from '../../apis/apiregistration/apiservice'
 
 /** The reason an APIService backed by a Service that is there and ready still answers nothing. */
 export const notProxiedReason = 'NotProxied'
@@ -26,11 +32,19 @@ interface Subset {
  * one backed by a Service is not, for upstream's reason when the Service or its endpoints are
  * wanting, and otherwise because its requests are not proxied.
  */
-export function availableCondition(apiService: KubeObject, cache: Cache): Omit<ApiServiceCondition, 'lastTransitionTime'> {
+export function availableCondition(
+  apiService: KubeObject,
+  cache: Cache,
+): Omit<ApiServiceCondition, 'lastTransitionTime'> {
   const spec = specOf(apiService)
   const ref = spec.service
   if (!ref) return { type: 'Available', status: 'True', reason: localReason, message: localMessage }
-  const unavailable = (reason: string, message: string) => ({ type: 'Available', status: 'False', reason, message })
+  const unavailable = (reason: string, message: string) => ({
+    type: 'Available',
+    status: 'False',
+    reason,
+    message,
+  })
   const where = `service/${ref.name ?? ''} in "${ref.namespace ?? ''}"`
   const svc = cache.get(services, ref.namespace ?? '', ref.name ?? '')
   if (!svc) return unavailable('ServiceNotFound', `${where} is not present`)
@@ -43,8 +57,15 @@ export function availableCondition(apiService: KubeObject, cache: Cache): Omit<A
     const eps = cache.get(endpoints, ref.namespace ?? '', ref.name ?? '')
     if (!eps) return unavailable('EndpointsNotFound', `cannot find endpoints for ${where}`)
     const subsets = (Array.isArray(eps.subsets) ? eps.subsets : []) as Subset[]
-    const active = subsets.some((s) => (s.addresses?.length ?? 0) > 0 && (s.ports ?? []).some((p) => (p.name ?? '') === portName))
-    if (!active) return unavailable('MissingEndpoints', `endpoints for ${where} have no addresses with port name "${portName}"`)
+    const active = subsets.some(
+      (s) =>
+        (s.addresses?.length ?? 0) > 0 && (s.ports ?? []).some((p) => (p.name ?? '') === portName),
+    )
+    if (!active)
+      return unavailable(
+        'MissingEndpoints',
+        `endpoints for ${where} have no addresses with port name "${portName}"`,
+      )
   }
   return unavailable(notProxiedReason, notProxiedMessage(spec.group ?? '', spec.version ?? ''))
 }
@@ -56,8 +77,28 @@ export function reconcileAvailability(name: string, cache: Cache, now: number): 
   const want = availableCondition(apiService, cache)
   const conditions = conditionsOf(apiService)
   const current = conditions.find((c) => c.type === 'Available')
-  if (current && current.status === want.status && current.reason === want.reason && current.message === want.message) return { actions: [] }
-  const lastTransitionTime = current && current.status === want.status && current.lastTransitionTime ? current.lastTransitionTime : formatTime(now)
-  const next = [...conditions.filter((c) => c.type !== 'Available'), { ...want, lastTransitionTime }]
-  return { actions: [{ type: 'updateStatus', resource: apiServices, object: { ...apiService, status: { ...asRecord(apiService.status), conditions: next } } }] }
+  if (
+    current &&
+    current.status === want.status &&
+    current.reason === want.reason &&
+    current.message === want.message
+  )
+    return { actions: [] }
+  const lastTransitionTime =
+    current && current.status === want.status && current.lastTransitionTime
+      ? current.lastTransitionTime
+      : formatTime(now)
+  const next = [
+    ...conditions.filter((c) => c.type !== 'Available'),
+    { ...want, lastTransitionTime },
+  ]
+  return {
+    actions: [
+      {
+        type: 'updateStatus',
+        resource: apiServices,
+        object: { ...apiService, status: { ...asRecord(apiService.status), conditions: next } },
+      },
+    ],
+  }
 }

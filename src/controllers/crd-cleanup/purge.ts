@@ -12,7 +12,10 @@ import { allItems, deletePages } from '../../store-client/list-pages'
  * from the CRD as observed (a CRD changed since is left for the next pass). Returns the CRD as
  * written, or undefined while objects remain.
  */
-export async function purgeCustomResources(env: ControllerBindings, crd: KubeObject): Promise<{ object: KubeObject; deleted?: boolean } | undefined> {
+export async function purgeCustomResources(
+  env: ControllerBindings,
+  crd: KubeObject,
+): Promise<{ object: KubeObject; deleted?: boolean } | undefined> {
   const def = storageDefOf(crd)
   if (def) {
     const store = storeFor(env, def)
@@ -21,6 +24,14 @@ export async function purgeCustomResources(env: ControllerBindings, crd: KubeObj
   }
   const finalizers = (crd.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER)
   const patch = { metadata: { resourceVersion: crd.metadata.resourceVersion, finalizers } }
-  const written = unwrap(await storeFor(env, crdResource).patch({ def: crdResource, name: crd.metadata.name ?? '' }, 'merge', patch, undefined, {}))
+  const written = unwrap(
+    await storeFor(env, crdResource).patch(
+      { def: crdResource, name: crd.metadata.name ?? '' },
+      'merge',
+      patch,
+      undefined,
+      {},
+    ),
+  )
   return { object: JSON.parse(written.object) as KubeObject, deleted: written.deleted }
 }

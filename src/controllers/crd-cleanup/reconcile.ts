@@ -30,7 +30,13 @@ export function reconcileCrd(name: string, cache: Cache, now: number): Outcome {
       reason: 'InstanceDeletionInProgress',
       message: 'CustomResource deletion is in progress',
     })
-    actions.push({ type: 'patch', resource: crds, name, patch: { status: { conditions } }, subresource: 'status' })
+    actions.push({
+      type: 'patch',
+      resource: crds,
+      name,
+      patch: { status: { conditions } },
+      subresource: 'status',
+    })
   }
   actions.push({ type: 'purgeCustomResources', crd })
   return { actions, requeueAfterMs: recheckMs }

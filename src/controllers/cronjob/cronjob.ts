@@ -21,7 +21,10 @@ export interface CronJobSpec {
   startingDeadlineSeconds?: number | null
   concurrencyPolicy?: 'Allow' | 'Forbid' | 'Replace' | string
   suspend?: boolean | null
-  jobTemplate?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: JobSpec }
+  jobTemplate?: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }
+    spec?: JobSpec
+  }
   successfulJobsHistoryLimit?: number | null
   failedJobsHistoryLimit?: number | null
   [field: string]: unknown
@@ -47,18 +50,24 @@ export function toCronJob(o: KubeObject): CronJob {
 
 /** The history limits with the API defaults (3 successful, 1 failed). */
 export function historyLimits(cj: CronJob): { successful: number; failed: number } {
-  return { successful: intOr(cj.spec.successfulJobsHistoryLimit, 3), failed: intOr(cj.spec.failedJobsHistoryLimit, 1) }
+  return {
+    successful: intOr(cj.spec.successfulJobsHistoryLimit, 3),
+    failed: intOr(cj.spec.failedJobsHistoryLimit, 1),
+  }
 }
 
 export function concurrencyPolicyOf(cj: CronJob): string {
   return cj.spec.concurrencyPolicy || 'Allow'
 }
 
-const conditionsOf = (job: KubeObject): Condition[] => ((job.status as { conditions?: Condition[] } | undefined)?.conditions ?? [])
+const conditionsOf = (job: KubeObject): Condition[] =>
+  (job.status as { conditions?: Condition[] } | undefined)?.conditions ?? []
 
 /** IsJobFinished's condition: Complete or Failed, True. */
 export function jobFinishedCondition(job: KubeObject): Condition | undefined {
-  return conditionsOf(job).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')
+  return conditionsOf(job).find(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  )
 }
 
 export function jobSucceeded(job: KubeObject): boolean {

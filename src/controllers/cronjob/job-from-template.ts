@@ -21,14 +21,26 @@ export function formatInZone(instant: number, zone: string | undefined): string 
  * getJobFromTemplate2: the Job for one scheduled time, with the template's labels and
  * annotations, the scheduled-timestamp annotation and the CronJob's controller reference.
  */
-export function jobFromTemplate(cj: CronJob, scheduled: number, zone: string | undefined): KubeObject {
+export function jobFromTemplate(
+  cj: CronJob,
+  scheduled: number,
+  zone: string | undefined,
+): KubeObject {
   const meta = cj.spec.jobTemplate?.metadata ?? {}
   const metadata: KubeObject['metadata'] = {
     name: jobNameFor(cj, scheduled),
     namespace: cj.metadata.namespace,
     labels: { ...meta.labels },
-    annotations: { ...meta.annotations, [SCHEDULED_TIMESTAMP_ANNOTATION]: formatInZone(scheduled, zone) },
+    annotations: {
+      ...meta.annotations,
+      [SCHEDULED_TIMESTAMP_ANNOTATION]: formatInZone(scheduled, zone),
+    },
     ownerReferences: [newControllerRef(cj, 'batch/v1', 'CronJob')],
   }
-  return { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: structuredClone(cj.spec.jobTemplate?.spec ?? {}) }
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata,
+    spec: structuredClone(cj.spec.jobTemplate?.spec ?? {}),
+  }
 }

@@ -26,20 +26,30 @@ const REQUEUE_PAD_MS = 100
  * Replace → delete the running Jobs first; then create the Job and record lastScheduleTime. The
  * pass comes back just after the next activation.
  */
-export function reconcileCronJob(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
+export function reconcileCronJob(
+  key: string,
+  cache: Cache,
+  now: number,
+  refused?: Refused,
+): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(cronJobs, namespace, name)
   if (!stored) return { actions: [] }
   const cj = toCronJob(stored)
   if (cj.metadata.deletionTimestamp) return { actions: [] }
 
-  const owned = cj.metadata.uid ? ownedBy(cache, jobs, cj.metadata.uid).filter((j) => j.metadata.namespace === namespace && isControlledBy(j, cj)) : []
+  const owned = cj.metadata.uid
+    ? ownedBy(cache, jobs, cj.metadata.uid).filter(
+        (j) => j.metadata.namespace === namespace && isControlledBy(j, cj),
+      )
+    : []
   const tracked = trackActive(cj, owned)
   const status = tracked.status
   const actions: Action[] = [...tracked.events]
   // The error the Job's create got (an AlreadyExists is the Job found, not reported).
   const failedJob = refusedCreate(refused, jobs)
-  if (failedJob && !isAlreadyExists(failedJob.status)) actions.push(event(cj, 'Warning', 'FailedCreate', `Error creating job: ${failedJob.message}`))
+  if (failedJob && !isAlreadyExists(failedJob.status))
+    actions.push(event(cj, 'Warning', 'FailedCreate', `Error creating job: ${failedJob.message}`))
   const cleanup = historyCleanup(cj, owned)
   const creates: Action[] = []
   const after: Action[] = []
@@ -51,24 +61,56 @@ export function reconcileCronJob(key: string, cache: Cache, now: number, refused
   } else if (cj.spec.suspend !== true) {
     const { schedule, zone } = parsed
     const due = dueActivation(cj, schedule, zone, now)
-    if (due.missed > MANY_MISSED) after.push(event(cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew'))
+    if (due.missed > MANY_MISSED)
+      after.push(
+        event(
+          cj,
+          'Warning',
+          'TooManyMissedTimes',
+          'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+        ),
+      )
     const scheduled = due.scheduled
     const sds = cj.spec.startingDeadlineSeconds
     const jobName = scheduled === undefined ? '' : jobNameFor(cj, scheduled)
     if (scheduled === undefined) {
       // nothing is due yet
     } else if (typeof sds === 'number' && scheduled + sds * 1000 < now) {
-      after.push(event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${formatTime(scheduled)}`))
-    } else if (cache.get(jobs, namespace, jobName) || status.active?.some((r) => r.name === jobName)) {
+      after.push(
+        event(
+          cj,
+          'Warning',
+          'MissSchedule',
+          `Missed scheduled time to start a job: ${formatTime(scheduled)}`,
+        ),
+      )
+    } else if (
+      cache.get(jobs, namespace, jobName) ||
+      status.active?.some((r) => r.name === jobName)
+    ) {
       // Created before (perhaps by a pass whose status write was lost): record it as scheduled.
       status.lastScheduleTime = formatTime(scheduled)
     } else if (concurrencyPolicyOf(cj) === 'Forbid' && status.active?.length) {
-      after.push(event(cj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid'))
+      after.push(
+        event(
+          cj,
+          'Normal',
+          'JobAlreadyActive',
+          'Not starting job because prior execution is running and concurrency policy is Forbid',
+        ),
+      )
     } else {
       if (concurrencyPolicyOf(cj) === 'Replace') {
         for (const ref of status.active ?? []) {
           creates.push(
-            { type: 'delete', resource: jobs, namespace, name: ref.name ?? '', preconditions: { uid: ref.uid }, propagationPolicy: 'Background' },
+            {
+              type: 'delete',
+              resource: jobs,
+              namespace,
+              name: ref.name ?? '',
+              preconditions: { uid: ref.uid },
+              propagationPolicy: 'Background',
+            },
             event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${ref.name}`),
           )
         }

@@ -7,7 +7,9 @@ import { parseTime } from '../../apimachinery/meta-time'
 /** More missed start times than this get the TooManyMissedTimes warning. */
 export const MANY_MISSED = 100
 
-export type ParsedSchedule = { ok: true; schedule: CronSchedule; zone?: string } | { ok: false; reason: 'UnknownTimeZone' | 'UnparseableSchedule'; message: string }
+export type ParsedSchedule =
+  | { ok: true; schedule: CronSchedule; zone?: string }
+  | { ok: false; reason: 'UnknownTimeZone' | 'UnparseableSchedule'; message: string }
 
 /** The CronJob's schedule and zone (a CRON_TZ=/TZ= prefix, else spec.timeZone, else UTC). */
 export function scheduleOf(cj: CronJob): ParsedSchedule {
@@ -17,10 +19,19 @@ export function scheduleOf(cj: CronJob): ParsedSchedule {
     schedule = parseCron(text)
   } catch (e) {
     if (!(e instanceof CronSyntaxError)) throw e
-    return { ok: false, reason: 'UnparseableSchedule', message: `unparseable schedule: ${JSON.stringify(text)} : ${e.message}` }
+    return {
+      ok: false,
+      reason: 'UnparseableSchedule',
+      message: `unparseable schedule: ${JSON.stringify(text)} : ${e.message}`,
+    }
   }
   const zone = schedule.timeZone ?? cj.spec.timeZone ?? undefined
-  if (zone && !isValidZone(zone)) return { ok: false, reason: 'UnknownTimeZone', message: `invalid timeZone: ${JSON.stringify(zone)}: unknown time zone ${zone}` }
+  if (zone && !isValidZone(zone))
+    return {
+      ok: false,
+      reason: 'UnknownTimeZone',
+      message: `invalid timeZone: ${JSON.stringify(zone)}: unknown time zone ${zone}`,
+    }
   return zone ? { ok: true, schedule, zone } : { ok: true, schedule }
 }
 
@@ -39,20 +50,35 @@ const windows = [3_600_000, 86_400_000, 32 * 86_400_000, 367 * 86_400_000, 5 * 3
  * startingDeadlineSeconds before now. Walking stops after MANY_MISSED; the most recent one is then
  * found by searching back from now in widening windows.
  */
-export function dueActivation(cj: CronJob, s: CronSchedule, zone: string | undefined, now: number): Due {
-  let earliest = parseTime(cj.status.lastScheduleTime) ?? parseTime(cj.metadata.creationTimestamp) ?? now
+export function dueActivation(
+  cj: CronJob,
+  s: CronSchedule,
+  zone: string | undefined,
+  now: number,
+): Due {
+  let earliest =
+    parseTime(cj.status.lastScheduleTime) ?? parseTime(cj.metadata.creationTimestamp) ?? now
   const sds = cj.spec.startingDeadlineSeconds
   if (typeof sds === 'number') earliest = Math.max(earliest, now - sds * 1000)
   let scheduled: number | undefined
   let missed = 0
-  for (let t = nextAfter(s, earliest, zone); t !== undefined && t <= now; t = nextAfter(s, t, zone)) {
+  for (
+    let t = nextAfter(s, earliest, zone);
+    t !== undefined && t <= now;
+    t = nextAfter(s, t, zone)
+  ) {
     scheduled = t
     if (++missed > MANY_MISSED) break
   }
   if (missed <= MANY_MISSED) return scheduled === undefined ? { missed: 0 } : { scheduled, missed }
   for (const w of windows) {
     let latest: number | undefined
-    for (let t = nextAfter(s, Math.max(earliest, now - w), zone); t !== undefined && t <= now; t = nextAfter(s, t, zone)) latest = t
+    for (
+      let t = nextAfter(s, Math.max(earliest, now - w), zone);
+      t !== undefined && t <= now;
+      t = nextAfter(s, t, zone)
+    )
+      latest = t
     if (latest !== undefined) return { scheduled: latest, missed }
   }
   return { scheduled, missed }

@@ -12,7 +12,13 @@ import { certificateSigningRequests } from './reconcile'
 declare module '../runtime/actions' {
   interface Actions {
     /** signs an approved CertificateSigningRequest with the cluster CA and writes the certificate through `status` */
-    issueCertificate: { type: 'issueCertificate'; resource: ResourceRef; csr: KubeObject; notBefore: number; notAfter: number }
+    issueCertificate: {
+      type: 'issueCertificate'
+      resource: ResourceRef
+      csr: KubeObject
+      notBefore: number
+      notAfter: number
+    }
   }
 }
 
@@ -20,8 +26,16 @@ declare module '../runtime/actions' {
 export const csrSigningActions: ActionHandlers = {
   async issueCertificate(action, ctx, now) {
     const def = resourceDefOf(certificateSigningRequests)
-    const o = await signedStatus(clusterOf(ctx, 'signing certificates'), action.csr, action.notBefore, action.notAfter, now)
-    const res = await ctx.stores.admitted(def, controllerUser(ctx.controller)).update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
+    const o = await signedStatus(
+      clusterOf(ctx, 'signing certificates'),
+      action.csr,
+      action.notBefore,
+      action.notAfter,
+      now,
+    )
+    const res = await ctx.stores
+      .admitted(def, controllerUser(ctx.controller))
+      .update({ def, name: o.metadata.name ?? '' }, o, 'status', {})
     record(ctx.caches, certificateSigningRequests, written(res))
   },
 }

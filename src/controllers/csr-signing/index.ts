@@ -13,8 +13,13 @@ registerActions(csrSigningActions)
  * certificates it issues are verified at the API's TLS endpoint (the local launcher's https front,
  * or Cloudflare's edge with EDGEPLANE_CLOUDFLARE_MTLS).
  */
-export function csrSigningController(settings: SigningSettings & { configured: boolean }): ControllerDefinition {
-  const names = (cache: Cache) => (settings.configured ? cache.list(certificateSigningRequests).map((c) => c.metadata.name ?? '') : [])
+export function csrSigningController(
+  settings: SigningSettings & { configured: boolean },
+): ControllerDefinition {
+  const names = (cache: Cache) =>
+    settings.configured
+      ? cache.list(certificateSigningRequests).map((c) => c.metadata.name ?? '')
+      : []
   return {
     name: 'csr-signing',
     watches: {
@@ -22,6 +27,7 @@ export function csrSigningController(settings: SigningSettings & { configured: b
       keysFor: (_r, o) => (settings.configured ? [o.metadata.name ?? ''] : []),
       allKeys: names,
     },
-    reconcile: (key, cache, now) => (settings.configured ? reconcileCsr(key, cache, now, settings) : { actions: [] }),
+    reconcile: (key, cache, now) =>
+      settings.configured ? reconcileCsr(key, cache, now, settings) : { actions: [] },
   }
 }

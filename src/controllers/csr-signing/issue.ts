@@ -12,7 +12,13 @@ import { failedStatus } from './reconcile'
  * from notBefore until notAfter or the CA's own expiry, whichever comes first. A request whose
  * signature does not hold is marked Failed instead. Returns the object to write through `status`.
  */
-export async function signedStatus(env: ControllerBindings, csr: KubeObject, notBefore: number, notAfter: number, now: number): Promise<KubeObject> {
+export async function signedStatus(
+  env: ControllerBindings,
+  csr: KubeObject,
+  notBefore: number,
+  notAfter: number,
+  now: number,
+): Promise<KubeObject> {
   const ca = await clusterAuthority(env)
   if (!ca) throw new Error('no cluster CA is configured (CLUSTER_CA_CERT, CLUSTER_CA_KEY)')
   const { csr: request, error } = requestOf(csr)

@@ -12,7 +12,11 @@ const owners: OwnerKind = { resource: daemonSets, kind: 'DaemonSet' }
  * (joining, leaving, labels, taints) concerns every DaemonSet: upstream filters by whether
  * placement changed, which reconcile decides anyway.
  */
-export function daemonSetKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+export function daemonSetKeysFor(
+  resource: ResourceRef,
+  object: KubeObject,
+  cache: Cache,
+): string[] {
   if (sameResource(resource, daemonSets)) return [objectKey(object)]
   if (sameResource(resource, pods)) return ownerKeysOf(object, cache, owners)
   if (sameResource(resource, controllerRevisions)) {

@@ -35,9 +35,15 @@ export interface NodeChanges {
  * only the oldest is kept; a node that may not keep one loses them all. Pods waiting for a node
  * that no longer exists are deleted (getUnscheduledPodsWithoutNode).
  */
-export function manageDaemonPods(ds: DaemonSet, nodes: readonly KubeObject[], byNode: ReadonlyMap<string, KubeObject[]>): NodeChanges {
+export function manageDaemonPods(
+  ds: DaemonSet,
+  nodes: readonly KubeObject[],
+  byNode: ReadonlyMap<string, KubeObject[]>,
+): NodeChanges {
   const out: NodeChanges = { create: [], delete: [] }
-  const sorted = [...nodes].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
+  const sorted = [...nodes].sort((a, b) =>
+    (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1,
+  )
   for (const node of sorted) {
     const name = node.metadata.name ?? ''
     const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds)
@@ -63,7 +69,12 @@ export function manageDaemonPods(ds: DaemonSet, nodes: readonly KubeObject[], by
   const known = new Set(nodes.map((n) => n.metadata.name ?? ''))
   for (const [node, daemonPods] of byNode) {
     if (known.has(node)) continue
-    out.delete.push(...daemonPods.filter((p) => !p.metadata.deletionTimestamp && !(p.spec as { nodeName?: string } | undefined)?.nodeName))
+    out.delete.push(
+      ...daemonPods.filter(
+        (p) =>
+          !p.metadata.deletionTimestamp && !(p.spec as { nodeName?: string } | undefined)?.nodeName,
+      ),
+    )
   }
   return out
 }

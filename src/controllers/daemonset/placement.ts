@@ -20,13 +20,36 @@ export interface Placement {
 export function nodeShouldRunDaemonPod(node: KubeObject, ds: DaemonSet): Placement {
   const templateSpec = asRecord(ds.spec.template?.spec) as Json
   const nodeName = node.metadata.name ?? ''
-  if (typeof templateSpec.nodeName === 'string' && templateSpec.nodeName !== '' && templateSpec.nodeName !== nodeName) return { shouldRun: false, shouldContinueRunning: false }
-  const probe: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { ...templateSpec, tolerations: withDaemonTolerations(templateSpec) } }
+  if (
+    typeof templateSpec.nodeName === 'string' &&
+    templateSpec.nodeName !== '' &&
+    templateSpec.nodeName !== nodeName
+  )
+    return { shouldRun: false, shouldContinueRunning: false }
+  const probe: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {},
+    spec: { ...templateSpec, tolerations: withDaemonTolerations(templateSpec) },
+  }
   if (checkNodeAffinity(probe, node)) return { shouldRun: false, shouldContinueRunning: false }
   const tolerations = (probe.spec as Json).tolerations as ReturnType<typeof withDaemonTolerations>
   const taints = nodeTaints(node)
-  if (findUntoleratedTaint(taints, tolerations, (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) {
-    return { shouldRun: false, shouldContinueRunning: !findUntoleratedTaint(taints, tolerations, (t) => t.effect === 'NoExecute') }
+  if (
+    findUntoleratedTaint(
+      taints,
+      tolerations,
+      (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+    )
+  ) {
+    return {
+      shouldRun: false,
+      shouldContinueRunning: !findUntoleratedTaint(
+        taints,
+        tolerations,
+        (t) => t.effect === 'NoExecute',
+      ),
+    }
   }
   return { shouldRun: true, shouldContinueRunning: true }
 }
@@ -38,12 +61,21 @@ export function nodeShouldRunDaemonPod(node: KubeObject, ds: DaemonSet): Placeme
 export function targetNodeName(pod: KubeObject): string | undefined {
   const spec = asRecord(pod.spec)
   if (typeof spec.nodeName === 'string' && spec.nodeName) return spec.nodeName
-  const terms = asRecord(asRecord(asRecord(spec.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution).nodeSelectorTerms
+  const terms = asRecord(
+    asRecord(asRecord(spec.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution,
+  ).nodeSelectorTerms
   if (!Array.isArray(terms)) return undefined
   for (const term of terms) {
     for (const f of (asRecord(term).matchFields as Json[] | undefined) ?? []) {
       const values = f.values as unknown[] | undefined
-      if (f.key === 'metadata.name' && f.operator === 'In' && Array.isArray(values) && values.length === 1 && typeof values[0] === 'string') return values[0]
+      if (
+        f.key === 'metadata.name' &&
+        f.operator === 'In' &&
+        Array.isArray(values) &&
+        values.length === 1 &&
+        typeof values[0] === 'string'
+      )
+        return values[0]
     }
   }
   return undefined

@@ -17,7 +17,9 @@ export function pinnedAffinity(affinity: unknown, nodeName: string): Json {
   const out = structuredClone(asRecord(affinity))
   const nodeAffinity = asRecord(out.nodeAffinity)
   nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
-    nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }],
+    nodeSelectorTerms: [
+      { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] },
+    ],
   }
   out.nodeAffinity = nodeAffinity
   return out

@@ -6,7 +6,10 @@ import { nodeShouldRunDaemonPod } from './placement'
 import { maxUnavailableOf, minReadySecondsOf, type DaemonSet } from './types'
 
 /** The pod at the current revision and the old one on a node; undefined when there are two of either (manage's work). */
-function updatedAndOld(pods: readonly KubeObject[], hash: string): { updated?: KubeObject; old?: KubeObject } | undefined {
+function updatedAndOld(
+  pods: readonly KubeObject[],
+  hash: string,
+): { updated?: KubeObject; old?: KubeObject } | undefined {
   let updated: KubeObject | undefined
   let old: KubeObject | undefined
   for (const pod of pods) {
@@ -35,7 +38,13 @@ export function maxUnavailableCount(ds: DaemonSet, nodes: readonly KubeObject[])
  * unavailable; old pods that are not available anyway are always replaced; available old pods are
  * replaced only while fewer than maxUnavailable nodes are unavailable. Nodes go in name order.
  */
-export function rollingUpdateDeletes(ds: DaemonSet, nodes: readonly KubeObject[], byNode: ReadonlyMap<string, KubeObject[]>, hash: string, now: number): KubeObject[] {
+export function rollingUpdateDeletes(
+  ds: DaemonSet,
+  nodes: readonly KubeObject[],
+  byNode: ReadonlyMap<string, KubeObject[]>,
+  hash: string,
+  now: number,
+): KubeObject[] {
   const maxUnavailable = maxUnavailableCount(ds, nodes)
   const minReady = minReadySecondsOf(ds)
   let unavailable = 0
@@ -43,7 +52,8 @@ export function rollingUpdateDeletes(ds: DaemonSet, nodes: readonly KubeObject[]
   const candidates: KubeObject[] = []
   // Nodes that should run a pod but have none count too (updatedDesiredNodeCounts adds them).
   const considered = new Set(byNode.keys())
-  for (const n of nodes) if (nodeShouldRunDaemonPod(n, ds).shouldRun) considered.add(n.metadata.name ?? '')
+  for (const n of nodes)
+    if (nodeShouldRunDaemonPod(n, ds).shouldRun) considered.add(n.metadata.name ?? '')
   for (const node of [...considered].sort()) {
     const found = updatedAndOld(byNode.get(node) ?? [], hash)
     if (!found) {

@@ -12,7 +12,14 @@ import { jsonEqual } from '../../apimachinery/json-value'
  * scheduled when they have one; the oldest pod of each such node counts for ready, available and
  * updated; nodes that have a pod but should not are misscheduled.
  */
-export function computeStatus(ds: DaemonSet, nodes: readonly KubeObject[], byNode: ReadonlyMap<string, KubeObject[]>, hash: string, collisionCount: number, now: number): DaemonSetStatus {
+export function computeStatus(
+  ds: DaemonSet,
+  nodes: readonly KubeObject[],
+  byNode: ReadonlyMap<string, KubeObject[]>,
+  hash: string,
+  collisionCount: number,
+  now: number,
+): DaemonSetStatus {
   let desired = 0
   let current = 0
   let misscheduled = 0
@@ -50,7 +57,13 @@ export function computeStatus(ds: DaemonSet, nodes: readonly KubeObject[], byNod
     collisionCount,
   }
   // Go's omitempty drops these when zero.
-  for (const k of ['updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'observedGeneration'] as const) if (!status[k]) delete status[k]
+  for (const k of [
+    'updatedNumberScheduled',
+    'numberAvailable',
+    'numberUnavailable',
+    'observedGeneration',
+  ] as const)
+    if (!status[k]) delete status[k]
   if (!collisionCount) delete status.collisionCount
   return status
 }

@@ -24,15 +24,20 @@ export function daemonTolerations(podSpec: Json): Toleration[] {
     { key: TAINT_PID_PRESSURE, operator: 'Exists', effect: 'NoSchedule' },
     { key: TAINT_UNSCHEDULABLE, operator: 'Exists', effect: 'NoSchedule' },
   ]
-  if (podSpec.hostNetwork === true) defaults.push({ key: TAINT_NETWORK_UNAVAILABLE, operator: 'Exists', effect: 'NoSchedule' })
+  if (podSpec.hostNetwork === true)
+    defaults.push({ key: TAINT_NETWORK_UNAVAILABLE, operator: 'Exists', effect: 'NoSchedule' })
   return defaults
 }
 
 /** v1helper.AddOrUpdateTolerationInPodSpec for each default: one with the same key, operator and effect is replaced. */
 export function withDaemonTolerations(podSpec: Json): Toleration[] {
-  const existing = Array.isArray(podSpec.tolerations) ? [...(podSpec.tolerations as Toleration[])] : []
+  const existing = Array.isArray(podSpec.tolerations)
+    ? [...(podSpec.tolerations as Toleration[])]
+    : []
   for (const t of daemonTolerations(podSpec)) {
-    const i = existing.findIndex((e) => e.key === t.key && (e.operator ?? 'Equal') === t.operator && e.effect === t.effect)
+    const i = existing.findIndex(
+      (e) => e.key === t.key && (e.operator ?? 'Equal') === t.operator && e.effect === t.effect,
+    )
     if (i >= 0) existing[i] = t
     else existing.push(t)
   }

@@ -8,7 +8,10 @@ export interface DaemonSet extends KubeObject {
   spec: {
     selector?: MetaLabelSelector | null
     template?: PodTemplate
-    updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } | null }
+    updateStrategy?: {
+      type?: string
+      rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } | null
+    }
     minReadySeconds?: number
     revisionHistoryLimit?: number | null
     [field: string]: unknown

@@ -1,7 +1,13 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, type LabelSelector } from '../../apimachinery/labels'
 import { pods, replicaSets } from '../resources'
-import { claimObjects, controllerRefOf, newControllerRef, ownerRefsPatch, withoutOwner } from '../../apimachinery/owner-refs'
+import {
+  claimObjects,
+  controllerRefOf,
+  newControllerRef,
+  ownerRefsPatch,
+  withoutOwner,
+} from '../../apimachinery/owner-refs'
 import type { ReplicaSet } from '../shared/workloads'
 import type { Plan } from './plan'
 
@@ -17,7 +23,13 @@ export function claimReplicaSets(plan: Plan, selector: LabelSelector): ReplicaSe
   const ref = newControllerRef(d, 'apps/v1', 'Deployment')
   for (const rs of claim.release) {
     const { namespace, name = '' } = rs.metadata
-    plan.release({ type: 'patch', resource: replicaSets, namespace, name, patch: ownerRefsPatch(rs, withoutOwner(rs, d.metadata.uid ?? '')) })
+    plan.release({
+      type: 'patch',
+      resource: replicaSets,
+      namespace,
+      name,
+      patch: ownerRefsPatch(rs, withoutOwner(rs, d.metadata.uid ?? '')),
+    })
   }
   return claim.claimed.map((o) => {
     const rs = plan.track(o)
@@ -30,7 +42,11 @@ export function claimReplicaSets(plan: Plan, selector: LabelSelector): ReplicaSe
  * getPodMapForDeployment: the pods the Deployment selects, grouped by the uid of the claimed
  * ReplicaSet that controls them. Recreate reads it to wait until old pods are gone.
  */
-export function podsByReplicaSet(plan: Plan, selector: LabelSelector, rsList: readonly ReplicaSet[]): Map<string, KubeObject[]> {
+export function podsByReplicaSet(
+  plan: Plan,
+  selector: LabelSelector,
+  rsList: readonly ReplicaSet[],
+): Map<string, KubeObject[]> {
   const byUid = new Map<string, KubeObject[]>()
   for (const rs of rsList) if (rs.metadata.uid) byUid.set(rs.metadata.uid, [])
   for (const pod of plan.cache.list(pods, plan.d.metadata.namespace ?? '')) {

@@ -18,7 +18,13 @@ export function cleanupDeployment(plan: Plan, oldRSs: readonly ReplicaSet[]): vo
   const oldestFirst = [...cleanable].sort(byRevision)
   for (const rs of oldestFirst.slice(0, diff)) {
     const status = rsStatus(rs)
-    if (intOr(status.replicas, 0) !== 0 || specReplicas(rs) !== 0 || generationOf(rs) > intOr(status.observedGeneration, 0) || plan.isTouched(rs)) continue
+    if (
+      intOr(status.replicas, 0) !== 0 ||
+      specReplicas(rs) !== 0 ||
+      generationOf(rs) > intOr(status.observedGeneration, 0) ||
+      plan.isTouched(rs)
+    )
+      continue
     plan.delete(rs)
   }
 }

@@ -17,7 +17,13 @@ export const MIN_AVAILABLE_REASON = 'MinimumReplicasAvailable'
 export const MIN_UNAVAILABLE_REASON = 'MinimumReplicasUnavailable'
 
 /** NewDeploymentCondition: both times set to now. */
-export function newCondition(type: string, status: 'True' | 'False' | 'Unknown', reason: string, message: string, now: number): Condition {
+export function newCondition(
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  now: number,
+): Condition {
   const at = formatTime(now)
   return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message }
 }

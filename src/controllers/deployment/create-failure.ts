@@ -19,15 +19,23 @@ export const FAILED_RS_CREATE_REASON = 'ReplicaSetCreateError'
  * progress deadline, Progressing=False with that message, written at once (before the create is
  * tried again). An AlreadyExists is the hash-collision path's, not reported here.
  */
-export function reportRefusedReplicaSet(stored: KubeObject, refused: Refused | undefined, now: number): Action[] {
+export function reportRefusedReplicaSet(
+  stored: KubeObject,
+  refused: Refused | undefined,
+  now: number,
+): Action[] {
   const failed = refusedCreate(refused, replicaSets)
   if (!failed || isAlreadyExists(failed.status)) return []
   const message = `Failed to create new replica set "${failed.object.metadata.name}": ${failed.message}`
   const actions: Action[] = []
   const d = toDeployment(stored)
   if (hasProgressDeadline(d)) {
-    const conditions = setCondition(d.status.conditions, newCondition(PROGRESSING, 'False', FAILED_RS_CREATE_REASON, message, now))
-    if (!jsonEqual(conditions, d.status.conditions ?? [])) actions.push(statusWrite(deployments, stored, { ...d.status, conditions }))
+    const conditions = setCondition(
+      d.status.conditions,
+      newCondition(PROGRESSING, 'False', FAILED_RS_CREATE_REASON, message, now),
+    )
+    if (!jsonEqual(conditions, d.status.conditions ?? []))
+      actions.push(statusWrite(deployments, stored, { ...d.status, conditions }))
   }
   actions.push(event(stored, 'Warning', FAILED_RS_CREATE_REASON, message))
   return actions

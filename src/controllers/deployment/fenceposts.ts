@@ -18,7 +18,11 @@ export function isRollingUpdate(d: Deployment): boolean {
  * possible by rounding, validation rejects two literal zeros) one pod may be unavailable, since a
  * surge might be blocked by quota.
  */
-export function resolveFenceposts(maxSurge: number | string | null | undefined, maxUnavailable: number | string | null | undefined, desired: number): { surge: number; unavailable: number } {
+export function resolveFenceposts(
+  maxSurge: number | string | null | undefined,
+  maxUnavailable: number | string | null | undefined,
+  desired: number,
+): { surge: number; unavailable: number } {
   const surge = scaledValue(maxSurge ?? 0, desired, true)
   let unavailable = scaledValue(maxUnavailable ?? 0, desired, false)
   if (surge === 0 && unavailable === 0) unavailable = 1

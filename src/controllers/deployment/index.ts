@@ -20,7 +20,9 @@ export function deploymentController(): ControllerDefinition {
       // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
       reads: podReads({}),
       // Only Recreate looks at pods, and only for old ones going away (see keysForPod).
-      wakesOn: (resource, type, object) => !sameResource(resource, pods) || (controllerRefOf(object)?.kind === 'ReplicaSet' && podLeaving(type, object)),
+      wakesOn: (resource, type, object) =>
+        !sameResource(resource, pods) ||
+        (controllerRefOf(object)?.kind === 'ReplicaSet' && podLeaving(type, object)),
       keysFor: deploymentKeysFor,
       allKeys: allDeploymentKeys,
     },

@@ -28,7 +28,11 @@ export function keysForPod(pod: KubeObject, cache: Cache): string[] {
   return d && strategyType(d as Deployment) === RECREATE ? [objectKey(d)] : []
 }
 
-export function deploymentKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+export function deploymentKeysFor(
+  resource: ResourceRef,
+  object: KubeObject,
+  cache: Cache,
+): string[] {
   if (sameResource(resource, deployments)) return [objectKey(object)]
   if (sameResource(resource, replicaSets)) return keysForReplicaSet(object, cache)
   if (sameResource(resource, pods)) return keysForPod(object, cache)

@@ -30,7 +30,11 @@ export interface ReplicaSetsOf {
  * old ones, with the revisions brought in line. Undefined when the new ReplicaSet's name is taken
  * by a different one: status.collisionCount is raised and the sync ends there, as upstream's does.
  */
-export function replicaSetsAndSyncRevision(plan: Plan, rsList: readonly ReplicaSet[], createIfMissing: boolean): ReplicaSetsOf | undefined {
+export function replicaSetsAndSyncRevision(
+  plan: Plan,
+  rsList: readonly ReplicaSet[],
+  createIfMissing: boolean,
+): ReplicaSetsOf | undefined {
   const oldRSs = findOldReplicaSets(plan.d, rsList)
   const newRS = newReplicaSet(plan, rsList, oldRSs, createIfMissing)
   return newRS === 'collision' ? undefined : { newRS, oldRSs }
@@ -46,7 +50,12 @@ function setMinReadySeconds(rs: ReplicaSet, seconds: number): void {
  * one and the Deployment's minReadySeconds; the Deployment's revision follows it. A missing one is
  * created as `<deployment>-<hash>` with the hash label on its labels, selector and template.
  */
-function newReplicaSet(plan: Plan, rsList: readonly ReplicaSet[], oldRSs: readonly ReplicaSet[], createIfMissing: boolean): ReplicaSet | undefined | 'collision' {
+function newReplicaSet(
+  plan: Plan,
+  rsList: readonly ReplicaSet[],
+  oldRSs: readonly ReplicaSet[],
+  createIfMissing: boolean,
+): ReplicaSet | undefined | 'collision' {
   const d = plan.d
   const newRevision = maxRevision(oldRSs) + 1
   const minReadySeconds = intOr(d.spec.minReadySeconds, 0)
@@ -61,7 +70,16 @@ function newReplicaSet(plan: Plan, rsList: readonly ReplicaSet[], oldRSs: readon
     // plan writes the ReplicaSet first, so both can happen in this one.
     setDeploymentRevision(d, existing.metadata.annotations?.[REVISION_ANNOTATION] ?? '')
     if (hasProgressDeadline(d) && !getCondition(d.status.conditions, PROGRESSING)) {
-      d.status.conditions = setCondition(d.status.conditions, newCondition(PROGRESSING, 'True', FOUND_NEW_RS_REASON, `Found new replica set "${existing.metadata.name}"`, plan.now))
+      d.status.conditions = setCondition(
+        d.status.conditions,
+        newCondition(
+          PROGRESSING,
+          'True',
+          FOUND_NEW_RS_REASON,
+          `Found new replica set "${existing.metadata.name}"`,
+          plan.now,
+        ),
+      )
     }
     return existing
   }
@@ -81,13 +99,19 @@ function newReplicaSet(plan: Plan, rsList: readonly ReplicaSet[], oldRSs: readon
       labels: { ...labels },
       ownerReferences: [newControllerRef(d, 'apps/v1', 'Deployment')],
     },
-    spec: { replicas: 0, selector: cloneSelectorAndAddLabel(d.spec.selector, POD_TEMPLATE_HASH_LABEL, hash), template },
+    spec: {
+      replicas: 0,
+      selector: cloneSelectorAndAddLabel(d.spec.selector, POD_TEMPLATE_HASH_LABEL, hash),
+      template,
+    },
   }
   setMinReadySeconds(rs, minReadySeconds)
   rs.spec.replicas = newRSNewReplicas(d, [...oldRSs, rs], rs)
   setNewReplicaSetAnnotations(d, rs, newRevision, false)
 
-  const clash = plan.cache.get(replicaSets, d.metadata.namespace, rs.metadata.name ?? '') as ReplicaSet | undefined
+  const clash = plan.cache.get(replicaSets, d.metadata.namespace, rs.metadata.name ?? '') as
+    | ReplicaSet
+    | undefined
   if (clash) {
     // AlreadyExists: ours with the same template is the new ReplicaSet after all (a stale list);
     // anything else is a hash collision, resolved by hashing again with a higher collisionCount.
@@ -101,10 +125,25 @@ function newReplicaSet(plan: Plan, rsList: readonly ReplicaSet[], oldRSs: readon
 
   plan.create(rs)
   const replicas = specReplicas(rs)
-  if (replicas > 0) plan.event(rs, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`)
+  if (replicas > 0)
+    plan.event(
+      rs,
+      'Normal',
+      'ScalingReplicaSet',
+      `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`,
+    )
   setDeploymentRevision(d, String(newRevision))
   if (hasProgressDeadline(d)) {
-    d.status.conditions = setCondition(d.status.conditions, newCondition(PROGRESSING, 'True', NEW_RS_REASON, `Created new replica set "${rs.metadata.name}"`, plan.now))
+    d.status.conditions = setCondition(
+      d.status.conditions,
+      newCondition(
+        PROGRESSING,
+        'True',
+        NEW_RS_REASON,
+        `Created new replica set "${rs.metadata.name}"`,
+        plan.now,
+      ),
+    )
   }
   return rs
 }

@@ -62,20 +62,27 @@ export class Plan {
   }
 
   /** An event about the Deployment, written right after the write to `rs` it reports (or at the end). */
-  event(rs: ReplicaSet | undefined, eventType: 'Normal' | 'Warning', reason: string, message: string): void {
+  event(
+    rs: ReplicaSet | undefined,
+    eventType: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): void {
     const list = this.events.get(rs) ?? []
     list.push({ type: 'event', involved: this.stored, eventType, reason, message })
     this.events.set(rs, list)
   }
 
   requeueAfter(ms: number | undefined): void {
-    if (ms !== undefined && (this.requeueMs === undefined || ms < this.requeueMs)) this.requeueMs = ms
+    if (ms !== undefined && (this.requeueMs === undefined || ms < this.requeueMs))
+      this.requeueMs = ms
   }
 
   commit(): Outcome {
     const actions: Action[] = [...this.releases]
     const eventsOf = (rs: ReplicaSet) => this.events.get(rs) ?? []
-    for (const rs of this.created) actions.push({ type: 'create', resource: replicaSets, object: rs }, ...eventsOf(rs))
+    for (const rs of this.created)
+      actions.push({ type: 'create', resource: replicaSets, object: rs }, ...eventsOf(rs))
     // Untouched ones may still differ from the cache by an adoption.
     const untouched = [...this.originals.keys()].filter((rs) => !this.changed.includes(rs))
     for (const rs of [...this.changed, ...untouched]) {
@@ -85,27 +92,57 @@ export class Plan {
       actions.push(...eventsOf(rs))
     }
     for (const rs of this.deleted) {
-      actions.push({ type: 'delete', resource: replicaSets, namespace: rs.metadata.namespace, name: rs.metadata.name ?? '', preconditions: { uid: rs.metadata.uid } })
+      actions.push({
+        type: 'delete',
+        resource: replicaSets,
+        namespace: rs.metadata.namespace,
+        name: rs.metadata.name ?? '',
+        preconditions: { uid: rs.metadata.uid },
+      })
     }
-    if (!jsonEqual(this.d.status, this.stored.status ?? {})) actions.push(statusWrite(deployments, this.stored, this.d.status))
+    if (!jsonEqual(this.d.status, this.stored.status ?? {}))
+      actions.push(statusWrite(deployments, this.stored, this.d.status))
     const revision = this.d.metadata.annotations?.[REVISION_ANNOTATION]
-    if (revision !== undefined && revision !== this.stored.metadata.annotations?.[REVISION_ANNOTATION]) {
+    if (
+      revision !== undefined &&
+      revision !== this.stored.metadata.annotations?.[REVISION_ANNOTATION]
+    ) {
       const { namespace, name = '' } = this.stored.metadata
-      actions.push({ type: 'patch', resource: deployments, namespace, name, patch: { metadata: { annotations: { [REVISION_ANNOTATION]: revision } } } })
+      actions.push({
+        type: 'patch',
+        resource: deployments,
+        namespace,
+        name,
+        patch: { metadata: { annotations: { [REVISION_ANNOTATION]: revision } } },
+      })
     }
     actions.push(...(this.events.get(undefined) ?? []))
     return this.requeueMs === undefined ? { actions } : { actions, requeueAfterMs: this.requeueMs }
   }
 }
 
-const withoutOwners = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, ownerReferences: undefined } })
+const withoutOwners = (o: KubeObject) => ({
+  ...o,
+  metadata: { ...o.metadata, ownerReferences: undefined },
+})
 
 /** Nothing; a merge patch of the owner references when only they changed (adoption); otherwise a full update. */
 function writeOf(original: KubeObject, rs: ReplicaSet): Action | undefined {
   if (jsonEqual(original, rs)) return undefined
   const { namespace, name = '' } = original.metadata
   if (jsonEqual(withoutOwners(original), withoutOwners(rs))) {
-    return { type: 'patch', resource: replicaSets, namespace, name, patch: { metadata: { ownerReferences: rs.metadata.ownerReferences ?? null, resourceVersion: original.metadata.resourceVersion } } }
+    return {
+      type: 'patch',
+      resource: replicaSets,
+      namespace,
+      name,
+      patch: {
+        metadata: {
+          ownerReferences: rs.metadata.ownerReferences ?? null,
+          resourceVersion: original.metadata.resourceVersion,
+        },
+      },
+    }
   }
   return { type: 'update', resource: replicaSets, object: rs }
 }

@@ -1,4 +1,8 @@
-import { isEverything, selectorFromLabelSelector, type LabelSelector } from '../../apimachinery/labels'
+import {
+  isEverything,
+  selectorFromLabelSelector,
+  type LabelSelector,
+} from '../../apimachinery/labels'
 import type { Cache, Outcome, Refused } from '../runtime/types'
 import { reportRefusedReplicaSet } from './create-failure'
 import { generationOf } from '../shared/workloads'
@@ -18,7 +22,12 @@ import { deployments } from '../resources'
  * roll out with its strategy. Every step works on the plan, which commits once at the end. A
  * ReplicaSet create the API refused in the previous pass is reported first.
  */
-export function reconcileDeployment(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
+export function reconcileDeployment(
+  key: string,
+  cache: Cache,
+  now: number,
+  refused?: Refused,
+): Outcome {
   const outcome = syncDeployment(key, cache, now)
   const { namespace, name } = splitKey(key)
   const stored = refused && cache.get(deployments, namespace, name)
@@ -43,7 +52,12 @@ function syncDeployment(key: string, cache: Cache, now: number): Outcome {
   if (isEverything(selector)) {
     // Upstream warns on every sync; warning once per generation keeps resyncs from piling up Events.
     if ((d.status.observedGeneration ?? 0) < generationOf(d)) {
-      plan.event(undefined, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.')
+      plan.event(
+        undefined,
+        'Warning',
+        'SelectingAll',
+        'This deployment is selecting all pods. A non-empty selector is required.',
+      )
       d.status.observedGeneration = generationOf(d)
     }
     return plan.commit()

@@ -13,7 +13,11 @@ import { deploymentComplete } from './status'
  * oldPodsRunning: an old ReplicaSet still reports pods, or a pod of one is not yet finished (an
  * Unknown one counts: it may still run). Pods being deleted count until they are gone.
  */
-export function oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[], podMap: ReadonlyMap<string, readonly KubeObject[]>): boolean {
+export function oldPodsRunning(
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+  podMap: ReadonlyMap<string, readonly KubeObject[]>,
+): boolean {
   if (actualReplicaCount(oldRSs) > 0) return true
   for (const [uid, pods] of podMap) {
     if (newRS && newRS.metadata.uid === uid) continue
@@ -27,11 +31,16 @@ export function oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: readonly R
  * create (or scale up) the new ReplicaSet to spec.replicas. The new ReplicaSet is only created
  * after the old pods are gone, so old and new never run side by side.
  */
-export function rolloutRecreate(plan: Plan, rsList: readonly ReplicaSet[], podMap: ReadonlyMap<string, readonly KubeObject[]>): void {
+export function rolloutRecreate(
+  plan: Plan,
+  rsList: readonly ReplicaSet[],
+  podMap: ReadonlyMap<string, readonly KubeObject[]>,
+): void {
   let sets = replicaSetsAndSyncRevision(plan, rsList, false)
   if (!sets) return
   let scaledDown = false
-  for (const rs of activeReplicaSets(sets.oldRSs)) if (scaleReplicaSetAndRecordEvent(plan, rs, 0)) scaledDown = true
+  for (const rs of activeReplicaSets(sets.oldRSs))
+    if (scaleReplicaSetAndRecordEvent(plan, rs, 0)) scaledDown = true
   if (scaledDown || oldPodsRunning(sets.newRS, sets.oldRSs, podMap)) {
     syncRolloutStatus(plan, [...sets.oldRSs, sets.newRS], sets.newRS)
     return

@@ -24,7 +24,8 @@ const annotationsToSkip = new Set([
 /** How long revision-history may grow before the oldest entries are dropped (maxRevHistoryLengthInChars). */
 const MAX_REVISION_HISTORY_CHARS = 2000
 
-const parseInt64 = (v: string | undefined): number | undefined => (v !== undefined && /^[+-]?\d+$/.test(v) ? Number(v) : undefined)
+const parseInt64 = (v: string | undefined): number | undefined =>
+  v !== undefined && /^[+-]?\d+$/.test(v) ? Number(v) : undefined
 
 /** deploymentutil.Revision: a missing annotation is revision 0, an unreadable one undefined. */
 export function revisionOf(rs: ReplicaSet): number | undefined {
@@ -68,20 +69,28 @@ export function activeReplicaSets(list: readonly (ReplicaSet | undefined)[]): Re
   return list.filter((rs): rs is ReplicaSet => !!rs && specReplicas(rs) > 0)
 }
 
-const sum = (list: readonly (ReplicaSet | undefined)[], f: (rs: ReplicaSet) => number) => list.reduce((n, rs) => n + (rs ? f(rs) : 0), 0)
+const sum = (list: readonly (ReplicaSet | undefined)[], f: (rs: ReplicaSet) => number) =>
+  list.reduce((n, rs) => n + (rs ? f(rs) : 0), 0)
 
 /** GetReplicaCountForReplicaSets: the sum of spec.replicas. */
-export const specReplicaCount = (list: readonly (ReplicaSet | undefined)[]) => sum(list, specReplicas)
+export const specReplicaCount = (list: readonly (ReplicaSet | undefined)[]) =>
+  sum(list, specReplicas)
 /** GetActualReplicaCountForReplicaSets: the sum of status.replicas. */
-export const actualReplicaCount = (list: readonly (ReplicaSet | undefined)[]) => sum(list, (rs) => intOr(rsStatus(rs).replicas, 0))
-export const readyReplicaCount = (list: readonly (ReplicaSet | undefined)[]) => sum(list, (rs) => intOr(rsStatus(rs).readyReplicas, 0))
-export const availableReplicaCount = (list: readonly (ReplicaSet | undefined)[]) => sum(list, (rs) => intOr(rsStatus(rs).availableReplicas, 0))
+export const actualReplicaCount = (list: readonly (ReplicaSet | undefined)[]) =>
+  sum(list, (rs) => intOr(rsStatus(rs).replicas, 0))
+export const readyReplicaCount = (list: readonly (ReplicaSet | undefined)[]) =>
+  sum(list, (rs) => intOr(rsStatus(rs).readyReplicas, 0))
+export const availableReplicaCount = (list: readonly (ReplicaSet | undefined)[]) =>
+  sum(list, (rs) => intOr(rsStatus(rs).availableReplicas, 0))
 
 /**
  * FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's, ignoring the
  * pod-template-hash label. This is what makes `rollout undo` reuse the old ReplicaSet.
  */
-export function findNewReplicaSet(d: Deployment, list: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function findNewReplicaSet(
+  d: Deployment,
+  list: readonly ReplicaSet[],
+): ReplicaSet | undefined {
   return [...list].sort(byCreation).find((rs) => equalIgnoreHash(rs.spec.template, d.spec.template))
 }
 
@@ -105,9 +114,15 @@ function annotationsOf(rs: ReplicaSet): Record<string, string> {
   return rs.metadata.annotations
 }
 
-export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desired: number, max: number): boolean {
+export function replicasAnnotationsNeedUpdate(
+  rs: ReplicaSet,
+  desired: number,
+  max: number,
+): boolean {
   const a = rs.metadata.annotations ?? {}
-  return a[DESIRED_REPLICAS_ANNOTATION] !== String(desired) || a[MAX_REPLICAS_ANNOTATION] !== String(max)
+  return (
+    a[DESIRED_REPLICAS_ANNOTATION] !== String(desired) || a[MAX_REPLICAS_ANNOTATION] !== String(max)
+  )
 }
 
 /** SetReplicasAnnotations: what the Deployment wanted when it last sized this ReplicaSet (read by proportional scaling). */
@@ -136,7 +151,12 @@ function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {
  * its former ones in revision-history), and on a ReplicaSet about to be created sets the replica
  * annotations. Returns whether anything changed.
  */
-export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number, exists: boolean): boolean {
+export function setNewReplicaSetAnnotations(
+  d: Deployment,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+): boolean {
   let changed = copyDeploymentAnnotations(d, rs)
   const oldText = rs.metadata.annotations?.[REVISION_ANNOTATION]
   const old = oldText === undefined || oldText === '' ? 0 : parseInt64(oldText)
@@ -147,7 +167,8 @@ export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRe
     changed = true
     if (oldText !== undefined) appendRevisionHistory(a, oldText)
   }
-  if (!exists && setReplicasAnnotations(rs, specReplicas(d), specReplicas(d) + maxSurge(d))) changed = true
+  if (!exists && setReplicasAnnotations(rs, specReplicas(d), specReplicas(d) + maxSurge(d)))
+    changed = true
   return changed
 }
 
@@ -160,7 +181,8 @@ function appendRevisionHistory(a: Record<string, string>, oldRevision: string): 
   let entries = history.split(',')
   let total = history.length + oldRevision.length + 1
   let start = 0
-  while (total > MAX_REVISION_HISTORY_CHARS && start < entries.length) total -= entries[start++].length + 1
+  while (total > MAX_REVISION_HISTORY_CHARS && start < entries.length)
+    total -= entries[start++].length + 1
   if (total > MAX_REVISION_HISTORY_CHARS) return
   entries = [...entries.slice(start), oldRevision]
   a[REVISION_HISTORY_ANNOTATION] = entries.join(',')
@@ -179,7 +201,11 @@ export function setDeploymentRevision(d: Deployment, revision: string): boolean 
  * maxSurge pods in total (maxSurge taken as given, not through the fenceposts), never beyond
  * spec.replicas for the new one. Recreate: all of spec.replicas at once.
  */
-export function newRSNewReplicas(d: Deployment, allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet): number {
+export function newRSNewReplicas(
+  d: Deployment,
+  allRSs: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet,
+): number {
   const desired = specReplicas(d)
   if (strategyType(d) === RECREATE) return desired
   if (!isRollingUpdate(d)) return specReplicas(newRS)
@@ -197,11 +223,19 @@ export function newRSNewReplicas(d: Deployment, allRSs: readonly (ReplicaSet | u
 export function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean {
   if (!rs) return false
   const desired = specReplicas(d)
-  return specReplicas(rs) === desired && desiredReplicasAnnotation(rs) === desired && intOr(rsStatus(rs).availableReplicas, 0) === desired
+  return (
+    specReplicas(rs) === desired &&
+    desiredReplicasAnnotation(rs) === desired &&
+    intOr(rsStatus(rs).availableReplicas, 0) === desired
+  )
 }
 
 /** CloneSelectorAndAddLabel: the selector with one more matchLabels entry. */
-export function cloneSelectorAndAddLabel(selector: MetaLabelSelector | null | undefined, key: string, value: string): MetaLabelSelector {
+export function cloneSelectorAndAddLabel(
+  selector: MetaLabelSelector | null | undefined,
+  key: string,
+  value: string,
+): MetaLabelSelector {
   const out: MetaLabelSelector = { matchLabels: { ...(selector?.matchLabels ?? {}), [key]: value } }
   if (selector?.matchExpressions) out.matchExpressions = structuredClone(selector.matchExpressions)
   return out

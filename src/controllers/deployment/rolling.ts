@@ -4,7 +4,13 @@ import { maxUnavailable } from './fenceposts'
 import { replicaSetsAndSyncRevision } from './new-replica-set'
 import type { Plan } from './plan'
 import { syncRolloutStatus } from './progress'
-import { activeReplicaSets, availableReplicaCount, byCreation, newRSNewReplicas, specReplicaCount } from './replica-sets'
+import {
+  activeReplicaSets,
+  availableReplicaCount,
+  byCreation,
+  newRSNewReplicas,
+  specReplicaCount,
+} from './replica-sets'
 import { scaleReplicaSetAndRecordEvent } from './scale'
 import { deploymentComplete } from './status'
 import { intOr } from '../../apimachinery/json-value'
@@ -19,7 +25,10 @@ export function rolloutRolling(plan: Plan, rsList: readonly ReplicaSet[]): void 
   if (!sets || !sets.newRS) return
   const { newRS, oldRSs } = sets
   const all = [...oldRSs, newRS]
-  if (reconcileNewReplicaSet(plan, all, newRS) || reconcileOldReplicaSets(plan, all, activeReplicaSets(oldRSs), newRS)) {
+  if (
+    reconcileNewReplicaSet(plan, all, newRS) ||
+    reconcileOldReplicaSets(plan, all, activeReplicaSets(oldRSs), newRS)
+  ) {
     syncRolloutStatus(plan, all, newRS)
     return
   }
@@ -28,7 +37,11 @@ export function rolloutRolling(plan: Plan, rsList: readonly ReplicaSet[]): void 
 }
 
 /** reconcileNewReplicaSet: down to spec.replicas if above it, else up by what NewRSNewReplicas allows. */
-export function reconcileNewReplicaSet(plan: Plan, all: readonly ReplicaSet[], newRS: ReplicaSet): boolean {
+export function reconcileNewReplicaSet(
+  plan: Plan,
+  all: readonly ReplicaSet[],
+  newRS: ReplicaSet,
+): boolean {
   const desired = specReplicas(plan.d)
   if (specReplicas(newRS) === desired) return false
   if (specReplicas(newRS) > desired) return scaleReplicaSetAndRecordEvent(plan, newRS, desired)
@@ -40,7 +53,11 @@ export function reconcileNewReplicaSet(plan: Plan, all: readonly ReplicaSet[], n
  * ReplicaSet's pods that are not available yet (so that unavailable new pods never let more old
  * ones go).
  */
-export function maxScaledDown(d: Deployment, all: readonly ReplicaSet[], newRS: ReplicaSet): number {
+export function maxScaledDown(
+  d: Deployment,
+  all: readonly ReplicaSet[],
+  newRS: ReplicaSet,
+): number {
   const minAvailable = specReplicas(d) - maxUnavailable(d)
   const newUnavailable = specReplicas(newRS) - intOr(rsStatus(newRS).availableReplicas, 0)
   return specReplicaCount(all) - minAvailable - newUnavailable
@@ -51,7 +68,12 @@ export function maxScaledDown(d: Deployment, all: readonly ReplicaSet[], newRS: 
  * available (they cost no availability, and would otherwise block the rollout), then scale old
  * ReplicaSets down, oldest first, by as many available pods as exceed the minimum.
  */
-export function reconcileOldReplicaSets(plan: Plan, all: readonly ReplicaSet[], oldRSs: readonly ReplicaSet[], newRS: ReplicaSet): boolean {
+export function reconcileOldReplicaSets(
+  plan: Plan,
+  all: readonly ReplicaSet[],
+  oldRSs: readonly ReplicaSet[],
+  newRS: ReplicaSet,
+): boolean {
   if (specReplicaCount(oldRSs) === 0) return false
   const budget = maxScaledDown(plan.d, all, newRS)
   if (budget <= 0) return false
@@ -62,7 +84,11 @@ export function reconcileOldReplicaSets(plan: Plan, all: readonly ReplicaSet[], 
 }
 
 /** cleanupUnhealthyReplicas: scales each old ReplicaSet (oldest first) down by its unavailable replicas, within the budget. */
-export function cleanupUnhealthyReplicas(plan: Plan, oldRSs: readonly ReplicaSet[], budget: number): number | undefined {
+export function cleanupUnhealthyReplicas(
+  plan: Plan,
+  oldRSs: readonly ReplicaSet[],
+  budget: number,
+): number | undefined {
   let total = 0
   for (const rs of [...oldRSs].sort(byCreation)) {
     if (total >= budget) break
@@ -79,7 +105,11 @@ export function cleanupUnhealthyReplicas(plan: Plan, oldRSs: readonly ReplicaSet
 }
 
 /** scaleDownOldReplicaSetsForRollingUpdate: old ReplicaSets (oldest first) give up the available pods above spec.replicas - maxUnavailable. */
-export function scaleDownOldReplicaSetsForRollingUpdate(plan: Plan, all: readonly ReplicaSet[], oldRSs: readonly ReplicaSet[]): number {
+export function scaleDownOldReplicaSetsForRollingUpdate(
+  plan: Plan,
+  all: readonly ReplicaSet[],
+  oldRSs: readonly ReplicaSet[],
+): number {
   const minAvailable = specReplicas(plan.d) - maxUnavailable(plan.d)
   const available = availableReplicaCount(all)
   if (available <= minAvailable) return 0

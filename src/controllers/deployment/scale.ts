@@ -7,7 +7,12 @@ import { replicasAnnotationsNeedUpdate, setReplicasAnnotations } from './replica
  * scaleReplicaSet: sets spec.replicas and the desired/max replica annotations, and records a
  * ScalingReplicaSet event when the size changes. Returns whether it scaled.
  */
-export function scaleReplicaSet(plan: Plan, rs: ReplicaSet, newScale: number, operation: 'up' | 'down' | ''): boolean {
+export function scaleReplicaSet(
+  plan: Plan,
+  rs: ReplicaSet,
+  newScale: number,
+  operation: 'up' | 'down' | '',
+): boolean {
   const d = plan.d
   const desired = specReplicas(d)
   const max = desired + maxSurge(d)
@@ -18,12 +23,21 @@ export function scaleReplicaSet(plan: Plan, rs: ReplicaSet, newScale: number, op
   setReplicasAnnotations(rs, desired, max)
   plan.touch(rs)
   if (!sizeNeedsUpdate) return false
-  plan.event(rs, 'Normal', 'ScalingReplicaSet', `Scaled ${operation} replica set ${rs.metadata.name} from ${oldScale} to ${newScale}`)
+  plan.event(
+    rs,
+    'Normal',
+    'ScalingReplicaSet',
+    `Scaled ${operation} replica set ${rs.metadata.name} from ${oldScale} to ${newScale}`,
+  )
   return true
 }
 
 /** scaleReplicaSetAndRecordEvent: nothing when the size is already right. */
-export function scaleReplicaSetAndRecordEvent(plan: Plan, rs: ReplicaSet, newScale: number): boolean {
+export function scaleReplicaSetAndRecordEvent(
+  plan: Plan,
+  rs: ReplicaSet,
+  newScale: number,
+): boolean {
   const current = specReplicas(rs)
   if (current === newScale) return false
   return scaleReplicaSet(plan, rs, newScale, current < newScale ? 'up' : 'down')

@@ -1,12 +1,27 @@
 import { getCondition, setCondition } from '../../apimachinery/conditions'
 import { specReplicas, type Deployment, type ReplicaSet } from '../shared/workloads'
 import { cleanupDeployment } from './cleanup'
-import { newCondition, PAUSED_REASON, PROGRESSING, RESUMED_REASON, TIMED_OUT_REASON } from './conditions'
+import {
+  newCondition,
+  PAUSED_REASON,
+  PROGRESSING,
+  RESUMED_REASON,
+  TIMED_OUT_REASON,
+} from './conditions'
 import { isRollingUpdate, maxSurge } from './fenceposts'
 import { replicaSetsAndSyncRevision } from './new-replica-set'
 import type { Plan } from './plan'
 import { hasProgressDeadline } from './progress-deadline'
-import { activeReplicaSets, byCreation, bySizeNewer, bySizeOlder, desiredReplicasAnnotation, isSaturated, maxReplicasAnnotation, specReplicaCount } from './replica-sets'
+import {
+  activeReplicaSets,
+  byCreation,
+  bySizeNewer,
+  bySizeOlder,
+  desiredReplicasAnnotation,
+  isSaturated,
+  maxReplicasAnnotation,
+  specReplicaCount,
+} from './replica-sets'
 import { scaleReplicaSet, scaleReplicaSetAndRecordEvent } from './scale'
 import { syncDeploymentStatus } from './status'
 import { intOr } from '../../apimachinery/json-value'
@@ -42,9 +57,15 @@ export function checkPausedConditions(plan: Plan): void {
   if (cond?.reason === TIMED_OUT_REASON) return
   const pausedCondExists = cond?.reason === PAUSED_REASON
   if (d.spec.paused && !pausedCondExists) {
-    d.status.conditions = setCondition(d.status.conditions, newCondition(PROGRESSING, 'Unknown', PAUSED_REASON, 'Deployment is paused', plan.now))
+    d.status.conditions = setCondition(
+      d.status.conditions,
+      newCondition(PROGRESSING, 'Unknown', PAUSED_REASON, 'Deployment is paused', plan.now),
+    )
   } else if (!d.spec.paused && pausedCondExists) {
-    d.status.conditions = setCondition(d.status.conditions, newCondition(PROGRESSING, 'Unknown', RESUMED_REASON, 'Deployment is resumed', plan.now))
+    d.status.conditions = setCondition(
+      d.status.conditions,
+      newCondition(PROGRESSING, 'Unknown', RESUMED_REASON, 'Deployment is resumed', plan.now),
+    )
   }
 }
 
@@ -60,7 +81,10 @@ export function isScalingEvent(plan: Plan, rsList: readonly ReplicaSet[]): boole
 }
 
 /** FindActiveOrLatest: the only active ReplicaSet, or the newest one when none is active. */
-function activeOrLatest(newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): ReplicaSet | undefined {
+function activeOrLatest(
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+): ReplicaSet | undefined {
   if (!newRS && oldRSs.length === 0) return undefined
   const newestFirst = [...oldRSs].sort((a, b) => byCreation(b, a))
   const active = activeReplicaSets([...newestFirst, newRS])
@@ -99,11 +123,16 @@ function proportion(rs: ReplicaSet, d: Deployment, toAdd: number, added: number)
  * maxSurge is spread over the active ReplicaSets in proportion to their size, leftovers going to
  * the largest (newer first when scaling up, older first when scaling down).
  */
-export function scale(plan: Plan, newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): void {
+export function scale(
+  plan: Plan,
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+): void {
   const d = plan.d
   const only = activeOrLatest(newRS, oldRSs)
   if (only) {
-    if (specReplicas(only) !== specReplicas(d)) scaleReplicaSetAndRecordEvent(plan, only, specReplicas(d))
+    if (specReplicas(only) !== specReplicas(d))
+      scaleReplicaSetAndRecordEvent(plan, only, specReplicas(d))
     return
   }
   if (isSaturated(d, newRS)) {

@@ -4,7 +4,10 @@ import { deployments, replicaSets } from '../resources'
 import { asRecord } from '../../apimachinery/json-value'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
 import { scaledValue } from '../shared/int-or-percent'
-import { replicationControllers as replicationControllersRef, statefulSets as statefulSetsRef } from '../resources'
+import {
+  replicationControllers as replicationControllersRef,
+  statefulSets as statefulSetsRef,
+} from '../resources'
 
 /** What the budget expects of its pods: how many there should be and how many must stay healthy. */
 export interface Expectation {
@@ -35,7 +38,9 @@ function ownerScale(cache: Cache, pod: KubeObject): { uid: string; scale: number
     const owner = controllerRefOf(rs)
     if (owner?.kind === 'Deployment' && owner.apiVersion.startsWith('apps/')) {
       const d = cache.get(deployments, ns, owner.name)
-      return d && d.metadata.uid === owner.uid ? { uid: owner.uid, scale: replicasOf(d) } : undefined
+      return d && d.metadata.uid === owner.uid
+        ? { uid: owner.uid, scale: replicasOf(d) }
+        : undefined
     }
     return { uid: ref.uid, scale: replicasOf(rs) }
   }
@@ -51,7 +56,10 @@ function ownerScale(cache: Cache, pod: KubeObject): { uid: string; scale: number
 }
 
 /** getExpectedScale: the sum of the scales of the controllers owning the pods. */
-function expectedScale(cache: Cache, selected: readonly KubeObject[]): { count: number; unmanaged: string[] } {
+function expectedScale(
+  cache: Cache,
+  selected: readonly KubeObject[],
+): { count: number; unmanaged: string[] } {
   const scales = new Map<string, number>()
   const unmanaged: string[] = []
   for (const pod of selected) {
@@ -75,18 +83,31 @@ function expectedScale(cache: Cache, selected: readonly KubeObject[]): { count: 
  * counts the selected pods; a percentage minAvailable is of the owners' scale. Both round up.
  * Throws ExpectationError when a pod's controller cannot be found.
  */
-export function expectedPods(pdb: KubeObject, cache: Cache, selected: readonly KubeObject[]): Expectation {
+export function expectedPods(
+  pdb: KubeObject,
+  cache: Cache,
+  selected: readonly KubeObject[],
+): Expectation {
   const spec = asRecord(pdb.spec)
   const maxUnavailable = spec.maxUnavailable as number | string | undefined | null
   const minAvailable = spec.minAvailable as number | string | undefined | null
   if (maxUnavailable !== undefined && maxUnavailable !== null) {
     const { count, unmanaged } = expectedScale(cache, selected)
-    return { expectedCount: count, desiredHealthy: Math.max(0, count - scaledValue(maxUnavailable, count, true)), unmanaged }
+    return {
+      expectedCount: count,
+      desiredHealthy: Math.max(0, count - scaledValue(maxUnavailable, count, true)),
+      unmanaged,
+    }
   }
-  if (typeof minAvailable === 'number') return { expectedCount: selected.length, desiredHealthy: minAvailable, unmanaged: [] }
+  if (typeof minAvailable === 'number')
+    return { expectedCount: selected.length, desiredHealthy: minAvailable, unmanaged: [] }
   if (typeof minAvailable === 'string') {
     const { count, unmanaged } = expectedScale(cache, selected)
-    return { expectedCount: count, desiredHealthy: scaledValue(minAvailable, count, true), unmanaged }
+    return {
+      expectedCount: count,
+      desiredHealthy: scaledValue(minAvailable, count, true),
+      unmanaged,
+    }
   }
   return { expectedCount: 0, desiredHealthy: 0, unmanaged: [] }
 }

@@ -4,12 +4,16 @@ import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { objectKey } from '../../apimachinery/object-key'
 import { deployments, replicaSets } from '../resources'
 import { podDisruptionBudgets } from './resources'
-import { replicationControllers as replicationControllersRef, statefulSets as statefulSetsRef } from '../resources'
+import {
+  replicationControllers as replicationControllersRef,
+  statefulSets as statefulSetsRef,
+} from '../resources'
 import { reconcileDisruptionBudget } from './reconcile'
 import { disruptionWakesOn } from './wakes'
 import { podReads } from '../shared/pod-reads'
 
-const namespaceBudgets = (cache: Cache, namespace: string | undefined): string[] => cache.list(podDisruptionBudgets, namespace).map(objectKey)
+const namespaceBudgets = (cache: Cache, namespace: string | undefined): string[] =>
+  cache.list(podDisruptionBudgets, namespace).map(objectKey)
 
 /**
  * The budgets a change concerns: a budget itself; for a pod or a pod's possible owner (whose scale
@@ -29,7 +33,14 @@ export function disruptionController(): ControllerDefinition {
   return {
     name: 'disruption',
     watches: {
-      kinds: [podDisruptionBudgets, pods, replicaSets, deployments, statefulSetsRef, replicationControllersRef],
+      kinds: [
+        podDisruptionBudgets,
+        pods,
+        replicaSets,
+        deployments,
+        statefulSetsRef,
+        replicationControllersRef,
+      ],
       // Of a pod: its metadata and what the shared pod predicates read (phase, Ready, node, restarts).
       reads: podReads({}),
       wakesOn: disruptionWakesOn,

@@ -1,5 +1,10 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { matchesLabels, selectorFromLabelSelector, SelectorError, type MetaLabelSelector } from '../../apimachinery/labels'
+import {
+  matchesLabels,
+  selectorFromLabelSelector,
+  SelectorError,
+  type MetaLabelSelector,
+} from '../../apimachinery/labels'
 import { pods } from '../resources'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { asRecord, jsonEqual } from '../../apimachinery/json-value'
@@ -35,22 +40,31 @@ export interface PdbStatus {
 export function selectedPods(pdb: KubeObject, cache: Cache): KubeObject[] {
   let selector
   try {
-    selector = selectorFromLabelSelector(asRecord(pdb.spec).selector as MetaLabelSelector | undefined)
+    selector = selectorFromLabelSelector(
+      asRecord(pdb.spec).selector as MetaLabelSelector | undefined,
+    )
   } catch (e) {
     if (e instanceof SelectorError) return []
     throw e
   }
-  return cache.list(pods, pdb.metadata.namespace).filter((p) => matchesLabels(selector, p.metadata.labels))
+  return cache
+    .list(pods, pdb.metadata.namespace)
+    .filter((p) => matchesLabels(selector, p.metadata.labels))
 }
 
 /**
  * apimeta.SetStatusCondition for DisruptionAllowed: lastTransitionTime moves only when the status
  * changes.
  */
-function disruptionAllowedCondition(previous: PdbCondition[] | undefined, next: Omit<PdbCondition, 'type' | 'lastTransitionTime'>, now: number): PdbCondition[] {
+function disruptionAllowedCondition(
+  previous: PdbCondition[] | undefined,
+  next: Omit<PdbCondition, 'type' | 'lastTransitionTime'>,
+  now: number,
+): PdbCondition[] {
   const others = (previous ?? []).filter((c) => c.type !== 'DisruptionAllowed')
   const current = (previous ?? []).find((c) => c.type === 'DisruptionAllowed')
-  const lastTransitionTime = current && current.status === next.status ? current.lastTransitionTime : formatTime(now)
+  const lastTransitionTime =
+    current && current.status === next.status ? current.lastTransitionTime : formatTime(now)
   return [...others, { type: 'DisruptionAllowed', ...next, lastTransitionTime }]
 }
 
@@ -69,7 +83,13 @@ export function reconcileDisruptionBudget(key: string, cache: Cache, now: number
   const generation = Number(pdb.metadata.generation ?? 0) || undefined
   const selected = selectedPods(pdb, cache)
   const actions: Action[] = []
-  const event = (eventType: 'Normal' | 'Warning', reason: string, message: string): Action => ({ type: 'event', involved: pdb, eventType, reason, message })
+  const event = (eventType: 'Normal' | 'Warning', reason: string, message: string): Action => ({
+    type: 'event',
+    involved: pdb,
+    eventType,
+    reason,
+    message,
+  })
 
   let expectation
   try {
@@ -81,10 +101,28 @@ export function reconcileDisruptionBudget(key: string, cache: Cache, now: number
       ...(old as PdbStatus),
       observedGeneration: generation,
       disruptionsAllowed: 0,
-      conditions: disruptionAllowedCondition(old.conditions, { status: 'False', reason: 'SyncFailed', message: e.message, observedGeneration: generation }, now),
+      conditions: disruptionAllowedCondition(
+        old.conditions,
+        {
+          status: 'False',
+          reason: 'SyncFailed',
+          message: e.message,
+          observedGeneration: generation,
+        },
+        now,
+      ),
     }
     if (jsonEqual(status, pdb.status)) return { actions: [] }
-    return { actions: [event('Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${e.message}`), updateStatus(pdb, status)] }
+    return {
+      actions: [
+        event(
+          'Warning',
+          'CalculateExpectedPodCountFailed',
+          `Failed to calculate the number of expected pods: ${e.message}`,
+        ),
+        updateStatus(pdb, status),
+      ],
+    }
   }
 
   const disrupted: Record<string, string> = {}
@@ -97,7 +135,13 @@ export function reconcileDisruptionBudget(key: string, cache: Cache, now: number
     if (since === undefined) continue
     const expectedDeletion = since + DELETION_TIMEOUT_MS
     if (expectedDeletion <= now) {
-      actions.push({ type: 'event', involved: pod, eventType: 'Warning', reason: 'NotDeleted', message: `Pod was expected by PDB ${namespace}/${name} to be deleted but it wasn't` })
+      actions.push({
+        type: 'event',
+        involved: pod,
+        eventType: 'Warning',
+        reason: 'NotDeleted',
+        message: `Pod was expected by PDB ${namespace}/${name} to be deleted but it wasn't`,
+      })
       continue
     }
     disrupted[podName] = at
@@ -119,7 +163,14 @@ export function reconcileDisruptionBudget(key: string, cache: Cache, now: number
     expectedPods: expectedCount,
     conditions: disruptionAllowedCondition(
       old.conditions,
-      allowed > 0 ? { status: 'True', reason: 'SufficientPods', message: '', observedGeneration: generation } : { status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: generation },
+      allowed > 0
+        ? { status: 'True', reason: 'SufficientPods', message: '', observedGeneration: generation }
+        : {
+            status: 'False',
+            reason: 'InsufficientPods',
+            message: '',
+            observedGeneration: generation,
+          },
       now,
     ),
   }

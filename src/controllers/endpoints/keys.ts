@@ -12,10 +12,17 @@ export const leaderElectionAnnotation = 'control-plane.alpha.kubernetes.io/leade
  * also hands over its previous state, so a service it stopped matching hears of it too). An
  * Endpoints object concerns its service when there is one, so a hand edit or deletion is repaired.
  */
-export function endpointsKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+export function endpointsKeysFor(
+  resource: ResourceRef,
+  object: KubeObject,
+  cache: Cache,
+): string[] {
   if (sameResource(resource, services)) return [objectKey(object)]
   if (sameResource(resource, pods)) return servicesOfPod(object, cache).map(objectKey)
-  if (sameResource(resource, endpoints)) return cache.get(services, object.metadata.namespace, object.metadata.name ?? '') ? [objectKey(object)] : []
+  if (sameResource(resource, endpoints))
+    return cache.get(services, object.metadata.namespace, object.metadata.name ?? '')
+      ? [objectKey(object)]
+      : []
   return []
 }
 
@@ -25,6 +32,7 @@ export function endpointsKeysFor(resource: ResourceRef, object: KubeObject, cach
  */
 export function allEndpointsKeys(cache: Cache): string[] {
   const keys = new Set(cache.list(services).map(objectKey))
-  for (const ep of cache.list(endpoints)) if (!ep.metadata.annotations?.[leaderElectionAnnotation]) keys.add(objectKey(ep))
+  for (const ep of cache.list(endpoints))
+    if (!ep.metadata.annotations?.[leaderElectionAnnotation]) keys.add(objectKey(ep))
   return [...keys]
 }

@@ -20,7 +20,12 @@ export function servicePorts(svc: KubeObject): ServicePort[] {
     const out: ServicePort = {
       protocol: typeof p.protocol === 'string' && p.protocol ? p.protocol : 'TCP',
       port,
-      targetPort: typeof target === 'number' && target > 0 ? target : typeof target === 'string' && target ? target : port,
+      targetPort:
+        typeof target === 'number' && target > 0
+          ? target
+          : typeof target === 'string' && target
+            ? target
+            : port,
     }
     if (typeof p.name === 'string' && p.name) out.name = p.name
     if (typeof p.appProtocol === 'string') out.appProtocol = p.appProtocol
@@ -36,12 +41,22 @@ export function servicePorts(svc: KubeObject): ServicePort[] {
 export function findPort(pod: KubeObject, port: ServicePort): number | undefined {
   if (typeof port.targetPort === 'number') return port.targetPort
   const spec = asRecord(pod.spec)
-  const sidecars = (Array.isArray(spec.initContainers) ? (spec.initContainers as Json[]) : []).filter((c) => asRecord(c).restartPolicy === 'Always')
-  const containers = [...(Array.isArray(spec.containers) ? (spec.containers as Json[]) : []), ...sidecars]
+  const sidecars = (
+    Array.isArray(spec.initContainers) ? (spec.initContainers as Json[]) : []
+  ).filter((c) => asRecord(c).restartPolicy === 'Always')
+  const containers = [
+    ...(Array.isArray(spec.containers) ? (spec.containers as Json[]) : []),
+    ...sidecars,
+  ]
   for (const c of containers) {
     for (const raw of Array.isArray(asRecord(c).ports) ? (asRecord(c).ports as unknown[]) : []) {
       const p = asRecord(raw)
-      if (p.name === port.targetPort && (p.protocol ?? 'TCP') === port.protocol && typeof p.containerPort === 'number') return p.containerPort
+      if (
+        p.name === port.targetPort &&
+        (p.protocol ?? 'TCP') === port.protocol &&
+        typeof p.containerPort === 'number'
+      )
+        return p.containerPort
     }
   }
   return undefined

@@ -30,17 +30,32 @@ export function reconcileEndpoints(key: string, cache: Cache): Outcome {
   const current = cache.get(endpoints, namespace, name)
   if (!svc) {
     if (!current || current.metadata.annotations?.[leaderElectionAnnotation]) return { actions: [] }
-    const action: Action = { type: 'delete', resource: endpoints, namespace, name, preconditions: { uid: current.metadata.uid } }
+    const action: Action = {
+      type: 'delete',
+      resource: endpoints,
+      namespace,
+      name,
+      preconditions: { uid: current.metadata.uid },
+    }
     return { actions: [action] }
   }
   if (!isManagedService(svc)) return { actions: [] }
 
   const subsets = computeSubsets(svc, podsOfService(svc, cache))
   const labels = endpointsLabels(svc)
-  if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels)) return { actions: [] }
+  if (
+    current &&
+    jsonEqual(current.subsets ?? [], subsets) &&
+    jsonEqual(current.metadata.labels ?? {}, labels)
+  )
+    return { actions: [] }
 
   if (!current) {
-    const object: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels } }
+    const object: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name, namespace, labels },
+    }
     if (subsets.length) object.subsets = subsets
     return { actions: [{ type: 'create', resource: endpoints, object }] }
   }

@@ -15,7 +15,9 @@ export function serviceSpec(svc: KubeObject): Json {
 /** The selector map, or undefined for a service without one (its endpoints are managed by hand). */
 export function serviceSelector(svc: KubeObject): Record<string, string> | undefined {
   const selector = serviceSpec(svc).selector
-  return selector && typeof selector === 'object' && !Array.isArray(selector) ? (selector as Record<string, string>) : undefined
+  return selector && typeof selector === 'object' && !Array.isArray(selector)
+    ? (selector as Record<string, string>)
+    : undefined
 }
 
 /** Whether a controller fills in this service's endpoints: it has a selector and is not ExternalName. */
@@ -38,7 +40,9 @@ export function podsOfService(svc: KubeObject, cache: Cache): KubeObject[] {
   const selector = serviceSelector(svc)
   if (!selector) return []
   const sel = selectorFromSet(selector)
-  return cache.list(pods, svc.metadata.namespace ?? '').filter((p) => matchesLabels(sel, p.metadata.labels))
+  return cache
+    .list(pods, svc.metadata.namespace ?? '')
+    .filter((p) => matchesLabels(sel, p.metadata.labels))
 }
 
 /** getPodServiceMemberships: the services in the pod's namespace whose selector matches it. */
@@ -72,17 +76,32 @@ export function shouldPodBeInEndpoints(pod: KubeObject, includeTerminating: bool
 export function hostnameFor(pod: KubeObject, svc: KubeObject): string | undefined {
   const spec = asRecord(pod.spec)
   const hostname = typeof spec.hostname === 'string' ? spec.hostname : ''
-  if (!hostname || spec.subdomain !== svc.metadata.name || pod.metadata.namespace !== svc.metadata.namespace) return undefined
+  if (
+    !hostname ||
+    spec.subdomain !== svc.metadata.name ||
+    pod.metadata.namespace !== svc.metadata.namespace
+  )
+    return undefined
   return hostname
 }
 
 /** The targetRef of an address: the pod, without its resourceVersion so pod updates cause no churn. */
 export function podReference(pod: KubeObject): Json {
-  return { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid }
+  return {
+    kind: 'Pod',
+    namespace: pod.metadata.namespace,
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+  }
 }
 
 /** What the Endpoints and EndpointSlice controllers read of a pod beside the shared predicates' fields (podIP, hostnameFor, findPort). */
 export const endpointPodReads: Fields = {
-  spec: { hostname: true, subdomain: true, containers: { ports: true }, initContainers: { restartPolicy: true, ports: true } },
+  spec: {
+    hostname: true,
+    subdomain: true,
+    containers: { ports: true },
+    initContainers: { restartPolicy: true, ports: true },
+  },
   status: { podIP: true, podIPs: true },
 }

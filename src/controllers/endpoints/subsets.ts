@@ -1,7 +1,14 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { isPodReady, podNodeName } from '../shared/pods'
 import { findPort, servicePorts } from './ports'
-import { hostnameFor, isHeadless, podIP, podReference, publishNotReadyAddresses, shouldPodBeInEndpoints } from './service-pods'
+import {
+  hostnameFor,
+  isHeadless,
+  podIP,
+  podReference,
+  publishNotReadyAddresses,
+  shouldPodBeInEndpoints,
+} from './service-pods'
 import type { Json } from '../../apimachinery/json-value'
 
 export interface EndpointAddress {
@@ -34,11 +41,18 @@ export function endpointAddress(pod: KubeObject, svc: KubeObject): EndpointAddre
   return address
 }
 
-const portKey = (p: EndpointPort) => `${p.name ?? ''}\u0000${p.port}\u0000${p.protocol}\u0000${p.appProtocol ?? ''}`
+const portKey = (p: EndpointPort) =>
+  `${p.name ?? ''}\u0000${p.port}\u0000${p.protocol}\u0000${p.appProtocol ?? ''}`
 const addressKey = (a: EndpointAddress) => `${a.ip}\u0000${String(a.targetRef.uid ?? '')}`
 
 function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
-  return a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : String(a.targetRef.uid ?? '') < String(b.targetRef.uid ?? '') ? -1 : 1
+  return a.ip < b.ip
+    ? -1
+    : a.ip > b.ip
+      ? 1
+      : String(a.targetRef.uid ?? '') < String(b.targetRef.uid ?? '')
+        ? -1
+        : 1
 }
 
 interface Member {
@@ -53,12 +67,16 @@ interface Member {
  * so the same pods always yield the same subsets and an unchanged service is never rewritten.
  */
 export function repack(members: Iterable<Member>): EndpointSubset[] {
-  const groups = new Map<string, { ports: EndpointPort[]; ready: EndpointAddress[]; notReady: EndpointAddress[] }>()
+  const groups = new Map<
+    string,
+    { ports: EndpointPort[]; ready: EndpointAddress[]; notReady: EndpointAddress[] }
+  >()
   for (const m of members) {
     const ports = [...m.ports.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     const key = ports.map(([k]) => k).join('\u0001')
     let group = groups.get(key)
-    if (!group) groups.set(key, (group = { ports: ports.map(([, p]) => p), ready: [], notReady: [] }))
+    if (!group)
+      groups.set(key, (group = { ports: ports.map(([, p]) => p), ready: [], notReady: [] }))
     ;(m.ready ? group.ready : group.notReady).push(m.address)
   }
   return [...groups.entries()]

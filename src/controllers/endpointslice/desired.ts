@@ -1,6 +1,12 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { findPort, servicePorts } from '../endpoints/ports'
-import { hostnameFor, podIP, podReference, publishNotReadyAddresses, shouldPodBeInEndpoints } from '../endpoints/service-pods'
+import {
+  hostnameFor,
+  podIP,
+  podReference,
+  publishNotReadyAddresses,
+  shouldPodBeInEndpoints,
+} from '../endpoints/service-pods'
 import { isPodReady, podNodeName } from '../shared/pods'
 import { maxEndpointsPerSlice } from './resources'
 import { stableStringify, type Json } from '../../apimachinery/json-value'
@@ -74,8 +80,11 @@ export function desiredSlices(svc: KubeObject, pods: readonly KubeObject[]): Sli
   const out: SliceContent[] = []
   for (const key of [...groups.keys()].sort()) {
     const group = groups.get(key)!
-    const sorted = group.endpoints.sort((a, b) => (firstAddress(a) < firstAddress(b) ? -1 : firstAddress(a) > firstAddress(b) ? 1 : 0))
-    for (let i = 0; i < sorted.length; i += maxEndpointsPerSlice) out.push({ ports: group.ports, endpoints: sorted.slice(i, i + maxEndpointsPerSlice) })
+    const sorted = group.endpoints.sort((a, b) =>
+      firstAddress(a) < firstAddress(b) ? -1 : firstAddress(a) > firstAddress(b) ? 1 : 0,
+    )
+    for (let i = 0; i < sorted.length; i += maxEndpointsPerSlice)
+      out.push({ ports: group.ports, endpoints: sorted.slice(i, i + maxEndpointsPerSlice) })
   }
   return out
 }

@@ -14,12 +14,18 @@ export function isManagedSlice(slice: KubeObject): boolean {
  * Keys are the services' `namespace/name`. A pod concerns the services selecting it; a managed
  * slice concerns the service its label names, so an edited or deleted slice is put right.
  */
-export function endpointSliceKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+export function endpointSliceKeysFor(
+  resource: ResourceRef,
+  object: KubeObject,
+  cache: Cache,
+): string[] {
   if (sameResource(resource, services)) return [objectKey(object)]
   if (sameResource(resource, pods)) return servicesOfPod(object, cache).map(objectKey)
   if (sameResource(resource, endpointSlices)) {
     const service = object.metadata.labels?.[serviceNameLabel]
-    return isManagedSlice(object) && service ? [namespacedKey(object.metadata.namespace, service)] : []
+    return isManagedSlice(object) && service
+      ? [namespacedKey(object.metadata.namespace, service)]
+      : []
   }
   return []
 }

@@ -14,7 +14,8 @@ const headlessLabel = 'service.kubernetes.io/headless'
 /** setEndpointSliceLabels: the service's labels (but the reserved ones), its name, the manager, and the headless marker. */
 export function sliceLabels(svc: KubeObject): Record<string, string> {
   const labels: Record<string, string> = {}
-  for (const [k, v] of Object.entries(svc.metadata.labels ?? {})) if (k !== serviceNameLabel && k !== managedByLabel && k !== headlessLabel) labels[k] = v
+  for (const [k, v] of Object.entries(svc.metadata.labels ?? {}))
+    if (k !== serviceNameLabel && k !== managedByLabel && k !== headlessLabel) labels[k] = v
   if (isHeadless(svc)) labels[headlessLabel] = ''
   labels[serviceNameLabel] = svc.metadata.name ?? ''
   labels[managedByLabel] = controllerName
@@ -66,14 +67,21 @@ export function reconcileEndpointSlices(key: string, cache: Cache): Outcome {
 
   const existing = cache
     .list(endpointSlices, namespace)
-    .filter((s) => isManagedSlice(s) && s.metadata.labels?.[serviceNameLabel] === name && !s.metadata.deletionTimestamp)
+    .filter(
+      (s) =>
+        isManagedSlice(s) &&
+        s.metadata.labels?.[serviceNameLabel] === name &&
+        !s.metadata.deletionTimestamp,
+    )
     .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
   const unused = new Set(existing)
   const actions: Action[] = []
   const creates: Action[] = []
   for (const content of desiredSlices(svc, podsOfService(svc, cache))) {
     const portKey = stableStringify(content.ports)
-    const candidates = [...unused].filter((s) => s.addressType === 'IPv4' && stableStringify(s.ports ?? []) === portKey)
+    const candidates = [...unused].filter(
+      (s) => s.addressType === 'IPv4' && stableStringify(s.ports ?? []) === portKey,
+    )
     const slice = candidates.find((s) => upToDate(s, svc, content)) ?? candidates[0]
     if (!slice) {
       creates.push({ type: 'create', resource: endpointSlices, object: newSlice(svc, content) })
@@ -82,14 +90,33 @@ export function reconcileEndpointSlices(key: string, cache: Cache): Outcome {
     unused.delete(slice)
     if (upToDate(slice, svc, content)) continue
     const fresh = newSlice(svc, content)
-    const metadata = { ...slice.metadata, labels: fresh.metadata.labels, ownerReferences: fresh.metadata.ownerReferences }
-    actions.push({ type: 'update', resource: endpointSlices, object: { ...slice, metadata, addressType: 'IPv4', endpoints: content.endpoints, ports: content.ports } })
+    const metadata = {
+      ...slice.metadata,
+      labels: fresh.metadata.labels,
+      ownerReferences: fresh.metadata.ownerReferences,
+    }
+    actions.push({
+      type: 'update',
+      resource: endpointSlices,
+      object: {
+        ...slice,
+        metadata,
+        addressType: 'IPv4',
+        endpoints: content.endpoints,
+        ports: content.ports,
+      },
+    })
   }
   // Updates first, then creates, then deletes: consumers never see a moment with fewer endpoints than either state.
   actions.push(...creates)
   for (const s of unused) {
-    actions.push({ type: 'delete', resource: endpointSlices, namespace, name: s.metadata.name ?? '', preconditions: { uid: s.metadata.uid } })
+    actions.push({
+      type: 'delete',
+      resource: endpointSlices,
+      namespace,
+      name: s.metadata.name ?? '',
+      preconditions: { uid: s.metadata.uid },
+    })
   }
   return { actions }
 }
-

@@ -2,7 +2,12 @@ import { asRecord } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 import type { Action, Cache, Outcome } from '../runtime/types'
 import { ensurePlan } from '../../apis/flowcontrol/ensure'
-import { conditionsOf, notEnforcedCondition, wantedDangling, withConditions } from '../../apis/flowcontrol/conditions'
+import {
+  conditionsOf,
+  notEnforcedCondition,
+  wantedDangling,
+  withConditions,
+} from '../../apis/flowcontrol/conditions'
 import { levelOf, parseKey, priorityLevels } from './keys'
 
 /**
@@ -15,10 +20,24 @@ export function reconcileFlowcontrol(key: string, cache: Cache, now: number): Ou
   const { resource, kind, name } = parseKey(key)
   const current = cache.get(resource, undefined, name)
   const plan = ensurePlan(kind, name, current)
-  if (plan?.type === 'create') return { actions: [{ type: 'create', resource, object: plan.object }] }
-  if (plan?.type === 'update') return { actions: [{ type: 'update', resource, object: plan.object }] }
+  if (plan?.type === 'create')
+    return { actions: [{ type: 'create', resource, object: plan.object }] }
+  if (plan?.type === 'update')
+    return { actions: [{ type: 'update', resource, object: plan.object }] }
   if (plan?.type === 'delete') {
-    return { actions: [{ type: 'delete', resource, name, preconditions: { uid: current?.metadata.uid, resourceVersion: current?.metadata.resourceVersion } }] }
+    return {
+      actions: [
+        {
+          type: 'delete',
+          resource,
+          name,
+          preconditions: {
+            uid: current?.metadata.uid,
+            resourceVersion: current?.metadata.resourceVersion,
+          },
+        },
+      ],
+    }
   }
   if (!current || current.metadata.deletionTimestamp) return { actions: [] }
 
@@ -29,6 +48,10 @@ export function reconcileFlowcontrol(key: string, cache: Cache, now: number): Ou
   }
   const conditions = withConditions(conditionsOf(current), wanted, formatTime(now))
   if (!conditions) return { actions: [] }
-  const action: Action = { type: 'updateStatus', resource, object: { ...current, status: { ...asRecord(current.status), conditions } } }
+  const action: Action = {
+    type: 'updateStatus',
+    resource,
+    object: { ...current, status: { ...asRecord(current.status), conditions } },
+  }
   return { actions: [action] }
 }

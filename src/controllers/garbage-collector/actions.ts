@@ -9,10 +9,16 @@ export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan'
  * honours the policy (Foreground and Orphan are recorded as finalizers); the runner's delete action
  * is expected to pass it through, and without it a delete behaves as Background.
  */
-export type DeleteAction = Extract<Action, { type: 'delete' }> & { propagationPolicy?: PropagationPolicy }
+export type DeleteAction = Extract<Action, { type: 'delete' }> & {
+  propagationPolicy?: PropagationPolicy
+}
 
 /** Deletes exactly the object observed: a uid precondition keeps a same-named successor safe. */
-export function deleteObject(kind: WatchedKind, object: KubeObject, propagationPolicy: PropagationPolicy): Action {
+export function deleteObject(
+  kind: WatchedKind,
+  object: KubeObject,
+  propagationPolicy: PropagationPolicy,
+): Action {
   const action: DeleteAction = {
     type: 'delete',
     resource: kind.ref,
@@ -30,22 +36,41 @@ export function deleteObject(kind: WatchedKind, object: KubeObject, propagationP
  * the patch with a conflict instead of being dropped. The rest of the object stays as stored, so
  * the cache it was computed from need not hold every field.
  */
-function setMetadataList(kind: WatchedKind, object: KubeObject, field: 'ownerReferences' | 'finalizers', list: unknown[]): Action {
+function setMetadataList(
+  kind: WatchedKind,
+  object: KubeObject,
+  field: 'ownerReferences' | 'finalizers',
+  list: unknown[],
+): Action {
   return {
     type: 'patch',
     resource: kind.ref,
     namespace: object.metadata.namespace,
     name: object.metadata.name ?? '',
-    patch: { metadata: { [field]: list.length ? list : null, resourceVersion: object.metadata.resourceVersion } },
+    patch: {
+      metadata: {
+        [field]: list.length ? list : null,
+        resourceVersion: object.metadata.resourceVersion,
+      },
+    },
   }
 }
 
 /** Replaces a dependent's ownerReferences with `remaining`. */
-export function setOwnerReferences(kind: WatchedKind, object: KubeObject, remaining: OwnerReference[]): Action {
+export function setOwnerReferences(
+  kind: WatchedKind,
+  object: KubeObject,
+  remaining: OwnerReference[],
+): Action {
   return setMetadataList(kind, object, 'ownerReferences', remaining)
 }
 
 /** Drops one finalizer. */
 export function removeFinalizer(kind: WatchedKind, object: KubeObject, finalizer: string): Action {
-  return setMetadataList(kind, object, 'finalizers', (object.metadata.finalizers ?? []).filter((f) => f !== finalizer))
+  return setMetadataList(
+    kind,
+    object,
+    'finalizers',
+    (object.metadata.finalizers ?? []).filter((f) => f !== finalizer),
+  )
 }

@@ -17,7 +17,11 @@ export class DependentsIndex {
   /** Records what the cache now holds under the changed object's key (it may have gone). */
   track(kind: WatchedKind, changed: KubeObject, cache: Cache): void {
     const key = keyOf(kind.ref, changed)
-    const current = cache.get(kind.ref, kind.namespaced ? changed.metadata.namespace : undefined, changed.metadata.name ?? '')
+    const current = cache.get(
+      kind.ref,
+      kind.namespaced ? changed.metadata.namespace : undefined,
+      changed.metadata.name ?? '',
+    )
     this.set(key, current ? ownerUids(current) : [])
   }
 
@@ -28,7 +32,8 @@ export class DependentsIndex {
   rebuild(cache: Cache, kinds: WatchedKinds): void {
     this.byOwner.clear()
     this.ownersByKey.clear()
-    for (const kind of kinds.all) for (const o of cache.list(kind.ref)) this.set(keyOf(kind.ref, o), ownerUids(o))
+    for (const kind of kinds.all)
+      for (const o of cache.list(kind.ref)) this.set(keyOf(kind.ref, o), ownerUids(o))
   }
 
   private set(key: string, uids: string[]): void {
@@ -50,4 +55,7 @@ export class DependentsIndex {
   }
 }
 
-const ownerUids = (o: KubeObject): string[] => ownerRefsOf(o).map((r) => r.uid).filter((u): u is string => typeof u === 'string' && u !== '')
+const ownerUids = (o: KubeObject): string[] =>
+  ownerRefsOf(o)
+    .map((r) => r.uid)
+    .filter((u): u is string => typeof u === 'string' && u !== '')

@@ -8,17 +8,21 @@ export const ORPHAN_FINALIZER = 'orphan'
 /** Recorded for `propagationPolicy: Foreground`: blocking dependents are deleted first. */
 export const FOREGROUND_FINALIZER = 'foregroundDeletion'
 
-export const ownerRefsOf = (o: KubeObject): OwnerReference[] => (Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences : [])
+export const ownerRefsOf = (o: KubeObject): OwnerReference[] =>
+  Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences : []
 
-export const hasFinalizer = (o: KubeObject, finalizer: string): boolean => (o.metadata.finalizers ?? []).includes(finalizer)
+export const hasFinalizer = (o: KubeObject, finalizer: string): boolean =>
+  (o.metadata.finalizers ?? []).includes(finalizer)
 
 export const isBeingDeleted = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp
 
 /** An owner in foreground deletion: it waits for its blocking dependents to go. */
-export const isDeletingDependents = (o: KubeObject): boolean => isBeingDeleted(o) && hasFinalizer(o, FOREGROUND_FINALIZER)
+export const isDeletingDependents = (o: KubeObject): boolean =>
+  isBeingDeleted(o) && hasFinalizer(o, FOREGROUND_FINALIZER)
 
 /** An owner being deleted with the orphan policy: its dependents lose their reference to it. */
-export const isOrphaningDependents = (o: KubeObject): boolean => isBeingDeleted(o) && hasFinalizer(o, ORPHAN_FINALIZER)
+export const isOrphaningDependents = (o: KubeObject): boolean =>
+  isBeingDeleted(o) && hasFinalizer(o, ORPHAN_FINALIZER)
 
 /**
  * How a dependent's reference to an owner stands (upstream's classifyReferences):
@@ -36,7 +40,12 @@ export type OwnerState = 'solid' | 'dangling' | 'waiting'
  * namespace and name carries the referenced uid. Undefined as a whole when the reference cannot be
  * looked up (a kind that is not watched, or a namespaced owner of a cluster-scoped object).
  */
-export function lookUpOwner(cache: Cache, kinds: WatchedKinds, dependent: KubeObject, ref: OwnerReference): { kind: WatchedKind; owner: KubeObject | undefined } | undefined {
+export function lookUpOwner(
+  cache: Cache,
+  kinds: WatchedKinds,
+  dependent: KubeObject,
+  ref: OwnerReference,
+): { kind: WatchedKind; owner: KubeObject | undefined } | undefined {
   const kind = kinds.ofOwnerRef(ref)
   if (!kind) return undefined
   const namespace = kind.namespaced ? dependent.metadata.namespace : undefined
@@ -45,7 +54,12 @@ export function lookUpOwner(cache: Cache, kinds: WatchedKinds, dependent: KubeOb
   return { kind, owner: found && found.metadata.uid === ref.uid ? found : undefined }
 }
 
-export function ownerState(cache: Cache, kinds: WatchedKinds, dependent: KubeObject, ref: OwnerReference): OwnerState {
+export function ownerState(
+  cache: Cache,
+  kinds: WatchedKinds,
+  dependent: KubeObject,
+  ref: OwnerReference,
+): OwnerState {
   const lookup = lookUpOwner(cache, kinds, dependent, ref)
   if (!lookup) return 'solid'
   if (!lookup.owner) return 'dangling'
@@ -63,7 +77,12 @@ export interface Dependent {
  * Every watched object that references `owner` by uid. A namespaced owner can only own objects in
  * its own namespace; a cluster-scoped owner may own objects anywhere.
  */
-export function dependentsOf(cache: Cache, kinds: WatchedKinds, owner: KubeObject, ownerKind: WatchedKind): Dependent[] {
+export function dependentsOf(
+  cache: Cache,
+  kinds: WatchedKinds,
+  owner: KubeObject,
+  ownerKind: WatchedKind,
+): Dependent[] {
   const uid = owner.metadata.uid
   if (!uid) return []
   const namespace = ownerKind.namespaced ? owner.metadata.namespace : undefined
@@ -78,19 +97,33 @@ export function dependentsOf(cache: Cache, kinds: WatchedKinds, owner: KubeObjec
   return out
 }
 
-export function hasDependents(cache: Cache, kinds: WatchedKinds, owner: KubeObject, ownerKind: WatchedKind): boolean {
+export function hasDependents(
+  cache: Cache,
+  kinds: WatchedKinds,
+  owner: KubeObject,
+  ownerKind: WatchedKind,
+): boolean {
   const uid = owner.metadata.uid
   if (!uid) return false
   const namespace = ownerKind.namespaced ? owner.metadata.namespace : undefined
   for (const kind of kinds.all) {
     if (namespace !== undefined && !kind.namespaced) continue
-    if (ownedBy(cache, kind.ref, uid).some((o) => namespace === undefined || o.metadata.namespace === namespace)) return true
+    if (
+      ownedBy(cache, kind.ref, uid).some(
+        (o) => namespace === undefined || o.metadata.namespace === namespace,
+      )
+    )
+      return true
   }
   return false
 }
 
 /** The uids that some watched object in `namespace` (every namespace when undefined) names as its owner. */
-export function ownerUidsIn(cache: Cache, kinds: WatchedKinds, namespace: string | undefined): Set<string> {
+export function ownerUidsIn(
+  cache: Cache,
+  kinds: WatchedKinds,
+  namespace: string | undefined,
+): Set<string> {
   const uids = new Set<string>()
   for (const kind of kinds.all) {
     if (namespace !== undefined && !kind.namespaced) continue

@@ -1,16 +1,24 @@
 import type { KubeObject, OwnerReference } from '../../apimachinery/types'
 import type { Cache, ControllerDefinition, ResourceRef } from '../runtime/types'
 import { DependentsIndex } from './dependents-index'
-import { isBeingDeleted, isDeletingDependents, isOrphaningDependents, lookUpOwner, ownerRefsOf } from './graph'
+import {
+  isBeingDeleted,
+  isDeletingDependents,
+  isOrphaningDependents,
+  lookUpOwner,
+  ownerRefsOf,
+} from './graph'
 import { keyOf } from './keys'
 import { WatchedKinds } from './kinds'
 import { reconcileObject } from './reconcile'
 
 /** Objects the collector has anything to do with: dependents, and owners deleted with a policy. */
-const needsCollector = (o: KubeObject): boolean => ownerRefsOf(o).length > 0 || isOrphaningDependents(o) || isDeletingDependents(o)
+const needsCollector = (o: KubeObject): boolean =>
+  ownerRefsOf(o).length > 0 || isOrphaningDependents(o) || isDeletingDependents(o)
 
 /** What the collector reads of an object besides its deletion: its owners and finalizers. */
-const ownershipOf = (o: KubeObject): string => JSON.stringify([o.metadata.ownerReferences ?? [], o.metadata.finalizers ?? []])
+const ownershipOf = (o: KubeObject): string =>
+  JSON.stringify([o.metadata.ownerReferences ?? [], o.metadata.finalizers ?? []])
 
 /**
  * The garbage collector: deletes objects whose owners are all gone, carries out foreground and
@@ -31,7 +39,11 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
     const kind = kinds.ofResource(resource)
     if (!kind) return []
     index.track(kind, object, cache)
-    const current = cache.get(kind.ref, kind.namespaced ? object.metadata.namespace : undefined, object.metadata.name ?? '')
+    const current = cache.get(
+      kind.ref,
+      kind.namespaced ? object.metadata.namespace : undefined,
+      object.metadata.name ?? '',
+    )
     const keys: string[] = []
     // An owner in foreground deletion waits on this object. It goes first: its pass settles all
     // its dependents with one scan, which their own passes would each repeat.
@@ -80,9 +92,16 @@ export function garbageCollector(resources: readonly ResourceRef[]): ControllerD
   }
 }
 
-function ownerKeyIfWaiting(cache: Cache, kinds: WatchedKinds, dependent: KubeObject, ref: OwnerReference): string | undefined {
+function ownerKeyIfWaiting(
+  cache: Cache,
+  kinds: WatchedKinds,
+  dependent: KubeObject,
+  ref: OwnerReference,
+): string | undefined {
   const lookup = lookUpOwner(cache, kinds, dependent, ref)
-  return lookup?.owner && isDeletingDependents(lookup.owner) ? keyOf(lookup.kind.ref, lookup.owner) : undefined
+  return lookup?.owner && isDeletingDependents(lookup.owner)
+    ? keyOf(lookup.kind.ref, lookup.owner)
+    : undefined
 }
 
 export { garbageCollectedResources } from './resources'

@@ -7,7 +7,11 @@ import type { ResourceRef } from '../runtime/types'
  * `apps/replicasets/default/web-5d8f` or `core/nodes//n1`. No segment can contain a slash (group
  * names are DNS subdomains, the others DNS labels or path segments), so the split is unambiguous.
  */
-export function objectKey(ref: Pick<ResourceRef, 'group' | 'plural'>, namespace: string | undefined, name: string): string {
+export function objectKey(
+  ref: Pick<ResourceRef, 'group' | 'plural'>,
+  namespace: string | undefined,
+  name: string,
+): string {
   return `${ref.group || 'core'}/${ref.plural}/${namespace ?? ''}/${name}`
 }
 

@@ -1,6 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action, Cache, Outcome } from '../runtime/types'
-import { deleteObject, removeFinalizer, setOwnerReferences, type PropagationPolicy } from './actions'
+import {
+  deleteObject,
+  removeFinalizer,
+  setOwnerReferences,
+  type PropagationPolicy,
+} from './actions'
 import {
   dependentsOf,
   FOREGROUND_FINALIZER,
@@ -32,11 +37,18 @@ export function collectItem(
   const states = refs.map((ref) => ownerState(cache, kinds, item, ref))
   if (states.includes('solid')) {
     if (states.every((s) => s === 'solid')) return []
-    return [setOwnerReferences(kind, item, refs.filter((_, i) => states[i] === 'solid'))]
+    return [
+      setOwnerReferences(
+        kind,
+        item,
+        refs.filter((_, i) => states[i] === 'solid'),
+      ),
+    ]
   }
   // An owner waits for this object, which has dependents of its own: delete in the foreground too,
   // so that the wait covers the whole subtree.
-  if (states.includes('waiting') && hasOwnDependents(item)) return [deleteObject(kind, item, 'Foreground')]
+  if (states.includes('waiting') && hasOwnDependents(item))
+    return [deleteObject(kind, item, 'Foreground')]
   return [deleteObject(kind, item, policyRecordedOn(item))]
 }
 
@@ -48,10 +60,19 @@ function policyRecordedOn(item: KubeObject): PropagationPolicy {
 }
 
 /** Orphan policy: every dependent loses its reference to the owner, then the owner may go. */
-export function orphanDependents(cache: Cache, kinds: WatchedKinds, kind: WatchedKind, owner: KubeObject): Action[] {
+export function orphanDependents(
+  cache: Cache,
+  kinds: WatchedKinds,
+  kind: WatchedKind,
+  owner: KubeObject,
+): Action[] {
   const uid = owner.metadata.uid
   const actions: Action[] = dependentsOf(cache, kinds, owner, kind).map((d) =>
-    setOwnerReferences(d.kind, d.object, ownerRefsOf(d.object).filter((r) => r.uid !== uid)),
+    setOwnerReferences(
+      d.kind,
+      d.object,
+      ownerRefsOf(d.object).filter((r) => r.uid !== uid),
+    ),
   )
   actions.push(removeFinalizer(kind, owner, ORPHAN_FINALIZER))
   return actions
@@ -63,16 +84,28 @@ export function orphanDependents(cache: Cache, kinds: WatchedKinds, kind: Watche
  * dependents still finishing their own deletion. Dependents that do not block are deleted without
  * being waited for.
  */
-export function deleteDependents(cache: Cache, kinds: WatchedKinds, kind: WatchedKind, owner: KubeObject): Action[] {
+export function deleteDependents(
+  cache: Cache,
+  kinds: WatchedKinds,
+  kind: WatchedKind,
+  owner: KubeObject,
+): Action[] {
   const dependents = dependentsOf(cache, kinds, owner, kind)
   // One scan answers for every dependent whether it owns anything in turn.
   let owners: Set<string> | undefined
-  const hasOwnDependents = (o: KubeObject) => (owners ??= ownerUidsIn(cache, kinds, kind.namespaced ? owner.metadata.namespace : undefined)).has(o.metadata.uid ?? '')
+  const hasOwnDependents = (o: KubeObject) =>
+    (owners ??= ownerUidsIn(
+      cache,
+      kinds,
+      kind.namespaced ? owner.metadata.namespace : undefined,
+    )).has(o.metadata.uid ?? '')
   const actions: Action[] = []
   for (const d of dependents) {
-    if (!isBeingDeleted(d.object)) actions.push(...collectItem(cache, kinds, d.kind, d.object, hasOwnDependents))
+    if (!isBeingDeleted(d.object))
+      actions.push(...collectItem(cache, kinds, d.kind, d.object, hasOwnDependents))
   }
-  if (!dependents.some((d) => d.ref.blockOwnerDeletion === true)) actions.push(removeFinalizer(kind, owner, FOREGROUND_FINALIZER))
+  if (!dependents.some((d) => d.ref.blockOwnerDeletion === true))
+    actions.push(removeFinalizer(kind, owner, FOREGROUND_FINALIZER))
   return actions
 }
 
@@ -85,8 +118,10 @@ export function reconcileObject(key: string, cache: Cache, kinds: WatchedKinds):
   if (!object) return { actions: [] }
   if (!isBeingDeleted(object)) return { actions: collectItem(cache, kinds, kind, object) }
   // Orphaning comes first: once the references are gone nothing is left for a foreground wait.
-  if (hasFinalizer(object, ORPHAN_FINALIZER)) return { actions: orphanDependents(cache, kinds, kind, object) }
-  if (hasFinalizer(object, FOREGROUND_FINALIZER)) return { actions: deleteDependents(cache, kinds, kind, object) }
+  if (hasFinalizer(object, ORPHAN_FINALIZER))
+    return { actions: orphanDependents(cache, kinds, kind, object) }
+  if (hasFinalizer(object, FOREGROUND_FINALIZER))
+    return { actions: deleteDependents(cache, kinds, kind, object) }
   // Deletion is a one-way trip already under way; its dependents are looked at once it is gone.
   return { actions: [] }
 }

@@ -1,7 +1,13 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { LabelSelector } from '../../apimachinery/labels'
 import type { Action, ResourceRef } from '../runtime/types'
-import { claimObjects, newControllerRef, ownerRefsPatch, withControllerRef, withoutOwner } from '../../apimachinery/owner-refs'
+import {
+  claimObjects,
+  newControllerRef,
+  ownerRefsPatch,
+  withControllerRef,
+  withoutOwner,
+} from '../../apimachinery/owner-refs'
 
 export interface Claimed {
   /** the objects the owner controls after this pass, adopted ones included */

@@ -28,7 +28,9 @@ export function templatePatch(template: PodTemplate | undefined): unknown {
 
 /** The template a revision's data carries (ApplyRevision of a template patch), without the patch directive. */
 export function templateOf(revision: KubeObject): PodTemplate {
-  const { $patch: _directive, ...template } = asRecord(asRecord(asRecord((revision as ControllerRevision).data).spec).template)
+  const { $patch: _directive, ...template } = asRecord(
+    asRecord(asRecord((revision as ControllerRevision).data).spec).template,
+  )
   return structuredClone(template) as PodTemplate
 }
 
@@ -36,7 +38,11 @@ export function templateOf(revision: KubeObject): PodTemplate {
 function canonicalData(data: unknown): string {
   const template = asRecord(asRecord(asRecord(data).spec).template)
   const { $patch: directive, ...rest } = template
-  return stableStringify({ directive, template: canonicalTemplate(rest as PodTemplate), other: isJsonObject(data) ? Object.keys(data).sort() : [] })
+  return stableStringify({
+    directive,
+    template: canonicalTemplate(rest as PodTemplate),
+    other: isJsonObject(data) ? Object.keys(data).sort() : [],
+  })
 }
 
 /**
@@ -44,7 +50,9 @@ function canonicalData(data: unknown): string {
  * but those are safe-encoded strings its integer parse never reads, so only the data counts.
  */
 export function equalRevision(a: KubeObject, b: KubeObject): boolean {
-  return canonicalData((a as ControllerRevision).data) === canonicalData((b as ControllerRevision).data)
+  return (
+    canonicalData((a as ControllerRevision).data) === canonicalData((b as ControllerRevision).data)
+  )
 }
 
 /** history.ControllerRevisionName: the owner's name (cut to 223 characters) and the hash. */
@@ -82,15 +90,25 @@ export interface RevisionOwner {
  * kubectl lists them by, matches), annotated as the owner is, controlled by it, and named after it
  * and the hash of its data with the collision count.
  */
-export function newControllerRevision(o: RevisionOwner, data: unknown, revision: number, collisionCount: number | undefined): ControllerRevision {
+export function newControllerRevision(
+  o: RevisionOwner,
+  data: unknown,
+  revision: number,
+  collisionCount: number | undefined,
+): ControllerRevision {
   const hash = hashControllerRevision(data, collisionCount)
-  const labels = { ...(o.templateLabels ?? {}), ...(o.labels?.(hash) ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: hash }
+  const labels = {
+    ...(o.templateLabels ?? {}),
+    ...(o.labels?.(hash) ?? {}),
+    [CONTROLLER_REVISION_HASH_LABEL]: hash,
+  }
   const metadata: KubeObject['metadata'] = {
     name: controllerRevisionName(o.owner.metadata.name ?? '', hash),
     namespace: o.owner.metadata.namespace,
     labels,
     ownerReferences: [newControllerRef(o.owner, o.apiVersion, o.kind)],
   }
-  if (o.owner.metadata.annotations && Object.keys(o.owner.metadata.annotations).length) metadata.annotations = { ...o.owner.metadata.annotations }
+  if (o.owner.metadata.annotations && Object.keys(o.owner.metadata.annotations).length)
+    metadata.annotations = { ...o.owner.metadata.annotations }
   return { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata, data, revision }
 }

@@ -1,6 +1,13 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { Action } from '../runtime/types'
-import { equalRevision, newControllerRevision, nextRevision, sortRevisions, type ControllerRevision, type RevisionOwner } from './revision'
+import {
+  equalRevision,
+  newControllerRevision,
+  nextRevision,
+  sortRevisions,
+  type ControllerRevision,
+  type RevisionOwner,
+} from './revision'
 import { controllerRevisions } from '../resources'
 
 export interface HistoryInput {
@@ -39,18 +46,38 @@ export function syncHistory(input: HistoryInput): HistoryResult {
   const equal = sorted.filter((r) => equalRevision(r, candidate))
   const latest = sorted[sorted.length - 1]
   const match = equal[equal.length - 1]
-  if (match && match === latest) return { sorted, update: match as ControllerRevision, collisionCount, actions: [] }
+  if (match && match === latest)
+    return { sorted, update: match as ControllerRevision, collisionCount, actions: [] }
   if (match) {
     const renumbered = { ...structuredClone(match), revision: next } as ControllerRevision
     const rest = sorted.filter((r) => r !== match)
-    return { sorted: [...rest, renumbered], update: renumbered, collisionCount, actions: [{ type: 'update', resource: controllerRevisions, object: renumbered }] }
+    return {
+      sorted: [...rest, renumbered],
+      update: renumbered,
+      collisionCount,
+      actions: [{ type: 'update', resource: controllerRevisions, object: renumbered }],
+    }
   }
   for (let i = 0; i < MAX_COLLISIONS; i++) {
     const fresh = newControllerRevision(input.owner, input.data, next, collisionCount)
     const existing = input.lookup(fresh.metadata.name ?? '')
-    if (!existing) return { sorted: [...sorted, fresh], update: fresh, collisionCount, actions: [{ type: 'create', resource: controllerRevisions, object: fresh }] }
-    if (equalRevision(existing, fresh)) return { sorted: [...sorted, existing], update: existing as ControllerRevision, collisionCount, actions: [] }
+    if (!existing)
+      return {
+        sorted: [...sorted, fresh],
+        update: fresh,
+        collisionCount,
+        actions: [{ type: 'create', resource: controllerRevisions, object: fresh }],
+      }
+    if (equalRevision(existing, fresh))
+      return {
+        sorted: [...sorted, existing],
+        update: existing as ControllerRevision,
+        collisionCount,
+        actions: [],
+      }
     collisionCount++
   }
-  throw new Error(`no free revision name for ${input.owner.owner.metadata.name} after ${MAX_COLLISIONS} collisions`)
+  throw new Error(
+    `no free revision name for ${input.owner.owner.metadata.name} after ${MAX_COLLISIONS} collisions`,
+  )
 }

@@ -5,7 +5,11 @@ import type { KubeObject } from '../../apimachinery/types'
  * pod, nor the current or update revision, still uses remain, oldest first. `sorted` is in
  * revision order; `isLive` says whether a revision is still in use.
  */
-export function revisionsToTruncate(sorted: readonly KubeObject[], isLive: (r: KubeObject) => boolean, limit: number): KubeObject[] {
+export function revisionsToTruncate(
+  sorted: readonly KubeObject[],
+  isLive: (r: KubeObject) => boolean,
+  limit: number,
+): KubeObject[] {
   const history = sorted.filter((r) => !isLive(r))
   return history.length <= limit ? [] : history.slice(0, history.length - Math.max(0, limit))
 }

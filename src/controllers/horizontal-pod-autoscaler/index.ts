@@ -6,7 +6,8 @@ import type { Cache, ControllerDefinition, ResourceRef, WakesOn } from '../runti
 import { reconcileHorizontalPodAutoscaler } from './reconcile'
 import { horizontalPodAutoscalers, scalableKinds } from './resources'
 
-const allAutoscalers = (cache: Cache): string[] => cache.list(horizontalPodAutoscalers).map(objectKey)
+const allAutoscalers = (cache: Cache): string[] =>
+  cache.list(horizontalPodAutoscalers).map(objectKey)
 
 /** The autoscalers a change concerns: an autoscaler itself; for a workload, those of its namespace that target it. */
 function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
@@ -16,7 +17,10 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
     .list(horizontalPodAutoscalers, object.metadata.namespace)
     .filter((hpa) => {
       const ref = asRecord(asRecord(hpa.spec).scaleTargetRef)
-      return ref.name === object.metadata.name && scalableKinds.get(`${resource.group}/${String(ref.kind ?? '')}`) === resource
+      return (
+        ref.name === object.metadata.name &&
+        scalableKinds.get(`${resource.group}/${String(ref.kind ?? '')}`) === resource
+      )
     })
     .map(objectKey)
 }
@@ -27,7 +31,8 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
  */
 const wakesOn: WakesOn = (resource, type, object, previous) => {
   if (type !== 'MODIFIED' || !previous) return true
-  if (sameResource(resource, horizontalPodAutoscalers)) return object.metadata.generation !== previous.metadata.generation
+  if (sameResource(resource, horizontalPodAutoscalers))
+    return object.metadata.generation !== previous.metadata.generation
   if (sameResource(resource, customResourceDefinitions)) return false
   return asRecord(object.spec).replicas !== asRecord(previous.spec).replicas
 }

@@ -15,8 +15,10 @@ export interface MetricFailure {
   wrapped: string
 }
 
-const noResourceMetrics = 'unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)'
-const noCustomMetrics = 'unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered'
+const noResourceMetrics =
+  'unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)'
+const noCustomMetrics =
+  'unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered'
 
 const isSet = (v: unknown) => v !== undefined && v !== null
 
@@ -37,27 +39,41 @@ export function metricFailure(spec: Json, namespace: string): MetricFailure {
       return {
         reason: container ? 'FailedGetContainerResourceMetric' : 'FailedGetResourceMetric',
         error,
-        wrapped: container ? `failed to get ${String(src.container ?? '')} container metric value: ${error}` : `failed to get ${name} resource metric value: ${error}`,
+        wrapped: container
+          ? `failed to get ${String(src.container ?? '')} container metric value: ${error}`
+          : `failed to get ${name} resource metric value: ${error}`,
       }
     }
     case 'Pods': {
       const name = String(asRecord(asRecord(spec.pods).metric).name ?? '')
       const error = `unable to get metric ${name}: ${noCustomMetrics}`
-      return { reason: 'FailedGetPodsMetric', error, wrapped: `failed to get pods metric value: ${error}` }
+      return {
+        reason: 'FailedGetPodsMetric',
+        error,
+        wrapped: `failed to get pods metric value: ${error}`,
+      }
     }
     case 'Object': {
       const src = asRecord(spec.object)
       const name = String(asRecord(src.metric).name ?? '')
       const described = asRecord(src.describedObject)
       const inner = `unable to get metric ${name}: ${String(described.kind ?? '')} on ${namespace} ${String(described.name ?? '')}/${noCustomMetrics}`
-      const error = isSet(asRecord(src.target).averageValue) ? `failed to get ${name} object metric: ${inner}` : inner
-      return { reason: 'FailedGetObjectMetric', error, wrapped: `failed to get object metric value: ${error}` }
+      const error = isSet(asRecord(src.target).averageValue)
+        ? `failed to get ${name} object metric: ${inner}`
+        : inner
+      return {
+        reason: 'FailedGetObjectMetric',
+        error,
+        wrapped: `failed to get object metric value: ${error}`,
+      }
     }
     case 'External': {
       const src = asRecord(spec.external)
       const name = String(asRecord(src.metric).name ?? '')
       const inner = `unable to get external metric ${namespace}/${name}/nil: unable to fetch metrics from external metrics API: the server could not find the requested resource (get ${name}.external.metrics.k8s.io)`
-      const error = isSet(asRecord(src.target).averageValue) ? `failed to get ${name} external metric: ${inner}` : `failed to get external metric ${name}: ${inner}`
+      const error = isSet(asRecord(src.target).averageValue)
+        ? `failed to get ${name} external metric: ${inner}`
+        : `failed to get external metric ${name}: ${inner}`
       return { reason: 'FailedGetExternalMetric', error, wrapped: error }
     }
     default: {

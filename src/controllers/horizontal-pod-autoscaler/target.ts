@@ -31,15 +31,31 @@ export function resolveScaleTarget(hpa: KubeObject, cache: Cache): Resolved {
   if (!resource) return { ok: false, error: unscalable(group, kind, cache) }
   const obj = cache.get(resource, hpa.metadata.namespace, name)
   const def = resourceDefOf(resource)
-  if (!obj) return { ok: false, error: `${def.plural}${group ? `.${group}` : ''} "${name}" not found` }
+  if (!obj)
+    return { ok: false, error: `${def.plural}${group ? `.${group}` : ''} "${name}" not found` }
   const scale = toScale(def, obj)
-  return { ok: true, target: { resource, name, specReplicas: Number(asRecord(scale.spec).replicas ?? 0), selector: String(asRecord(scale.status).selector ?? '') } }
+  return {
+    ok: true,
+    target: {
+      resource,
+      name,
+      specReplicas: Number(asRecord(scale.spec).replicas ?? 0),
+      selector: String(asRecord(scale.status).selector ?? ''),
+    },
+  }
 }
 
 /** Why a kind without a scale the autoscaler reaches cannot be scaled. */
 function unscalable(group: string, kind: string, cache: Cache): string {
-  if (builtinResources.some((d) => d.group === group && d.kind === kind)) return 'the server could not find the requested resource'
-  const custom = cache.list(customResourceDefinitions).some((crd) => asRecord(crd.spec).group === group && asRecord(asRecord(crd.spec).names).kind === kind)
-  if (custom) return `scaling custom resources (${kind}.${group}) is not served by this cluster's horizontal pod autoscaler`
+  if (builtinResources.some((d) => d.group === group && d.kind === kind))
+    return 'the server could not find the requested resource'
+  const custom = cache
+    .list(customResourceDefinitions)
+    .some(
+      (crd) =>
+        asRecord(crd.spec).group === group && asRecord(asRecord(crd.spec).names).kind === kind,
+    )
+  if (custom)
+    return `scaling custom resources (${kind}.${group}) is not served by this cluster's horizontal pod autoscaler`
   return `no matches for kind "${kind}" in group "${group}"`
 }

@@ -2,7 +2,10 @@ import type { KubeObject } from '../../apimachinery/types'
 import { completionIndexOf } from './pods'
 
 /** The completion indexes of an Indexed Job's succeeded pods. */
-export function succeededIndexes(succeeded: readonly KubeObject[], completions: number): Set<number> {
+export function succeededIndexes(
+  succeeded: readonly KubeObject[],
+  completions: number,
+): Set<number> {
   const out = new Set<number>()
   for (const pod of succeeded) {
     const i = completionIndexOf(pod, completions)
@@ -25,9 +28,15 @@ export function formatIndexes(indexes: ReadonlySet<number>): string {
 }
 
 /** The lowest indexes that have neither succeeded nor an active pod, at most `count` of them. */
-export function pendingIndexes(completions: number, done: ReadonlySet<number>, active: readonly KubeObject[], count: number): number[] {
+export function pendingIndexes(
+  completions: number,
+  done: ReadonlySet<number>,
+  active: readonly KubeObject[],
+  count: number,
+): number[] {
   const busy = new Set(active.map((p) => completionIndexOf(p, completions)))
   const out: number[] = []
-  for (let i = 0; i < completions && out.length < count; i++) if (!done.has(i) && !busy.has(i)) out.push(i)
+  for (let i = 0; i < completions && out.length < count; i++)
+    if (!done.has(i) && !busy.has(i)) out.push(i)
   return out
 }

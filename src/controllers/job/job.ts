@@ -74,5 +74,7 @@ export function isSuspended(job: Job): boolean {
 
 /** The Job's terminal condition (Complete or Failed, True), if it has finished. */
 export function finishedCondition(job: Job): Condition | undefined {
-  return job.status.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')
+  return job.status.conditions?.find(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  )
 }

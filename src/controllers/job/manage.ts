@@ -24,12 +24,30 @@ export function wantActive(job: Job, active: number, succeeded: number): number 
   return Math.max(0, Math.min(parallelism, completions - succeeded))
 }
 
-export function managePods(job: Job, active: readonly KubeObject[], succeeded: number, done: ReadonlySet<number>, now: number): PodChanges {
+export function managePods(
+  job: Job,
+  active: readonly KubeObject[],
+  succeeded: number,
+  done: ReadonlySet<number>,
+  now: number,
+): PodChanges {
   const diff = active.length - wantActive(job, active.length, succeeded)
   const more = Math.abs(diff) > BURST_REPLICAS
-  if (diff > 0) return { creates: [], deletes: podsToDelete(active, [], Math.min(diff, BURST_REPLICAS), now), more }
+  if (diff > 0)
+    return {
+      creates: [],
+      deletes: podsToDelete(active, [], Math.min(diff, BURST_REPLICAS), now),
+      more,
+    }
   if (diff === 0) return { creates: [], deletes: [] }
   const count = Math.min(-diff, BURST_REPLICAS)
-  if (isIndexed(job)) return { creates: pendingIndexes(completionsOf(job)!, done, active, count).map((i) => newIndexedJobPod(job, i)), deletes: [], more }
+  if (isIndexed(job))
+    return {
+      creates: pendingIndexes(completionsOf(job)!, done, active, count).map((i) =>
+        newIndexedJobPod(job, i),
+      ),
+      deletes: [],
+      more,
+    }
   return { creates: Array.from({ length: count }, () => newJobPod(job)), deletes: [], more }
 }

@@ -18,7 +18,10 @@ export function newIndexedJobPod(job: Job, index: number): KubeObject {
   const pod = newJobPod(job)
   const name = job.metadata.name ?? ''
   pod.metadata.generateName = `${name}-${index}-`
-  pod.metadata.annotations = { ...pod.metadata.annotations, [COMPLETION_INDEX_ANNOTATION]: String(index) }
+  pod.metadata.annotations = {
+    ...pod.metadata.annotations,
+    [COMPLETION_INDEX_ANNOTATION]: String(index),
+  }
   pod.metadata.labels = { ...pod.metadata.labels, [COMPLETION_INDEX_ANNOTATION]: String(index) }
   const spec = asRecord(pod.spec)
   spec.hostname ??= `${name}-${index}`
@@ -27,7 +30,15 @@ export function newIndexedJobPod(job: Job, index: number): KubeObject {
     if (!Array.isArray(containers)) continue
     for (const c of containers as Json[]) {
       const env = Array.isArray(c.env) ? (c.env as Json[]) : []
-      c.env = [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_ANNOTATION}']` } } }, ...env]
+      c.env = [
+        {
+          name: 'JOB_COMPLETION_INDEX',
+          valueFrom: {
+            fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_ANNOTATION}']` },
+          },
+        },
+        ...env,
+      ]
     }
   }
   return pod

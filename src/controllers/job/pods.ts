@@ -25,7 +25,8 @@ export function classifyPods(job: Job, podsInNamespace: readonly KubeObject[]): 
   const out: JobPods = { active: [], succeeded: [], failed: [], terminating: [] }
   const uid = job.metadata.uid
   for (const pod of podsInNamespace) {
-    if (!uid || !pod.metadata.ownerReferences?.some((r) => r.controller === true && r.uid === uid)) continue
+    if (!uid || !pod.metadata.ownerReferences?.some((r) => r.controller === true && r.uid === uid))
+      continue
     const phase = podPhase(pod)
     if (phase === 'Succeeded') out.succeeded.push(pod)
     else if (phase === 'Failed') out.failed.push(pod)

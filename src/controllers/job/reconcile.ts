@@ -11,9 +11,28 @@ import { createdPodEvent, createdPods, requestedCreates } from '../shared/create
 import { event } from '../shared/events'
 import { statusWrite } from '../shared/status-write'
 import { failureBackoffRemainingMs } from './backoff'
-import { backoffLimitExceeded, completionsReached, deadlineExceeded, FAILURE_TARGET, interim, isTrue, SUCCESS_CRITERIA_MET, withCondition, type Finish } from './conditions'
+import {
+  backoffLimitExceeded,
+  completionsReached,
+  deadlineExceeded,
+  FAILURE_TARGET,
+  interim,
+  isTrue,
+  SUCCESS_CRITERIA_MET,
+  withCondition,
+  type Finish,
+} from './conditions'
 import { formatIndexes, succeededIndexes } from './indexes'
-import { backoffLimitOf, completionsOf, finishedCondition, isIndexed, isSuspended, toJob, type Job, type JobStatus } from './job'
+import {
+  backoffLimitOf,
+  completionsOf,
+  finishedCondition,
+  isIndexed,
+  isSuspended,
+  toJob,
+  type Job,
+  type JobStatus,
+} from './job'
 import { managePods, type PodChanges } from './manage'
 import { classifyPods, type JobPods } from './pods'
 import { ttlOutcome } from './ttl'
@@ -28,16 +47,23 @@ function deleteAll(active: readonly KubeObject[]): PodChanges {
 }
 
 /** Why the Job fails now, if it does: too many failed pods, or active past its deadline. */
-function failureOf(job: Job, failed: number, startTime: number | undefined, now: number): Finish | undefined {
+function failureOf(
+  job: Job,
+  failed: number,
+  startTime: number | undefined,
+  now: number,
+): Finish | undefined {
   if (failed > backoffLimitOf(job)) return backoffLimitExceeded
   const deadline = job.spec.activeDeadlineSeconds
-  if (typeof deadline === 'number' && startTime !== undefined && now - startTime >= deadline * 1000) return deadlineExceeded
+  if (typeof deadline === 'number' && startTime !== undefined && now - startTime >= deadline * 1000)
+    return deadlineExceeded
   return undefined
 }
 
 function isComplete(job: Job, p: JobPods, succeeded: number): boolean {
   const completions = completionsOf(job)
-  if (completions === undefined) return succeeded > 0 && p.active.length === 0 && p.terminating.length === 0
+  if (completions === undefined)
+    return succeeded > 0 && p.active.length === 0 && p.terminating.length === 0
   return succeeded >= completions
 }
 
@@ -57,7 +83,13 @@ const minDefined = (...v: (number | undefined)[]) => {
  * creates asked for are remembered under the key, so that the next pass names the pods they made
  * (see shared/created-pods.ts).
  */
-export function reconcileJob(key: string, cache: Cache, now: number, refused?: Refused, memory: Remembered = nothingRemembered): Outcome {
+export function reconcileJob(
+  key: string,
+  cache: Cache,
+  now: number,
+  refused?: Refused,
+  memory: Remembered = nothingRemembered,
+): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(jobs, namespace, name)
   if (!stored) return withMemory({ actions: [] }, memoryChanges(memory, [[key, undefined]]))
@@ -66,13 +98,16 @@ export function reconcileJob(key: string, cache: Cache, now: number, refused?: R
   const finished = finishedCondition(job)
   if (finished) return ttlOutcome(job, finished, now)
 
-  const owned = job.metadata.uid ? ownedBy(cache, pods, job.metadata.uid).filter((pod) => pod.metadata.namespace === namespace) : []
+  const owned = job.metadata.uid
+    ? ownedBy(cache, pods, job.metadata.uid).filter((pod) => pod.metadata.namespace === namespace)
+    : []
   const p = classifyPods(job, owned)
   const actions: Action[] = []
   for (const pod of createdPods(memory, key, job, owned)) actions.push(createdPodEvent(job, pod))
   // As createPods: the error a pod create got, on the Job.
   const failedPod = refusedCreate(refused, pods)
-  if (failedPod) actions.push(event(job, 'Warning', 'FailedCreate', `Error creating: ${failedPod.message}`))
+  if (failedPod)
+    actions.push(event(job, 'Warning', 'FailedCreate', `Error creating: ${failedPod.message}`))
 
   const prev = job.status
   const completions = completionsOf(job)
@@ -87,10 +122,16 @@ export function reconcileJob(key: string, cache: Cache, now: number, refused?: R
   let requeueAfterMs: number | undefined
   const finalEvents: Action[] = []
 
-  const failure = interim(conditions, FAILURE_TARGET) ?? failureOf(job, failed, parseTime(startTime), now)
-  const success = !failure && (interim(conditions, SUCCESS_CRITERIA_MET) ?? (isComplete(job, p, succeeded) ? completionsReached : undefined))
+  const failure =
+    interim(conditions, FAILURE_TARGET) ?? failureOf(job, failed, parseTime(startTime), now)
+  const success =
+    !failure &&
+    (interim(conditions, SUCCESS_CRITERIA_MET) ??
+      (isComplete(job, p, succeeded) ? completionsReached : undefined))
   if (failure || success) {
-    const [interimType, finalType] = failure ? [FAILURE_TARGET, 'Failed'] : [SUCCESS_CRITERIA_MET, 'Complete']
+    const [interimType, finalType] = failure
+      ? [FAILURE_TARGET, 'Failed']
+      : [SUCCESS_CRITERIA_MET, 'Complete']
     const finish = (failure || success) as Finish
     conditions = withCondition(conditions, interimType, 'True', finish, now)
     changes = deleteAll(p.active)
@@ -105,13 +146,25 @@ export function reconcileJob(key: string, cache: Cache, now: number, refused?: R
   } else if (suspended) {
     changes = deleteAll(p.active)
     if (!isTrue(conditions, 'Suspended')) {
-      conditions = withCondition(conditions, 'Suspended', 'True', { reason: 'JobSuspended', message: 'Job suspended' }, now)
+      conditions = withCondition(
+        conditions,
+        'Suspended',
+        'True',
+        { reason: 'JobSuspended', message: 'Job suspended' },
+        now,
+      )
       finalEvents.push(event(job, 'Normal', 'Suspended', 'Job suspended'))
     }
   } else {
     if (isTrue(conditions, 'Suspended')) {
       // Resuming restarts the clock activeDeadlineSeconds runs against.
-      conditions = withCondition(conditions, 'Suspended', 'False', { reason: 'JobResumed', message: 'Job resumed' }, now)
+      conditions = withCondition(
+        conditions,
+        'Suspended',
+        'False',
+        { reason: 'JobResumed', message: 'Job resumed' },
+        now,
+      )
       startTime = formatTime(now)
       finalEvents.push(event(job, 'Normal', 'Resumed', 'Job resumed'))
     }
@@ -123,11 +176,19 @@ export function reconcileJob(key: string, cache: Cache, now: number, refused?: R
       requeueAfterMs = backoff
     }
     const deadline = job.spec.activeDeadlineSeconds
-    if (typeof deadline === 'number') requeueAfterMs = minDefined(requeueAfterMs, Math.max(0, parseTime(startTime)! + deadline * 1000 - now))
+    if (typeof deadline === 'number')
+      requeueAfterMs = minDefined(
+        requeueAfterMs,
+        Math.max(0, parseTime(startTime)! + deadline * 1000 - now),
+      )
   }
 
   const deleted = new Set(changes.deletes.map((d) => d.metadata.uid))
-  const status: JobStatus = { ...prev, conditions, uncountedTerminatedPods: prev.uncountedTerminatedPods ?? {} }
+  const status: JobStatus = {
+    ...prev,
+    conditions,
+    uncountedTerminatedPods: prev.uncountedTerminatedPods ?? {},
+  }
   if (startTime) status.startTime = startTime
   if (completionTime) status.completionTime = completionTime
   const active = p.active.length - changes.deletes.length + changes.creates.length
@@ -143,12 +204,28 @@ export function reconcileJob(key: string, cache: Cache, now: number, refused?: R
   if (isIndexed(job)) status.completedIndexes = formatIndexes(done)
   if (!conditions.length) delete status.conditions
 
-  for (const pod of changes.deletes) actions.push(deleteAction(pod), event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
+  for (const pod of changes.deletes)
+    actions.push(
+      deleteAction(pod),
+      event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`),
+    )
   if (!jsonEqual(prev, status)) actions.push(statusWrite(jobs, stored, status))
   actions.push(...finalEvents)
   for (const pod of changes.creates) actions.push({ type: 'create', resource: pods, object: pod })
   // More pods to create or delete than one pass makes: the next pass continues at once.
   if (changes.more) requeueAfterMs = 0
-  const remembered = memoryChanges(memory, [[key, requestedCreates(job, owned.map((pod) => pod.metadata.uid ?? ''), changes.creates.length)]])
-  return withMemory(requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }, remembered)
+  const remembered = memoryChanges(memory, [
+    [
+      key,
+      requestedCreates(
+        job,
+        owned.map((pod) => pod.metadata.uid ?? ''),
+        changes.creates.length,
+      ),
+    ],
+  ])
+  return withMemory(
+    requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs },
+    remembered,
+  )
 }

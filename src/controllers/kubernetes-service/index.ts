@@ -10,14 +10,20 @@ import { namespacedKey } from '../../apimachinery/object-key'
 const key = namespacedKey(kubernetesServiceNamespace, kubernetesServiceName)
 
 const concerns = (resource: ResourceRef, o: KubeObject) =>
-  sameResource(resource, namespaces) ? o.metadata.name === kubernetesServiceNamespace : o.metadata.namespace === kubernetesServiceNamespace && o.metadata.name === kubernetesServiceName
+  sameResource(resource, namespaces)
+    ? o.metadata.name === kubernetesServiceNamespace
+    : o.metadata.namespace === kubernetesServiceNamespace &&
+      o.metadata.name === kubernetesServiceName
 
 /**
  * Keeps `default/kubernetes`, the Service through which clients reach the API, with its Endpoints
  * and EndpointSlice: recreated when deleted, put back when changed. The cluster IP is the first
  * address of `serviceRange`; `endpoint` is where the API listens, when it has an IP.
  */
-export function kubernetesServiceController(serviceRange: string, endpoint: ApiEndpoint | undefined): ControllerDefinition {
+export function kubernetesServiceController(
+  serviceRange: string,
+  endpoint: ApiEndpoint | undefined,
+): ControllerDefinition {
   const clusterIP = apiServiceIp(serviceRange)
   return {
     name: 'kubernetes-service',

@@ -13,7 +13,8 @@ export function isActiveNamespace(ns: KubeObject | undefined): ns is KubeObject 
 }
 
 /** Every namespace name in the cache: each is one key of a per-namespace controller. */
-export const namespaceKeys = (cache: Cache): string[] => cache.list(namespaces).map((ns) => ns.metadata.name ?? '')
+export const namespaceKeys = (cache: Cache): string[] =>
+  cache.list(namespaces).map((ns) => ns.metadata.name ?? '')
 
 /**
  * keysFor of a controller keeping one named object in every namespace: a namespace is its own
@@ -22,7 +23,8 @@ export const namespaceKeys = (cache: Cache): string[] => cache.list(namespaces).
 export function namespaceKeysFor(kept: ResourceRef, name: string) {
   return (resource: ResourceRef, object: KubeObject): string[] => {
     if (sameResource(resource, namespaces)) return [object.metadata.name ?? '']
-    if (sameResource(resource, kept) && object.metadata.name === name && object.metadata.namespace) return [object.metadata.namespace]
+    if (sameResource(resource, kept) && object.metadata.name === name && object.metadata.namespace)
+      return [object.metadata.namespace]
     return []
   }
 }
@@ -36,7 +38,12 @@ export function wakesOnNamespacesAnd(kept: ResourceRef, name: string): WakesOn {
  * A controller keeping the object `name` of `kept` in every namespace: keys are namespace names,
  * woken by namespace changes and by changes to that object alone.
  */
-export function perNamespaceController(controller: string, kept: ResourceRef, name: string, reconcile: (namespace: string, cache: Cache) => Outcome): ControllerDefinition {
+export function perNamespaceController(
+  controller: string,
+  kept: ResourceRef,
+  name: string,
+  reconcile: (namespace: string, cache: Cache) => Outcome,
+): ControllerDefinition {
   return {
     name: controller,
     watches: {

@@ -4,7 +4,11 @@ import { namespaces } from '../resources'
 import type { Cache, ControllerDefinition, Outcome, ResourceRef } from '../runtime/types'
 import { isActiveNamespace, perNamespaceController } from './namespaces'
 
-export const configMaps: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'configmaps' })
+export const configMaps: ResourceRef = Object.freeze({
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+})
 
 /** The ConfigMap every namespace gets, and its one key. */
 export const rootCaConfigMap = 'kube-root-ca.crt'
@@ -26,7 +30,12 @@ export const noCaDescription =
  * one is put back (its `ca.crt` and description; other metadata is left alone).
  */
 export function rootCaPublisher(rootCa: string): ControllerDefinition {
-  return perNamespaceController('root-ca-cert-publisher', configMaps, rootCaConfigMap, (namespace, cache) => publishRootCa(namespace, cache, rootCa))
+  return perNamespaceController(
+    'root-ca-cert-publisher',
+    configMaps,
+    rootCaConfigMap,
+    (namespace, cache) => publishRootCa(namespace, cache, rootCa),
+  )
 }
 
 export function publishRootCa(namespace: string, cache: Cache, rootCa: string): Outcome {
@@ -35,10 +44,30 @@ export function publishRootCa(namespace: string, cache: Cache, rootCa: string): 
   const description = rootCa ? caDescription : noCaDescription
   const current = cache.get(configMaps, namespace, rootCaConfigMap)
   if (!current) {
-    const object: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: rootCaConfigMap, namespace, annotations: { [descriptionAnnotation]: description } }, data }
+    const object: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: rootCaConfigMap,
+        namespace,
+        annotations: { [descriptionAnnotation]: description },
+      },
+      data,
+    }
     return { actions: [{ type: 'create', resource: configMaps, object }] }
   }
-  if (jsonEqual(current.data ?? {}, data) && current.metadata.annotations?.[descriptionAnnotation] === description) return { actions: [] }
-  const object: KubeObject = { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [descriptionAnnotation]: description } }, data }
+  if (
+    jsonEqual(current.data ?? {}, data) &&
+    current.metadata.annotations?.[descriptionAnnotation] === description
+  )
+    return { actions: [] }
+  const object: KubeObject = {
+    ...current,
+    metadata: {
+      ...current.metadata,
+      annotations: { ...current.metadata.annotations, [descriptionAnnotation]: description },
+    },
+    data,
+  }
   return { actions: [{ type: 'update', resource: configMaps, object }] }
 }

@@ -12,11 +12,27 @@ export interface NamespaceCondition {
 
 /** The condition types the namespace controller owns, in upstream's order, with their all-clear reason and message. */
 const allClear: [type: string, reason: string, message: string][] = [
-  ['NamespaceDeletionDiscoveryFailure', 'ResourcesDiscovered', 'All resources successfully discovered'],
-  ['NamespaceDeletionGroupVersionParsingFailure', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
-  ['NamespaceDeletionContentFailure', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+  [
+    'NamespaceDeletionDiscoveryFailure',
+    'ResourcesDiscovered',
+    'All resources successfully discovered',
+  ],
+  [
+    'NamespaceDeletionGroupVersionParsingFailure',
+    'ParsedGroupVersions',
+    'All legacy kube types successfully parsed',
+  ],
+  [
+    'NamespaceDeletionContentFailure',
+    'ContentDeleted',
+    'All content successfully deleted, may be waiting on finalization',
+  ],
   ['NamespaceContentRemaining', 'ContentRemoved', 'All content successfully removed'],
-  ['NamespaceFinalizersRemaining', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
+  [
+    'NamespaceFinalizersRemaining',
+    'ContentHasNoFinalizers',
+    'All content-preserving finalizers finished',
+  ],
 ]
 
 /** What one kind still holds in a namespace being emptied (`pods.` as upstream spells `resource.group`). */
@@ -37,12 +53,18 @@ export function deletionConditions(remaining: readonly ContentCount[]): Namespac
   const byFinalizer = new Map<string, number>()
   for (const { resource, count, finalizers } of remaining) {
     if (count) byResource.set(resource, (byResource.get(resource) ?? 0) + count)
-    for (const [f, n] of Object.entries(finalizers)) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + n)
+    for (const [f, n] of Object.entries(finalizers))
+      byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + n)
   }
   const problems = new Map<string, NamespaceCondition>()
   if (byResource.size) {
     const parts = [...byResource].map(([r, n]) => `${r} has ${n} resource instances`).sort()
-    problems.set('NamespaceContentRemaining', { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${parts.join(', ')}` })
+    problems.set('NamespaceContentRemaining', {
+      type: 'NamespaceContentRemaining',
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: `Some resources are remaining: ${parts.join(', ')}`,
+    })
   }
   if (byFinalizer.size) {
     const parts = [...byFinalizer].map(([f, n]) => `${f} in ${n} resource instances`).sort()
@@ -53,7 +75,9 @@ export function deletionConditions(remaining: readonly ContentCount[]): Namespac
       message: `Some content in the namespace has finalizers remaining: ${parts.join(', ')}`,
     })
   }
-  return allClear.map(([type, reason, message]) => problems.get(type) ?? { type, status: 'False', reason, message })
+  return allClear.map(
+    ([type, reason, message]) => problems.get(type) ?? { type, status: 'False', reason, message },
+  )
 }
 
 /**
@@ -61,7 +85,11 @@ export function deletionConditions(remaining: readonly ContentCount[]): Namespac
  * keeps its lastTransitionTime unless its status flips; conditions of other types are kept.
  * Returns undefined when nothing would change.
  */
-export function withConditions(ns: KubeObject, wanted: readonly NamespaceCondition[], now: number): Json | undefined {
+export function withConditions(
+  ns: KubeObject,
+  wanted: readonly NamespaceCondition[],
+  now: number,
+): Json | undefined {
   const status = asRecord(ns.status)
   const current = Array.isArray(status.conditions) ? (status.conditions as Json[]) : []
   const next: Json[] = current.map((c) => ({ ...c }))
@@ -71,7 +99,11 @@ export function withConditions(ns: KubeObject, wanted: readonly NamespaceConditi
     if (!existing) {
       next.push({ ...w, lastTransitionTime: formatTime(now) })
       changed = true
-    } else if (existing.status !== w.status || existing.reason !== w.reason || existing.message !== w.message) {
+    } else if (
+      existing.status !== w.status ||
+      existing.reason !== w.reason ||
+      existing.message !== w.message
+    ) {
       if (existing.status !== w.status) existing.lastTransitionTime = formatTime(now)
       Object.assign(existing, { status: w.status, reason: w.reason, message: w.message })
       changed = true

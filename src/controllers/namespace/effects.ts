@@ -19,7 +19,12 @@ export const namespaceActions: ActionHandlers = {
   async emptyNamespace(action, ctx, now) {
     const ns = ctx.caches.get(namespaces, undefined, action.name)
     if (!ns) return
-    const next = await emptyNamespace(clusterOf(ctx, 'emptying a namespace'), ns, action.resources, now)
+    const next = await emptyNamespace(
+      clusterOf(ctx, 'emptying a namespace'),
+      ns,
+      action.resources,
+      now,
+    )
     for (const a of next) await applyAction(ctx, a, now)
   },
 }

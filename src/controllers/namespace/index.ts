@@ -20,9 +20,15 @@ export interface NamespaceControllerOptions {
  * watches namespaces only: the content is deleted and counted in the stores, so no object of it is
  * cached here, and a namespace still waiting for its content is looked at again on its own schedule.
  */
-export function namespaceController(resources: readonly ResourceRef[], options: NamespaceControllerOptions = {}): ControllerDefinition {
+export function namespaceController(
+  resources: readonly ResourceRef[],
+  options: NamespaceControllerOptions = {},
+): ControllerDefinition {
   const kinds = contentKinds(resources)
-  const retry: RetryOptions = { minRetryMs: options.minRetryMs ?? 1000, maxRetryMs: options.maxRetryMs ?? 300_000 }
+  const retry: RetryOptions = {
+    minRetryMs: options.minRetryMs ?? 1000,
+    maxRetryMs: options.maxRetryMs ?? 300_000,
+  }
   return {
     name: 'namespace',
     watches: {

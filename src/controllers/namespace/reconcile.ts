@@ -22,7 +22,8 @@ export const specFinalizers = (ns: KubeObject): string[] => {
 }
 
 /** A namespace this controller still has to empty and finalize. */
-export const isTerminating = (ns: KubeObject | undefined): ns is KubeObject => !!ns?.metadata.deletionTimestamp && specFinalizers(ns).includes(KUBERNETES_FINALIZER)
+export const isTerminating = (ns: KubeObject | undefined): ns is KubeObject =>
+  !!ns?.metadata.deletionTimestamp && specFinalizers(ns).includes(KUBERNETES_FINALIZER)
 
 /**
  * When to look at a terminating namespace again: soon at first, while pods finish their graceful
@@ -45,7 +46,15 @@ export function finalizeNamespace(ns: KubeObject): Action {
   const name = ns.metadata.name ?? ''
   const remaining = specFinalizers(ns).filter((f) => f !== KUBERNETES_FINALIZER)
   if (!remaining.length) return { type: 'finalize', name }
-  return { type: 'update', resource: namespaces, object: { ...ns, metadata: { ...ns.metadata }, spec: { ...asRecord(ns.spec), finalizers: remaining } } }
+  return {
+    type: 'update',
+    resource: namespaces,
+    object: {
+      ...ns,
+      metadata: { ...ns.metadata },
+      spec: { ...asRecord(ns.spec), finalizers: remaining },
+    },
+  }
 }
 
 /**
@@ -53,17 +62,30 @@ export function finalizeNamespace(ns: KubeObject): Action {
  * deleted and counted in the stores (the emptyNamespace action), and it is looked at again later
  * while objects finish their deletion (finalizers, graceful pod termination).
  */
-export function reconcileNamespace(name: string, cache: Cache, now: number, kinds: readonly ResourceRef[], opts: RetryOptions): Outcome {
+export function reconcileNamespace(
+  name: string,
+  cache: Cache,
+  now: number,
+  kinds: readonly ResourceRef[],
+  opts: RetryOptions,
+): Outcome {
   const ns = cache.get(namespaces, undefined, name)
   if (!isTerminating(ns)) return { actions: [] }
-  return { actions: [{ type: 'emptyNamespace', name, resources: [...kinds] }], requeueAfterMs: retryDelay(ns, now, opts) }
+  return {
+    actions: [{ type: 'emptyNamespace', name, resources: [...kinds] }],
+    requeueAfterMs: retryDelay(ns, now, opts),
+  }
 }
 
 /**
  * What follows the deletes: with nothing left, finalize the namespace so the API server can remove
  * it; otherwise report what remains, and which finalizers hold it, in its status conditions.
  */
-export function afterEmptying(ns: KubeObject, remaining: readonly ContentCount[], now: number): Action[] {
+export function afterEmptying(
+  ns: KubeObject,
+  remaining: readonly ContentCount[],
+  now: number,
+): Action[] {
   if (!remaining.some((r) => r.count > 0)) return [finalizeNamespace(ns)]
   const status = withConditions(ns, deletionConditions(remaining), now)
   return status ? [{ type: 'updateStatus', resource: namespaces, object: { ...ns, status } }] : []

@@ -22,7 +22,10 @@ export function nodeIpamController(settings: NodeCidrSettings): ControllerDefini
     watches: {
       kinds: [nodes],
       // A node appearing, going, or changing its pod CIDR; heartbeats change none of that.
-      wakesOn: (_resource, type, object, previous) => type !== 'MODIFIED' || !previous || podCidrsOf(object).join() !== podCidrsOf(previous).join(),
+      wakesOn: (_resource, type, object, previous) =>
+        type !== 'MODIFIED' ||
+        !previous ||
+        podCidrsOf(object).join() !== podCidrsOf(previous).join(),
       keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
         if (!sameResource(resource, nodes)) return []
         const name = object.metadata.name ?? ''
@@ -36,5 +39,11 @@ export function nodeIpamController(settings: NodeCidrSettings): ControllerDefini
   }
 }
 
-export { nodeCidrSettings, pickNodeCidr, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE, type NodeCidrSettings } from '../../apis/node-cidrs'
+export {
+  nodeCidrSettings,
+  pickNodeCidr,
+  DEFAULT_CLUSTER_CIDR,
+  DEFAULT_NODE_CIDR_MASK_SIZE,
+  type NodeCidrSettings,
+} from '../../apis/node-cidrs'
 export { podCidrsOf }

@@ -15,9 +15,22 @@ export function reconcileNodeCidr(name: string, cache: Cache, settings: NodeCidr
   const used = new Set(cache.list(nodes).flatMap(podCidrsOf))
   const cidr = pickNodeCidr(settings, used)
   if (!cidr) {
-    return { actions: [{ type: 'event', involved: node, eventType: 'Normal', reason: 'CIDRNotAvailable', message: `Node ${name} status is now: CIDRNotAvailable` }] }
+    return {
+      actions: [
+        {
+          type: 'event',
+          involved: node,
+          eventType: 'Normal',
+          reason: 'CIDRNotAvailable',
+          message: `Node ${name} status is now: CIDRNotAvailable`,
+        },
+      ],
+    }
   }
   // The resourceVersion makes the patch fail, rather than overwrite, if the Node changed meanwhile.
-  const patch = { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { podCIDR: cidr, podCIDRs: [cidr] } }
+  const patch = {
+    metadata: { resourceVersion: node.metadata.resourceVersion },
+    spec: { podCIDR: cidr, podCIDRs: [cidr] },
+  }
   return { actions: [{ type: 'patch', resource: nodes, name, patch }] }
 }

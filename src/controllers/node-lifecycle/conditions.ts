@@ -3,7 +3,12 @@ import { nodeConditions } from './heartbeat'
 import type { Json } from '../../apimachinery/json-value'
 
 /** The conditions the kubelet owns and that go Unknown when it stops reporting. */
-export const MONITORED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'] as const
+export const MONITORED_CONDITIONS = [
+  'Ready',
+  'MemoryPressure',
+  'DiskPressure',
+  'PIDPressure',
+] as const
 
 export const REASON_STATUS_UNKNOWN = 'NodeStatusUnknown'
 export const MESSAGE_STATUS_UNKNOWN = 'Kubelet stopped posting node status.'
@@ -16,7 +21,10 @@ export const MESSAGE_NEVER_UPDATED = 'Kubelet never posted node status.'
  * posted is added as NeverUpdated. Conditions already Unknown are left as they are, so a second
  * pass changes nothing and writes nothing.
  */
-export function markConditionsUnknown(node: KubeObject, nowTime: string): { conditions: Json[]; changed: boolean } {
+export function markConditionsUnknown(
+  node: KubeObject,
+  nowTime: string,
+): { conditions: Json[]; changed: boolean } {
   const conditions = nodeConditions(node).map((c) => ({ ...c }))
   let changed = false
   for (const type of MONITORED_CONDITIONS) {

@@ -17,7 +17,9 @@ export type EvictionPlan =
  */
 function arrivedAt(pod: KubeObject): number | undefined {
   const conditions = asRecord(pod.status).conditions
-  const scheduled = Array.isArray(conditions) ? (conditions as Json[]).find((c) => c.type === 'PodScheduled' && c.status === 'True') : undefined
+  const scheduled = Array.isArray(conditions)
+    ? (conditions as Json[]).find((c) => c.type === 'PodScheduled' && c.status === 'True')
+    : undefined
   return parseTime(scheduled?.lastTransitionTime) ?? parseTime(pod.metadata.creationTimestamp)
 }
 
@@ -29,7 +31,11 @@ function arrivedAt(pod: KubeObject): number | undefined {
  * node: the later of the taint's timeAdded and the pod's arrival. Upstream counts from when its
  * taint manager first saw the pair; the stored timestamps give the same answer and survive restarts.
  */
-export function planEviction(pod: KubeObject, noExecuteTaints: readonly Taint[], now: number): EvictionPlan {
+export function planEviction(
+  pod: KubeObject,
+  noExecuteTaints: readonly Taint[],
+  now: number,
+): EvictionPlan {
   const tolerations: Toleration[] = podTolerations(pod)
   let earliest: number | undefined
   for (const taint of noExecuteTaints) {
@@ -38,7 +44,9 @@ export function planEviction(pod: KubeObject, noExecuteTaints: readonly Taint[],
     const seconds = toleration.tolerationSeconds
     if (typeof seconds !== 'number') continue
     if (seconds <= 0) return { kind: 'evict' }
-    const starts = [parseTime(taint.timeAdded), arrivedAt(pod)].filter((t): t is number => t !== undefined)
+    const starts = [parseTime(taint.timeAdded), arrivedAt(pod)].filter(
+      (t): t is number => t !== undefined,
+    )
     const from = starts.length ? Math.max(...starts) : now
     const deadline = from + seconds * 1000
     earliest = earliest === undefined ? deadline : Math.min(earliest, deadline)

@@ -22,7 +22,10 @@ export function readyCondition(node: KubeObject): Json | undefined {
  */
 export function lastHeartbeat(node: KubeObject, lease: KubeObject | undefined): number | undefined {
   const ready = readyCondition(node)
-  const candidates = [parseTime(asRecord(lease?.spec).renewTime), parseTime(ready?.lastHeartbeatTime)]
+  const candidates = [
+    parseTime(asRecord(lease?.spec).renewTime),
+    parseTime(ready?.lastHeartbeatTime),
+  ]
   if (!ready) candidates.push(parseTime(node.metadata.creationTimestamp))
   const known = candidates.filter((t): t is number => t !== undefined)
   return known.length ? Math.max(...known) : undefined
@@ -48,11 +51,21 @@ export interface Health {
  * grace period so that a heartbeat stamped in the future by a skewed clock cannot postpone it.
  * Without any timestamp there is nothing to judge by, and the node is looked at again later.
  */
-export function assessHealth(node: KubeObject, lease: KubeObject | undefined, now: number, periods: GracePeriods): Health {
+export function assessHealth(
+  node: KubeObject,
+  lease: KubeObject | undefined,
+  now: number,
+  periods: GracePeriods,
+): Health {
   const gracePeriodMs = readyCondition(node) ? periods.gracePeriodMs : periods.startupGracePeriodMs
   const heartbeat = lastHeartbeat(node, lease)
   if (heartbeat === undefined) return { gracePeriodMs, stale: false, recheckInMs: gracePeriodMs }
   const deadline = heartbeat + gracePeriodMs
   if (now > deadline) return { heartbeat, gracePeriodMs, stale: true }
-  return { heartbeat, gracePeriodMs, stale: false, recheckInMs: Math.max(1, Math.min(gracePeriodMs, deadline + 1 - now)) }
+  return {
+    heartbeat,
+    gracePeriodMs,
+    stale: false,
+    recheckInMs: Math.max(1, Math.min(gracePeriodMs, deadline + 1 - now)),
+  }
 }

@@ -27,7 +27,9 @@ function podNeedsNode(pod: KubeObject, cache: Cache): string[] {
   if (typeof nodeName !== 'string' || nodeName === '') return []
   const node = cache.get(nodes, undefined, nodeName)
   if (!node) return []
-  const troubled = readyCondition(node)?.status !== 'True' || nodeTaints(node).some((t) => t.effect === 'NoExecute')
+  const troubled =
+    readyCondition(node)?.status !== 'True' ||
+    nodeTaints(node).some((t) => t.effect === 'NoExecute')
   return troubled ? [nodeName] : []
 }
 
@@ -48,23 +50,34 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
       kinds: [nodes, leases, pods],
       // Of a pod: its node (podNeedsNode, podsOn), tolerations (planEviction) and conditions (Ready for
       // markPodNotReady, PodScheduled for planEviction). Nodes are written back whole and kept whole.
-      reads: podReads({ spec: { nodeName: true, tolerations: true }, status: { conditions: true } }, false),
+      reads: podReads(
+        { spec: { nodeName: true, tolerations: true }, status: { conditions: true } },
+        false,
+      ),
       // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
       // reads the leases and finds it. A node coming back reports its status, which does wake it.
       // Pods matter only on their node (podNeedsNode): a pending one is on none.
       wakesOn: (resource, _type, object, previous) => {
         if (sameResource(resource, leases)) return false
         if (!sameResource(resource, pods)) return true
-        return [object, previous].some((p) => typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '')
+        return [object, previous].some(
+          (p) =>
+            typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '',
+        )
       },
       keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
         const name = object.metadata.name ?? ''
         if (sameResource(resource, nodes)) return name ? [name] : []
-        if (sameResource(resource, leases)) return object.metadata.namespace === NODE_LEASE_NAMESPACE && name ? [name] : []
+        if (sameResource(resource, leases))
+          return object.metadata.namespace === NODE_LEASE_NAMESPACE && name ? [name] : []
         if (sameResource(resource, pods)) return podNeedsNode(object, cache)
         return []
       },
-      allKeys: (cache) => cache.list(nodes).map((n) => n.metadata.name ?? '').filter((n) => n !== ''),
+      allKeys: (cache) =>
+        cache
+          .list(nodes)
+          .map((n) => n.metadata.name ?? '')
+          .filter((n) => n !== ''),
     },
     reconcile: (key, cache, now) => reconcileNode(key, cache, now, periods, rates),
   }

@@ -14,6 +14,10 @@ export function markPodNotReady(pod: KubeObject, nowTime: string): Json | undefi
   if (!conditions.some((c) => c.type === 'Ready' && c.status === 'True')) return undefined
   return {
     metadata: { resourceVersion: pod.metadata.resourceVersion },
-    status: { conditions: conditions.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: nowTime } : c)) },
+    status: {
+      conditions: conditions.map((c) =>
+        c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: nowTime } : c,
+      ),
+    },
   }
 }

@@ -25,9 +25,22 @@ function podsOn(cache: Cache, nodeName: string): KubeObject[] {
 }
 
 /** A node's conditions as this pass judges them: marked Unknown if its heartbeat is overdue. */
-function healthNow(node: KubeObject, cache: Cache, now: number, periods: GracePeriods, nowTime: string): readonly Json[] {
-  const health = assessHealth(node, cache.get(leases, NODE_LEASE_NAMESPACE, node.metadata.name ?? ''), now, periods)
-  return (health.stale ? markConditionsUnknown(node, nowTime).conditions : nodeConditions(node)) as readonly Json[]
+function healthNow(
+  node: KubeObject,
+  cache: Cache,
+  now: number,
+  periods: GracePeriods,
+  nowTime: string,
+): readonly Json[] {
+  const health = assessHealth(
+    node,
+    cache.get(leases, NODE_LEASE_NAMESPACE, node.metadata.name ?? ''),
+    now,
+    periods,
+  )
+  return (
+    health.stale ? markConditionsUnknown(node, nowTime).conditions : nodeConditions(node)
+  ) as readonly Json[]
 }
 
 /**
@@ -39,7 +52,13 @@ function healthNow(node: KubeObject, cache: Cache, now: number, periods: GracePe
  * Eviction acts on the taints the node carries now, not on those this pass adds; those take effect
  * when the updated node comes back through the watch, as they do for upstream's taint manager.
  */
-export function reconcileNode(nodeName: string, cache: Cache, now: number, periods: GracePeriods, rates: EvictionRateOptions = DEFAULT_EVICTION_RATES): Outcome {
+export function reconcileNode(
+  nodeName: string,
+  cache: Cache,
+  now: number,
+  periods: GracePeriods,
+  rates: EvictionRateOptions = DEFAULT_EVICTION_RATES,
+): Outcome {
   const node = cache.get(nodes, undefined, nodeName)
   if (!node) return { actions: [] }
   const lease = cache.get(leases, NODE_LEASE_NAMESPACE, nodeName)
@@ -51,18 +70,32 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
   if (health.recheckInMs !== undefined) waits.push(health.recheckInMs)
 
   const before = nodeConditions(node)
-  const marked = health.stale ? markConditionsUnknown(node, nowTime) : { conditions: before, changed: false }
+  const marked = health.stale
+    ? markConditionsUnknown(node, nowTime)
+    : { conditions: before, changed: false }
 
   const spec = asRecord(node.spec)
   const current = nodeTaints(node)
-  const reconciled = reconcileTaints(current, marked.conditions as { type: string; status: string }[], spec.unschedulable === true, nowTime)
+  const reconciled = reconcileTaints(
+    current,
+    marked.conditions as { type: string; status: string }[],
+    spec.unschedulable === true,
+    nowTime,
+  )
   const cluster = {
     nodes: () => cache.list(nodes),
-    ready: (n: KubeObject) => (n.metadata.name === nodeName ? marked.conditions : healthNow(n, cache, now, periods, nowTime)).find((c) => c.type === 'Ready'),
+    ready: (n: KubeObject) =>
+      (n.metadata.name === nodeName
+        ? marked.conditions
+        : healthNow(n, cache, now, periods, nowTime)
+      ).find((c) => c.type === 'Ready'),
   }
   const limited = limitNoExecuteTaint(node, current, reconciled.taints, cluster, now, rates)
   if (limited.retryInMs !== undefined) waits.push(limited.retryInMs)
-  const taints = { taints: limited.taints, changed: JSON.stringify(limited.taints) !== JSON.stringify(current) }
+  const taints = {
+    taints: limited.taints,
+    changed: JSON.stringify(limited.taints) !== JSON.stringify(current),
+  }
   if (taints.changed) {
     const updated = structuredClone(node)
     const updatedSpec: Json = { ...spec, taints: taints.taints }
@@ -71,10 +104,22 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
     actions.push({ type: 'update', resource: nodes, object: updated })
   }
   if (marked.changed) {
-    actions.push({ type: 'patch', resource: nodes, name: nodeName, subresource: 'status', patch: { status: { conditions: marked.conditions } } })
+    actions.push({
+      type: 'patch',
+      resource: nodes,
+      name: nodeName,
+      subresource: 'status',
+      patch: { status: { conditions: marked.conditions } },
+    })
   }
   if (readyOf(before) === 'True' && readyOf(marked.conditions) !== 'True') {
-    actions.push({ type: 'event', involved: node, eventType: 'Normal', reason: 'NodeNotReady', message: `Node ${nodeName} status is now: NodeNotReady` })
+    actions.push({
+      type: 'event',
+      involved: node,
+      eventType: 'Normal',
+      reason: 'NodeNotReady',
+      message: `Node ${nodeName} status is now: NodeNotReady`,
+    })
   }
 
   const noExecute: Taint[] = nodeTaints(node).filter((t) => t.effect === 'NoExecute')
@@ -89,9 +134,22 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
       if (unreachable) {
         const notReady = markPodNotReady(pod, nowTime)
         if (notReady) {
-          actions.push({ type: 'patch', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', subresource: 'status', patch: notReady })
+          actions.push({
+            type: 'patch',
+            resource: pods,
+            namespace: pod.metadata.namespace,
+            name: pod.metadata.name ?? '',
+            subresource: 'status',
+            patch: notReady,
+          })
           podWrites++
-          actions.push({ type: 'event', involved: pod, eventType: 'Warning', reason: 'NodeNotReady', message: 'Node is not ready' })
+          actions.push({
+            type: 'event',
+            involved: pod,
+            eventType: 'Warning',
+            reason: 'NodeNotReady',
+            message: 'Node is not ready',
+          })
         }
       }
       if (!noExecute.length || pod.metadata.deletionTimestamp) continue
@@ -101,7 +159,13 @@ export function reconcileNode(nodeName: string, cache: Cache, now: number, perio
       const { namespace, name = '', uid } = pod.metadata
       actions.push({ type: 'delete', resource: pods, namespace, name, preconditions: { uid } })
       podWrites++
-      actions.push({ type: 'event', involved: pod, eventType: 'Normal', reason: 'TaintManagerEviction', message: `Marking for deletion Pod ${namespace}/${name}` })
+      actions.push({
+        type: 'event',
+        involved: pod,
+        eventType: 'Normal',
+        reason: 'TaintManagerEviction',
+        message: `Marking for deletion Pod ${namespace}/${name}`,
+      })
     }
   }
 

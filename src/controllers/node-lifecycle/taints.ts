@@ -30,12 +30,16 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 export function nodeTaints(node: KubeObject): Taint[] {
   const taints = asRecord(node.spec).taints
   if (!Array.isArray(taints)) return []
-  return taints.filter((t): t is Taint => !!t && typeof t === 'object' && typeof (t as Json).key === 'string')
+  return taints.filter(
+    (t): t is Taint => !!t && typeof t === 'object' && typeof (t as Json).key === 'string',
+  )
 }
 
 export function podTolerations(pod: KubeObject): Toleration[] {
   const tolerations = asRecord(pod.spec).tolerations
-  return Array.isArray(tolerations) ? (tolerations.filter((t) => t && typeof t === 'object') as Toleration[]) : []
+  return Array.isArray(tolerations)
+    ? (tolerations.filter((t) => t && typeof t === 'object') as Toleration[])
+    : []
 }
 
 /**
@@ -56,12 +60,19 @@ export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   }
 }
 
-export function tolerationsTolerateTaint(tolerations: readonly Toleration[], taint: Taint): boolean {
+export function tolerationsTolerateTaint(
+  tolerations: readonly Toleration[],
+  taint: Taint,
+): boolean {
   return tolerations.some((t) => toleratesTaint(t, taint))
 }
 
 /** The first taint passing `filter` that no toleration tolerates, as the scheduler reports it. */
-export function findUntoleratedTaint(taints: readonly Taint[], tolerations: readonly Toleration[], filter: (t: Taint) => boolean): Taint | undefined {
+export function findUntoleratedTaint(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+  filter: (t: Taint) => boolean,
+): Taint | undefined {
   return taints.find((t) => filter(t) && !tolerationsTolerateTaint(tolerations, t))
 }
 
@@ -85,7 +96,10 @@ const readyTaintKeys = new Set([TAINT_NOT_READY, TAINT_UNREACHABLE])
 function isManaged(t: Taint): boolean {
   if (t.effect === 'NoExecute') return readyTaintKeys.has(t.key)
   if (t.effect !== 'NoSchedule') return false
-  return t.key === TAINT_UNSCHEDULABLE || Object.values(conditionTaints).some((m) => Object.values(m).includes(t.key))
+  return (
+    t.key === TAINT_UNSCHEDULABLE ||
+    Object.values(conditionTaints).some((m) => Object.values(m).includes(t.key))
+  )
 }
 
 export interface ConditionLike {
@@ -99,7 +113,10 @@ export interface ConditionLike {
  * Ready-derived taints are left as they are: such a node has not reported yet, and its kubelet
  * registers it with the not-ready taint precisely so that nothing lands on it before it does.
  */
-export function desiredManagedTaints(conditions: readonly ConditionLike[], unschedulable: boolean): { want: Taint[]; keepReadyTaints: boolean } {
+export function desiredManagedTaints(
+  conditions: readonly ConditionLike[],
+  unschedulable: boolean,
+): { want: Taint[]; keepReadyTaints: boolean } {
   const want: Taint[] = []
   let hasReady = false
   for (const c of conditions) {
@@ -118,9 +135,17 @@ export function desiredManagedTaints(conditions: readonly ConditionLike[], unsch
  * the managed ones no longer wanted. Taints set by anyone else are kept untouched and in place, and a
  * wanted taint already present keeps its original timeAdded, which eviction deadlines count from.
  */
-export function reconcileTaints(current: readonly Taint[], conditions: readonly ConditionLike[], unschedulable: boolean, timeAdded: string): { taints: Taint[]; changed: boolean } {
+export function reconcileTaints(
+  current: readonly Taint[],
+  conditions: readonly ConditionLike[],
+  unschedulable: boolean,
+  timeAdded: string,
+): { taints: Taint[]; changed: boolean } {
   const { want, keepReadyTaints } = desiredManagedTaints(conditions, unschedulable)
-  const keep = (t: Taint) => !isManaged(t) || want.some((w) => sameTaint(w, t)) || (keepReadyTaints && readyTaintKeys.has(t.key))
+  const keep = (t: Taint) =>
+    !isManaged(t) ||
+    want.some((w) => sameTaint(w, t)) ||
+    (keepReadyTaints && readyTaintKeys.has(t.key))
   const taints = current.filter(keep)
   let changed = taints.length !== current.length
   for (const w of want) {

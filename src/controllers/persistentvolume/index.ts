@@ -7,7 +7,8 @@ import { SELECTED_NODE_ANNOTATION } from '../../apis/storage/annotations'
 import { persistentVolumes, storageClasses } from '../resources'
 import { asRecord as rec, type Json } from '../../apimachinery/json-value'
 
-const unboundClaims = (cache: Cache) => cache.list(persistentVolumeClaims).filter((c) => !rec(c.spec).volumeName)
+const unboundClaims = (cache: Cache) =>
+  cache.list(persistentVolumeClaims).filter((c) => !rec(c.spec).volumeName)
 const keyOfClaim = (c: KubeObject) => claimKey(c.metadata.namespace ?? '', c.metadata.name ?? '')
 
 function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
@@ -17,7 +18,8 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
     if (typeof volumeName === 'string' && volumeName) keys.push(volumeKey(volumeName))
     for (const pv of cache.list(persistentVolumes)) {
       const ref = rec(rec(pv.spec).claimRef)
-      if (ref.name === object.metadata.name && ref.namespace === object.metadata.namespace) keys.push(volumeKey(pv.metadata.name ?? ''))
+      if (ref.name === object.metadata.name && ref.namespace === object.metadata.namespace)
+        keys.push(volumeKey(pv.metadata.name ?? ''))
     }
     return keys
   }
@@ -29,8 +31,14 @@ function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): strin
     else keys.push(...unboundClaims(cache).map(keyOfClaim))
     return keys
   }
-  if (sameResource(resource, storageClasses)) return unboundClaims(cache).filter((c) => claimClass(c) === object.metadata.name).map(keyOfClaim)
-  if (sameResource(resource, nodes)) return unboundClaims(cache).filter((c) => c.metadata.annotations?.[SELECTED_NODE_ANNOTATION] === object.metadata.name).map(keyOfClaim)
+  if (sameResource(resource, storageClasses))
+    return unboundClaims(cache)
+      .filter((c) => claimClass(c) === object.metadata.name)
+      .map(keyOfClaim)
+  if (sameResource(resource, nodes))
+    return unboundClaims(cache)
+      .filter((c) => c.metadata.annotations?.[SELECTED_NODE_ANNOTATION] === object.metadata.name)
+      .map(keyOfClaim)
   return []
 }
 
@@ -47,9 +55,14 @@ export function persistentVolumeController(): ControllerDefinition {
       kinds: [persistentVolumeClaims, persistentVolumes, storageClasses, nodes],
       // Node heartbeats change nothing here; only its annotations (the local-path root) do.
       wakesOn: (resource, _type, object, previous) =>
-        !sameResource(resource, nodes) || JSON.stringify(object.metadata.annotations ?? {}) !== JSON.stringify(previous?.metadata.annotations ?? {}),
+        !sameResource(resource, nodes) ||
+        JSON.stringify(object.metadata.annotations ?? {}) !==
+          JSON.stringify(previous?.metadata.annotations ?? {}),
       keysFor,
-      allKeys: (cache) => [...cache.list(persistentVolumeClaims).map(keyOfClaim), ...cache.list(persistentVolumes).map((v) => volumeKey(v.metadata.name ?? ''))],
+      allKeys: (cache) => [
+        ...cache.list(persistentVolumeClaims).map(keyOfClaim),
+        ...cache.list(persistentVolumes).map((v) => volumeKey(v.metadata.name ?? '')),
+      ],
     },
     reconcile: reconcileStorage,
   }

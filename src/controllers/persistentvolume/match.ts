@@ -22,21 +22,31 @@ const bytes = (q: unknown): number => {
 /** The class a claim asks for ('' is "no class"); the beta annotation still counts, as upstream. */
 export function claimClass(pvc: KubeObject): string {
   const spec = rec(pvc.spec)
-  return String(spec.storageClassName ?? pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '')
+  return String(
+    spec.storageClassName ??
+      pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ??
+      '',
+  )
 }
 
 export function volumeClass(pv: KubeObject): string {
   const spec = rec(pv.spec)
-  return String(spec.storageClassName ?? pv.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? '')
+  return String(
+    spec.storageClassName ??
+      pv.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ??
+      '',
+  )
 }
 
-export const claimRequest = (pvc: KubeObject): number => bytes(rec(rec(rec(pvc.spec).resources).requests).storage)
+export const claimRequest = (pvc: KubeObject): number =>
+  bytes(rec(rec(rec(pvc.spec).resources).requests).storage)
 export const volumeCapacity = (pv: KubeObject): number => bytes(rec(rec(pv.spec).capacity).storage)
 
 /** Whether the volume's claimRef names this claim (by uid once it has one). */
 export function claimRefMatches(pv: KubeObject, pvc: KubeObject): boolean {
   const ref = rec(rec(pv.spec).claimRef)
-  if (ref.name !== pvc.metadata.name || (ref.namespace ?? '') !== (pvc.metadata.namespace ?? '')) return false
+  if (ref.name !== pvc.metadata.name || (ref.namespace ?? '') !== (pvc.metadata.namespace ?? ''))
+    return false
   return !ref.uid || ref.uid === pvc.metadata.uid
 }
 
@@ -55,10 +65,17 @@ export function mismatch(pv: KubeObject, pvc: KubeObject): string | undefined {
   const modes = new Set(arr(pvSpec.accessModes))
   if (!arr(claimSpec.accessModes).every((m) => modes.has(m))) return 'incompatible accessMode'
   if (volumeCapacity(pv) < claimRequest(pvc)) return 'requested PV is too small'
-  if ((pvSpec.volumeMode ?? 'Filesystem') !== (claimSpec.volumeMode ?? 'Filesystem')) return 'incompatible volumeMode'
+  if ((pvSpec.volumeMode ?? 'Filesystem') !== (claimSpec.volumeMode ?? 'Filesystem'))
+    return 'incompatible volumeMode'
   if (claimSpec.selector !== undefined) {
     try {
-      if (!matchesLabels(selectorFromLabelSelector(claimSpec.selector as never), pv.metadata.labels ?? {})) return 'label selector does not match'
+      if (
+        !matchesLabels(
+          selectorFromLabelSelector(claimSpec.selector as never),
+          pv.metadata.labels ?? {},
+        )
+      )
+        return 'label selector does not match'
     } catch (e) {
       if (e instanceof SelectorError) return 'invalid label selector'
       throw e
@@ -72,7 +89,11 @@ export function mismatch(pv: KubeObject, pvc: KubeObject): string | undefined {
  * that fits (and, when a node is given, that the node can reach). Volumes being deleted or
  * bound to another claim never match.
  */
-export function findMatchingVolume(pvc: KubeObject, volumes: readonly KubeObject[], node?: KubeObject): KubeObject | undefined {
+export function findMatchingVolume(
+  pvc: KubeObject,
+  volumes: readonly KubeObject[],
+  node?: KubeObject,
+): KubeObject | undefined {
   let best: KubeObject | undefined
   for (const pv of volumes) {
     if (pv.metadata.deletionTimestamp) continue

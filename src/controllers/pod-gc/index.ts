@@ -64,7 +64,10 @@ export function podGcController(options: PodGcOptions = {}): ControllerDefinitio
     watches: {
       kinds: [pods, nodes],
       // Of a pod: its node, phase and reason (pods.ts), and conditions (markFailedAndDelete).
-      reads: podReads({ spec: { nodeName: true }, status: { phase: true, reason: true, conditions: true } }, false),
+      reads: podReads(
+        { spec: { nodeName: true }, status: { phase: true, reason: true, conditions: true } },
+        false,
+      ),
       // As upstream's pod GC, a periodic sweep: every case it collects is about time (quarantine,
       // thresholds, nodes gone for a while), which its resync covers; changes alone never need it at once.
       wakesOn: () => false,
@@ -81,7 +84,8 @@ export function podGcController(options: PodGcOptions = {}): ControllerDefinitio
     },
     reconcile(key, cache, now, _refused, memory) {
       if (key === TERMINATED_KEY) return { actions: collectTerminated(cache, threshold, now) }
-      if (key === QUARANTINE_KEY) return withMemory({ actions: [] }, memory && sweepQuarantine(cache, memory))
+      if (key === QUARANTINE_KEY)
+        return withMemory({ actions: [] }, memory && sweepQuarantine(cache, memory))
       return collectPod(key, cache, now, quarantineMs, memory)
     },
   }

@@ -2,7 +2,8 @@ import type { KubeObject } from '../../apimachinery/types'
 import type { Json } from '../../apimachinery/json-value'
 import { objectKey } from '../../apimachinery/object-key'
 
-export const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {})
+export const asRecord = (v: unknown): Json =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {}
 
 export const podKey = (pod: KubeObject): string => objectKey(pod)
 
@@ -20,10 +21,12 @@ export function isTerminated(pod: KubeObject): boolean {
 }
 
 /** A pod the kubelet evicted: Failed with reason Evicted. */
-export const isEvicted = (pod: KubeObject): boolean => phaseOf(pod) === 'Failed' && asRecord(pod.status).reason === 'Evicted'
+export const isEvicted = (pod: KubeObject): boolean =>
+  phaseOf(pod) === 'Failed' && asRecord(pod.status).reason === 'Evicted'
 
 /** Already deleted with no grace period: only its finalizers hold it, and deleting again changes nothing. */
-export const isForceDeleted = (pod: KubeObject): boolean => !!pod.metadata.deletionTimestamp && Number(pod.metadata.deletionGracePeriodSeconds ?? -1) === 0
+export const isForceDeleted = (pod: KubeObject): boolean =>
+  !!pod.metadata.deletionTimestamp && Number(pod.metadata.deletionGracePeriodSeconds ?? -1) === 0
 
 const createdAt = (pod: KubeObject): number => {
   const t = Date.parse(pod.metadata.creationTimestamp ?? '')

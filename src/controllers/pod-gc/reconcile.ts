@@ -43,7 +43,13 @@ export function podNeedsLook(pod: KubeObject, cache: Cache): boolean {
  * terminating pod that was never scheduled or whose node is out of service. A pod already
  * force-deleted is only waiting for its finalizers and is left alone.
  */
-export function collectPod(key: string, cache: Cache, now: number, quarantineMs: number, memory: Remembered = nothingRemembered): Outcome {
+export function collectPod(
+  key: string,
+  cache: Cache,
+  now: number,
+  quarantineMs: number,
+  memory: Remembered = nothingRemembered,
+): Outcome {
   const slash = key.indexOf('/')
   const pod = slash > 0 ? cache.get(pods, key.slice(0, slash), key.slice(slash + 1)) : undefined
   if (!pod) return { actions: [] }
@@ -52,9 +58,17 @@ export function collectPod(key: string, cache: Cache, now: number, quarantineMs:
   const nodeName = nodeNameOf(pod)
   if (!nodeName) return { actions: deleting && !forced ? markFailedAndDelete(pod, now) : [] }
   const node = cache.get(nodes, undefined, nodeName)
-  if (node) return withMemory({ actions: deleting && !forced && isOutOfService(node) ? markFailedAndDelete(pod, now) : [] }, released(memory, nodeName))
+  if (node)
+    return withMemory(
+      { actions: deleting && !forced && isOutOfService(node) ? markFailedAndDelete(pod, now) : [] },
+      released(memory, nodeName),
+    )
   if (forced) return { actions: [] }
   const quarantine = quarantineOf(memory, nodeName, now, quarantineMs)
-  if (quarantine.remainingMs > 0) return withMemory({ actions: [], requeueAfterMs: quarantine.remainingMs }, quarantine.memory)
-  return withMemory({ actions: markFailedAndDelete(pod, now, nodeGoneCondition) }, quarantine.memory)
+  if (quarantine.remainingMs > 0)
+    return withMemory({ actions: [], requeueAfterMs: quarantine.remainingMs }, quarantine.memory)
+  return withMemory(
+    { actions: markFailedAndDelete(pod, now, nodeGoneCondition) },
+    quarantine.memory,
+  )
 }

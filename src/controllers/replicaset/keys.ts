@@ -9,9 +9,14 @@ import { ownerKeysOf } from '../shared/owners'
  * that owns it (when that ReplicaSet is the one the reference names, by uid), or for an orphan
  * every ReplicaSet that could adopt it (GetPodReplicaSets). An orphan being deleted concerns nobody.
  */
-export function replicaSetKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+export function replicaSetKeysFor(
+  resource: ResourceRef,
+  object: KubeObject,
+  cache: Cache,
+): string[] {
   if (sameResource(resource, replicaSets)) return [objectKey(object)]
-  if (sameResource(resource, pods)) return ownerKeysOf(object, cache, { resource: replicaSets, kind: 'ReplicaSet' })
+  if (sameResource(resource, pods))
+    return ownerKeysOf(object, cache, { resource: replicaSets, kind: 'ReplicaSet' })
   return []
 }
 

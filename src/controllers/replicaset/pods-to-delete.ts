@@ -3,7 +3,14 @@ import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/lab
 import { pods, replicaSets } from '../resources'
 import type { Cache } from '../runtime/types'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
-import { isPodActive, isPodReady, maxContainerRestarts, podNodeName, podPhase, podReadySince } from '../shared/pods'
+import {
+  isPodActive,
+  isPodReady,
+  maxContainerRestarts,
+  podNodeName,
+  podPhase,
+  podReadySince,
+} from '../shared/pods'
 import type { ReplicaSet } from '../shared/workloads'
 import { parseTime } from '../../apimachinery/meta-time'
 
@@ -42,7 +49,13 @@ function logarithmicRankDiff(t1: number, t2: number, now: number): number {
 }
 
 /** The LogarithmicScaleDown comparison of two times: the more recent bucket first, ties broken by uid. */
-function newerFirst(a: KubeObject, b: KubeObject, t1: number | undefined, t2: number | undefined, now: number): boolean {
+function newerFirst(
+  a: KubeObject,
+  b: KubeObject,
+  t1: number | undefined,
+  t2: number | undefined,
+  now: number,
+): boolean {
   if (t1 === undefined || t2 === undefined) return afterOrZero(t1, t2)
   const diff = logarithmicRankDiff(t1, t2, now)
   if (diff === 0) return (a.metadata.uid ?? '') < (b.metadata.uid ?? '')
@@ -72,7 +85,10 @@ export function deletesBefore(a: Ranked, b: Ranked, now: number): boolean {
   }
   const [x1, x2] = [maxContainerRestarts(p1), maxContainerRestarts(p2)]
   if (x1 !== x2) return x1 > x2
-  const [t1, t2] = [parseTime(p1.metadata.creationTimestamp), parseTime(p2.metadata.creationTimestamp)]
+  const [t1, t2] = [
+    parseTime(p1.metadata.creationTimestamp),
+    parseTime(p2.metadata.creationTimestamp),
+  ]
   if (t1 !== t2) return newerFirst(p1, p2, t1, t2, now)
   return false
 }
@@ -108,14 +124,23 @@ export function relatedPods(rs: ReplicaSet, cache: Cache): KubeObject[] {
 }
 
 /** getPodsRankedByRelatedPodsOnSameNode: each pod ranked by the active related pods on its node. */
-export function rankByRelatedPodsOnSameNode(toRank: readonly KubeObject[], related: readonly KubeObject[]): Ranked[] {
+export function rankByRelatedPodsOnSameNode(
+  toRank: readonly KubeObject[],
+  related: readonly KubeObject[],
+): Ranked[] {
   const onNode = new Map<string, number>()
-  for (const p of related) if (isPodActive(p)) onNode.set(podNodeName(p), (onNode.get(podNodeName(p)) ?? 0) + 1)
+  for (const p of related)
+    if (isPodActive(p)) onNode.set(podNodeName(p), (onNode.get(podNodeName(p)) ?? 0) + 1)
   return toRank.map((pod) => ({ pod, rank: onNode.get(podNodeName(pod)) ?? 0 }))
 }
 
 /** getPodsToDelete: the `diff` pods to delete first; the ranking is skipped when all of them go. */
-export function podsToDelete(filtered: readonly KubeObject[], related: readonly KubeObject[], diff: number, now: number): KubeObject[] {
+export function podsToDelete(
+  filtered: readonly KubeObject[],
+  related: readonly KubeObject[],
+  diff: number,
+  now: number,
+): KubeObject[] {
   if (diff >= filtered.length) return filtered.slice(0, diff)
   const ranked = rankByRelatedPodsOnSameNode(filtered, related)
   ranked.sort((a, b) => (deletesBefore(a, b, now) ? -1 : deletesBefore(b, a, now) ? 1 : 0))

@@ -12,7 +12,12 @@ import { statusWrite } from '../shared/status-write'
 import { claimPods } from './claim'
 import { relatedPods } from './pods-to-delete'
 import { createAction, deleteAction, manageReplicas } from './replicas'
-import { availabilityRequeueMs, calculateStatus, statusChanged, type ReplicaFailure } from './status'
+import {
+  availabilityRequeueMs,
+  calculateStatus,
+  statusChanged,
+  type ReplicaFailure,
+} from './status'
 import { splitKey } from '../../apimachinery/object-key'
 
 /** manageReplicasErr: the refused pod create or delete that stopped the previous pass, with the API's error text. */
@@ -36,7 +41,13 @@ function failureOf(refused: Refused | undefined): ReplicaFailure | undefined {
  * followed by its event. The creates asked for are remembered under the key, so that the next pass
  * names the pods they made (see shared/created-pods.ts).
  */
-export function reconcileReplicaSet(key: string, cache: Cache, now: number, refused?: Refused, memory: Remembered = nothingRemembered): Outcome {
+export function reconcileReplicaSet(
+  key: string,
+  cache: Cache,
+  now: number,
+  refused?: Refused,
+  memory: Remembered = nothingRemembered,
+): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(replicaSets, namespace, name)
   if (!stored) return withMemory({ actions: [] }, memoryChanges(memory, [[key, undefined]]))
@@ -53,20 +64,41 @@ export function reconcileReplicaSet(key: string, cache: Cache, now: number, refu
   const claim = claimPods(rs, selector, all.filter(isPodActive))
   const actions: Action[] = [...claim.actions]
 
-  const changes = rs.metadata.deletionTimestamp ? { creates: [], deletes: [] } : manageReplicas(rs, selector, claim.owned, relatedPods(rs, cache), now)
+  const changes = rs.metadata.deletionTimestamp
+    ? { creates: [], deletes: [] }
+    : manageReplicas(rs, selector, claim.owned, relatedPods(rs, cache), now)
 
   const failure = failureOf(refused)
   const status = calculateStatus(rs, claim.owned, failure, now)
   if (statusChanged(rs, status)) actions.push(statusWrite(replicaSets, stored, status))
 
   for (const pod of created) actions.push(createdPodEvent(rs, pod))
-  if (failure) actions.push(event(rs, 'Warning', failure.reason, `${failure.reason === 'FailedCreate' ? 'Error creating' : 'Error deleting'}: ${failure.message}`))
+  if (failure)
+    actions.push(
+      event(
+        rs,
+        'Warning',
+        failure.reason,
+        `${failure.reason === 'FailedCreate' ? 'Error creating' : 'Error deleting'}: ${failure.message}`,
+      ),
+    )
   for (const pod of changes.creates) actions.push(createAction(pod))
-  for (const pod of changes.deletes) actions.push(deleteAction(pod), event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`))
+  for (const pod of changes.deletes)
+    actions.push(
+      deleteAction(pod),
+      event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`),
+    )
 
-  const known = all.filter((p) => controllerRefOf(p)?.uid === rs.metadata.uid).map((p) => p.metadata.uid ?? '')
-  const remembered = memoryChanges(memory, [[key, requestedCreates(rs, [...known, ...claim.adoptedUids], changes.creates.length)]])
+  const known = all
+    .filter((p) => controllerRefOf(p)?.uid === rs.metadata.uid)
+    .map((p) => p.metadata.uid ?? '')
+  const remembered = memoryChanges(memory, [
+    [key, requestedCreates(rs, [...known, ...claim.adoptedUids], changes.creates.length)],
+  ])
 
   const requeueAfterMs = availabilityRequeueMs(rs, claim.owned, now)
-  return withMemory(requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs }, remembered)
+  return withMemory(
+    requeueAfterMs === undefined ? { actions } : { actions, requeueAfterMs },
+    remembered,
+  )
 }

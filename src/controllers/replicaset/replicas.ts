@@ -20,15 +20,29 @@ export interface ReplicaChanges {
  * Pods whose labels the selector would not match are never created: they would not count, and
  * every pass would create more (upstream's validation and its "no labels" check prevent this).
  */
-export function manageReplicas(rs: ReplicaSet, selector: LabelSelector, active: readonly KubeObject[], related: readonly KubeObject[], now: number): ReplicaChanges {
+export function manageReplicas(
+  rs: ReplicaSet,
+  selector: LabelSelector,
+  active: readonly KubeObject[],
+  related: readonly KubeObject[],
+  now: number,
+): ReplicaChanges {
   const diff = replicaDiff(rs, active)
   if (diff < 0) {
-    if (!matchesLabels(selector, rs.spec.template?.metadata?.labels)) return { creates: [], deletes: [] }
+    if (!matchesLabels(selector, rs.spec.template?.metadata?.labels))
+      return { creates: [], deletes: [] }
     const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet')
     const count = Math.min(-diff, BURST_REPLICAS)
-    return { creates: Array.from({ length: count }, () => podFromTemplate(rs.spec.template, rs, ref)), deletes: [] }
+    return {
+      creates: Array.from({ length: count }, () => podFromTemplate(rs.spec.template, rs, ref)),
+      deletes: [],
+    }
   }
-  if (diff > 0) return { creates: [], deletes: podsToDelete(active, related, Math.min(diff, BURST_REPLICAS), now) }
+  if (diff > 0)
+    return {
+      creates: [],
+      deletes: podsToDelete(active, related, Math.min(diff, BURST_REPLICAS), now),
+    }
   return { creates: [], deletes: [] }
 }
 
@@ -38,5 +52,11 @@ export function createAction(pod: KubeObject): Action {
 
 /** A delete guarded by the pod's uid, so a same-named replacement is never the one removed. */
 export function deleteAction(pod: KubeObject): Action {
-  return { type: 'delete', resource: podsRef, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', preconditions: { uid: pod.metadata.uid } }
+  return {
+    type: 'delete',
+    resource: podsRef,
+    namespace: pod.metadata.namespace,
+    name: pod.metadata.name ?? '',
+    preconditions: { uid: pod.metadata.uid },
+  }
 }

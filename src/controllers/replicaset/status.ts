@@ -1,7 +1,18 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { type Condition, getCondition, removeCondition, setCondition } from '../../apimachinery/conditions'
+import {
+  type Condition,
+  getCondition,
+  removeCondition,
+  setCondition,
+} from '../../apimachinery/conditions'
 import { availableInMs, isPodAvailable, isPodReady } from '../shared/pods'
-import { generationOf, rsStatus, specReplicas, type ReplicaSet, type ReplicaSetStatus } from '../shared/workloads'
+import {
+  generationOf,
+  rsStatus,
+  specReplicas,
+  type ReplicaSet,
+  type ReplicaSetStatus,
+} from '../shared/workloads'
 import { intOr, jsonEqual } from '../../apimachinery/json-value'
 import { formatTime } from '../../apimachinery/meta-time'
 
@@ -18,7 +29,12 @@ export interface ReplicaFailure {
  * condition set while creates or deletes fail and dropped once they succeed, and
  * observedGeneration. Zero counters are left out, as Go's omitempty prints them (replicas stays).
  */
-export function calculateStatus(rs: ReplicaSet, active: readonly KubeObject[], failure: ReplicaFailure | undefined, now: number): ReplicaSetStatus {
+export function calculateStatus(
+  rs: ReplicaSet,
+  active: readonly KubeObject[],
+  failure: ReplicaFailure | undefined,
+  now: number,
+): ReplicaSetStatus {
   const templateLabels = Object.entries(rs.spec.template?.metadata?.labels ?? {})
   const minReadySeconds = intOr(rs.spec.minReadySeconds, 0)
   let fullyLabeled = 0
@@ -35,7 +51,13 @@ export function calculateStatus(rs: ReplicaSet, active: readonly KubeObject[], f
   let conditions: Condition[] = rsStatus(rs).conditions ?? []
   const current = getCondition(conditions, REPLICA_FAILURE)
   if (failure && !current) {
-    conditions = setCondition(conditions, { type: REPLICA_FAILURE, status: 'True', lastTransitionTime: formatTime(now), reason: failure.reason, message: failure.message })
+    conditions = setCondition(conditions, {
+      type: REPLICA_FAILURE,
+      status: 'True',
+      lastTransitionTime: formatTime(now),
+      reason: failure.reason,
+      message: failure.message,
+    })
   } else if (!failure && current) {
     conditions = removeCondition(conditions, REPLICA_FAILURE)
   }
@@ -67,7 +89,11 @@ export function statusChanged(rs: ReplicaSet, next: ReplicaSetStatus): boolean {
  * counted the moment they are (upstream requeues after minReadySeconds; this waits only as long as
  * the earliest such pod needs).
  */
-export function availabilityRequeueMs(rs: ReplicaSet, active: readonly KubeObject[], now: number): number | undefined {
+export function availabilityRequeueMs(
+  rs: ReplicaSet,
+  active: readonly KubeObject[],
+  now: number,
+): number | undefined {
   const minReadySeconds = intOr(rs.spec.minReadySeconds, 0)
   let soonest: number | undefined
   for (const pod of active) {

@@ -11,13 +11,19 @@ import { replicationControllers } from '../resources'
 import { podReads } from '../shared/pod-reads'
 
 /** An RC's equality-based spec.selector. */
-const rcSelector = (rc: KubeObject) => selectorFromSet(((rc.spec ?? {}) as { selector?: Record<string, string> }).selector ?? {})
+const rcSelector = (rc: KubeObject) =>
+  selectorFromSet(((rc.spec ?? {}) as { selector?: Record<string, string> }).selector ?? {})
 
 /** As the ReplicaSet controller's pod handlers: the owning RC, or for an orphan every RC that could adopt it. */
 function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
   if (sameResource(resource, replicationControllers)) return [objectKey(object)]
   if (!sameResource(resource, pods)) return []
-  return ownerKeysOf(object, cache, { resource: replicationControllers, kind: 'ReplicationController' }, (pod) => ownersSelecting(pod, cache, replicationControllers, rcSelector))
+  return ownerKeysOf(
+    object,
+    cache,
+    { resource: replicationControllers, kind: 'ReplicationController' },
+    (pod) => ownersSelecting(pod, cache, replicationControllers, rcSelector),
+  )
 }
 
 /**
@@ -37,7 +43,13 @@ export function replicationControllerController(): ControllerDefinition {
       allKeys: (cache) => cache.list(replicationControllers).map(objectKey),
     },
     reconcile(key, cache, now, refused, memory) {
-      const outcome = reconcileReplicaSet(key, new ReplicationControllerCache(cache), now, refused, memory)
+      const outcome = reconcileReplicaSet(
+        key,
+        new ReplicationControllerCache(cache),
+        now,
+        refused,
+        memory,
+      )
       return { ...outcome, actions: toRcActions(outcome.actions, cache) }
     },
   }

@@ -15,7 +15,12 @@ export function asReplicaSet(rc: KubeObject): KubeObject {
   let view = views.get(rc)
   if (view) return view
   const spec = (rc.spec ?? {}) as { selector?: Record<string, string> }
-  view = { ...rc, apiVersion: 'apps/v1', kind: 'ReplicaSet', spec: { ...spec, selector: { matchLabels: { ...(spec.selector ?? {}) } } } }
+  view = {
+    ...rc,
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    spec: { ...spec, selector: { matchLabels: { ...(spec.selector ?? {}) } } },
+  }
   views.set(rc, view)
   return view
 }
@@ -39,12 +44,20 @@ export class ReplicationControllerCache implements Cache {
 /** The ReplicationController a ReplicaSet view (or a copy of one) stands for; other objects as they are. */
 function original(o: KubeObject, cache: Cache): KubeObject {
   if (o.kind !== 'ReplicaSet') return o
-  return cache.get(replicationControllers, o.metadata.namespace, o.metadata.name ?? '') ?? { ...o, apiVersion: 'v1', kind: 'ReplicationController' }
+  return (
+    cache.get(replicationControllers, o.metadata.namespace, o.metadata.name ?? '') ?? {
+      ...o,
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+    }
+  )
 }
 
 /** A controller reference the ReplicaSet logic wrote for an RC, pointing at the RC again. */
 function asRcRef(ref: OwnerReference, rcUids: ReadonlySet<string>): OwnerReference {
-  return ref.kind === 'ReplicaSet' && rcUids.has(ref.uid) ? { ...ref, apiVersion: 'v1', kind: 'ReplicationController' } : ref
+  return ref.kind === 'ReplicaSet' && rcUids.has(ref.uid)
+    ? { ...ref, apiVersion: 'v1', kind: 'ReplicationController' }
+    : ref
 }
 
 /**
@@ -63,12 +76,34 @@ export function toRcActions(actions: readonly Action[], cache: Cache): Action[] 
         return { ...a, involved: original(a.involved, cache) }
       case 'create': {
         const refs = a.object.metadata.ownerReferences
-        return refs ? { ...a, object: { ...a.object, metadata: { ...a.object.metadata, ownerReferences: refs.map((r) => asRcRef(r, rcUids)) } } } : a
+        return refs
+          ? {
+              ...a,
+              object: {
+                ...a.object,
+                metadata: {
+                  ...a.object.metadata,
+                  ownerReferences: refs.map((r) => asRcRef(r, rcUids)),
+                },
+              },
+            }
+          : a
       }
       case 'patch': {
         const patch = a.patch as { metadata?: { ownerReferences?: OwnerReference[] | null } }
         const refs = patch?.metadata?.ownerReferences
-        return refs ? { ...a, patch: { ...patch, metadata: { ...patch.metadata, ownerReferences: refs.map((r) => asRcRef(r, rcUids)) } } } : a
+        return refs
+          ? {
+              ...a,
+              patch: {
+                ...patch,
+                metadata: {
+                  ...patch.metadata,
+                  ownerReferences: refs.map((r) => asRcRef(r, rcUids)),
+                },
+              },
+            }
+          : a
       }
       default:
         return a

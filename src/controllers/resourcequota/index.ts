@@ -8,18 +8,30 @@ import { reconcileResourceQuota, resourceQuotas } from './reconcile'
 import { quotaWakesOn } from './wakes'
 import { podReads } from '../shared/pod-reads'
 
-const watched: ResourceRef[] = [resourceQuotas, ...trackedKinds.filter((k) => !sameResource(k, resourceQuotas))]
+const watched: ResourceRef[] = [
+  resourceQuotas,
+  ...trackedKinds.filter((k) => !sameResource(k, resourceQuotas)),
+]
 
 /** A quota concerns itself; any other tracked object concerns every quota of its namespace. */
 function keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
   const quotas = cache.list(resourceQuotas, object.metadata.namespace).map(objectKey)
-  return sameResource(resource, resourceQuotas) ? [...new Set([objectKey(object), ...quotas])] : quotas
+  return sameResource(resource, resourceQuotas)
+    ? [...new Set([objectKey(object), ...quotas])]
+    : quotas
 }
 
 /** Of a pod: its phase (podCountsCompute), its compute requests and limits (podAmounts, isBestEffort) and what the quota scopes test (podInScope). */
 const podFields = podReads(
   {
-    spec: { containers: { resources: true }, initContainers: { resources: true }, overhead: true, activeDeadlineSeconds: true, priorityClassName: true, affinity: true },
+    spec: {
+      containers: { resources: true },
+      initContainers: { resources: true },
+      overhead: true,
+      activeDeadlineSeconds: true,
+      priorityClassName: true,
+      affinity: true,
+    },
     status: { phase: true },
   },
   false,

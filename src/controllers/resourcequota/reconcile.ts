@@ -1,5 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { addLists, countQuantity, quantityListJson, quantityListOf, type QuantityList } from '../../apimachinery/quantity'
+import {
+  addLists,
+  countQuantity,
+  quantityListJson,
+  quantityListOf,
+  type QuantityList,
+} from '../../apimachinery/quantity'
 import { quotaSelects } from '../../apis/quota/check'
 import { trackedKinds, isTrackedName } from '../../apis/quota/tracked'
 import { objectUsage } from '../../apis/quota/usage'
@@ -7,7 +13,11 @@ import type { Cache, Outcome, ResourceRef } from '../runtime/types'
 import { asRecord, jsonEqual } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
 
-export const resourceQuotas: ResourceRef = Object.freeze({ group: '', version: 'v1', plural: 'resourcequotas' })
+export const resourceQuotas: ResourceRef = Object.freeze({
+  group: '',
+  version: 'v1',
+  plural: 'resourcequotas',
+})
 
 /**
  * What a namespace uses of the resources a quota limits: every tracked object the quota's scopes
@@ -21,7 +31,10 @@ export function quotaUsage(quota: KubeObject, cache: Cache, now: number): Quanti
     for (const obj of cache.list(kind, quota.metadata.namespace)) {
       if (!quotaSelects(quota, kind, obj)) continue
       const usage = objectUsage(kind, obj, now)
-      used = addLists(used, Object.fromEntries(hard.filter((r) => usage[r]).map((r) => [r, usage[r]!])))
+      used = addLists(
+        used,
+        Object.fromEntries(hard.filter((r) => usage[r]).map((r) => [r, usage[r]!])),
+      )
     }
   }
   for (const r of hard) if (!used[r] && isTrackedName(r)) used[r] = countQuantity(0)
@@ -36,7 +49,12 @@ export function reconcileResourceQuota(key: string, cache: Cache, now: number): 
   const { namespace, name } = splitKey(key)
   const quota = cache.get(resourceQuotas, namespace, name)
   if (!quota || quota.metadata.deletionTimestamp) return { actions: [] }
-  const status = { hard: quantityListJson(quantityListOf(asRecord(quota.spec).hard)), used: quantityListJson(quotaUsage(quota, cache, now)) }
+  const status = {
+    hard: quantityListJson(quantityListOf(asRecord(quota.spec).hard)),
+    used: quantityListJson(quotaUsage(quota, cache, now)),
+  }
   if (jsonEqual(status, quota.status)) return { actions: [] }
-  return { actions: [{ type: 'updateStatus', resource: resourceQuotas, object: { ...quota, status } }] }
+  return {
+    actions: [{ type: 'updateStatus', resource: resourceQuotas, object: { ...quota, status } }],
+  }
 }

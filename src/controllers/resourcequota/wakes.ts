@@ -5,7 +5,8 @@ import { asRecord, jsonEqual } from '../../apimachinery/json-value'
 import { quantityListJson, quantityListOf } from '../../apimachinery/quantity'
 import { resourceQuotas } from './reconcile'
 
-const terminal = (o: KubeObject) => ['Succeeded', 'Failed'].includes(String(asRecord(o.status).phase))
+const terminal = (o: KubeObject) =>
+  ['Succeeded', 'Failed'].includes(String(asRecord(o.status).phase))
 
 /**
  * A quota's change that asks for a recount: a new quota, or its spec changed, or its status.hard
@@ -15,7 +16,10 @@ const terminal = (o: KubeObject) => ['Succeeded', 'Failed'].includes(String(asRe
  */
 function quotaChanged(object: KubeObject, previous: KubeObject | undefined): boolean {
   if (!previous || !jsonEqual(object.spec, previous.spec)) return true
-  return !jsonEqual(asRecord(object.status).hard, quantityListJson(quantityListOf(asRecord(object.spec).hard)))
+  return !jsonEqual(
+    asRecord(object.status).hard,
+    quantityListJson(quantityListOf(asRecord(object.spec).hard)),
+  )
 }
 
 /**
@@ -26,9 +30,18 @@ function quotaChanged(object: KubeObject, previous: KubeObject | undefined): boo
  */
 export const quotaWakesOn: WakesOn = (resource, type, object, previous) => {
   if (type === 'DELETED') return true
-  if (sameResource(resource, resourceQuotas)) return type === 'ADDED' || quotaChanged(object, previous)
+  if (sameResource(resource, resourceQuotas))
+    return type === 'ADDED' || quotaChanged(object, previous)
   if (type === 'ADDED' || !previous) return false
-  if (sameResource(resource, pods)) return terminal(object) !== terminal(previous) || !!object.metadata.deletionTimestamp !== !!previous.metadata.deletionTimestamp
-  if (resource.group === '' && (resource.plural === 'services' || resource.plural === 'persistentvolumeclaims')) return !jsonEqual(object.spec, previous.spec)
+  if (sameResource(resource, pods))
+    return (
+      terminal(object) !== terminal(previous) ||
+      !!object.metadata.deletionTimestamp !== !!previous.metadata.deletionTimestamp
+    )
+  if (
+    resource.group === '' &&
+    (resource.plural === 'services' || resource.plural === 'persistentvolumeclaims')
+  )
+    return !jsonEqual(object.spec, previous.spec)
   return false
 }

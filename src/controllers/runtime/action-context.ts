@@ -21,7 +21,12 @@ export interface ActionContext {
  * Performs one action and records its result in the caches. A create's admission reads LimitRanges
  * and quotas through `lookups` (its batch's shared reads; by default its own).
  */
-export type ActionHandler<K extends ActionType> = (action: ActionOf<K>, ctx: ActionContext, now: number, lookups?: AdmissionLookups) => Promise<void>
+export type ActionHandler<K extends ActionType> = (
+  action: ActionOf<K>,
+  ctx: ActionContext,
+  now: number,
+  lookups?: AdmissionLookups,
+) => Promise<void>
 
 /** Handlers by action type. */
 export type ActionHandlers = { [K in ActionType]?: ActionHandler<K> }

@@ -24,7 +24,14 @@ export interface Actions {
   /** replaces only status; skipped when equal to what is stored */
   updateStatus: { type: 'updateStatus'; resource: ResourceRef; object: KubeObject }
   /** a JSON merge patch of the named object (or of its status with `subresource: 'status'`) */
-  patch: { type: 'patch'; resource: ResourceRef; namespace?: string; name: string; patch: unknown; subresource?: 'status' }
+  patch: {
+    type: 'patch'
+    resource: ResourceRef
+    namespace?: string
+    name: string
+    patch: unknown
+    subresource?: 'status'
+  }
   /** sets a workload's replicas through its scale subresource, as PUT {resource}/{name}/scale */
   scale: { type: 'scale'; resource: ResourceRef; namespace: string; name: string; replicas: number }
   /** binds a pending pod to a node, as POST pods/binding (409 if it is already bound) */
@@ -32,7 +39,13 @@ export interface Actions {
   /** empties a terminating namespace's spec.finalizers, as PUT namespaces/{name}/finalize */
   finalize: { type: 'finalize'; name: string }
   /** a core/v1 Event about an object, as kube-controller-manager's recorders emit */
-  event: { type: 'event'; involved: KubeObject; eventType: 'Normal' | 'Warning'; reason: string; message: string }
+  event: {
+    type: 'event'
+    involved: KubeObject
+    eventType: 'Normal' | 'Warning'
+    reason: string
+    message: string
+  }
 }
 
 export type ActionType = keyof Actions

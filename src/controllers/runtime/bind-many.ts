@@ -15,14 +15,27 @@ export const bindingsPerCall = 50
  * in the cache. Answers per binding: undefined when it was written, else the store's refusal.
  * `onCall` is told of each store call.
  */
-export async function bindMany(env: ControllerBindings, caches: InformerCaches, binds: readonly BindAction[], onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
+export async function bindMany(
+  env: ControllerBindings,
+  caches: InformerCaches,
+  binds: readonly BindAction[],
+  onCall: () => void = () => {},
+): Promise<(Status | undefined)[]> {
   const def = resourceDefOf(pods)
   const store = storeFor(env, def)
   const answers: (Status | undefined)[] = []
   while (answers.length < binds.length) {
     const batch = binds.slice(answers.length, answers.length + bindingsPerCall)
     onCall()
-    const results = await store.bindMany(def, batch.map((b) => ({ namespace: b.namespace, name: b.name, nodeName: b.nodeName, uid: b.uid })))
+    const results = await store.bindMany(
+      def,
+      batch.map((b) => ({
+        namespace: b.namespace,
+        name: b.name,
+        nodeName: b.nodeName,
+        uid: b.uid,
+      })),
+    )
     if (results.length === 0) throw new Error('the pods store answered no binding')
     for (const r of results) {
       if (r.object !== undefined) caches.of(pods).put(JSON.parse(r.object) as KubeObject)

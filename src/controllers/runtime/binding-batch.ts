@@ -13,7 +13,9 @@ type EventAction = ActionOf<'event'>
 const maxBindingBatchesInFlight = 2
 
 /** A reconcile that only binds a pod (and records events): the next key need not wait for it. */
-export const isBinding = (actions: Action[]) => actions.some((a) => a.type === 'bind') && actions.every((a) => a.type === 'bind' || a.type === 'event')
+export const isBinding = (actions: Action[]) =>
+  actions.some((a) => a.type === 'bind') &&
+  actions.every((a) => a.type === 'bind' || a.type === 'event')
 
 /** How the pass hears that a key's actions were all written, or that one failed. */
 export interface KeySettled {
@@ -48,7 +50,12 @@ export class BindingBatch {
   ) {}
 
   /** Assumes a key's bindings, and writes the batch once it holds as many as one call takes. */
-  async add(key: string, actions: Action[], requeueAfterMs: number | undefined, now: number): Promise<void> {
+  async add(
+    key: string,
+    actions: Action[],
+    requeueAfterMs: number | undefined,
+    now: number,
+  ): Promise<void> {
     this.pending.push({ key, actions, requeueAfterMs, now, undo: this.assume(actions) })
     if (this.pending.length >= bindingsPerCall) await this.flush()
   }
@@ -84,7 +91,9 @@ export class BindingBatch {
       return
     }
     let offset = 0
-    const refusedOf = binds.map((own) => refusals.slice(offset, (offset += own.length)).find((r) => r !== undefined))
+    const refusedOf = binds.map((own) =>
+      refusals.slice(offset, (offset += own.length)).find((r) => r !== undefined),
+    )
     const bound: PendingBinding[] = []
     batch.forEach((b, i) => {
       const refused = refusedOf[i]
@@ -93,17 +102,27 @@ export class BindingBatch {
       failed(b.key, new ApiError(refused))
     })
     // A binding reconcile's other actions are its events: written many per call as well.
-    const events = bound.map((b) => b.actions.filter((a): a is EventAction => a.type === 'event').map((action) => ({ action, now: b.now })))
+    const events = bound.map((b) =>
+      b.actions
+        .filter((a): a is EventAction => a.type === 'event')
+        .map((action) => ({ action, now: b.now })),
+    )
     let eventRefusals: (Status | undefined)[]
     try {
-      eventRefusals = await this.ctx.recorder.recordMany(events.flat(), this.ctx.controller, this.onCall)
+      eventRefusals = await this.ctx.recorder.recordMany(
+        events.flat(),
+        this.ctx.controller,
+        this.onCall,
+      )
     } catch (e) {
       for (const b of bound) failed(b.key, e)
       return
     }
     offset = 0
     bound.forEach((b, i) => {
-      const refused = eventRefusals.slice(offset, (offset += events[i]!.length)).find((r) => r !== undefined)
+      const refused = eventRefusals
+        .slice(offset, (offset += events[i]!.length))
+        .find((r) => r !== undefined)
       if (refused) failed(b.key, new ApiError(refused))
       else done(b.key, b.requeueAfterMs, b.now)
     })
@@ -118,7 +137,10 @@ export class BindingBatch {
       const key = namespacedKey(a.namespace, a.name)
       const current = cache.get(key)
       if (!current) continue
-      const assumed: KubeObject = { ...current, spec: { ...(current.spec as object), nodeName: a.nodeName } }
+      const assumed: KubeObject = {
+        ...current,
+        spec: { ...(current.spec as object), nodeName: a.nodeName },
+      }
       cache.set(key, assumed)
       undo.push(() => {
         if (cache.get(key) === assumed) cache.set(key, current)

@@ -11,7 +11,11 @@ export const BURST_REPLICAS = 100
  * The first of `items` whose writes (`cost` each, one by default) fit in `limit`, at least one
  * when the limit is not spent, and whether any were left for a later pass.
  */
-export function takeBurst<T>(items: readonly T[], limit = BURST_REPLICAS, cost: (item: T) => number = () => 1): { taken: T[]; more: boolean } {
+export function takeBurst<T>(
+  items: readonly T[],
+  limit = BURST_REPLICAS,
+  cost: (item: T) => number = () => 1,
+): { taken: T[]; more: boolean } {
   const taken: T[] = []
   let used = 0
   for (const item of items) {

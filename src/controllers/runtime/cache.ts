@@ -10,7 +10,10 @@ const nodeNameOf = (o: KubeObject): string | undefined => {
   const n = (o.spec as { nodeName?: unknown } | undefined)?.nodeName
   return typeof n === 'string' && n !== '' ? n : undefined
 }
-const ownerUidsOf = (o: KubeObject): string[] => (Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences.map((r) => r.uid).filter((u) => !!u) : [])
+const ownerUidsOf = (o: KubeObject): string[] =>
+  Array.isArray(o.metadata.ownerReferences)
+    ? o.metadata.ownerReferences.map((r) => r.uid).filter((u) => !!u)
+    : []
 
 /** A map of buckets of objects by key: one secondary index. */
 class Index {
@@ -140,7 +143,10 @@ export class ResourceCache {
    * cache already holds (our own writes are applied as soon as they succeed) is ignored, so a
    * stale replay never undoes a newer write.
    */
-  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): { previous?: KubeObject; applied: boolean } {
+  apply(
+    type: 'ADDED' | 'MODIFIED' | 'DELETED',
+    obj: KubeObject,
+  ): { previous?: KubeObject; applied: boolean } {
     const key = objectKey(obj)
     const previous = this.objects.get(key)
     const rv = rvOf(obj)

@@ -2,7 +2,14 @@ import type { ControllerBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import type { StoreResult } from '../../apimachinery/status'
 import type { ResourceDef } from '../../apis/registry'
-import type { DeleteOptions, ItemResult, PatchType, Target, WriteOptions, WriteResult } from '../../apis/store-options'
+import type {
+  DeleteOptions,
+  ItemResult,
+  PatchType,
+  Target,
+  WriteOptions,
+  WriteResult,
+} from '../../apis/store-options'
 import type { PatchSubresource, WriteSubresource } from '../../apis/write-subresource'
 import type { UserInfo } from '../../apimachinery/user-info'
 import { storeFor } from '../../store-client/stores'
@@ -13,14 +20,30 @@ import type { AdmissionLookups } from '../../admission/lookups'
 /** One kind's store, as a controller writes to it: the kind store's own write methods. */
 export interface StoreWriter {
   create(t: Target, body: KubeObject, opts: WriteOptions): Promise<StoreResult<WriteResult>>
-  update(t: Target, body: KubeObject, subresource: WriteSubresource | undefined, opts: WriteOptions): Promise<StoreResult<WriteResult>>
-  patch(t: Target, type: PatchType, patch: unknown, subresource: PatchSubresource | undefined, opts: WriteOptions): Promise<StoreResult<WriteResult>>
+  update(
+    t: Target,
+    body: KubeObject,
+    subresource: WriteSubresource | undefined,
+    opts: WriteOptions,
+  ): Promise<StoreResult<WriteResult>>
+  patch(
+    t: Target,
+    type: PatchType,
+    patch: unknown,
+    subresource: PatchSubresource | undefined,
+    opts: WriteOptions,
+  ): Promise<StoreResult<WriteResult>>
   delete(t: Target, opts: DeleteOptions): Promise<StoreResult<WriteResult>>
 }
 
 /** The pods store's POST pods/binding. */
 export interface PodBinder {
-  bind(t: Target, nodeName: string, uid: string | undefined, opts: WriteOptions): Promise<StoreResult<WriteResult>>
+  bind(
+    t: Target,
+    nodeName: string,
+    uid: string | undefined,
+    opts: WriteOptions,
+  ): Promise<StoreResult<WriteResult>>
 }
 
 /** Many creates in one call, each with its own answer (the events a controller records). */
@@ -44,7 +67,13 @@ export interface ControllerStores {
    * object, or throw an ApiError); LimitRanges and quotas are read through `lookups` when given;
    * `user` is the controller's (PodSecurity's exempt usernames)
    */
-  admitCreate(def: ResourceDef, target: Target, object: KubeObject, lookups?: AdmissionLookups, user?: UserInfo): Promise<void>
+  admitCreate(
+    def: ResourceDef,
+    target: Target,
+    object: KubeObject,
+    lookups?: AdmissionLookups,
+    user?: UserInfo,
+  ): Promise<void>
 }
 
 /** The Durable Object stores of a Worker's environment. */
@@ -53,6 +82,7 @@ export function envStores(env: ControllerBindings): ControllerStores {
     store: (def) => storeFor(env, def),
     admitted: (def, user) => admittedStore(env, def, user),
     // Admission as for any client's create (a ReplicaSet's pod, a StatefulSet's volumeClaimTemplates).
-    admitCreate: (_def, target, object, lookups, user) => admitControllerCreate(env, target, object, lookups, user),
+    admitCreate: (_def, target, object, lookups, user) =>
+      admitControllerCreate(env, target, object, lookups, user),
   }
 }

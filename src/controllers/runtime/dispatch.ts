@@ -32,14 +32,21 @@ export function registerActions(own: ActionHandlers): void {
  * admission reads LimitRanges and quotas through `lookups` (its batch's shared reads; by default
  * its own).
  */
-export async function applyAction(ctx: ActionContext, action: Action, now: number, lookups?: AdmissionLookups): Promise<void> {
+export async function applyAction(
+  ctx: ActionContext,
+  action: Action,
+  now: number,
+  lookups?: AdmissionLookups,
+): Promise<void> {
   const handler = handlers[action.type] as ActionHandler<ActionType> | undefined
-  if (!handler) throw new Error(`${ctx.controller} asked for a ${action.type} action, which nothing handles`)
+  if (!handler)
+    throw new Error(`${ctx.controller} asked for a ${action.type} action, which nothing handles`)
   await handler(action, ctx, now, lookups)
 }
 
 /** The environment an effect reaches the cluster through; where the stores are in memory, the effect is refused as not modelled. */
 export function clusterOf(ctx: ActionContext, effect: string): ControllerBindings {
-  if (!ctx.env) throw new ApiError(failure(501, 'InternalError', `${effect} is not modelled in memory`))
+  if (!ctx.env)
+    throw new ApiError(failure(501, 'InternalError', `${effect} is not modelled in memory`))
   return ctx.env
 }

@@ -46,5 +46,16 @@ export class EventCorrelator {
 function correlationKey(e: KubeObject): string {
   const o = (e.involvedObject ?? {}) as Record<string, unknown>
   const source = (e.source ?? {}) as Record<string, unknown>
-  return JSON.stringify([source.component, source.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.message])
+  return JSON.stringify([
+    source.component,
+    source.host,
+    o.kind,
+    o.namespace,
+    o.name,
+    o.uid,
+    o.apiVersion,
+    e.type,
+    e.reason,
+    e.message,
+  ])
 }

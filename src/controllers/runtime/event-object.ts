@@ -17,7 +17,11 @@ export function eventName(objectName: string, now: number): string {
 }
 
 /** A core/v1 Event as kube-controller-manager's event recorder writes it. */
-export function newEvent(action: ActionOf<'event'>, controllerName: string, now: number): KubeObject {
+export function newEvent(
+  action: ActionOf<'event'>,
+  controllerName: string,
+  now: number,
+): KubeObject {
   const controller = eventSourceOf(controllerName)
   const o = action.involved
   const namespace = o.metadata.namespace || 'default'

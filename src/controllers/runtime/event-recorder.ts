@@ -38,7 +38,11 @@ export class EventRecorder {
    * batch) as `record` bumps them. Answers per event: undefined when written or held back, else
    * the store's refusal. `onCall` is told of each store call.
    */
-  async recordMany(events: readonly { action: EventAction; now: number }[], controller: string, onCall: () => void = () => {}): Promise<(Status | undefined)[]> {
+  async recordMany(
+    events: readonly { action: EventAction; now: number }[],
+    controller: string,
+    onCall: () => void = () => {},
+  ): Promise<(Status | undefined)[]> {
     const def = resourceDefOf(eventsRef)
     const store = this.stores.store(def)
     const answers: (Status | undefined)[] = new Array(events.length).fill(undefined)
@@ -50,13 +54,20 @@ export class EventRecorder {
       if (this.correlator.repeatOf(event)) repeats.push({ index, event, now })
       else {
         fresh.push({ index, event })
-        this.correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
+        this.correlator.remember(event, {
+          namespace: event.metadata.namespace!,
+          name: event.metadata.name!,
+          count: 1,
+        })
       }
     }
     for (let done = 0; done < fresh.length; ) {
       const batch = fresh.slice(done, done + eventsPerCall)
       onCall()
-      const results = await store.createMany(def, batch.map((f) => f.event))
+      const results = await store.createMany(
+        def,
+        batch.map((f) => f.event),
+      )
       if (results.length === 0) throw new Error('the events store answered no create')
       for (const [i, r] of results.entries()) {
         if (r.object !== undefined) continue
@@ -88,14 +99,24 @@ export class EventRecorder {
   }
 
   /** Writes an event, or, when it repeats one written before, bumps that event's count and lastTimestamp. */
-  private async write(event: KubeObject, now: number, onCall: () => void = () => {}): Promise<void> {
+  private async write(
+    event: KubeObject,
+    now: number,
+    onCall: () => void = () => {},
+  ): Promise<void> {
     const def = resourceDefOf(eventsRef)
     const store = this.stores.store(def)
     const repeat = this.correlator.repeatOf(event)
     if (repeat) {
       const count = repeat.count + 1
       onCall()
-      const res = await store.patch({ def, namespace: repeat.namespace, name: repeat.name }, 'merge', { count, lastTimestamp: formatTime(now) }, undefined, {})
+      const res = await store.patch(
+        { def, namespace: repeat.namespace, name: repeat.name },
+        'merge',
+        { count, lastTimestamp: formatTime(now) },
+        undefined,
+        {},
+      )
       if (res.ok) {
         this.correlator.remember(event, { ...repeat, count })
         return
@@ -104,7 +125,17 @@ export class EventRecorder {
       this.correlator.forget(event)
     }
     onCall()
-    written(await store.create({ def, namespace: event.metadata.namespace, name: event.metadata.name! }, event, {}))
-    this.correlator.remember(event, { namespace: event.metadata.namespace!, name: event.metadata.name!, count: 1 })
+    written(
+      await store.create(
+        { def, namespace: event.metadata.namespace, name: event.metadata.name! },
+        event,
+        {},
+      ),
+    )
+    this.correlator.remember(event, {
+      namespace: event.metadata.namespace!,
+      name: event.metadata.name!,
+      count: 1,
+    })
   }
 }

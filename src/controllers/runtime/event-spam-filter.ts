@@ -47,5 +47,13 @@ export class EventSpamFilter {
 function spamKey(e: KubeObject): string {
   const o = (e.involvedObject ?? {}) as Record<string, unknown>
   const source = (e.source ?? {}) as Record<string, unknown>
-  return JSON.stringify([source.component, source.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion])
+  return JSON.stringify([
+    source.component,
+    source.host,
+    o.kind,
+    o.namespace,
+    o.name,
+    o.uid,
+    o.apiVersion,
+  ])
 }

@@ -7,7 +7,8 @@ export interface Fields {
   readonly [field: string]: boolean | Fields
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The part of `value` the tree keeps; a value that is not an object (or a list of them) is kept as is. */
 export function pickFields(value: unknown, fields: Fields): unknown {

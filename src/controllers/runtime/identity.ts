@@ -30,8 +30,16 @@ export function eventSourceOf(controller: string): string {
  * scheduler's own user.
  */
 export function controllerUser(controller: string): UserInfo {
-  if (controller === 'scheduler') return { username: 'system:kube-scheduler', groups: ['system:authenticated'] }
+  if (controller === 'scheduler')
+    return { username: 'system:kube-scheduler', groups: ['system:authenticated'] }
   const named = eventSources[controller]
   const account = named?.endsWith('-controller') ? named : `${controller}-controller`
-  return { username: `system:serviceaccount:kube-system:${account}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] }
+  return {
+    username: `system:serviceaccount:kube-system:${account}`,
+    groups: [
+      'system:serviceaccounts',
+      'system:serviceaccounts:kube-system',
+      'system:authenticated',
+    ],
+  }
 }

@@ -17,7 +17,13 @@ const isEvent = (a: Action): a is EventAction => a.type === 'event'
  * the previous pass's refusal is written even though this pass's create is refused again).
  * `onCall` is told of each store call.
  */
-export async function applyKeyActions(ctx: ActionContext, all: Action[], now: number, onCall: () => void, newLookups: () => AdmissionLookups): Promise<void> {
+export async function applyKeyActions(
+  ctx: ActionContext,
+  all: Action[],
+  now: number,
+  onCall: () => void,
+  newLookups: () => AdmissionLookups,
+): Promise<void> {
   const write = (a: Action, lookups?: AdmissionLookups) => {
     onCall()
     return naming(a, applyAction(ctx, a, now, lookups))
@@ -34,21 +40,33 @@ export async function applyKeyActions(ctx: ActionContext, all: Action[], now: nu
       while (j < actions.length && actions[j]!.type === 'create') j++
       // The creates of one batch share their admission reads, made after all of them began.
       const lookups: AdmissionLookups[] = []
-      await slowStart(actions.slice(i, j), (a, batch) => write(a, (lookups[batch] ??= newLookups())))
+      await slowStart(actions.slice(i, j), (a, batch) =>
+        write(a, (lookups[batch] ??= newLookups())),
+      )
       i = j
     }
   } catch (e) {
     const stop = e instanceof RefusedAction ? all.indexOf(e.action) : -1
-    if (stop > 0) await writeEvents(ctx, all.slice(0, stop).filter(isEvent), now, onCall).catch(() => undefined)
+    if (stop > 0)
+      await writeEvents(ctx, all.slice(0, stop).filter(isEvent), now, onCall).catch(() => undefined)
     throw e
   }
   await writeEvents(ctx, all.filter(isEvent), now, onCall)
 }
 
 /** Writes a key's events, many per call to the events store; a refused one fails the key. */
-async function writeEvents(ctx: ActionContext, events: EventAction[], now: number, onCall: () => void): Promise<void> {
+async function writeEvents(
+  ctx: ActionContext,
+  events: EventAction[],
+  now: number,
+  onCall: () => void,
+): Promise<void> {
   if (!events.length) return
-  const answers = await ctx.recorder.recordMany(events.map((action) => ({ action, now })), ctx.controller, onCall)
+  const answers = await ctx.recorder.recordMany(
+    events.map((action) => ({ action, now })),
+    ctx.controller,
+    onCall,
+  )
   const refused = answers.findIndex((r) => r !== undefined)
   if (refused >= 0) throw new RefusedAction(events[refused]!, answers[refused]!)
 }

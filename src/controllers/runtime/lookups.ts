@@ -13,5 +13,7 @@ export function ownedBy(cache: Cache, r: ResourceRef, uid: string): KubeObject[]
 /** The objects whose spec.nodeName is `nodeName`, from the cache's node index when it has one or by a scan. */
 export function onNode(cache: Cache, r: ResourceRef, nodeName: string): KubeObject[] {
   if (cache.onNode) return cache.onNode(r, nodeName)
-  return cache.list(r).filter((o) => (o.spec as { nodeName?: unknown } | undefined)?.nodeName === nodeName)
+  return cache
+    .list(r)
+    .filter((o) => (o.spec as { nodeName?: unknown } | undefined)?.nodeName === nodeName)
 }

@@ -14,14 +14,21 @@ export const nothingRemembered: Remembered<never> = { get: () => undefined, keys
  * The changes that leave `memory` holding each of `entries` (a value, or nothing when undefined),
  * less forgetting what it does not hold; undefined when that leaves none.
  */
-export function memoryChanges<T>(memory: Remembered<T>, entries: Iterable<readonly [string, T | undefined]>): MemoryChanges<T> | undefined {
+export function memoryChanges<T>(
+  memory: Remembered<T>,
+  entries: Iterable<readonly [string, T | undefined]>,
+): MemoryChanges<T> | undefined {
   const out = new Map<string, T | undefined>()
-  for (const [key, value] of entries) if (value !== undefined || memory.get(key) !== undefined) out.set(key, value)
+  for (const [key, value] of entries)
+    if (value !== undefined || memory.get(key) !== undefined) out.set(key, value)
   return out.size ? out : undefined
 }
 
 /** An outcome carrying memory changes, when there are any. */
-export function withMemory<O extends object>(outcome: O, changes: MemoryChanges | undefined): O & { memory?: MemoryChanges } {
+export function withMemory<O extends object>(
+  outcome: O,
+  changes: MemoryChanges | undefined,
+): O & { memory?: MemoryChanges } {
   return changes ? { ...outcome, memory: changes } : outcome
 }
 

@@ -26,18 +26,27 @@ function unnamed(admitted: KubeObject, asked: KubeObject): KubeObject {
 }
 
 /** Writes a result into the cache: a write that finished a deletion removes the object. */
-export function record(caches: InformerCaches, r: ResourceRef, result: { object: KubeObject; deleted?: boolean }): void {
+export function record(
+  caches: InformerCaches,
+  r: ResourceRef,
+  result: { object: KubeObject; deleted?: boolean },
+): void {
   const o = result.object
   if (result.deleted) caches.of(r).remove(objectKey(o), Number(o.metadata.resourceVersion))
   else caches.of(r).put(o)
 }
 
 /** A kind's store whose writes pass the admission webhooks as the controller's user. */
-const admitted = (ctx: ActionContext, r: ResourceRef) => ctx.stores.admitted(resourceDefOf(r), controllerUser(ctx.controller))
+const admitted = (ctx: ActionContext, r: ResourceRef) =>
+  ctx.stores.admitted(resourceDefOf(r), controllerUser(ctx.controller))
 
 const create: ActionHandler<'create'> = async (action, ctx, _now, lookups) => {
   const def = resourceDefOf(action.resource)
-  const target = { def, namespace: action.object.metadata.namespace, name: action.object.metadata.name ?? '' }
+  const target = {
+    def,
+    namespace: action.object.metadata.namespace,
+    name: action.object.metadata.name ?? '',
+  }
   const o = namedForAdmission(action.object)
   await ctx.stores.admitCreate(def, target, o, lookups, controllerUser(ctx.controller))
   const res = await admitted(ctx, action.resource).create(target, unnamed(o, action.object), {})
@@ -50,16 +59,29 @@ const update: ActionHandler<'update' | 'updateStatus'> = async (action, ctx) => 
   const status = action.type === 'updateStatus'
   // A projection written back would erase every field the cache does not keep.
   if (!ctx.caches.keepsWhole(action.resource, status ? 'status' : undefined)) {
-    throw new Error(`${ctx.controller} caches ${action.resource.plural} projected and may not ${status ? 'replace their status' : 'update them whole'}`)
+    throw new Error(
+      `${ctx.controller} caches ${action.resource.plural} projected and may not ${status ? 'replace their status' : 'update them whole'}`,
+    )
   }
   const def = resourceDefOf(action.resource)
-  const res = await admitted(ctx, action.resource).update({ def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' }, o, status ? 'status' : undefined, {})
+  const res = await admitted(ctx, action.resource).update(
+    { def, namespace: o.metadata.namespace, name: o.metadata.name ?? '' },
+    o,
+    status ? 'status' : undefined,
+    {},
+  )
   record(ctx.caches, action.resource, written(res))
 }
 
 const patch: ActionHandler<'patch'> = async (action, ctx) => {
   const def = resourceDefOf(action.resource)
-  const res = await admitted(ctx, action.resource).patch({ def, namespace: action.namespace, name: action.name }, 'merge', action.patch, action.subresource, {})
+  const res = await admitted(ctx, action.resource).patch(
+    { def, namespace: action.namespace, name: action.name },
+    'merge',
+    action.patch,
+    action.subresource,
+    {},
+  )
   record(ctx.caches, action.resource, written(res))
 }
 
@@ -68,7 +90,11 @@ const remove: ActionHandler<'delete'> = async (action, ctx) => {
   const key = namespacedKey(action.namespace, action.name)
   const res = await admitted(ctx, action.resource).delete(
     { def, namespace: action.namespace, name: action.name },
-    { preconditions: action.preconditions, gracePeriodSeconds: action.gracePeriodSeconds, propagationPolicy: action.propagationPolicy },
+    {
+      preconditions: action.preconditions,
+      gracePeriodSeconds: action.gracePeriodSeconds,
+      propagationPolicy: action.propagationPolicy,
+    },
   )
   // As upstream controllers: an object already gone (or replaced under the same name) needs no delete.
   const failed = res.ok ? undefined : res.status
@@ -83,20 +109,41 @@ const remove: ActionHandler<'delete'> = async (action, ctx) => {
 
 const scale: ActionHandler<'scale'> = async (action, ctx) => {
   const def = resourceDefOf(action.resource)
-  const body = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: action.name, namespace: action.namespace }, spec: { replicas: action.replicas } }
+  const body = {
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name: action.name, namespace: action.namespace },
+    spec: { replicas: action.replicas },
+  }
   // The answer is the Scale, not the workload: the workload's change reaches the cache through its store.
-  written(await admitted(ctx, action.resource).update({ def, namespace: action.namespace, name: action.name }, body, 'scale', {}))
+  written(
+    await admitted(ctx, action.resource).update(
+      { def, namespace: action.namespace, name: action.name },
+      body,
+      'scale',
+      {},
+    ),
+  )
 }
 
 const bind: ActionHandler<'bind'> = async (action, ctx) => {
   const def = resourceDefOf(pods)
-  const res = await ctx.stores.store(def).bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
+  const res = await ctx.stores
+    .store(def)
+    .bind({ def, namespace: action.namespace, name: action.name }, action.nodeName, action.uid, {})
   ctx.caches.of(pods).put(written(res).object)
 }
 
 const finalize: ActionHandler<'finalize'> = async (action, ctx) => {
   const def = resourceDefOf(namespaces)
-  const res = await ctx.stores.store(def).update({ def, name: action.name }, { metadata: { name: action.name }, spec: { finalizers: [] } }, 'finalize', {})
+  const res = await ctx.stores
+    .store(def)
+    .update(
+      { def, name: action.name },
+      { metadata: { name: action.name }, spec: { finalizers: [] } },
+      'finalize',
+      {},
+    )
   record(ctx.caches, namespaces, written(res))
 }
 

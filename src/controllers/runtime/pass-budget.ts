@@ -35,6 +35,10 @@ export class PassBudget {
 
   /** Whether the pass has spent its time, actions or store calls by `now`. */
   spent(now: number): boolean {
-    return now - this.start > this.opts.passBudgetMs || this.actions >= this.opts.maxActionsPerPass || this.calls >= this.opts.maxCallsPerPass
+    return (
+      now - this.start > this.opts.passBudgetMs ||
+      this.actions >= this.opts.maxActionsPerPass ||
+      this.calls >= this.opts.maxCallsPerPass
+    )
   }
 }

@@ -42,7 +42,10 @@ function withoutBookkeeping(r: ResourceRef): (o: KubeObject) => KubeObject {
   const dropLastApplied = !writtenWhole.has(`${r.group}/${r.plural}`)
   return (o) => {
     const annotations = o.metadata.annotations
-    const lastApplied = dropLastApplied && annotations !== undefined && annotations[lastAppliedAnnotation] !== undefined
+    const lastApplied =
+      dropLastApplied &&
+      annotations !== undefined &&
+      annotations[lastAppliedAnnotation] !== undefined
     if (o.metadata.managedFields === undefined && !lastApplied) return o
     const { managedFields: _dropped, ...metadata } = o.metadata
     if (lastApplied) {

@@ -34,7 +34,10 @@ export class WorkQueue {
 
   /** Removes and returns the keys due by `now`, earliest first. */
   takeDue(now: number): string[] {
-    const ready = [...this.due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).map(([k]) => k)
+    const ready = [...this.due]
+      .filter(([, at]) => at <= now)
+      .sort((a, b) => a[1] - b[1])
+      .map(([k]) => k)
     for (const k of ready) this.due.delete(k)
     return ready
   }

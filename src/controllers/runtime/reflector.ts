@@ -21,7 +21,15 @@ export interface ReflectorHandlers {
  * up; a 410 (the log compacted past it) relists. A change older than the cache's copy is not
  * applied, and not handed on. Its store calls and CPU count against the pass's budget.
  */
-export async function reflect(env: ControllerBindings, r: ResourceRef, cache: ResourceCache, handlers: ReflectorHandlers, budget: PassBudget, clock: () => number, changesPerRead: number): Promise<void> {
+export async function reflect(
+  env: ControllerBindings,
+  r: ResourceRef,
+  cache: ResourceCache,
+  handlers: ReflectorHandlers,
+  budget: PassBudget,
+  clock: () => number,
+  changesPerRead: number,
+): Promise<void> {
   const def = resourceDefOf(r)
   const store = storeFor(env, def)
   for (;;) {

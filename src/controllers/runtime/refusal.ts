@@ -18,7 +18,8 @@ export async function naming(action: Action, write: Promise<void>): Promise<void
   try {
     await write
   } catch (e) {
-    if (e instanceof ApiError && !(e instanceof RefusedAction)) throw new RefusedAction(action, e.status)
+    if (e instanceof ApiError && !(e instanceof RefusedAction))
+      throw new RefusedAction(action, e.status)
     throw e
   }
 }
@@ -31,18 +32,27 @@ export interface RefusedCreate {
 }
 
 /** The create of a `resource` object that stopped the previous actions, if one did. */
-export function refusedCreate(refused: Refused | undefined, resource: ResourceRef): RefusedCreate | undefined {
+export function refusedCreate(
+  refused: Refused | undefined,
+  resource: ResourceRef,
+): RefusedCreate | undefined {
   const action = refused?.action
-  if (!refused || action?.type !== 'create' || !sameResource(action.resource, resource)) return undefined
+  if (!refused || action?.type !== 'create' || !sameResource(action.resource, resource))
+    return undefined
   return { object: action.object, status: refused.status, message: refused.status.message ?? '' }
 }
 
 /** The delete of a `resource` object that stopped the previous actions, if one did. */
-export function refusedDelete(refused: Refused | undefined, resource: ResourceRef): { name: string; status: Status; message: string } | undefined {
+export function refusedDelete(
+  refused: Refused | undefined,
+  resource: ResourceRef,
+): { name: string; status: Status; message: string } | undefined {
   const action = refused?.action
-  if (!refused || action?.type !== 'delete' || !sameResource(action.resource, resource)) return undefined
+  if (!refused || action?.type !== 'delete' || !sameResource(action.resource, resource))
+    return undefined
   return { name: action.name, status: refused.status, message: refused.status.message ?? '' }
 }
 
 /** An AlreadyExists refusal: the object is there after all, which upstream's controllers do not report. */
-export const isAlreadyExists = (status: Status) => status.code === 409 && status.reason === 'AlreadyExists'
+export const isAlreadyExists = (status: Status) =>
+  status.code === 409 && status.reason === 'AlreadyExists'

@@ -21,7 +21,13 @@ export interface RunnerOptions {
   changesPerRead: number
 }
 
-export const defaultRunnerOptions: RunnerOptions = { resyncMs: defaultResyncMs, passBudgetMs: 20_000, maxActionsPerPass: 400, maxCallsPerPass: 250, changesPerRead: 2000 }
+export const defaultRunnerOptions: RunnerOptions = {
+  resyncMs: defaultResyncMs,
+  passBudgetMs: 20_000,
+  maxActionsPerPass: 400,
+  maxCallsPerPass: 250,
+  changesPerRead: 2000,
+}
 
 /** What a pass did, for tests and diagnostics. */
 export interface PassReport {

@@ -53,12 +53,21 @@ export class ControllerRunner {
     private readonly opts: RunnerOptions = defaultRunnerOptions,
     shared?: SharedCaches,
   ) {
-    this.shared = shared ?? { caches: new InformerCaches(settingsOf(env).strictLimits, (r) => def.watches.reads?.(r)), runners: [] }
+    this.shared = shared ?? {
+      caches: new InformerCaches(settingsOf(env).strictLimits, (r) => def.watches.reads?.(r)),
+      runners: [],
+    }
     this.shared.runners.push(this)
     this.caches = this.shared.caches
     this.watched = new Set(def.watches.kinds.map(refKey))
     const stores = envStores(env)
-    this.actions = { env, stores, caches: this.caches, recorder: new EventRecorder(stores), controller: def.name }
+    this.actions = {
+      env,
+      stores,
+      caches: this.caches,
+      recorder: new EventRecorder(stores),
+      controller: def.name,
+    }
   }
 
   async pass(clock: () => number = Date.now): Promise<PassReport> {
@@ -66,14 +75,17 @@ export class ControllerRunner {
     const budget = new PassBudget(this.opts, start)
     for (const r of this.def.watches.kinds) await this.sync(r, clock, budget)
     if (start >= this.nextResyncAt) {
-      for (const key of budget.computing(() => this.def.watches.allKeys(this.caches))) this.queue.add(key, start)
+      for (const key of budget.computing(() => this.def.watches.allKeys(this.caches)))
+        this.queue.add(key, start)
       this.nextResyncAt = start + this.opts.resyncMs
     }
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, calls: 0, nextAt: undefined }
     const settled: KeySettled = {
       failed: (key, e) => {
-        if (!(e instanceof ApiError)) console.error(`${this.def.name}: reconcile of ${key} failed`, e)
-        if (e instanceof RefusedAction) this.refusals.set(key, { action: e.action, status: e.status })
+        if (!(e instanceof ApiError))
+          console.error(`${this.def.name}: reconcile of ${key} failed`, e)
+        if (e instanceof RefusedAction)
+          this.refusals.set(key, { action: e.action, status: e.status })
         else this.refusals.delete(key)
         this.queue.addRateLimited(key, clock())
         report.failed++
@@ -94,13 +106,18 @@ export class ControllerRunner {
       }
       const now = clock()
       try {
-        const outcome = budget.computing(() => this.def.reconcile(key, this.caches, now, this.refusals.get(key), this.memory))
+        const outcome = budget.computing(() =>
+          this.def.reconcile(key, this.caches, now, this.refusals.get(key), this.memory),
+        )
         this.memory.apply(outcome.memory)
         budget.actions += outcome.actions.length
         report.reconciled++
-        if (isBinding(outcome.actions)) await bindings.add(key, outcome.actions, outcome.requeueAfterMs, now)
+        if (isBinding(outcome.actions))
+          await bindings.add(key, outcome.actions, outcome.requeueAfterMs, now)
         else {
-          await applyKeyActions(this.actions, outcome.actions, now, budget.countCall, () => batchLookups(this.env))
+          await applyKeyActions(this.actions, outcome.actions, now, budget.countCall, () =>
+            batchLookups(this.env),
+          )
           settled.done(key, outcome.requeueAfterMs, now)
         }
       } catch (e) {
@@ -124,15 +141,34 @@ export class ControllerRunner {
       listed: (objects: KubeObject[], now: number) => {
         for (const runner of watchers) runner.queueListed(r, objects, now)
       },
-      changed: (type: ChangeType, object: KubeObject, previous: KubeObject | undefined, now: number) => {
+      changed: (
+        type: ChangeType,
+        object: KubeObject,
+        previous: KubeObject | undefined,
+        now: number,
+      ) => {
         for (const runner of watchers) runner.queueChange(r, type, object, previous, now)
       },
     }
-    return reflect(this.env, r, this.caches.of(r), handlers, budget, clock, this.opts.changesPerRead)
+    return reflect(
+      this.env,
+      r,
+      this.caches.of(r),
+      handlers,
+      budget,
+      clock,
+      this.opts.changesPerRead,
+    )
   }
 
   /** Queues the keys a change of a kind this controller watches concerns (and that it queues on). */
-  private queueChange(r: ResourceRef, type: ChangeType, obj: KubeObject, previous: KubeObject | undefined, now: number): void {
+  private queueChange(
+    r: ResourceRef,
+    type: ChangeType,
+    obj: KubeObject,
+    previous: KubeObject | undefined,
+    now: number,
+  ): void {
     const watches = this.def.watches
     if (watches.queuesOn && !watches.queuesOn(r, type, obj, previous)) return
     for (const k of watches.keysFor(r, obj, this.caches)) this.queue.add(k, now)
@@ -141,6 +177,7 @@ export class ControllerRunner {
 
   /** Queues the keys every object of a relisted kind concerns. */
   private queueListed(r: ResourceRef, objects: KubeObject[], now: number): void {
-    for (const o of objects) for (const k of this.def.watches.keysFor(r, o, this.caches)) this.queue.add(k, now)
+    for (const o of objects)
+      for (const k of this.def.watches.keysFor(r, o, this.caches)) this.queue.add(k, now)
   }
 }

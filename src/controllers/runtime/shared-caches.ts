@@ -1,7 +1,12 @@
 import type { ControllerBindings } from '../bindings'
 import { InformerCaches, refKey } from './cache'
 import { mergeFields, type Fields } from './fields'
-import { ControllerRunner, defaultRunnerOptions, type RunnerOptions, type SharedCaches } from './runner'
+import {
+  ControllerRunner,
+  defaultRunnerOptions,
+  type RunnerOptions,
+  type SharedCaches,
+} from './runner'
 import type { ControllerDefinition, ResourceRef } from './types'
 import { sameResource } from '../resources'
 import { settingsOf } from '../../settings/settings'
@@ -26,12 +31,19 @@ export function unionReads(defs: ControllerDefinition[], r: ResourceRef): Fields
  * and held once for all of them, and each change is queued for every runner that watches its kind.
  * Each runner keeps its own queue, resync, memory and refusals.
  */
-export function runnersSharingCaches(env: ControllerBindings, defs: ControllerDefinition[], opts: RunnerOptions = defaultRunnerOptions): ControllerRunner[] {
+export function runnersSharingCaches(
+  env: ControllerBindings,
+  defs: ControllerDefinition[],
+  opts: RunnerOptions = defaultRunnerOptions,
+): ControllerRunner[] {
   const reads = new Map<string, Fields | undefined>()
   const readsOf = (r: ResourceRef) => {
     if (!reads.has(refKey(r))) reads.set(refKey(r), unionReads(defs, r))
     return reads.get(refKey(r))
   }
-  const shared: SharedCaches = { caches: new InformerCaches(settingsOf(env).strictLimits, readsOf), runners: [] }
+  const shared: SharedCaches = {
+    caches: new InformerCaches(settingsOf(env).strictLimits, readsOf),
+    runners: [],
+  }
   return defs.map((def) => new ControllerRunner(env, def, opts, shared))
 }

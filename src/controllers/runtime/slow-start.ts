@@ -5,7 +5,11 @@
  * of a batch all begin in one turn, before any of them resumes from an await. Returns how many calls succeeded;
  * rethrows the first error.
  */
-export async function slowStart<T>(items: T[], call: (item: T, batch: number) => Promise<void>, initialBatch = 1): Promise<number> {
+export async function slowStart<T>(
+  items: T[],
+  call: (item: T, batch: number) => Promise<void>,
+  initialBatch = 1,
+): Promise<number> {
   let done = 0
   let size = initialBatch
   for (let ordinal = 0; done < items.length; ordinal++) {

@@ -8,7 +8,12 @@ export type { Action } from './actions'
 export type { ResourceRef } from './resource-ref'
 
 /** Whether a stored change (the object after it, and before it when it had a before) should bring a pass forward. */
-export type WakesOn = (resource: ResourceRef, type: ChangeType, object: KubeObject, previous?: KubeObject) => boolean
+export type WakesOn = (
+  resource: ResourceRef,
+  type: ChangeType,
+  object: KubeObject,
+  previous?: KubeObject,
+) => boolean
 
 /**
  * A write the API refused, and the action that asked for it: what stopped a key's actions, as the
@@ -79,7 +84,13 @@ export interface Watches {
  * in its previous reconcile, if one did; `memory` is what the controller remembered so far, and the
  * outcome's `memory` what it is to remember from now on (both kept by its host, past evictions).
  */
-export type Reconcile = (key: string, cache: Cache, now: number, refused?: Refused, memory?: Remembered) => Outcome
+export type Reconcile = (
+  key: string,
+  cache: Cache,
+  now: number,
+  refused?: Refused,
+  memory?: Remembered,
+) => Outcome
 
 /**
  * A controller, as controller-runtime's builder puts one together: the name that identifies it (its

@@ -1,4 +1,9 @@
-import { newRequirement, requirementMatches, type LabelRequirement, type SelectorOperator } from '../../apimachinery/labels'
+import {
+  newRequirement,
+  requirementMatches,
+  type LabelRequirement,
+  type SelectorOperator,
+} from '../../apimachinery/labels'
 import type { KubeObject } from '../../apimachinery/types'
 import {
   TAINT_NOT_READY,
@@ -54,14 +59,24 @@ export function checkNodeReady(pod: KubeObject, node: KubeObject): Rejection | u
 /** spec.unschedulable (cordoned), unless the pod tolerates node.kubernetes.io/unschedulable:NoSchedule. */
 export function checkNodeUnschedulable(pod: KubeObject, node: KubeObject): Rejection | undefined {
   if (asRecord(node.spec).unschedulable !== true) return undefined
-  if (tolerationsTolerateTaint(podTolerations(pod), { key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' })) return undefined
+  if (
+    tolerationsTolerateTaint(podTolerations(pod), {
+      key: TAINT_UNSCHEDULABLE,
+      effect: 'NoSchedule',
+    })
+  )
+    return undefined
   return unresolvable(REASON_UNSCHEDULABLE)
 }
 
 /** NoSchedule and NoExecute taints must be tolerated; the first one that is not is named. */
 export function checkTaints(pod: KubeObject, node: KubeObject): Rejection | undefined {
   const tolerations: Toleration[] = podTolerations(pod)
-  const taint = findUntoleratedTaint(nodeTaints(node), tolerations, (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')
+  const taint = findUntoleratedTaint(
+    nodeTaints(node),
+    tolerations,
+    (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+  )
   if (!taint) return undefined
   return unresolvable(`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`)
 }
@@ -79,7 +94,9 @@ const operators: Record<string, SelectorOperator> = {
 function toRequirement(expr: Json): LabelRequirement | undefined {
   const op = operators[String(expr.operator)]
   if (!op || typeof expr.key !== 'string') return undefined
-  const values = Array.isArray(expr.values) ? expr.values.filter((v): v is string => typeof v === 'string') : []
+  const values = Array.isArray(expr.values)
+    ? expr.values.filter((v): v is string => typeof v === 'string')
+    : []
   try {
     return newRequirement(expr.key, op, values)
   } catch {
@@ -115,9 +132,12 @@ export function checkNodeAffinity(pod: KubeObject, node: KubeObject): Rejection 
   const spec = podSpec(pod)
   const labels = node.metadata.labels ?? {}
   for (const [k, v] of Object.entries(asRecord(spec.nodeSelector))) {
-    if (!Object.prototype.hasOwnProperty.call(labels, k) || labels[k] !== v) return unresolvable(REASON_AFFINITY)
+    if (!Object.prototype.hasOwnProperty.call(labels, k) || labels[k] !== v)
+      return unresolvable(REASON_AFFINITY)
   }
-  const required = asRecord(asRecord(asRecord(spec.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution)
+  const required = asRecord(
+    asRecord(asRecord(spec.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution,
+  )
   if (required.nodeSelectorTerms === undefined) return undefined
   const terms = asArray(required.nodeSelectorTerms)
   return terms.some((t) => termMatches(t, node)) ? undefined : unresolvable(REASON_AFFINITY)
@@ -129,13 +149,18 @@ export interface NodeLoad {
   podCount: number
 }
 
-const scalarResource = (name: string) => name.includes('/') || name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')
+const scalarResource = (name: string) =>
+  name.includes('/') || name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')
 
 /**
  * NodeResourcesFit: one more pod within allocatable `pods`, and every requested amount within
  * allocatable minus what bound pods already request. All shortfalls are reported, not just the first.
  */
-export function checkResources(request: ResourceList, allocatable: ResourceList, load: NodeLoad): Rejection | undefined {
+export function checkResources(
+  request: ResourceList,
+  allocatable: ResourceList,
+  load: NodeLoad,
+): Rejection | undefined {
   const reasons: string[] = []
   if (load.podCount + 1 > (allocatable.pods ?? 0)) reasons.push(REASON_TOO_MANY_PODS)
   const free = (name: string) => (allocatable[name] ?? 0) - (load.requested[name] ?? 0)
@@ -155,7 +180,14 @@ export function checkResources(request: ResourceList, allocatable: ResourceList,
  * framework stops at the first failing plugin. `podSecurity`: the Pod Security level the pod's
  * namespace enforces, when stricter than privileged (see pod-security-fit.ts).
  */
-export function filterNode(pod: KubeObject, node: KubeObject, request: ResourceList, allocatable: ResourceList, load: NodeLoad, podSecurity?: LevelVersion): Rejection | undefined {
+export function filterNode(
+  pod: KubeObject,
+  node: KubeObject,
+  request: ResourceList,
+  allocatable: ResourceList,
+  load: NodeLoad,
+  podSecurity?: LevelVersion,
+): Rejection | undefined {
   return (
     checkNodeReady(pod, node) ??
     checkNodeUnschedulable(pod, node) ??

@@ -18,7 +18,10 @@ export const PREEMPTION_NEVER = 'not eligible due to preemptionPolicy=Never.'
 export function histogram(reasons: readonly string[]): string {
   const counts = new Map<string, number>()
   for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1)
-  return [...counts].map(([reason, n]) => `${n} ${reason}`).sort().join(', ')
+  return [...counts]
+    .map(([reason, n]) => `${n} ${reason}`)
+    .sort()
+    .join(', ')
 }
 
 /**
@@ -28,7 +31,9 @@ export function histogram(reasons: readonly string[]): string {
  */
 function preemptionMessage(pod: KubeObject, rejections: readonly Rejection[]): string {
   if (podSpec(pod).preemptionPolicy === 'Never') return `preemption: ${PREEMPTION_NEVER}`
-  const perNode = rejections.map((r) => (r.resolvable ? NO_PREEMPTION_VICTIMS : PREEMPTION_NOT_HELPFUL))
+  const perNode = rejections.map((r) =>
+    r.resolvable ? NO_PREEMPTION_VICTIMS : PREEMPTION_NOT_HELPFUL,
+  )
   return `preemption: 0/${rejections.length} nodes are available: ${histogram(perNode)}.`
 }
 
@@ -39,7 +44,11 @@ export function filterMessage(rejections: readonly Rejection[]): string {
 }
 
 /** One rejection per node in the cluster (every node was rejected). */
-export function unschedulableMessage(pod: KubeObject, rejections: readonly Rejection[], postFilter = preemptionMessage(pod, rejections)): string {
+export function unschedulableMessage(
+  pod: KubeObject,
+  rejections: readonly Rejection[],
+  postFilter = preemptionMessage(pod, rejections),
+): string {
   if (rejections.length === 0) return NO_NODES_AVAILABLE
   return `${filterMessage(rejections)} ${postFilter}`
 }

@@ -10,10 +10,32 @@ import { byPriority } from './queue-order'
 import { podLeaving } from '../shared/wakes'
 import { podReads } from '../shared/pod-reads'
 
-const schedulerContainerReads = { name: true, resources: true, ports: true, command: true, restartPolicy: true }
+const schedulerContainerReads = {
+  name: true,
+  resources: true,
+  ports: true,
+  command: true,
+  restartPolicy: true,
+}
 
 /** Fields of a pod's spec that no filter, score or preemption step reads: its cache drops them. */
-const specNotRead = ['restartPolicy', 'terminationGracePeriodSeconds', 'activeDeadlineSeconds', 'dnsPolicy', 'dnsConfig', 'enableServiceLinks', 'securityContext', 'serviceAccountName', 'serviceAccount', 'automountServiceAccountToken', 'imagePullSecrets', 'hostname', 'subdomain', 'setHostnameAsFQDN', 'shareProcessNamespace']
+const specNotRead = [
+  'restartPolicy',
+  'terminationGracePeriodSeconds',
+  'activeDeadlineSeconds',
+  'dnsPolicy',
+  'dnsConfig',
+  'enableServiceLinks',
+  'securityContext',
+  'serviceAccountName',
+  'serviceAccount',
+  'automountServiceAccountToken',
+  'imagePullSecrets',
+  'hostname',
+  'subdomain',
+  'setHostnameAsFQDN',
+  'shareProcessNamespace',
+]
 
 export interface SchedulerOptions {
   /** pods whose spec.schedulerName names this scheduler (an empty name means the default) */
@@ -71,24 +93,36 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
       // phase (isTerminal), conditions, nomination and start (preemption.ts, unschedulable.ts).
       reads: podReads(
         {
-          spec: { '*': true, ...Object.fromEntries(specNotRead.map((f) => [f, false])), containers: schedulerContainerReads, initContainers: schedulerContainerReads, ephemeralContainers: false, volumes: { name: true, persistentVolumeClaim: true, ephemeral: true } },
+          spec: {
+            '*': true,
+            ...Object.fromEntries(specNotRead.map((f) => [f, false])),
+            containers: schedulerContainerReads,
+            initContainers: schedulerContainerReads,
+            ephemeralContainers: false,
+            volumes: { name: true, persistentVolumeClaim: true, ephemeral: true },
+          },
           status: { phase: true, conditions: true, nominatedNodeName: true, startTime: true },
         },
         false,
       ),
       // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
-      wakesOn: (resource, type, object) => !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
+      wakesOn: (resource, type, object) =>
+        !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
       keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
         if (sameResource(resource, pods)) return podChanged(object, cache)
         if (sameResource(resource, nodes)) return nodeChanged(object, cache)
-        if (sameResource(resource, namespaces)) return pendingKeys(cache, schedulerName).filter((k) => k.startsWith(`${object.metadata.name}/`))
+        if (sameResource(resource, namespaces))
+          return pendingKeys(cache, schedulerName).filter((k) =>
+            k.startsWith(`${object.metadata.name}/`),
+          )
         // A claim bound, provisioned or created, a volume or class changed: pods waiting on volumes retry.
         return pendingKeys(cache, schedulerName)
       },
       allKeys: (cache) => pendingKeys(cache, schedulerName),
       order: byPriority,
     },
-    reconcile: (key, cache, now) => reconcilePod(key, cache, now, schedulerName, options.podSecurity),
+    reconcile: (key, cache, now) =>
+      reconcilePod(key, cache, now, schedulerName, options.podSecurity),
   }
 }
 

@@ -11,7 +11,8 @@ export function pendingKeys(cache: Cache, schedulerName: string): string[] {
     .map(podKey)
 }
 
-const sortedEntries = (v: unknown) => Object.entries(asRecord(v)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+const sortedEntries = (v: unknown) =>
+  Object.entries(asRecord(v)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 
 /**
  * The part of a node that any filter reads: Ready, spec.unschedulable, taints, labels (node
@@ -22,7 +23,9 @@ export function schedulingFingerprint(node: KubeObject): string {
   const spec = asRecord(node.spec)
   const status = asRecord(node.status)
   const conditions = Array.isArray(status.conditions) ? (status.conditions as Json[]) : []
-  const taints = Array.isArray(spec.taints) ? (spec.taints as Json[]).map((t) => [t.key, t.value ?? '', t.effect]) : []
+  const taints = Array.isArray(spec.taints)
+    ? (spec.taints as Json[]).map((t) => [t.key, t.value ?? '', t.effect])
+    : []
   return JSON.stringify([
     conditions.find((c) => c.type === 'Ready')?.status ?? '',
     spec.unschedulable === true,

@@ -51,7 +51,11 @@ function contributionOf(pod: KubeObject, seen: number): Contribution {
 
 /** Guards against a cache that updates objects in place: what decides counting must still hold. */
 function stillCurrent(c: Contribution, pod: KubeObject): boolean {
-  return c.nodeName === nodeNameOf(pod) && c.terminal === isTerminal(pod) && c.terminating === !!pod.metadata.deletionTimestamp
+  return (
+    c.nodeName === nodeNameOf(pod) &&
+    c.terminal === isTerminal(pod) &&
+    c.terminating === !!pod.metadata.deletionTimestamp
+  )
 }
 
 function addInto(target: ResourceList, add: readonly [string, number][], sign: number): void {

@@ -9,15 +9,26 @@ import { podRequests } from './requests'
  * pod of no higher priority (addNominatedPods): the room preemption made is kept for the preemptor
  * rather than taken by whichever pending pod is tried first.
  */
-export function nominatedLoads(pod: KubeObject, allPods: readonly KubeObject[]): Map<string, NodeLoad> {
+export function nominatedLoads(
+  pod: KubeObject,
+  allPods: readonly KubeObject[],
+): Map<string, NodeLoad> {
   const out = new Map<string, NodeLoad>()
   const priority = podPriority(pod)
   const self = podKey(pod)
   for (const p of allPods) {
     const node = nominatedNodeOf(p)
-    if (!node || nodeNameOf(p) !== '' || p.metadata.deletionTimestamp || podPriority(p) < priority || podKey(p) === self) continue
+    if (
+      !node ||
+      nodeNameOf(p) !== '' ||
+      p.metadata.deletionTimestamp ||
+      podPriority(p) < priority ||
+      podKey(p) === self
+    )
+      continue
     const load = out.get(node) ?? { requested: {}, podCount: 0 }
-    for (const [k, v] of Object.entries(podRequests(p))) load.requested[k] = (load.requested[k] ?? 0) + v
+    for (const [k, v] of Object.entries(podRequests(p)))
+      load.requested[k] = (load.requested[k] ?? 0) + v
     load.podCount++
     out.set(node, load)
   }

@@ -35,7 +35,10 @@ export function isPendingFor(pod: KubeObject, schedulerName: string): boolean {
   if (nodeNameOf(pod) !== '') return false
   if (pod.metadata.deletionTimestamp) return false
   if (isTerminal(pod)) return false
-  const name = typeof spec.schedulerName === 'string' && spec.schedulerName !== '' ? spec.schedulerName : DEFAULT_SCHEDULER_NAME
+  const name =
+    typeof spec.schedulerName === 'string' && spec.schedulerName !== ''
+      ? spec.schedulerName
+      : DEFAULT_SCHEDULER_NAME
   if (name !== schedulerName) return false
   return !(Array.isArray(spec.schedulingGates) && spec.schedulingGates.length > 0)
 }

@@ -1,7 +1,12 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { checkResources, type NodeLoad } from './filter'
 import type { Rejection } from './rejection'
-import { NO_PREEMPTION_VICTIMS, PREEMPTION_NEVER, PREEMPTION_NOT_HELPFUL, histogram } from './fit-error'
+import {
+  NO_PREEMPTION_VICTIMS,
+  PREEMPTION_NEVER,
+  PREEMPTION_NOT_HELPFUL,
+  histogram,
+} from './fit-error'
 import { isTerminal, podSpec, podStatus } from './pods'
 import { podRequests, type ResourceList } from './requests'
 
@@ -19,12 +24,15 @@ export const PREEMPTION_BY_SCHEDULER = 'PreemptionByScheduler'
 /** A pod being deleted because the scheduler preempted it (its DisruptionTarget condition says so). */
 export function terminatingByPreemption(pod: KubeObject): boolean {
   if (!pod.metadata.deletionTimestamp) return false
-  const conditions = Array.isArray(podStatus(pod).conditions) ? (podStatus(pod).conditions as Record<string, unknown>[]) : []
+  const conditions = Array.isArray(podStatus(pod).conditions)
+    ? (podStatus(pod).conditions as Record<string, unknown>[])
+    : []
   const target = conditions.find((c) => c.type === DISRUPTION_TARGET)
   return target?.status === 'True' && target.reason === PREEMPTION_BY_SCHEDULER
 }
 
-export const NOT_ELIGIBLE_TERMINATING = 'not eligible due to a terminating pod on the nominated node.'
+export const NOT_ELIGIBLE_TERMINATING =
+  'not eligible due to a terminating pod on the nominated node.'
 
 /** spec.priority, 0 when unset (corev1helpers.PodPriority). */
 export function podPriority(pod: KubeObject): number {
@@ -69,14 +77,21 @@ export type PreemptionOutcome = { candidate: Candidate } | { message: string }
 
 function without(load: NodeLoad, pod: KubeObject, sign: 1 | -1): NodeLoad {
   const requested = { ...load.requested }
-  for (const [k, v] of Object.entries(podRequests(pod))) requested[k] = (requested[k] ?? 0) - sign * v
+  for (const [k, v] of Object.entries(podRequests(pod)))
+    requested[k] = (requested[k] ?? 0) - sign * v
   return { requested, podCount: load.podCount - sign }
 }
 
 /** SelectVictimsOnNode: the victims, or the reasons the node cannot be made to fit. */
-export function selectVictims(pod: KubeObject, request: ResourceList, node: PreemptionNode): KubeObject[] | string[] {
+export function selectVictims(
+  pod: KubeObject,
+  request: ResourceList,
+  node: PreemptionNode,
+): KubeObject[] | string[] {
   const priority = podPriority(pod)
-  const potential = node.pods.filter((p) => !p.metadata.deletionTimestamp && !isTerminal(p) && podPriority(p) < priority)
+  const potential = node.pods.filter(
+    (p) => !p.metadata.deletionTimestamp && !isTerminal(p) && podPriority(p) < priority,
+  )
   if (potential.length === 0) return [NO_PREEMPTION_VICTIMS]
   let load = node.load
   for (const p of potential) load = without(load, p, 1)
@@ -121,19 +136,28 @@ export function pickCandidate(candidates: readonly Candidate[]): Candidate | und
  * nominated node still has a lower-priority pod terminating by preemption waits for it instead of
  * preempting more.
  */
-export function ineligibility(pod: KubeObject, podsOnNode: (node: string) => readonly KubeObject[]): string | undefined {
+export function ineligibility(
+  pod: KubeObject,
+  podsOnNode: (node: string) => readonly KubeObject[],
+): string | undefined {
   if (podSpec(pod).preemptionPolicy === 'Never') return PREEMPTION_NEVER
   const nominated = nominatedNodeOf(pod)
   if (!nominated) return undefined
   const priority = podPriority(pod)
-  return podsOnNode(nominated).some((p) => terminatingByPreemption(p) && podPriority(p) < priority) ? NOT_ELIGIBLE_TERMINATING : undefined
+  return podsOnNode(nominated).some((p) => terminatingByPreemption(p) && podPriority(p) < priority)
+    ? NOT_ELIGIBLE_TERMINATING
+    : undefined
 }
 
 /**
  * The preemption attempt for a pod every node rejected (`nodes`, one per node of the cluster):
  * the chosen candidate, or the PostFilter message saying why there is none.
  */
-export function preempt(pod: KubeObject, nodes: readonly PreemptionNode[], podsOnNode: (node: string) => readonly KubeObject[]): PreemptionOutcome {
+export function preempt(
+  pod: KubeObject,
+  nodes: readonly PreemptionNode[],
+  podsOnNode: (node: string) => readonly KubeObject[],
+): PreemptionOutcome {
   const notEligible = ineligibility(pod, podsOnNode)
   if (notEligible) return { message: `preemption: ${notEligible}` }
   const request = podRequests(pod)
@@ -146,7 +170,8 @@ export function preempt(pod: KubeObject, nodes: readonly PreemptionNode[], podsO
     }
     const picked = selectVictims(pod, request, node)
     if (picked.length === 0) reasons.push(NO_PREEMPTION_VICTIMS)
-    else if (typeof picked[0] !== 'string') candidates.push({ nodeName: node.name, victims: picked as KubeObject[] })
+    else if (typeof picked[0] !== 'string')
+      candidates.push({ nodeName: node.name, victims: picked as KubeObject[] })
     else reasons.push(...(picked as string[]))
   }
   const candidate = pickCandidate(candidates)

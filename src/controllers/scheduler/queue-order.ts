@@ -14,7 +14,12 @@ export function byPriority(keys: readonly string[], cache: Cache): string[] {
     const { namespace, name } = splitKey(key)
     const pod: KubeObject | undefined = cache.get(pods, namespace, name)
     const created = pod ? Date.parse(String(pod.metadata.creationTimestamp ?? '')) : NaN
-    return { key, i, priority: pod ? podPriority(pod) : -Infinity, created: Number.isNaN(created) ? Infinity : created }
+    return {
+      key,
+      i,
+      priority: pod ? podPriority(pod) : -Infinity,
+      created: Number.isNaN(created) ? Infinity : created,
+    }
   })
   entries.sort((a, b) => b.priority - a.priority || a.created - b.created || a.i - b.i)
   return entries.map((e) => e.key)

@@ -25,13 +25,26 @@ import { enforcedLevel } from './pod-security-fit'
  * bound earlier in the same pass already counts against its node and a batch of pending pods cannot
  * overcommit a node between two watch events.
  */
-export function reconcilePod(key: string, cache: Cache, now: number, schedulerName: string, podSecurity?: PodSecuritySettings): Outcome {
+export function reconcilePod(
+  key: string,
+  cache: Cache,
+  now: number,
+  schedulerName: string,
+  podSecurity?: PodSecuritySettings,
+): Outcome {
   const { namespace, name } = splitKey(key)
   const pod = cache.get(pods, namespace, name)
   if (!pod || !isPendingFor(pod, schedulerName)) return { actions: [] }
 
   const volumes = volumeBinding(pod, cache)
-  if (volumes.unschedulable) return { actions: unschedulableActions(pod, preFilterMessage(volumes.unschedulable, cache.list(nodes).length), now) }
+  if (volumes.unschedulable)
+    return {
+      actions: unschedulableActions(
+        pod,
+        preFilterMessage(volumes.unschedulable, cache.list(nodes).length),
+        now,
+      ),
+    }
   const usages = nodeUsagesOf(cache)
   const request = podRequests(pod)
   const allPods = cache.list(pods)
@@ -43,7 +56,8 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
     const nodeName = node.metadata.name ?? ''
     const allocatable = nodeAllocatable(node)
     const usage = plusNominated(usages.get(nodeName) ?? emptyUsage(), nominated.get(nodeName))
-    const rejection = filterNode(pod, node, request, allocatable, usage, enforced) ?? volumes.filter(node)
+    const rejection =
+      filterNode(pod, node, request, allocatable, usage, enforced) ?? volumes.filter(node)
     if (rejection) rejected.push({ name: nodeName, rejection, allocatable, load: usage })
     else feasible.push({ name: nodeName, allocatable, usage })
   }
@@ -59,10 +73,19 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
       else onNode.set(n, [p])
     }
     const podsOnNode = (n: string) => onNode.get(n) ?? []
-    return { actions: failedAttemptActions(pod, rejected.map((r) => ({ ...r, pods: podsOnNode(r.name) })), podsOnNode, now) }
+    return {
+      actions: failedAttemptActions(
+        pod,
+        rejected.map((r) => ({ ...r, pods: podsOnNode(r.name) })),
+        podsOnNode,
+        now,
+      ),
+    }
   }
 
-  const nodeName = selectNode(scoreNodes(feasible, podRequests(pod, { nonMissing: true }), controllerUid(pod)))!
+  const nodeName = selectNode(
+    scoreNodes(feasible, podRequests(pod, { nonMissing: true }), controllerUid(pod)),
+  )!
   // Claims waiting for their first consumer are provisioned or bound for this node first; their
   // changes bring the pod back here, and it is bound once they are.
   const prebind = volumes.preBind(nodeName)
@@ -70,7 +93,13 @@ export function reconcilePod(key: string, cache: Cache, now: number, schedulerNa
   return {
     actions: [
       { type: 'bind', namespace, name, uid: pod.metadata.uid ?? '', nodeName },
-      { type: 'event', involved: pod, eventType: 'Normal', reason: 'Scheduled', message: `Successfully assigned ${namespace}/${name} to ${nodeName}` },
+      {
+        type: 'event',
+        involved: pod,
+        eventType: 'Normal',
+        reason: 'Scheduled',
+        message: `Successfully assigned ${namespace}/${name} to ${nodeName}`,
+      },
     ],
   }
 }

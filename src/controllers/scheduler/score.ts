@@ -17,12 +17,19 @@ const scoredResources = ['cpu', 'memory'] as const
  * Average over cpu and memory of the share left free once the pod is added, 0–100. Requests are the
  * non-zero ones (unset cpu/memory count as 100m/200Mi) so that best-effort pods still spread.
  */
-export function leastAllocatedScore(request: ResourceList, allocatable: ResourceList, usage: NodeUsage): number {
+export function leastAllocatedScore(
+  request: ResourceList,
+  allocatable: ResourceList,
+  usage: NodeUsage,
+): number {
   let total = 0
   for (const r of scoredResources) {
     const capacity = allocatable[r] ?? 0
     const requested = (usage.nonZeroRequested[r] ?? 0) + (request[r] ?? 0)
-    total += capacity === 0 || requested > capacity ? 0 : Math.floor(((capacity - requested) * MAX_NODE_SCORE) / capacity)
+    total +=
+      capacity === 0 || requested > capacity
+        ? 0
+        : Math.floor(((capacity - requested) * MAX_NODE_SCORE) / capacity)
   }
   return Math.floor(total / scoredResources.length)
 }
@@ -33,7 +40,9 @@ export function leastAllocatedScore(request: ResourceList, allocatable: Resource
  */
 export function spreadScores(counts: readonly number[]): number[] {
   const max = Math.max(0, ...counts)
-  return counts.map((c) => (max === 0 ? MAX_NODE_SCORE : Math.floor((MAX_NODE_SCORE * (max - c)) / max)))
+  return counts.map((c) =>
+    max === 0 ? MAX_NODE_SCORE : Math.floor((MAX_NODE_SCORE * (max - c)) / max),
+  )
 }
 
 export interface FeasibleNode {
@@ -47,11 +56,17 @@ export interface NodeScore {
   score: number
 }
 
-export function scoreNodes(nodes: readonly FeasibleNode[], request: ResourceList, owner: string | undefined): NodeScore[] {
+export function scoreNodes(
+  nodes: readonly FeasibleNode[],
+  request: ResourceList,
+  owner: string | undefined,
+): NodeScore[] {
   const spread = spreadScores(nodes.map((n) => (owner ? (n.usage.byOwner.get(owner) ?? 0) : 0)))
   return nodes.map((n, i) => ({
     name: n.name,
-    score: LEAST_ALLOCATED_WEIGHT * leastAllocatedScore(request, n.allocatable, n.usage) + SPREAD_WEIGHT * spread[i],
+    score:
+      LEAST_ALLOCATED_WEIGHT * leastAllocatedScore(request, n.allocatable, n.usage) +
+      SPREAD_WEIGHT * spread[i],
   }))
 }
 

@@ -21,25 +21,51 @@ export function podScheduledCondition(pod: KubeObject): Json | undefined {
  * into a stream of identical writes. The status patch replaces only the conditions (and the
  * nomination), and only while the pod is still the one read (its resourceVersion).
  */
-export function unschedulableActions(pod: KubeObject, message: string, now: number, nominatedNodeName?: string): Action[] {
+export function unschedulableActions(
+  pod: KubeObject,
+  message: string,
+  now: number,
+  nominatedNodeName?: string,
+): Action[] {
   const current = podScheduledCondition(pod)
-  const renominated = nominatedNodeName !== undefined && podStatus(pod).nominatedNodeName !== nominatedNodeName
-  if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message && !renominated) return []
+  const renominated =
+    nominatedNodeName !== undefined && podStatus(pod).nominatedNodeName !== nominatedNodeName
+  if (
+    current?.status === 'False' &&
+    current.reason === 'Unschedulable' &&
+    current.message === message &&
+    !renominated
+  )
+    return []
   const condition: Json = {
     type: 'PodScheduled',
     status: 'False',
     lastProbeTime: null,
     // the transition time moves only when the status does
-    lastTransitionTime: current?.status === 'False' && typeof current.lastTransitionTime === 'string' ? current.lastTransitionTime : formatTime(now),
+    lastTransitionTime:
+      current?.status === 'False' && typeof current.lastTransitionTime === 'string'
+        ? current.lastTransitionTime
+        : formatTime(now),
     reason: 'Unschedulable',
     message,
   }
   const others = conditionsOf(pod).filter((c) => c.type !== 'PodScheduled')
-  const status: Json = { conditions: current ? conditionsOf(pod).map((c) => (c.type === 'PodScheduled' ? condition : c)) : [...others, condition] }
+  const status: Json = {
+    conditions: current
+      ? conditionsOf(pod).map((c) => (c.type === 'PodScheduled' ? condition : c))
+      : [...others, condition],
+  }
   if (nominatedNodeName !== undefined) status.nominatedNodeName = nominatedNodeName
   const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status }
   return [
-    { type: 'patch', resource: pods, namespace: pod.metadata.namespace, name: pod.metadata.name ?? '', subresource: 'status', patch },
+    {
+      type: 'patch',
+      resource: pods,
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name ?? '',
+      subresource: 'status',
+      patch,
+    },
     { type: 'event', involved: pod, eventType: 'Warning', reason: 'FailedScheduling', message },
   ]
 }

@@ -9,14 +9,24 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { persistentVolumeClaims } from '../resources'
 import type { Action, Cache } from '../runtime/types'
-import { claimClass, findMatchingVolume, podClaimNames, volumeFitsNode } from '../persistentvolume/match'
-import { LOCAL_PATH_PROVISIONER, LOCAL_PATH_ROOT_ANNOTATION, SELECTED_NODE_ANNOTATION } from '../../apis/storage/annotations'
+import {
+  claimClass,
+  findMatchingVolume,
+  podClaimNames,
+  volumeFitsNode,
+} from '../persistentvolume/match'
+import {
+  LOCAL_PATH_PROVISIONER,
+  LOCAL_PATH_ROOT_ANNOTATION,
+  SELECTED_NODE_ANNOTATION,
+} from '../../apis/storage/annotations'
 import { persistentVolumes, storageClasses } from '../resources'
 import type { Rejection } from './rejection'
 
 export const REASON_VOLUME_AFFINITY = 'node(s) had volume node affinity conflict'
 export const REASON_NO_VOLUME = "node(s) didn't find available persistent volumes to bind"
-export const REASON_MISSING_VOLUME = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)'
+export const REASON_MISSING_VOLUME =
+  'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)'
 
 export interface VolumeBinding {
   /** why no node can take the pod (PreFilter), when that is so */
@@ -27,7 +37,8 @@ export interface VolumeBinding {
   preBind(node: string): { ready: boolean; actions: Action[] }
 }
 
-const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
+const rec = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
 const unresolvable = (reason: string): Rejection => ({ reasons: [reason], resolvable: false })
 
 export function volumeBinding(pod: KubeObject, cache: Cache): VolumeBinding {
@@ -37,14 +48,16 @@ export function volumeBinding(pod: KubeObject, cache: Cache): VolumeBinding {
   for (const name of podClaimNames(pod)) {
     const pvc = cache.get(persistentVolumeClaims, namespace, name)
     if (!pvc) return refuse(`persistentvolumeclaim "${name}" not found`)
-    if (pvc.metadata.deletionTimestamp) return refuse(`persistentvolumeclaim "${name}" is being deleted`)
+    if (pvc.metadata.deletionTimestamp)
+      return refuse(`persistentvolumeclaim "${name}" is being deleted`)
     const volumeName = rec(pvc.spec).volumeName
     if (typeof volumeName === 'string' && volumeName) {
       bound.push(cache.get(persistentVolumes, undefined, volumeName))
       continue
     }
     const cls = cache.get(storageClasses, undefined, claimClass(pvc))
-    if (cls?.volumeBindingMode !== 'WaitForFirstConsumer') return refuse('pod has unbound immediate PersistentVolumeClaims')
+    if (cls?.volumeBindingMode !== 'WaitForFirstConsumer')
+      return refuse('pod has unbound immediate PersistentVolumeClaims')
     delayed.push(pvc)
   }
   const volumes = delayed.length ? cache.list(persistentVolumes) : []
@@ -60,22 +73,37 @@ export function volumeBinding(pod: KubeObject, cache: Cache): VolumeBinding {
         if (selected && selected !== node.metadata.name) return unresolvable(REASON_NO_VOLUME)
         if (findMatchingVolume(pvc, volumes, node)) continue
         const cls = cache.get(storageClasses, undefined, claimClass(pvc))
-        if (cls?.provisioner === LOCAL_PATH_PROVISIONER && !node.metadata.annotations?.[LOCAL_PATH_ROOT_ANNOTATION]) return unresolvable(REASON_NO_VOLUME)
-        if (cls?.provisioner === 'kubernetes.io/no-provisioner') return unresolvable(REASON_NO_VOLUME)
+        if (
+          cls?.provisioner === LOCAL_PATH_PROVISIONER &&
+          !node.metadata.annotations?.[LOCAL_PATH_ROOT_ANNOTATION]
+        )
+          return unresolvable(REASON_NO_VOLUME)
+        if (cls?.provisioner === 'kubernetes.io/no-provisioner')
+          return unresolvable(REASON_NO_VOLUME)
       }
       return undefined
     },
     preBind(node) {
       const actions: Action[] = delayed
         .filter((pvc) => pvc.metadata.annotations?.[SELECTED_NODE_ANNOTATION] !== node)
-        .map((pvc) => ({ type: 'patch', resource: persistentVolumeClaims, namespace, name: pvc.metadata.name ?? '', patch: { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: node } } } }))
+        .map((pvc) => ({
+          type: 'patch',
+          resource: persistentVolumeClaims,
+          namespace,
+          name: pvc.metadata.name ?? '',
+          patch: { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: node } } },
+        }))
       return { ready: delayed.length === 0, actions }
     },
   }
 }
 
 function refuse(reason: string): VolumeBinding {
-  return { unschedulable: reason, filter: () => undefined, preBind: () => ({ ready: false, actions: [] }) }
+  return {
+    unschedulable: reason,
+    filter: () => undefined,
+    preBind: () => ({ ready: false, actions: [] }),
+  }
 }
 
 /** The FitError message of a PreFilter rejection: no node was looked at. */

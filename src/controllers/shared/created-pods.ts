@@ -27,7 +27,12 @@ const byAge = (a: KubeObject, b: KubeObject) => {
  * ones created, up to as many as were asked for. (Why a create failed is the runner's to tell: the
  * refusal it hands the next reconcile.) A pass that reads this replaces what it read.
  */
-export function createdPods(memory: Remembered, key: string, owner: KubeObject, candidates: readonly KubeObject[]): KubeObject[] {
+export function createdPods(
+  memory: Remembered,
+  key: string,
+  owner: KubeObject,
+  candidates: readonly KubeObject[],
+): KubeObject[] {
   const req = memory.get(key) as RequestedCreates | undefined
   if (!req || req.uid !== owner.metadata.uid || !Array.isArray(req.knownUids)) return []
   const known = new Set(req.knownUids)
@@ -38,10 +43,15 @@ export function createdPods(memory: Remembered, key: string, owner: KubeObject, 
 }
 
 /** What a pass remembers of the creates it asks for; nothing (the entry is forgotten) when it asks for none. */
-export function requestedCreates(owner: KubeObject, knownUids: Iterable<string>, creates: number): RequestedCreates | undefined {
+export function requestedCreates(
+  owner: KubeObject,
+  knownUids: Iterable<string>,
+  creates: number,
+): RequestedCreates | undefined {
   if (creates === 0) return undefined
   return { uid: owner.metadata.uid ?? '', knownUids: [...new Set(knownUids)], creates }
 }
 
 /** The event naming a pod its owner created, as upstream's pod control records it. */
-export const createdPodEvent = (owner: KubeObject, pod: KubeObject): Action => event(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`)
+export const createdPodEvent = (owner: KubeObject, pod: KubeObject): Action =>
+  event(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`)

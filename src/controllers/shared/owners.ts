@@ -1,5 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { isEverything, matchesLabels, selectorFromLabelSelector, type LabelSelector, type MetaLabelSelector } from '../../apimachinery/labels'
+import {
+  isEverything,
+  matchesLabels,
+  selectorFromLabelSelector,
+  type LabelSelector,
+  type MetaLabelSelector,
+} from '../../apimachinery/labels'
 import { objectKey } from '../../apimachinery/object-key'
 import { controllerRefOf } from '../../apimachinery/owner-refs'
 import type { Cache, ResourceRef } from '../runtime/types'
@@ -14,7 +20,11 @@ export interface OwnerKind {
  * The owner `o`'s controller reference names, when it names one of `owners` and the cache holds
  * that very object (same uid): resolveControllerRef.
  */
-export function controllerOf(o: KubeObject, cache: Cache, owners: OwnerKind): KubeObject | undefined {
+export function controllerOf(
+  o: KubeObject,
+  cache: Cache,
+  owners: OwnerKind,
+): KubeObject | undefined {
   const ref = controllerRefOf(o)
   if (!ref || ref.kind !== owners.kind) return undefined
   const owner = cache.get(owners.resource, o.metadata.namespace, ref.name)
@@ -22,7 +32,8 @@ export function controllerOf(o: KubeObject, cache: Cache, owners: OwnerKind): Ku
 }
 
 /** A workload's `spec.selector`, a metav1.LabelSelector. */
-export const specSelector = (owner: KubeObject): LabelSelector => selectorFromLabelSelector((owner.spec as { selector?: MetaLabelSelector } | undefined)?.selector)
+export const specSelector = (owner: KubeObject): LabelSelector =>
+  selectorFromLabelSelector((owner.spec as { selector?: MetaLabelSelector } | undefined)?.selector)
 
 /**
  * The owners in `o`'s namespace whose selector (`selectorOf`, spec.selector by default) matches its
@@ -30,7 +41,12 @@ export const specSelector = (owner: KubeObject): LabelSelector => selectorFromLa
  * selector matches nothing here, not everything, as upstream guards against one creeping in; one
  * that does not parse matches nothing either.
  */
-export function ownersSelecting(o: KubeObject, cache: Cache, owners: ResourceRef, selectorOf: (owner: KubeObject) => LabelSelector = specSelector): KubeObject[] {
+export function ownersSelecting(
+  o: KubeObject,
+  cache: Cache,
+  owners: ResourceRef,
+  selectorOf: (owner: KubeObject) => LabelSelector = specSelector,
+): KubeObject[] {
   return cache.list(owners, o.metadata.namespace ?? '').filter((owner) => {
     try {
       const selector = selectorOf(owner)
@@ -46,7 +62,13 @@ export function ownersSelecting(o: KubeObject, cache: Cache, owners: ResourceRef
  * controller's, when the cache holds the object its reference names; for an orphan not being
  * deleted, every owner that could adopt it (`adopters`, those whose spec.selector matches by default).
  */
-export function ownerKeysOf(o: KubeObject, cache: Cache, owners: OwnerKind, adopters: (o: KubeObject) => KubeObject[] = (orphan) => ownersSelecting(orphan, cache, owners.resource)): string[] {
+export function ownerKeysOf(
+  o: KubeObject,
+  cache: Cache,
+  owners: OwnerKind,
+  adopters: (o: KubeObject) => KubeObject[] = (orphan) =>
+    ownersSelecting(orphan, cache, owners.resource),
+): string[] {
   if (controllerRefOf(o)) {
     const owner = controllerOf(o, cache, owners)
     return owner ? [objectKey(owner)] : []

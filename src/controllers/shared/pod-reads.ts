@@ -15,7 +15,10 @@ export const podPredicateReads: Fields = {
  * A definition's `reads` for a controller that narrows only its pods: the given fields of a pod,
  * beside what the shared predicates read when `withPredicates` (the default); every other kind whole.
  */
-export function podReads(fields: Fields, withPredicates = true): (r: ResourceRef) => Fields | undefined {
+export function podReads(
+  fields: Fields,
+  withPredicates = true,
+): (r: ResourceRef) => Fields | undefined {
   const podFields = withPredicates ? mergeFields(podPredicateReads, fields) : fields
   return (r) => (sameResource(r, pods) ? podFields : undefined)
 }

@@ -13,7 +13,17 @@ export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash'
  * ReplicaSet it came from. Other empty objects (say `emptyDir: {}`) are pointers upstream and
  * meaningful, so they are kept.
  */
-const emptyMeansUnset = new Set(['metadata', 'spec', 'labels', 'annotations', 'nodeSelector', 'resources', 'limits', 'requests', 'overhead'])
+const emptyMeansUnset = new Set([
+  'metadata',
+  'spec',
+  'labels',
+  'annotations',
+  'nodeSelector',
+  'resources',
+  'limits',
+  'requests',
+  'overhead',
+])
 
 function canonical(v: unknown, key?: string): unknown {
   if (Array.isArray(v)) return v.length ? v.map((x) => canonical(x)) : undefined
@@ -23,7 +33,9 @@ function canonical(v: unknown, key?: string): unknown {
     const c = canonical(v[k], k)
     if (c !== undefined) out[k] = c
   }
-  return Object.keys(out).length === 0 && key !== undefined && emptyMeansUnset.has(key) ? undefined : out
+  return Object.keys(out).length === 0 && key !== undefined && emptyMeansUnset.has(key)
+    ? undefined
+    : out
 }
 
 /** A template reduced to what upstream's semantic equality compares: no nulls, no empty lists, no empty maps. */
@@ -42,7 +54,10 @@ function withoutHashLabel(template: PodTemplate | undefined): PodTemplate {
 
 /** deploymentutil.EqualIgnoreHash: the templates are semantically equal once the pod-template-hash label is ignored. */
 export function equalIgnoreHash(a: PodTemplate | undefined, b: PodTemplate | undefined): boolean {
-  return stableStringify(canonicalTemplate(withoutHashLabel(a))) === stableStringify(canonicalTemplate(withoutHashLabel(b)))
+  return (
+    stableStringify(canonicalTemplate(withoutHashLabel(a))) ===
+    stableStringify(canonicalTemplate(withoutHashLabel(b)))
+  )
 }
 
 /** FNV-1a, 32 bits, over the given bytes (hash/fnv's New32a). */
@@ -82,7 +97,11 @@ export function computeHash(template: PodTemplate | undefined, collisionCount?: 
  * plus a dash (`generateName`), with the template's labels, annotations and finalizers, and the
  * owner's controller reference.
  */
-export function podFromTemplate(template: PodTemplate | undefined, owner: KubeObject, controllerRef: OwnerReference): KubeObject {
+export function podFromTemplate(
+  template: PodTemplate | undefined,
+  owner: KubeObject,
+  controllerRef: OwnerReference,
+): KubeObject {
   const meta = template?.metadata ?? {}
   const metadata: KubeObject['metadata'] = {
     generateName: `${owner.metadata.name ?? ''}-`,

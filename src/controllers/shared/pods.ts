@@ -22,7 +22,9 @@ export function isPodActive(pod: KubeObject): boolean {
 
 export function podReadyCondition(pod: KubeObject): Json | undefined {
   const conditions = asRecord(pod.status).conditions
-  return Array.isArray(conditions) ? (conditions as Json[]).find((c) => asRecord(c).type === 'Ready') : undefined
+  return Array.isArray(conditions)
+    ? (conditions as Json[]).find((c) => asRecord(c).type === 'Ready')
+    : undefined
 }
 
 /** podutil.IsPodReady: the Ready condition is True. */
@@ -49,8 +51,13 @@ export function isPodAvailable(pod: KubeObject, minReadySeconds: number, now: nu
 }
 
 /** How long until a ready pod becomes available (just past the instant upstream's strict comparison flips), if it will. */
-export function availableInMs(pod: KubeObject, minReadySeconds: number, now: number): number | undefined {
-  if (minReadySeconds <= 0 || !isPodReady(pod) || isPodAvailable(pod, minReadySeconds, now)) return undefined
+export function availableInMs(
+  pod: KubeObject,
+  minReadySeconds: number,
+  now: number,
+): number | undefined {
+  if (minReadySeconds <= 0 || !isPodReady(pod) || isPodAvailable(pod, minReadySeconds, now))
+    return undefined
   const since = podReadySince(pod)
   return since === undefined ? undefined : Math.max(0, since + minReadySeconds * 1000 - now) + 1
 }
@@ -59,6 +66,7 @@ export function availableInMs(pod: KubeObject, minReadySeconds: number, now: num
 export function maxContainerRestarts(pod: KubeObject): number {
   const statuses = asRecord(pod.status).containerStatuses
   let max = 0
-  if (Array.isArray(statuses)) for (const s of statuses) max = Math.max(max, Number(asRecord(s).restartCount) || 0)
+  if (Array.isArray(statuses))
+    for (const s of statuses) max = Math.max(max, Number(asRecord(s).restartCount) || 0)
   return max
 }

@@ -9,7 +9,12 @@ import type { Condition } from '../../apimachinery/conditions'
  */
 
 export interface PodTemplate {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; [field: string]: unknown }
+  metadata?: {
+    labels?: Record<string, string>
+    annotations?: Record<string, string>
+    finalizers?: string[]
+    [field: string]: unknown
+  }
   spec?: Json
   [field: string]: unknown
 }

@@ -21,15 +21,30 @@ function podOfClaim(set: StatefulSet, claim: string): string | undefined {
  */
 export function failedCreateEvents(set: StatefulSet, refused: Refused | undefined): Action[] {
   const setName = set.metadata.name
-  const warn = (message: string): Action => ({ type: 'event', involved: set, eventType: 'Warning', reason: 'FailedCreate', message })
+  const warn = (message: string): Action => ({
+    type: 'event',
+    involved: set,
+    eventType: 'Warning',
+    reason: 'FailedCreate',
+    message,
+  })
   const pod = refusedCreate(refused, pods)
-  if (pod && !isAlreadyExists(pod.status)) return [warn(`create Pod ${pod.object.metadata.name} in StatefulSet ${setName} failed error: ${pod.message}`)]
+  if (pod && !isAlreadyExists(pod.status))
+    return [
+      warn(
+        `create Pod ${pod.object.metadata.name} in StatefulSet ${setName} failed error: ${pod.message}`,
+      ),
+    ]
   const claim = refusedCreate(refused, persistentVolumeClaims)
   if (!claim || isAlreadyExists(claim.status)) return []
   const claimName = claim.object.metadata.name ?? ''
   const podName = podOfClaim(set, claimName) ?? ''
   return [
-    warn(`create Claim ${claimName} for Pod ${podName} in StatefulSet ${setName} failed error: ${claim.message}`),
-    warn(`create Pod ${podName} in StatefulSet ${setName} failed error: failed to create PVC ${claimName}: ${claim.message}`),
+    warn(
+      `create Claim ${claimName} for Pod ${podName} in StatefulSet ${setName} failed error: ${claim.message}`,
+    ),
+    warn(
+      `create Pod ${podName} in StatefulSet ${setName} failed error: failed to create PVC ${claimName}: ${claim.message}`,
+    ),
   ]
 }

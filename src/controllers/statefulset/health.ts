@@ -17,7 +17,11 @@ export function isRunningAndReady(pod: KubeObject): boolean {
   return podPhase(pod) === 'Running' && isPodReady(pod)
 }
 
-export function isRunningAndAvailable(pod: KubeObject, minReadySeconds: number, now: number): boolean {
+export function isRunningAndAvailable(
+  pod: KubeObject,
+  minReadySeconds: number,
+  now: number,
+): boolean {
   return podPhase(pod) === 'Running' && isPodAvailable(pod, minReadySeconds, now)
 }
 

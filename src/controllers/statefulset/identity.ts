@@ -50,7 +50,12 @@ export function identityMatches(set: StatefulSet, pod: KubeObject): boolean {
 
 /** The merge patch that restores a pod's identity labels (updateIdentity's part that may change on a live pod). */
 export function identityPatch(pod: KubeObject): unknown {
-  return { metadata: { labels: { [POD_NAME_LABEL]: pod.metadata.name, [POD_INDEX_LABEL]: String(ordinalOf(pod)) }, resourceVersion: pod.metadata.resourceVersion } }
+  return {
+    metadata: {
+      labels: { [POD_NAME_LABEL]: pod.metadata.name, [POD_INDEX_LABEL]: String(ordinalOf(pod)) },
+      resourceVersion: pod.metadata.resourceVersion,
+    },
+  }
 }
 
 /**
@@ -58,16 +63,30 @@ export function identityPatch(pod: KubeObject): unknown {
  * update revision's), named `<set>-<ordinal>`, with its identity labels, hostname and subdomain,
  * its claims mounted, and labelled with the revision it was made from.
  */
-export function newStatefulSetPod(set: StatefulSet, template: PodTemplate, revisionName: string, ordinal: number): KubeObject {
+export function newStatefulSetPod(
+  set: StatefulSet,
+  template: PodTemplate,
+  revisionName: string,
+  ordinal: number,
+): KubeObject {
   const pod = podFromTemplate(template, set, newControllerRef(set, 'apps/v1', 'StatefulSet'))
   const name = podName(set, ordinal)
   delete pod.metadata.generateName
   pod.metadata.name = name
-  pod.metadata.labels = { ...(pod.metadata.labels ?? {}), [POD_NAME_LABEL]: name, [POD_INDEX_LABEL]: String(ordinal), [REVISION_LABEL]: revisionName }
+  pod.metadata.labels = {
+    ...(pod.metadata.labels ?? {}),
+    [POD_NAME_LABEL]: name,
+    [POD_INDEX_LABEL]: String(ordinal),
+    [REVISION_LABEL]: revisionName,
+  }
   const spec = asRecord(pod.spec) as Json
   spec.hostname = name
   if (set.spec.serviceName) spec.subdomain = set.spec.serviceName
-  const volumes = podVolumesFor(set, ordinal, Array.isArray(spec.volumes) ? (spec.volumes as Json[]) : [])
+  const volumes = podVolumesFor(
+    set,
+    ordinal,
+    Array.isArray(spec.volumes) ? (spec.volumes as Json[]) : [],
+  )
   if (volumes.length) spec.volumes = volumes
   pod.spec = spec
   return pod

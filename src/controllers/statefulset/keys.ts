@@ -12,9 +12,16 @@ const owners: OwnerKind = { resource: statefulSets, kind: 'StatefulSet' }
  * an orphan every set whose selector matches and whose name it carries (getPodStatefulSets); a
  * revision concerns its controlling set.
  */
-export function statefulSetKeysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
+export function statefulSetKeysFor(
+  resource: ResourceRef,
+  object: KubeObject,
+  cache: Cache,
+): string[] {
   if (sameResource(resource, statefulSets)) return [objectKey(object)]
-  if (sameResource(resource, pods)) return ownerKeysOf(object, cache, owners, (pod) => ownersSelecting(pod, cache, statefulSets).filter((set) => isMemberOf(set, pod)))
+  if (sameResource(resource, pods))
+    return ownerKeysOf(object, cache, owners, (pod) =>
+      ownersSelecting(pod, cache, statefulSets).filter((set) => isMemberOf(set, pod)),
+    )
   if (sameResource(resource, controllerRevisions)) {
     const set = controllerOf(object, cache, owners)
     return set ? [objectKey(set)] : []

@@ -1,5 +1,11 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { isHealthy, isFinished, isRunningAndAvailable, isRunningAndReady, isTerminating } from './health'
+import {
+  isHealthy,
+  isFinished,
+  isRunningAndAvailable,
+  isRunningAndReady,
+  isTerminating,
+} from './health'
 import { ordinalOf, podRevision } from './identity'
 
 /** One thing the StatefulSet controller does to its pods in a pass, in order. */
@@ -53,10 +59,13 @@ export function planOrdinals(input: PlanInput): Step[] {
   // A missing replica counts as unhealthy too (upstream fills its slot before looking), so no pod is.
   const firstUnhealthySlot = slots.findIndex((p) => p === undefined || !isHealthy(p))
   const firstUnhealthy: KubeObject | undefined =
-    firstUnhealthySlot >= 0 ? slots[firstUnhealthySlot] : [...condemned].reverse().find((p) => !isHealthy(p))
+    firstUnhealthySlot >= 0
+      ? slots[firstUnhealthySlot]
+      : [...condemned].reverse().find((p) => !isHealthy(p))
 
   const steps: Step[] = []
-  const revisionFor = (ord: number): 'current' | 'update' => (input.strategy === 'RollingUpdate' && ord < input.partition ? 'current' : 'update')
+  const revisionFor = (ord: number): 'current' | 'update' =>
+    input.strategy === 'RollingUpdate' && ord < input.partition ? 'current' : 'update'
   // Slots created in this pass count as present but unhealthy for the rolling update below.
   const fresh = new Set<number>()
   for (let i = 0; i < replicas; i++) {
@@ -78,7 +87,8 @@ export function planOrdinals(input: PlanInput): Step[] {
       if (monotonic) return steps
       continue
     }
-    if (monotonic && (!isRunningAndReady(pod) || !isRunningAndAvailable(pod, minReady, now))) return steps
+    if (monotonic && (!isRunningAndReady(pod) || !isRunningAndAvailable(pod, minReady, now)))
+      return steps
     if (!identityOk(pod)) steps.push({ type: 'identity', pod })
   }
 
@@ -87,7 +97,12 @@ export function planOrdinals(input: PlanInput): Step[] {
       if (monotonic) return steps
       continue
     }
-    if (monotonic && pod !== firstUnhealthy && (!isRunningAndReady(pod) || !isRunningAndAvailable(pod, minReady, now))) return steps
+    if (
+      monotonic &&
+      pod !== firstUnhealthy &&
+      (!isRunningAndReady(pod) || !isRunningAndAvailable(pod, minReady, now))
+    )
+      return steps
     steps.push({ type: 'delete', pod, why: 'condemned' })
     if (monotonic) return steps
   }

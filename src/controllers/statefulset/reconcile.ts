@@ -9,11 +9,27 @@ import type { Action, Cache, Outcome, Refused } from '../runtime/types'
 import { BURST_REPLICAS, takeBurst } from '../runtime/burst'
 import { failedCreateEvents } from './failed-create'
 import { availableInMs } from '../shared/pods'
-import { identityMatches, identityPatch, isMemberOf, newStatefulSetPod, podRevision } from './identity'
+import {
+  identityMatches,
+  identityPatch,
+  isMemberOf,
+  newStatefulSetPod,
+  podRevision,
+} from './identity'
 import { planOrdinals, type Step } from './plan'
 import { computeStatus, statusChanged } from './status'
 import { volumeClaimsFor } from './volume-claims'
-import { historyLimitOf, isParallel, minReadySecondsOf, partitionOf, replicasOf, startOrdinalOf, statusOf, strategyOf, toStatefulSet } from './types'
+import {
+  historyLimitOf,
+  isParallel,
+  minReadySecondsOf,
+  partitionOf,
+  replicasOf,
+  startOrdinalOf,
+  statusOf,
+  strategyOf,
+  toStatefulSet,
+} from './types'
 import { intOr } from '../../apimachinery/json-value'
 import { splitKey } from '../../apimachinery/object-key'
 import { event } from '../shared/events'
@@ -25,7 +41,12 @@ import { statusWrite } from '../shared/status-write'
  * update revision) and the current one; unless it is being deleted, plan the pod creates, deletes
  * and identity repairs (BURST_REPLICAS writes a pass); write the status when it changed; drop history past revisionHistoryLimit.
  */
-export function reconcileStatefulSet(key: string, cache: Cache, now: number, refused?: Refused): Outcome {
+export function reconcileStatefulSet(
+  key: string,
+  cache: Cache,
+  now: number,
+  refused?: Refused,
+): Outcome {
   const { namespace, name } = splitKey(key)
   const stored = cache.get(statefulSets, namespace, name)
   if (!stored) return { actions: [] }
@@ -38,12 +59,32 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
     return { actions: [] }
   }
   const actions: Action[] = failedCreateEvents(set, refused)
-  const podClaim = claimByRef(pods, set, 'apps/v1', 'StatefulSet', selector, cache.list(pods, namespace), (p) => isMemberOf(set, p))
-  const revisionClaim = claimByRef(controllerRevisions, set, 'apps/v1', 'StatefulSet', selector, cache.list(controllerRevisions, namespace))
+  const podClaim = claimByRef(
+    pods,
+    set,
+    'apps/v1',
+    'StatefulSet',
+    selector,
+    cache.list(pods, namespace),
+    (p) => isMemberOf(set, p),
+  )
+  const revisionClaim = claimByRef(
+    controllerRevisions,
+    set,
+    'apps/v1',
+    'StatefulSet',
+    selector,
+    cache.list(controllerRevisions, namespace),
+  )
   actions.push(...podClaim.actions, ...revisionClaim.actions)
 
   const history = syncHistory({
-    owner: { owner: set, apiVersion: 'apps/v1', kind: 'StatefulSet', templateLabels: set.spec.template?.metadata?.labels },
+    owner: {
+      owner: set,
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      templateLabels: set.spec.template?.metadata?.labels,
+    },
     owned: revisionClaim.owned,
     lookup: (n) => cache.get(controllerRevisions, namespace, n),
     data: templatePatch(set.spec.template),
@@ -52,9 +93,13 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
   actions.push(...history.actions)
   const update = history.update
   const updateName = update.metadata.name ?? ''
-  const current = history.sorted.find((r) => r.metadata.name === statusOf(set).currentRevision) ?? update
+  const current =
+    history.sorted.find((r) => r.metadata.name === statusOf(set).currentRevision) ?? update
   const currentName = current.metadata.name ?? ''
-  const templates = { update: set.spec.template ?? {}, current: current === update ? (set.spec.template ?? {}) : templateOf(current) }
+  const templates = {
+    update: set.spec.template ?? {},
+    current: current === update ? (set.spec.template ?? {}) : templateOf(current),
+  }
 
   const owned = podClaim.owned
   const minReadySeconds = minReadySecondsOf(set)
@@ -75,28 +120,63 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
       })
   // Parallel plans every missing pod at once: at most BURST_REPLICAS writes (a create's claims
   // included) a pass, the rest at once after.
-  const missingClaims = (ordinal: number) => volumeClaimsFor(set, ordinal).filter((c) => !cache.get(persistentVolumeClaims, namespace, c.metadata.name ?? '')).length
-  const { taken: steps, more } = takeBurst(planned, BURST_REPLICAS, (step) => (step.type === 'create' ? 1 + missingClaims(step.ordinal) : 1))
+  const missingClaims = (ordinal: number) =>
+    volumeClaimsFor(set, ordinal).filter(
+      (c) => !cache.get(persistentVolumeClaims, namespace, c.metadata.name ?? ''),
+    ).length
+  const { taken: steps, more } = takeBurst(planned, BURST_REPLICAS, (step) =>
+    step.type === 'create' ? 1 + missingClaims(step.ordinal) : 1,
+  )
 
   const creates: Action[] = []
   const after: Action[] = []
   for (const step of steps) {
     if (step.type === 'create') {
-      const pod = newStatefulSetPod(set, templates[step.revision], step.revision === 'current' ? currentName : updateName, step.ordinal)
+      const pod = newStatefulSetPod(
+        set,
+        templates[step.revision],
+        step.revision === 'current' ? currentName : updateName,
+        step.ordinal,
+      )
       // As createPersistentVolumeClaims: the ordinal's claims exist before its pod.
       for (const claim of volumeClaimsFor(set, step.ordinal)) {
-        if (!cache.get(persistentVolumeClaims, namespace, claim.metadata.name ?? '')) creates.push({ type: 'create', resource: persistentVolumeClaims, object: claim })
+        if (!cache.get(persistentVolumeClaims, namespace, claim.metadata.name ?? ''))
+          creates.push({ type: 'create', resource: persistentVolumeClaims, object: claim })
       }
       creates.push({ type: 'create', resource: pods, object: pod })
-      after.push(event(set, 'Normal', 'SuccessfulCreate', `create Pod ${pod.metadata.name} in StatefulSet ${name} successful`))
+      after.push(
+        event(
+          set,
+          'Normal',
+          'SuccessfulCreate',
+          `create Pod ${pod.metadata.name} in StatefulSet ${name} successful`,
+        ),
+      )
     } else if (step.type === 'delete') {
       const podName = step.pod.metadata.name ?? ''
       after.push(
-        { type: 'delete', resource: pods, namespace, name: podName, preconditions: { uid: step.pod.metadata.uid } },
-        event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${podName} in StatefulSet ${name} successful`),
+        {
+          type: 'delete',
+          resource: pods,
+          namespace,
+          name: podName,
+          preconditions: { uid: step.pod.metadata.uid },
+        },
+        event(
+          set,
+          'Normal',
+          'SuccessfulDelete',
+          `delete Pod ${podName} in StatefulSet ${name} successful`,
+        ),
       )
     } else {
-      after.push({ type: 'patch', resource: pods, namespace, name: step.pod.metadata.name ?? '', patch: identityPatch(step.pod) })
+      after.push({
+        type: 'patch',
+        resource: pods,
+        namespace,
+        name: step.pod.metadata.name ?? '',
+        patch: identityPatch(step.pod),
+      })
     }
   }
   // Creates first, in one run the runner batches; deletes never share a pass with creates under OrderedReady.
@@ -114,8 +194,18 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
   if (statusChanged(set, status)) actions.push(statusWrite(statefulSets, stored, status))
 
   const live = new Set([status.currentRevision, updateName, ...owned.map(podRevision)])
-  for (const r of revisionsToTruncate(history.sorted, (r) => live.has(r.metadata.name ?? ''), historyLimitOf(set))) {
-    actions.push({ type: 'delete', resource: controllerRevisions, namespace, name: r.metadata.name ?? '', preconditions: { uid: r.metadata.uid } })
+  for (const r of revisionsToTruncate(
+    history.sorted,
+    (r) => live.has(r.metadata.name ?? ''),
+    historyLimitOf(set),
+  )) {
+    actions.push({
+      type: 'delete',
+      resource: controllerRevisions,
+      namespace,
+      name: r.metadata.name ?? '',
+      preconditions: { uid: r.metadata.uid },
+    })
   }
 
   const requeueAfterMs = more ? 0 : soonestAvailable(owned, minReadySeconds, now)
@@ -123,7 +213,11 @@ export function reconcileStatefulSet(key: string, cache: Cache, now: number, ref
 }
 
 /** When a ready pod becomes available for minReadySeconds: the set must look again then. */
-function soonestAvailable(owned: readonly KubeObject[], minReadySeconds: number, now: number): number | undefined {
+function soonestAvailable(
+  owned: readonly KubeObject[],
+  minReadySeconds: number,
+  now: number,
+): number | undefined {
   let soonest: number | undefined
   for (const p of owned) {
     const wait = availableInMs(p, minReadySeconds, now)

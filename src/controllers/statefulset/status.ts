@@ -55,7 +55,12 @@ export function computeStatus(set: StatefulSet, input: StatusInput): StatefulSet
     currentRevision = input.updateRevision
     current = updated
   }
-  const status: StatefulSetStatus = { ...statusOf(set), observedGeneration: generationOf(set), replicas, availableReplicas: available }
+  const status: StatefulSetStatus = {
+    ...statusOf(set),
+    observedGeneration: generationOf(set),
+    replicas,
+    availableReplicas: available,
+  }
   const setOrDrop = (field: 'readyReplicas' | 'currentReplicas' | 'updatedReplicas', v: number) => {
     if (v > 0) status[field] = v
     else delete status[field]
@@ -72,5 +77,8 @@ export function computeStatus(set: StatefulSet, input: StatusInput): StatefulSet
 
 /** Whether the status differs from what is stored (no write when it does not). */
 export function statusChanged(set: StatefulSet, next: StatefulSetStatus): boolean {
-  return !jsonEqual(statusOf(set), next) || intOr(statusOf(set).observedGeneration, 0) !== generationOf(set)
+  return (
+    !jsonEqual(statusOf(set), next) ||
+    intOr(statusOf(set).observedGeneration, 0) !== generationOf(set)
+  )
 }

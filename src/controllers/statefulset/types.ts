@@ -11,7 +11,10 @@ export interface StatefulSet extends KubeObject {
     template?: PodTemplate
     serviceName?: string
     podManagementPolicy?: string
-    updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: number | string } | null }
+    updateStrategy?: {
+      type?: string
+      rollingUpdate?: { partition?: number; maxUnavailable?: number | string } | null
+    }
     revisionHistoryLimit?: number | null
     minReadySeconds?: number
     volumeClaimTemplates?: KubeObject[]

@@ -18,15 +18,26 @@ export function volumeClaimsFor(set: StatefulSet, ordinal: number): KubeObject[]
   return (set.spec.volumeClaimTemplates ?? []).map((t) => ({
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: { name: claimName(set, t, ordinal), namespace: set.metadata.namespace, labels: { ...(t.metadata.labels ?? {}), ...selectorLabels } },
+    metadata: {
+      name: claimName(set, t, ordinal),
+      namespace: set.metadata.namespace,
+      labels: { ...(t.metadata.labels ?? {}), ...selectorLabels },
+    },
     spec: structuredClone(t.spec ?? {}),
   }))
 }
 
 /** updateStorage: each claim template mounted as a volume of its name, replacing a template volume of that name. */
-export function podVolumesFor(set: StatefulSet, ordinal: number, templateVolumes: readonly Json[]): Json[] {
+export function podVolumesFor(
+  set: StatefulSet,
+  ordinal: number,
+  templateVolumes: readonly Json[],
+): Json[] {
   const claims = set.spec.volumeClaimTemplates ?? []
   const names = new Set(claims.map((c) => c.metadata.name))
-  const claimVolumes = claims.map((c) => ({ name: c.metadata.name, persistentVolumeClaim: { claimName: claimName(set, c, ordinal) } }))
+  const claimVolumes = claims.map((c) => ({
+    name: c.metadata.name,
+    persistentVolumeClaim: { claimName: claimName(set, c, ordinal) },
+  }))
   return [...claimVolumes, ...templateVolumes.filter((v) => !names.has(v.name as string))]
 }

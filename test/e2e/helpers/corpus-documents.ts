@@ -75,7 +75,10 @@ function documentsOf(file: string, text: string): CorpusDocument[] {
 
 /** Files that define CustomResourceDefinitions or Namespaces go first, so what the rest needs exists. */
 export function definesFoundations(f: CorpusFile): boolean {
-  return f.documents.some((d) => d.kind === 'CustomResourceDefinition' || (d.kind === 'Namespace' && d.apiVersion === 'v1'))
+  return f.documents.some(
+    (d) =>
+      d.kind === 'CustomResourceDefinition' || (d.kind === 'Namespace' && d.apiVersion === 'v1'),
+  )
 }
 
 /**
@@ -84,7 +87,9 @@ export function definesFoundations(f: CorpusFile): boolean {
  * applied after every other, as on a cluster that adopts a policy after its workloads exist.
  */
 export function bindsAdmissionPolicies(f: CorpusFile): boolean {
-  return f.documents.some((d) => /^(Validating|Mutating)AdmissionPolicy(Binding)?$/.test(d.kind ?? ''))
+  return f.documents.some((d) =>
+    /^(Validating|Mutating)AdmissionPolicy(Binding)?$/.test(d.kind ?? ''),
+  )
 }
 
 /**
@@ -94,7 +99,11 @@ export function bindsAdmissionPolicies(f: CorpusFile): boolean {
  */
 export function ownNamespace(f: CorpusFile, index: number): string | undefined {
   if (f.documents.some((d) => d.namespace !== undefined)) return undefined
-  const slug = f.file.toLowerCase().replace(/\.ya?ml$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  const slug = f.file
+    .toLowerCase()
+    .replace(/\.ya?ml$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
   return `c${index}-${slug}`.slice(0, 63).replace(/-+$/, '')
 }
 

@@ -22,13 +22,25 @@ export function httpsRequestText(url: string, opts: HttpsRequestOptions): Promis
   const headers: Record<string, string> = { ...opts.headers }
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method: opts.method ?? 'GET', headers, ca: opts.ca, timeout: opts.timeoutMs ?? 5_000 }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
-    req.on('timeout', () => req.destroy(new Error(`no response from ${url} within ${opts.timeoutMs ?? 5_000} ms`)))
+    const req = httpsRequest(
+      url,
+      { method: opts.method ?? 'GET', headers, ca: opts.ca, timeout: opts.timeoutMs ?? 5_000 },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
+    req.on('timeout', () =>
+      req.destroy(new Error(`no response from ${url} within ${opts.timeoutMs ?? 5_000} ms`)),
+    )
     req.on('error', reject)
     req.end(opts.body)
   })

@@ -12,12 +12,21 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
  * window size, as a user's `kubectl exec -it` runs: kubectl then asks for a TTY and sends the
  * window size on the resize channel. Output is what the terminal showed.
  */
-export function kubectlInTerminal(args: string[], opts: { kubeconfig: string; cols: number; rows: number; timeoutMs?: number }): Promise<KubectlResult> {
+export function kubectlInTerminal(
+  args: string[],
+  opts: { kubeconfig: string; cols: number; rows: number; timeoutMs?: number },
+): Promise<KubectlResult> {
   const cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-pty-cache-'))
-  const command = [KUBECTL, '--kubeconfig', opts.kubeconfig, '--cache-dir', cacheDir, ...args].map(quote).join(' ')
+  const command = [KUBECTL, '--kubeconfig', opts.kubeconfig, '--cache-dir', cacheDir, ...args]
+    .map(quote)
+    .join(' ')
   const timeoutMs = opts.timeoutMs ?? 30_000
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `stty cols ${opts.cols} rows ${opts.rows}; exec ${command}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(
+      'script',
+      ['-qec', `stty cols ${opts.cols} rows ${opts.rows}; exec ${command}`, '/dev/null'],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
@@ -25,7 +34,11 @@ export function kubectlInTerminal(args: string[], opts: { kubeconfig: string; co
     child.stdin.on('error', () => {})
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`kubectl ${args.join(' ')} on a terminal did not finish within ${timeoutMs} ms\noutput: ${stdout}\nstderr: ${stderr}`))
+      reject(
+        new Error(
+          `kubectl ${args.join(' ')} on a terminal did not finish within ${timeoutMs} ms\noutput: ${stdout}\nstderr: ${stderr}`,
+        ),
+      )
     }, timeoutMs)
     child.on('error', (err) => {
       clearTimeout(timer)

@@ -40,7 +40,11 @@ process.on('exit', () => {
 export function startKubectl(args: string[], opts: KubectlStreamOptions): KubectlProcess {
   const cacheDir = mkdtempSync(join(tmpdir(), 'edgeplane-kubectl-stream-'))
   dirs.push(cacheDir)
-  const child = spawn(KUBECTL, ['--kubeconfig', opts.kubeconfig, '--cache-dir', cacheDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    KUBECTL,
+    ['--kubeconfig', opts.kubeconfig, '--cache-dir', cacheDir, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   live.add(child)
   let stdout = ''
   let stderr = ''
@@ -75,7 +79,10 @@ export function startKubectl(args: string[], opts: KubectlStreamOptions): Kubect
     done: () => finished,
     finished: async (what) => {
       const res = await exited
-      if (res.killed) throw new Error(`kubectl ${args.join(' ')} was still running after ${timeoutMs} ms waiting for ${what}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`)
+      if (res.killed)
+        throw new Error(
+          `kubectl ${args.join(' ')} was still running after ${timeoutMs} ms waiting for ${what}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`,
+        )
       return { code: res.code, stdout: res.stdout, stderr: res.stderr }
     },
     stop: async () => {

@@ -26,7 +26,8 @@ const KUBECTL = process.env.KUBECTL || 'kubectl'
 const cacheDirs = new Map<string, string>()
 const freshDirs: string[] = []
 process.on('exit', () => {
-  for (const dir of [...cacheDirs.values(), ...freshDirs]) rmSync(dir, { recursive: true, force: true })
+  for (const dir of [...cacheDirs.values(), ...freshDirs])
+    rmSync(dir, { recursive: true, force: true })
 })
 
 /**
@@ -38,14 +39,21 @@ export function kubectl(args: string[], opts: KubectlOptions): Promise<KubectlRe
   const fullArgs = ['--kubeconfig', opts.kubeconfig, '--cache-dir', cacheDir, ...args]
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
   return new Promise((resolve, reject) => {
-    const child = spawn(KUBECTL, fullArgs, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(KUBECTL, fullArgs, {
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`kubectl ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
+      reject(
+        new Error(
+          `kubectl ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      )
     }, timeoutMs)
     child.on('error', (err) => {
       clearTimeout(timer)
@@ -63,9 +71,12 @@ export function kubectl(args: string[], opts: KubectlOptions): Promise<KubectlRe
 
 /** Runs kubectl with `-o json` (unless an output format is given) and parses stdout; fails on a non-zero exit. */
 export async function kubectlJson<T = any>(args: string[], opts: KubectlOptions): Promise<T> {
-  const hasOutput = args.some((a) => a.startsWith('-o') || a === '--output' || a.startsWith('--output='))
+  const hasOutput = args.some(
+    (a) => a.startsWith('-o') || a === '--output' || a.startsWith('--output='),
+  )
   const res = await kubectl(hasOutput ? args : [...args, '-o', 'json'], opts)
-  if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr.trim()}`)
+  if (res.code !== 0)
+    throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr.trim()}`)
   try {
     return JSON.parse(res.stdout) as T
   } catch {
@@ -100,7 +111,8 @@ export function kubectlOn(kubeconfig: () => string) {
   const run = (args: string[], stdin?: string) => kubectl(args, { kubeconfig: kubeconfig(), stdin })
   const ok = async (args: string[], stdin?: string): Promise<KubectlResult> => {
     const res = await run(args, stdin)
-    if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
+    if (res.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${res.code}: ${res.stderr}`)
     return res
   }
   return { run, ok }

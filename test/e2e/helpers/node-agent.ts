@@ -40,7 +40,11 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * with an admin kubeconfig, the agent joins with it once and then acts as its node. `stop()` ends
  * it and everything in its group, and removes the fresh state dir.
  */
-export function startAgent(kubeconfig: string, args: string[], env: Record<string, string> = {}): AgentProcess {
+export function startAgent(
+  kubeconfig: string,
+  args: string[],
+  env: Record<string, string> = {},
+): AgentProcess {
   return spawnAgent(['--kubeconfig', kubeconfig, ...args], env)
 }
 
@@ -53,21 +57,40 @@ export async function createJoinToken(server: TestServer, ttlSeconds = 3600): Pr
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(bootstrapTokenSecret(token, { ttlSeconds, description: 'e2e' })),
   })
-  if (res.status !== 201) throw new Error(`creating a join token answered ${res.status}: ${res.body}`)
+  if (res.status !== 201)
+    throw new Error(`creating a join token answered ${res.status}: ${res.body}`)
   return `${token.id}.${token.secret}`
 }
 
 /** A node credential for `name`, obtained as an admin joining the node would (this creates the Node). */
 export async function joinNodeToken(server: TestServer, name: string): Promise<string> {
-  const res = await server.request(`/agent/v1/nodes/${encodeURIComponent(name)}/credential`, { method: 'POST', token: server.token })
+  const res = await server.request(`/agent/v1/nodes/${encodeURIComponent(name)}/credential`, {
+    method: 'POST',
+    token: server.token,
+  })
   if (res.status !== 201) throw new Error(`joining ${name} answered ${res.status}: ${res.body}`)
   return (JSON.parse(res.body) as { token: string }).token
 }
 
 /** Starts an agent as the README says: `--server URL --ca-cert FILE --token JOIN_TOKEN …args`. */
-export function joinAgent(server: TestServer, joinToken: string | undefined, args: string[], env: Record<string, string> = {}): AgentProcess {
+export function joinAgent(
+  server: TestServer,
+  joinToken: string | undefined,
+  args: string[],
+  env: Record<string, string> = {},
+): AgentProcess {
   const token = joinToken === undefined ? [] : ['--token', joinToken]
-  return spawnAgent(['--server', server.url, '--ca-cert', join(server.stateDir, 'tls', 'cert.pem'), ...token, ...args], env)
+  return spawnAgent(
+    [
+      '--server',
+      server.url,
+      '--ca-cert',
+      join(server.stateDir, 'tls', 'cert.pem'),
+      ...token,
+      ...args,
+    ],
+    env,
+  )
 }
 
 let loopbacks = 0
@@ -82,17 +105,24 @@ export function loopbackAddress(): string {
 }
 
 function spawnAgent(argv: string[], env: Record<string, string>): AgentProcess {
-  if (!argv.includes('--nodeport-addresses')) argv = [...argv, '--nodeport-addresses', loopbackAddress()]
-  const own = argv.includes('--state-dir') ? undefined : mkdtempSync(join(tmpdir(), 'edgeplane-agent-'))
+  if (!argv.includes('--nodeport-addresses'))
+    argv = [...argv, '--nodeport-addresses', loopbackAddress()]
+  const own = argv.includes('--state-dir')
+    ? undefined
+    : mkdtempSync(join(tmpdir(), 'edgeplane-agent-'))
   // As the agent makes a state dir of its own: passed through, not listed, for pods running as another user.
   if (own) chmodSync(own, 0o711)
   const stateDir = own ?? argv[argv.indexOf('--state-dir') + 1]!
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/agent/cli.ts', ...argv, ...(own ? ['--state-dir', own] : [])], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/agent/cli.ts', ...argv, ...(own ? ['--state-dir', own] : [])],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  )
   let out = ''
   const collect = (c: Buffer) => {
     out = (out + c.toString('utf8')).slice(-OUTPUT_LIMIT)

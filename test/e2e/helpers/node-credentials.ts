@@ -8,7 +8,10 @@ import type { TestServer } from './server'
  * admin kubeconfig does) and returns the node's own bearer token.
  */
 export async function nodeToken(server: TestServer, name: string): Promise<string> {
-  const res = await server.request(`/agent/v1/nodes/${encodeURIComponent(name)}/credential`, { token: server.token, method: 'POST' })
+  const res = await server.request(`/agent/v1/nodes/${encodeURIComponent(name)}/credential`, {
+    token: server.token,
+    method: 'POST',
+  })
   if (res.status !== 201) throw new Error(`joining ${name} answered ${res.status}: ${res.body}`)
   return JSON.parse(res.body).token as string
 }

@@ -31,8 +31,15 @@ export interface PythonRun {
 const started = new Set<ChildProcess>()
 
 /** Starts a script, the kubeconfig its first argument and `args` the rest; its printed values arrive in `lines` as it runs. */
-export function startPython(server: TestServer, namespace: string, script: string, args: string[] = []): PythonRun {
-  const child = spawn(PYTHON, ['-c', prelude(namespace) + script, server.kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export function startPython(
+  server: TestServer,
+  namespace: string,
+  script: string,
+  args: string[] = [],
+): PythonRun {
+  const child = spawn(PYTHON, ['-c', prelude(namespace) + script, server.kubeconfig, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   started.add(child)
   const lines: unknown[] = []
   let partial = ''
@@ -60,7 +67,12 @@ export function startPython(server: TestServer, namespace: string, script: strin
 }
 
 /** Runs a script to its end; it must exit 0. Returns the values it printed with `out`. */
-export async function runPython(server: TestServer, namespace: string, script: string, args: string[] = []): Promise<unknown[]> {
+export async function runPython(
+  server: TestServer,
+  namespace: string,
+  script: string,
+  args: string[] = [],
+): Promise<unknown[]> {
   const run = startPython(server, namespace, script, args)
   const { code, stderr } = await run.done
   if (code !== 0) throw new Error(`python exited with ${code}:\n${stderr}`)

@@ -71,15 +71,26 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
 
   const launch = async () => {
     out = ''
-    const c = spawn(process.execPath, ['--import', 'tsx', 'src/launcher/main.ts', ...(opts.args ?? [])], {
-      cwd: REPO_ROOT,
-      // A free ingress port unless the test names one, so parallel launchers never contend for 8080.
-      // Strict limits: every invocation is held to the production limits (see assertWithinLimits).
-      env: { ...process.env, EDGEPLANE_INGRESS_PORT: String(ingressPort), EDGEPLANE_STRICT_LIMITS: 'true', ...opts.env, EDGEPLANE_PORT: String(port), EDGEPLANE_STATE: stateDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so a forced stop also reaches workerd and any agent.
-      detached: true,
-    })
+    const c = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/launcher/main.ts', ...(opts.args ?? [])],
+      {
+        cwd: REPO_ROOT,
+        // A free ingress port unless the test names one, so parallel launchers never contend for 8080.
+        // Strict limits: every invocation is held to the production limits (see assertWithinLimits).
+        env: {
+          ...process.env,
+          EDGEPLANE_INGRESS_PORT: String(ingressPort),
+          EDGEPLANE_STRICT_LIMITS: 'true',
+          ...opts.env,
+          EDGEPLANE_PORT: String(port),
+          EDGEPLANE_STATE: stateDir,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so a forced stop also reaches workerd and any agent.
+        detached: true,
+      },
+    )
     const collect = (chunk: Buffer) => {
       out = (out + chunk.toString('utf8')).slice(-OUTPUT_LIMIT)
       if (process.env.EDGEPLANE_E2E_VERBOSE) process.stderr.write(chunk)
@@ -129,16 +140,27 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
 }
 
 async function readCredentials(stateDir: string): Promise<{ token: string; ca: string }> {
-  const [token, ca] = await Promise.all([readFile(join(stateDir, 'admin-token'), 'utf8'), readFile(join(stateDir, 'tls', 'cert.pem'), 'utf8')])
+  const [token, ca] = await Promise.all([
+    readFile(join(stateDir, 'admin-token'), 'utf8'),
+    readFile(join(stateDir, 'tls', 'cert.pem'), 'utf8'),
+  ])
   return { token: token.trim(), ca }
 }
 
-async function waitUntilReady(child: ChildProcess, url: string, stateDir: string, timeoutMs: number, output: () => string): Promise<void> {
+async function waitUntilReady(
+  child: ChildProcess,
+  url: string,
+  stateDir: string,
+  timeoutMs: number,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   let last = 'no answer yet'
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`edgeplane launcher exited (${child.signalCode ?? `code ${child.exitCode}`}) before it was ready. Its output:\n${output()}`)
+      throw new Error(
+        `edgeplane launcher exited (${child.signalCode ?? `code ${child.exitCode}`}) before it was ready. Its output:\n${output()}`,
+      )
     }
     try {
       const { token, ca } = await readCredentials(stateDir)
@@ -150,7 +172,9 @@ async function waitUntilReady(child: ChildProcess, url: string, stateDir: string
     }
     if (Date.now() > deadline) {
       await stopChild(child)
-      throw new Error(`edgeplane launcher did not answer GET ${url}/readyz with 200 within ${timeoutMs} ms (last: ${last}). Its output:\n${output()}`)
+      throw new Error(
+        `edgeplane launcher did not answer GET ${url}/readyz with 200 within ${timeoutMs} ms (last: ${last}). Its output:\n${output()}`,
+      )
     }
     await sleep(100)
   }
@@ -160,7 +184,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
     child.kill('SIGTERM')
-    const inTime = await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)])
+    const inTime = await Promise.race([
+      exited.then(() => true),
+      sleep(STOP_GRACE_MS).then(() => false),
+    ])
     if (!inTime) {
       killGroup(child, 'SIGKILL')
       await exited

@@ -15,12 +15,20 @@ export interface ServiceAccountCredential {
  * Creates ServiceAccount `namespace/name` as the admin, gets a token for it with `kubectl create
  * token`, and writes a kubeconfig like the admin's that holds that token instead.
  */
-export async function serviceAccount(server: TestServer, namespace: string, name: string): Promise<ServiceAccountCredential> {
+export async function serviceAccount(
+  server: TestServer,
+  namespace: string,
+  name: string,
+): Promise<ServiceAccountCredential> {
   const admin = (args: string[]) => kubectl(args, { kubeconfig: server.kubeconfig })
   const created = await admin(['create', 'serviceaccount', name, '-n', namespace])
-  if (created.code !== 0) throw new Error(`kubectl create serviceaccount ${name} exited ${created.code}: ${created.stderr}`)
+  if (created.code !== 0)
+    throw new Error(
+      `kubectl create serviceaccount ${name} exited ${created.code}: ${created.stderr}`,
+    )
   const issued = await admin(['create', 'token', name, '-n', namespace])
-  if (issued.code !== 0) throw new Error(`kubectl create token ${name} exited ${issued.code}: ${issued.stderr}`)
+  if (issued.code !== 0)
+    throw new Error(`kubectl create token ${name} exited ${issued.code}: ${issued.stderr}`)
   const token = issued.stdout.trim()
   const config = parseYaml(await readFile(server.kubeconfig, 'utf8'))
   for (const u of config.users) u.user = { token }

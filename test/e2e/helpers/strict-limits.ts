@@ -21,8 +21,13 @@ export async function assertWithinLimits(server: RunningServer): Promise<string 
   } catch {
     return undefined
   }
-  const passed = body.split('\n').filter((l) => l.startsWith('edgeplane_strict_limit_exceeded_total{') && !l.endsWith(' 0'))
+  const passed = body
+    .split('\n')
+    .filter((l) => l.startsWith('edgeplane_strict_limit_exceeded_total{') && !l.endsWith(' 0'))
   if (!passed.length) return undefined
-  const logged = server.output().split('\n').filter((l) => l.includes('strict limits:'))
+  const logged = server
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('strict limits:'))
   return `the server passed production limits:\n${passed.join('\n')}\n${logged.slice(-20).join('\n')}`
 }

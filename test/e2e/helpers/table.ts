@@ -10,14 +10,18 @@ export interface PrintedTable {
  * its header, and some headers (`NOMINATED NODE`) hold a space.
  */
 export function parseTables(text: string): PrintedTable[] {
-  const blocks = text.split(/\n\s*\n/).map((b) => b.split('\n').filter((l) => l.trim() !== '')).filter((b) => b.length > 0)
+  const blocks = text
+    .split(/\n\s*\n/)
+    .map((b) => b.split('\n').filter((l) => l.trim() !== ''))
+    .filter((b) => b.length > 0)
   return blocks.map(parseBlock)
 }
 
 /** Parses output that must hold exactly one table. */
 export function parseTable(text: string): PrintedTable {
   const tables = parseTables(text)
-  if (tables.length !== 1) throw new Error(`expected one table, found ${tables.length} in:\n${text}`)
+  if (tables.length !== 1)
+    throw new Error(`expected one table, found ${tables.length} in:\n${text}`)
   return tables[0]!
 }
 

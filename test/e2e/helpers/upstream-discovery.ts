@@ -14,7 +14,13 @@ export interface UpstreamResource {
 }
 
 const all8 = 'create,delete,deletecollection,get,list,patch,update,watch'
-const r = (kind: string, namespaced: boolean, shortNames = '', categories = '', verbs = all8): UpstreamResource => ({ shortNames, namespaced, kind, verbs, categories })
+const r = (
+  kind: string,
+  namespaced: boolean,
+  shortNames = '',
+  categories = '',
+  verbs = all8,
+): UpstreamResource => ({ shortNames, namespaced, kind, verbs, categories })
 
 /** Keyed `<plural> <apiVersion>`. */
 export const upstreamResources: Record<string, UpstreamResource> = {
@@ -35,11 +41,36 @@ export const upstreamResources: Record<string, UpstreamResource> = {
   'secrets v1': r('Secret', true),
   'serviceaccounts v1': r('ServiceAccount', true, 'sa'),
   'services v1': r('Service', true, 'svc', 'all'),
-  'mutatingwebhookconfigurations admissionregistration.k8s.io/v1': r('MutatingWebhookConfiguration', false, '', 'api-extensions'),
-  'validatingadmissionpolicies admissionregistration.k8s.io/v1': r('ValidatingAdmissionPolicy', false, '', 'api-extensions'),
-  'validatingadmissionpolicybindings admissionregistration.k8s.io/v1': r('ValidatingAdmissionPolicyBinding', false, '', 'api-extensions'),
-  'validatingwebhookconfigurations admissionregistration.k8s.io/v1': r('ValidatingWebhookConfiguration', false, '', 'api-extensions'),
-  'customresourcedefinitions apiextensions.k8s.io/v1': r('CustomResourceDefinition', false, 'crd,crds', 'api-extensions'),
+  'mutatingwebhookconfigurations admissionregistration.k8s.io/v1': r(
+    'MutatingWebhookConfiguration',
+    false,
+    '',
+    'api-extensions',
+  ),
+  'validatingadmissionpolicies admissionregistration.k8s.io/v1': r(
+    'ValidatingAdmissionPolicy',
+    false,
+    '',
+    'api-extensions',
+  ),
+  'validatingadmissionpolicybindings admissionregistration.k8s.io/v1': r(
+    'ValidatingAdmissionPolicyBinding',
+    false,
+    '',
+    'api-extensions',
+  ),
+  'validatingwebhookconfigurations admissionregistration.k8s.io/v1': r(
+    'ValidatingWebhookConfiguration',
+    false,
+    '',
+    'api-extensions',
+  ),
+  'customresourcedefinitions apiextensions.k8s.io/v1': r(
+    'CustomResourceDefinition',
+    false,
+    'crd,crds',
+    'api-extensions',
+  ),
   'apiservices apiregistration.k8s.io/v1': r('APIService', false, '', 'api-extensions'),
   'controllerrevisions apps/v1': r('ControllerRevision', true),
   'daemonsets apps/v1': r('DaemonSet', true, 'ds', 'all'),
@@ -48,13 +79,34 @@ export const upstreamResources: Record<string, UpstreamResource> = {
   'statefulsets apps/v1': r('StatefulSet', true, 'sts', 'all'),
   'selfsubjectreviews authentication.k8s.io/v1': r('SelfSubjectReview', false, '', '', 'create'),
   'tokenreviews authentication.k8s.io/v1': r('TokenReview', false, '', '', 'create'),
-  'localsubjectaccessreviews authorization.k8s.io/v1': r('LocalSubjectAccessReview', true, '', '', 'create'),
-  'selfsubjectaccessreviews authorization.k8s.io/v1': r('SelfSubjectAccessReview', false, '', '', 'create'),
-  'selfsubjectrulesreviews authorization.k8s.io/v1': r('SelfSubjectRulesReview', false, '', '', 'create'),
+  'localsubjectaccessreviews authorization.k8s.io/v1': r(
+    'LocalSubjectAccessReview',
+    true,
+    '',
+    '',
+    'create',
+  ),
+  'selfsubjectaccessreviews authorization.k8s.io/v1': r(
+    'SelfSubjectAccessReview',
+    false,
+    '',
+    '',
+    'create',
+  ),
+  'selfsubjectrulesreviews authorization.k8s.io/v1': r(
+    'SelfSubjectRulesReview',
+    false,
+    '',
+    '',
+    'create',
+  ),
   'subjectaccessreviews authorization.k8s.io/v1': r('SubjectAccessReview', false, '', '', 'create'),
   'horizontalpodautoscalers autoscaling/v2': r('HorizontalPodAutoscaler', true, 'hpa', 'all'),
   'flowschemas flowcontrol.apiserver.k8s.io/v1': r('FlowSchema', false),
-  'prioritylevelconfigurations flowcontrol.apiserver.k8s.io/v1': r('PriorityLevelConfiguration', false),
+  'prioritylevelconfigurations flowcontrol.apiserver.k8s.io/v1': r(
+    'PriorityLevelConfiguration',
+    false,
+  ),
   'cronjobs batch/v1': r('CronJob', true, 'cj', 'all'),
   'jobs batch/v1': r('Job', true, '', 'all'),
   'certificatesigningrequests certificates.k8s.io/v1': r('CertificateSigningRequest', false, 'csr'),

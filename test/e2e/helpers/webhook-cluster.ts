@@ -16,34 +16,88 @@ import { startServer, type TestServer } from './server'
  */
 
 export interface Review {
-  request: { uid: string; operation: string; name: string; namespace?: string; dryRun: boolean; userInfo: { username: string }; object: any; oldObject: any; resource: { resource: string } }
+  request: {
+    uid: string
+    operation: string
+    name: string
+    namespace?: string
+    dryRun: boolean
+    userInfo: { username: string }
+    object: any
+    oldObject: any
+    resource: { resource: string }
+  }
 }
 
 function answer(review: Review, response: Record<string, unknown>) {
-  return JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...response } })
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    response: { uid: review.request.uid, ...response },
+  })
 }
-const jsonPatch = (ops: unknown[]) => ({ patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') })
+const jsonPatch = (ops: unknown[]) => ({
+  patchType: 'JSONPatch',
+  patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+})
 
 /** The webhook server's answer: one path per behaviour. */
 function handle(path: string, review: Review): string {
   const obj = review.request.object
   switch (path) {
     case '/validate':
-      if (obj?.metadata?.labels?.deny === 'yes') return answer(review, { allowed: false, status: { code: 403, message: 'configmaps labelled deny=yes are refused' } })
-      return answer(review, { allowed: true, warnings: ['checked by validate.webhook.example.com'] })
+      if (obj?.metadata?.labels?.deny === 'yes')
+        return answer(review, {
+          allowed: false,
+          status: { code: 403, message: 'configmaps labelled deny=yes are refused' },
+        })
+      return answer(review, {
+        allowed: true,
+        warnings: ['checked by validate.webhook.example.com'],
+      })
     case '/mutate':
-      return answer(review, { allowed: true, ...jsonPatch(obj.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }]) })
+      return answer(review, {
+        allowed: true,
+        ...jsonPatch(
+          obj.metadata.labels
+            ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }]
+            : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }],
+        ),
+      })
     case '/pods':
-      return answer(review, { allowed: true, ...jsonPatch([{ op: 'add', path: '/metadata/annotations', value: { 'webhook.example.com/seen-by': review.request.userInfo.username } }]) })
+      return answer(review, {
+        allowed: true,
+        ...jsonPatch([
+          {
+            op: 'add',
+            path: '/metadata/annotations',
+            value: { 'webhook.example.com/seen-by': review.request.userInfo.username },
+          },
+        ]),
+      })
     case '/deletes':
-      return answer(review, obj === null && review.request.oldObject?.metadata?.labels?.keep === 'yes' ? { allowed: false, status: { message: 'kept' } } : { allowed: true })
+      return answer(
+        review,
+        obj === null && review.request.oldObject?.metadata?.labels?.keep === 'yes'
+          ? { allowed: false, status: { message: 'kept' } }
+          : { allowed: true },
+      )
     default:
       return answer(review, { allowed: true })
   }
 }
 
-export function webhookConfig(kind: 'Validating' | 'Mutating', name: string, hooks: Record<string, unknown>[]): Manifest {
-  return { apiVersion: 'admissionregistration.k8s.io/v1', kind: `${kind}WebhookConfiguration`, metadata: { name }, webhooks: hooks }
+export function webhookConfig(
+  kind: 'Validating' | 'Mutating',
+  name: string,
+  hooks: Record<string, unknown>[],
+): Manifest {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: `${kind}WebhookConfiguration`,
+    metadata: { name },
+    webhooks: hooks,
+  }
 }
 
 /** For beforeAll/afterAll: `start`, then the server, kubectl and webhook server are ready; `stop` ends them. */
@@ -74,11 +128,23 @@ export function webhookCluster() {
     },
 
     /** A webhook at `path` of the webhook server, for CREATE and UPDATE of `resources` in namespaces labelled webhooks=on. */
-    hook(name: string, path: string, resources: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+    hook(
+      name: string,
+      path: string,
+      resources: string[],
+      extra: Record<string, unknown> = {},
+    ): Record<string, unknown> {
       return {
         name,
         clientConfig: { url: hookUrl + path },
-        rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['', 'apps'], apiVersions: ['v1'], resources }],
+        rules: [
+          {
+            operations: ['CREATE', 'UPDATE'],
+            apiGroups: ['', 'apps'],
+            apiVersions: ['v1'],
+            resources,
+          },
+        ],
         sideEffects: 'None',
         admissionReviewVersions: ['v1'],
         namespaceSelector: { matchLabels: { webhooks: 'on' } },
@@ -88,7 +154,15 @@ export function webhookCluster() {
 
     /** kubectl create of a ConfigMap with labels, as YAML through apply's create path. */
     configMap(name: string, namespace: string, labels: Record<string, string> = {}) {
-      return run(['create', '-f', '-'], stream({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { k: 'v' } }))
+      return run(
+        ['create', '-f', '-'],
+        stream({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace, labels },
+          data: { k: 'v' },
+        }),
+      )
     },
 
     async start(): Promise<void> {

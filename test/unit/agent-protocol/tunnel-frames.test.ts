@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { Channel, decodeFrame, encodeFrame, encodeFrames, maxPayloadBytes } from '../../../src/agent-protocol/data-frames'
+import {
+  Channel,
+  decodeFrame,
+  encodeFrame,
+  encodeFrames,
+  maxPayloadBytes,
+} from '../../../src/agent-protocol/data-frames'
 import { parseAgentMessage, parseGatewayMessage } from '../../../src/agent-protocol/tunnel-messages'
 
 describe('tunnel data frames', () => {
@@ -10,7 +16,10 @@ describe('tunnel data frames', () => {
     expect(back.id).toBe(0x01020304)
     expect(back.channel).toBe(2)
     expect(new TextDecoder().decode(back.payload)).toBe('hi')
-    expect(decodeFrame(encodeFrame(0xffffffff, 255, new Uint8Array([0])))).toMatchObject({ id: 0xffffffff, channel: 255 })
+    expect(decodeFrame(encodeFrame(0xffffffff, 255, new Uint8Array([0])))).toMatchObject({
+      id: 0xffffffff,
+      channel: 255,
+    })
     expect(decodeFrame(new Uint8Array([1, 2, 3]))).toBeUndefined()
   })
 
@@ -32,18 +41,48 @@ describe('tunnel data frames', () => {
 
 describe('tunnel control messages', () => {
   it('validate what each side may send', () => {
-    expect(parseGatewayMessage('{"op":"logs","id":1,"podUid":"u","namespace":"ns","pod":"p","opts":{"container":"c","follow":true,"tailLines":10}}')).toMatchObject({ op: 'logs', opts: { tailLines: 10 } })
-    expect(parseGatewayMessage('{"op":"exec","id":2,"podUid":"u","container":"c","command":["ls"],"stdin":false,"tty":false}')).toMatchObject({ op: 'exec', command: ['ls'] })
-    expect(parseGatewayMessage('{"op":"exec","id":3,"podUid":"u","container":"c","command":[],"attach":true,"stdin":false,"tty":false}')).toMatchObject({ op: 'exec', attach: true })
+    expect(
+      parseGatewayMessage(
+        '{"op":"logs","id":1,"podUid":"u","namespace":"ns","pod":"p","opts":{"container":"c","follow":true,"tailLines":10}}',
+      ),
+    ).toMatchObject({ op: 'logs', opts: { tailLines: 10 } })
+    expect(
+      parseGatewayMessage(
+        '{"op":"exec","id":2,"podUid":"u","container":"c","command":["ls"],"stdin":false,"tty":false}',
+      ),
+    ).toMatchObject({ op: 'exec', command: ['ls'] })
+    expect(
+      parseGatewayMessage(
+        '{"op":"exec","id":3,"podUid":"u","container":"c","command":[],"attach":true,"stdin":false,"tty":false}',
+      ),
+    ).toMatchObject({ op: 'exec', attach: true })
     expect(parseGatewayMessage('{"op":"cancel","id":3}')).toEqual({ op: 'cancel', id: 3 })
-    expect(parseAgentMessage('{"op":"end","id":3,"exitCode":2}')).toEqual({ op: 'end', id: 3, exitCode: 2 })
-    expect(parseAgentMessage('{"op":"end","id":3,"error":"nope"}')).toEqual({ op: 'end', id: 3, error: 'nope' })
-    for (const bad of ['', 'ping', '{"op":"exec","id":1,"podUid":"u","container":"c","command":[],"stdin":false,"tty":false}', '{"op":"logs","id":-1}', '{"op":"cancel","id":4294967296}']) {
+    expect(parseAgentMessage('{"op":"end","id":3,"exitCode":2}')).toEqual({
+      op: 'end',
+      id: 3,
+      exitCode: 2,
+    })
+    expect(parseAgentMessage('{"op":"end","id":3,"error":"nope"}')).toEqual({
+      op: 'end',
+      id: 3,
+      error: 'nope',
+    })
+    for (const bad of [
+      '',
+      'ping',
+      '{"op":"exec","id":1,"podUid":"u","container":"c","command":[],"stdin":false,"tty":false}',
+      '{"op":"logs","id":-1}',
+      '{"op":"cancel","id":4294967296}',
+    ]) {
       expect([bad, parseGatewayMessage(bad)]).toEqual([bad, undefined])
     }
     expect(parseAgentMessage('{"op":"cancel","id":1}')).toBeUndefined()
     // The gateway ends a NodePort stream the far side closed.
     expect(parseGatewayMessage('{"op":"end","id":1}')).toEqual({ op: 'end', id: 1 })
-    expect(parseGatewayMessage('{"op":"logs","id":1,"podUid":"u","namespace":"ns","pod":"p","opts":{"container":"c","tailLines":-1}}')).toBeUndefined()
+    expect(
+      parseGatewayMessage(
+        '{"op":"logs","id":1,"podUid":"u","namespace":"ns","pod":"p","opts":{"container":"c","tailLines":-1}}',
+      ),
+    ).toBeUndefined()
   })
 })

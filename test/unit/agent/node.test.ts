@@ -4,7 +4,16 @@ import { capacityFor, defaultNodeName, nodeNames } from '../../../src/agent/cli'
 import { goArch, simNodeIP } from '../../../src/agent/host-info'
 import { resolveKubeconfig, KubeconfigError } from '../../../src/agent/kubeconfig'
 import { leaseInterval, LeaseIntervalError, leaseObject } from '../../../src/agent/lease'
-import { KUBELET_VERSION, labelPatch, nodeLabels, nodeObject, nodeStatus, NODE_STATUS_REPORT_MS, shouldPostNodeStatus, type NodeIdentity } from '../../../src/agent/node-status'
+import {
+  KUBELET_VERSION,
+  labelPatch,
+  nodeLabels,
+  nodeObject,
+  nodeStatus,
+  NODE_STATUS_REPORT_MS,
+  shouldPostNodeStatus,
+  type NodeIdentity,
+} from '../../../src/agent/node-status'
 import { formatTime, microTime } from '../../../src/apimachinery/meta-time'
 
 const NOW = Date.parse('2026-11-22T12:00:00Z')
@@ -48,7 +57,12 @@ describe('node object', () => {
       { type: 'InternalIP', address: '10.1.2.3' },
       { type: 'Hostname', address: 'node-a' },
     ])
-    expect(status.nodeInfo).toMatchObject({ kubeletVersion: KUBELET_VERSION, containerRuntimeVersion: 'sim://0.1.0', architecture: 'amd64', operatingSystem: 'linux' })
+    expect(status.nodeInfo).toMatchObject({
+      kubeletVersion: KUBELET_VERSION,
+      containerRuntimeVersion: 'sim://0.1.0',
+      architecture: 'amd64',
+      operatingSystem: 'linux',
+    })
     expect(status.conditions!.map((c) => [c.type, c.status, c.reason])).toEqual([
       ['MemoryPressure', 'False', 'KubeletHasSufficientMemory'],
       ['DiskPressure', 'False', 'KubeletHasNoDiskPressure'],
@@ -58,7 +72,11 @@ describe('node object', () => {
   })
 
   it('lets configured labels override the defaults', () => {
-    expect(nodeLabels({ ...identity, labels: { 'kubernetes.io/hostname': 'alias' } })['kubernetes.io/hostname']).toBe('alias')
+    expect(
+      nodeLabels({ ...identity, labels: { 'kubernetes.io/hostname': 'alias' } })[
+        'kubernetes.io/hostname'
+      ],
+    ).toBe('alias')
   })
 
   it('keeps transition times and refreshes heartbeats; Ready after Unknown transitions again', () => {
@@ -67,9 +85,20 @@ describe('node object', () => {
     const ready = later.conditions!.find((c) => c.type === 'Ready')!
     expect(ready.lastTransitionTime).toBe(formatTime(NOW))
     expect(ready.lastHeartbeatTime).toBe(formatTime(NOW + 60_000))
-    const unknown = { ...first, conditions: first.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown' as const, reason: 'NodeStatusUnknown' } : c)) }
-    const back = nodeStatus(identity, NOW + 120_000, unknown).conditions!.find((c) => c.type === 'Ready')!
-    expect(back).toMatchObject({ status: 'True', reason: 'KubeletReady', lastTransitionTime: formatTime(NOW + 120_000) })
+    const unknown = {
+      ...first,
+      conditions: first.conditions!.map((c) =>
+        c.type === 'Ready' ? { ...c, status: 'Unknown' as const, reason: 'NodeStatusUnknown' } : c,
+      ),
+    }
+    const back = nodeStatus(identity, NOW + 120_000, unknown).conditions!.find(
+      (c) => c.type === 'Ready',
+    )!
+    expect(back).toMatchObject({
+      status: 'True',
+      reason: 'KubeletReady',
+      lastTransitionTime: formatTime(NOW + 120_000),
+    })
   })
 
   it('carries conditions it does not own', () => {
@@ -78,16 +107,46 @@ describe('node object', () => {
     expect(status.conditions).toContainEqual(extra)
   })
 
-  const posts: { name: string; current: () => ReturnType<typeof nodeStatus> | undefined; lastPost: number | undefined; now: number; want: boolean }[] = [
+  const posts: {
+    name: string
+    current: () => ReturnType<typeof nodeStatus> | undefined
+    lastPost: number | undefined
+    now: number
+    want: boolean
+  }[] = [
     { name: 'never posted', current: () => undefined, lastPost: undefined, now: NOW, want: true },
-    { name: 'only heartbeats differ', current: () => nodeStatus(identity, NOW), lastPost: NOW, now: NOW + 10_000, want: false },
-    { name: 'five minutes since the last post', current: () => nodeStatus(identity, NOW), lastPost: NOW, now: NOW + NODE_STATUS_REPORT_MS, want: true },
-    { name: 'capacity changed', current: () => nodeStatus({ ...identity, capacity: { ...identity.capacity, pods: '10' } }, NOW), lastPost: NOW, now: NOW + 10_000, want: true },
+    {
+      name: 'only heartbeats differ',
+      current: () => nodeStatus(identity, NOW),
+      lastPost: NOW,
+      now: NOW + 10_000,
+      want: false,
+    },
+    {
+      name: 'five minutes since the last post',
+      current: () => nodeStatus(identity, NOW),
+      lastPost: NOW,
+      now: NOW + NODE_STATUS_REPORT_MS,
+      want: true,
+    },
+    {
+      name: 'capacity changed',
+      current: () =>
+        nodeStatus({ ...identity, capacity: { ...identity.capacity, pods: '10' } }, NOW),
+      lastPost: NOW,
+      now: NOW + 10_000,
+      want: true,
+    },
     {
       name: 'someone marked it Unknown',
       current: () => {
         const s = nodeStatus(identity, NOW)
-        return { ...s, conditions: s.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown' as const } : c)) }
+        return {
+          ...s,
+          conditions: s.conditions!.map((c) =>
+            c.type === 'Ready' ? { ...c, status: 'Unknown' as const } : c,
+          ),
+        }
       },
       lastPost: NOW,
       now: NOW + 10_000,
@@ -97,7 +156,9 @@ describe('node object', () => {
   for (const c of posts) {
     it(`posts status: ${c.name} → ${c.want}`, () => {
       const current = c.current()
-      expect(shouldPostNodeStatus(current, nodeStatus(identity, c.now, current), c.lastPost, c.now)).toBe(c.want)
+      expect(
+        shouldPostNodeStatus(current, nodeStatus(identity, c.now, current), c.lastPost, c.now),
+      ).toBe(c.want)
     })
   }
 
@@ -117,8 +178,16 @@ describe('lease', () => {
     expect(leaseObject('node-a', 'uid-1', NOW)).toEqual({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: 'node-a', namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-a', uid: 'uid-1' }] },
-      spec: { holderIdentity: 'node-a', leaseDurationSeconds: 40, renewTime: '2026-11-22T12:00:00.000000Z' },
+      metadata: {
+        name: 'node-a',
+        namespace: 'kube-node-lease',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-a', uid: 'uid-1' }],
+      },
+      spec: {
+        holderIdentity: 'node-a',
+        leaseDurationSeconds: 40,
+        renewTime: '2026-11-22T12:00:00.000000Z',
+      },
     })
   })
 })
@@ -150,15 +219,26 @@ describe('kubeconfig', () => {
   ].join('\n')
 
   it('resolves the current context: server, CA and token', () => {
-    expect(resolveKubeconfig(text, '/tmp')).toEqual({ server: 'https://127.0.0.1:8787', ca, token: 't0k3n', namespace: 'default' })
+    expect(resolveKubeconfig(text, '/tmp')).toEqual({
+      server: 'https://127.0.0.1:8787',
+      ca,
+      token: 't0k3n',
+      namespace: 'default',
+    })
   })
 
   it('resolves a named context', () => {
-    expect(resolveKubeconfig(text, '/tmp', 'other')).toEqual({ server: 'https://other:6443', insecureSkipTlsVerify: true, token: 't0k3n' })
+    expect(resolveKubeconfig(text, '/tmp', 'other')).toEqual({
+      server: 'https://other:6443',
+      insecureSkipTlsVerify: true,
+      token: 't0k3n',
+    })
   })
 
   it('explains what is missing', () => {
-    expect(() => resolveKubeconfig(text, '/tmp', 'nope')).toThrow(new KubeconfigError('kubeconfig has no context named "nope"'))
+    expect(() => resolveKubeconfig(text, '/tmp', 'nope')).toThrow(
+      new KubeconfigError('kubeconfig has no context named "nope"'),
+    )
     expect(() => resolveKubeconfig('kind: Config', '/tmp')).toThrow(/no current-context/)
   })
 })
@@ -166,7 +246,14 @@ describe('kubeconfig', () => {
 describe('command line', () => {
   it('applies defaults', () => {
     const args = parseArgs(['--kubeconfig', '/k'], {})
-    expect(args).toMatchObject({ kubeconfig: '/k', runtime: 'process', nodes: 1, simStartDelayMs: 200, labels: {}, verbose: false })
+    expect(args).toMatchObject({
+      kubeconfig: '/k',
+      runtime: 'process',
+      nodes: 1,
+      simStartDelayMs: 200,
+      labels: {},
+      verbose: false,
+    })
     expect(args.leaseSeconds).toBeUndefined()
     expect(args.name).toBe(defaultNodeName())
   })
@@ -179,11 +266,37 @@ describe('command line', () => {
     expect(leaseInterval(8, 2)).toBe(2)
     expect(leaseInterval(undefined, 30)).toBe(30)
     expect(() => leaseInterval(8, 3)).toThrow(LeaseIntervalError)
-    expect(() => leaseInterval(8, 10)).toThrow('--lease-seconds 10 is too slow for the control plane: it marks a node Unknown after 8s without a heartbeat, so the lease must be renewed at least every 2s')
+    expect(() => leaseInterval(8, 10)).toThrow(
+      '--lease-seconds 10 is too slow for the control plane: it marks a node Unknown after 8s without a heartbeat, so the lease must be renewed at least every 2s',
+    )
   })
 
   it('reads every flag, in both spellings', () => {
-    const args = parseArgs(['--kubeconfig=/k', '--state-dir', '/s', '--name', 'sim', '--runtime=sim', '--cpu', '8', '--memory=32Gi', '--pods', '50', '--labels', 'a=1,example.com/b=two', '--nodes', '3', '--lease-seconds', '2', '--sim-start-delay-ms', '0', '-v'], {})
+    const args = parseArgs(
+      [
+        '--kubeconfig=/k',
+        '--state-dir',
+        '/s',
+        '--name',
+        'sim',
+        '--runtime=sim',
+        '--cpu',
+        '8',
+        '--memory=32Gi',
+        '--pods',
+        '50',
+        '--labels',
+        'a=1,example.com/b=two',
+        '--nodes',
+        '3',
+        '--lease-seconds',
+        '2',
+        '--sim-start-delay-ms',
+        '0',
+        '-v',
+      ],
+      {},
+    )
     expect(args).toEqual({
       kubeconfig: '/k',
       stateDir: '/s',
@@ -204,25 +317,67 @@ describe('command line', () => {
   })
 
   it('joins with --server, --token and --ca-cert, or a kubeconfig, not both', () => {
-    const args = parseArgs(['--server', 'https://cp.example:6443/', '--token', 'abcdef.0123456789abcdef', '--ca-cert', '/ca.pem'], { EDGEPLANE_AGENT_STATE: '/st' })
-    expect(args).toMatchObject({ server: 'https://cp.example:6443', token: 'abcdef.0123456789abcdef', caCert: '/ca.pem', stateDir: '/st' })
-    expect(() => parseArgs(['--server', 'https://a', '--kubeconfig', '/k'], {})).toThrow('--server and --kubeconfig exclude each other')
-    expect(() => parseArgs(['--token', 'abcdef.0123456789abcdef'], {})).toThrow('--token goes with --server')
-    expect(() => parseArgs(['--server', 'cp.example'], {})).toThrow('--server must be an http(s) URL')
+    const args = parseArgs(
+      [
+        '--server',
+        'https://cp.example:6443/',
+        '--token',
+        'abcdef.0123456789abcdef',
+        '--ca-cert',
+        '/ca.pem',
+      ],
+      { EDGEPLANE_AGENT_STATE: '/st' },
+    )
+    expect(args).toMatchObject({
+      server: 'https://cp.example:6443',
+      token: 'abcdef.0123456789abcdef',
+      caCert: '/ca.pem',
+      stateDir: '/st',
+    })
+    expect(() => parseArgs(['--server', 'https://a', '--kubeconfig', '/k'], {})).toThrow(
+      '--server and --kubeconfig exclude each other',
+    )
+    expect(() => parseArgs(['--token', 'abcdef.0123456789abcdef'], {})).toThrow(
+      '--token goes with --server',
+    )
+    expect(() => parseArgs(['--server', 'cp.example'], {})).toThrow(
+      '--server must be an http(s) URL',
+    )
   })
 
   it('reads the docker runtime flags', () => {
-    const args = parseArgs(['--kubeconfig', '/k', '--runtime', 'docker', '--container-socket', '/run/podman/podman.sock', '--pod-infra-image', 'localhost/pause:1'], {})
-    expect(args).toMatchObject({ runtime: 'docker', containerSocket: '/run/podman/podman.sock', podInfraImage: 'localhost/pause:1' })
+    const args = parseArgs(
+      [
+        '--kubeconfig',
+        '/k',
+        '--runtime',
+        'docker',
+        '--container-socket',
+        '/run/podman/podman.sock',
+        '--pod-infra-image',
+        'localhost/pause:1',
+      ],
+      {},
+    )
+    expect(args).toMatchObject({
+      runtime: 'docker',
+      containerSocket: '/run/podman/podman.sock',
+      podInfraImage: 'localhost/pause:1',
+    })
   })
 
   it('takes the sim start delay from the environment', () => {
-    expect(parseArgs(['--kubeconfig', '/k'], { EDGEPLANE_SIM_START_DELAY_MS: '25' }).simStartDelayMs).toBe(25)
+    expect(
+      parseArgs(['--kubeconfig', '/k'], { EDGEPLANE_SIM_START_DELAY_MS: '25' }).simStartDelayMs,
+    ).toBe(25)
   })
 
   const bad: [string[], RegExp][] = [
     [['--runtime', 'containerd'], /--runtime must be "process", "sim" or "docker"/],
-    [['--runtime', 'process', '--container-socket', '/x.sock'], /--container-socket is for the docker runtime only/],
+    [
+      ['--runtime', 'process', '--container-socket', '/x.sock'],
+      /--container-socket is for the docker runtime only/,
+    ],
     [['--nodes', '3'], /--nodes is for the sim runtime only/],
     [['--name', 'Bad_Name'], /not a valid node name/],
     [['--pods', '0'], /--pods must be a whole number of at least 1/],
@@ -240,7 +395,9 @@ describe('command line', () => {
 
   it('defaults sim capacity to 4 cpu, 16Gi, 110 pods', () => {
     expect(capacityFor({ runtime: 'sim' })).toEqual({ cpu: '4', memory: '16Gi', pods: '110' })
-    expect(capacityFor({ runtime: 'process' }, () => ({ cpu: '2', memory: '1000Ki', pods: '110' }))).toEqual({ cpu: '2', memory: '1000Ki', pods: '110' })
+    expect(
+      capacityFor({ runtime: 'process' }, () => ({ cpu: '2', memory: '1000Ki', pods: '110' })),
+    ).toEqual({ cpu: '2', memory: '1000Ki', pods: '110' })
   })
 
   it('parses labels strictly', () => {

@@ -26,16 +26,31 @@ class FakeApi {
       this.lists.push(url.searchParams.toString())
       const answer = this.listAnswers.shift() ?? { items: [], rv: '0' }
       res.setHeader('Content-Type', 'application/json')
-      res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: answer.rv }, items: answer.items }))
+      res.end(
+        JSON.stringify({
+          kind: 'PodList',
+          apiVersion: 'v1',
+          metadata: { resourceVersion: answer.rv },
+          items: answer.items,
+        }),
+      )
     })
     this.server.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://x')
       if (this.failNextWatchWith) {
-        socket.end(`HTTP/1.1 ${this.failNextWatchWith} Gone\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`)
+        socket.end(
+          `HTTP/1.1 ${this.failNextWatchWith} Gone\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        )
         this.failNextWatchWith = undefined
         return
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.watches.push({ rv: url.searchParams.get('resourceVersion') ?? '', params: url.searchParams, socket: ws }))
+      this.wss.handleUpgrade(req, socket, head, (ws) =>
+        this.watches.push({
+          rv: url.searchParams.get('resourceVersion') ?? '',
+          params: url.searchParams,
+          socket: ws,
+        }),
+      )
     })
   }
 
@@ -63,10 +78,16 @@ async function setup() {
   const log: string[] = []
   const watch = new ListWatch(
     api,
-    { path: '/api/v1/pods', params: { fieldSelector: 'spec.nodeName=n1' }, backoff: { initialMs: 10, maxMs: 40, factor: 2, jitter: 0 } },
     {
-      replace: (items, rv) => log.push(`replace ${items.map((i) => i.metadata.name).join(',')} @${rv}`),
-      event: (type, obj) => log.push(`${type} ${obj.metadata.name} @${obj.metadata.resourceVersion}`),
+      path: '/api/v1/pods',
+      params: { fieldSelector: 'spec.nodeName=n1' },
+      backoff: { initialMs: 10, maxMs: 40, factor: 2, jitter: 0 },
+    },
+    {
+      replace: (items, rv) =>
+        log.push(`replace ${items.map((i) => i.metadata.name).join(',')} @${rv}`),
+      event: (type, obj) =>
+        log.push(`${type} ${obj.metadata.name} @${obj.metadata.resourceVersion}`),
     },
     quiet,
   )
@@ -78,7 +99,8 @@ async function setup() {
   return { fake, watch, log }
 }
 
-const send = (ws: WebSocket, ...events: unknown[]) => ws.send(events.map((e) => JSON.stringify(e)).join('\n'))
+const send = (ws: WebSocket, ...events: unknown[]) =>
+  ws.send(events.map((e) => JSON.stringify(e)).join('\n'))
 
 describe('ListWatch', () => {
   it('lists, then watches from the list resourceVersion with the selector and bookmarks', async () => {
@@ -88,9 +110,21 @@ describe('ListWatch', () => {
     const w = await waitFor(() => fake.watches[0], { what: 'a watch', timeoutMs: 3_000 })
     expect(fake.lists).toEqual(['fieldSelector=spec.nodeName%3Dn1'])
     expect(w.rv).toBe('7')
-    expect(Object.fromEntries(w.params)).toEqual({ fieldSelector: 'spec.nodeName=n1', watch: 'true', allowWatchBookmarks: 'true', resourceVersion: '7' })
-    send(w.socket, { type: 'ADDED', object: newPod('b', { metadata: { resourceVersion: '8' } }) }, { type: 'MODIFIED', object: newPod('a', { metadata: { resourceVersion: '9' } }) })
-    send(w.socket, { type: 'DELETED', object: newPod('b', { metadata: { resourceVersion: '10' } }) })
+    expect(Object.fromEntries(w.params)).toEqual({
+      fieldSelector: 'spec.nodeName=n1',
+      watch: 'true',
+      allowWatchBookmarks: 'true',
+      resourceVersion: '7',
+    })
+    send(
+      w.socket,
+      { type: 'ADDED', object: newPod('b', { metadata: { resourceVersion: '8' } }) },
+      { type: 'MODIFIED', object: newPod('a', { metadata: { resourceVersion: '9' } }) },
+    )
+    send(w.socket, {
+      type: 'DELETED',
+      object: newPod('b', { metadata: { resourceVersion: '10' } }),
+    })
     await waitFor(() => log.length === 4, { what: 'three events', timeoutMs: 3_000 })
     expect(log).toEqual(['replace a @7', 'ADDED b @8', 'MODIFIED a @9', 'DELETED b @10'])
     expect(watch.resourceVersion).toBe('10')
@@ -101,10 +135,20 @@ describe('ListWatch', () => {
     fake.listAnswers = [{ items: [], rv: '3' }]
     watch.start()
     const first = await waitFor(() => fake.watches[0], { what: 'a watch', timeoutMs: 3_000 })
-    send(first.socket, { type: 'ADDED', object: newPod('a', { metadata: { resourceVersion: '4' } }) }, { type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12' } } })
+    send(
+      first.socket,
+      { type: 'ADDED', object: newPod('a', { metadata: { resourceVersion: '4' } }) },
+      {
+        type: 'BOOKMARK',
+        object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12' } },
+      },
+    )
     await waitFor(() => watch.resourceVersion === '12', { what: 'the bookmark', timeoutMs: 3_000 })
     first.socket.close()
-    const second = await waitFor(() => fake.watches[1], { what: 'a second watch', timeoutMs: 3_000 })
+    const second = await waitFor(() => fake.watches[1], {
+      what: 'a second watch',
+      timeoutMs: 3_000,
+    })
     expect(second.rv).toBe('12')
     expect(fake.lists.length).toBe(1)
   })
@@ -118,15 +162,32 @@ describe('ListWatch', () => {
     ]
     watch.start()
     const first = await waitFor(() => fake.watches[0], { what: 'a watch', timeoutMs: 3_000 })
-    send(first.socket, { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version: 2 (20)' } })
-    const second = await waitFor(() => fake.watches[1], { what: 'a watch after the relist', timeoutMs: 3_000 })
+    send(first.socket, {
+      type: 'ERROR',
+      object: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'Expired',
+        code: 410,
+        message: 'too old resource version: 2 (20)',
+      },
+    })
+    const second = await waitFor(() => fake.watches[1], {
+      what: 'a watch after the relist',
+      timeoutMs: 3_000,
+    })
     expect(second.rv).toBe('31')
     fake.failNextWatchWith = 410
     second.socket.close()
     await waitFor(() => fake.lists.length === 3, { what: 'a third list', timeoutMs: 3_000 })
     await waitFor(() => fake.watches[2], { what: 'a watch after the third list', timeoutMs: 3_000 })
     expect(fake.watches[2]!.rv).toBe('41')
-    expect(log.filter((l) => l.startsWith('replace'))).toEqual(['replace a @2', 'replace b @31', 'replace c @41'])
+    expect(log.filter((l) => l.startsWith('replace'))).toEqual([
+      'replace a @2',
+      'replace b @31',
+      'replace c @41',
+    ])
   })
 
   it('keeps retrying while the server is away', async () => {
@@ -135,7 +196,16 @@ describe('ListWatch', () => {
     fake.close()
     const api = new ApiClient({ server })
     let listed = false
-    const watch = new ListWatch(api, { path: '/api/v1/pods', params: {}, backoff: { initialMs: 10, maxMs: 20, factor: 2, jitter: 0 } }, { replace: () => (listed = true), event: () => {} }, quiet)
+    const watch = new ListWatch(
+      api,
+      {
+        path: '/api/v1/pods',
+        params: {},
+        backoff: { initialMs: 10, maxMs: 20, factor: 2, jitter: 0 },
+      },
+      { replace: () => (listed = true), event: () => {} },
+      quiet,
+    )
     cleanups.push(() => {
       watch.stop()
       api.close()
@@ -149,6 +219,8 @@ describe('ListWatch', () => {
 describe('parseWatchMessage', () => {
   it('splits a message into its events', () => {
     const text = `${JSON.stringify({ type: 'ADDED', object: newPod('a', { metadata: { resourceVersion: '1' } }) })}\n${JSON.stringify({ type: 'DELETED', object: newPod('a', { metadata: { resourceVersion: '2' } }) })}\n`
-    expect(parseWatchMessage(text).map((e) => `${e.type} ${e.object.metadata.resourceVersion}`)).toEqual(['ADDED 1', 'DELETED 2'])
+    expect(
+      parseWatchMessage(text).map((e) => `${e.type} ${e.object.metadata.resourceVersion}`),
+    ).toEqual(['ADDED 1', 'DELETED 2'])
   })
 })

@@ -23,7 +23,14 @@ describe('the resize channel', () => {
     const channel = new ResizeChannel()
     const seen: TerminalSize[] = []
     channel.listen((s) => seen.push(s))
-    for (const bad of ['not json', '{"Width":"80","Height":24}', '{"Width":0,"Height":24}', '{}', '[]']) channel.push(frame(bad))
+    for (const bad of [
+      'not json',
+      '{"Width":"80","Height":24}',
+      '{"Width":0,"Height":24}',
+      '{}',
+      '[]',
+    ])
+      channel.push(frame(bad))
     expect(seen).toEqual([])
   })
 })

@@ -1,9 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { ContainerRuntime, ContainerState, ExecStreams } from '../../../src/agent/runtime/types'
+import type {
+  ContainerRuntime,
+  ContainerState,
+  ExecStreams,
+} from '../../../src/agent/runtime/types'
 import type { LogOptions } from '../../../src/agent-protocol/log-options'
-import { backoff, backoffDelay, ByteQueue, connectTunnel, logProblem, tunnelUrl, type Tunnel } from '../../../src/agent/tunnel'
+import {
+  backoff,
+  backoffDelay,
+  ByteQueue,
+  connectTunnel,
+  logProblem,
+  tunnelUrl,
+  type Tunnel,
+} from '../../../src/agent/tunnel'
 import { decodeFrame, encodeFrame } from '../../../src/agent-protocol/data-frames'
 import { pingText, pongText } from '../../../src/agent-protocol/tunnel-messages'
 import { waitFor } from '../../helpers'
@@ -17,7 +29,9 @@ function fakeRuntime() {
   let logReturned = false
   const rt = {
     calls,
-    states: [{ name: 'main', state: { running: { startedAt: 'now' } }, ready: true, restartCount: 0 }] as ContainerState[] | undefined,
+    states: [
+      { name: 'main', state: { running: { startedAt: 'now' } }, ready: true, restartCount: 0 },
+    ] as ContainerState[] | undefined,
     logReturned: () => logReturned,
     /** a followed log: one line, then it waits forever */
     quiet: false,
@@ -87,7 +101,16 @@ async function gateway() {
     })
   })
   servers.push(wss)
-  return { wss, url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`, sockets, headers, paths, texts, frames, current: () => sockets.at(-1)! }
+  return {
+    wss,
+    url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    sockets,
+    headers,
+    paths,
+    texts,
+    frames,
+    current: () => sockets.at(-1)!,
+  }
 }
 
 const servers: WebSocketServer[] = []
@@ -103,7 +126,12 @@ afterEach(async () => {
 async function setup() {
   const gw = await gateway()
   const rt = fakeRuntime()
-  const tunnel = connectTunnel({ server: gw.url, token: 'node.n1.sig', nodeName: 'n1', runtime: rt.runtime })
+  const tunnel = connectTunnel({
+    server: gw.url,
+    token: 'node.n1.sig',
+    nodeName: 'n1',
+    runtime: rt.runtime,
+  })
   tunnels.push(tunnel)
   await waitFor(() => tunnel.connected() && gw.sockets.length === 1, { what: 'the tunnel' })
   return { gw, rt, tunnel }
@@ -118,7 +146,16 @@ describe('connectTunnel', () => {
 
   it('serves logs: data on channel 1 then end, with the options as sent', async () => {
     const { gw, rt } = await setup()
-    gw.current().send(JSON.stringify({ op: 'logs', id: 7, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', tailLines: 2, timestamps: true } }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'logs',
+        id: 7,
+        podUid: 'u',
+        namespace: 'ns',
+        pod: 'p',
+        opts: { container: 'main', tailLines: 2, timestamps: true },
+      }),
+    )
     await waitFor(() => gw.texts.find((t) => t.op === 'end'), { what: 'the end' })
     expect(gw.frames).toEqual([
       { id: 7, channel: 1, text: 'line 1\n' },
@@ -131,25 +168,74 @@ describe('connectTunnel', () => {
   it('ends a log with the runtime error, or with the kubelet words for a pod not created yet', async () => {
     const { gw, rt } = await setup()
     rt.failLogs = 'previous terminated container "main" in pod "p" not found'
-    gw.current().send(JSON.stringify({ op: 'logs', id: 1, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', previous: true } }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'logs',
+        id: 1,
+        podUid: 'u',
+        namespace: 'ns',
+        pod: 'p',
+        opts: { container: 'main', previous: true },
+      }),
+    )
     await waitFor(() => gw.texts.length === 1, { what: 'the end' })
-    expect(gw.texts[0]).toEqual({ op: 'end', id: 1, error: 'previous terminated container "main" in pod "p" not found' })
+    expect(gw.texts[0]).toEqual({
+      op: 'end',
+      id: 1,
+      error: 'previous terminated container "main" in pod "p" not found',
+    })
     rt.states = undefined
-    gw.current().send(JSON.stringify({ op: 'logs', id: 2, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main' } }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'logs',
+        id: 2,
+        podUid: 'u',
+        namespace: 'ns',
+        pod: 'p',
+        opts: { container: 'main' },
+      }),
+    )
     await waitFor(() => gw.texts.length === 2, { what: 'the second end' })
-    expect(gw.texts[1]).toEqual({ op: 'end', id: 2, error: 'container "main" in pod "p" is waiting to start: ContainerCreating' })
+    expect(gw.texts[1]).toEqual({
+      op: 'end',
+      id: 2,
+      error: 'container "main" in pod "p" is waiting to start: ContainerCreating',
+    })
   })
 
   it('stops a quiet followed log at once on cancel, and cuts at limitBytes', async () => {
     const { gw, rt } = await setup()
     rt.quiet = true
-    gw.current().send(JSON.stringify({ op: 'logs', id: 3, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', follow: true } }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'logs',
+        id: 3,
+        podUid: 'u',
+        namespace: 'ns',
+        pod: 'p',
+        opts: { container: 'main', follow: true },
+      }),
+    )
     await waitFor(() => gw.frames.length === 2, { what: 'two lines' })
     gw.current().send(JSON.stringify({ op: 'cancel', id: 3 }))
     await waitFor(() => rt.logReturned(), { what: 'the log iterator closed' })
-    gw.current().send(JSON.stringify({ op: 'logs', id: 4, podUid: 'u', namespace: 'ns', pod: 'p', opts: { container: 'main', limitBytes: 10 } }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'logs',
+        id: 4,
+        podUid: 'u',
+        namespace: 'ns',
+        pod: 'p',
+        opts: { container: 'main', limitBytes: 10 },
+      }),
+    )
     await waitFor(() => gw.texts.find((t) => t.id === 4), { what: 'the end of the limited log' })
-    expect(gw.frames.filter((f) => f.id === 4).map((f) => f.text).join('')).toBe('line 1\nlin')
+    expect(
+      gw.frames
+        .filter((f) => f.id === 4)
+        .map((f) => f.text)
+        .join(''),
+    ).toBe('line 1\nlin')
     // A cancelled stream sends no end.
     expect(gw.texts.filter((t) => t.id === 3)).toEqual([])
   })
@@ -157,7 +243,17 @@ describe('connectTunnel', () => {
   it('serves exec: stdin until the close frame, stdout and stderr, the exit code', async () => {
     const { gw, rt } = await setup()
     const ws = gw.current()
-    ws.send(JSON.stringify({ op: 'exec', id: 9, podUid: 'u', container: 'main', command: ['cat', '3'], stdin: true, tty: false }))
+    ws.send(
+      JSON.stringify({
+        op: 'exec',
+        id: 9,
+        podUid: 'u',
+        container: 'main',
+        command: ['cat', '3'],
+        stdin: true,
+        tty: false,
+      }),
+    )
     ws.send(encodeFrame(9, 0, enc.encode('ab')))
     ws.send(encodeFrame(9, 0, enc.encode('c')))
     ws.send(encodeFrame(9, 4, enc.encode('{"Width":80,"Height":24}')))
@@ -173,19 +269,46 @@ describe('connectTunnel', () => {
 
   it('merges stderr into stdout with a terminal, and reports a failed exec as an error', async () => {
     const { gw } = await setup()
-    gw.current().send(JSON.stringify({ op: 'exec', id: 1, podUid: 'u', container: 'main', command: ['true'], stdin: false, tty: true }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'exec',
+        id: 1,
+        podUid: 'u',
+        container: 'main',
+        command: ['true'],
+        stdin: false,
+        tty: true,
+      }),
+    )
     await waitFor(() => gw.texts.length === 1, { what: 'the end' })
     expect(gw.frames.map((f) => f.channel)).toEqual([1, 1])
     expect(gw.texts[0]).toEqual({ op: 'end', id: 1, exitCode: 0 })
-    gw.current().send(JSON.stringify({ op: 'exec', id: 2, podUid: 'u', container: 'main', command: ['boom'], stdin: false, tty: false }))
+    gw.current().send(
+      JSON.stringify({
+        op: 'exec',
+        id: 2,
+        podUid: 'u',
+        container: 'main',
+        command: ['boom'],
+        stdin: false,
+        tty: false,
+      }),
+    )
     await waitFor(() => gw.texts.length === 2, { what: 'the error' })
-    expect(gw.texts[1]).toEqual({ op: 'end', id: 2, error: 'error executing command in container: no such container' })
+    expect(gw.texts[1]).toEqual({
+      op: 'end',
+      id: 2,
+      error: 'error executing command in container: no such container',
+    })
   })
 
   it('redials after the connection drops, and close() stops for good', async () => {
     const { gw, tunnel } = await setup()
     gw.current().terminate()
-    await waitFor(() => gw.sockets.length === 2 && tunnel.connected(), { what: 'the second connection', timeoutMs: backoff.maxMs })
+    await waitFor(() => gw.sockets.length === 2 && tunnel.connected(), {
+      what: 'the second connection',
+      timeoutMs: backoff.maxMs,
+    })
     await tunnel.close()
     expect(tunnel.connected()).toBe(false)
     await new Promise((r) => setTimeout(r, 1_200))
@@ -205,13 +328,21 @@ describe('tunnel helpers', () => {
   })
 
   it('build the tunnel URL below the server URL', () => {
-    expect(tunnelUrl('https://127.0.0.1:8787', 'n1')).toBe('wss://127.0.0.1:8787/agent/v1/nodes/n1/tunnel')
-    expect(tunnelUrl('https://edge.example.com/k8s/', 'a.b')).toBe('wss://edge.example.com/k8s/agent/v1/nodes/a.b/tunnel')
-    expect(tunnelUrl('http://localhost:8787', 'n1')).toBe('ws://localhost:8787/agent/v1/nodes/n1/tunnel')
+    expect(tunnelUrl('https://127.0.0.1:8787', 'n1')).toBe(
+      'wss://127.0.0.1:8787/agent/v1/nodes/n1/tunnel',
+    )
+    expect(tunnelUrl('https://edge.example.com/k8s/', 'a.b')).toBe(
+      'wss://edge.example.com/k8s/agent/v1/nodes/a.b/tunnel',
+    )
+    expect(tunnelUrl('http://localhost:8787', 'n1')).toBe(
+      'ws://localhost:8787/agent/v1/nodes/n1/tunnel',
+    )
   })
 
   it('say a pod the runtime does not know is still being created', () => {
-    expect(logProblem(undefined, 'p', { container: 'c' })).toBe('container "c" in pod "p" is waiting to start: ContainerCreating')
+    expect(logProblem(undefined, 'p', { container: 'c' })).toBe(
+      'container "c" in pod "p" is waiting to start: ContainerCreating',
+    )
     expect(logProblem([], 'p', { container: 'c' })).toBeUndefined()
   })
 

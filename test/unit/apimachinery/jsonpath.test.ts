@@ -3,8 +3,18 @@ import { evaluateJsonPath, parseJsonPath } from '../../../src/apimachinery/jsonp
 import { printerCell } from '../../../src/printers/printer-cell'
 
 const obj = {
-  metadata: { name: 'w', labels: { app: 'web', 'app.kubernetes.io/name': 'widget' }, creationTimestamp: '2024-01-01T00:00:00Z' },
-  spec: { replicas: 3, ratio: 0.5, paused: false, nothing: null, selector: { matchLabels: { app: 'web' } } },
+  metadata: {
+    name: 'w',
+    labels: { app: 'web', 'app.kubernetes.io/name': 'widget' },
+    creationTimestamp: '2024-01-01T00:00:00Z',
+  },
+  spec: {
+    replicas: 3,
+    ratio: 0.5,
+    paused: false,
+    nothing: null,
+    selector: { matchLabels: { app: 'web' } },
+  },
   status: {
     conditions: [
       { type: 'Available', status: 'False', count: 1 },
@@ -44,16 +54,22 @@ describe('evaluateJsonPath', () => {
 
   it('filters lists', () => {
     expect(evaluateJsonPath('.status.conditions[?(@.type=="Ready")].status', obj)).toEqual(['True'])
-    expect(evaluateJsonPath(".status.conditions[?(@.type == 'Available')].status", obj)).toEqual(['False'])
+    expect(evaluateJsonPath(".status.conditions[?(@.type == 'Available')].status", obj)).toEqual([
+      'False',
+    ])
     expect(evaluateJsonPath('.status.conditions[?(@.count>1)].type', obj)).toEqual(['Ready'])
-    expect(evaluateJsonPath('.status.conditions[?(@.type!="Ready")].type', obj)).toEqual(['Available'])
+    expect(evaluateJsonPath('.status.conditions[?(@.type!="Ready")].type', obj)).toEqual([
+      'Available',
+    ])
     expect(evaluateJsonPath('.items[?(@.name)].name', obj)).toEqual(['a', 'b', 'c'])
     expect(evaluateJsonPath('.missing[?(@.type=="Ready")].status', obj)).toEqual([])
   })
 
   it('reads keys with dots when the dots are escaped, and splits quoted keys on dots as kubectl does', () => {
     expect(evaluateJsonPath('.metadata.labels.app\\.kubernetes\\.io/name', obj)).toEqual(['widget'])
-    expect(evaluateJsonPath("['metadata']['labels']['app\\.kubernetes\\.io/name']", obj)).toEqual(['widget'])
+    expect(evaluateJsonPath("['metadata']['labels']['app\\.kubernetes\\.io/name']", obj)).toEqual([
+      'widget',
+    ])
     expect(evaluateJsonPath("['a.b']", { a: { b: 1 }, 'a.b': 2 })).toEqual([1])
     expect(evaluateJsonPath("['a\\.b']", { a: { b: 1 }, 'a.b': 2 })).toEqual([2])
   })

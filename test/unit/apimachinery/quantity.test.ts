@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { QuantityError, parseBytes, parseCount, parseCpuMillis } from '../../../src/apimachinery/quantity'
+import {
+  QuantityError,
+  parseBytes,
+  parseCount,
+  parseCpuMillis,
+} from '../../../src/apimachinery/quantity'
 
 describe('parseCpuMillis', () => {
   it.each<[string | number, number]>([
@@ -76,10 +81,13 @@ describe('parseCount', () => {
 })
 
 describe('invalid quantities', () => {
-  it.each(['', '.', '+', 'abc', '1K', '1mi', '1 Gi', '1e', '1Gib', '--1', '1.2.3', 'Mi'])('%j throws', (q) => {
-    expect(() => parseBytes(q)).toThrow(QuantityError)
-    expect(() => parseCpuMillis(q)).toThrow(QuantityError)
-  })
+  it.each(['', '.', '+', 'abc', '1K', '1mi', '1 Gi', '1e', '1Gib', '--1', '1.2.3', 'Mi'])(
+    '%j throws',
+    (q) => {
+      expect(() => parseBytes(q)).toThrow(QuantityError)
+      expect(() => parseCpuMillis(q)).toThrow(QuantityError)
+    },
+  )
 
   it('rejects non-finite numbers', () => {
     expect(() => parseBytes(Number.NaN)).toThrow(QuantityError)

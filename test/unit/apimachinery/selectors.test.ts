@@ -1,5 +1,17 @@
 import { describe, it, expect } from 'vitest'
-import { SelectorError, everything, formatLabelSelector, isEverything, labelSelectorString, matchesLabels, nothing, requiresExactMatch, selectorFromLabelSelector, selectorFromSet, type MetaLabelSelector } from '../../../src/apimachinery/labels'
+import {
+  SelectorError,
+  everything,
+  formatLabelSelector,
+  isEverything,
+  labelSelectorString,
+  matchesLabels,
+  nothing,
+  requiresExactMatch,
+  selectorFromLabelSelector,
+  selectorFromSet,
+  type MetaLabelSelector,
+} from '../../../src/apimachinery/labels'
 import {
   fieldSelectorString,
   fieldValuesFor,
@@ -123,8 +135,14 @@ describe('label selector parse errors', () => {
       'x in (b_,a_)',
       `unable to parse requirement: [values[0][x]: Invalid value: "a_": ${labelValueMsg}, values[1][x]: Invalid value: "b_": ${labelValueMsg}]`,
     ],
-    ['x=' + 'a'.repeat(64), `unable to parse requirement: values[0][x]: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`],
-    ['n>a', `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`],
+    [
+      'x=' + 'a'.repeat(64),
+      `unable to parse requirement: values[0][x]: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`,
+    ],
+    [
+      'n>a',
+      `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
   ]
   it.each(cases)('%j', (input, want) => {
     expect(parseError(() => parseLabelSelector(input))).toBe(want)
@@ -134,20 +152,59 @@ describe('label selector parse errors', () => {
 describe('selectorFromLabelSelector / formatLabelSelector', () => {
   const cases: [string, MetaLabelSelector, Record<string, string>, boolean, string][] = [
     ['matchLabels', { matchLabels: { app: 'web' } }, { app: 'web', x: 'y' }, true, 'app=web'],
-    ['matchLabels miss', { matchLabels: { app: 'web', tier: 'fe' } }, { app: 'web' }, false, 'app=web,tier=fe'],
-    ['In', { matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] }, { tier: 'a' }, true, 'tier in (a,b)'],
-    ['NotIn', { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['a'] }] }, { tier: 'a' }, false, 'tier notin (a)'],
-    ['Exists', { matchExpressions: [{ key: 'tier', operator: 'Exists' }] }, { tier: 'x' }, true, 'tier'],
-    ['DoesNotExist', { matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }, { tier: 'x' }, false, '!tier'],
+    [
+      'matchLabels miss',
+      { matchLabels: { app: 'web', tier: 'fe' } },
+      { app: 'web' },
+      false,
+      'app=web,tier=fe',
+    ],
+    [
+      'In',
+      { matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] },
+      { tier: 'a' },
+      true,
+      'tier in (a,b)',
+    ],
+    [
+      'NotIn',
+      { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['a'] }] },
+      { tier: 'a' },
+      false,
+      'tier notin (a)',
+    ],
+    [
+      'Exists',
+      { matchExpressions: [{ key: 'tier', operator: 'Exists' }] },
+      { tier: 'x' },
+      true,
+      'tier',
+    ],
+    [
+      'DoesNotExist',
+      { matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] },
+      { tier: 'x' },
+      false,
+      '!tier',
+    ],
     [
       'both, sorted by key',
-      { matchLabels: { tier: 'fe', app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'dev'] }] },
+      {
+        matchLabels: { tier: 'fe', app: 'web' },
+        matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'dev'] }],
+      },
       { app: 'web', tier: 'fe', env: 'dev' },
       true,
       'app=web,env in (dev,prod),tier=fe',
     ],
     ['empty selects everything', {}, {}, true, ''],
-    ['empty lists select everything', { matchLabels: {}, matchExpressions: [] }, { a: 'b' }, true, ''],
+    [
+      'empty lists select everything',
+      { matchLabels: {}, matchExpressions: [] },
+      { a: 'b' },
+      true,
+      '',
+    ],
   ]
   it.each(cases)('%s', (_name, ls, labels, want, text) => {
     expect(matchesLabels(selectorFromLabelSelector(ls), labels)).toBe(want)
@@ -165,11 +222,27 @@ describe('selectorFromLabelSelector / formatLabelSelector', () => {
   })
 
   const errors: [string, MetaLabelSelector, string][] = [
-    ['unknown operator', { matchExpressions: [{ key: 'a', operator: 'Foo' }] }, '"Foo" is not a valid label selector operator'],
-    ['In without values', { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"],
-    ['Exists with values', { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }, 'values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist'],
+    [
+      'unknown operator',
+      { matchExpressions: [{ key: 'a', operator: 'Foo' }] },
+      '"Foo" is not a valid label selector operator',
+    ],
+    [
+      'In without values',
+      { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] },
+      "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      'Exists with values',
+      { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] },
+      'values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist',
+    ],
     ['bad key', { matchLabels: { 'a b': 'x' } }, `key: Invalid value: "a b": ${qualifiedNameMsg}`],
-    ['bad value', { matchLabels: { a: 'x y' } }, `values[0][a]: Invalid value: "x y": ${labelValueMsg}`],
+    [
+      'bad value',
+      { matchLabels: { a: 'x y' } },
+      `values[0][a]: Invalid value: "x y": ${labelValueMsg}`,
+    ],
   ]
   it.each(errors)('%s throws', (_name, ls, want) => {
     expect(parseError(() => selectorFromLabelSelector(ls))).toBe(want)
@@ -202,7 +275,11 @@ describe('parseFieldSelector', () => {
       ],
       'spec.nodeName=n1,status.phase!=Failed,status.phase!=Succeeded',
     ],
-    ['involvedObject.namespace=', [['involvedObject.namespace', '=', '']], 'involvedObject.namespace='],
+    [
+      'involvedObject.namespace=',
+      [['involvedObject.namespace', '=', '']],
+      'involvedObject.namespace=',
+    ],
     ['a=x\\,y\\=z\\\\', [['a', '=', 'x,y=z\\']], 'a=x\\,y\\=z\\\\'],
     ['a=b,,', [['a', '=', 'b']], 'a=b'],
     ['', [], ''],
@@ -245,10 +322,22 @@ describe('matchesFields', () => {
 describe('validateFieldSelector', () => {
   const ok: [string, string][] = [
     ['pods', 'metadata.name=a,metadata.namespace=b'],
-    ['pods', 'spec.nodeName=n,spec.restartPolicy=Always,spec.schedulerName=s,spec.serviceAccountName=sa,spec.hostNetwork=true'],
-    ['pods', 'status.phase=Running,status.podIP=10.0.0.1,status.podIPs=10.0.0.1,status.nominatedNodeName=n'],
-    ['events', 'involvedObject.kind=Pod,involvedObject.namespace=,involvedObject.name=x,involvedObject.uid=u'],
-    ['events', 'involvedObject.apiVersion=v1,involvedObject.resourceVersion=1,involvedObject.fieldPath=spec'],
+    [
+      'pods',
+      'spec.nodeName=n,spec.restartPolicy=Always,spec.schedulerName=s,spec.serviceAccountName=sa,spec.hostNetwork=true',
+    ],
+    [
+      'pods',
+      'status.phase=Running,status.podIP=10.0.0.1,status.podIPs=10.0.0.1,status.nominatedNodeName=n',
+    ],
+    [
+      'events',
+      'involvedObject.kind=Pod,involvedObject.namespace=,involvedObject.name=x,involvedObject.uid=u',
+    ],
+    [
+      'events',
+      'involvedObject.apiVersion=v1,involvedObject.resourceVersion=1,involvedObject.fieldPath=spec',
+    ],
     ['events', 'reason=Failed,reportingComponent=kubelet,source=kubelet,type=Warning'],
     ['nodes', 'metadata.name=n,spec.unschedulable=true'],
     ['namespaces', 'metadata.name=n,status.phase=Active'],
@@ -275,9 +364,21 @@ describe('validateFieldSelector', () => {
     ['secrets', 'data=x', 'field label not supported: data'],
     ['services', 'spec.ports=x', 'field label not supported: spec.ports'],
     ['jobs', 'status.replicas=1', 'field label "status.replicas" not supported for Job'],
-    ['configmaps', 'foo=bar', '"foo" is not a known field selector: only "metadata.name", "metadata.namespace"'],
-    ['replicasets', 'status.replicas=1', '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
-    ['deployments', 'spec.replicas=1', '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+    [
+      'configmaps',
+      'foo=bar',
+      '"foo" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
+    [
+      'replicasets',
+      'status.replicas=1',
+      '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
+    [
+      'deployments',
+      'spec.replicas=1',
+      '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
     // Terms are checked in sorted order, so the first unsupported one in that order is named.
     ['pods', 'zzz=1,aaa=1', 'field label not supported: aaa'],
   ]
@@ -293,7 +394,11 @@ describe('validateFieldSelector', () => {
   it('lists supported labels', () => {
     expect(supportedFieldLabels('nodes')).toEqual(['metadata.name', 'spec.unschedulable'])
     expect(supportedFieldLabels('configmaps')).toEqual(['metadata.name', 'metadata.namespace'])
-    expect(supportedFieldLabels('jobs')).toEqual(['metadata.name', 'metadata.namespace', 'status.successful'])
+    expect(supportedFieldLabels('jobs')).toEqual([
+      'metadata.name',
+      'metadata.namespace',
+      'status.successful',
+    ])
   })
 })
 
@@ -303,8 +408,19 @@ describe('fieldValuesFor', () => {
   it('pods', () => {
     const pod: KubeObject = {
       metadata: meta('web-1', 'default'),
-      spec: { nodeName: 'n1', restartPolicy: 'Always', schedulerName: 'default-scheduler', serviceAccountName: 'default', hostNetwork: true },
-      status: { phase: 'Running', podIP: '10.0.0.9', podIPs: [{ ip: '10.0.0.9' }, { ip: 'fd00::9' }], nominatedNodeName: 'n2' },
+      spec: {
+        nodeName: 'n1',
+        restartPolicy: 'Always',
+        schedulerName: 'default-scheduler',
+        serviceAccountName: 'default',
+        hostNetwork: true,
+      },
+      status: {
+        phase: 'Running',
+        podIP: '10.0.0.9',
+        podIPs: [{ ip: '10.0.0.9' }, { ip: 'fd00::9' }],
+        nominatedNodeName: 'n2',
+      },
     }
     expect(fieldValuesFor('pods', pod)).toEqual({
       'metadata.name': 'web-1',
@@ -329,19 +445,49 @@ describe('fieldValuesFor', () => {
   })
 
   it('the filters kubectl sends', () => {
-    const pending: KubeObject = { metadata: meta('a', 'ns'), spec: { nodeName: 'n1' }, status: { phase: 'Pending' } }
-    const done: KubeObject = { metadata: meta('b', 'ns'), spec: { nodeName: 'n1' }, status: { phase: 'Succeeded' } }
-    const elsewhere: KubeObject = { metadata: meta('c', 'ns'), spec: { nodeName: 'n2' }, status: { phase: 'Running' } }
-    const describeNode = parseFieldSelector('spec.nodeName=n1,status.phase!=Succeeded,status.phase!=Failed')
-    expect([pending, done, elsewhere].filter((p) => matchesFields(describeNode, fieldValuesFor('pods', p))).map((p) => p.metadata.name)).toEqual(['a'])
+    const pending: KubeObject = {
+      metadata: meta('a', 'ns'),
+      spec: { nodeName: 'n1' },
+      status: { phase: 'Pending' },
+    }
+    const done: KubeObject = {
+      metadata: meta('b', 'ns'),
+      spec: { nodeName: 'n1' },
+      status: { phase: 'Succeeded' },
+    }
+    const elsewhere: KubeObject = {
+      metadata: meta('c', 'ns'),
+      spec: { nodeName: 'n2' },
+      status: { phase: 'Running' },
+    }
+    const describeNode = parseFieldSelector(
+      'spec.nodeName=n1,status.phase!=Succeeded,status.phase!=Failed',
+    )
+    expect(
+      [pending, done, elsewhere]
+        .filter((p) => matchesFields(describeNode, fieldValuesFor('pods', p)))
+        .map((p) => p.metadata.name),
+    ).toEqual(['a'])
     const waitFor = parseFieldSelector('metadata.name=b')
-    expect([pending, done, elsewhere].filter((p) => matchesFields(waitFor, fieldValuesFor('pods', p))).map((p) => p.metadata.name)).toEqual(['b'])
+    expect(
+      [pending, done, elsewhere]
+        .filter((p) => matchesFields(waitFor, fieldValuesFor('pods', p)))
+        .map((p) => p.metadata.name),
+    ).toEqual(['b'])
   })
 
   it('events, with source falling back to the reporting controller', () => {
     const oldStyle: KubeObject = {
       metadata: meta('e1', 'default'),
-      involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'default', uid: 'u1', apiVersion: 'v1', resourceVersion: '5', fieldPath: 'spec.containers{web}' },
+      involvedObject: {
+        kind: 'Pod',
+        name: 'web-1',
+        namespace: 'default',
+        uid: 'u1',
+        apiVersion: 'v1',
+        resourceVersion: '5',
+        fieldPath: 'spec.containers{web}',
+      },
       reason: 'Pulled',
       type: 'Normal',
       source: { component: 'kubelet', host: 'n1' },
@@ -361,30 +507,73 @@ describe('fieldValuesFor', () => {
       source: 'kubelet',
       type: 'Normal',
     })
-    const newStyle: KubeObject = { metadata: meta('e2', 'default'), involvedObject: { kind: 'Node', name: 'n1' }, reportingComponent: 'node-controller' }
+    const newStyle: KubeObject = {
+      metadata: meta('e2', 'default'),
+      involvedObject: { kind: 'Node', name: 'n1' },
+      reportingComponent: 'node-controller',
+    }
     const v = fieldValuesFor('events', newStyle)
     expect(v.source).toBe('node-controller')
     // describe node asks for events with an empty involvedObject.namespace
-    const forNode = parseFieldSelector('involvedObject.kind=Node,involvedObject.name=n1,involvedObject.namespace=')
+    const forNode = parseFieldSelector(
+      'involvedObject.kind=Node,involvedObject.name=n1,involvedObject.namespace=',
+    )
     expect(matchesFields(validateFieldSelector('events', forNode), v)).toBe(true)
     expect(matchesFields(forNode, fieldValuesFor('events', oldStyle))).toBe(false)
   })
 
   const others: [string, KubeObject, Record<string, string>][] = [
-    ['nodes', { metadata: meta('n1'), spec: { unschedulable: true } }, { 'metadata.name': 'n1', 'spec.unschedulable': 'true' }],
+    [
+      'nodes',
+      { metadata: meta('n1'), spec: { unschedulable: true } },
+      { 'metadata.name': 'n1', 'spec.unschedulable': 'true' },
+    ],
     ['nodes', { metadata: meta('n2') }, { 'metadata.name': 'n2', 'spec.unschedulable': 'false' }],
-    ['namespaces', { metadata: meta('ns'), status: { phase: 'Active' } }, { 'metadata.name': 'ns', 'status.phase': 'Active' }],
-    ['secrets', { metadata: meta('s', 'd'), type: 'Opaque' }, { 'metadata.name': 's', 'metadata.namespace': 'd', type: 'Opaque' }],
+    [
+      'namespaces',
+      { metadata: meta('ns'), status: { phase: 'Active' } },
+      { 'metadata.name': 'ns', 'status.phase': 'Active' },
+    ],
+    [
+      'secrets',
+      { metadata: meta('s', 'd'), type: 'Opaque' },
+      { 'metadata.name': 's', 'metadata.namespace': 'd', type: 'Opaque' },
+    ],
     [
       'services',
       { metadata: meta('svc', 'd'), spec: { clusterIP: '10.96.0.1', type: 'ClusterIP' } },
-      { 'metadata.name': 'svc', 'metadata.namespace': 'd', 'spec.clusterIP': '10.96.0.1', 'spec.type': 'ClusterIP' },
+      {
+        'metadata.name': 'svc',
+        'metadata.namespace': 'd',
+        'spec.clusterIP': '10.96.0.1',
+        'spec.type': 'ClusterIP',
+      },
     ],
-    ['jobs', { metadata: meta('j', 'd'), status: { succeeded: 3 } }, { 'metadata.name': 'j', 'metadata.namespace': 'd', 'status.successful': '3' }],
-    ['jobs', { metadata: meta('j', 'd') }, { 'metadata.name': 'j', 'metadata.namespace': 'd', 'status.successful': '0' }],
-    ['replicationcontrollers', { metadata: meta('rc', 'd'), status: { replicas: 2 } }, { 'metadata.name': 'rc', 'metadata.namespace': 'd', 'status.replicas': '2' }],
-    ['configmaps', { metadata: meta('cm', 'd') }, { 'metadata.name': 'cm', 'metadata.namespace': 'd' }],
-    ['clusterroles', { metadata: meta('admin') }, { 'metadata.name': 'admin', 'metadata.namespace': '' }],
+    [
+      'jobs',
+      { metadata: meta('j', 'd'), status: { succeeded: 3 } },
+      { 'metadata.name': 'j', 'metadata.namespace': 'd', 'status.successful': '3' },
+    ],
+    [
+      'jobs',
+      { metadata: meta('j', 'd') },
+      { 'metadata.name': 'j', 'metadata.namespace': 'd', 'status.successful': '0' },
+    ],
+    [
+      'replicationcontrollers',
+      { metadata: meta('rc', 'd'), status: { replicas: 2 } },
+      { 'metadata.name': 'rc', 'metadata.namespace': 'd', 'status.replicas': '2' },
+    ],
+    [
+      'configmaps',
+      { metadata: meta('cm', 'd') },
+      { 'metadata.name': 'cm', 'metadata.namespace': 'd' },
+    ],
+    [
+      'clusterroles',
+      { metadata: meta('admin') },
+      { 'metadata.name': 'admin', 'metadata.namespace': '' },
+    ],
   ]
   it.each(others)('%s', (resource, obj, want) => {
     expect(fieldValuesFor(resource, obj)).toEqual(want)

@@ -2,12 +2,28 @@ import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../src/apimachinery/types'
 import { buildRoutes, matchRoute, type EdgeSettings } from '../../../src/apis/ingress-routes'
 
-const settings = (lbDomain: string): EdgeSettings => ({ edgeIsDefault: true, lbDomain, apiHosts: [], shared: new Map() })
+const settings = (lbDomain: string): EdgeSettings => ({
+  edgeIsDefault: true,
+  lbDomain,
+  apiHosts: [],
+  shared: new Map(),
+})
 
-const backend = (service: string, port: number | string = 80) => ({ service: { name: service, port: typeof port === 'number' ? { number: port } : { name: port } } })
+const backend = (service: string, port: number | string = 80) => ({
+  service: { name: service, port: typeof port === 'number' ? { number: port } : { name: port } },
+})
 
-function ingress(name: string, spec: Record<string, unknown>, created = '2026-01-01T00:00:00Z'): KubeObject {
-  return { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name, namespace: 'shop', creationTimestamp: created }, spec }
+function ingress(
+  name: string,
+  spec: Record<string, unknown>,
+  created = '2026-01-01T00:00:00Z',
+): KubeObject {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name, namespace: 'shop', creationTimestamp: created },
+    spec,
+  }
 }
 
 const table = buildRoutes(
@@ -24,14 +40,34 @@ const table = buildRoutes(
             ],
           },
         },
-        { host: '*.shop.example', http: { paths: [{ path: '/', pathType: 'ImplementationSpecific', backend: backend('tenant') }] } },
+        {
+          host: '*.shop.example',
+          http: {
+            paths: [{ path: '/', pathType: 'ImplementationSpecific', backend: backend('tenant') }],
+          },
+        },
         { http: { paths: [{ path: '/any', pathType: 'Prefix', backend: backend('hostless') }] } },
       ],
     }),
     ingress('fallback', { defaultBackend: backend('default') }, '2026-01-02T00:00:00Z'),
-    ingress('other-class', { ingressClassName: 'nginx', rules: [{ host: 'nginx.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('x') }] } }] }),
+    ingress('other-class', {
+      ingressClassName: 'nginx',
+      rules: [
+        {
+          host: 'nginx.example',
+          http: { paths: [{ path: '/', pathType: 'Prefix', backend: backend('x') }] },
+        },
+      ],
+    }),
   ],
-  [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb', namespace: 'shop' }, spec: { type: 'LoadBalancer', ports: [{ port: 443 }, { port: 80 }] } }],
+  [
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'lb', namespace: 'shop' },
+      spec: { type: 'LoadBalancer', ports: [{ port: 443 }, { port: 80 }] },
+    },
+  ],
   settings('lb.example'),
 )
 
@@ -44,7 +80,11 @@ describe('edge Ingress routing', () => {
     expect(route('shop.example', '/api/items')).toBe('api')
     expect(route('shop.example', '/apiary')).toBe('front')
     expect(route('shop.example', '/api/health')).toBe('health')
-    expect(matchRoute(table, 'shop.example', '/api/x')).toEqual({ namespace: 'shop', service: 'api', port: 'http' })
+    expect(matchRoute(table, 'shop.example', '/api/x')).toEqual({
+      namespace: 'shop',
+      service: 'api',
+      port: 'http',
+    })
   })
 
   it('matches a wildcard host on exactly one label, host names case-insensitively', () => {
@@ -63,11 +103,28 @@ describe('edge Ingress routing', () => {
   })
 
   it('serves a LoadBalancer Service at <svc>.<ns>.<domain> on its port 80', () => {
-    expect(matchRoute(table, 'lb.shop.lb.example', '/whatever')).toEqual({ namespace: 'shop', service: 'lb', port: '80' })
+    expect(matchRoute(table, 'lb.shop.lb.example', '/whatever')).toEqual({
+      namespace: 'shop',
+      service: 'lb',
+      port: '80',
+    })
   })
 
   it('serves nothing when nothing matches and there is no default backend', () => {
-    const bare = buildRoutes([ingress('one', { rules: [{ host: 'a.example', http: { paths: [{ path: '/x', pathType: 'Exact', backend: backend('a') }] } }] })], [], settings('localhost'))
+    const bare = buildRoutes(
+      [
+        ingress('one', {
+          rules: [
+            {
+              host: 'a.example',
+              http: { paths: [{ path: '/x', pathType: 'Exact', backend: backend('a') }] },
+            },
+          ],
+        }),
+      ],
+      [],
+      settings('localhost'),
+    )
     expect(matchRoute(bare, 'a.example', '/y')).toBeUndefined()
     expect(matchRoute(bare, 'b.example', '/x')).toBeUndefined()
   })

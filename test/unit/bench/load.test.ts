@@ -28,7 +28,12 @@ describe('closed-loop load', () => {
 
   it('stops by itself at the time bound', async () => {
     const t0 = performance.now()
-    const res = await runLoad({ concurrency: 2, count: 1_000_000, timeLimitMs: 150, request: () => sleep(10) })
+    const res = await runLoad({
+      concurrency: 2,
+      count: 1_000_000,
+      timeLimitMs: 150,
+      request: () => sleep(10),
+    })
     expect(res.stoppedBy).toBe('time')
     expect(performance.now() - t0).toBeLessThan(1_000)
     expect(res.ok).toBeGreaterThan(0)

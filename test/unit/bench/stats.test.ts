@@ -31,7 +31,11 @@ describe('bench payload', () => {
     const b = configMapJson('cm-000002', 'bench')
     expect(Buffer.byteLength(a)).toBe(PAYLOAD_BYTES)
     expect(Buffer.byteLength(b)).toBe(PAYLOAD_BYTES)
-    expect(JSON.parse(a)).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-000001', namespace: 'bench' } })
+    expect(JSON.parse(a)).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm-000001', namespace: 'bench' },
+    })
     expect(a).not.toBe(b.replace('cm-000002', 'cm-000001'))
   })
 })

@@ -3,10 +3,17 @@ import type { KubeObject } from '../../../src/apimachinery/types'
 import { watchersOf } from '../../../src/controllers/registry'
 import { podManifest } from '../../helpers'
 
-const lease: KubeObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'n1', namespace: 'kube-node-lease' } }
+const lease: KubeObject = {
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name: 'n1', namespace: 'kube-node-lease' },
+}
 /** A bare pod: no node, no labels, no owner. */
 const pending = podManifest('p', { namespace: 'default' })
-const deleting = podManifest('p', { namespace: 'default', metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } })
+const deleting = podManifest('p', {
+  namespace: 'default',
+  metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' },
+})
 
 describe('which controllers a stored change wakes', () => {
   it('a lease renewal wakes nobody: it only moves a deadline later', () => {
@@ -17,7 +24,13 @@ describe('which controllers a stored change wakes', () => {
     expect(watchersOf('core/pods', 'MODIFIED', pending)).not.toContain('namespace')
     expect(watchersOf('core/pods', 'MODIFIED', deleting)).not.toContain('namespace')
     expect(watchersOf('core/pods', 'DELETED', pending)).not.toContain('namespace')
-    expect(watchersOf('core/namespaces', 'MODIFIED', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } })).toContain('namespace')
+    expect(
+      watchersOf('core/namespaces', 'MODIFIED', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'x' },
+      }),
+    ).toContain('namespace')
   })
 
   it('a bare pending pod wakes the scheduler only; its binding wakes the node lifecycle controller', () => {
@@ -29,29 +42,67 @@ describe('which controllers a stored change wakes', () => {
   it('a pod wakes the workload controller that controls it, and the Service controllers when labelled', () => {
     const owned: KubeObject = {
       ...pending,
-      metadata: { ...pending.metadata, labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u', controller: true }] },
+      metadata: {
+        ...pending.metadata,
+        labels: { app: 'web' },
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u', controller: true },
+        ],
+      },
     }
-    expect(watchersOf('core/pods', 'ADDED', owned).sort()).toEqual(['endpoints', 'endpointslice', 'garbage-collector', 'replicaset', 'scheduler'])
+    expect(watchersOf('core/pods', 'ADDED', owned).sort()).toEqual([
+      'endpoints',
+      'endpointslice',
+      'garbage-collector',
+      'replicaset',
+      'scheduler',
+    ])
     expect(watchersOf('core/pods', 'DELETED', owned)).toContain('deployment')
     // A labelled orphan may be adopted by any workload controller.
-    const orphan: KubeObject = { ...pending, metadata: { ...pending.metadata, labels: { app: 'web' } } }
-    for (const name of ['replicaset', 'statefulset', 'daemonset', 'job']) expect(watchersOf('core/pods', 'ADDED', orphan)).toContain(name)
+    const orphan: KubeObject = {
+      ...pending,
+      metadata: { ...pending.metadata, labels: { app: 'web' } },
+    }
+    for (const name of ['replicaset', 'statefulset', 'daemonset', 'job'])
+      expect(watchersOf('core/pods', 'ADDED', orphan)).toContain(name)
   })
 
   it('pod garbage collection is a periodic sweep', () => {
     expect(watchersOf('core/pods', 'DELETED', pending)).not.toContain('pod-gc')
-    expect(watchersOf('core/nodes', 'DELETED', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } })).not.toContain('pod-gc')
+    expect(
+      watchersOf('core/nodes', 'DELETED', {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'n1' },
+      }),
+    ).not.toContain('pod-gc')
   })
 
   it('the garbage collector wakes for owned objects and deletions only', () => {
-    const configMap = (meta: Partial<KubeObject['metadata']> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', ...meta } })
+    const configMap = (meta: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'default', ...meta },
+    })
     expect(watchersOf('core/configmaps', 'ADDED', configMap())).toEqual([])
     expect(watchersOf('core/configmaps', 'DELETED', configMap())).toContain('garbage-collector')
-    const owned = configMap({ ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u' }] })
+    const owned = configMap({
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u' }],
+    })
     expect(watchersOf('core/configmaps', 'ADDED', owned)).toEqual(['garbage-collector'])
-    expect(watchersOf('core/configmaps', 'MODIFIED', configMap({ deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['orphan'] }))).toContain('garbage-collector')
+    expect(
+      watchersOf(
+        'core/configmaps',
+        'MODIFIED',
+        configMap({ deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['orphan'] }),
+      ),
+    ).toContain('garbage-collector')
     // An owned object's update that leaves its owners and finalizers alone (a status report) does not.
-    expect(watchersOf('core/configmaps', 'MODIFIED', { ...owned, data: { a: '1' } }, owned)).not.toContain('garbage-collector')
-    expect(watchersOf('core/configmaps', 'MODIFIED', configMap(), owned)).toContain('garbage-collector')
+    expect(
+      watchersOf('core/configmaps', 'MODIFIED', { ...owned, data: { a: '1' } }, owned),
+    ).not.toContain('garbage-collector')
+    expect(watchersOf('core/configmaps', 'MODIFIED', configMap(), owned)).toContain(
+      'garbage-collector',
+    )
   })
 })

@@ -14,7 +14,29 @@ import { startHttpsFront } from '../../../src/launcher/https-front'
 // head, and its answer is the client's; an answer the stand-in breaks off is not passed as whole;
 // a GET goes on without the body a client sent with it, and without the headers that frame one.
 const dir = mkdtempSync(join(tmpdir(), 'front-bodies-'))
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-subj', '/CN=localhost', '-days', '1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'ignore' })
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'key.pem',
+    '-out',
+    'cert.pem',
+    '-subj',
+    '/CN=localhost',
+    '-days',
+    '1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ],
+  { cwd: dir, stdio: 'ignore' },
+)
 const cert = readFileSync(join(dir, 'cert.pem'), 'utf8')
 const key = readFileSync(join(dir, 'key.pem'), 'utf8')
 
@@ -41,7 +63,12 @@ describe('request bodies through the https front', () => {
       }
       // Like the Worker: a GET is answered at once, and whatever it is sent after the head is read as its body.
       if (req.method === 'GET') {
-        const got: Seen = { headers: req.headers, bytes: 0, url: req.url, via: req.socket.remotePort }
+        const got: Seen = {
+          headers: req.headers,
+          bytes: 0,
+          url: req.url,
+          via: req.socket.remotePort,
+        }
         seen.push(got)
         req.on('data', (c: Buffer) => (got.bytes += c.length))
         return res.end(`got ${req.url}`)
@@ -49,7 +76,12 @@ describe('request bodies through the https front', () => {
       // Like the Worker: a declared length over the limit is refused unread, in an answer framed by its length.
       if (Number(req.headers['content-length'] ?? 0) > maxRequestBodyBytes) {
         seen.push({ headers: req.headers, bytes: 0 })
-        return res.writeHead(413, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(refusal) }).end(refusal)
+        return res
+          .writeHead(413, {
+            'Content-Type': 'text/plain',
+            'Content-Length': Buffer.byteLength(refusal),
+          })
+          .end(refusal)
       }
       let bytes = 0
       req.on('data', (c: Buffer) => (bytes += c.length))
@@ -59,7 +91,14 @@ describe('request bodies through the https front', () => {
       })
     })
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-    front = await startHttpsFront({ port: 0, cert, key, clientCa: cert, upstreamPort: (upstream.address() as AddressInfo).port, secret: 'identity-secret' })
+    front = await startHttpsFront({
+      port: 0,
+      cert,
+      key,
+      clientCa: cert,
+      upstreamPort: (upstream.address() as AddressInfo).port,
+      secret: 'identity-secret',
+    })
   })
   afterAll(() => {
     front?.close()
@@ -67,19 +106,27 @@ describe('request bodies through the https front', () => {
   })
 
   /** POSTs `body` in 64 KiB writes; resolves with the answer and whether the front asked for the body (100 Continue). */
-  const post = (path: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; text: string; continued: boolean }> =>
+  const post = (
+    path: string,
+    body: Buffer,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; text: string; continued: boolean }> =>
     new Promise((resolve, reject) => {
       const port = (front.address() as AddressInfo).port
       let continued = false
-      const req = httpsRequest({ host: '127.0.0.1', port, path, method: 'POST', headers, ca: cert, agent: false }, (res) => {
-        let text = ''
-        res.on('data', (c: Buffer) => (text += c.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, continued }))
-        res.on('error', reject)
-      })
+      const req = httpsRequest(
+        { host: '127.0.0.1', port, path, method: 'POST', headers, ca: cert, agent: false },
+        (res) => {
+          let text = ''
+          res.on('data', (c: Buffer) => (text += c.toString()))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, continued }))
+          res.on('error', reject)
+        },
+      )
       req.on('error', reject)
       const send = () => {
-        for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024))
+        for (let at = 0; at < body.length; at += 64 * 1024)
+          req.write(body.subarray(at, at + 64 * 1024))
         req.end()
       }
       req.on('continue', () => {
@@ -91,16 +138,24 @@ describe('request bodies through the https front', () => {
 
   it('passes a chunked body within the limit on whole, with its length, and the answer back', async () => {
     const body = Buffer.alloc(1024 * 1024, 0x61)
-    const res = await post('/echo', body, { 'transfer-encoding': 'chunked', expect: '100-continue' })
+    const res = await post('/echo', body, {
+      'transfer-encoding': 'chunked',
+      expect: '100-continue',
+    })
     expect(res).toEqual({ status: 200, text: `read ${body.length}`, continued: true })
     const got = seen.at(-1)!
     expect(got.headers['content-length']).toBe(String(body.length))
     expect([got.headers['transfer-encoding'], got.headers.expect]).toEqual([undefined, undefined])
   })
 
-  it.each([['Content-Length', false], ['chunked', true]])('gives the answer to a body over the limit to the client (%s)', async (_, chunked) => {
+  it.each([
+    ['Content-Length', false],
+    ['chunked', true],
+  ])('gives the answer to a body over the limit to the client (%s)', async (_, chunked) => {
     const body = Buffer.alloc(maxRequestBodyBytes + 512 * 1024, 0x61)
-    const framing: Record<string, string> = chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(body.length) }
+    const framing: Record<string, string> = chunked
+      ? { 'transfer-encoding': 'chunked' }
+      : { 'content-length': String(body.length) }
     const res = await post('/echo', body, framing)
     expect(res).toMatchObject({ status: 413, text: refusal })
     expect(Number(seen.at(-1)!.headers['content-length'])).toBeGreaterThan(maxRequestBodyBytes)
@@ -108,25 +163,39 @@ describe('request bodies through the https front', () => {
 
   it('answers a client that asks before sending a body declared over the limit without asking for it', async () => {
     const body = Buffer.alloc(maxRequestBodyBytes + 1, 0x61)
-    const res = await post('/echo', body, { 'content-length': String(body.length), expect: '100-continue' })
+    const res = await post('/echo', body, {
+      'content-length': String(body.length),
+      expect: '100-continue',
+    })
     expect(res).toEqual({ status: 413, text: refusal, continued: false })
   })
 
   /** GETs `path`, sending `body` after the head when given; resolves with the answer. */
-  const get = (path: string, headers: Record<string, string>, agent: HttpsAgent | false, body?: string): Promise<{ status: number; text: string }> =>
+  const get = (
+    path: string,
+    headers: Record<string, string>,
+    agent: HttpsAgent | false,
+    body?: string,
+  ): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
       const port = (front.address() as AddressInfo).port
-      const req = httpsRequest({ host: '127.0.0.1', port, path, method: 'GET', headers, ca: cert, agent }, (res) => {
-        let text = ''
-        res.on('data', (c: Buffer) => (text += c.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-        res.on('error', reject)
-      })
+      const req = httpsRequest(
+        { host: '127.0.0.1', port, path, method: 'GET', headers, ca: cert, agent },
+        (res) => {
+          let text = ''
+          res.on('data', (c: Buffer) => (text += c.toString()))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+          res.on('error', reject)
+        },
+      )
       req.on('error', reject)
       req.end(body)
     })
 
-  it.each([['Content-Length', { 'content-length': '5' }], ['chunked', { 'transfer-encoding': 'chunked' }]])(
+  it.each([
+    ['Content-Length', { 'content-length': '5' }],
+    ['chunked', { 'transfer-encoding': 'chunked' }],
+  ])(
     'drops the body a client sends with a GET, and the requests after it on the same connection to the Worker arrive whole (%s)',
     async (_, framing) => {
       const from = seen.length
@@ -145,7 +214,14 @@ describe('request bodies through the https front', () => {
         kept.destroy()
       }
       const got = seen.slice(from)
-      expect(got.map((s) => [s.url, s.bytes, s.headers['content-length'], s.headers['transfer-encoding']])).toEqual([
+      expect(
+        got.map((s) => [
+          s.url,
+          s.bytes,
+          s.headers['content-length'],
+          s.headers['transfer-encoding'],
+        ]),
+      ).toEqual([
         ['/first', 0, undefined, undefined],
         ['/again', 0, undefined, undefined],
         ['/other', 0, undefined, undefined],
@@ -156,6 +232,8 @@ describe('request bodies through the https front', () => {
   )
 
   it('breaks off an answer the Worker breaks off, rather than passing it as whole', async () => {
-    await expect(post('/cut', Buffer.from('{}'), { 'content-type': 'application/json' })).rejects.toThrow(/aborted|socket hang up|ECONNRESET/)
+    await expect(
+      post('/cut', Buffer.from('{}'), { 'content-type': 'application/json' }),
+    ).rejects.toThrow(/aborted|socket hang up|ECONNRESET/)
   })
 })

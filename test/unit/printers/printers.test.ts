@@ -13,7 +13,11 @@ import {
   statefulSetPrinter,
 } from '../../../src/printers/workloads'
 import { cronJobPrinter, jobPrinter } from '../../../src/printers/batch'
-import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from '../../../src/printers/service'
+import {
+  endpointSlicePrinter,
+  endpointsPrinter,
+  servicePrinter,
+} from '../../../src/printers/service'
 import {
   configMapPrinter,
   leasePrinter,
@@ -47,7 +51,10 @@ function meta(name: string, extra: Record<string, unknown> = {}) {
 }
 
 /** The cells of one printer for one object, by column name. */
-function byName(printer: { columns: { name: string }[] }, cells: unknown[]): Record<string, unknown> {
+function byName(
+  printer: { columns: { name: string }[] },
+  cells: unknown[],
+): Record<string, unknown> {
   expect(cells).toHaveLength(printer.columns.length)
   return Object.fromEntries(printer.columns.map((c, i) => [c.name, cells[i]]))
 }
@@ -119,39 +126,63 @@ describe('pod printer', () => {
     { type: 'PodScheduled', status: 'True' },
   ]
   /** Pod web-1, 18 s old, with one container `web` unless the spec says otherwise. */
-  const printedPod = (spec: Record<string, unknown>, status: Record<string, unknown>, metaExtra = {}): KubeObject =>
-    newPod('web-1', { containers: [{ name: 'web', image: 'nginx:1.27' }], spec, status, metadata: meta('web-1', metaExtra) })
+  const printedPod = (
+    spec: Record<string, unknown>,
+    status: Record<string, unknown>,
+    metaExtra = {},
+  ): KubeObject =>
+    newPod('web-1', {
+      containers: [{ name: 'web', image: 'nginx:1.27' }],
+      spec,
+      status,
+      metadata: meta('web-1', metaExtra),
+    })
 
-  const cases: Array<{ title: string; pod: KubeObject; ready: string; status: string; restarts: string }> = [
+  const cases: Array<{
+    title: string
+    pod: KubeObject
+    ready: string
+    status: string
+    restarts: string
+  }> = [
     {
       title: 'running and ready',
-      pod: printedPod({ nodeName: 'node-1' }, {
-        phase: 'Running',
-        podIP: '10.0.0.5',
-        podIPs: [{ ip: '10.0.0.5' }],
-        conditions: podReady,
-        containerStatuses: [running('web')],
-      }),
+      pod: printedPod(
+        { nodeName: 'node-1' },
+        {
+          phase: 'Running',
+          podIP: '10.0.0.5',
+          podIPs: [{ ip: '10.0.0.5' }],
+          conditions: podReady,
+          containerStatuses: [running('web')],
+        },
+      ),
       ready: '1/1',
       status: 'Running',
       restarts: '0',
     },
     {
       title: 'pending, not yet scheduled',
-      pod: printedPod({}, {
-        phase: 'Pending',
-        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
-      }),
+      pod: printedPod(
+        {},
+        {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+        },
+      ),
       ready: '0/1',
       status: 'Pending',
       restarts: '0',
     },
     {
       title: 'scheduling gated',
-      pod: printedPod({}, {
-        phase: 'Pending',
-        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }],
-      }),
+      pod: printedPod(
+        {},
+        {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }],
+        },
+      ),
       ready: '0/1',
       status: 'SchedulingGated',
       restarts: '0',
@@ -163,8 +194,18 @@ describe('pod printer', () => {
         {
           phase: 'Pending',
           containerStatuses: [
-            { name: 'sidecar', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
-            { name: 'web', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
+            {
+              name: 'sidecar',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'ContainerCreating' } },
+            },
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'ContainerCreating' } },
+            },
           ],
         },
       ),
@@ -174,62 +215,108 @@ describe('pod printer', () => {
     },
     {
       title: 'crash looping, with the time of the last restart',
-      pod: printedPod({ nodeName: 'node-1' }, {
-        phase: 'Running',
-        containerStatuses: [
-          {
-            name: 'web',
-            ready: false,
-            restartCount: 5,
-            state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 2m40s' } },
-            lastState: {
-              terminated: { exitCode: 1, reason: 'Error', startedAt: ago(2 * M + 5 * S), finishedAt: ago(2 * M) },
+      pod: printedPod(
+        { nodeName: 'node-1' },
+        {
+          phase: 'Running',
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 5,
+              state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 2m40s' } },
+              lastState: {
+                terminated: {
+                  exitCode: 1,
+                  reason: 'Error',
+                  startedAt: ago(2 * M + 5 * S),
+                  finishedAt: ago(2 * M),
+                },
+              },
             },
-          },
-        ],
-      }),
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'CrashLoopBackOff',
       restarts: '5 (2m ago)',
     },
     {
       title: 'image pull failure',
-      pod: printedPod({}, {
-        phase: 'Pending',
-        containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }],
-      }),
+      pod: printedPod(
+        {},
+        {
+          phase: 'Pending',
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'ImagePullBackOff' } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'ImagePullBackOff',
       restarts: '0',
     },
     {
       title: 'completed',
-      pod: printedPod({ restartPolicy: 'Never' }, {
-        phase: 'Succeeded',
-        containerStatuses: [
-          { name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-        ],
-      }),
+      pod: printedPod(
+        { restartPolicy: 'Never' },
+        {
+          phase: 'Succeeded',
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, reason: 'Completed' } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Completed',
       restarts: '0',
     },
     {
       title: 'terminated without a reason: exit code',
-      pod: printedPod({}, {
-        phase: 'Failed',
-        containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 137 } } }],
-      }),
+      pod: printedPod(
+        {},
+        {
+          phase: 'Failed',
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 137 } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'ExitCode:137',
       restarts: '0',
     },
     {
       title: 'terminated without a reason: signal',
-      pod: printedPod({}, {
-        phase: 'Failed',
-        containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, signal: 9 } } }],
-      }),
+      pod: printedPod(
+        {},
+        {
+          phase: 'Failed',
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, signal: 9 } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Signal:9',
       restarts: '0',
@@ -243,28 +330,44 @@ describe('pod printer', () => {
     },
     {
       title: 'one container completed while another still runs, pod ready',
-      pod: printedPod({ containers: [{ name: 'job' }, { name: 'web' }] }, {
-        phase: 'Running',
-        conditions: podReady,
-        containerStatuses: [
-          { name: 'job', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-          running('web'),
-        ],
-      }),
+      pod: printedPod(
+        { containers: [{ name: 'job' }, { name: 'web' }] },
+        {
+          phase: 'Running',
+          conditions: podReady,
+          containerStatuses: [
+            {
+              name: 'job',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, reason: 'Completed' } },
+            },
+            running('web'),
+          ],
+        },
+      ),
       ready: '1/2',
       status: 'Running',
       restarts: '0',
     },
     {
       title: 'one container completed while another still runs, pod not ready',
-      pod: printedPod({ containers: [{ name: 'job' }, { name: 'web' }] }, {
-        phase: 'Running',
-        conditions: [{ type: 'Ready', status: 'False' }],
-        containerStatuses: [
-          { name: 'job', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-          running('web'),
-        ],
-      }),
+      pod: printedPod(
+        { containers: [{ name: 'job' }, { name: 'web' }] },
+        {
+          phase: 'Running',
+          conditions: [{ type: 'Ready', status: 'False' }],
+          containerStatuses: [
+            {
+              name: 'job',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, reason: 'Completed' } },
+            },
+            running('web'),
+          ],
+        },
+      ),
       ready: '1/2',
       status: 'NotReady',
       restarts: '0',
@@ -287,7 +390,12 @@ describe('pod printer', () => {
         {
           phase: 'Succeeded',
           containerStatuses: [
-            { name: 'web', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, reason: 'Completed' } },
+            },
           ],
         },
         { deletionTimestamp: ago(0) },
@@ -309,80 +417,144 @@ describe('pod printer', () => {
     },
     {
       title: 'first init container running',
-      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
-        phase: 'Pending',
-        conditions: [{ type: 'Initialized', status: 'False' }],
-        initContainerStatuses: [
-          { name: 'migrate', ready: false, restartCount: 0, state: { running: { startedAt: ago(3 * S) } } },
-        ],
-        containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }],
-      }),
+      pod: printedPod(
+        { initContainers: [{ name: 'migrate' }] },
+        {
+          phase: 'Pending',
+          conditions: [{ type: 'Initialized', status: 'False' }],
+          initContainerStatuses: [
+            {
+              name: 'migrate',
+              ready: false,
+              restartCount: 0,
+              state: { running: { startedAt: ago(3 * S) } },
+            },
+          ],
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'PodInitializing' } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Init:0/1',
       restarts: '0',
     },
     {
       title: 'second of two init containers running',
-      pod: printedPod({ initContainers: [{ name: 'fetch' }, { name: 'migrate' }] }, {
-        phase: 'Pending',
-        initContainerStatuses: [
-          { name: 'fetch', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-          { name: 'migrate', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } },
-        ],
-      }),
+      pod: printedPod(
+        { initContainers: [{ name: 'fetch' }, { name: 'migrate' }] },
+        {
+          phase: 'Pending',
+          initContainerStatuses: [
+            {
+              name: 'fetch',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, reason: 'Completed' } },
+            },
+            {
+              name: 'migrate',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'PodInitializing' } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Init:1/2',
       restarts: '0',
     },
     {
       title: 'init container crash looping',
-      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
-        phase: 'Pending',
-        initContainerStatuses: [
-          {
-            name: 'migrate',
-            ready: false,
-            restartCount: 3,
-            state: { waiting: { reason: 'CrashLoopBackOff' } },
-            lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: ago(30 * S) } },
-          },
-        ],
-        containerStatuses: [{ name: 'web', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }],
-      }),
+      pod: printedPod(
+        { initContainers: [{ name: 'migrate' }] },
+        {
+          phase: 'Pending',
+          initContainerStatuses: [
+            {
+              name: 'migrate',
+              ready: false,
+              restartCount: 3,
+              state: { waiting: { reason: 'CrashLoopBackOff' } },
+              lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: ago(30 * S) } },
+            },
+          ],
+          containerStatuses: [
+            {
+              name: 'web',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'PodInitializing' } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Init:CrashLoopBackOff',
       restarts: '3 (30s ago)',
     },
     {
       title: 'init container failed',
-      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
-        phase: 'Failed',
-        initContainerStatuses: [
-          { name: 'migrate', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } },
-        ],
-      }),
+      pod: printedPod(
+        { initContainers: [{ name: 'migrate' }] },
+        {
+          phase: 'Failed',
+          initContainerStatuses: [
+            {
+              name: 'migrate',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 1, reason: 'Error' } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Init:Error',
       restarts: '0',
     },
     {
       title: 'init container exited without a reason',
-      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
-        phase: 'Pending',
-        initContainerStatuses: [{ name: 'migrate', ready: false, restartCount: 0, state: { terminated: { exitCode: 2 } } }],
-      }),
+      pod: printedPod(
+        { initContainers: [{ name: 'migrate' }] },
+        {
+          phase: 'Pending',
+          initContainerStatuses: [
+            {
+              name: 'migrate',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 2 } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Init:ExitCode:2',
       restarts: '0',
     },
     {
       title: 'init container killed by a signal',
-      pod: printedPod({ initContainers: [{ name: 'migrate' }] }, {
-        phase: 'Pending',
-        initContainerStatuses: [
-          { name: 'migrate', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, signal: 9 } } },
-        ],
-      }),
+      pod: printedPod(
+        { initContainers: [{ name: 'migrate' }] },
+        {
+          phase: 'Pending',
+          initContainerStatuses: [
+            {
+              name: 'migrate',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 137, signal: 9 } },
+            },
+          ],
+        },
+      ),
       ready: '0/1',
       status: 'Init:Signal:9',
       restarts: '0',
@@ -391,10 +563,7 @@ describe('pod printer', () => {
       title: 'sidecar counts toward ready and restarts, completed init restarts do not',
       pod: printedPod(
         {
-          initContainers: [
-            { name: 'setup' },
-            { name: 'proxy', restartPolicy: 'Always' },
-          ],
+          initContainers: [{ name: 'setup' }, { name: 'proxy', restartPolicy: 'Always' }],
         },
         {
           phase: 'Running',
@@ -441,15 +610,29 @@ describe('pod printer', () => {
 
   it('fills the wide columns', () => {
     expect(podPrinter.cells(cases[0].pod, NOW)).toEqual([
-      'web-1', '1/1', 'Running', '0', '18s', '10.0.0.5', 'node-1', '<none>', '<none>',
+      'web-1',
+      '1/1',
+      'Running',
+      '0',
+      '18s',
+      '10.0.0.5',
+      'node-1',
+      '<none>',
+      '<none>',
     ])
     const gated = printedPod(
-      { nodeName: '', readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }] },
+      {
+        nodeName: '',
+        readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }],
+      },
       {
         phase: 'Pending',
         podIP: '10.0.0.9',
         nominatedNodeName: 'node-2',
-        conditions: [{ type: 'example.com/lb', status: 'True' }, { type: 'example.com/dns', status: 'False' }],
+        conditions: [
+          { type: 'example.com/lb', status: 'True' },
+          { type: 'example.com/dns', status: 'False' },
+        ],
       },
     )
     const row = byName(podPrinter, podPrinter.cells(gated, NOW))
@@ -463,7 +646,17 @@ describe('pod printer', () => {
 
   it('survives a pod with no spec or status', () => {
     const bare: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare' } }
-    expect(podPrinter.cells(bare, NOW)).toEqual(['bare', '0/0', '', '0', '<unknown>', '<none>', '<none>', '<none>', '<none>'])
+    expect(podPrinter.cells(bare, NOW)).toEqual([
+      'bare',
+      '0/0',
+      '',
+      '0',
+      '<unknown>',
+      '<none>',
+      '<none>',
+      '<none>',
+      '<none>',
+    ])
   })
 })
 
@@ -487,14 +680,41 @@ describe('workload printers', () => {
       status: { replicas: 7, readyReplicas: 7, updatedReplicas: 7, availableReplicas: 7 },
     }
     expect(deploymentPrinter.cells(deploy, NOW)).toEqual([
-      'web', '7/7', 7, 7, '10s', 'nginx,sidecar', 'nginx:1.27,busybox:1.36', 'app=web',
+      'web',
+      '7/7',
+      7,
+      7,
+      '10s',
+      'nginx,sidecar',
+      'nginx:1.27,busybox:1.36',
+      'app=web',
     ])
   })
 
-  const deploymentCases: Array<[string, Record<string, unknown>, Record<string, unknown> | undefined, string, string]> = [
-    ['rolling out', { replicas: 3, selector: { matchLabels: { app: 'web' } } }, { readyReplicas: 1, updatedReplicas: 2, availableReplicas: 1 }, '1/3', 'app=web'],
-    ['no status yet, replicas defaulted', { selector: { matchLabels: { app: 'web' } } }, undefined, '0/1', 'app=web'],
-    ['scaled to zero', { replicas: 0, selector: { matchLabels: { app: 'web' } } }, {}, '0/0', 'app=web'],
+  const deploymentCases: Array<
+    [string, Record<string, unknown>, Record<string, unknown> | undefined, string, string]
+  > = [
+    [
+      'rolling out',
+      { replicas: 3, selector: { matchLabels: { app: 'web' } } },
+      { readyReplicas: 1, updatedReplicas: 2, availableReplicas: 1 },
+      '1/3',
+      'app=web',
+    ],
+    [
+      'no status yet, replicas defaulted',
+      { selector: { matchLabels: { app: 'web' } } },
+      undefined,
+      '0/1',
+      'app=web',
+    ],
+    [
+      'scaled to zero',
+      { replicas: 0, selector: { matchLabels: { app: 'web' } } },
+      {},
+      '0/0',
+      'app=web',
+    ],
     [
       'set-based selector',
       {
@@ -513,7 +733,13 @@ describe('workload printers', () => {
       '2/2',
       'app=web,canary,env notin (dev),!legacy,tier in (edge,front)',
     ],
-    ['bad selector operator', { replicas: 1, selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } }, {}, '0/1', '<invalid>'],
+    [
+      'bad selector operator',
+      { replicas: 1, selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } },
+      {},
+      '0/1',
+      '<invalid>',
+    ],
   ]
   it.each(deploymentCases)('deployment %s', (_title, spec, status, ready, selector) => {
     const deploy: KubeObject = {
@@ -533,15 +759,29 @@ describe('workload printers', () => {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: meta('web-7d4b9c8f5d', { creationTimestamp: ago(3 * H + 2 * M) }),
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web', 'pod-template-hash': '7d4b9c8f5d' } }, template },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web', 'pod-template-hash': '7d4b9c8f5d' } },
+        template,
+      },
       status: { replicas: 3, readyReplicas: 2, availableReplicas: 2 },
     }
     expect(replicaSetPrinter.cells(rs, NOW)).toEqual([
-      'web-7d4b9c8f5d', 3, 3, 2, '3h2m', 'nginx,sidecar', 'nginx:1.27,busybox:1.36', 'app=web,pod-template-hash=7d4b9c8f5d',
+      'web-7d4b9c8f5d',
+      3,
+      3,
+      2,
+      '3h2m',
+      'nginx,sidecar',
+      'nginx:1.27,busybox:1.36',
+      'app=web,pod-template-hash=7d4b9c8f5d',
     ])
     const empty = { ...rs, spec: { replicas: 0, selector: {}, template }, status: {} }
     expect(byName(replicaSetPrinter, replicaSetPrinter.cells(empty, NOW))).toMatchObject({
-      Desired: 0, Current: 0, Ready: 0, Selector: '<none>',
+      Desired: 0,
+      Current: 0,
+      Ready: 0,
+      Selector: '<none>',
     })
   })
 
@@ -558,7 +798,13 @@ describe('workload printers', () => {
       },
       status: { replicas: 2, readyReplicas: 1 },
     }
-    expect(statefulSetPrinter.cells(sts, NOW)).toEqual(['db', '1/3', '2d3h', 'postgres', 'postgres:16'])
+    expect(statefulSetPrinter.cells(sts, NOW)).toEqual([
+      'db',
+      '1/3',
+      '2d3h',
+      'postgres',
+      'postgres:16',
+    ])
   })
 
   it('daemonset: scheduling counts and node selector', () => {
@@ -584,11 +830,28 @@ describe('workload printers', () => {
       },
     }
     expect(daemonSetPrinter.cells(ds, NOW)).toEqual([
-      'node-exporter', 3, 3, 2, 3, 2, 'disk=ssd,kubernetes.io/os=linux', '8d', 'exporter', 'prom/node-exporter:v1.8.0', 'app=node-exporter',
+      'node-exporter',
+      3,
+      3,
+      2,
+      3,
+      2,
+      'disk=ssd,kubernetes.io/os=linux',
+      '8d',
+      'exporter',
+      'prom/node-exporter:v1.8.0',
+      'app=node-exporter',
     ])
-    const noSelector = { ...ds, spec: { ...(ds.spec as object), template: { spec: { containers: [] } } }, status: {} }
+    const noSelector = {
+      ...ds,
+      spec: { ...(ds.spec as object), template: { spec: { containers: [] } } },
+      status: {},
+    }
     expect(byName(daemonSetPrinter, daemonSetPrinter.cells(noSelector, NOW))).toMatchObject({
-      Desired: 0, 'Node Selector': '<none>', Containers: '', Images: '',
+      Desired: 0,
+      'Node Selector': '<none>',
+      Containers: '',
+      Images: '',
     })
   })
 
@@ -605,8 +868,18 @@ describe('workload printers', () => {
       revision: 2,
       data: {},
     }
-    expect(controllerRevisionPrinter.cells(owned, NOW)).toEqual(['db-5c9f7d8b6', 'statefulset.apps/db', 2, '18s'])
-    const core = { ...owned, metadata: meta('x', { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: true }] }) }
+    expect(controllerRevisionPrinter.cells(owned, NOW)).toEqual([
+      'db-5c9f7d8b6',
+      'statefulset.apps/db',
+      2,
+      '18s',
+    ])
+    const core = {
+      ...owned,
+      metadata: meta('x', {
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: true }],
+      }),
+    }
     expect(controllerRevisionPrinter.cells(core, NOW)[1]).toBe('pod/p')
     const orphan = { ...owned, metadata: meta('y') }
     expect(controllerRevisionPrinter.cells(orphan, NOW)[1]).toBe('<none>')
@@ -614,34 +887,50 @@ describe('workload printers', () => {
 })
 
 describe('batch printers', () => {
-  const template = { spec: { containers: [{ name: 'pi', image: 'perl:5.34' }], restartPolicy: 'Never' } }
-  const job = (spec: Record<string, unknown>, status: Record<string, unknown>, metaExtra = {}): KubeObject => ({
+  const template = {
+    spec: { containers: [{ name: 'pi', image: 'perl:5.34' }], restartPolicy: 'Never' },
+  }
+  const job = (
+    spec: Record<string, unknown>,
+    status: Record<string, unknown>,
+    metaExtra = {},
+  ): KubeObject => ({
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: meta('pi', { creationTimestamp: ago(5 * M), ...metaExtra }),
-    spec: { selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'abc' } }, template, ...spec },
+    spec: {
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'abc' } },
+      template,
+      ...spec,
+    },
     status,
   })
 
   const cases: Array<[string, KubeObject, string, string, string]> = [
     [
       'complete',
-      job({ completions: 1, parallelism: 1 }, {
-        startTime: ago(5 * M),
-        completionTime: ago(5 * M - 12 * S),
-        succeeded: 1,
-        conditions: [
-          { type: 'SuccessCriteriaMet', status: 'True' },
-          { type: 'Complete', status: 'True' },
-        ],
-      }),
+      job(
+        { completions: 1, parallelism: 1 },
+        {
+          startTime: ago(5 * M),
+          completionTime: ago(5 * M - 12 * S),
+          succeeded: 1,
+          conditions: [
+            { type: 'SuccessCriteriaMet', status: 'True' },
+            { type: 'Complete', status: 'True' },
+          ],
+        },
+      ),
       'Complete',
       '1/1',
       '12s',
     ],
     [
       'running, several completions',
-      job({ completions: 5, parallelism: 2 }, { startTime: ago(3 * M + 20 * S), succeeded: 2, active: 2 }),
+      job(
+        { completions: 5, parallelism: 2 },
+        { startTime: ago(3 * M + 20 * S), succeeded: 2, active: 2 },
+      ),
       'Running',
       '2/5',
       '3m20s',
@@ -656,21 +945,42 @@ describe('batch printers', () => {
     ['not started yet', job({ completions: 1 }, {}), 'Running', '0/1', ''],
     [
       'failed',
-      job({ completions: 1, backoffLimit: 0 }, {
-        startTime: ago(4 * M),
-        failed: 1,
-        conditions: [
-          { type: 'FailureTarget', status: 'True' },
-          { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' },
-        ],
-      }),
+      job(
+        { completions: 1, backoffLimit: 0 },
+        {
+          startTime: ago(4 * M),
+          failed: 1,
+          conditions: [
+            { type: 'FailureTarget', status: 'True' },
+            { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' },
+          ],
+        },
+      ),
       'Failed',
       '0/1',
       '4m',
     ],
-    ['failure target reached', job({}, { startTime: ago(20 * S), conditions: [{ type: 'FailureTarget', status: 'True' }] }), 'FailureTarget', '0/1', '20s'],
-    ['suspended', job({ suspend: true }, { conditions: [{ type: 'Suspended', status: 'True' }] }), 'Suspended', '0/1', ''],
-    ['terminating', job({}, { startTime: ago(M) }, { deletionTimestamp: ago(0) }), 'Terminating', '0/1', '60s'],
+    [
+      'failure target reached',
+      job({}, { startTime: ago(20 * S), conditions: [{ type: 'FailureTarget', status: 'True' }] }),
+      'FailureTarget',
+      '0/1',
+      '20s',
+    ],
+    [
+      'suspended',
+      job({ suspend: true }, { conditions: [{ type: 'Suspended', status: 'True' }] }),
+      'Suspended',
+      '0/1',
+      '',
+    ],
+    [
+      'terminating',
+      job({}, { startTime: ago(M) }, { deletionTimestamp: ago(0) }),
+      'Terminating',
+      '0/1',
+      '60s',
+    ],
   ]
   it.each(cases)('job %s', (_title, obj, status, completions, duration) => {
     const row = byName(jobPrinter, jobPrinter.cells(obj, NOW))
@@ -697,20 +1007,42 @@ describe('batch printers', () => {
         suspend: false,
         jobTemplate: { spec: { template } },
       },
-      status: { active: [{ kind: 'Job', name: 'backup-1', namespace: 'default' }], lastScheduleTime: ago(3 * M) },
+      status: {
+        active: [{ kind: 'Job', name: 'backup-1', namespace: 'default' }],
+        lastScheduleTime: ago(3 * M),
+      },
     }
     expect(cronJobPrinter.cells(cj, NOW)).toEqual([
-      'backup', '*/5 * * * *', 'Etc/UTC', 'False', 1, '3m', '2d', 'pi', 'perl:5.34', '<none>',
+      'backup',
+      '*/5 * * * *',
+      'Etc/UTC',
+      'False',
+      1,
+      '3m',
+      '2d',
+      'pi',
+      'perl:5.34',
+      '<none>',
     ])
-    const fresh = { ...cj, spec: { schedule: '@hourly', jobTemplate: { spec: { template } } }, status: {} }
+    const fresh = {
+      ...cj,
+      spec: { schedule: '@hourly', jobTemplate: { spec: { template } } },
+      status: {},
+    }
     expect(byName(cronJobPrinter, cronJobPrinter.cells(fresh, NOW))).toMatchObject({
-      Timezone: '<none>', Suspend: '<unset>', Active: 0, 'Last Schedule': '<none>',
+      Timezone: '<none>',
+      Suspend: '<unset>',
+      Active: 0,
+      'Last Schedule': '<none>',
     })
   })
 })
 
 describe('service printers', () => {
-  const svc = (spec: Record<string, unknown>, status: Record<string, unknown> = {}): KubeObject => ({
+  const svc = (
+    spec: Record<string, unknown>,
+    status: Record<string, unknown> = {},
+  ): KubeObject => ({
     apiVersion: 'v1',
     kind: 'Service',
     metadata: meta('web'),
@@ -731,70 +1063,180 @@ describe('service printers', () => {
           { name: 'https', port: 443, targetPort: 8443, protocol: 'TCP' },
         ],
       }),
-      'ClusterIP', '10.96.0.10', '<none>', '80/TCP,443/TCP', 'app=web',
+      'ClusterIP',
+      '10.96.0.10',
+      '<none>',
+      '80/TCP,443/TCP',
+      'app=web',
     ],
     [
       'type and protocol defaulted',
       svc({ clusterIP: '10.96.0.11', ports: [{ port: 53, protocol: 'UDP' }, { port: 8080 }] }),
-      'ClusterIP', '10.96.0.11', '<none>', '53/UDP,8080/TCP', '<none>',
+      'ClusterIP',
+      '10.96.0.11',
+      '<none>',
+      '53/UDP,8080/TCP',
+      '<none>',
     ],
     [
       'cluster IP with external IPs',
-      svc({ type: 'ClusterIP', clusterIPs: ['10.96.0.12'], externalIPs: ['198.51.100.7', '198.51.100.8'], ports: [{ port: 80, protocol: 'TCP' }] }),
-      'ClusterIP', '10.96.0.12', '198.51.100.7,198.51.100.8', '80/TCP', '<none>',
+      svc({
+        type: 'ClusterIP',
+        clusterIPs: ['10.96.0.12'],
+        externalIPs: ['198.51.100.7', '198.51.100.8'],
+        ports: [{ port: 80, protocol: 'TCP' }],
+      }),
+      'ClusterIP',
+      '10.96.0.12',
+      '198.51.100.7,198.51.100.8',
+      '80/TCP',
+      '<none>',
     ],
     [
       'headless',
-      svc({ clusterIP: 'None', clusterIPs: ['None'], selector: { app: 'db' }, ports: [{ port: 5432, protocol: 'TCP' }] }),
-      'ClusterIP', 'None', '<none>', '5432/TCP', 'app=db',
+      svc({
+        clusterIP: 'None',
+        clusterIPs: ['None'],
+        selector: { app: 'db' },
+        ports: [{ port: 5432, protocol: 'TCP' }],
+      }),
+      'ClusterIP',
+      'None',
+      '<none>',
+      '5432/TCP',
+      'app=db',
     ],
     [
       'node port',
-      svc({ type: 'NodePort', clusterIPs: ['10.96.0.13'], ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }, { port: 443, nodePort: 30443, protocol: 'TCP' }] }),
-      'NodePort', '10.96.0.13', '<none>', '80:30080/TCP,443:30443/TCP', '<none>',
+      svc({
+        type: 'NodePort',
+        clusterIPs: ['10.96.0.13'],
+        ports: [
+          { port: 80, nodePort: 30080, protocol: 'TCP' },
+          { port: 443, nodePort: 30443, protocol: 'TCP' },
+        ],
+      }),
+      'NodePort',
+      '10.96.0.13',
+      '<none>',
+      '80:30080/TCP,443:30443/TCP',
+      '<none>',
     ],
     [
       'load balancer pending',
-      svc({ type: 'LoadBalancer', clusterIPs: ['10.96.0.14'], ports: [{ port: 443, nodePort: 30443, protocol: 'TCP' }] }),
-      'LoadBalancer', '10.96.0.14', '<pending>', '443:30443/TCP', '<none>',
+      svc({
+        type: 'LoadBalancer',
+        clusterIPs: ['10.96.0.14'],
+        ports: [{ port: 443, nodePort: 30443, protocol: 'TCP' }],
+      }),
+      'LoadBalancer',
+      '10.96.0.14',
+      '<pending>',
+      '443:30443/TCP',
+      '<none>',
     ],
     [
       'load balancer with ingress IPs and hostnames',
       svc(
-        { type: 'LoadBalancer', clusterIPs: ['10.96.0.15'], ports: [{ port: 80, nodePort: 31000, protocol: 'TCP' }] },
-        { loadBalancer: { ingress: [{ ip: '203.0.113.20' }, { hostname: 'lb.example.com' }, { ip: '203.0.113.10' }, { ip: '203.0.113.10' }] } },
+        {
+          type: 'LoadBalancer',
+          clusterIPs: ['10.96.0.15'],
+          ports: [{ port: 80, nodePort: 31000, protocol: 'TCP' }],
+        },
+        {
+          loadBalancer: {
+            ingress: [
+              { ip: '203.0.113.20' },
+              { hostname: 'lb.example.com' },
+              { ip: '203.0.113.10' },
+              { ip: '203.0.113.10' },
+            ],
+          },
+        },
       ),
-      'LoadBalancer', '10.96.0.15', '203.0.113.10,203.0.113.20,lb.example.com', '80:31000/TCP', '<none>',
+      'LoadBalancer',
+      '10.96.0.15',
+      '203.0.113.10,203.0.113.20,lb.example.com',
+      '80:31000/TCP',
+      '<none>',
     ],
     [
       'load balancer with ingress and external IPs',
       svc(
-        { type: 'LoadBalancer', clusterIPs: ['10.96.0.16'], externalIPs: ['198.51.100.9'], ports: [{ port: 80, nodePort: 31001, protocol: 'TCP' }] },
+        {
+          type: 'LoadBalancer',
+          clusterIPs: ['10.96.0.16'],
+          externalIPs: ['198.51.100.9'],
+          ports: [{ port: 80, nodePort: 31001, protocol: 'TCP' }],
+        },
         { loadBalancer: { ingress: [{ ip: '203.0.113.30' }] } },
       ),
-      'LoadBalancer', '10.96.0.16', '203.0.113.30,198.51.100.9', '80:31001/TCP', '<none>',
+      'LoadBalancer',
+      '10.96.0.16',
+      '203.0.113.30,198.51.100.9',
+      '80:31001/TCP',
+      '<none>',
     ],
     [
       'external name',
       svc({ type: 'ExternalName', externalName: 'db.example.com' }),
-      'ExternalName', '<none>', 'db.example.com', '<none>', '<none>',
+      'ExternalName',
+      '<none>',
+      'db.example.com',
+      '<none>',
+      '<none>',
     ],
   ]
   it.each(cases)('service %s', (_title, obj, type, clusterIP, externalIP, ports, selector) => {
-    expect(servicePrinter.cells(obj, NOW)).toEqual(['web', type, clusterIP, externalIP, ports, '18s', selector])
+    expect(servicePrinter.cells(obj, NOW)).toEqual([
+      'web',
+      type,
+      clusterIP,
+      externalIP,
+      ports,
+      '18s',
+      selector,
+    ])
   })
 
   it('endpoints', () => {
-    const ep = (subsets: unknown): KubeObject => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: meta('web'), ...(subsets ? { subsets } : {}) })
-    expect(endpointsPrinter.cells(ep([{ addresses: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }], ports: [{ port: 8080, protocol: 'TCP' }] }]), NOW))
-      .toEqual(['web', '10.0.0.5:8080,10.0.0.6:8080', '18s'])
+    const ep = (subsets: unknown): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: meta('web'),
+      ...(subsets ? { subsets } : {}),
+    })
+    expect(
+      endpointsPrinter.cells(
+        ep([
+          {
+            addresses: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }],
+            ports: [{ port: 8080, protocol: 'TCP' }],
+          },
+        ]),
+        NOW,
+      ),
+    ).toEqual(['web', '10.0.0.5:8080,10.0.0.6:8080', '18s'])
     expect(endpointsPrinter.cells(ep(undefined), NOW)[1]).toBe('<none>')
-    expect(endpointsPrinter.cells(ep([{ notReadyAddresses: [{ ip: '10.0.0.7' }], ports: [{ port: 80 }] }]), NOW)[1]).toBe('')
-    expect(endpointsPrinter.cells(ep([{ addresses: [{ ip: '10.0.0.5' }] }]), NOW)[1]).toBe('10.0.0.5')
-    expect(endpointsPrinter.cells(ep([{ addresses: [{ ip: 'fd00::5' }], ports: [{ port: 80 }] }]), NOW)[1]).toBe('[fd00::5]:80')
+    expect(
+      endpointsPrinter.cells(
+        ep([{ notReadyAddresses: [{ ip: '10.0.0.7' }], ports: [{ port: 80 }] }]),
+        NOW,
+      )[1],
+    ).toBe('')
+    expect(endpointsPrinter.cells(ep([{ addresses: [{ ip: '10.0.0.5' }] }]), NOW)[1]).toBe(
+      '10.0.0.5',
+    )
+    expect(
+      endpointsPrinter.cells(
+        ep([{ addresses: [{ ip: 'fd00::5' }], ports: [{ port: 80 }] }]),
+        NOW,
+      )[1],
+    ).toBe('[fd00::5]:80')
     const five = [1, 2, 3, 4, 5].map((i) => ({ ip: `10.0.0.${i}` }))
-    expect(endpointsPrinter.cells(ep([{ addresses: five, ports: [{ port: 80 }] }]), NOW)[1])
-      .toBe('10.0.0.1:80,10.0.0.2:80,10.0.0.3:80 + 2 more...')
+    expect(endpointsPrinter.cells(ep([{ addresses: five, ports: [{ port: 80 }] }]), NOW)[1]).toBe(
+      '10.0.0.1:80,10.0.0.2:80,10.0.0.3:80 + 2 more...',
+    )
   })
 
   it('endpointslice', () => {
@@ -803,7 +1245,11 @@ describe('service printers', () => {
       kind: 'EndpointSlice',
       metadata: meta('web-abcde'),
       addressType: 'IPv4',
-      ports: [{ name: 'http', port: 8080, protocol: 'TCP' }, { name: 'metrics', protocol: 'TCP' }, {}],
+      ports: [
+        { name: 'http', port: 8080, protocol: 'TCP' },
+        { name: 'metrics', protocol: 'TCP' },
+        {},
+      ],
       endpoints: [
         { addresses: ['10.0.0.5'], conditions: { ready: true } },
         { addresses: ['10.0.0.6', '10.0.0.7'] },
@@ -811,18 +1257,37 @@ describe('service printers', () => {
       ],
     }
     expect(endpointSlicePrinter.cells(slice, NOW)).toEqual([
-      'web-abcde', 'IPv4', '8080,metrics,*', '10.0.0.5,10.0.0.6,10.0.0.7 + 1 more...', '18s',
+      'web-abcde',
+      'IPv4',
+      '8080,metrics,*',
+      '10.0.0.5,10.0.0.6,10.0.0.7 + 1 more...',
+      '18s',
     ])
     const empty = { ...slice, ports: null, endpoints: [] }
-    expect(endpointSlicePrinter.cells(empty, NOW)).toEqual(['web-abcde', 'IPv4', '<unset>', '<unset>', '18s'])
+    expect(endpointSlicePrinter.cells(empty, NOW)).toEqual([
+      'web-abcde',
+      'IPv4',
+      '<unset>',
+      '<unset>',
+      '18s',
+    ])
   })
 })
 
 describe('node printer', () => {
-  const node = (extra: { labels?: Record<string, string>; unschedulable?: boolean; conditions?: unknown[] }): KubeObject => ({
+  const node = (extra: {
+    labels?: Record<string, string>
+    unschedulable?: boolean
+    conditions?: unknown[]
+  }): KubeObject => ({
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: 'node-1', uid: 'n1', creationTimestamp: ago(45 * D), labels: extra.labels ?? {} },
+    metadata: {
+      name: 'node-1',
+      uid: 'n1',
+      creationTimestamp: ago(45 * D),
+      labels: extra.labels ?? {},
+    },
     spec: extra.unschedulable ? { unschedulable: true } : {},
     status: {
       conditions: extra.conditions ?? [
@@ -845,12 +1310,19 @@ describe('node printer', () => {
   const cases: Array<[string, KubeObject, string, string]> = [
     ['ready worker', node({}), 'Ready', '<none>'],
     ['not ready', node({ conditions: [{ type: 'Ready', status: 'False' }] }), 'NotReady', '<none>'],
-    ['ready unknown', node({ conditions: [{ type: 'Ready', status: 'Unknown' }] }), 'NotReady', '<none>'],
+    [
+      'ready unknown',
+      node({ conditions: [{ type: 'Ready', status: 'Unknown' }] }),
+      'NotReady',
+      '<none>',
+    ],
     ['no Ready condition', node({ conditions: [] }), 'Unknown', '<none>'],
     ['cordoned', node({ unschedulable: true }), 'Ready,SchedulingDisabled', '<none>'],
     [
       'control plane',
-      node({ labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/os': 'linux' } }),
+      node({
+        labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/os': 'linux' },
+      }),
       'Ready',
       'control-plane',
     ],
@@ -872,13 +1344,37 @@ describe('node printer', () => {
   ]
   it.each(cases)('%s', (_title, obj, status, roles) => {
     expect(nodePrinter.cells(obj, NOW)).toEqual([
-      'node-1', status, roles, '45d', 'v1.32.4', '192.168.1.10', '<none>', 'Ubuntu 24.04 LTS', '6.8.0-45-generic', 'containerd://1.7.22',
+      'node-1',
+      status,
+      roles,
+      '45d',
+      'v1.32.4',
+      '192.168.1.10',
+      '<none>',
+      'Ubuntu 24.04 LTS',
+      '6.8.0-45-generic',
+      'containerd://1.7.22',
     ])
   })
 
   it('unknown system info', () => {
-    const bare: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n', creationTimestamp: ago(M) } }
-    expect(nodePrinter.cells(bare, NOW)).toEqual(['n', 'Unknown', '<none>', '60s', '', '<none>', '<none>', '<unknown>', '<unknown>', '<unknown>'])
+    const bare: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n', creationTimestamp: ago(M) },
+    }
+    expect(nodePrinter.cells(bare, NOW)).toEqual([
+      'n',
+      'Unknown',
+      '<none>',
+      '60s',
+      '',
+      '<none>',
+      '<none>',
+      '<unknown>',
+      '<unknown>',
+      '<unknown>',
+    ])
   })
 })
 
@@ -888,7 +1384,14 @@ describe('event printer', () => {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: meta('web-1.17f3a2b4c5d6e7f8', { creationTimestamp: ago(5 * M) }),
-      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'p1', apiVersion: 'v1', fieldPath: 'spec.containers{web}' },
+      involvedObject: {
+        kind: 'Pod',
+        namespace: 'default',
+        name: 'web-1',
+        uid: 'p1',
+        apiVersion: 'v1',
+        fieldPath: 'spec.containers{web}',
+      },
       reason: 'BackOff',
       message: 'Back-off restarting failed container web in pod web-1\n',
       source: { component: 'kubelet', host: 'node-1' },
@@ -901,8 +1404,16 @@ describe('event printer', () => {
       reportingInstance: 'node-1',
     }
     expect(eventPrinter.cells(ev, NOW)).toEqual([
-      '20s', 'Warning', 'BackOff', 'pod/web-1', 'spec.containers{web}', 'kubelet, node-1',
-      'Back-off restarting failed container web in pod web-1', '5m', 12, 'web-1.17f3a2b4c5d6e7f8',
+      '20s',
+      'Warning',
+      'BackOff',
+      'pod/web-1',
+      'spec.containers{web}',
+      'kubelet, node-1',
+      'Back-off restarting failed container web in pod web-1',
+      '5m',
+      12,
+      'web-1.17f3a2b4c5d6e7f8',
     ])
   })
 
@@ -911,7 +1422,12 @@ describe('event printer', () => {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: meta('web.1'),
-      involvedObject: { kind: 'Deployment', namespace: 'default', name: 'web', apiVersion: 'apps/v1' },
+      involvedObject: {
+        kind: 'Deployment',
+        namespace: 'default',
+        name: 'web',
+        apiVersion: 'apps/v1',
+      },
       reason: 'ScalingReplicaSet',
       message: 'Scaled up replica set web-7d4b9c8f5d to 3',
       source: {},
@@ -945,7 +1461,13 @@ describe('event printer', () => {
       type: 'Normal',
     }
     const row = byName(eventPrinter, eventPrinter.cells(ev, NOW))
-    expect(row).toMatchObject({ 'Last Seen': '<unknown>', 'First Seen': '<unknown>', Count: 1, Object: 'namespace', Source: '' })
+    expect(row).toMatchObject({
+      'Last Seen': '<unknown>',
+      'First Seen': '<unknown>',
+      Count: 1,
+      Object: 'namespace',
+      Source: '',
+    })
   })
 
   it('events.k8s.io/v1 event reads regarding, note and deprecated fields', () => {
@@ -965,38 +1487,87 @@ describe('event printer', () => {
       deprecatedLastTimestamp: ago(M),
     }
     expect(eventPrinter.cells(ev, NOW)).toEqual([
-      '60s', 'Normal', 'Scheduled', 'pod/web-1', '', 'default-scheduler, scheduler-0',
-      'Successfully assigned default/web-1 to node-1', '3m', 2, 'web-1.abc',
+      '60s',
+      'Normal',
+      'Scheduled',
+      'pod/web-1',
+      '',
+      'default-scheduler, scheduler-0',
+      'Successfully assigned default/web-1 to node-1',
+      '3m',
+      2,
+      'web-1.abc',
     ])
   })
 })
 
 describe('config printers', () => {
   it('configmap counts data and binaryData', () => {
-    const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta('app-config'), data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } }
+    const cm: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: meta('app-config'),
+      data: { a: '1', b: '2' },
+      binaryData: { c: 'AA==' },
+    }
     expect(configMapPrinter.cells(cm, NOW)).toEqual(['app-config', 3, '18s'])
-    expect(configMapPrinter.cells({ ...cm, data: undefined, binaryData: undefined }, NOW)[1]).toBe(0)
+    expect(configMapPrinter.cells({ ...cm, data: undefined, binaryData: undefined }, NOW)[1]).toBe(
+      0,
+    )
   })
 
   it('secret type and data', () => {
-    const tls: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: meta('tls'), type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==', 'tls.key': 'eA==' } }
+    const tls: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta('tls'),
+      type: 'kubernetes.io/tls',
+      data: { 'tls.crt': 'eA==', 'tls.key': 'eA==' },
+    }
     expect(secretPrinter.cells(tls, NOW)).toEqual(['tls', 'kubernetes.io/tls', 2, '18s'])
-    const opaque: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: meta('s'), data: { a: 'eA==' }, stringData: { a: 'x', b: 'y' } }
+    const opaque: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta('s'),
+      data: { a: 'eA==' },
+      stringData: { a: 'x', b: 'y' },
+    }
     expect(secretPrinter.cells(opaque, NOW)).toEqual(['s', 'Opaque', 2, '18s'])
   })
 
   it('serviceaccount counts secrets', () => {
-    expect(serviceAccountPrinter.cells({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta('default') }, NOW)).toEqual(['default', 0, '18s'])
-    expect(serviceAccountPrinter.cells({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta('ci'), secrets: [{ name: 'ci-token' }] }, NOW))
-      .toEqual(['ci', 1, '18s'])
+    expect(
+      serviceAccountPrinter.cells(
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta('default') },
+        NOW,
+      ),
+    ).toEqual(['default', 0, '18s'])
+    expect(
+      serviceAccountPrinter.cells(
+        {
+          apiVersion: 'v1',
+          kind: 'ServiceAccount',
+          metadata: meta('ci'),
+          secrets: [{ name: 'ci-token' }],
+        },
+        NOW,
+      ),
+    ).toEqual(['ci', 1, '18s'])
   })
 
   it('namespace status', () => {
-    const ns = (status: unknown, extra = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', creationTimestamp: ago(3 * 365 * D), ...extra }, ...(status ? { status } : {}) })
+    const ns = (status: unknown, extra = {}): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'team-a', creationTimestamp: ago(3 * 365 * D), ...extra },
+      ...(status ? { status } : {}),
+    })
     expect(namespacePrinter.cells(ns({ phase: 'Active' }), NOW)).toEqual(['team-a', 'Active', '3y'])
     expect(namespacePrinter.cells(ns({ phase: 'Terminating' }), NOW)[1]).toBe('Terminating')
     expect(namespacePrinter.cells(ns(undefined), NOW)[1]).toBe('Active')
-    expect(namespacePrinter.cells(ns(undefined, { deletionTimestamp: ago(0) }), NOW)[1]).toBe('Terminating')
+    expect(namespacePrinter.cells(ns(undefined, { deletionTimestamp: ago(0) }), NOW)[1]).toBe(
+      'Terminating',
+    )
   })
 
   it('lease holder', () => {
@@ -1004,7 +1575,11 @@ describe('config printers', () => {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name: 'node-1', namespace: 'kube-node-lease', creationTimestamp: ago(45 * D) },
-      spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2025-06-01T11:59:55.000000Z' },
+      spec: {
+        holderIdentity: 'node-1',
+        leaseDurationSeconds: 40,
+        renewTime: '2025-06-01T11:59:55.000000Z',
+      },
     }
     expect(leasePrinter.cells(lease, NOW)).toEqual(['node-1', 'node-1', '45d'])
     expect(leasePrinter.cells({ ...lease, spec: {} }, NOW)[1]).toBe('')
@@ -1013,33 +1588,103 @@ describe('config printers', () => {
 
 describe('printerFor and column definitions', () => {
   const expected: Array<[string, string, string[], string[]]> = [
-    ['', 'pods', ['Name', 'Ready', 'Status', 'Restarts', 'Age'], ['IP', 'Node', 'Nominated Node', 'Readiness Gates']],
-    ['apps', 'deployments', ['Name', 'Ready', 'Up-to-date', 'Available', 'Age'], ['Containers', 'Images', 'Selector']],
-    ['apps', 'replicasets', ['Name', 'Desired', 'Current', 'Ready', 'Age'], ['Containers', 'Images', 'Selector']],
+    [
+      '',
+      'pods',
+      ['Name', 'Ready', 'Status', 'Restarts', 'Age'],
+      ['IP', 'Node', 'Nominated Node', 'Readiness Gates'],
+    ],
+    [
+      'apps',
+      'deployments',
+      ['Name', 'Ready', 'Up-to-date', 'Available', 'Age'],
+      ['Containers', 'Images', 'Selector'],
+    ],
+    [
+      'apps',
+      'replicasets',
+      ['Name', 'Desired', 'Current', 'Ready', 'Age'],
+      ['Containers', 'Images', 'Selector'],
+    ],
     ['apps', 'statefulsets', ['Name', 'Ready', 'Age'], ['Containers', 'Images']],
-    ['apps', 'daemonsets', ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age'], ['Containers', 'Images', 'Selector']],
+    [
+      'apps',
+      'daemonsets',
+      ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age'],
+      ['Containers', 'Images', 'Selector'],
+    ],
     ['apps', 'controllerrevisions', ['Name', 'Controller', 'Revision', 'Age'], []],
-    ['', 'replicationcontrollers', ['Name', 'Desired', 'Current', 'Ready', 'Age'], ['Containers', 'Images', 'Selector']],
+    [
+      '',
+      'replicationcontrollers',
+      ['Name', 'Desired', 'Current', 'Ready', 'Age'],
+      ['Containers', 'Images', 'Selector'],
+    ],
     ['', 'podtemplates', ['Template', 'Containers', 'Images', 'Pod Labels'], []],
-    ['scheduling.k8s.io', 'priorityclasses', ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'], []],
+    [
+      'scheduling.k8s.io',
+      'priorityclasses',
+      ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'],
+      [],
+    ],
     ['node.k8s.io', 'runtimeclasses', ['Name', 'Handler', 'Age'], []],
-    ['batch', 'jobs', ['Name', 'Status', 'Completions', 'Duration', 'Age'], ['Containers', 'Images', 'Selector']],
-    ['batch', 'cronjobs', ['Name', 'Schedule', 'Timezone', 'Suspend', 'Active', 'Last Schedule', 'Age'], ['Containers', 'Images', 'Selector']],
+    [
+      'batch',
+      'jobs',
+      ['Name', 'Status', 'Completions', 'Duration', 'Age'],
+      ['Containers', 'Images', 'Selector'],
+    ],
+    [
+      'batch',
+      'cronjobs',
+      ['Name', 'Schedule', 'Timezone', 'Suspend', 'Active', 'Last Schedule', 'Age'],
+      ['Containers', 'Images', 'Selector'],
+    ],
     ['', 'services', ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age'], ['Selector']],
     ['', 'endpoints', ['Name', 'Endpoints', 'Age'], []],
-    ['discovery.k8s.io', 'endpointslices', ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'], []],
-    ['', 'nodes', ['Name', 'Status', 'Roles', 'Age', 'Version'], ['Internal-IP', 'External-IP', 'OS-Image', 'Kernel-Version', 'Container-Runtime']],
+    [
+      'discovery.k8s.io',
+      'endpointslices',
+      ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'],
+      [],
+    ],
+    [
+      '',
+      'nodes',
+      ['Name', 'Status', 'Roles', 'Age', 'Version'],
+      ['Internal-IP', 'External-IP', 'OS-Image', 'Kernel-Version', 'Container-Runtime'],
+    ],
     ['', 'namespaces', ['Name', 'Status', 'Age'], []],
     ['', 'configmaps', ['Name', 'Data', 'Age'], []],
     ['', 'secrets', ['Name', 'Type', 'Data', 'Age'], []],
     ['', 'serviceaccounts', ['Name', 'Secrets', 'Age'], []],
-    ['', 'events', ['Last Seen', 'Type', 'Reason', 'Object', 'Message'], ['Subobject', 'Source', 'First Seen', 'Count', 'Name']],
-    ['events.k8s.io', 'events', ['Last Seen', 'Type', 'Reason', 'Object', 'Message'], ['Subobject', 'Source', 'First Seen', 'Count', 'Name']],
+    [
+      '',
+      'events',
+      ['Last Seen', 'Type', 'Reason', 'Object', 'Message'],
+      ['Subobject', 'Source', 'First Seen', 'Count', 'Name'],
+    ],
+    [
+      'events.k8s.io',
+      'events',
+      ['Last Seen', 'Type', 'Reason', 'Object', 'Message'],
+      ['Subobject', 'Source', 'First Seen', 'Count', 'Name'],
+    ],
     ['coordination.k8s.io', 'leases', ['Name', 'Holder', 'Age'], []],
     ['rbac.authorization.k8s.io', 'roles', ['Name', 'Created At'], []],
     ['rbac.authorization.k8s.io', 'clusterroles', ['Name', 'Created At'], []],
-    ['rbac.authorization.k8s.io', 'rolebindings', ['Name', 'Role', 'Age'], ['Users', 'Groups', 'ServiceAccounts']],
-    ['rbac.authorization.k8s.io', 'clusterrolebindings', ['Name', 'Role', 'Age'], ['Users', 'Groups', 'ServiceAccounts']],
+    [
+      'rbac.authorization.k8s.io',
+      'rolebindings',
+      ['Name', 'Role', 'Age'],
+      ['Users', 'Groups', 'ServiceAccounts'],
+    ],
+    [
+      'rbac.authorization.k8s.io',
+      'clusterrolebindings',
+      ['Name', 'Role', 'Age'],
+      ['Users', 'Groups', 'ServiceAccounts'],
+    ],
     ['example.com', 'widgets', ['Name', 'Age'], []],
   ]
   it.each(expected)('%s/%s', (group, resource, normal, wide) => {
@@ -1050,7 +1695,9 @@ describe('printerFor and column definitions', () => {
       expect(Object.keys(c).sort()).toEqual(['description', 'format', 'name', 'priority', 'type'])
       expect(c.description).not.toBe('')
       // PodTemplate's name column is titled Template, as upstream's.
-      expect(c.format).toBe(c.name === 'Name' || (resource === 'podtemplates' && c.name === 'Template') ? 'name' : '')
+      expect(c.format).toBe(
+        c.name === 'Name' || (resource === 'podtemplates' && c.name === 'Template') ? 'name' : '',
+      )
       expect(['string', 'integer', 'number', 'boolean', 'date']).toContain(c.type)
     }
   })
@@ -1086,7 +1733,12 @@ describe('buildTable', () => {
   ]
 
   it('builds the Table shape kubectl reads, with PartialObjectMetadata rows by default', () => {
-    const table = buildTable(pods, { group: '', resource: 'pods', now: NOW, resourceVersion: '1010' })
+    const table = buildTable(pods, {
+      group: '',
+      resource: 'pods',
+      now: NOW,
+      resourceVersion: '1010',
+    })
     expect(table).toEqual({
       kind: 'Table',
       apiVersion: 'meta.k8s.io/v1',
@@ -1095,11 +1747,19 @@ describe('buildTable', () => {
       rows: [
         {
           cells: ['web-1', '1/1', 'Running', '0', '18s', '10.0.0.5', 'node-1', '<none>', '<none>'],
-          object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: pods[0].metadata },
+          object: {
+            kind: 'PartialObjectMetadata',
+            apiVersion: 'meta.k8s.io/v1',
+            metadata: pods[0].metadata,
+          },
         },
         {
           cells: ['web-2', '0/1', 'Pending', '0', '18s', '<none>', '<none>', '<none>', '<none>'],
-          object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: pods[1].metadata },
+          object: {
+            kind: 'PartialObjectMetadata',
+            apiVersion: 'meta.k8s.io/v1',
+            metadata: pods[1].metadata,
+          },
         },
       ],
     })
@@ -1117,7 +1777,12 @@ describe('buildTable', () => {
   })
 
   it('includeObject=Object carries the full object (for --sort-by)', () => {
-    const table = buildTable(pods, { group: '', resource: 'pods', now: NOW, includeObject: 'Object' })
+    const table = buildTable(pods, {
+      group: '',
+      resource: 'pods',
+      now: NOW,
+      includeObject: 'Object',
+    })
     expect(table.rows.map((r) => r.object)).toEqual(pods)
   })
 
@@ -1135,27 +1800,52 @@ describe('buildTable', () => {
       continue: 'eyJvZmZzZXQiOjF9',
       remainingItemCount: 1,
     })
-    expect(table.metadata).toEqual({ resourceVersion: '1010', continue: 'eyJvZmZzZXQiOjF9', remainingItemCount: 1 })
+    expect(table.metadata).toEqual({
+      resourceVersion: '1010',
+      continue: 'eyJvZmZzZXQiOjF9',
+      remainingItemCount: 1,
+    })
     expect(buildTable([], { group: '', resource: 'pods', now: NOW }).metadata).toEqual({})
   })
 
   it('omitColumns drops columnDefinitions, for watch events after the first', () => {
-    const table = buildTable(pods.slice(0, 1), { group: '', resource: 'pods', now: NOW, omitColumns: true })
+    const table = buildTable(pods.slice(0, 1), {
+      group: '',
+      resource: 'pods',
+      now: NOW,
+      omitColumns: true,
+    })
     expect('columnDefinitions' in table).toBe(false)
     expect(table.rows).toHaveLength(1)
     expect(table.kind).toBe('Table')
   })
 
   it('an empty list still has rows and columns', () => {
-    const table = buildTable([], { group: 'apps', resource: 'deployments', now: NOW, resourceVersion: '7' })
+    const table = buildTable([], {
+      group: 'apps',
+      resource: 'deployments',
+      now: NOW,
+      resourceVersion: '7',
+    })
     expect(table.rows).toEqual([])
     expect(table.columnDefinitions?.map((c) => c.name)).toEqual([
-      'Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector',
+      'Name',
+      'Ready',
+      'Up-to-date',
+      'Available',
+      'Age',
+      'Containers',
+      'Images',
+      'Selector',
     ])
   })
 
   it('uses Name/Age for kinds without their own printer', () => {
-    const lease: KubeObject = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: meta('w', { creationTimestamp: ago(3 * H + 2 * M) }) }
+    const lease: KubeObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: meta('w', { creationTimestamp: ago(3 * H + 2 * M) }),
+    }
     const table = buildTable([lease], { group: 'example.com', resource: 'widgets', now: NOW })
     expect(table.columnDefinitions).toEqual([
       expect.objectContaining({ name: 'Name', format: 'name', priority: 0 }),
@@ -1177,8 +1867,19 @@ describe('buildTable', () => {
         { kind: 'ServiceAccount', name: 'local' },
       ],
     }
-    const table = buildTable([binding], { group: 'rbac.authorization.k8s.io', resource: 'rolebindings', now: NOW })
-    expect(table.rows[0].cells).toEqual(['ci', 'ClusterRole/edit', '3h2m', 'jane', 'devs', 'team/bot, local'])
+    const table = buildTable([binding], {
+      group: 'rbac.authorization.k8s.io',
+      resource: 'rolebindings',
+      now: NOW,
+    })
+    expect(table.rows[0].cells).toEqual([
+      'ci',
+      'ClusterRole/edit',
+      '3h2m',
+      'jane',
+      'devs',
+      'team/bot, local',
+    ])
   })
 
   it('column definitions are copies: editing one table leaves the next intact', () => {

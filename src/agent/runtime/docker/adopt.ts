@@ -11,7 +11,12 @@ import type { Ctr, PodRec } from './pod-record'
 import { formatTime } from '../../../apimachinery/meta-time'
 
 /** Fills the record from the engine; true when the pod's sandbox was running and was taken over. */
-export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, hooks: { remove(id: string): Promise<void>; running(c: Ctr, id: string): void }): Promise<boolean> {
+export async function adoptPod(
+  docker: Docker,
+  nodeName: string,
+  rec: PodRec,
+  hooks: { remove(id: string): Promise<void>; running(c: Ctr, id: string): void },
+): Promise<boolean> {
   const found = await listOwnContainers(docker, nodeName, rec.uid)
   const liveInfra = found.find((f) => f.container === INFRA_NAME && f.running)
   if (!liveInfra) {
@@ -29,7 +34,9 @@ export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, ho
   rec.infraId = liveInfra.id
   rec.podIP = containerIP(await docker.getContainer(liveInfra.id).inspect())
   for (const c of rec.containers) {
-    const mine = found.filter((f) => f.container === c.name).sort((a, b) => b.restartCount - a.restartCount)
+    const mine = found
+      .filter((f) => f.container === c.name)
+      .sort((a, b) => b.restartCount - a.restartCount)
     const [latest, previous] = mine
     for (const old of mine.slice(2)) await hooks.remove(old.id)
     if (!latest) continue
@@ -41,7 +48,9 @@ export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, ho
     c.imageID = `docker://${info.Image}`
     if (previous) {
       c.previousId = previous.id
-      c.lastState = { terminated: terminatedState(await docker.getContainer(previous.id).inspect()) }
+      c.lastState = {
+        terminated: terminatedState(await docker.getContainer(previous.id).inspect()),
+      }
     }
     if (info.State.Running) {
       c.running = true
@@ -51,7 +60,12 @@ export async function adoptPod(docker: Docker, nodeName: string, rec: PodRec, ho
     } else {
       const t = terminatedState(info)
       c.state = { terminated: t }
-      if (c.ephemeral || (c.init && t.exitCode === 0) || !shouldRestart(restartPolicyOf(rec.pod), t.exitCode, c.init)) c.finished = true
+      if (
+        c.ephemeral ||
+        (c.init && t.exitCode === 0) ||
+        !shouldRestart(restartPolicyOf(rec.pod), t.exitCode, c.init)
+      )
+        c.finished = true
       else c.lastState = c.state
     }
   }

@@ -33,7 +33,13 @@ export interface DockerContainerSpec extends ContainerSpec {
   stdin?: boolean
   stdinOnce?: boolean
   tty?: boolean
-  ports?: { name?: string; containerPort: number; protocol?: string; hostPort?: number; hostIP?: string }[]
+  ports?: {
+    name?: string
+    containerPort: number
+    protocol?: string
+    hostPort?: number
+    hostIP?: string
+  }[]
 }
 
 interface PodSpec {
@@ -48,7 +54,12 @@ interface PodSpec {
 const specOf = (pod: KubeObject) => (pod.spec ?? {}) as PodSpec
 
 /** The labels every container of a pod carries: who made it, for which node, pod and container. */
-export function podLabels(pod: KubeObject, nodeName: string, container: string, restartCount: number): Record<string, string> {
+export function podLabels(
+  pod: KubeObject,
+  nodeName: string,
+  container: string,
+  restartCount: number,
+): Record<string, string> {
   return {
     [LABEL_MANAGED]: MANAGED_BY,
     [LABEL_NODE]: nodeName,
@@ -76,7 +87,10 @@ export function pullPolicy(spec: DockerContainerSpec): string {
 }
 
 /** Every hostPort the pod's containers ask for, as the infra container's port bindings (it owns the network). */
-export function hostPorts(pod: KubeObject): { exposed: Record<string, object>; bindings: Record<string, { HostPort: string; HostIp?: string }[]> } {
+export function hostPorts(pod: KubeObject): {
+  exposed: Record<string, object>
+  bindings: Record<string, { HostPort: string; HostIp?: string }[]>
+} {
   const exposed: Record<string, object> = {}
   const bindings: Record<string, { HostPort: string; HostIp?: string }[]> = {}
   if (specOf(pod).hostNetwork) return { exposed, bindings }
@@ -138,7 +152,11 @@ export interface AppOptions {
 }
 
 /** One container of the pod, joined to the infra container's network namespace. */
-export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppOptions): Docker.ContainerCreateOptions {
+export function appConfig(
+  pod: KubeObject,
+  spec: DockerContainerSpec,
+  opts: AppOptions,
+): Docker.ContainerCreateOptions {
   const podSpec = specOf(pod)
   const sc = { ...(podSpec.securityContext ?? {}), ...(spec.securityContext ?? {}) }
   const expand = (a: string) => expandVars(a, opts.env)
@@ -164,16 +182,23 @@ export function appConfig(pod: KubeObject, spec: DockerContainerSpec, opts: AppO
   } else if (spec.args?.length) config.Cmd = spec.args.map(expand)
   if (spec.workingDir) config.WorkingDir = spec.workingDir
   // `stdin: true` keeps the process's stdin open for `kubectl attach -i`.
-  if (spec.stdin) Object.assign(config, { OpenStdin: true, StdinOnce: !!spec.stdinOnce, AttachStdin: true })
+  if (spec.stdin)
+    Object.assign(config, { OpenStdin: true, StdinOnce: !!spec.stdinOnce, AttachStdin: true })
   // `tty: true` gives the process a terminal (`kubectl run -it`, `kubectl debug -it`).
   if (spec.tty) config.Tty = true
-  if (sc.runAsUser !== undefined) config.User = sc.runAsGroup !== undefined ? `${sc.runAsUser}:${sc.runAsGroup}` : String(sc.runAsUser)
+  if (sc.runAsUser !== undefined)
+    config.User =
+      sc.runAsGroup !== undefined ? `${sc.runAsUser}:${sc.runAsGroup}` : String(sc.runAsUser)
   if (opts.stopTimeout !== undefined) config.StopTimeout = opts.stopTimeout
   return config
 }
 
 /** limits.memory → Memory, limits.cpu → NanoCpus (a CFS quota), requests.cpu → CpuShares, as the kubelet maps them. */
-export function resourceConfig(spec: ContainerSpec): { Memory?: number; NanoCpus?: number; CpuShares?: number } {
+export function resourceConfig(spec: ContainerSpec): {
+  Memory?: number
+  NanoCpus?: number
+  CpuShares?: number
+} {
   const out: { Memory?: number; NanoCpus?: number; CpuShares?: number } = {}
   const q = (v: string | number | undefined, parse: (v: string | number) => number) => {
     if (v === undefined) return undefined
@@ -188,7 +213,8 @@ export function resourceConfig(spec: ContainerSpec): { Memory?: number; NanoCpus
   const cpuMillis = q(spec.resources?.limits?.cpu, parseCpuMillis)
   if (cpuMillis && cpuMillis > 0) out.NanoCpus = cpuMillis * 1e6
   const requestMillis = q(spec.resources?.requests?.cpu, parseCpuMillis) ?? cpuMillis
-  if (requestMillis && requestMillis > 0) out.CpuShares = Math.max(2, Math.floor((requestMillis * 1024) / 1000))
+  if (requestMillis && requestMillis > 0)
+    out.CpuShares = Math.max(2, Math.floor((requestMillis * 1024) / 1000))
   return out
 }
 

@@ -6,13 +6,19 @@ import type { Ctr } from './pod-record'
 import { engineAttach, engineExec, engineLogs } from './streams'
 
 /** The log of the container `find` returns; a container that is gone or not started fails on the first read, as a stream error. */
-export function containerLogs(docker: Docker, find: () => Ctr, podName: () => string | undefined, opts: LogOptions): AsyncIterable<Uint8Array> {
+export function containerLogs(
+  docker: Docker,
+  find: () => Ctr,
+  podName: () => string | undefined,
+  opts: LogOptions,
+): AsyncIterable<Uint8Array> {
   const open = () => {
     const c = find()
     const pod = podName()
     if (opts.previous) {
       const prev = c.previousId
-      if (!prev) throw new Error(`previous terminated container "${c.name}" in pod "${pod}" not found`)
+      if (!prev)
+        throw new Error(`previous terminated container "${c.name}" in pod "${pod}" not found`)
       return engineLogs(docker, prev, opts, false, !!c.spec.tty)
     }
     if (!c.id) {
@@ -27,14 +33,25 @@ export function containerLogs(docker: Docker, find: () => Ctr, podName: () => st
 }
 
 /** Runs a command in the running container `c` (named `container`); resolves to its exit code. */
-export async function containerExec(docker: Docker, c: Ctr, container: string, command: string[], streams: ExecStreams): Promise<number> {
+export async function containerExec(
+  docker: Docker,
+  c: Ctr,
+  container: string,
+  command: string[],
+  streams: ExecStreams,
+): Promise<number> {
   if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
   if (command.length === 0) throw new Error('exec needs a command')
   return engineExec(docker, c.id, command, streams)
 }
 
 /** Attaches to the running container `c`'s main process (named `container`); resolves to its exit code. */
-export async function containerAttach(docker: Docker, c: Ctr, container: string, streams: ExecStreams): Promise<number> {
+export async function containerAttach(
+  docker: Docker,
+  c: Ctr,
+  container: string,
+  streams: ExecStreams,
+): Promise<number> {
   if (!c.running || !c.id) throw new Error(`container ${container} is not running`)
   return engineAttach(docker, c.id, streams, !!c.spec.tty)
 }

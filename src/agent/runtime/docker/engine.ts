@@ -12,9 +12,14 @@ export interface EngineInfo {
 
 /** The engine's product and version, for the Node's nodeInfo. */
 export async function engineInfo(docker: Docker): Promise<EngineInfo> {
-  const v = (await docker.version()) as Docker.DockerVersion & { Components?: { Name: string; Version: string }[] }
+  const v = (await docker.version()) as Docker.DockerVersion & {
+    Components?: { Name: string; Version: string }[]
+  }
   const podman = v.Components?.find((c) => c.Name === 'Podman Engine')
-  return { runtimeVersion: podman ? `podman://${podman.Version}` : `docker://${v.Version}`, apiVersion: v.ApiVersion }
+  return {
+    runtimeVersion: podman ? `podman://${podman.Version}` : `docker://${v.Version}`,
+    apiVersion: v.ApiVersion,
+  }
 }
 
 export function connectEngine(socketPath: string): Docker {
@@ -23,7 +28,12 @@ export function connectEngine(socketPath: string): Docker {
 
 /** The engine's message of an API error (its JSON `message`), else the error's own. */
 export function engineMessage(err: unknown): string {
-  const e = err as { json?: { message?: string }; reason?: string; message?: string; statusCode?: number }
+  const e = err as {
+    json?: { message?: string }
+    reason?: string
+    message?: string
+    statusCode?: number
+  }
   return e.json?.message ?? e.message ?? String(err)
 }
 
@@ -35,12 +45,15 @@ export function isNoSuchObject(err: unknown): boolean {
 export async function pullImage(docker: Docker, image: string): Promise<void> {
   const stream = await docker.pull(image)
   await new Promise<void>((resolve, reject) => {
-    docker.modem.followProgress(stream, (err: Error | null, output: { error?: string; errorDetail?: { message?: string } }[]) => {
-      if (err) return reject(err)
-      const failed = output.find((o) => o.error || o.errorDetail)
-      if (failed) return reject(new Error(failed.errorDetail?.message ?? failed.error))
-      resolve()
-    })
+    docker.modem.followProgress(
+      stream,
+      (err: Error | null, output: { error?: string; errorDetail?: { message?: string } }[]) => {
+        if (err) return reject(err)
+        const failed = output.find((o) => o.error || o.errorDetail)
+        if (failed) return reject(new Error(failed.errorDetail?.message ?? failed.error))
+        resolve()
+      },
+    )
   })
 }
 

@@ -9,11 +9,22 @@ import type Docker from 'dockerode'
 
 export async function hijackAttach(docker: Docker, id: string, stdin: boolean): Promise<Duplex> {
   const modem = docker.modem as { socketPath?: string | (() => string | Promise<string>) }
-  const socketPath = typeof modem.socketPath === 'function' ? await modem.socketPath() : modem.socketPath
+  const socketPath =
+    typeof modem.socketPath === 'function' ? await modem.socketPath() : modem.socketPath
   if (!socketPath) throw new Error('attaching with stdin needs the engine on a unix socket')
-  const query = new URLSearchParams({ stream: '1', stdout: '1', stderr: '1', stdin: stdin ? '1' : '0' })
+  const query = new URLSearchParams({
+    stream: '1',
+    stdout: '1',
+    stderr: '1',
+    stdin: stdin ? '1' : '0',
+  })
   return new Promise<Duplex>((resolve, reject) => {
-    const req = request({ socketPath, method: 'POST', path: `/containers/${encodeURIComponent(id)}/attach?${query}`, headers: { Connection: 'Upgrade', Upgrade: 'tcp' } })
+    const req = request({
+      socketPath,
+      method: 'POST',
+      path: `/containers/${encodeURIComponent(id)}/attach?${query}`,
+      headers: { Connection: 'Upgrade', Upgrade: 'tcp' },
+    })
     req.on('upgrade', (_res, socket, head) => {
       if (head.length) socket.unshift(head)
       resolve(socket)

@@ -32,8 +32,15 @@ export async function pullImage(ctx: PullContext, c: Ctr): Promise<boolean> {
       pullStart = Date.now()
       ctx.event(c, 'Normal', 'Pulling', `Pulling image "${i}"`)
     })}`
-    if (pullStart === undefined) ctx.event(c, 'Normal', 'Pulled', `Container image "${image}" already present on machine`)
-    else ctx.event(c, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${((Date.now() - pullStart) / 1000).toFixed(3)}s`)
+    if (pullStart === undefined)
+      ctx.event(c, 'Normal', 'Pulled', `Container image "${image}" already present on machine`)
+    else
+      ctx.event(
+        c,
+        'Normal',
+        'Pulled',
+        `Successfully pulled image "${image}" in ${((Date.now() - pullStart) / 1000).toFixed(3)}s`,
+      )
     c.pull = { streak: 0 }
     return true
   } catch (err) {
@@ -54,12 +61,20 @@ function imageFailed(ctx: PullContext, c: Ctr, err: ImageError): void {
   c.pull = next.state
   const delay = Math.max(next.delayMs, 1_000)
   // As the kubelet: ErrImagePull when the pull fails, ImagePullBackOff while the next attempt waits.
-  const backOff = setTimeout(() => {
-    if (c.restartTimer !== timer || err.reason !== 'ErrImagePull') return
-    c.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.spec.image}": ${err.reason}: ${err.message}` } }
-    ctx.event(c, 'Normal', 'BackOff', `Back-off pulling image "${c.spec.image}"`)
-    ctx.changed()
-  }, Math.min(1_000, delay / 2))
+  const backOff = setTimeout(
+    () => {
+      if (c.restartTimer !== timer || err.reason !== 'ErrImagePull') return
+      c.state = {
+        waiting: {
+          reason: 'ImagePullBackOff',
+          message: `Back-off pulling image "${c.spec.image}": ${err.reason}: ${err.message}`,
+        },
+      }
+      ctx.event(c, 'Normal', 'BackOff', `Back-off pulling image "${c.spec.image}"`)
+      ctx.changed()
+    },
+    Math.min(1_000, delay / 2),
+  )
   const timer = setTimeout(() => {
     clearTimeout(backOff)
     c.restartTimer = undefined

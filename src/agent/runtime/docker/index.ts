@@ -48,7 +48,9 @@ export async function createDockerRuntime(opts: {
   const socket = await findSocket(opts.socket)
   if (!socket) {
     const tried = opts.socket ? [opts.socket] : socketCandidates()
-    throw new NoEngineError(`no container engine answers on ${tried.join(', ')}: start Docker, or Podman's service (podman system service --time=0 unix:///run/podman/podman.sock), or name the socket with --container-socket`)
+    throw new NoEngineError(
+      `no container engine answers on ${tried.join(', ')}: start Docker, or Podman's service (podman system service --time=0 unix:///run/podman/podman.sock), or name the socket with --container-socket`,
+    )
   }
   const docker = connectEngine(socket)
   const info = await engineInfo(docker)

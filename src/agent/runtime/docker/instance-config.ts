@@ -5,7 +5,11 @@ import { appConfig, gracePeriod } from './container-config'
 import type { Ctr, PodRec } from './pod-record'
 
 /** The create request for `c`'s next instance and the restart count it carries, or why the container's config cannot be used. */
-export function instanceConfig(rec: PodRec, c: Ctr, nodeName: string): { config: Docker.ContainerCreateOptions; restartCount: number } | { configError: string } {
+export function instanceConfig(
+  rec: PodRec,
+  c: Ctr,
+  nodeName: string,
+): { config: Docker.ContainerCreateOptions; restartCount: number } | { configError: string } {
   const env = { ...(c.env ?? {}) }
   for (const e of c.spec.env ?? []) {
     const path = e.valueFrom?.fieldRef?.fieldPath
@@ -19,7 +23,18 @@ export function instanceConfig(rec: PodRec, c: Ctr, nodeName: string): { config:
   }
   const restartCount = c.everStarted ? c.restartCount + 1 : c.restartCount
   const pidOf = c.ephemeral ? targetOf(rec, c) : undefined
-  return { config: appConfig(rec.pod, c.spec, { nodeName, infraId: rec.infraId!, env, binds, restartCount, stopTimeout: gracePeriod(rec.pod), pidOf }), restartCount }
+  return {
+    config: appConfig(rec.pod, c.spec, {
+      nodeName,
+      infraId: rec.infraId!,
+      env,
+      binds,
+      restartCount,
+      stopTimeout: gracePeriod(rec.pod),
+      pidOf,
+    }),
+    restartCount,
+  }
 }
 
 /** The engine id of the running container an ephemeral one targets (`kubectl debug --target`), whose processes it is to see. */

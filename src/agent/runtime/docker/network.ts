@@ -15,25 +15,44 @@ export function nodeNetworkName(nodeName: string): string {
   return `edgeplane-${nodeName}`
 }
 
-export async function podNetwork(docker: Docker, get: ApiGet, nodeName: string, fallback: string, log?: Logger): Promise<string> {
-  const cidr = ((await get(`/api/v1/nodes/${nodeName}`))?.spec as { podCIDR?: string } | undefined)?.podCIDR
-  if (!cidr) throw new Error(`node ${nodeName} has no spec.podCIDR yet (node IPAM gives it one once the node has registered)`)
+export async function podNetwork(
+  docker: Docker,
+  get: ApiGet,
+  nodeName: string,
+  fallback: string,
+  log?: Logger,
+): Promise<string> {
+  const cidr = ((await get(`/api/v1/nodes/${nodeName}`))?.spec as { podCIDR?: string } | undefined)
+    ?.podCIDR
+  if (!cidr)
+    throw new Error(
+      `node ${nodeName} has no spec.podCIDR yet (node IPAM gives it one once the node has registered)`,
+    )
   const name = nodeNetworkName(nodeName)
   try {
     const existing = await docker.getNetwork(name).inspect()
     const subnets = ((existing.IPAM?.Config ?? []) as { Subnet?: string }[]).map((c) => c.Subnet)
     if (subnets.includes(cidr)) return name
-    log?.warn(`engine network ${name} has subnet ${subnets.join(', ')}, not the node's podCIDR ${cidr}; pods get their IPs from ${fallback}`)
+    log?.warn(
+      `engine network ${name} has subnet ${subnets.join(', ')}, not the node's podCIDR ${cidr}; pods get their IPs from ${fallback}`,
+    )
     return fallback
   } catch (err) {
     if (!isNoSuchObject(err)) return fallback
   }
   try {
-    await docker.createNetwork({ Name: name, Driver: 'bridge', IPAM: { Driver: 'default', Config: [{ Subnet: cidr }] }, Labels: { [LABEL_MANAGED]: MANAGED_BY, [LABEL_NODE]: nodeName } })
+    await docker.createNetwork({
+      Name: name,
+      Driver: 'bridge',
+      IPAM: { Driver: 'default', Config: [{ Subnet: cidr }] },
+      Labels: { [LABEL_MANAGED]: MANAGED_BY, [LABEL_NODE]: nodeName },
+    })
     log?.info(`pods of node ${nodeName} get their IPs from engine network ${name} (${cidr})`)
     return name
   } catch (err) {
-    log?.warn(`creating engine network ${name} for podCIDR ${cidr} failed (${engineMessage(err)}); pods get their IPs from ${fallback}`)
+    log?.warn(
+      `creating engine network ${name} for podCIDR ${cidr} failed (${engineMessage(err)}); pods get their IPs from ${fallback}`,
+    )
     return fallback
   }
 }

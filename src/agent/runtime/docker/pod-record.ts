@@ -10,7 +10,10 @@ import { freshRecord, type ContainerRecord } from '../types'
 import type { DockerContainerSpec } from './container-config'
 import { PodVolumes, type ApiGet } from './volumes'
 
-export interface Ctr extends ContainerRecord<DockerContainerSpec & { readinessProbe?: Probe; livenessProbe?: Probe; startupProbe?: Probe }> {
+export interface Ctr
+  extends ContainerRecord<
+    DockerContainerSpec & { readinessProbe?: Probe; livenessProbe?: Probe; startupProbe?: Probe }
+  > {
   imageID: string | undefined
   /** the engine's id of the current (or last) instance */
   id: string | undefined
@@ -49,10 +52,30 @@ export interface PodRec {
 
 /** A new record of a pod whose volumes live under `<stateDir>/pods/<uid>`. */
 export function newPodRecord(pod: KubeObject, stateDir: string, get: ApiGet): PodRec {
-  const initNames = new Set(((pod.spec as { initContainers?: { name: string }[] } | undefined)?.initContainers ?? []).map((c) => c.name))
-  const containers = podContainers(pod).map((spec) => newCtr(spec as DockerContainerSpec, initNames.has(spec.name)))
+  const initNames = new Set(
+    ((pod.spec as { initContainers?: { name: string }[] } | undefined)?.initContainers ?? []).map(
+      (c) => c.name,
+    ),
+  )
+  const containers = podContainers(pod).map((spec) =>
+    newCtr(spec as DockerContainerSpec, initNames.has(spec.name)),
+  )
   const uid = pod.metadata.uid ?? ''
-  return { uid, pod, containers, stopping: false, adopted: false, infraId: undefined, podIP: undefined, volumes: new PodVolumes(pod, join(stateDir, 'pods', uid), get), volumesReady: false, chain: Promise.resolve(), retryTimer: undefined, warned: new Set(), failures: 0 }
+  return {
+    uid,
+    pod,
+    containers,
+    stopping: false,
+    adopted: false,
+    infraId: undefined,
+    podIP: undefined,
+    volumes: new PodVolumes(pod, join(stateDir, 'pods', uid), get),
+    volumesReady: false,
+    chain: Promise.resolve(),
+    retryTimer: undefined,
+    warned: new Set(),
+    failures: 0,
+  }
 }
 
 /** A container's record before its first instance. */
@@ -98,12 +121,15 @@ export function startProbes(_rec: PodRec, c: Ctr, ctx: ProbeContext): void {
   const id = c.id
   const target = {
     host: ctx.host,
-    ports: Object.fromEntries((c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
+    ports: Object.fromEntries(
+      (c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort]),
+    ),
     exec: (command: string[], timeoutMs: number) => ctx.exec(c, command, timeoutMs),
   }
   startContainerProbes(c, target, c.startedAtMs, {
     current: () => c.id === id && c.running,
     changed: () => ctx.changed(),
-    failed: (kind, probe, message) => ctx.kill(c, probe.terminationGracePeriodSeconds, `failed its ${kind} probe (${message})`),
+    failed: (kind, probe, message) =>
+      ctx.kill(c, probe.terminationGracePeriodSeconds, `failed its ${kind} probe (${message})`),
   })
 }

@@ -6,7 +6,12 @@ import { engineMessage, isNoSuchObject } from './engine'
 import { listOwnContainers } from './engine-state'
 
 /** Removes a container; false when the engine refused (said in the log when `report`). */
-export function removeContainer(docker: Docker, id: string, log: Logger | undefined, report = true): Promise<boolean> {
+export function removeContainer(
+  docker: Docker,
+  id: string,
+  log: Logger | undefined,
+  report = true,
+): Promise<boolean> {
   return docker
     .getContainer(id)
     .remove({ force: true, v: true })
@@ -25,10 +30,18 @@ export function removeContainer(docker: Docker, id: string, log: Logger | undefi
  * of an ephemeral container) can only go once its dependents have, so the sandbox goes last and
  * what the engine refused is tried again after the rest.
  */
-export async function removePodContainers(docker: Docker, nodeName: string, podUid: string, log: Logger | undefined): Promise<void> {
+export async function removePodContainers(
+  docker: Docker,
+  nodeName: string,
+  podUid: string,
+  log: Logger | undefined,
+): Promise<void> {
   try {
     const found = await listOwnContainers(docker, nodeName, podUid)
-    let left = [...found.filter((f) => f.container !== INFRA_NAME), ...found.filter((f) => f.container === INFRA_NAME)].map((f) => f.id)
+    let left = [
+      ...found.filter((f) => f.container !== INFRA_NAME),
+      ...found.filter((f) => f.container === INFRA_NAME),
+    ].map((f) => f.id)
     for (let pass = 1; left.length; pass++) {
       const last = pass === 3
       const refused: string[] = []

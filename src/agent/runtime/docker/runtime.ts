@@ -14,7 +14,15 @@ import type { EventType } from '../../events'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
 import { crashLoopState, restartPolicyOf, shouldRestart } from '../restart'
 import { addEphemeral } from '../ephemeral'
-import { findContainer, podKey, podRecord, reportContainer, type ContainerState, type ExecStreams, type ManagedRuntime } from '../types'
+import {
+  findContainer,
+  podKey,
+  podRecord,
+  reportContainer,
+  type ContainerState,
+  type ExecStreams,
+  type ManagedRuntime,
+} from '../types'
 import { gracePeriod, isHostNetwork, type DockerContainerSpec } from './container-config'
 import { containerAttach, containerExec, containerLogs } from './container-io'
 import { engineMessage, isNoSuchObject } from './engine'
@@ -50,8 +58,16 @@ export class DockerRuntime implements ManagedRuntime {
     this.docker = opts.docker
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
     this.sandboxes = new Sandboxes(opts, (id) => this.remove(id))
-    this.orphans = new OrphanSweep(opts.docker, opts.nodeName, (uid) => this.pods.has(uid), opts.log)
-    this.timers.push(setInterval(() => void this.sweep(), SWEEP_MS), setInterval(() => this.refreshVolumes(), VOLUME_REFRESH_MS))
+    this.orphans = new OrphanSweep(
+      opts.docker,
+      opts.nodeName,
+      (uid) => this.pods.has(uid),
+      opts.log,
+    )
+    this.timers.push(
+      setInterval(() => void this.sweep(), SWEEP_MS),
+      setInterval(() => this.refreshVolumes(), VOLUME_REFRESH_MS),
+    )
   }
 
   onChange(listener: (podUid: string) => void): void {
@@ -62,7 +78,13 @@ export class DockerRuntime implements ManagedRuntime {
     for (const l of this.listeners) l(uid)
   }
 
-  private event(rec: PodRec, c: Ctr | undefined, type: EventType, reason: string, message: string): void {
+  private event(
+    rec: PodRec,
+    c: Ctr | undefined,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): void {
     this.opts.record?.(rec.pod, c?.name, type, reason, message)
   }
 
@@ -108,7 +130,10 @@ export class DockerRuntime implements ManagedRuntime {
     rec.chain = rec.chain.then(step).catch((err: Error) => {
       this.opts.log?.warn(`${podKey(rec.pod)}: ${err.message}`)
       // A sandbox the engine keeps refusing (an infra image it cannot pull) is retried less and less often.
-      this.retryLater(rec, Math.min(RETRY_MAX_MS, RETRY_SANDBOX_MS * 2 ** Math.min(rec.failures++, 8)))
+      this.retryLater(
+        rec,
+        Math.min(RETRY_MAX_MS, RETRY_SANDBOX_MS * 2 ** Math.min(rec.failures++, 8)),
+      )
     })
     return rec.chain
   }
@@ -121,15 +146,24 @@ export class DockerRuntime implements ManagedRuntime {
     }, ms)
   }
 
-  async sync(pod: KubeObject, resolvedEnv: Record<string, Record<string, string>>, configErrors: Record<string, string> = {}): Promise<void> {
+  async sync(
+    pod: KubeObject,
+    resolvedEnv: Record<string, Record<string, string>>,
+    configErrors: Record<string, string> = {},
+  ): Promise<void> {
     if (this.shuttingDown) return
     const rec = podRecord(this.pods, pod, (p) => newPodRecord(p, this.opts.stateDir, this.opts.get))
     if (rec.stopping) return
-    addEphemeral(rec.containers, pod, (spec) => ({ ...newCtr(spec as DockerContainerSpec, false), ephemeral: true }))
+    addEphemeral(rec.containers, pod, (spec) => ({
+      ...newCtr(spec as DockerContainerSpec, false),
+      ephemeral: true,
+    }))
     for (const c of rec.containers) {
       if (c.id && c.running) continue
       c.env = resolvedEnv[c.name]
-      c.configError = configErrors[c.name] ?? (c.env ? undefined : `no environment resolved for container "${c.name}"`)
+      c.configError =
+        configErrors[c.name] ??
+        (c.env ? undefined : `no environment resolved for container "${c.name}"`)
     }
     void this.run(rec, () => this.advance(rec))
   }
@@ -148,7 +182,10 @@ export class DockerRuntime implements ManagedRuntime {
       if (adopted) this.opts.log?.info(`adopted the running containers of ${podKey(rec.pod)}`)
       rec.adopted = true
     }
-    if (!rec.infraId) await this.sandboxes.create(rec, (message) => this.warnOnce(rec, 'FailedCreatePodSandBox', message))
+    if (!rec.infraId)
+      await this.sandboxes.create(rec, (message) =>
+        this.warnOnce(rec, 'FailedCreatePodSandBox', message),
+      )
     rec.failures = 0
     try {
       await rec.volumes.setUp(rec.pod, { podIP: rec.podIP, hostIP: this.opts.nodeIP })
@@ -156,7 +193,14 @@ export class DockerRuntime implements ManagedRuntime {
     } catch (err) {
       if (!(err instanceof VolumeError)) throw err
       this.warnOnce(rec, 'FailedMount', err.message)
-      for (const c of rec.containers) if (!c.id) c.state = { waiting: { reason: c.init ? 'PodInitializing' : 'ContainerCreating', message: err.message } }
+      for (const c of rec.containers)
+        if (!c.id)
+          c.state = {
+            waiting: {
+              reason: c.init ? 'PodInitializing' : 'ContainerCreating',
+              message: err.message,
+            },
+          }
       this.changed(rec.uid)
       this.retryLater(rec, RETRY_SANDBOX_MS)
       return
@@ -183,12 +227,17 @@ export class DockerRuntime implements ManagedRuntime {
   private probeContext(rec: PodRec) {
     return {
       host: this.podIP(rec.pod) ?? '127.0.0.1',
-      exec: (c: Ctr, command: string[], timeoutMs: number) => execProbe(this.docker, c.id ?? '', command, timeoutMs),
+      exec: (c: Ctr, command: string[], timeoutMs: number) =>
+        execProbe(this.docker, c.id ?? '', command, timeoutMs),
       changed: () => this.changed(rec.uid),
       kill: (c: Ctr, grace: number | undefined, why: string) => {
         this.opts.log?.info(`${podKey(rec.pod)} container ${c.name} ${why} and will be restarted`)
         this.event(rec, c, 'Normal', 'Killing', `Container ${c.name} ${why}, will be restarted`)
-        if (c.id) void this.docker.getContainer(c.id).stop({ t: grace ?? gracePeriod(rec.pod) }).catch(() => {})
+        if (c.id)
+          void this.docker
+            .getContainer(c.id)
+            .stop({ t: grace ?? gracePeriod(rec.pod) })
+            .catch(() => {})
       },
       log: this.opts.log,
     }
@@ -242,7 +291,14 @@ export class DockerRuntime implements ManagedRuntime {
       await created.start()
     } catch (err) {
       const info = await created.inspect()
-      c.state = { terminated: { ...terminatedState(info), exitCode: 128, reason: 'StartError', message: engineMessage(err) } }
+      c.state = {
+        terminated: {
+          ...terminatedState(info),
+          exitCode: 128,
+          reason: 'StartError',
+          message: engineMessage(err),
+        },
+      }
       this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
       return this.afterExit(rec, c, Date.now())
     }
@@ -251,7 +307,9 @@ export class DockerRuntime implements ManagedRuntime {
     c.startedAtMs = Date.now()
     c.state = { running: { startedAt: formatTime(c.startedAtMs) } }
     this.event(rec, c, 'Normal', 'Started', `Started container ${c.name}`)
-    this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`)
+    this.opts.log?.debug(
+      `started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`,
+    )
     this.watch(rec, c, created.id)
     startProbes(rec, c, this.probeContext(rec))
   }
@@ -265,7 +323,11 @@ export class DockerRuntime implements ManagedRuntime {
         () => this.run(rec, () => this.exited(rec, c, id)),
         (err) => {
           if (isNoSuchObject(err)) return this.run(rec, () => this.exited(rec, c, id))
-          if (!this.shuttingDown) setTimeout(() => this.pods.get(rec.uid) === rec && c.id === id && this.watch(rec, c, id), 2_000)
+          if (!this.shuttingDown)
+            setTimeout(
+              () => this.pods.get(rec.uid) === rec && c.id === id && this.watch(rec, c, id),
+              2_000,
+            )
         },
       )
   }
@@ -279,10 +341,17 @@ export class DockerRuntime implements ManagedRuntime {
     try {
       terminated = terminatedState(await this.docker.getContainer(id).inspect())
     } catch {
-      terminated = { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', finishedAt: formatTime(Date.now()) }
+      terminated = {
+        exitCode: 137,
+        reason: 'ContainerStatusUnknown',
+        message: 'The container could not be located when the pod was terminated',
+        finishedAt: formatTime(Date.now()),
+      }
     }
     c.state = { terminated }
-    this.opts.log?.debug(`${podKey(rec.pod)} container ${c.name} exited with ${terminated.exitCode} (${terminated.reason})`)
+    this.opts.log?.debug(
+      `${podKey(rec.pod)} container ${c.name} exited with ${terminated.exitCode} (${terminated.reason})`,
+    )
     this.afterExit(rec, c, Date.now())
   }
 
@@ -290,14 +359,25 @@ export class DockerRuntime implements ManagedRuntime {
     c.ready = false
     c.started = false
     const t = 'terminated' in c.state ? c.state.terminated : undefined
-    if (!rec.stopping && !this.shuttingDown && !c.ephemeral && shouldRestart(restartPolicyOf(rec.pod), t?.exitCode ?? 1, c.init)) {
+    if (
+      !rec.stopping &&
+      !this.shuttingDown &&
+      !c.ephemeral &&
+      shouldRestart(restartPolicyOf(rec.pod), t?.exitCode ?? 1, c.init)
+    ) {
       const next = nextCrashDelay(c.crash, now - c.startedAtMs, this.backoff)
       c.crash = next.state
       c.lastState = c.state
       if (next.delayMs > 0) {
         c.state = crashLoopState(next.delayMs, c.name, rec.pod.metadata)
         const m = rec.pod.metadata
-        this.event(rec, c, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${m.name}_${m.namespace}(${m.uid})`)
+        this.event(
+          rec,
+          c,
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${c.name} in pod ${m.name}_${m.namespace}(${m.uid})`,
+        )
       }
       this.scheduleRestart(rec, c, next.delayMs)
     } else c.finished = true
@@ -327,13 +407,22 @@ export class DockerRuntime implements ManagedRuntime {
       rec.containers
         .filter((c) => c.running && c.id)
         .map(async (c) => {
-          this.opts.log?.debug(`${podKey(rec.pod)}: killing container ${c.name} with a grace period of ${grace}s`)
+          this.opts.log?.debug(
+            `${podKey(rec.pod)}: killing container ${c.name} with a grace period of ${grace}s`,
+          )
           this.event(rec, c, 'Normal', 'Killing', `Stopping container ${c.name}`)
-          await this.docker.getContainer(c.id!).stop({ t: grace }).catch(() => {})
+          await this.docker
+            .getContainer(c.id!)
+            .stop({ t: grace })
+            .catch(() => {})
           await this.run(rec, () => this.exited(rec, c, c.id!))
         }),
     )
-    if (rec.infraId) await this.docker.getContainer(rec.infraId).kill().catch(() => {})
+    if (rec.infraId)
+      await this.docker
+        .getContainer(rec.infraId)
+        .kill()
+        .catch(() => {})
     this.changed(podUid)
   }
 
@@ -364,7 +453,9 @@ export class DockerRuntime implements ManagedRuntime {
   private refreshVolumes(): void {
     for (const rec of this.pods.values()) {
       if (rec.stopping || !rec.volumesReady) continue
-      void this.run(rec, () => rec.volumes.setUp(rec.pod, { podIP: rec.podIP, hostIP: this.opts.nodeIP }).catch(() => {}))
+      void this.run(rec, () =>
+        rec.volumes.setUp(rec.pod, { podIP: rec.podIP, hostIP: this.opts.nodeIP }).catch(() => {}),
+      )
     }
   }
 
@@ -380,11 +471,27 @@ export class DockerRuntime implements ManagedRuntime {
   }
 
   logs(podUid: string, opts: LogOptions): AsyncIterable<Uint8Array> {
-    return containerLogs(this.docker, () => this.container(podUid, opts.container), () => this.pods.get(podUid)?.pod.metadata.name, opts)
+    return containerLogs(
+      this.docker,
+      () => this.container(podUid, opts.container),
+      () => this.pods.get(podUid)?.pod.metadata.name,
+      opts,
+    )
   }
 
-  async exec(podUid: string, container: string, command: string[], streams: ExecStreams): Promise<number> {
-    return containerExec(this.docker, this.container(podUid, container), container, command, streams)
+  async exec(
+    podUid: string,
+    container: string,
+    command: string[],
+    streams: ExecStreams,
+  ): Promise<number> {
+    return containerExec(
+      this.docker,
+      this.container(podUid, container),
+      container,
+      command,
+      streams,
+    )
   }
 
   async attach(podUid: string, container: string, streams: ExecStreams): Promise<number> {

@@ -7,7 +7,10 @@ import { podNetwork } from './network'
 import type { DockerRuntimeOptions } from './options'
 import type { PodRec } from './pod-record'
 
-export type SandboxOptions = Pick<DockerRuntimeOptions, 'docker' | 'nodeName' | 'nodeIP' | 'infraImage' | 'infraCommand' | 'network' | 'get' | 'log'>
+export type SandboxOptions = Pick<
+  DockerRuntimeOptions,
+  'docker' | 'nodeName' | 'nodeIP' | 'infraImage' | 'infraCommand' | 'network' | 'get' | 'log'
+>
 
 export class Sandboxes {
   /** the network chosen for this node's pods, decided on the first sandbox */
@@ -51,7 +54,13 @@ export class Sandboxes {
 
   /** The engine network of this node's pods, chosen once the Node has its podCIDR. */
   private podNetwork(): Promise<string> {
-    this.network ??= podNetwork(this.opts.docker, this.opts.get, this.opts.nodeName, this.opts.network, this.opts.log)
+    this.network ??= podNetwork(
+      this.opts.docker,
+      this.opts.get,
+      this.opts.nodeName,
+      this.opts.network,
+      this.opts.log,
+    )
     return this.network.catch((err: unknown) => {
       this.network = undefined
       throw err
@@ -62,6 +71,8 @@ export class Sandboxes {
   private async infraCommand(image: string): Promise<string[] | undefined> {
     if (this.opts.infraCommand) return this.opts.infraCommand
     const config = (await this.opts.docker.getImage(image).inspect()).Config
-    return config?.Cmd?.length || (config?.Entrypoint as string[] | undefined)?.length ? undefined : ['sleep', 'inf']
+    return config?.Cmd?.length || (config?.Entrypoint as string[] | undefined)?.length
+      ? undefined
+      : ['sleep', 'inf']
   }
 }

@@ -14,10 +14,13 @@ export function socketCandidates(env: NodeJS.ProcessEnv = process.env): string[]
 export function pingSocket(socketPath: string, timeoutMs = 1_500): Promise<boolean> {
   if (!existsSync(socketPath)) return Promise.resolve(false)
   return new Promise((resolve) => {
-    const req = request({ socketPath, path: '/_ping', method: 'GET', timeout: timeoutMs }, (res) => {
-      res.resume()
-      resolve(res.statusCode === 200)
-    })
+    const req = request(
+      { socketPath, path: '/_ping', method: 'GET', timeout: timeoutMs },
+      (res) => {
+        res.resume()
+        resolve(res.statusCode === 200)
+      },
+    )
     req.on('timeout', () => req.destroy(new Error('timeout')))
     req.on('error', () => resolve(false))
     req.end()
@@ -25,7 +28,11 @@ export function pingSocket(socketPath: string, timeoutMs = 1_500): Promise<boole
 }
 
 /** The first socket an engine answers on: the named one only, or the candidates in order. */
-export async function findSocket(named: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
-  for (const path of named ? [named] : socketCandidates(env)) if (await pingSocket(path)) return path
+export async function findSocket(
+  named: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  for (const path of named ? [named] : socketCandidates(env))
+    if (await pingSocket(path)) return path
   return undefined
 }

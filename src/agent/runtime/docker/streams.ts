@@ -11,7 +11,13 @@ import { Demuxer } from './engine'
 import { hijackAttach } from './hijack'
 
 /** The container's log from the engine, as `kubectl logs` asked for it (a terminal's log is one raw stream). */
-export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, running: boolean, tty = false): AsyncGenerator<Uint8Array> {
+export async function* engineLogs(
+  docker: Docker,
+  id: string,
+  opts: LogOptions,
+  running: boolean,
+  tty = false,
+): AsyncGenerator<Uint8Array> {
   const ctr = docker.getContainer(id)
   // Without `tail` the engine sends the whole log (its default, "all").
   const query: Docker.ContainerLogsOptions = {
@@ -40,7 +46,10 @@ export async function* engineLogs(docker: Docker, id: string, opts: LogOptions, 
     yield* take(chunks)
     return
   }
-  const stream: NodeJS.ReadableStream & { destroy?: () => void } = await ctr.logs({ ...query, follow: true })
+  const stream: NodeJS.ReadableStream & { destroy?: () => void } = await ctr.logs({
+    ...query,
+    follow: true,
+  })
   try {
     for await (const data of stream as AsyncIterable<Buffer>) {
       const chunks: Buffer[] = []
@@ -61,7 +70,11 @@ function outputOf(tty: boolean): Pick<Demuxer, 'push'> {
 /** Passes the engine's output on to stdout and stderr; resolves when the stream ends. */
 function relayOutput(stream: Duplex, streams: ExecStreams, tty: boolean): Promise<void> {
   const demux = outputOf(tty)
-  stream.on('data', (data: Buffer) => demux.push(data, (s, c) => (s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)))))
+  stream.on('data', (data: Buffer) =>
+    demux.push(data, (s, c) =>
+      s === 'stderr' ? streams.stderr(new Uint8Array(c)) : streams.stdout(new Uint8Array(c)),
+    ),
+  )
   return new Promise<void>((resolve) => {
     stream.on('end', resolve)
     stream.on('close', resolve)
@@ -73,7 +86,8 @@ function relayOutput(stream: Duplex, streams: ExecStreams, tty: boolean): Promis
 function pumpStdin(stream: Duplex, stdin: AsyncIterable<Uint8Array>): void {
   void (async () => {
     try {
-      for await (const chunk of stdin) if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r))
+      for await (const chunk of stdin)
+        if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r))
     } catch {
       // the caller's stream broke: end the input all the same
     }
@@ -88,7 +102,10 @@ const FIRST_SIZE_WAIT_MS = 500
  * The client's window sizes: the first is awaited (kubectl sends it at once) so that the terminal
  * starts at that size; each later one goes to `resize` once the terminal exists.
  */
-async function windowSizes(streams: ExecStreams): Promise<{ first: TerminalSize | undefined; follow(resize: (size: { h: number; w: number }) => Promise<unknown>): void }> {
+async function windowSizes(streams: ExecStreams): Promise<{
+  first: TerminalSize | undefined
+  follow(resize: (size: { h: number; w: number }) => Promise<unknown>): void
+}> {
   let latest: TerminalSize | undefined
   let apply: ((size: TerminalSize) => void) | undefined
   if (streams.onResize) {
@@ -127,14 +144,32 @@ async function windowSizes(streams: ExecStreams): Promise<{ first: TerminalSize 
 }
 
 /** Runs a command in a running container (in a terminal with `-t`); resolves with its exit code. */
-export async function engineExec(docker: Docker, id: string, command: string[], streams: ExecStreams): Promise<number> {
+export async function engineExec(
+  docker: Docker,
+  id: string,
+  command: string[],
+  streams: ExecStreams,
+): Promise<number> {
   const tty = !!streams.tty
   const sizes = tty ? await windowSizes(streams) : undefined
   const size = sizes?.first
   // Docker takes the terminal's first size as ConsoleSize, Podman as h and w.
   const consoleSize = size ? { ConsoleSize: [size.height, size.width] as [number, number] } : {}
-  const exec = await docker.getContainer(id).exec({ Cmd: command, AttachStdout: true, AttachStderr: true, AttachStdin: !!streams.stdin, Tty: tty, ...consoleSize })
-  const stream = (await exec.start({ hijack: true, stdin: !!streams.stdin, Tty: tty, ...consoleSize, ...(size ? { h: size.height, w: size.width } : {}) })) as Duplex
+  const exec = await docker.getContainer(id).exec({
+    Cmd: command,
+    AttachStdout: true,
+    AttachStderr: true,
+    AttachStdin: !!streams.stdin,
+    Tty: tty,
+    ...consoleSize,
+  })
+  const stream = (await exec.start({
+    hijack: true,
+    stdin: !!streams.stdin,
+    Tty: tty,
+    ...consoleSize,
+    ...(size ? { h: size.height, w: size.width } : {}),
+  })) as Duplex
   const ended = relayOutput(stream, streams, tty)
   sizes?.follow((s) => exec.resize(s))
   if (streams.stdin) pumpStdin(stream, streams.stdin)
@@ -149,11 +184,19 @@ export async function engineExec(docker: Docker, id: string, command: string[], 
  * end of input half-closes the stream: a `stdinOnce` container's process then reads end of file.
  * `tty` is the container's own: its terminal is resized as the client's window is.
  */
-export async function engineAttach(docker: Docker, id: string, streams: ExecStreams, tty: boolean): Promise<number> {
+export async function engineAttach(
+  docker: Docker,
+  id: string,
+  streams: ExecStreams,
+  tty: boolean,
+): Promise<number> {
   const stream = await hijackAttach(docker, id, !!streams.stdin)
   const ended = relayOutput(stream, streams, tty)
   streams.signal?.addEventListener('abort', () => stream.destroy())
-  if (tty) void windowSizes(streams).then((sizes) => sizes.follow((size) => docker.getContainer(id).resize(size)))
+  if (tty)
+    void windowSizes(streams).then((sizes) =>
+      sizes.follow((size) => docker.getContainer(id).resize(size)),
+    )
   if (streams.stdin) pumpStdin(stream, streams.stdin)
   await ended
   return 0
@@ -162,7 +205,12 @@ export async function engineAttach(docker: Docker, id: string, streams: ExecStre
 const PROBE_OUTPUT_LIMIT = 10 * 1024
 
 /** An exec probe through the engine: success is exit code 0; the output is the failure message. */
-export async function execProbe(docker: Docker, id: string, command: string[], timeoutMs: number): Promise<ProbeOutcome> {
+export async function execProbe(
+  docker: Docker,
+  id: string,
+  command: string[],
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
   if (command.length === 0) return { ok: false, message: 'exec probe has no command' }
   let output = ''
   const collect = (c: Uint8Array) => {
@@ -170,10 +218,23 @@ export async function execProbe(docker: Docker, id: string, command: string[], t
   }
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<ProbeOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, message: `command ${JSON.stringify(command)} timed out after ${timeoutMs / 1000}s` }), timeoutMs)
+    timer = setTimeout(
+      () =>
+        resolve({
+          ok: false,
+          message: `command ${JSON.stringify(command)} timed out after ${timeoutMs / 1000}s`,
+        }),
+      timeoutMs,
+    )
   })
   const run = engineExec(docker, id, command, { stdout: collect, stderr: collect }).then(
-    (code): ProbeOutcome => (code === 0 ? { ok: true, message: output.trim() } : { ok: false, message: output.trim() || `command ${JSON.stringify(command)} exited with ${code}` }),
+    (code): ProbeOutcome =>
+      code === 0
+        ? { ok: true, message: output.trim() }
+        : {
+            ok: false,
+            message: output.trim() || `command ${JSON.stringify(command)} exited with ${code}`,
+          },
     (err: Error): ProbeOutcome => ({ ok: false, message: err.message }),
   )
   try {

@@ -4,7 +4,16 @@
  * (files written from the API objects and rewritten when they change), and a
  * PersistentVolumeClaim bound to a hostPath or local PersistentVolume.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import type { KubeObject } from '../../../apimachinery/types'
 import { configMapData, fieldRefValue, secretData } from '../../container-env'
@@ -40,7 +49,15 @@ interface Volume {
   configMap?: ObjectSource
   secret?: ObjectSource & { secretName?: string }
   downwardAPI?: { items?: DownwardItem[]; defaultMode?: number }
-  projected?: { sources?: { configMap?: ObjectSource; secret?: ObjectSource; downwardAPI?: { items?: DownwardItem[] }; serviceAccountToken?: object }[]; defaultMode?: number }
+  projected?: {
+    sources?: {
+      configMap?: ObjectSource
+      secret?: ObjectSource
+      downwardAPI?: { items?: DownwardItem[] }
+      serviceAccountToken?: object
+    }[]
+    defaultMode?: number
+  }
   persistentVolumeClaim?: { claimName: string; readOnly?: boolean }
 }
 
@@ -65,13 +82,18 @@ export class PodVolumes {
   }
 
   /** Creates every volume (or brings its files up to date); throws VolumeError naming the volume that failed. */
-  async setUp(pod: KubeObject = this.pod, ctx: { podIP?: string; hostIP?: string } = {}): Promise<void> {
+  async setUp(
+    pod: KubeObject = this.pod,
+    ctx: { podIP?: string; hostIP?: string } = {},
+  ): Promise<void> {
     this.pod = pod
     for (const v of this.volumes) {
       try {
         this.paths.set(v.name, await this.setUpOne(v, ctx))
       } catch (err) {
-        throw new VolumeError(`MountVolume.SetUp failed for volume "${v.name}" : ${(err as Error).message}`)
+        throw new VolumeError(
+          `MountVolume.SetUp failed for volume "${v.name}" : ${(err as Error).message}`,
+        )
       }
     }
   }
@@ -86,22 +108,62 @@ export class PodVolumes {
       return own
     }
     const files: Files = new Map()
-    if (v.configMap) await this.objectFiles('configmaps', v.configMap.name ?? '', v.configMap, v.configMap.defaultMode, files)
-    else if (v.secret) await this.objectFiles('secrets', v.secret.secretName ?? '', v.secret, v.secret.defaultMode, files)
-    else if (v.downwardAPI) this.downwardFiles(v.downwardAPI.items ?? [], v.downwardAPI.defaultMode, ctx, files)
+    if (v.configMap)
+      await this.objectFiles(
+        'configmaps',
+        v.configMap.name ?? '',
+        v.configMap,
+        v.configMap.defaultMode,
+        files,
+      )
+    else if (v.secret)
+      await this.objectFiles(
+        'secrets',
+        v.secret.secretName ?? '',
+        v.secret,
+        v.secret.defaultMode,
+        files,
+      )
+    else if (v.downwardAPI)
+      this.downwardFiles(v.downwardAPI.items ?? [], v.downwardAPI.defaultMode, ctx, files)
     else if (v.projected) {
       for (const s of v.projected.sources ?? []) {
-        if (s.configMap) await this.objectFiles('configmaps', s.configMap.name ?? '', s.configMap, v.projected.defaultMode, files)
-        else if (s.secret) await this.objectFiles('secrets', s.secret.name ?? '', s.secret, v.projected.defaultMode, files)
-        else if (s.downwardAPI) this.downwardFiles(s.downwardAPI.items ?? [], v.projected.defaultMode, ctx, files)
-        else if (s.serviceAccountToken) throw new Error('serviceAccountToken projections are not supported by this node')
+        if (s.configMap)
+          await this.objectFiles(
+            'configmaps',
+            s.configMap.name ?? '',
+            s.configMap,
+            v.projected.defaultMode,
+            files,
+          )
+        else if (s.secret)
+          await this.objectFiles(
+            'secrets',
+            s.secret.name ?? '',
+            s.secret,
+            v.projected.defaultMode,
+            files,
+          )
+        else if (s.downwardAPI)
+          this.downwardFiles(s.downwardAPI.items ?? [], v.projected.defaultMode, ctx, files)
+        else if (s.serviceAccountToken)
+          throw new Error('serviceAccountToken projections are not supported by this node')
       }
-    } else throw new Error('this node supports emptyDir, hostPath, configMap, secret, downwardAPI, projected and persistentVolumeClaim volumes only')
+    } else
+      throw new Error(
+        'this node supports emptyDir, hostPath, configMap, secret, downwardAPI, projected and persistentVolumeClaim volumes only',
+      )
     this.writeFiles(v.name, own, files)
     return own
   }
 
-  private async objectFiles(resource: 'configmaps' | 'secrets', name: string, src: ObjectSource, defaultMode: number | undefined, files: Files): Promise<void> {
+  private async objectFiles(
+    resource: 'configmaps' | 'secrets',
+    name: string,
+    src: ObjectSource,
+    defaultMode: number | undefined,
+    files: Files,
+  ): Promise<void> {
     const ns = this.pod.metadata.namespace ?? 'default'
     const obj = await this.get(`/api/v1/namespaces/${ns}/${resource}/${name}`)
     const kind = resource === 'configmaps' ? 'configmap' : 'secret'
@@ -118,16 +180,27 @@ export class PodVolumes {
     for (const item of src.items) {
       if (!(item.key in data)) {
         if (src.optional) continue
-        throw new Error(`configmap references non-existent config key: ${item.key}`.replace('configmap', kind))
+        throw new Error(
+          `configmap references non-existent config key: ${item.key}`.replace('configmap', kind),
+        )
       }
       files.set(safeRelative(item.path), { data: data[item.key]!, mode: item.mode ?? mode })
     }
   }
 
-  private downwardFiles(items: DownwardItem[], defaultMode: number | undefined, ctx: { podIP?: string; hostIP?: string }, files: Files): void {
+  private downwardFiles(
+    items: DownwardItem[],
+    defaultMode: number | undefined,
+    ctx: { podIP?: string; hostIP?: string },
+    files: Files,
+  ): void {
     for (const item of items) {
-      if (!item.fieldRef) throw new Error(`downwardAPI item "${item.path}": only fieldRef is supported by this node`)
-      files.set(safeRelative(item.path), { data: fieldRefValue(this.pod, item.fieldRef.fieldPath, ctx), mode: item.mode ?? defaultMode ?? DEFAULT_MODE })
+      if (!item.fieldRef)
+        throw new Error(`downwardAPI item "${item.path}": only fieldRef is supported by this node`)
+      files.set(safeRelative(item.path), {
+        data: fieldRefValue(this.pod, item.fieldRef.fieldPath, ctx),
+        mode: item.mode ?? defaultMode ?? DEFAULT_MODE,
+      })
     }
   }
 
@@ -138,7 +211,10 @@ export class PodVolumes {
     for (const [rel, f] of files) {
       const path = join(dir, rel)
       mkdirSync(dirname(path), { recursive: true })
-      const same = existsSync(path) && readFileSync(path, 'utf8') === f.data && (statSync(path).mode & 0o777) === f.mode
+      const same =
+        existsSync(path) &&
+        readFileSync(path, 'utf8') === f.data &&
+        (statSync(path).mode & 0o777) === f.mode
       if (same) continue
       const tmp = join(dirname(path), `..${process.pid}.tmp`)
       writeFileSync(tmp, f.data, { mode: f.mode })
@@ -159,14 +235,17 @@ export class PodVolumes {
     const out: string[] = []
     for (const m of spec.volumeMounts ?? []) {
       const base = this.paths.get(m.name)
-      if (base === undefined) throw new VolumeError(`volume "${m.name}" of volumeMount ${m.mountPath} is not set up`)
+      if (base === undefined)
+        throw new VolumeError(`volume "${m.name}" of volumeMount ${m.mountPath} is not set up`)
       let source = base
       if (m.subPath) {
         source = join(base, safeRelative(m.subPath))
         if (!existsSync(source)) mkdirSync(source, { recursive: true })
       }
       const v = this.volumes.find((x) => x.name === m.name)
-      const alwaysRO = !!(v?.configMap || v?.secret || v?.downwardAPI || v?.projected) || !!v?.persistentVolumeClaim?.readOnly
+      const alwaysRO =
+        !!(v?.configMap || v?.secret || v?.downwardAPI || v?.projected) ||
+        !!v?.persistentVolumeClaim?.readOnly
       out.push(`${source}:${m.mountPath}${m.readOnly || alwaysRO ? ':ro' : ''}`)
     }
     return out
@@ -181,7 +260,14 @@ export class PodVolumes {
 /** A path inside a volume: relative, without `..`. */
 function safeRelative(path: string): string {
   const n = normalize(path)
-  if (!path || path.startsWith('/') || n === '..' || n.startsWith('../') || n.split('/').includes('..')) throw new Error(`path "${path}" must be relative and may not contain '..'`)
+  if (
+    !path ||
+    path.startsWith('/') ||
+    n === '..' ||
+    n.startsWith('../') ||
+    n.split('/').includes('..')
+  )
+    throw new Error(`path "${path}" must be relative and may not contain '..'`)
   return n
 }
 
@@ -190,7 +276,15 @@ function hostPath(path: string, type = ''): string {
   const kind = () => {
     try {
       const s = statSync(path)
-      return s.isDirectory() ? 'Directory' : s.isSocket() ? 'Socket' : s.isCharacterDevice() ? 'CharDevice' : s.isBlockDevice() ? 'BlockDevice' : 'File'
+      return s.isDirectory()
+        ? 'Directory'
+        : s.isSocket()
+          ? 'Socket'
+          : s.isCharacterDevice()
+            ? 'CharDevice'
+            : s.isBlockDevice()
+              ? 'BlockDevice'
+              : 'File'
     } catch {
       return undefined
     }
@@ -204,7 +298,8 @@ function hostPath(path: string, type = ''): string {
   if (want) {
     const got = kind()
     if (got === undefined) throw new Error(`hostPath type check failed: ${path} does not exist`)
-    if (got !== want) throw new Error(`hostPath type check failed: ${path} is not a ${want.toLowerCase()}`)
+    if (got !== want)
+      throw new Error(`hostPath type check failed: ${path} is not a ${want.toLowerCase()}`)
   }
   return path
 }

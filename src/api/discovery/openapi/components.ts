@@ -4,7 +4,13 @@
  * a description or extensions (OpenAPI 3.0 ignores siblings of a bare `$ref`), and the list,
  * patch and int-or-string extensions are the ones kubectl and other clients read.
  */
-import type { FieldDef, FieldType, Scalar, SchemaSet, StructDef } from '../../../apimachinery/schema-types'
+import type {
+  FieldDef,
+  FieldType,
+  Scalar,
+  SchemaSet,
+  StructDef,
+} from '../../../apimachinery/schema-types'
 import { int64Fields } from '../../../apis/schema/int64-fields'
 
 export type Schema = Record<string, unknown>
@@ -98,7 +104,8 @@ export function structSchema(def: StructDef, schemas: SchemaSet): Schema {
   if (def.description !== undefined) out.description = def.description
   out.type = 'object'
   const properties: Record<string, Schema> = {}
-  for (const [name, field] of Object.entries(def.fields)) properties[name] = fieldSchema(name, field, schemas)
+  for (const [name, field] of Object.entries(def.fields))
+    properties[name] = fieldSchema(name, field, schemas)
   out.properties = properties
   const required = Object.entries(def.fields)
     .filter(([, f]) => f.required)

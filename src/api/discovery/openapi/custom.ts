@@ -13,7 +13,10 @@ export function customComponentName(def: Pick<ResourceDef, 'group' | 'version' |
  * The components of custom resources: each version's openAPIV3Schema with apiVersion, kind and
  * the standard ObjectMeta added, and its list, each naming its group/version/kind.
  */
-export function customKindSchemas(defs: readonly ResourceDef[]): { kinds: KindSchemas; extra: Record<string, Schema> } {
+export function customKindSchemas(defs: readonly ResourceDef[]): {
+  kinds: KindSchemas
+  extra: Record<string, Schema>
+} {
   const kinds: KindSchemas = { gvks: new Map(), byResource: new Map(), lists: {} }
   const extra: Record<string, Schema> = {}
   for (const def of defs) {
@@ -21,13 +24,19 @@ export function customKindSchemas(defs: readonly ResourceDef[]): { kinds: KindSc
     const gvk = { group: def.group, version: def.version, kind: def.kind }
     kinds.byResource.set(`${def.group}/${def.version}/${def.plural}`, name)
     extra[name] = { ...objectSchema(def), 'x-kubernetes-group-version-kind': [gvk] }
-    extra[`${name}List`] = { ...listSchema(def, name), 'x-kubernetes-group-version-kind': [{ ...gvk, kind: `${def.kind}List` }] }
+    extra[`${name}List`] = {
+      ...listSchema(def, name),
+      'x-kubernetes-group-version-kind': [{ ...gvk, kind: `${def.kind}List` }],
+    }
   }
   return { kinds, extra }
 }
 
 function objectSchema(def: ResourceDef): Schema {
-  const schema = (def.custom?.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Schema
+  const schema = (def.custom?.schema ?? {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  }) as Schema
   const properties = { ...((schema.properties ?? {}) as Record<string, Schema>) }
   properties.apiVersion = {
     description:
@@ -41,7 +50,8 @@ function objectSchema(def: ResourceDef): Schema {
   }
   properties.metadata = {
     allOf: [refTo(OBJECT_META)],
-    description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    description:
+      "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
   }
   return { ...schema, type: 'object', properties }
 }

@@ -35,7 +35,11 @@ export interface OpenAPIDocument {
 export const groupVersionPath = ({ group, version }: { group: string; version: string }): string =>
   group ? `apis/${group}/${version}` : `api/${version}`
 
-const gvkOf = (r: ResourceDef): GroupVersionKind => ({ group: r.group, version: r.version, kind: r.kind })
+const gvkOf = (r: ResourceDef): GroupVersionKind => ({
+  group: r.group,
+  version: r.version,
+  kind: r.kind,
+})
 
 /** A kind's struct and its list's, with the GVKs they stand for. */
 export interface KindSchemas {
@@ -59,7 +63,10 @@ export function kindSchemas(
   const out: KindSchemas = { gvks: new Map(), byResource: new Map(), lists: {} }
   const add = (name: string, gvk: GroupVersionKind) => {
     const list = out.gvks.get(name) ?? []
-    if (!list.some((g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind)) list.push(gvk)
+    if (
+      !list.some((g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind)
+    )
+      list.push(gvk)
     out.gvks.set(name, list)
   }
   for (const r of resources) {
@@ -86,13 +93,20 @@ export function listSchema(r: ResourceDef, itemName: string): Schema {
           'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
         type: 'string',
       },
-      items: { description: `Items is the list of ${r.kind} objects.`, type: 'array', items: refTo(itemName) },
+      items: {
+        description: `Items is the list of ${r.kind} objects.`,
+        type: 'array',
+        items: refTo(itemName),
+      },
       kind: {
         description:
           'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.',
         type: 'string',
       },
-      metadata: { allOf: [refTo(`${META_PREFIX}ListMeta`)], description: 'Standard list metadata.' },
+      metadata: {
+        allOf: [refTo(`${META_PREFIX}ListMeta`)],
+        description: 'Standard list metadata.',
+      },
     },
     required: ['items'],
   }
@@ -106,7 +120,9 @@ function component(name: string, schemas: SchemaSet, kinds: KindSchemas): Schema
   else if (Object.hasOwn(schemas, name)) schema = structSchema(schemas[name]!, schemas)
   if (schema === undefined) return undefined
   const gvks = kinds.gvks.get(name)
-  return gvks ? { ...schema, 'x-kubernetes-group-version-kind': gvks.map((g) => ({ ...g })) } : schema
+  return gvks
+    ? { ...schema, 'x-kubernetes-group-version-kind': gvks.map((g) => ({ ...g })) }
+    : schema
 }
 
 export function groupVersionDocument(
@@ -123,12 +139,19 @@ export function groupVersionDocument(
     if (name !== undefined) roots.push(name, `${name}List`)
     paths[resourcePath(r)] = pathItem(r, name)
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: componentClosure(roots, schemas, kinds, extra) } }
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: 'v1.32.0' },
+    paths,
+    components: { schemas: componentClosure(roots, schemas, kinds, extra) },
+  }
 }
 
 function resourcePath(r: ResourceDef): string {
   const prefix = '/' + groupVersionPath(r)
-  return r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}/{name}` : `${prefix}/${r.plural}/{name}`
+  return r.namespaced
+    ? `${prefix}/namespaces/{namespace}/${r.plural}/{name}`
+    : `${prefix}/${r.plural}/{name}`
 }
 
 /** GET (when the kind has a schema) and PATCH of one object, each naming the kind. */
@@ -138,7 +161,9 @@ function pathItem(r: ResourceDef, component: string | undefined): Record<string,
     item.get = {
       'x-kubernetes-action': 'get',
       'x-kubernetes-group-version-kind': gvkOf(r),
-      responses: { '200': { description: 'OK', content: { 'application/json': { schema: refTo(component) } } } },
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: refTo(component) } } },
+      },
     }
   }
   item.patch = {
@@ -151,7 +176,12 @@ function pathItem(r: ResourceDef, component: string | undefined): Record<string,
 }
 
 /** The named components and every component they reference, sorted by name. */
-export function componentClosure(roots: readonly string[], schemas: SchemaSet, kinds: KindSchemas, extra: Record<string, Schema> = {}): Record<string, Schema> {
+export function componentClosure(
+  roots: readonly string[],
+  schemas: SchemaSet,
+  kinds: KindSchemas,
+  extra: Record<string, Schema> = {},
+): Record<string, Schema> {
   const found: Record<string, Schema> = {}
   const pending = [...roots]
   while (pending.length > 0) {

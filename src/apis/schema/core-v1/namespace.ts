@@ -9,15 +9,25 @@ export const coreV1Namespace: SchemaSet = group(CORE, {
     status: c('NamespaceStatus', 'Status describes the current status of a Namespace.'),
   }),
   NamespaceSpec: struct({
-    finalizers: strings('Finalizers is an opaque list of values that must be empty to permanently remove object from storage.'),
+    finalizers: strings(
+      'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.',
+    ),
   }),
   NamespaceStatus: struct({
-    phase: enumOf(['Active', 'Terminating'], 'Phase is the current lifecycle phase of the namespace.'),
-    conditions: listOf(c('NamespaceCondition'), { mergeKey: 'type', description: "Represents the latest available observations of a namespace's current state." }),
+    phase: enumOf(
+      ['Active', 'Terminating'],
+      'Phase is the current lifecycle phase of the namespace.',
+    ),
+    conditions: listOf(c('NamespaceCondition'), {
+      mergeKey: 'type',
+      description: "Represents the latest available observations of a namespace's current state.",
+    }),
   }),
   NamespaceCondition: struct({
     type: required(str('Type of namespace controller condition.')),
-    status: required(enumOf(CONDITION_STATUS, 'Status of the condition, one of True, False, Unknown.')),
+    status: required(
+      enumOf(CONDITION_STATUS, 'Status of the condition, one of True, False, Unknown.'),
+    ),
     lastTransitionTime: time('Last time the condition transitioned from one status to another.'),
     reason: str("Unique, one-word, CamelCase reason for the condition's last transition."),
     message: str('Human-readable message indicating details about last transition.'),

@@ -11,7 +11,9 @@ export const coreV1References: SchemaSet = group(CORE, {
       uid: str('UID of the referent.'),
       apiVersion: str('API version of the referent.'),
       resourceVersion: str('Specific resourceVersion to which this reference is made, if any.'),
-      fieldPath: str('If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].'),
+      fieldPath: str(
+        'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+      ),
     },
     'ObjectReference contains enough information to let you inspect or modify the referred object.',
   ),

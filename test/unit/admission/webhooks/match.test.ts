@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest'
-import { ruleMatches, selectorsMatch, type RuleAttributes } from '../../../../src/admission/webhooks/match'
+import {
+  ruleMatches,
+  selectorsMatch,
+  type RuleAttributes,
+} from '../../../../src/admission/webhooks/match'
 import type { Webhook } from '../../../../src/apis/admissionregistration/webhook-configuration'
 
-const podCreate: RuleAttributes = { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subresource: '', namespaced: true, namespace: 'a' }
-const rule = (resources: string[], extra = {}) => ({ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources, ...extra })
+const podCreate: RuleAttributes = {
+  operation: 'CREATE',
+  group: '',
+  version: 'v1',
+  resource: 'pods',
+  subresource: '',
+  namespaced: true,
+  namespace: 'a',
+}
+const rule = (resources: string[], extra = {}) => ({
+  operations: ['CREATE'],
+  apiGroups: [''],
+  apiVersions: ['v1'],
+  resources,
+  ...extra,
+})
 
 describe('webhook rules', () => {
   it('name a resource, its subresources, or every resource as upstream', () => {
@@ -21,7 +39,9 @@ describe('webhook rules', () => {
 
   it('match operation, group, version and scope', () => {
     expect(ruleMatches(rule(['pods']), { ...podCreate, operation: 'UPDATE' })).toBe(false)
-    expect(ruleMatches(rule(['pods'], { operations: ['*'] }), { ...podCreate, operation: 'DELETE' })).toBe(true)
+    expect(
+      ruleMatches(rule(['pods'], { operations: ['*'] }), { ...podCreate, operation: 'DELETE' }),
+    ).toBe(true)
     expect(ruleMatches(rule(['pods'], { apiGroups: ['apps'] }), podCreate)).toBe(false)
     expect(ruleMatches(rule(['pods'], { apiVersions: ['v1beta1'] }), podCreate)).toBe(false)
     expect(ruleMatches(rule(['pods'], { scope: 'Cluster' }), podCreate)).toBe(false)
@@ -33,7 +53,11 @@ describe('webhook rules', () => {
 })
 
 describe('webhook selectors', () => {
-  const hook = (extra: Partial<Webhook>): Webhook => ({ name: 'h.example.com', clientConfig: { url: 'https://h' }, ...extra })
+  const hook = (extra: Partial<Webhook>): Webhook => ({
+    name: 'h.example.com',
+    clientConfig: { url: 'https://h' },
+    ...extra,
+  })
   const obj = (labels: Record<string, string>) => ({ metadata: { name: 'x', labels } })
 
   it('take the namespace labels of namespaced objects, and a Namespace its own labels', () => {
@@ -43,14 +67,33 @@ describe('webhook selectors', () => {
     const ns = { ...podCreate, resource: 'namespaces', namespaced: false, namespace: '' }
     expect(selectorsMatch(h, ns, undefined, obj({ env: 'prod' }))).toBe(true)
     expect(selectorsMatch(h, ns, undefined, obj({}))).toBe(false)
-    expect(selectorsMatch(h, { ...podCreate, resource: 'nodes', namespaced: false, namespace: '' }, undefined, obj({}))).toBe(true)
+    expect(
+      selectorsMatch(
+        h,
+        { ...podCreate, resource: 'nodes', namespaced: false, namespace: '' },
+        undefined,
+        obj({}),
+      ),
+    ).toBe(true)
   })
 
   it('match the object or the old object by objectSelector', () => {
-    const h = hook({ objectSelector: { matchExpressions: [{ key: 'inject', operator: 'In', values: ['yes'] }] } })
+    const h = hook({
+      objectSelector: { matchExpressions: [{ key: 'inject', operator: 'In', values: ['yes'] }] },
+    })
     expect(selectorsMatch(h, podCreate, {}, obj({ inject: 'yes' }))).toBe(true)
     expect(selectorsMatch(h, podCreate, {}, obj({}))).toBe(false)
-    expect(selectorsMatch(h, { ...podCreate, operation: 'UPDATE' }, {}, obj({}), obj({ inject: 'yes' }))).toBe(true)
-    expect(selectorsMatch(h, { ...podCreate, operation: 'DELETE' }, {}, undefined, obj({ inject: 'yes' }))).toBe(true)
+    expect(
+      selectorsMatch(h, { ...podCreate, operation: 'UPDATE' }, {}, obj({}), obj({ inject: 'yes' })),
+    ).toBe(true)
+    expect(
+      selectorsMatch(
+        h,
+        { ...podCreate, operation: 'DELETE' },
+        {},
+        undefined,
+        obj({ inject: 'yes' }),
+      ),
+    ).toBe(true)
   })
 })

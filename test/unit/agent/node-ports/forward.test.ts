@@ -28,16 +28,42 @@ describe("a node port's connection to a pod on its own node", () => {
   it('reaches the pod its Endpoints name only when this node runs that pod under that uid', async () => {
     const podPort = await listen((s) => s.end('hello from shop/web'))
     // The node runs shop/web (uid u-web) and other/db (uid u-db), both listening on the loopback.
-    const pods = new Map([['shop/web', 'u-web'], ['other/db', 'u-db']])
+    const pods = new Map([
+      ['shop/web', 'u-web'],
+      ['other/db', 'u-db'],
+    ])
     const ctx: ForwardContext = {
       node: 'n1',
-      runtime: { portHosts: (uid: string) => (uid === 'u-web' || uid === 'u-db' ? ['127.0.0.1'] : undefined) } as unknown as ForwardContext['runtime'],
+      runtime: {
+        portHosts: (uid: string) => (uid === 'u-web' || uid === 'u-db' ? ['127.0.0.1'] : undefined),
+      } as unknown as ForwardContext['runtime'],
       tunnel: { dial: () => undefined },
       log: { debug: () => {} } as unknown as ForwardContext['log'],
       podUid: (ns, name) => pods.get(`${ns}/${name}`),
     }
-    const target = (pod: string, podUid: string): EndpointTarget => ({ node: 'n1', namespace: 'shop', pod, podUid, port: podPort })
-    const nodePort = (t: EndpointTarget) => listen((s) => void forwardConnection(s, { nodePort: 30080, namespace: 'shop', service: 'web', local: false, endpoints: [t] } as NodePortEntry, [t], ctx))
+    const target = (pod: string, podUid: string): EndpointTarget => ({
+      node: 'n1',
+      namespace: 'shop',
+      pod,
+      podUid,
+      port: podPort,
+    })
+    const nodePort = (t: EndpointTarget) =>
+      listen(
+        (s) =>
+          void forwardConnection(
+            s,
+            {
+              nodePort: 30080,
+              namespace: 'shop',
+              service: 'web',
+              local: false,
+              endpoints: [t],
+            } as NodePortEntry,
+            [t],
+            ctx,
+          ),
+      )
 
     expect(await readAll(await nodePort(target('web', 'u-web')))).toBe('hello from shop/web')
     // A hand-written address naming another namespace's pod by its uid under a name of its own.

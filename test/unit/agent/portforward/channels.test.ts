@@ -17,7 +17,10 @@ afterEach(async () => {
 })
 
 /** A server that answers each connection's first chunk with `reply(chunk)`, then closes it (or keeps it open). */
-async function listen(reply: (text: string) => string, close = true): Promise<{ port: number; sockets: Socket[] }> {
+async function listen(
+  reply: (text: string) => string,
+  close = true,
+): Promise<{ port: number; sockets: Socket[] }> {
   const sockets: Socket[] = []
   const server = createServer((socket) => {
     sockets.push(socket)
@@ -44,7 +47,8 @@ async function collect(total: number): Promise<{ port: number; sockets: Socket[]
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk)
       size += chunk.length
-      if (size === total) socket.write(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'))
+      if (size === total)
+        socket.write(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'))
     })
   })
   servers.push(server)
@@ -90,7 +94,12 @@ describe('port-forward over channels at the agent', () => {
     expect(o.ended()).toEqual({})
     expect(o.data.filter(([c]) => c === 0)).toEqual([[0, 'a got one']])
     expect(o.data.filter(([c]) => c === 4)).toEqual([[4, 'b got two']])
-    expect(o.data.filter(([c]) => c === 3)).toEqual([[3, `error forwarding port ${refused} to pod ns/web, uid uid-1: dial tcp4 127.0.0.1:${refused}: connect: connection refused`]])
+    expect(o.data.filter(([c]) => c === 3)).toEqual([
+      [
+        3,
+        `error forwarding port ${refused} to pod ns/web, uid uid-1: dial tcp4 127.0.0.1:${refused}: connect: connection refused`,
+      ],
+    ])
     expect(o.data.map(([c]) => c).sort()).toEqual([0, 3, 4])
   })
 
@@ -105,25 +114,44 @@ describe('port-forward over channels at the agent', () => {
     expect(o.ended()).toBeUndefined()
     expect(a.sockets).toHaveLength(2)
     session.cancel()
-    await waitFor(() => a.sockets.every((s) => s.closed || s.readableEnded), { what: "the pod's sockets closed" })
+    await waitFor(() => a.sockets.every((s) => s.closed || s.readableEnded), {
+      what: "the pod's sockets closed",
+    })
     expect(o.ended()).toBeUndefined()
   })
 
   it("writes the runtime's reason on every port's error channel when the pod cannot be reached", async () => {
     const o = output()
-    serveChannelPortForward({ ...target, hosts: [], problem: 'this node runs simulated containers, which listen on no ports' }, [80, 81], o.out)
+    serveChannelPortForward(
+      {
+        ...target,
+        hosts: [],
+        problem: 'this node runs simulated containers, which listen on no ports',
+      },
+      [80, 81],
+      o.out,
+    )
     await waitFor(() => o.ended() !== undefined, { what: 'the end' })
     expect(o.data).toEqual([
-      [1, 'error forwarding port 80 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
-      [3, 'error forwarding port 81 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports'],
+      [
+        1,
+        'error forwarding port 80 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports',
+      ],
+      [
+        3,
+        'error forwarding port 81 to pod ns/web, uid uid-1: this node runs simulated containers, which listen on no ports',
+      ],
     ])
   })
 
   const mib = 1024 * 1024
   /** 64 KiB chunks, each of its own byte, `count` of them. */
-  const chunks = (count: number) => Array.from({ length: count }, (_, i) => new Uint8Array(64 * 1024).fill(i))
-  const sha = (parts: Uint8Array[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex')
-  const tooMuch = (port: number) => `error forwarding port ${port} to pod ns/web, uid uid-1: more than ${mib} bytes from the client are waiting for the pod to read them`
+  const chunks = (count: number) =>
+    Array.from({ length: count }, (_, i) => new Uint8Array(64 * 1024).fill(i))
+  const sha = (parts: Uint8Array[]) =>
+    createHash('sha256').update(Buffer.concat(parts)).digest('hex')
+  const tooMuch = (port: number) =>
+    `error forwarding port ${port} to pod ns/web, uid uid-1: more than ${mib} bytes from the client are waiting for the pod to read them`
 
   it("holds up to 1 MiB of the client's bytes while the pod's port connects, and passes them on in order", async () => {
     const pod = await collect(mib)

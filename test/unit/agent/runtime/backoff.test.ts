@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { crashBackoffFromEnv, DEFAULT_CRASH_BACKOFF, nextCrashDelay, RetryBackoff, WATCH_RECONNECT, type CrashLoopState } from '../../../../src/agent/runtime/backoff'
+import {
+  crashBackoffFromEnv,
+  DEFAULT_CRASH_BACKOFF,
+  nextCrashDelay,
+  RetryBackoff,
+  WATCH_RECONNECT,
+  type CrashLoopState,
+} from '../../../../src/agent/runtime/backoff'
 import { crashLoopState, goDuration, shouldRestart } from '../../../../src/agent/runtime/restart'
 
 describe('nextCrashDelay', () => {
@@ -14,10 +21,34 @@ describe('nextCrashDelay', () => {
     expect(delays).toEqual([0, 10, 20, 40, 80, 160, 300, 300, 300])
   })
 
-  const cases: { name: string; streak: number; ranForMs: number; delayMs: number; streakAfter: number }[] = [
-    { name: 'a short run keeps the streak', streak: 3, ranForMs: 30_000, delayMs: 40_000, streakAfter: 4 },
-    { name: 'a run just under 10 min keeps it', streak: 3, ranForMs: 599_999, delayMs: 40_000, streakAfter: 4 },
-    { name: 'a run of 10 min forgets it', streak: 6, ranForMs: 600_000, delayMs: 0, streakAfter: 1 },
+  const cases: {
+    name: string
+    streak: number
+    ranForMs: number
+    delayMs: number
+    streakAfter: number
+  }[] = [
+    {
+      name: 'a short run keeps the streak',
+      streak: 3,
+      ranForMs: 30_000,
+      delayMs: 40_000,
+      streakAfter: 4,
+    },
+    {
+      name: 'a run just under 10 min keeps it',
+      streak: 3,
+      ranForMs: 599_999,
+      delayMs: 40_000,
+      streakAfter: 4,
+    },
+    {
+      name: 'a run of 10 min forgets it',
+      streak: 6,
+      ranForMs: 600_000,
+      delayMs: 0,
+      streakAfter: 1,
+    },
     { name: 'a long run forgets it', streak: 9, ranForMs: 3_600_000, delayMs: 0, streakAfter: 1 },
   ]
   for (const c of cases) {
@@ -29,15 +60,23 @@ describe('nextCrashDelay', () => {
 
   it('takes its base from EDGEPLANE_AGENT_BACKOFF_BASE_MS, keeping the 30x cap', () => {
     expect(crashBackoffFromEnv({})).toEqual(DEFAULT_CRASH_BACKOFF)
-    expect(crashBackoffFromEnv({ EDGEPLANE_AGENT_BACKOFF_BASE_MS: 'x' })).toEqual(DEFAULT_CRASH_BACKOFF)
-    expect(crashBackoffFromEnv({ EDGEPLANE_AGENT_BACKOFF_BASE_MS: '100' })).toEqual({ baseMs: 100, maxMs: 3_000, resetAfterMs: 600_000 })
+    expect(crashBackoffFromEnv({ EDGEPLANE_AGENT_BACKOFF_BASE_MS: 'x' })).toEqual(
+      DEFAULT_CRASH_BACKOFF,
+    )
+    expect(crashBackoffFromEnv({ EDGEPLANE_AGENT_BACKOFF_BASE_MS: '100' })).toEqual({
+      baseMs: 100,
+      maxMs: 3_000,
+      resetAfterMs: 600_000,
+    })
   })
 })
 
 describe('RetryBackoff', () => {
   it('doubles from 800 ms to 30 s without jitter', () => {
     const b = new RetryBackoff({ ...WATCH_RECONNECT, jitter: 0 })
-    expect(Array.from({ length: 8 }, () => b.next())).toEqual([800, 1600, 3200, 6400, 12800, 25600, 30000, 30000])
+    expect(Array.from({ length: 8 }, () => b.next())).toEqual([
+      800, 1600, 3200, 6400, 12800, 25600, 30000, 30000,
+    ])
     b.reset()
     expect(b.next()).toBe(800)
   })
@@ -81,7 +120,10 @@ describe('restart rules', () => {
   it('prints back-off delays as Go durations in the waiting message', () => {
     expect([10_000, 80_000, 300_000].map(goDuration)).toEqual(['10s', '1m20s', '5m0s'])
     expect(crashLoopState(20_000, 'app', { name: 'p', namespace: 'ns', uid: 'u' })).toEqual({
-      waiting: { reason: 'CrashLoopBackOff', message: 'back-off 20s restarting failed container=app pod=p_ns(u)' },
+      waiting: {
+        reason: 'CrashLoopBackOff',
+        message: 'back-off 20s restarting failed container=app pod=p_ns(u)',
+      },
     })
   })
 })

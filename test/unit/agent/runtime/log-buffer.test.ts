@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { LogBuffer, rfc3339Nano, type LogReadOptions } from '../../../../src/agent/runtime/log-buffer'
+import {
+  LogBuffer,
+  rfc3339Nano,
+  type LogReadOptions,
+} from '../../../../src/agent/runtime/log-buffer'
 
 async function collect(iter: AsyncIterable<Uint8Array>): Promise<string> {
   let out = ''
@@ -45,7 +49,9 @@ describe('LogBuffer', () => {
     const b = new LogBuffer(1024, fakeClock())
     b.write('stdout', 'a\nb\n')
     b.close()
-    expect(await collect(b.read({ timestamps: true }))).toBe('2026-05-01T12:00:00.001000000Z a\n2026-05-01T12:00:00.001000000Z b\n')
+    expect(await collect(b.read({ timestamps: true }))).toBe(
+      '2026-05-01T12:00:00.001000000Z a\n2026-05-01T12:00:00.001000000Z b\n',
+    )
     expect(rfc3339Nano(1_777_000_000_123_456_789n)).toBe('2026-04-24T03:06:40.123456789Z')
   })
 

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
-import { EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, SimRuntime } from '../../../../src/agent/runtime/sim'
+import {
+  EXIT_AFTER_ANNOTATION,
+  EXIT_CODE_ANNOTATION,
+  SimRuntime,
+} from '../../../../src/agent/runtime/sim'
 import { nextFreePodIP, NodePodIPs, PodIPAllocator } from '../../../../src/agent/runtime/pod-ips'
 import type { ContainerState } from '../../../../src/agent/runtime/types'
 import type { Json } from '../../../../src/apimachinery/json-value'
@@ -13,20 +17,38 @@ afterEach(async () => {
 
 let seq = 0
 function runtime(podCIDR = '10.244.9.0/24'): SimRuntime {
-  const r = new SimRuntime({ nodeName: 'sim-0', startDelayMs: 50, backoff: { baseMs: 100, maxMs: 400, resetAfterMs: 600_000 } })
+  const r = new SimRuntime({
+    nodeName: 'sim-0',
+    startDelayMs: 50,
+    backoff: { baseMs: 100, maxMs: 400, resetAfterMs: 600_000 },
+  })
   r.setPodCIDR(podCIDR)
   runtimes.push(r)
   return r
 }
 
 /** A pod of its own name and uid for each test, with one container `main` (and `init`, if asked). */
-function simPod(opts: { annotations?: Record<string, string>; restartPolicy?: string; init?: boolean; status?: Json } = {}): KubeObject {
+function simPod(
+  opts: {
+    annotations?: Record<string, string>
+    restartPolicy?: string
+    init?: boolean
+    status?: Json
+  } = {},
+): KubeObject {
   const spec: Json = { restartPolicy: opts.restartPolicy ?? 'Always' }
   if (opts.init) spec.initContainers = [{ name: 'init', image: 'busybox' }]
-  return newPod(`s${++seq}`, { uid: `sim-uid-${seq}`, annotations: opts.annotations, containers: [{ name: 'main', image: 'nginx' }], spec, status: opts.status ?? { phase: 'Pending' } })
+  return newPod(`s${++seq}`, {
+    uid: `sim-uid-${seq}`,
+    annotations: opts.annotations,
+    containers: [{ name: 'main', image: 'nginx' }],
+    spec,
+    status: opts.status ?? { phase: 'Pending' },
+  })
 }
 
-const main = (r: SimRuntime, p: KubeObject): ContainerState => r.status(p.metadata.uid!)!.find((c) => c.name === 'main')!
+const main = (r: SimRuntime, p: KubeObject): ContainerState =>
+  r.status(p.metadata.uid!)!.find((c) => c.name === 'main')!
 
 describe('SimRuntime', () => {
   it('creates, then runs ready containers after the start delay', async () => {
@@ -34,20 +56,32 @@ describe('SimRuntime', () => {
     const p = simPod()
     await r.sync(p, {})
     expect(main(r, p).state).toEqual({ waiting: { reason: 'ContainerCreating' } })
-    const s = await waitFor(() => ('running' in main(r, p).state ? main(r, p) : undefined), { what: 'running', timeoutMs: 3_000 })
+    const s = await waitFor(() => ('running' in main(r, p).state ? main(r, p) : undefined), {
+      what: 'running',
+      timeoutMs: 3_000,
+    })
     expect(s).toMatchObject({ ready: true, started: true, restartCount: 0 })
     expect(s.containerID).toMatch(/^sim:\/\//)
   })
 
   it('marks an ephemeral container added to a running pod running, once, not ready, and never restarts it', async () => {
     const r = runtime()
-    const p = simPod({ restartPolicy: 'Always', annotations: { [EXIT_AFTER_ANNOTATION]: '0.2', [EXIT_CODE_ANNOTATION]: '1' } })
+    const p = simPod({
+      restartPolicy: 'Always',
+      annotations: { [EXIT_AFTER_ANNOTATION]: '0.2', [EXIT_CODE_ANNOTATION]: '1' },
+    })
     await r.sync(p, {})
     await waitFor(() => 'running' in main(r, p).state, { what: 'running', timeoutMs: 3_000 })
-    const debugged = { ...p, spec: { ...(p.spec as object), ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } }
+    const debugged = {
+      ...p,
+      spec: { ...(p.spec as object), ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] },
+    }
     await r.sync(debugged, {})
     const dbg = () => r.status(p.metadata.uid!)!.find((c) => c.name === 'dbg')!
-    expect(dbg()).toMatchObject({ ephemeral: true, state: { waiting: { reason: 'ContainerCreating' } } })
+    expect(dbg()).toMatchObject({
+      ephemeral: true,
+      state: { waiting: { reason: 'ContainerCreating' } },
+    })
     await waitFor(() => 'running' in dbg().state, { what: 'dbg running', timeoutMs: 3_000 })
     // The app container exits and restarts by the annotation; the ephemeral one runs on, untouched.
     await waitFor(() => main(r, p).restartCount >= 1, { what: 'main restarted', timeoutMs: 3_000 })
@@ -61,19 +95,40 @@ describe('SimRuntime', () => {
     const p = simPod({
       status: {
         phase: 'Running',
-        containerStatuses: [{ name: 'main', state: running, restartCount: 0, containerID: 'sim://main' }],
+        containerStatuses: [
+          { name: 'main', state: running, restartCount: 0, containerID: 'sim://main' },
+        ],
         ephemeralContainerStatuses: [
           { name: 'dbg', state: running, restartCount: 0, containerID: 'sim://dbg' },
-          { name: 'done', state: { terminated: { exitCode: 0, reason: 'Completed', finishedAt: '2026-03-01T10:00:01Z' } }, restartCount: 0, containerID: 'sim://done' },
+          {
+            name: 'done',
+            state: {
+              terminated: { exitCode: 0, reason: 'Completed', finishedAt: '2026-03-01T10:00:01Z' },
+            },
+            restartCount: 0,
+            containerID: 'sim://done',
+          },
         ],
       },
     })
-    ;(p.spec as Record<string, unknown>).ephemeralContainers = [{ name: 'dbg', image: 'busybox' }, { name: 'done', image: 'busybox' }]
+    ;(p.spec as Record<string, unknown>).ephemeralContainers = [
+      { name: 'dbg', image: 'busybox' },
+      { name: 'done', image: 'busybox' },
+    ]
     await r.sync(p, {})
     await new Promise((res) => setTimeout(res, 120))
     const byName = (n: string) => r.status(p.metadata.uid!)!.find((c) => c.name === n)!
-    expect(byName('dbg')).toMatchObject({ ephemeral: true, containerID: 'sim://dbg', ready: false, state: running })
-    expect(byName('done')).toMatchObject({ ephemeral: true, containerID: 'sim://done', state: { terminated: { reason: 'Completed' } } })
+    expect(byName('dbg')).toMatchObject({
+      ephemeral: true,
+      containerID: 'sim://dbg',
+      ready: false,
+      state: running,
+    })
+    expect(byName('done')).toMatchObject({
+      ephemeral: true,
+      containerID: 'sim://done',
+      state: { terminated: { reason: 'Completed' } },
+    })
   })
 
   it('completes init containers before the app starts', async () => {
@@ -81,18 +136,43 @@ describe('SimRuntime', () => {
     const p = simPod({ init: true })
     await r.sync(p, {})
     await waitFor(() => 'running' in main(r, p).state, { what: 'running', timeoutMs: 3_000 })
-    expect(r.status(p.metadata.uid!)!.find((c) => c.init)!.state).toMatchObject({ terminated: { exitCode: 0, reason: 'Completed' } })
+    expect(r.status(p.metadata.uid!)!.find((c) => c.init)!.state).toMatchObject({
+      terminated: { exitCode: 0, reason: 'Completed' },
+    })
   })
 
-  const exits: { name: string; restartPolicy: string; code: string; want: (s: ContainerState) => boolean }[] = [
-    { name: 'exit 0 under Never: Completed', restartPolicy: 'Never', code: '0', want: (s) => 'terminated' in s.state && s.state.terminated.reason === 'Completed' },
-    { name: 'exit 7 under Never: Error with the code', restartPolicy: 'Never', code: '7', want: (s) => 'terminated' in s.state && s.state.terminated.exitCode === 7 },
-    { name: 'exit 1 under Always: restarted', restartPolicy: 'Always', code: '1', want: (s) => s.restartCount >= 1 },
+  const exits: {
+    name: string
+    restartPolicy: string
+    code: string
+    want: (s: ContainerState) => boolean
+  }[] = [
+    {
+      name: 'exit 0 under Never: Completed',
+      restartPolicy: 'Never',
+      code: '0',
+      want: (s) => 'terminated' in s.state && s.state.terminated.reason === 'Completed',
+    },
+    {
+      name: 'exit 7 under Never: Error with the code',
+      restartPolicy: 'Never',
+      code: '7',
+      want: (s) => 'terminated' in s.state && s.state.terminated.exitCode === 7,
+    },
+    {
+      name: 'exit 1 under Always: restarted',
+      restartPolicy: 'Always',
+      code: '1',
+      want: (s) => s.restartCount >= 1,
+    },
   ]
   for (const c of exits) {
     it(`scripts exits by annotation: ${c.name}`, async () => {
       const r = runtime()
-      const p = simPod({ restartPolicy: c.restartPolicy, annotations: { [EXIT_AFTER_ANNOTATION]: '0.1', [EXIT_CODE_ANNOTATION]: c.code } })
+      const p = simPod({
+        restartPolicy: c.restartPolicy,
+        annotations: { [EXIT_AFTER_ANNOTATION]: '0.1', [EXIT_CODE_ANNOTATION]: c.code },
+      })
       await r.sync(p, {})
       await waitFor(() => c.want(main(r, p)), { what: c.name, timeoutMs: 3_000 })
     })
@@ -111,7 +191,9 @@ describe('SimRuntime', () => {
     const p3 = simPod({ status: { phase: 'Running', podIP: ip1 } })
     expect(a.podIP(p3)).toBe(ip1)
     // An address from outside the node's block is not kept.
-    expect(a.podIP(simPod({ status: { phase: 'Running', podIP: '10.244.4.7' } }))).toMatch(/^10\.244\.3\.\d+$/)
+    expect(a.podIP(simPod({ status: { phase: 'Running', podIP: '10.244.4.7' } }))).toMatch(
+      /^10\.244\.3\.\d+$/,
+    )
   })
 
   it('keeps the simulated nodes of one agent each in its own pod CIDR', () => {
@@ -121,7 +203,11 @@ describe('SimRuntime', () => {
     runtimes.push(a, b)
     a.setPodCIDR('10.244.0.0/24')
     b.setPodCIDR('10.244.1.0/24')
-    expect([a.podIP(simPod()), b.podIP(simPod()), a.podIP(simPod())]).toEqual(['10.244.0.2', '10.244.1.2', '10.244.0.3'])
+    expect([a.podIP(simPod()), b.podIP(simPod()), a.podIP(simPod())]).toEqual([
+      '10.244.0.2',
+      '10.244.1.2',
+      '10.244.0.3',
+    ])
   })
 
   it('gives no pod an address before the node has a pod CIDR', () => {
@@ -132,9 +218,29 @@ describe('SimRuntime', () => {
 
   it('adopts containers already running after an agent restart', async () => {
     const r = runtime()
-    const p = simPod({ status: { phase: 'Running', podIP: '10.244.9.9', containerStatuses: [{ name: 'main', state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, lastState: {}, restartCount: 4, ready: true, containerID: 'sim://old' }] } })
+    const p = simPod({
+      status: {
+        phase: 'Running',
+        podIP: '10.244.9.9',
+        containerStatuses: [
+          {
+            name: 'main',
+            state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+            lastState: {},
+            restartCount: 4,
+            ready: true,
+            containerID: 'sim://old',
+          },
+        ],
+      },
+    })
     await r.sync(p, {})
-    expect(main(r, p)).toMatchObject({ state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, restartCount: 4, ready: true, containerID: 'sim://old' })
+    expect(main(r, p)).toMatchObject({
+      state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+      restartCount: 4,
+      ready: true,
+      containerID: 'sim://old',
+    })
     expect(r.podIP(p)).toBe('10.244.9.9')
   })
 
@@ -144,9 +250,12 @@ describe('SimRuntime', () => {
     await r.sync(p, {})
     await waitFor(() => 'running' in main(r, p).state, { what: 'running', timeoutMs: 3_000 })
     let text = ''
-    for await (const c of r.logs(p.metadata.uid!, { container: 'main', tailLines: 1 })) text += Buffer.from(c).toString()
+    for await (const c of r.logs(p.metadata.uid!, { container: 'main', tailLines: 1 }))
+      text += Buffer.from(c).toString()
     expect(text).toBe('no process runs here: this node is simulated\n')
-    expect(await r.exec(p.metadata.uid!, 'main', ['anything'], { stdout: () => {}, stderr: () => {} })).toBe(0)
+    expect(
+      await r.exec(p.metadata.uid!, 'main', ['anything'], { stdout: () => {}, stderr: () => {} }),
+    ).toBe(0)
   })
 
   it('stops at once and never restarts a stopped pod', async () => {

@@ -35,6 +35,10 @@ describe('protobuf nesting', () => {
   })
 
   it.each([101, 3000])('refuses messages nested %i deep', (levels) => {
-    expect(() => decodeMessage(Node, chain(levels))).toThrow(new ProtobufError('the document is nested too deeply: more than 100 levels of objects and arrays'))
+    expect(() => decodeMessage(Node, chain(levels))).toThrow(
+      new ProtobufError(
+        'the document is nested too deeply: more than 100 levels of objects and arrays',
+      ),
+    )
   })
 })

@@ -5,17 +5,46 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { checkCsrSignature, parseCsrPem } from '../../../../src/apimachinery/x509/csr'
-import { issueCertificate, loadAuthority, parseCertificate } from '../../../../src/apimachinery/x509/authority'
-import { oid, readOid, readOne, time, readTime, unsignedInteger, readDer } from '../../../../src/apimachinery/x509/der'
+import {
+  issueCertificate,
+  loadAuthority,
+  parseCertificate,
+} from '../../../../src/apimachinery/x509/authority'
+import {
+  oid,
+  readOid,
+  readOne,
+  time,
+  readTime,
+  unsignedInteger,
+  readDer,
+} from '../../../../src/apimachinery/x509/der'
 import { pemBlocks } from '../../../../src/apimachinery/x509/pem'
 
 const dir = mkdtempSync(join(tmpdir(), 'x509-'))
-const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString()
+const openssl = (...args: string[]) =>
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString()
 const read = (f: string) => readFileSync(join(dir, f), 'utf8')
 
 function makeCa(name: string, keyArgs: string[]) {
   openssl('genpkey', ...keyArgs, '-out', `${name}.key`)
-  openssl('req', '-x509', '-new', '-key', `${name}.key`, '-subj', `/CN=${name}`, '-days', '30', '-out', `${name}.crt`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,digitalSignature')
+  openssl(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    `${name}.key`,
+    '-subj',
+    `/CN=${name}`,
+    '-days',
+    '30',
+    '-out',
+    `${name}.crt`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,digitalSignature',
+  )
   return { cert: read(`${name}.crt`), key: read(`${name}.key`) }
 }
 
@@ -30,7 +59,8 @@ const rsa = ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048']
 
 describe('DER', () => {
   it('round-trips object identifiers, integers and times', () => {
-    for (const id of ['1.2.840.10045.3.1.7', '2.5.4.3', '1.3.6.1.5.5.7.3.2', '2.999.3']) expect(readOid(readOne(oid(id)))).toBe(id)
+    for (const id of ['1.2.840.10045.3.1.7', '2.5.4.3', '1.3.6.1.5.5.7.3.2', '2.999.3'])
+      expect(readOid(readOne(oid(id)))).toBe(id)
     expect([...unsignedInteger(new Uint8Array([0x80, 1]))]).toEqual([2, 3, 0, 0x80, 1])
     expect([...unsignedInteger(new Uint8Array([0, 0, 5]))]).toEqual([2, 1, 5])
     const t = Date.UTC(2031, 4, 6, 7, 8, 9)
@@ -53,7 +83,9 @@ describe('certificate requests', () => {
   })
 
   it('checks an RSA request and reads a requested subjectAltName', async () => {
-    const csr = parseCsrPem(makeCsr('bob', '/CN=bob', rsa, ['-addext', 'subjectAltName=DNS:bob.example']))
+    const csr = parseCsrPem(
+      makeCsr('bob', '/CN=bob', rsa, ['-addext', 'subjectAltName=DNS:bob.example']),
+    )
     expect(csr.subjectAltName).toBeDefined()
     expect(await checkCsrSignature(csr)).toBeUndefined()
   })
@@ -73,8 +105,14 @@ describe('certificate requests', () => {
 
   it('refuses what is not a PEM certificate request', () => {
     expect(() => parseCsrPem('hello')).toThrow('PEM block type must be CERTIFICATE REQUEST')
-    expect(() => parseCsrPem(makeCa('other', ec).cert)).toThrow('PEM block type must be CERTIFICATE REQUEST')
-    expect(() => parseCsrPem('-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n')).toThrow(/asn1: structure error/)
+    expect(() => parseCsrPem(makeCa('other', ec).cert)).toThrow(
+      'PEM block type must be CERTIFICATE REQUEST',
+    )
+    expect(() =>
+      parseCsrPem(
+        '-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n',
+      ),
+    ).toThrow(/asn1: structure error/)
   })
 })
 
@@ -86,13 +124,22 @@ describe('issuing', () => {
     rsaCa = makeCa('rsa-ca', rsa)
   })
 
-  for (const [label, which] of [['an ECDSA', 'ec'], ['an RSA', 'rsa']] as const) {
+  for (const [label, which] of [
+    ['an ECDSA', 'ec'],
+    ['an RSA', 'rsa'],
+  ] as const) {
     it(`signs a client certificate that ${label} CA verifies, with the request's subject and key`, async () => {
       const ca = which === 'ec' ? ecCa : rsaCa
       const authority = await loadAuthority(ca.cert, ca.key)
       const csr = parseCsrPem(makeCsr(`dave-${which}`, '/CN=dave/O=team-a/O=team-b', ec))
       const now = Date.now()
-      const pem = await issueCertificate(authority, { subject: csr.subject, publicKey: csr.publicKey, usages: ['digital signature', 'key encipherment', 'client auth'], notBefore: now - 300_000, notAfter: now + 3_600_000 })
+      const pem = await issueCertificate(authority, {
+        subject: csr.subject,
+        publicKey: csr.publicKey,
+        usages: ['digital signature', 'key encipherment', 'client auth'],
+        notBefore: now - 300_000,
+        notAfter: now + 3_600_000,
+      })
       const cert = new X509Certificate(pem)
       const caCert = new X509Certificate(ca.cert)
       expect(cert.verify(caCert.publicKey)).toBe(true)
@@ -101,12 +148,21 @@ describe('issuing', () => {
       expect(cert.ca).toBe(false)
       expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2'])
       expect(new Date(cert.validTo).getTime()).toBe(Math.floor((now + 3_600_000) / 1000) * 1000)
-      expect(cert.publicKey.export({ format: 'pem', type: 'spki' })).toBe(createPublicKey(readFileSync(join(dir, `dave-${which}.key`))).export({ format: 'pem', type: 'spki' }))
+      expect(cert.publicKey.export({ format: 'pem', type: 'spki' })).toBe(
+        createPublicKey(readFileSync(join(dir, `dave-${which}.key`))).export({
+          format: 'pem',
+          type: 'spki',
+        }),
+      )
       // openssl agrees: the chain verifies for TLS client use
       const certFile = join(dir, `dave-${which}.crt`)
       writeFileSync(certFile, pem)
-      expect(openssl('verify', '-CAfile', `${which}-ca.crt`, '-purpose', 'sslclient', certFile)).toContain('OK')
-      expect(parseCertificate(pemBlocks(pem)[0]!.der).notAfter).toBe(Math.floor((now + 3_600_000) / 1000) * 1000)
+      expect(
+        openssl('verify', '-CAfile', `${which}-ca.crt`, '-purpose', 'sslclient', certFile),
+      ).toContain('OK')
+      expect(parseCertificate(pemBlocks(pem)[0]!.der).notAfter).toBe(
+        Math.floor((now + 3_600_000) / 1000) * 1000,
+      )
     })
   }
 

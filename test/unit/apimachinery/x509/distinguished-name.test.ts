@@ -4,18 +4,42 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseCertificate } from '../../../../src/apimachinery/x509/authority'
-import { attributeValues, nameFromDer, oidCommonName, oidOrganization, parseDistinguishedName, sameName } from '../../../../src/apimachinery/x509/distinguished-name'
+import {
+  attributeValues,
+  nameFromDer,
+  oidCommonName,
+  oidOrganization,
+  parseDistinguishedName,
+  sameName,
+} from '../../../../src/apimachinery/x509/distinguished-name'
 import { pemBlocks } from '../../../../src/apimachinery/x509/pem'
 import { parseCertificateTime } from '../../../../src/api/authentication/edge-client-cert'
 
 const dir = mkdtempSync(join(tmpdir(), 'dn-'))
-const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString()
+const openssl = (...args: string[]) =>
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] }).toString()
 
 /** A self-signed certificate with this subject: its DER subject, and its subject and dates as OpenSSL prints them. */
 function certificate(name: string, subject: string) {
-  openssl('req', '-x509', '-new', '-key', 'key.pem', '-utf8', '-subj', subject, '-days', '2', '-out', `${name}.pem`)
+  openssl(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    'key.pem',
+    '-utf8',
+    '-subj',
+    subject,
+    '-days',
+    '2',
+    '-out',
+    `${name}.pem`,
+  )
   const pem = readFileSync(join(dir, `${name}.pem`), 'utf8')
-  const printed = (flag: string, nameopt = 'RFC2253') => openssl('x509', '-in', `${name}.pem`, '-noout', flag, '-nameopt', nameopt).trim().replace(/^[a-zA-Z]+=/, '')
+  const printed = (flag: string, nameopt = 'RFC2253') =>
+    openssl('x509', '-in', `${name}.pem`, '-noout', flag, '-nameopt', nameopt)
+      .trim()
+      .replace(/^[a-zA-Z]+=/, '')
   return { der: parseCertificate(pemBlocks(pem)[0]!.der), printed }
 }
 
@@ -43,15 +67,21 @@ describe('distinguished names as OpenSSL prints them (RFC 2253)', () => {
         expect(parsed, `${name} ${nameopt}: ${printed}`).toBeDefined()
         expect(sameName(parsed!, fromDer), `${name} ${nameopt}: ${printed}`).toBe(true)
       }
-      expect(sameName(parseDistinguishedName(cert.printed('-issuer'))!, nameFromDer(cert.der.issuer))).toBe(true)
+      expect(
+        sameName(parseDistinguishedName(cert.printed('-issuer'))!, nameFromDer(cert.der.issuer)),
+      ).toBe(true)
     }
   })
 
   it('finds the common name and organizations as kube-apiserver does', () => {
-    const comma = parseDistinguishedName(certificate('comma2', subjects.comma!).printed('-subject'))!
+    const comma = parseDistinguishedName(
+      certificate('comma2', subjects.comma!).printed('-subject'),
+    )!
     expect(attributeValues(comma, oidCommonName)).toEqual(['jane'])
     expect(attributeValues(comma, oidOrganization)).toEqual(['Example, Inc.'])
-    const multi = parseDistinguishedName(certificate('multi2', subjects.multiValued!).printed('-subject'))!
+    const multi = parseDistinguishedName(
+      certificate('multi2', subjects.multiValued!).printed('-subject'),
+    )!
     expect(attributeValues(multi, oidCommonName)).toEqual(['x'])
     expect(attributeValues(multi, oidOrganization)).toEqual(['devs', 'qa'])
   })
@@ -62,16 +92,25 @@ describe('distinguished names as OpenSSL prints them (RFC 2253)', () => {
     expect(sameName(parseDistinguishedName('CN=edgeplane-ca,O=Example,C=US')!, ca)).toBe(false)
     expect(sameName(parseDistinguishedName('CN=edgeplane-ca,O=example')!, ca)).toBe(false)
     expect(sameName(parseDistinguishedName('cn=edgeplane-ca, o=Example')!, ca)).toBe(true)
-    expect(sameName(parseDistinguishedName('2.5.4.3=edgeplane-ca,O=#0c074578616d706c65')!, ca)).toBe(true)
+    expect(
+      sameName(parseDistinguishedName('2.5.4.3=edgeplane-ca,O=#0c074578616d706c65')!, ca),
+    ).toBe(true)
     // An escaped comma is part of the value, not a new attribute.
-    expect(attributeValues(parseDistinguishedName('CN=jane\\,O=system:masters')!, oidOrganization)).toEqual([])
-    for (const bad of ['CN', 'CN=a"b', 'CN=a\\zz', 'XX=unknown', 'CN=ok,', 'CN=\\C3']) expect(parseDistinguishedName(bad), bad).toBeUndefined()
+    expect(
+      attributeValues(parseDistinguishedName('CN=jane\\,O=system:masters')!, oidOrganization),
+    ).toEqual([])
+    for (const bad of ['CN', 'CN=a"b', 'CN=a\\zz', 'XX=unknown', 'CN=ok,', 'CN=\\C3'])
+      expect(parseDistinguishedName(bad), bad).toBeUndefined()
   })
 
   it('reads certificate times as OpenSSL prints them', () => {
     const cert = certificate('dates', '/CN=dates')
-    const notBefore = openssl('x509', '-in', 'dates.pem', '-noout', '-startdate').trim().replace('notBefore=', '')
-    const notAfter = openssl('x509', '-in', 'dates.pem', '-noout', '-enddate').trim().replace('notAfter=', '')
+    const notBefore = openssl('x509', '-in', 'dates.pem', '-noout', '-startdate')
+      .trim()
+      .replace('notBefore=', '')
+    const notAfter = openssl('x509', '-in', 'dates.pem', '-noout', '-enddate')
+      .trim()
+      .replace('notAfter=', '')
     expect(parseCertificateTime(notBefore)).toBe(cert.der.notBefore)
     expect(parseCertificateTime(notAfter)).toBe(cert.der.notAfter)
     expect(parseCertificateTime('Dec  2 09:05:01 2026 GMT')).toBe(Date.UTC(2026, 11, 2, 9, 5, 1))

@@ -1,7 +1,10 @@
 import { describe, it, expect } from 'vitest'
 import { parse } from 'yaml'
 import { kindStruct, schemas } from '../../../../src/apis/schema'
-import { findUnknownFields, strictDecodingMessage } from '../../../../src/apis/schema/unknown-fields'
+import {
+  findUnknownFields,
+  strictDecodingMessage,
+} from '../../../../src/apis/schema/unknown-fields'
 import type { FieldType, SchemaSet } from '../../../../src/apimachinery/schema-types'
 
 const CORE = 'io.k8s.api.core.v1.'
@@ -10,7 +13,9 @@ const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.'
 
 /** Unknown fields of a manifest, found through its apiVersion/kind like the server does. */
 function unknownIn(manifest: Record<string, unknown>): string[] {
-  const [g, v] = String(manifest.apiVersion).includes('/') ? String(manifest.apiVersion).split('/') : ['', String(manifest.apiVersion)]
+  const [g, v] = String(manifest.apiVersion).includes('/')
+    ? String(manifest.apiVersion).split('/')
+    : ['', String(manifest.apiVersion)]
   const struct = kindStruct(g!, v!, String(manifest.kind))
   if (struct === undefined) throw new Error(`no schema for ${manifest.apiVersion} ${manifest.kind}`)
   return findUnknownFields(manifest, struct, schemas)
@@ -671,7 +676,8 @@ describe('typos are reported with the paths kube-apiserver uses', () => {
     pod.containers[0].env[1].valueFrom.fieldRef.fieldpath = 'x'
     pod.containers[0].livenessProbe.httpGet.paht = '/'
     pod.volumes[1].secret.secretname = 'x'
-    pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].vals = []
+    pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].vals =
+      []
     pod.initContainers[0].envFrom[1].secretRef.prefix = 'misplaced'
     expect(unknownIn(d)).toEqual([
       'spec.template.spec.initContainers[0].envFrom[1].secretRef.prefix',
@@ -713,10 +719,17 @@ describe('typos are reported with the paths kube-apiserver uses', () => {
     expect(unknownIn(cr)).toEqual([])
 
     const set: SchemaSet = {
-      Root: { fields: { apiVersion: { type: { kind: 'scalar', scalar: 'string' } }, spec: { type: { kind: 'ref', ref: 'Open' } } } },
+      Root: {
+        fields: {
+          apiVersion: { type: { kind: 'scalar', scalar: 'string' } },
+          spec: { type: { kind: 'ref', ref: 'Open' } },
+        },
+      },
       Open: { fields: {}, open: true },
     }
-    expect(findUnknownFields({ apiVersion: 'x', kind: 'Root', spec: { a: { b: 1 } } }, 'Root', set)).toEqual([])
+    expect(
+      findUnknownFields({ apiVersion: 'x', kind: 'Root', spec: { a: { b: 1 } } }, 'Root', set),
+    ).toEqual([])
   })
 
   it('joins map keys with "." for maps of structs', () => {
@@ -724,7 +737,9 @@ describe('typos are reported with the paths kube-apiserver uses', () => {
       Root: { fields: { items: { type: { kind: 'map', values: { kind: 'ref', ref: 'Item' } } } } },
       Item: { fields: { name: { type: { kind: 'scalar', scalar: 'string' } } } },
     }
-    expect(findUnknownFields({ items: { first: { name: 'a', nmae: 'b' } } }, 'Root', set)).toEqual(['items.first.nmae'])
+    expect(findUnknownFields({ items: { first: { name: 'a', nmae: 'b' } } }, 'Root', set)).toEqual([
+      'items.first.nmae',
+    ])
   })
 
   it('leaves values of the wrong JSON type to type validation', () => {
@@ -740,7 +755,9 @@ describe('typos are reported with the paths kube-apiserver uses', () => {
     expect(strictDecodingMessage(['spec.foo', 'spec.bar'])).toBe(
       'strict decoding error: unknown field "spec.foo", unknown field "spec.bar"',
     )
-    expect(strictDecodingMessage(['metadata.a"b\\c\td'])).toBe('strict decoding error: unknown field "metadata.a\\"b\\\\c\\td"')
+    expect(strictDecodingMessage(['metadata.a"b\\c\td'])).toBe(
+      'strict decoding error: unknown field "metadata.a\\"b\\\\c\\td"',
+    )
   })
 })
 
@@ -749,8 +766,12 @@ describe('kindStruct', () => {
     expect(kindStruct('apps', 'v1', 'Deployment')).toBe('io.k8s.api.apps.v1.Deployment')
     expect(kindStruct('', 'v1', 'Pod')).toBe('io.k8s.api.core.v1.Pod')
     expect(kindStruct('batch', 'v1', 'CronJob')).toBe('io.k8s.api.batch.v1.CronJob')
-    expect(kindStruct('coordination.k8s.io', 'v1', 'Lease')).toBe('io.k8s.api.coordination.v1.Lease')
-    expect(kindStruct('discovery.k8s.io', 'v1', 'EndpointSlice')).toBe('io.k8s.api.discovery.v1.EndpointSlice')
+    expect(kindStruct('coordination.k8s.io', 'v1', 'Lease')).toBe(
+      'io.k8s.api.coordination.v1.Lease',
+    )
+    expect(kindStruct('discovery.k8s.io', 'v1', 'EndpointSlice')).toBe(
+      'io.k8s.api.discovery.v1.EndpointSlice',
+    )
     expect(kindStruct('autoscaling', 'v1', 'Scale')).toBe('io.k8s.api.autoscaling.v1.Scale')
     expect(kindStruct('policy', 'v1', 'Eviction')).toBe('io.k8s.api.policy.v1.Eviction')
   })
@@ -764,7 +785,13 @@ describe('kindStruct', () => {
 
 describe('schema set integrity', () => {
   const refsOf = (t: FieldType): string[] =>
-    t.kind === 'ref' ? [t.ref] : t.kind === 'list' ? refsOf(t.items) : t.kind === 'map' ? refsOf(t.values) : []
+    t.kind === 'ref'
+      ? [t.ref]
+      : t.kind === 'list'
+        ? refsOf(t.items)
+        : t.kind === 'map'
+          ? refsOf(t.values)
+          : []
 
   it('every referenced struct exists', () => {
     const missing: string[] = []
@@ -775,16 +802,28 @@ describe('schema set integrity', () => {
   })
 
   it('every top-level kind has apiVersion, kind and metadata, and spec/status where upstream has them', () => {
-    const kinds = ['Pod', 'Namespace', 'Node', 'Service', 'PersistentVolumeClaim'].map((k) => CORE + k)
+    const kinds = ['Pod', 'Namespace', 'Node', 'Service', 'PersistentVolumeClaim']
+      .map((k) => CORE + k)
       .concat(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'].map((k) => APPS + k))
-      .concat(['io.k8s.api.batch.v1.Job', 'io.k8s.api.batch.v1.CronJob', 'io.k8s.api.autoscaling.v1.Scale'])
+      .concat([
+        'io.k8s.api.batch.v1.Job',
+        'io.k8s.api.batch.v1.CronJob',
+        'io.k8s.api.autoscaling.v1.Scale',
+      ])
     for (const k of kinds) {
-      expect(Object.keys(schemas[k]!.fields).slice(0, 3), k).toEqual(['apiVersion', 'kind', 'metadata'])
+      expect(Object.keys(schemas[k]!.fields).slice(0, 3), k).toEqual([
+        'apiVersion',
+        'kind',
+        'metadata',
+      ])
       expect(schemas[k]!.fields, k).toHaveProperty('spec')
       expect(schemas[k]!.fields, k).toHaveProperty('status')
     }
     expect(schemas['io.k8s.api.coordination.v1.Lease']!.fields).toHaveProperty('spec')
-    expect(schemas[CORE + 'ConfigMap']!.fields.metadata!.type).toEqual({ kind: 'ref', ref: META + 'ObjectMeta' })
+    expect(schemas[CORE + 'ConfigMap']!.fields.metadata!.type).toEqual({
+      kind: 'ref',
+      ref: META + 'ObjectMeta',
+    })
   })
 
   it('has descriptions for kinds and commonly explained fields', () => {
@@ -803,46 +842,108 @@ describe('strategic merge patch metadata', () => {
   }
 
   it('marks the pod spec lists with their merge keys', () => {
-    expect(list(CORE + 'PodSpec', 'containers')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name', listType: 'map', listMapKeys: ['name'] })
-    expect(list(CORE + 'PodSpec', 'initContainers')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' })
-    expect(list(CORE + 'PodSpec', 'ephemeralContainers')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' })
-    expect(list(CORE + 'PodSpec', 'volumes')).toMatchObject({ patchStrategy: 'merge,retainKeys', patchMergeKey: 'name' })
-    expect(list(CORE + 'PodSpec', 'imagePullSecrets')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' })
-    expect(list(CORE + 'PodSpec', 'hostAliases')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'ip' })
+    expect(list(CORE + 'PodSpec', 'containers')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+      listType: 'map',
+      listMapKeys: ['name'],
+    })
+    expect(list(CORE + 'PodSpec', 'initContainers')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    })
+    expect(list(CORE + 'PodSpec', 'ephemeralContainers')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    })
+    expect(list(CORE + 'PodSpec', 'volumes')).toMatchObject({
+      patchStrategy: 'merge,retainKeys',
+      patchMergeKey: 'name',
+    })
+    expect(list(CORE + 'PodSpec', 'imagePullSecrets')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    })
+    expect(list(CORE + 'PodSpec', 'hostAliases')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'ip',
+    })
     expect(list(CORE + 'PodSpec', 'topologySpreadConstraints')).toMatchObject({
       patchStrategy: 'merge',
       patchMergeKey: 'topologyKey',
       listMapKeys: ['topologyKey', 'whenUnsatisfiable'],
     })
-    expect(list(CORE + 'PodSpec', 'schedulingGates')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' })
+    expect(list(CORE + 'PodSpec', 'schedulingGates')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    })
     expect(list(CORE + 'PodSpec', 'resourceClaims')).toMatchObject({ patchMergeKey: 'name' })
-    expect(list(CORE + 'PodSpec', 'tolerations')).toEqual(expect.not.objectContaining({ patchStrategy: expect.anything() }))
+    expect(list(CORE + 'PodSpec', 'tolerations')).toEqual(
+      expect.not.objectContaining({ patchStrategy: expect.anything() }),
+    )
     expect(list(CORE + 'PodSpec', 'tolerations').listType).toBe('atomic')
   })
 
   it('marks the container lists with their merge keys', () => {
-    expect(list(CORE + 'Container', 'env')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' })
+    expect(list(CORE + 'Container', 'env')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    })
     expect(list(CORE + 'Container', 'ports')).toMatchObject({
       patchStrategy: 'merge',
       patchMergeKey: 'containerPort',
       listType: 'map',
       listMapKeys: ['containerPort', 'protocol'],
     })
-    expect(list(CORE + 'Container', 'volumeMounts')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'mountPath' })
-    expect(list(CORE + 'Container', 'volumeDevices')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'devicePath' })
-    expect(list(CORE + 'EphemeralContainer', 'env')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'name' })
+    expect(list(CORE + 'Container', 'volumeMounts')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'mountPath',
+    })
+    expect(list(CORE + 'Container', 'volumeDevices')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'devicePath',
+    })
+    expect(list(CORE + 'EphemeralContainer', 'env')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+    })
     expect(list(CORE + 'Container', 'args').patchStrategy).toBeUndefined()
   })
 
   it('marks conditions, addresses, ports, owner references and finalizers', () => {
-    expect(list(CORE + 'PodStatus', 'conditions')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'type' })
-    expect(list(CORE + 'NodeStatus', 'conditions')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'type' })
-    expect(list(CORE + 'NodeStatus', 'addresses')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'type' })
-    expect(list(APPS + 'DeploymentStatus', 'conditions')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'type' })
-    expect(list(CORE + 'ServiceSpec', 'ports')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'port', listMapKeys: ['port', 'protocol'] })
-    expect(list(CORE + 'NodeSpec', 'podCIDRs')).toMatchObject({ patchStrategy: 'merge', listType: 'set' })
-    expect(list(META + 'ObjectMeta', 'ownerReferences')).toMatchObject({ patchStrategy: 'merge', patchMergeKey: 'uid' })
-    expect(list(META + 'ObjectMeta', 'finalizers')).toMatchObject({ patchStrategy: 'merge', listType: 'set' })
+    expect(list(CORE + 'PodStatus', 'conditions')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    })
+    expect(list(CORE + 'NodeStatus', 'conditions')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    })
+    expect(list(CORE + 'NodeStatus', 'addresses')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    })
+    expect(list(APPS + 'DeploymentStatus', 'conditions')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+    })
+    expect(list(CORE + 'ServiceSpec', 'ports')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'port',
+      listMapKeys: ['port', 'protocol'],
+    })
+    expect(list(CORE + 'NodeSpec', 'podCIDRs')).toMatchObject({
+      patchStrategy: 'merge',
+      listType: 'set',
+    })
+    expect(list(META + 'ObjectMeta', 'ownerReferences')).toMatchObject({
+      patchStrategy: 'merge',
+      patchMergeKey: 'uid',
+    })
+    expect(list(META + 'ObjectMeta', 'finalizers')).toMatchObject({
+      patchStrategy: 'merge',
+      listType: 'set',
+    })
     expect(list(META + 'ObjectMeta', 'finalizers').patchMergeKey).toBeUndefined()
   })
 

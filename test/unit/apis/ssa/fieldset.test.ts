@@ -13,7 +13,9 @@ describe('FieldsV1 encoding', () => {
       spec: {
         replicas: 2,
         selector: { matchLabels: { app: 'web' } },
-        template: { spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] } },
+        template: {
+          spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+        },
       },
     })
     expect(set.toFieldsV1()).toEqual({
@@ -28,7 +30,9 @@ describe('FieldsV1 encoding', () => {
                 '.': {},
                 'f:image': {},
                 'f:name': {},
-                'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+                'f:ports': {
+                  'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} },
+                },
               },
             },
           },
@@ -38,9 +42,15 @@ describe('FieldsV1 encoding', () => {
   })
 
   it('encodes set items as values and round-trips', () => {
-    const set = FieldSet.of([['f:metadata', 'f:finalizers', valueElement('a/b')], ['f:spec', 'f:x']])
+    const set = FieldSet.of([
+      ['f:metadata', 'f:finalizers', valueElement('a/b')],
+      ['f:spec', 'f:x'],
+    ])
     const v1 = set.toFieldsV1()
-    expect(v1).toEqual({ 'f:metadata': { 'f:finalizers': { 'v:"a/b"': {} } }, 'f:spec': { 'f:x': {} } })
+    expect(v1).toEqual({
+      'f:metadata': { 'f:finalizers': { 'v:"a/b"': {} } },
+      'f:spec': { 'f:x': {} },
+    })
     expect(FieldSet.fromFieldsV1(v1).equals(set)).toBe(true)
   })
 
@@ -56,7 +66,11 @@ describe('FieldsV1 encoding', () => {
 
   it('prints paths as upstream does in conflicts', () => {
     expect(pathString(['f:spec', 'f:replicas'])).toBe('.spec.replicas')
-    expect(pathString(['f:spec', 'f:containers', keyElement({ name: 'nginx' }), 'f:image'])).toBe('.spec.containers[name="nginx"].image')
-    expect(pathString(['f:metadata', 'f:finalizers', valueElement('x')])).toBe('.metadata.finalizers[="x"]')
+    expect(pathString(['f:spec', 'f:containers', keyElement({ name: 'nginx' }), 'f:image'])).toBe(
+      '.spec.containers[name="nginx"].image',
+    )
+    expect(pathString(['f:metadata', 'f:finalizers', valueElement('x')])).toBe(
+      '.metadata.finalizers[="x"]',
+    )
   })
 })

@@ -4,7 +4,8 @@ import { validateWorkload } from '../../../../src/apis/validation'
 import type { KubeObject } from '../../../../src/apimachinery/types'
 import { podManifest } from '../../../helpers'
 
-const lines = (...tolerations: unknown[]) => validateWorkload('Pod', podManifest('p', { spec: { tolerations } })).map(formatCause)
+const lines = (...tolerations: unknown[]) =>
+  validateWorkload('Pod', podManifest('p', { spec: { tolerations } })).map(formatCause)
 
 describe('pod tolerations', () => {
   it('accepts the tolerations of the kubernetes/website examples', () => {
@@ -12,9 +13,18 @@ describe('pod tolerations', () => {
       lines(
         { key: 'example-key', operator: 'Exists', effect: 'NoSchedule' },
         { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
-        { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
+        {
+          key: 'node.cloudprovider.kubernetes.io/uninitialized',
+          value: 'true',
+          effect: 'NoSchedule',
+        },
         { key: 'dedicated', value: 'test-team', effect: 'NoSchedule' },
-        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 6000 },
+        {
+          key: 'node.kubernetes.io/unreachable',
+          operator: 'Exists',
+          effect: 'NoExecute',
+          tolerationSeconds: 6000,
+        },
         { operator: 'Exists' },
       ),
     ).toEqual([])
@@ -22,7 +32,14 @@ describe('pod tolerations', () => {
 
   it('refuses an operator other than Equal and Exists, as a v1.32 server does', () => {
     // The kubernetes/website example pods/pod-with-numeric-toleration.yaml.
-    expect(lines({ key: 'servicelevel.organization.example/agreed-service-level', operator: 'Gt', value: '900', effect: 'NoSchedule' })).toEqual([
+    expect(
+      lines({
+        key: 'servicelevel.organization.example/agreed-service-level',
+        operator: 'Gt',
+        value: '900',
+        effect: 'NoSchedule',
+      }),
+    ).toEqual([
       'spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists"',
     ])
   })
@@ -40,7 +57,9 @@ describe('pod tolerations', () => {
     expect(lines({ key: 'k', effect: 'Sometimes' })).toEqual([
       'spec.tolerations[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
     ])
-    expect(lines({ key: 'bad key', operator: 'Exists' })[0]).toMatch(/^spec\.tolerations\[0\]\.key: Invalid value: "bad key": name part must consist of/)
+    expect(lines({ key: 'bad key', operator: 'Exists' })[0]).toMatch(
+      /^spec\.tolerations\[0\]\.key: Invalid value: "bad key": name part must consist of/,
+    )
   })
 
   it('checks the tolerations of a workload template', () => {
@@ -50,9 +69,17 @@ describe('pod tolerations', () => {
       metadata: { name: 'd' },
       spec: {
         selector: { matchLabels: { a: 'b' } },
-        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }], tolerations: [{ key: 'k', operator: 'Lt', value: '1' }] } },
+        template: {
+          metadata: { labels: { a: 'b' } },
+          spec: {
+            containers: [{ name: 'c', image: 'nginx' }],
+            tolerations: [{ key: 'k', operator: 'Lt', value: '1' }],
+          },
+        },
       },
     } as KubeObject
-    expect(validateWorkload('DaemonSet', ds).map(formatCause)).toEqual(['spec.template.spec.tolerations[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists"'])
+    expect(validateWorkload('DaemonSet', ds).map(formatCause)).toEqual([
+      'spec.template.spec.tolerations[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists"',
+    ])
   })
 })

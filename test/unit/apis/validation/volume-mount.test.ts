@@ -12,9 +12,24 @@ const lines = (obj: KubeObject) => validateWorkload(String(obj.kind), obj).map(f
 describe('volumes and volume mounts', () => {
   it('accepts mounts of the pod volumes, in containers and init containers', () => {
     const spec = {
-      volumes: [{ name: 'data', emptyDir: {} }, { name: 'config', configMap: { name: 'c' } }],
-      initContainers: [{ name: 'init', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
-      containers: [{ name: 'app', image: 'nginx', volumeMounts: [{ name: 'data', mountPath: '/a', subPath: 'x' }, { name: 'data', mountPath: '/b', subPath: 'y' }, { name: 'config', mountPath: '/etc/c' }] }],
+      volumes: [
+        { name: 'data', emptyDir: {} },
+        { name: 'config', configMap: { name: 'c' } },
+      ],
+      initContainers: [
+        { name: 'init', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+      ],
+      containers: [
+        {
+          name: 'app',
+          image: 'nginx',
+          volumeMounts: [
+            { name: 'data', mountPath: '/a', subPath: 'x' },
+            { name: 'data', mountPath: '/b', subPath: 'y' },
+            { name: 'config', mountPath: '/etc/c' },
+          ],
+        },
+      ],
     }
     expect(lines(podManifest('p', { spec }))).toEqual([])
   })
@@ -24,9 +39,17 @@ describe('volumes and volume mounts', () => {
     // `token-vol` but its volume is `root-certificates-vol`.
     const spec = {
       volumes: [{ name: 'root-certificates-vol', projected: { sources: [] } }],
-      containers: [{ name: 'container-test', image: 'busybox', volumeMounts: [{ name: 'token-vol', mountPath: '/root-certificates', readOnly: true }] }],
+      containers: [
+        {
+          name: 'container-test',
+          image: 'busybox',
+          volumeMounts: [{ name: 'token-vol', mountPath: '/root-certificates', readOnly: true }],
+        },
+      ],
     }
-    expect(lines(podManifest('p', { spec }))).toEqual(['spec.containers[0].volumeMounts[0].name: Not found: "token-vol"'])
+    expect(lines(podManifest('p', { spec }))).toEqual([
+      'spec.containers[0].volumeMounts[0].name: Not found: "token-vol"',
+    ])
   })
 
   it('checks the mounts of a workload template and of init containers against its volumes', () => {
@@ -39,23 +62,41 @@ describe('volumes and volume mounts', () => {
         template: {
           metadata: { labels: { app: 'a' } },
           spec: {
-            initContainers: [{ name: 'init', image: 'busybox', volumeMounts: [{ name: 'missing', mountPath: '/m' }] }],
+            initContainers: [
+              {
+                name: 'init',
+                image: 'busybox',
+                volumeMounts: [{ name: 'missing', mountPath: '/m' }],
+              },
+            ],
             containers: [{ name: 'app', image: 'nginx' }],
           },
         },
       },
     } as KubeObject
-    expect(lines(deployment)).toEqual(['spec.template.spec.initContainers[0].volumeMounts[0].name: Not found: "missing"'])
+    expect(lines(deployment)).toEqual([
+      'spec.template.spec.initContainers[0].volumeMounts[0].name: Not found: "missing"',
+    ])
   })
 
   it('refuses a mount without a name or path, a repeated mount path, and bad or repeated volume names', () => {
     const spec = {
-      volumes: [{ name: 'data', emptyDir: {} }, { name: 'data', emptyDir: {} }, { name: 'Bad_Name', emptyDir: {} }, { emptyDir: {} }],
+      volumes: [
+        { name: 'data', emptyDir: {} },
+        { name: 'data', emptyDir: {} },
+        { name: 'Bad_Name', emptyDir: {} },
+        { emptyDir: {} },
+      ],
       containers: [
         {
           name: 'app',
           image: 'nginx',
-          volumeMounts: [{ name: 'data', mountPath: '/a' }, { name: 'data', mountPath: '/a' }, { mountPath: '/b' }, { name: 'data' }],
+          volumeMounts: [
+            { name: 'data', mountPath: '/a' },
+            { name: 'data', mountPath: '/a' },
+            { mountPath: '/b' },
+            { name: 'data' },
+          ],
         },
       ],
     }

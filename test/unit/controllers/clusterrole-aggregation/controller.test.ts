@@ -8,15 +8,43 @@ const cacheOf = (objects: KubeObject[]): Cache => ({
   get: (_r, _ns, name) => objects.find((o) => o.metadata.name === name),
   list: () => objects,
 })
-const role = (name: string, extra: Record<string, unknown> = {}, labels?: Record<string, string>): KubeObject =>
-  ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, resourceVersion: '7', ...(labels ? { labels } : {}) }, ...extra }) as KubeObject
-const rule = (resource: string) => ({ verbs: ['get'], apiGroups: ['example.com'], resources: [resource] })
+const role = (
+  name: string,
+  extra: Record<string, unknown> = {},
+  labels?: Record<string, string>,
+): KubeObject =>
+  ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name, resourceVersion: '7', ...(labels ? { labels } : {}) },
+    ...extra,
+  }) as KubeObject
+const rule = (resource: string) => ({
+  verbs: ['get'],
+  apiGroups: ['example.com'],
+  resources: [resource],
+})
 
 describe('clusterrole-aggregation controller', () => {
   const controller = clusterRoleAggregationController()
-  const view = role('view', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }] }, rules: [] })
-  const widgets = role('widget-view', { rules: [rule('widgets'), rule('widgets')] }, { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' })
-  const gadgets = role('gadget-view', { rules: [rule('gadgets')] }, { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' })
+  const view = role('view', {
+    aggregationRule: {
+      clusterRoleSelectors: [
+        { matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+      ],
+    },
+    rules: [],
+  })
+  const widgets = role(
+    'widget-view',
+    { rules: [rule('widgets'), rule('widgets')] },
+    { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' },
+  )
+  const gadgets = role(
+    'gadget-view',
+    { rules: [rule('gadgets')] },
+    { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' },
+  )
   const other = role('other', { rules: [rule('secrets')] })
 
   it('keys every aggregated role on any ClusterRole change', () => {
@@ -27,12 +55,20 @@ describe('clusterrole-aggregation controller', () => {
 
   it('writes the matched roles’ rules, in name order and without duplicates, with the resourceVersion read', () => {
     const outcome = controller.reconcile('view', cacheOf([view, widgets, gadgets, other]), 0)
-    expect(outcome.actions).toEqual([{ type: 'update', resource: clusterRoles, object: { ...view, rules: [rule('gadgets'), rule('widgets')] } }])
+    expect(outcome.actions).toEqual([
+      {
+        type: 'update',
+        resource: clusterRoles,
+        object: { ...view, rules: [rule('gadgets'), rule('widgets')] },
+      },
+    ])
   })
 
   it('does nothing when the rules are already those, or for a role that does not aggregate', () => {
     const current = { ...view, rules: [rule('gadgets'), rule('widgets')] }
-    expect(controller.reconcile('view', cacheOf([current, widgets, gadgets]), 0).actions).toEqual([])
+    expect(controller.reconcile('view', cacheOf([current, widgets, gadgets]), 0).actions).toEqual(
+      [],
+    )
     expect(controller.reconcile('other', cacheOf([other]), 0).actions).toEqual([])
     expect(controller.reconcile('gone', cacheOf([]), 0).actions).toEqual([])
   })
@@ -41,6 +77,8 @@ describe('clusterrole-aggregation controller', () => {
     const current = { ...view, rules: [rule('gadgets'), rule('widgets')] }
     const unlabelled = { ...widgets, metadata: { ...widgets.metadata, labels: {} } }
     const outcome = controller.reconcile('view', cacheOf([current, unlabelled, gadgets]), 0)
-    expect(outcome.actions).toEqual([{ type: 'update', resource: clusterRoles, object: { ...current, rules: [rule('gadgets')] } }])
+    expect(outcome.actions).toEqual([
+      { type: 'update', resource: clusterRoles, object: { ...current, rules: [rule('gadgets')] } },
+    ])
   })
 })

@@ -5,7 +5,8 @@ import { dueActivation, scheduleOf } from '../../../../src/controllers/cronjob/s
 import { toCronJob } from '../../../../src/controllers/cronjob/cronjob'
 
 const at = (iso: string) => Date.parse(iso)
-const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString().replace('.000Z', 'Z'))
+const iso = (t: number | undefined) =>
+  t === undefined ? undefined : new Date(t).toISOString().replace('.000Z', 'Z')
 
 describe('cron next run', () => {
   it.each([
@@ -49,12 +50,24 @@ describe('cron next run', () => {
     expect(iso(nextAfter(s, at(after), zone ?? s.timeZone))).toBe(expected)
   })
 
-  it.each([['60 * * * *'], ['* * *'], ['*/0 * * * *'], ['0 0 0 * *'], ['0 0 * 13 *'], ['5-1 * * * *'], ['@often'], ['x * * * *']])('rejects %s', (schedule) => {
+  it.each([
+    ['60 * * * *'],
+    ['* * *'],
+    ['*/0 * * * *'],
+    ['0 0 0 * *'],
+    ['0 0 * 13 *'],
+    ['5-1 * * * *'],
+    ['@often'],
+    ['x * * * *'],
+  ])('rejects %s', (schedule) => {
     expect(() => parseCron(schedule)).toThrow()
   })
 
   it('reports an unknown time zone', () => {
-    const cj = toCronJob({ metadata: { name: 'x' }, spec: { schedule: '* * * * *', timeZone: 'Mars/Olympus' } })
+    const cj = toCronJob({
+      metadata: { name: 'x' },
+      spec: { schedule: '* * * * *', timeZone: 'Mars/Olympus' },
+    })
     expect(scheduleOf(cj)).toMatchObject({ ok: false, reason: 'UnknownTimeZone' })
   })
 })
@@ -64,11 +77,46 @@ describe('missed schedules', () => {
     toCronJob({ metadata: { name: 'x', creationTimestamp: '2025-06-01T09:30:00Z' }, spec, status })
 
   it.each([
-    { name: 'nothing due yet', spec: { schedule: '0 * * * *' }, status: { lastScheduleTime: '2025-06-01T12:00:00Z' }, now: '2025-06-01T12:30:00Z', scheduled: undefined, missed: 0 },
-    { name: 'one due', spec: { schedule: '0 * * * *' }, status: { lastScheduleTime: '2025-06-01T11:00:00Z' }, now: '2025-06-01T12:00:05Z', scheduled: '2025-06-01T12:00:00Z', missed: 1 },
-    { name: 'three missed since creation', spec: { schedule: '0 * * * *' }, status: {}, now: '2025-06-01T12:10:00Z', scheduled: '2025-06-01T12:00:00Z', missed: 3 },
-    { name: 'startingDeadlineSeconds bounds the search', spec: { schedule: '0 * * * *', startingDeadlineSeconds: 3600 }, status: {}, now: '2025-06-01T12:10:00Z', scheduled: '2025-06-01T12:00:00Z', missed: 1 },
-    { name: 'too many missed', spec: { schedule: '*/1 * * * *' }, status: {}, now: '2025-06-02T09:30:30Z', scheduled: '2025-06-02T09:30:00Z', missed: 101 },
+    {
+      name: 'nothing due yet',
+      spec: { schedule: '0 * * * *' },
+      status: { lastScheduleTime: '2025-06-01T12:00:00Z' },
+      now: '2025-06-01T12:30:00Z',
+      scheduled: undefined,
+      missed: 0,
+    },
+    {
+      name: 'one due',
+      spec: { schedule: '0 * * * *' },
+      status: { lastScheduleTime: '2025-06-01T11:00:00Z' },
+      now: '2025-06-01T12:00:05Z',
+      scheduled: '2025-06-01T12:00:00Z',
+      missed: 1,
+    },
+    {
+      name: 'three missed since creation',
+      spec: { schedule: '0 * * * *' },
+      status: {},
+      now: '2025-06-01T12:10:00Z',
+      scheduled: '2025-06-01T12:00:00Z',
+      missed: 3,
+    },
+    {
+      name: 'startingDeadlineSeconds bounds the search',
+      spec: { schedule: '0 * * * *', startingDeadlineSeconds: 3600 },
+      status: {},
+      now: '2025-06-01T12:10:00Z',
+      scheduled: '2025-06-01T12:00:00Z',
+      missed: 1,
+    },
+    {
+      name: 'too many missed',
+      spec: { schedule: '*/1 * * * *' },
+      status: {},
+      now: '2025-06-02T09:30:30Z',
+      scheduled: '2025-06-02T09:30:00Z',
+      missed: 101,
+    },
   ])('$name', ({ spec, status, now, scheduled, missed }) => {
     const cj = cronJob(spec, status)
     const parsed = scheduleOf(cj)

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { podTemplateHash, replicaSetName } from '../../../../src/controllers/deployment'
-import { computeHash, equalIgnoreHash, fnv32a, safeEncodeString } from '../../../../src/controllers/shared/pod-template'
+import {
+  computeHash,
+  equalIgnoreHash,
+  fnv32a,
+  safeEncodeString,
+} from '../../../../src/controllers/shared/pod-template'
 import { newDeployment } from '../../../helpers'
 import { toDeployment, type PodTemplate } from '../../../../src/controllers/shared/workloads'
 
 const bytes = (s: string) => new TextEncoder().encode(s)
-const template = (): PodTemplate => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } })
+const template = (): PodTemplate => ({
+  metadata: { labels: { app: 'web' } },
+  spec: { containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }] }] },
+})
 
 describe('pod-template-hash', () => {
   it.each([
@@ -22,21 +30,53 @@ describe('pod-template-hash', () => {
   })
 
   it.each<{ name: string; other: PodTemplate }>([
-    { name: 'keys in another order', other: { spec: { containers: [{ ports: [{ containerPort: 80 }], image: 'nginx:1', name: 'app' }] }, metadata: { labels: { app: 'web' } } } },
+    {
+      name: 'keys in another order',
+      other: {
+        spec: { containers: [{ ports: [{ containerPort: 80 }], image: 'nginx:1', name: 'app' }] },
+        metadata: { labels: { app: 'web' } },
+      },
+    },
     {
       name: 'the empties kubectl writes back on rollout undo',
-      other: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: {} }] } },
+      other: {
+        metadata: { creationTimestamp: null, labels: { app: 'web' } },
+        spec: {
+          containers: [
+            { name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: {} },
+          ],
+        },
+      },
     },
-    { name: 'empty annotations and null fields', other: { metadata: { labels: { app: 'web' }, annotations: {} }, spec: { containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }], env: [] }], affinity: null } } },
+    {
+      name: 'empty annotations and null fields',
+      other: {
+        metadata: { labels: { app: 'web' }, annotations: {} },
+        spec: {
+          containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }], env: [] }],
+          affinity: null,
+        },
+      },
+    },
   ])('is stable under $name', ({ other }) => {
     expect(computeHash(other)).toBe(computeHash(template()))
     expect(equalIgnoreHash(other, template())).toBe(true)
   })
 
   it.each<{ name: string; change: (t: PodTemplate) => void }>([
-    { name: 'a new image', change: (t) => ((t.spec!.containers as { image: string }[])[0].image = 'nginx:2') },
-    { name: 'a restartedAt annotation (rollout restart)', change: (t) => (t.metadata!.annotations = { 'kubectl.kubernetes.io/restartedAt': '2025-06-01T12:00:00Z' }) },
-    { name: 'an emptyDir volume (a pointer upstream, so `{}` is meaningful)', change: (t) => (t.spec!.volumes = [{ name: 'v', emptyDir: {} }]) },
+    {
+      name: 'a new image',
+      change: (t) => ((t.spec!.containers as { image: string }[])[0].image = 'nginx:2'),
+    },
+    {
+      name: 'a restartedAt annotation (rollout restart)',
+      change: (t) =>
+        (t.metadata!.annotations = { 'kubectl.kubernetes.io/restartedAt': '2025-06-01T12:00:00Z' }),
+    },
+    {
+      name: 'an emptyDir volume (a pointer upstream, so `{}` is meaningful)',
+      change: (t) => (t.spec!.volumes = [{ name: 'v', emptyDir: {} }]),
+    },
   ])('changes with $name', ({ change }) => {
     const t = template()
     change(t)

@@ -10,14 +10,23 @@ import { toDeployment, type ReplicaSet } from '../../../../src/controllers/share
 
 const now = T0
 const controller = deploymentController()
-const ofType = <T extends Action['type']>(actions: Action[], type: T) => actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
+const ofType = <T extends Action['type']>(actions: Action[], type: T) =>
+  actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
 const reconcile = (cache: MemoryCache, key = 'default/web') => controller.reconcile(key, cache, now)
 const hashOf = (d: KubeObject) => podTemplateHash(toDeployment(d))
 const annotations = (rs: KubeObject | undefined) => rs?.metadata.annotations ?? {}
 
 /** An old ReplicaSet of the Deployment, with the given image and revision. */
-function oldReplicaSet(d: KubeObject, image: string, revision: number, f: { replicas?: number; creationTimestamp?: number } = {}): KubeObject {
-  const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } }
+function oldReplicaSet(
+  d: KubeObject,
+  image: string,
+  revision: number,
+  f: { replicas?: number; creationTimestamp?: number } = {},
+): KubeObject {
+  const template = {
+    metadata: { labels: { app: 'web' } },
+    spec: { containers: [{ name: 'app', image }] },
+  }
   const hash = computeHash(template)
   const rs = newReplicaSet(`web-${hash}`, {
     owner: d,
@@ -35,7 +44,10 @@ describe('deployment: the new ReplicaSet', () => {
   it('creates <name>-<hash> with the hash label on labels, selector and template, the owner reference and the revision annotations', async () => {
     const d = newDeployment('web', {
       replicas: 3,
-      annotations: { 'kubernetes.io/change-cause': 'kubectl set image', 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+      annotations: {
+        'kubernetes.io/change-cause': 'kubectl set image',
+        'kubectl.kubernetes.io/last-applied-configuration': '{}',
+      },
     })
     const out = reconcile(new MemoryCache(d))
     const hash = hashOf(d)
@@ -48,7 +60,16 @@ describe('deployment: the new ReplicaSet', () => {
         name: `web-${hash}`,
         namespace: 'default',
         labels: { app: 'web', 'pod-template-hash': hash },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: 'uid-web',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
         annotations: {
           'kubernetes.io/change-cause': 'kubectl set image',
           'deployment.kubernetes.io/revision': '1',
@@ -59,7 +80,26 @@ describe('deployment: the new ReplicaSet', () => {
       spec: {
         replicas: 3,
         selector: { matchLabels: { app: 'web', 'pod-template-hash': hash } },
-        template: { metadata: { labels: { app: 'web', 'pod-template-hash': hash } }, spec: { containers: [{ name: 'app', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler', securityContext: {}, terminationGracePeriodSeconds: 30 } },
+        template: {
+          metadata: { labels: { app: 'web', 'pod-template-hash': hash } },
+          spec: {
+            containers: [
+              {
+                name: 'app',
+                image: 'nginx:1',
+                imagePullPolicy: 'IfNotPresent',
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'File',
+              },
+            ],
+            dnsPolicy: 'ClusterFirst',
+            enableServiceLinks: true,
+            restartPolicy: 'Always',
+            schedulerName: 'default-scheduler',
+            securityContext: {},
+            terminationGracePeriodSeconds: 30,
+          },
+        },
       },
     })
   })
@@ -69,15 +109,37 @@ describe('deployment: the new ReplicaSet', () => {
     const cache = new MemoryCache(d)
     await cache.applyAll(reconcile(cache).actions)
     const name = `web-${hashOf(d)}`
-    expect(cache.events).toEqual([{ involved: 'default/web', kind: 'Deployment', eventType: 'Normal', reason: 'ScalingReplicaSet', message: `Scaled up replica set ${name} from 0 to 3` }])
+    expect(cache.events).toEqual([
+      {
+        involved: 'default/web',
+        kind: 'Deployment',
+        eventType: 'Normal',
+        reason: 'ScalingReplicaSet',
+        message: `Scaled up replica set ${name} from 0 to 3`,
+      },
+    ])
     const stored = cache.get(deployments, 'default', 'web')!
     expect(annotations(stored)['deployment.kubernetes.io/revision']).toBe('1')
     expect(stored.status).toEqual({
       observedGeneration: 1,
       unavailableReplicas: 3,
       conditions: [
-        { type: 'Progressing', status: 'True', lastUpdateTime: '2025-06-01T12:00:00Z', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'NewReplicaSetCreated', message: `Created new replica set "${name}"` },
-        { type: 'Available', status: 'False', lastUpdateTime: '2025-06-01T12:00:00Z', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
+        {
+          type: 'Progressing',
+          status: 'True',
+          lastUpdateTime: '2025-06-01T12:00:00Z',
+          lastTransitionTime: '2025-06-01T12:00:00Z',
+          reason: 'NewReplicaSetCreated',
+          message: `Created new replica set "${name}"`,
+        },
+        {
+          type: 'Available',
+          status: 'False',
+          lastUpdateTime: '2025-06-01T12:00:00Z',
+          lastTransitionTime: '2025-06-01T12:00:00Z',
+          reason: 'MinimumReplicasUnavailable',
+          message: 'Deployment does not have minimum availability.',
+        },
       ],
     })
   })
@@ -93,7 +155,11 @@ describe('deployment: the new ReplicaSet', () => {
   })
 
   it('reuses the ReplicaSet of an earlier template (rollout undo) with a new, higher revision and the old one in revision-history', async () => {
-    const d = newDeployment('web', { image: 'nginx:1', replicas: 2, annotations: { 'deployment.kubernetes.io/revision': '2' } })
+    const d = newDeployment('web', {
+      image: 'nginx:1',
+      replicas: 2,
+      annotations: { 'deployment.kubernetes.io/revision': '2' },
+    })
     const v1 = oldReplicaSet(d, 'nginx:1', 1)
     const v2 = oldReplicaSet(d, 'nginx:2', 2, { replicas: 2 })
     const cache = new MemoryCache(d, v1, v2)
@@ -101,15 +167,28 @@ describe('deployment: the new ReplicaSet', () => {
     expect(ofType(out.actions, 'create')).toEqual([])
     await cache.applyAll(out.actions)
     const reused = cache.get(replicaSets, 'default', v1.metadata.name!)!
-    expect(annotations(reused)).toMatchObject({ 'deployment.kubernetes.io/revision': '3', 'deployment.kubernetes.io/revision-history': '1' })
-    expect(annotations(cache.get(deployments, 'default', 'web'))['deployment.kubernetes.io/revision']).toBe('3')
+    expect(annotations(reused)).toMatchObject({
+      'deployment.kubernetes.io/revision': '3',
+      'deployment.kubernetes.io/revision-history': '1',
+    })
+    expect(
+      annotations(cache.get(deployments, 'default', 'web'))['deployment.kubernetes.io/revision'],
+    ).toBe('3')
     expect((reused.spec as ReplicaSet['spec']).replicas).toBeGreaterThan(0)
   })
 
   it('copies a changed change-cause and minReadySeconds onto the existing new ReplicaSet in one update', async () => {
-    const d = newDeployment('web', { minReadySeconds: 5, annotations: { 'kubernetes.io/change-cause': 'second' } })
+    const d = newDeployment('web', {
+      minReadySeconds: 5,
+      annotations: { 'kubernetes.io/change-cause': 'second' },
+    })
     const rs = oldReplicaSet(d, 'nginx:1', 1, { replicas: 3 })
-    rs.metadata.annotations = { ...rs.metadata.annotations, 'kubernetes.io/change-cause': 'first', 'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4' }
+    rs.metadata.annotations = {
+      ...rs.metadata.annotations,
+      'kubernetes.io/change-cause': 'first',
+      'deployment.kubernetes.io/desired-replicas': '3',
+      'deployment.kubernetes.io/max-replicas': '4',
+    }
     const updates = ofType(reconcile(new MemoryCache(d, rs)).actions, 'update')
     expect(updates).toHaveLength(1)
     expect(annotations(updates[0].object)['kubernetes.io/change-cause']).toBe('second')
@@ -127,7 +206,21 @@ describe('deployment: the new ReplicaSet', () => {
       resource: replicaSets,
       namespace: 'default',
       name: orphan.metadata.name,
-      patch: { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true, blockOwnerDeletion: true }], resourceVersion: '1' } },
+      patch: {
+        metadata: {
+          ownerReferences: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'Deployment',
+              name: 'web',
+              uid: 'uid-web',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
+          resourceVersion: '1',
+        },
+      },
     })
   })
 
@@ -135,16 +228,24 @@ describe('deployment: the new ReplicaSet', () => {
     const d = newDeployment('web')
     const rs = newReplicaSet('stray', { owner: d, selector: { app: 'other' } })
     const [patch] = ofType(reconcile(new MemoryCache(d, rs)).actions, 'patch')
-    expect(patch).toMatchObject({ name: 'stray', patch: { metadata: { ownerReferences: null, resourceVersion: '1' } } })
+    expect(patch).toMatchObject({
+      name: 'stray',
+      patch: { metadata: { ownerReferences: null, resourceVersion: '1' } },
+    })
   })
 
   it('raises collisionCount instead of creating when the name is taken by a different ReplicaSet, then uses the salted name', async () => {
     const d = newDeployment('web')
-    const squatter = newReplicaSet(`web-${hashOf(d)}`, { selector: { app: 'squatter' }, image: 'other' })
+    const squatter = newReplicaSet(`web-${hashOf(d)}`, {
+      selector: { app: 'squatter' },
+      image: 'other',
+    })
     const cache = new MemoryCache(d, squatter)
     const first = reconcile(cache)
     expect(ofType(first.actions, 'create')).toEqual([])
-    expect(ofType(first.actions, 'updateStatus')[0].object.status).toMatchObject({ collisionCount: 1 })
+    expect(ofType(first.actions, 'updateStatus')[0].object.status).toMatchObject({
+      collisionCount: 1,
+    })
     await cache.applyAll(first.actions)
     const [create] = ofType(reconcile(cache).actions, 'create')
     expect(create.object.metadata.name).toBe(`web-${computeHash(toDeployment(d).spec.template, 1)}`)
@@ -156,10 +257,15 @@ describe('deployment: the new ReplicaSet', () => {
     const cache = new MemoryCache(d)
     const out = reconcile(cache)
     expect(out.actions.map((a) => a.type)).toEqual(['updateStatus', 'event'])
-    expect(ofType(out.actions, 'event')[0]).toMatchObject({ eventType: 'Warning', reason: 'SelectingAll' })
+    expect(ofType(out.actions, 'event')[0]).toMatchObject({
+      eventType: 'Warning',
+      reason: 'SelectingAll',
+    })
     // The store takes the status write (a status write validates the status, not the spec it cannot change).
     await cache.applyAll(out.actions)
-    expect(cache.get(deployments, 'default', 'web')?.status).toMatchObject({ observedGeneration: d.metadata.generation })
+    expect(cache.get(deployments, 'default', 'web')?.status).toMatchObject({
+      observedGeneration: d.metadata.generation,
+    })
     // Once the status records the generation, the warning is not repeated.
     expect(reconcile(cache)).toEqual({ actions: [] })
   })
@@ -177,12 +283,42 @@ describe('deployment keysFor', () => {
   const cache = new MemoryCache(d, recreate, rs, brs)
 
   it.each([
-    { name: 'a Deployment maps to itself', resource: deployments, object: d, keys: ['default/web'] },
-    { name: 'a ReplicaSet maps to its controlling Deployment', resource: replicaSets, object: rs, keys: ['default/web'] },
-    { name: 'an orphan ReplicaSet maps to the Deployments that select it', resource: replicaSets, object: newReplicaSet('loose', { selector: { app: 'batch' } }), keys: ['default/batch'] },
-    { name: 'a ReplicaSet owned by a replaced Deployment maps to nothing', resource: replicaSets, object: newReplicaSet('x', { owner: { ...d, metadata: { ...d.metadata, uid: 'gone' } } }), keys: [] },
-    { name: 'a pod of a Recreate Deployment maps to it', resource: pods, object: newPod('p', { owner: brs }), keys: ['default/batch'] },
-    { name: 'a pod of a rolling Deployment maps to nothing (its ReplicaSet status carries the news)', resource: pods, object: newPod('p', { owner: rs }), keys: [] },
+    {
+      name: 'a Deployment maps to itself',
+      resource: deployments,
+      object: d,
+      keys: ['default/web'],
+    },
+    {
+      name: 'a ReplicaSet maps to its controlling Deployment',
+      resource: replicaSets,
+      object: rs,
+      keys: ['default/web'],
+    },
+    {
+      name: 'an orphan ReplicaSet maps to the Deployments that select it',
+      resource: replicaSets,
+      object: newReplicaSet('loose', { selector: { app: 'batch' } }),
+      keys: ['default/batch'],
+    },
+    {
+      name: 'a ReplicaSet owned by a replaced Deployment maps to nothing',
+      resource: replicaSets,
+      object: newReplicaSet('x', { owner: { ...d, metadata: { ...d.metadata, uid: 'gone' } } }),
+      keys: [],
+    },
+    {
+      name: 'a pod of a Recreate Deployment maps to it',
+      resource: pods,
+      object: newPod('p', { owner: brs }),
+      keys: ['default/batch'],
+    },
+    {
+      name: 'a pod of a rolling Deployment maps to nothing (its ReplicaSet status carries the news)',
+      resource: pods,
+      object: newPod('p', { owner: rs }),
+      keys: [],
+    },
   ])('$name', ({ resource, object, keys }) => {
     expect(controller.watches.keysFor(resource, object, cache)).toEqual(keys)
   })

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
-import { garbageCollectedResources, garbageCollector, objectKey, parseKey } from '../../../../src/controllers/garbage-collector'
+import {
+  garbageCollectedResources,
+  garbageCollector,
+  objectKey,
+  parseKey,
+} from '../../../../src/controllers/garbage-collector'
 import { MemoryCache } from '../../../fixtures/memory-cache'
 import { newObject, ownerRef, res } from '../../../helpers'
 
@@ -17,9 +22,12 @@ describe('garbage collector keys', () => {
     expect(parseKey(key)).toEqual({ group: r.group, plural: r.plural, namespace, name })
   })
 
-  it.each(['', 'p1', 'default/p1', 'core/pods/default', 'a/b/c/d/e', 'core/pods/default/'])('rejects %j', async (key) => {
-    expect(parseKey(key)).toBeUndefined()
-  })
+  it.each(['', 'p1', 'default/p1', 'core/pods/default', 'a/b/c/d/e', 'core/pods/default/'])(
+    'rejects %j',
+    async (key) => {
+      expect(parseKey(key)).toBeUndefined()
+    },
+  )
 
   it('watches the resources it is given, in that order', async () => {
     expect(garbageCollector(garbageCollectedResources).watches.kinds.map((r) => r.plural)).toEqual([
@@ -38,7 +46,9 @@ describe('garbage collector keys', () => {
       'deployments',
       'cronjobs',
     ])
-    expect(() => garbageCollector([{ group: 'example.com', version: 'v1', plural: 'widgets' }])).toThrow(/unknown resource/)
+    expect(() =>
+      garbageCollector([{ group: 'example.com', version: 'v1', plural: 'widgets' }]),
+    ).toThrow(/unknown resource/)
   })
 })
 
@@ -51,7 +61,14 @@ describe('garbage collector keysFor and allKeys', () => {
 
   function cluster(...extra: [typeof res.pods, KubeObject][]) {
     const gc = garbageCollector(garbageCollectedResources)
-    const store = MemoryCache.from([[res.deployments, d], [res.replicasets, rs], [res.pods, p1], [res.pods, p2], [res.configmaps, plain], ...extra])
+    const store = MemoryCache.from([
+      [res.deployments, d],
+      [res.replicasets, rs],
+      [res.pods, p1],
+      [res.pods, p2],
+      [res.configmaps, plain],
+      ...extra,
+    ])
     return { gc, store }
   }
 
@@ -66,24 +83,40 @@ describe('garbage collector keysFor and allKeys', () => {
   it('queues the dependents of an owner that went away (learnt from earlier changes)', async () => {
     const { gc, store } = cluster()
     for (const p of [p1, p2]) gc.watches.keysFor(res.pods, p, store)
-    await store.applyAll([{ type: 'delete', resource: res.replicasets, namespace: 'default', name: 'web-5d8f' }])
-    expect(gc.watches.keysFor(res.replicasets, rs, store).sort()).toEqual(['core/pods/default/p1', 'core/pods/default/p2'])
+    await store.applyAll([
+      { type: 'delete', resource: res.replicasets, namespace: 'default', name: 'web-5d8f' },
+    ])
+    expect(gc.watches.keysFor(res.replicasets, rs, store).sort()).toEqual([
+      'core/pods/default/p1',
+      'core/pods/default/p2',
+    ])
   })
 
   it('queues the dependents of an owner replaced by a namesake', async () => {
     const { gc, store } = cluster()
     gc.watches.allKeys(store)
     store.put(res.replicasets, { ...rs, metadata: { ...rs.metadata, uid: 'uid-new' } })
-    expect(gc.watches.keysFor(res.replicasets, rs, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
+    expect(gc.watches.keysFor(res.replicasets, rs, store).sort()).toEqual([
+      'apps/replicasets/default/web-5d8f',
+      'core/pods/default/p1',
+      'core/pods/default/p2',
+    ])
   })
 
   it('queues the owner that waits on a dependent in foreground deletion', async () => {
     const { gc, store } = cluster()
     gc.watches.allKeys(store)
-    const waiting = { ...rs, metadata: { ...rs.metadata, ...deleting, finalizers: ['foregroundDeletion'] } }
+    const waiting = {
+      ...rs,
+      metadata: { ...rs.metadata, ...deleting, finalizers: ['foregroundDeletion'] },
+    }
     store.put(res.replicasets, waiting)
     // the owner itself: its key, and its dependents'
-    expect(gc.watches.keysFor(res.replicasets, waiting, store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2'])
+    expect(gc.watches.keysFor(res.replicasets, waiting, store).sort()).toEqual([
+      'apps/replicasets/default/web-5d8f',
+      'core/pods/default/p1',
+      'core/pods/default/p2',
+    ])
     // a dependent going away wakes the waiting owner
     await store.applyAll([{ type: 'delete', resource: res.pods, namespace: 'default', name: 'p1' }])
     expect(gc.watches.keysFor(res.pods, p1, store)).toEqual(['apps/replicasets/default/web-5d8f'])
@@ -93,12 +126,19 @@ describe('garbage collector keysFor and allKeys', () => {
     const { gc, store } = cluster()
     const orphaning = { ...d, metadata: { ...d.metadata, ...deleting, finalizers: ['orphan'] } }
     store.put(res.deployments, orphaning)
-    expect(gc.watches.keysFor(res.deployments, orphaning, store)).toContain('apps/deployments/default/web')
+    expect(gc.watches.keysFor(res.deployments, orphaning, store)).toContain(
+      'apps/deployments/default/web',
+    )
   })
 
   it('resyncs every dependent and every owner with a policy finalizer', async () => {
     const orphaning = newObject(res.secrets, 's', { ...deleting, finalizers: ['orphan'] })
     const { gc, store } = cluster([res.secrets, orphaning])
-    expect(gc.watches.allKeys(store).sort()).toEqual(['apps/replicasets/default/web-5d8f', 'core/pods/default/p1', 'core/pods/default/p2', 'core/secrets/default/s'])
+    expect(gc.watches.allKeys(store).sort()).toEqual([
+      'apps/replicasets/default/web-5d8f',
+      'core/pods/default/p1',
+      'core/pods/default/p2',
+      'core/secrets/default/s',
+    ])
   })
 })

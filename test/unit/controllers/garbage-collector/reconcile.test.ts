@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
-import { garbageCollectedResources, garbageCollector, objectKey } from '../../../../src/controllers/garbage-collector'
+import {
+  garbageCollectedResources,
+  garbageCollector,
+  objectKey,
+} from '../../../../src/controllers/garbage-collector'
 import { drive, MemoryCache } from '../../../fixtures/memory-cache'
 import { describeAction, newObject, ownerRef, res } from '../../../helpers'
 import type { ResourceRef } from '../../../../src/controllers/runtime/types'
@@ -12,13 +16,23 @@ const deleting = { deletionTimestamp: '2025-06-01T11:59:00Z' }
 const deployment = (f: Parameters<typeof newObject>[2] = {}) => newObject(res.deployments, 'web', f)
 const replicaSet = (owner: KubeObject | undefined, f: Parameters<typeof newObject>[2] = {}) =>
   newObject(res.replicasets, 'web-5d8f', { owners: owner ? [ownerRef(owner)] : undefined, ...f })
-const dependentPod = (name: string, owners: KubeObject['metadata']['ownerReferences'], f: Parameters<typeof newObject>[2] = {}) => newObject(res.pods, name, { owners, ...f })
+const dependentPod = (
+  name: string,
+  owners: KubeObject['metadata']['ownerReferences'],
+  f: Parameters<typeof newObject>[2] = {},
+) => newObject(res.pods, name, { owners, ...f })
 
-const keyOf = (r: ResourceRef, o: KubeObject) => objectKey(r, o.metadata.namespace, o.metadata.name ?? '')
+const keyOf = (r: ResourceRef, o: KubeObject) =>
+  objectKey(r, o.metadata.namespace, o.metadata.name ?? '')
 
 describe('garbage collector: dependents of owners that are gone (background)', () => {
   const rs = replicaSet(undefined)
-  const cases: { name: string; objects: [ResourceRef, KubeObject][]; key: [ResourceRef, KubeObject]; want: string[] }[] = [
+  const cases: {
+    name: string
+    objects: [ResourceRef, KubeObject][]
+    key: [ResourceRef, KubeObject]
+    want: string[]
+  }[] = [
     {
       name: 'keeps a pod whose owner exists',
       objects: [[res.replicasets, rs]],
@@ -46,7 +60,13 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     {
       name: 'drops the reference to a gone owner while another owner stands',
       objects: [[res.configmaps, newObject(res.configmaps, 'keeper')]],
-      key: [res.pods, dependentPod('p1', [ownerRef(rs), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false })])],
+      key: [
+        res.pods,
+        dependentPod('p1', [
+          ownerRef(rs),
+          ownerRef(newObject(res.configmaps, 'keeper'), { controller: false }),
+        ]),
+      ],
       want: [
         `patch pods default/p1 ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper', blockOwnerDeletion: true }], resourceVersion: '1' } })}`,
       ],
@@ -54,25 +74,42 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     {
       name: 'never takes an owner of a kind it does not watch for gone',
       objects: [],
-      key: [res.pods, dependentPod('p1', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'uid-w' }])],
+      key: [
+        res.pods,
+        dependentPod('p1', [
+          { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'uid-w' },
+        ]),
+      ],
       want: [],
     },
     {
       name: 'resolves a cluster-scoped owner without a namespace (kind not watched: kept)',
       objects: [],
-      key: [res.pods, dependentPod('mirror', [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-n1' }])],
+      key: [
+        res.pods,
+        dependentPod('mirror', [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-n1' }]),
+      ],
       want: [],
     },
     {
       name: 'leaves an object that is already being deleted alone',
       objects: [],
-      key: [res.pods, dependentPod('p1', [ownerRef(rs)], { ...deleting, finalizers: ['example.com/hold'] })],
+      key: [
+        res.pods,
+        dependentPod('p1', [ownerRef(rs)], { ...deleting, finalizers: ['example.com/hold'] }),
+      ],
       want: [],
     },
     {
       name: 'keeps the policy an object already records when collecting it',
       objects: [],
-      key: [res.replicasets, newObject(res.replicasets, 'child', { owners: [ownerRef(deployment())], finalizers: ['orphan'] })],
+      key: [
+        res.replicasets,
+        newObject(res.replicasets, 'child', {
+          owners: [ownerRef(deployment())],
+          finalizers: ['orphan'],
+        }),
+      ],
       want: ['delete replicasets default/child Orphan uid=uid-child'],
     },
     {
@@ -97,7 +134,9 @@ describe('garbage collector: dependents of owners that are gone (background)', (
 
   it('keeps dependents whose owner kind is outside the watched list', async () => {
     const podsOnly = garbageCollector([res.pods])
-    const store = MemoryCache.from([[res.pods, dependentPod('p1', [ownerRef(replicaSet(undefined))])]])
+    const store = MemoryCache.from([
+      [res.pods, dependentPod('p1', [ownerRef(replicaSet(undefined))])],
+    ])
     expect(podsOnly.reconcile('core/pods/default/p1', store, now).actions).toEqual([])
   })
 
@@ -107,7 +146,13 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     const store = MemoryCache.from([
       [res.replicasets, rs],
       [res.pods, dependentPod('p1', [ownerRef(rs)])],
-      [res.pods, dependentPod('p2', [ownerRef(rs)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })],
+      [
+        res.pods,
+        dependentPod('p2', [ownerRef(rs)], {
+          spec: { nodeName: 'n1' },
+          status: { phase: 'Running' },
+        }),
+      ],
       [res.pods, dependentPod('unrelated', undefined)],
     ])
     expect(await drive(gc, store, now)).toBe(2)
@@ -120,7 +165,9 @@ describe('garbage collector: dependents of owners that are gone (background)', (
     ])
     // the bound pod terminates gracefully on its node; the unrelated pod stays
     expect(store.names(res.pods)).toEqual(['p2', 'unrelated'])
-    expect(store.get(res.pods, 'default', 'p2')!.metadata.deletionTimestamp).toBe('2025-06-01T12:00:30Z')
+    expect(store.get(res.pods, 'default', 'p2')!.metadata.deletionTimestamp).toBe(
+      '2025-06-01T12:00:30Z',
+    )
   })
 })
 
@@ -135,7 +182,9 @@ describe('garbage collector: foreground deletion', () => {
       [res.pods, dependentPod('p2', [ownerRef(rs)])],
     ])
     // the owner's own pass: the replicaset has dependents, so it goes in the foreground too
-    expect(gc.reconcile(keyOf(res.deployments, d), store, now).actions.map(describeAction)).toEqual(['delete replicasets default/web-5d8f Foreground uid=uid-web-5d8f'])
+    expect(gc.reconcile(keyOf(res.deployments, d), store, now).actions.map(describeAction)).toEqual(
+      ['delete replicasets default/web-5d8f Foreground uid=uid-web-5d8f'],
+    )
 
     await drive(gc, store, now)
     expect(store.list(res.deployments)).toEqual([])
@@ -146,7 +195,10 @@ describe('garbage collector: foreground deletion', () => {
     expect(gone('pods default/p1')).toBeLessThan(gone('replicasets default/web-5d8f'))
     expect(gone('pods default/p2')).toBeLessThan(gone('replicasets default/web-5d8f'))
     expect(gone('replicasets default/web-5d8f')).toBeLessThan(gone('deployments default/web'))
-    expect(store.log.filter((l) => /^patch (replicasets|deployments) /.test(l))).toEqual(['patch replicasets default/web-5d8f', 'patch deployments default/web'])
+    expect(store.log.filter((l) => /^patch (replicasets|deployments) /.test(l))).toEqual([
+      'patch replicasets default/web-5d8f',
+      'patch deployments default/web',
+    ])
   })
 
   const owner = newObject(res.jobs, 'job', { ...deleting, finalizers: ['foregroundDeletion'] })
@@ -154,12 +206,22 @@ describe('garbage collector: foreground deletion', () => {
     {
       name: 'removes the finalizer at once without dependents',
       dependents: [],
-      want: [`patch jobs default/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
+      want: [
+        `patch jobs default/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`,
+      ],
     },
     {
       name: 'deletes a non-blocking dependent without waiting for it',
-      dependents: [[res.configmaps, newObject(res.configmaps, 'cfg', { owners: [ownerRef(owner, { block: false })] })]],
-      want: ['delete configmaps default/cfg Background uid=uid-cfg', `patch jobs default/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`],
+      dependents: [
+        [
+          res.configmaps,
+          newObject(res.configmaps, 'cfg', { owners: [ownerRef(owner, { block: false })] }),
+        ],
+      ],
+      want: [
+        'delete configmaps default/cfg Background uid=uid-cfg',
+        `patch jobs default/job ${JSON.stringify({ metadata: { finalizers: null, resourceVersion: '1' } })}`,
+      ],
     },
     {
       name: 'deletes a blocking dependent and keeps waiting',
@@ -168,14 +230,25 @@ describe('garbage collector: foreground deletion', () => {
     },
     {
       name: 'waits for a blocking dependent that is still terminating',
-      dependents: [[res.pods, dependentPod('p1', [ownerRef(owner)], { ...deleting, spec: { nodeName: 'n1' } })]],
+      dependents: [
+        [
+          res.pods,
+          dependentPod('p1', [ownerRef(owner)], { ...deleting, spec: { nodeName: 'n1' } }),
+        ],
+      ],
       want: [],
     },
     {
       name: 'releases a dependent that another owner keeps',
       dependents: [
         [res.configmaps, newObject(res.configmaps, 'keeper')],
-        [res.pods, dependentPod('shared', [ownerRef(owner), ownerRef(newObject(res.configmaps, 'keeper'), { controller: false, block: false })])],
+        [
+          res.pods,
+          dependentPod('shared', [
+            ownerRef(owner),
+            ownerRef(newObject(res.configmaps, 'keeper'), { controller: false, block: false }),
+          ]),
+        ],
       ],
       want: [
         `patch pods default/shared ${JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keeper', uid: 'uid-keeper' }], resourceVersion: '1' } })}`,
@@ -185,20 +258,30 @@ describe('garbage collector: foreground deletion', () => {
 
   it.each(cases)('$name', async ({ dependents, want }) => {
     const store = MemoryCache.from([[res.jobs, owner], ...dependents])
-    expect(gc.reconcile(keyOf(res.jobs, owner), store, now).actions.map(describeAction)).toEqual(want)
+    expect(gc.reconcile(keyOf(res.jobs, owner), store, now).actions.map(describeAction)).toEqual(
+      want,
+    )
   })
 
   it('removes only its own finalizer', async () => {
-    const job = { ...owner, metadata: { ...owner.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] } }
+    const job = {
+      ...owner,
+      metadata: { ...owner.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] },
+    }
     const store = MemoryCache.from([[res.jobs, job]])
     const actions = gc.reconcile(keyOf(res.jobs, job), store, now).actions
-    expect(actions.map(describeAction)).toEqual([`patch jobs default/job ${JSON.stringify({ metadata: { finalizers: ['example.com/hold'], resourceVersion: '1' } })}`])
+    expect(actions.map(describeAction)).toEqual([
+      `patch jobs default/job ${JSON.stringify({ metadata: { finalizers: ['example.com/hold'], resourceVersion: '1' } })}`,
+    ])
     await store.applyAll(actions)
     expect(store.get(res.jobs, 'default', 'job')!.metadata.finalizers).toEqual(['example.com/hold'])
   })
 
   it('lets the owner go once the last blocking pod has terminated', async () => {
-    const p = dependentPod('p1', [ownerRef(owner)], { spec: { nodeName: 'n1' }, status: { phase: 'Running' } })
+    const p = dependentPod('p1', [ownerRef(owner)], {
+      spec: { nodeName: 'n1' },
+      status: { phase: 'Running' },
+    })
     const store = MemoryCache.from([
       [res.jobs, owner],
       [res.pods, p],
@@ -232,7 +315,9 @@ describe('garbage collector: orphan deletion', () => {
     await store.applyAll(actions)
     expect(store.list(res.replicasets)).toEqual([])
     expect(store.get(res.pods, 'default', 'p1')!.metadata.ownerReferences).toBeUndefined()
-    expect(store.get(res.pods, 'default', 'p2')!.metadata.ownerReferences).toEqual([ownerRef(other, { controller: false })])
+    expect(store.get(res.pods, 'default', 'p2')!.metadata.ownerReferences).toEqual([
+      ownerRef(other, { controller: false }),
+    ])
 
     // the orphans stay; only the pod in another namespace (which the owner never owned) is collected
     await drive(gc, store, now)

@@ -13,6 +13,15 @@ describe('where default/kubernetes points', () => {
   it('reads the API endpoint as ip:port and refuses what Endpoints cannot list', () => {
     expect(parseApiEndpoint('127.0.0.1:8787')).toEqual({ ip: '127.0.0.1', port: 8787 })
     expect(parseApiEndpoint(' 10.0.0.5:443 ')).toEqual({ ip: '10.0.0.5', port: 443 })
-    for (const bad of [undefined, '', 'api.example.com:443', '127.0.0.1', '127.0.0.1:0', '127.0.0.1:70000', '300.0.0.1:443']) expect(parseApiEndpoint(bad)).toBeUndefined()
+    for (const bad of [
+      undefined,
+      '',
+      'api.example.com:443',
+      '127.0.0.1',
+      '127.0.0.1:0',
+      '127.0.0.1:70000',
+      '300.0.0.1:443',
+    ])
+      expect(parseApiEndpoint(bad)).toBeUndefined()
   })
 })

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { findResource } from '../../../../src/apis/registry'
 import { validateUpdate } from '../../../../src/apis/strategy'
-import { nodeCidrSettings, nodeIpamController, pickNodeCidr, podCidrsOf } from '../../../../src/controllers/node-ipam'
+import {
+  nodeCidrSettings,
+  nodeIpamController,
+  pickNodeCidr,
+  podCidrsOf,
+} from '../../../../src/controllers/node-ipam'
 import { nodes } from '../../../../src/controllers/resources'
 import { MemoryCache } from '../../../fixtures/memory-cache'
 import { newNode } from '../../../helpers'
@@ -11,7 +16,8 @@ const defaults = nodeCidrSettings(undefined, undefined)
 /** Runs every key the controller would visit on a resync, applying what it asks for. */
 async function resync(cache: MemoryCache, settings = defaults): Promise<void> {
   const controller = nodeIpamController(settings)
-  for (const key of controller.watches.allKeys(cache)) await cache.applyAll(controller.reconcile(key, cache, 0).actions)
+  for (const key of controller.watches.allKeys(cache))
+    await cache.applyAll(controller.reconcile(key, cache, 0).actions)
 }
 
 const cidrOf = (cache: MemoryCache, name: string) => podCidrsOf(cache.get(nodes, undefined, name)!)
@@ -35,7 +41,9 @@ describe('node CIDR settings', () => {
     const s = nodeCidrSettings('10.1.0.0/22', '24')
     expect(pickNodeCidr(s, new Set())).toBe('10.1.0.0/24')
     expect(pickNodeCidr(s, new Set(['10.1.0.0/24', '10.1.2.0/24']))).toBe('10.1.1.0/24')
-    expect(pickNodeCidr(s, new Set(['10.1.0.0/24', '10.1.1.0/24', '10.1.2.0/24', '10.1.3.0/24']))).toBeUndefined()
+    expect(
+      pickNodeCidr(s, new Set(['10.1.0.0/24', '10.1.1.0/24', '10.1.2.0/24', '10.1.3.0/24'])),
+    ).toBeUndefined()
   })
 })
 
@@ -46,8 +54,12 @@ describe('node IPAM controller', () => {
     const cache = new MemoryCache(held, newNode('a'), newNode('b'))
     await resync(cache)
     expect(cidrOf(cache, 'held')).toEqual(['10.244.0.0/24'])
-    expect(new Set([cidrOf(cache, 'a')[0], cidrOf(cache, 'b')[0]])).toEqual(new Set(['10.244.1.0/24', '10.244.2.0/24']))
-    expect((cache.get(nodes, undefined, 'a')!.spec as { podCIDR: string }).podCIDR).toBe(cidrOf(cache, 'a')[0])
+    expect(new Set([cidrOf(cache, 'a')[0], cidrOf(cache, 'b')[0]])).toEqual(
+      new Set(['10.244.1.0/24', '10.244.2.0/24']),
+    )
+    expect((cache.get(nodes, undefined, 'a')!.spec as { podCIDR: string }).podCIDR).toBe(
+      cidrOf(cache, 'a')[0],
+    )
   })
 
   it('reuses the block of a deleted node', async () => {
@@ -66,7 +78,15 @@ describe('node IPAM controller', () => {
     await resync(cache, settings)
     const without = ['a', 'b', 'c'].filter((n) => cidrOf(cache, n).length === 0)
     expect(without).toHaveLength(1)
-    expect(cache.events).toEqual([{ involved: `/${without[0]}`, kind: 'Node', eventType: 'Normal', reason: 'CIDRNotAvailable', message: `Node ${without[0]} status is now: CIDRNotAvailable` }])
+    expect(cache.events).toEqual([
+      {
+        involved: `/${without[0]}`,
+        kind: 'Node',
+        eventType: 'Normal',
+        reason: 'CIDRNotAvailable',
+        message: `Node ${without[0]} status is now: CIDRNotAvailable`,
+      },
+    ])
 
     const other = ['a', 'b', 'c'].find((n) => n !== without[0])!
     const freed = cidrOf(cache, other)[0]
@@ -83,21 +103,55 @@ describe('node IPAM controller', () => {
     const beat = { ...node, status: { conditions: [] } }
     expect(controller.watches.wakesOn!(nodes, 'ADDED', node)).toBe(true)
     expect(controller.watches.wakesOn!(nodes, 'MODIFIED', beat, node)).toBe(false)
-    expect(controller.watches.wakesOn!(nodes, 'MODIFIED', { ...node, spec: { podCIDR: '10.244.3.0/24' } }, node)).toBe(true)
+    expect(
+      controller.watches.wakesOn!(
+        nodes,
+        'MODIFIED',
+        { ...node, spec: { podCIDR: '10.244.3.0/24' } },
+        node,
+      ),
+    ).toBe(true)
     expect(controller.watches.wakesOn!(nodes, 'DELETED', node)).toBe(true)
   })
 })
 
 describe('a Node update', () => {
   const def = findResource('', 'v1', 'nodes')!
-  const node = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' }, spec })
+  const node = (spec: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'a' },
+    spec,
+  })
 
   it('may set the pod CIDR once, and never change it', async () => {
-    expect(validateUpdate(def, node({}), node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] }))).toEqual([])
+    expect(
+      validateUpdate(
+        def,
+        node({}),
+        node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] }),
+      ),
+    ).toEqual([])
     const held = node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] })
-    expect(validateUpdate(def, held, node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], unschedulable: true }))).toEqual([])
-    for (const spec of [{}, { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.1.0/24'] }, { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] }]) {
-      expect(validateUpdate(def, held, node(spec))).toEqual([{ field: 'spec.podCIDRs', reason: 'FieldValueForbidden', message: 'Forbidden: node updates may not change podCIDR except from "" to valid' }])
+    expect(
+      validateUpdate(
+        def,
+        held,
+        node({ podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], unschedulable: true }),
+      ),
+    ).toEqual([])
+    for (const spec of [
+      {},
+      { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.1.0/24'] },
+      { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] },
+    ]) {
+      expect(validateUpdate(def, held, node(spec))).toEqual([
+        {
+          field: 'spec.podCIDRs',
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: node updates may not change podCIDR except from "" to valid',
+        },
+      ])
     }
   })
 })

@@ -11,11 +11,36 @@ const periods = { gracePeriodMs: 40_000, startupGracePeriodMs: 60_000 }
 
 describe('lastHeartbeat', () => {
   it.each<[string, KubeObject, KubeObject | undefined, string | undefined]>([
-    ['the lease renewTime', newNode('n', { heartbeat: '2025-06-01T11:00:00Z' }), newLease('n', '2025-06-01T12:00:00.250000Z'), '2025-06-01T12:00:00.250Z'],
-    ['the Ready heartbeat without a lease', newNode('n', { heartbeat: '2025-06-01T11:00:00Z' }), undefined, '2025-06-01T11:00:00.000Z'],
-    ['the newer of the two', newNode('n', { heartbeat: '2025-06-01T12:30:00Z' }), newLease('n', '2025-06-01T12:00:00Z'), '2025-06-01T12:30:00.000Z'],
-    ['creation for a node that never reported Ready', newNode('n', { ready: null, creationTimestamp: '2025-06-01T10:00:00Z' }), undefined, '2025-06-01T10:00:00.000Z'],
-    ['a lease renewed after creation', newNode('n', { ready: null, creationTimestamp: '2025-06-01T10:00:00Z' }), newLease('n', '2025-06-01T10:00:30Z'), '2025-06-01T10:00:30.000Z'],
+    [
+      'the lease renewTime',
+      newNode('n', { heartbeat: '2025-06-01T11:00:00Z' }),
+      newLease('n', '2025-06-01T12:00:00.250000Z'),
+      '2025-06-01T12:00:00.250Z',
+    ],
+    [
+      'the Ready heartbeat without a lease',
+      newNode('n', { heartbeat: '2025-06-01T11:00:00Z' }),
+      undefined,
+      '2025-06-01T11:00:00.000Z',
+    ],
+    [
+      'the newer of the two',
+      newNode('n', { heartbeat: '2025-06-01T12:30:00Z' }),
+      newLease('n', '2025-06-01T12:00:00Z'),
+      '2025-06-01T12:30:00.000Z',
+    ],
+    [
+      'creation for a node that never reported Ready',
+      newNode('n', { ready: null, creationTimestamp: '2025-06-01T10:00:00Z' }),
+      undefined,
+      '2025-06-01T10:00:00.000Z',
+    ],
+    [
+      'a lease renewed after creation',
+      newNode('n', { ready: null, creationTimestamp: '2025-06-01T10:00:00Z' }),
+      newLease('n', '2025-06-01T10:00:30Z'),
+      '2025-06-01T10:00:30.000Z',
+    ],
     ['nothing at all', { kind: 'Node', metadata: { name: 'n' } }, undefined, undefined],
   ])('%s', (_, node, lease, want) => {
     const got = lastHeartbeat(node, lease)
@@ -33,7 +58,11 @@ describe('assessHealth', () => {
     ['exactly at the deadline', t(beat) + 40_000, { stale: false, recheckInMs: 1 }],
     ['one millisecond past the deadline', t(beat) + 40_001, { stale: true }],
     ['long gone', t(beat) + 3_600_000, { stale: true }],
-    ['heartbeat from a clock ahead of ours', t(beat) - 30_000, { stale: false, recheckInMs: 40_000 }],
+    [
+      'heartbeat from a clock ahead of ours',
+      t(beat) - 30_000,
+      { stale: false, recheckInMs: 40_000 },
+    ],
   ])('%s', (_, now, want) => {
     const h = assessHealth(node, lease, now, periods)
     expect({ stale: h.stale, recheckInMs: h.recheckInMs }).toEqual(want)
@@ -41,21 +70,42 @@ describe('assessHealth', () => {
 
   it('gives a node that never reported Ready the startup grace period', () => {
     const fresh = newNode('n', { ready: null, creationTimestamp: beat })
-    expect(assessHealth(fresh, undefined, t(beat) + 50_000, periods)).toMatchObject({ stale: false, gracePeriodMs: 60_000 })
+    expect(assessHealth(fresh, undefined, t(beat) + 50_000, periods)).toMatchObject({
+      stale: false,
+      gracePeriodMs: 60_000,
+    })
     expect(assessHealth(fresh, undefined, t(beat) + 60_001, periods)).toMatchObject({ stale: true })
   })
 
   it('rechecks later when there is nothing to judge by', () => {
-    expect(assessHealth({ kind: 'Node', metadata: { name: 'n' } }, undefined, 0, periods)).toEqual({ gracePeriodMs: 60_000, stale: false, recheckInMs: 60_000 })
+    expect(assessHealth({ kind: 'Node', metadata: { name: 'n' } }, undefined, 0, periods)).toEqual({
+      gracePeriodMs: 60_000,
+      stale: false,
+      recheckInMs: 60_000,
+    })
   })
 })
 
 describe('markConditionsUnknown', () => {
   const now = '2025-06-01T12:01:00Z'
-  const pressure = (type: string, status: string) => ({ type, status, reason: 'KubeletHasNo' + type, lastHeartbeatTime: '2025-06-01T12:00:00Z', lastTransitionTime: '2025-06-01T00:00:00Z' })
+  const pressure = (type: string, status: string) => ({
+    type,
+    status,
+    reason: 'KubeletHasNo' + type,
+    lastHeartbeatTime: '2025-06-01T12:00:00Z',
+    lastTransitionTime: '2025-06-01T00:00:00Z',
+  })
 
   it('turns every monitored condition Unknown and keeps the last heartbeat', () => {
-    const node = newNode('n', { heartbeat: '2025-06-01T12:00:00Z', conditions: [pressure('MemoryPressure', 'False'), pressure('DiskPressure', 'False'), pressure('PIDPressure', 'False'), pressure('NetworkUnavailable', 'False')] })
+    const node = newNode('n', {
+      heartbeat: '2025-06-01T12:00:00Z',
+      conditions: [
+        pressure('MemoryPressure', 'False'),
+        pressure('DiskPressure', 'False'),
+        pressure('PIDPressure', 'False'),
+        pressure('NetworkUnavailable', 'False'),
+      ],
+    })
     const { conditions, changed } = markConditionsUnknown(node, now)
     expect(changed).toBe(true)
     for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
@@ -66,7 +116,9 @@ describe('markConditionsUnknown', () => {
         lastTransitionTime: now,
       })
     }
-    expect(conditions.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe('2025-06-01T12:00:00Z')
+    expect(conditions.find((c) => c.type === 'Ready')!.lastHeartbeatTime).toBe(
+      '2025-06-01T12:00:00Z',
+    )
     // conditions the kubelet does not own are left alone
     expect(conditions.find((c) => c.type === 'NetworkUnavailable')!.status).toBe('False')
   })
@@ -86,9 +138,18 @@ describe('markConditionsUnknown', () => {
   })
 
   it('changes nothing the second time', () => {
-    const node = newNode('n', { conditions: [pressure('MemoryPressure', 'False'), pressure('DiskPressure', 'False'), pressure('PIDPressure', 'False')] })
+    const node = newNode('n', {
+      conditions: [
+        pressure('MemoryPressure', 'False'),
+        pressure('DiskPressure', 'False'),
+        pressure('PIDPressure', 'False'),
+      ],
+    })
     const once = markConditionsUnknown(node, now)
-    const again = markConditionsUnknown({ ...node, status: { ...(node.status as object), conditions: once.conditions } }, '2025-06-01T12:05:00Z')
+    const again = markConditionsUnknown(
+      { ...node, status: { ...(node.status as object), conditions: once.conditions } },
+      '2025-06-01T12:05:00Z',
+    )
     expect(again).toEqual({ conditions: once.conditions, changed: false })
   })
 

@@ -10,19 +10,41 @@ import { MemoryCache, runPass, T0 } from '../../../fixtures/memory-cache'
 import { newNode, newPod } from '../../../helpers'
 import type { ControllerDefinition } from '../../../../src/controllers/runtime/types'
 
-const pv = (name: string, storage: string, extra: Record<string, unknown> = {}, labels?: Record<string, string>): KubeObject => ({
+const pv = (
+  name: string,
+  storage: string,
+  extra: Record<string, unknown> = {},
+  labels?: Record<string, string>,
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'PersistentVolume',
   metadata: { name, uid: `uid-${name}`, labels },
-  spec: { capacity: { storage }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain', storageClassName: 'manual', hostPath: { path: `/srv/${name}` }, ...extra },
+  spec: {
+    capacity: { storage },
+    accessModes: ['ReadWriteOnce'],
+    persistentVolumeReclaimPolicy: 'Retain',
+    storageClassName: 'manual',
+    hostPath: { path: `/srv/${name}` },
+    ...extra,
+  },
   status: { phase: 'Pending' },
 })
 
-const pvc = (name: string, storage: string, extra: Record<string, unknown> = {}, annotations?: Record<string, string>): KubeObject => ({
+const pvc = (
+  name: string,
+  storage: string,
+  extra: Record<string, unknown> = {},
+  annotations?: Record<string, string>,
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'PersistentVolumeClaim',
   metadata: { name, namespace: 'default', uid: `uid-${name}`, annotations },
-  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } }, storageClassName: 'manual', ...extra },
+  spec: {
+    accessModes: ['ReadWriteOnce'],
+    resources: { requests: { storage } },
+    storageClassName: 'manual',
+    ...extra,
+  },
   status: { phase: 'Pending' },
 })
 
@@ -59,33 +81,66 @@ describe('persistent volume binding', () => {
     await settle(cache)
     const claim = cache.get(persistentVolumeClaims, 'default', 'want')!
     expect((claim.spec as any).volumeName).toBe('mid')
-    expect(claim.status).toMatchObject({ phase: 'Bound', capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce'] })
-    expect(claim.metadata.annotations).toMatchObject({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' })
+    expect(claim.status).toMatchObject({
+      phase: 'Bound',
+      capacity: { storage: '5Gi' },
+      accessModes: ['ReadWriteOnce'],
+    })
+    expect(claim.metadata.annotations).toMatchObject({
+      'pv.kubernetes.io/bind-completed': 'yes',
+      'pv.kubernetes.io/bound-by-controller': 'yes',
+    })
     const mid = cache.get(persistentVolumes, undefined, 'mid')!
-    expect((mid.spec as any).claimRef).toMatchObject({ namespace: 'default', name: 'want', uid: 'uid-want' })
+    expect((mid.spec as any).claimRef).toMatchObject({
+      namespace: 'default',
+      name: 'want',
+      uid: 'uid-want',
+    })
     expect((mid.status as any).phase).toBe('Bound')
-    for (const name of ['tiny', 'big', 'other-tier', 'rox']) expect((cache.get(persistentVolumes, undefined, name)!.status as any).phase).toBe('Available')
+    for (const name of ['tiny', 'big', 'other-tier', 'rox'])
+      expect((cache.get(persistentVolumes, undefined, name)!.status as any).phase).toBe('Available')
   })
 
   it('honours pre-binding from either side', async () => {
     const cache = cacheWith(
-      [persistentVolumes, pv('reserved', '1Gi', { claimRef: { namespace: 'default', name: 'mine' } })],
+      [
+        persistentVolumes,
+        pv('reserved', '1Gi', { claimRef: { namespace: 'default', name: 'mine' } }),
+      ],
       [persistentVolumes, pv('named', '1Gi')],
       [persistentVolumeClaims, pvc('other', '100Gi')],
       [persistentVolumeClaims, pvc('mine', '1Gi')],
       [persistentVolumeClaims, pvc('asks', '1Gi', { volumeName: 'named' })],
     )
     await settle(cache)
-    expect((cache.get(persistentVolumeClaims, 'default', 'mine')!.spec as any).volumeName).toBe('reserved')
-    expect((cache.get(persistentVolumeClaims, 'default', 'asks')!.spec as any).volumeName).toBe('named')
-    expect((cache.get(persistentVolumes, undefined, 'named')!.spec as any).claimRef.uid).toBe('uid-asks')
+    expect((cache.get(persistentVolumeClaims, 'default', 'mine')!.spec as any).volumeName).toBe(
+      'reserved',
+    )
+    expect((cache.get(persistentVolumeClaims, 'default', 'asks')!.spec as any).volumeName).toBe(
+      'named',
+    )
+    expect((cache.get(persistentVolumes, undefined, 'named')!.spec as any).claimRef.uid).toBe(
+      'uid-asks',
+    )
     // Nothing is large enough for `other`, and its class does not exist to provision one.
-    expect((cache.get(persistentVolumeClaims, 'default', 'other')!.status as any).phase).toBe('Pending')
-    expect(cache.events.some((e) => e.involved === 'default/other' && e.reason === 'ProvisioningFailed' && e.message === 'storageclass.storage.k8s.io "manual" not found')).toBe(true)
+    expect((cache.get(persistentVolumeClaims, 'default', 'other')!.status as any).phase).toBe(
+      'Pending',
+    )
+    expect(
+      cache.events.some(
+        (e) =>
+          e.involved === 'default/other' &&
+          e.reason === 'ProvisioningFailed' &&
+          e.message === 'storageclass.storage.k8s.io "manual" not found',
+      ),
+    ).toBe(true)
   })
 
   it('releases a volume whose claim is gone by its reclaim policy', async () => {
-    const cache = cacheWith([persistentVolumes, pv('kept', '1Gi')], [persistentVolumes, pv('dropped', '1Gi', { persistentVolumeReclaimPolicy: 'Delete' })])
+    const cache = cacheWith(
+      [persistentVolumes, pv('kept', '1Gi')],
+      [persistentVolumes, pv('dropped', '1Gi', { persistentVolumeReclaimPolicy: 'Delete' })],
+    )
     cache.write(persistentVolumeClaims, pvc('a', '1Gi', { volumeName: 'kept' }))
     cache.write(persistentVolumeClaims, pvc('b', '1Gi', { volumeName: 'dropped' }))
     await settle(cache)
@@ -95,15 +150,40 @@ describe('persistent volume binding', () => {
     await settle(cache)
     expect((cache.get(persistentVolumes, undefined, 'kept')!.status as any).phase).toBe('Released')
     // A hostPath volume has no deleter: Failed, as upstream without a deletable plugin.
-    expect(cache.get(persistentVolumes, undefined, 'dropped')!.status).toMatchObject({ phase: 'Failed', reason: 'VolumeFailedDelete' })
+    expect(cache.get(persistentVolumes, undefined, 'dropped')!.status).toMatchObject({
+      phase: 'Failed',
+      reason: 'VolumeFailedDelete',
+    })
   })
 
   it('never matches a volume on a node the claim cannot reach', async () => {
-    const affinity = { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] }] }] } } }
+    const affinity = {
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] }],
+            },
+          ],
+        },
+      },
+    }
     const volumes = [pv('on-a', '1Gi', affinity)]
     const claim = pvc('c', '1Gi')
-    expect(findMatchingVolume(claim, volumes, newNode('a', { labels: { 'kubernetes.io/hostname': 'a' } }))?.metadata.name).toBe('on-a')
-    expect(findMatchingVolume(claim, volumes, newNode('b', { labels: { 'kubernetes.io/hostname': 'b' } }))).toBeUndefined()
+    expect(
+      findMatchingVolume(
+        claim,
+        volumes,
+        newNode('a', { labels: { 'kubernetes.io/hostname': 'a' } }),
+      )?.metadata.name,
+    ).toBe('on-a')
+    expect(
+      findMatchingVolume(
+        claim,
+        volumes,
+        newNode('b', { labels: { 'kubernetes.io/hostname': 'b' } }),
+      ),
+    ).toBeUndefined()
   })
 })
 
@@ -121,10 +201,17 @@ describe('WaitForFirstConsumer with the scheduler', () => {
   }
   /** Pod `user`, pending, mounting the claim. */
   const claimant = (claim: string): KubeObject =>
-    newPod('user', { schedulerName: 'default-scheduler', spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }] } })
+    newPod('user', {
+      schedulerName: 'default-scheduler',
+      spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: claim } }] },
+    })
 
   it('waits for a consumer, then provisions on the chosen node and binds the pod there', async () => {
-    const cache = cacheWith([storageClasses, localPath()], [nodes, node('n1')], [persistentVolumeClaims, pvc('data', '1Gi', { storageClassName: 'edgeplane-local-path' })])
+    const cache = cacheWith(
+      [storageClasses, localPath()],
+      [nodes, node('n1')],
+      [persistentVolumeClaims, pvc('data', '1Gi', { storageClassName: 'edgeplane-local-path' })],
+    )
     const scheduler = schedulerController()
     await settle(cache)
     expect(cache.list(persistentVolumes)).toHaveLength(0)
@@ -134,7 +221,11 @@ describe('WaitForFirstConsumer with the scheduler', () => {
     // The pod is not bound before its claim: the claim carries the node instead.
     expect(boundTo(scheduler, cache)).toBeUndefined()
     await runPass(scheduler, cache, T0)
-    expect(cache.get(persistentVolumeClaims, 'default', 'data')!.metadata.annotations?.['volume.kubernetes.io/selected-node']).toBe('n1')
+    expect(
+      cache.get(persistentVolumeClaims, 'default', 'data')!.metadata.annotations?.[
+        'volume.kubernetes.io/selected-node'
+      ],
+    ).toBe('n1')
 
     await settle(cache)
     const volume = cache.get(persistentVolumes, undefined, 'pvc-uid-data')!
@@ -142,17 +233,42 @@ describe('WaitForFirstConsumer with the scheduler', () => {
       local: { path: '/var/lib/agent/local-path/n1/pvc-uid-data' },
       persistentVolumeReclaimPolicy: 'Delete',
       storageClassName: 'edgeplane-local-path',
-      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }] }] } },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }],
+            },
+          ],
+        },
+      },
     })
     expect(volume.metadata.finalizers).toEqual(['edgeplane.io/local-path-cleanup'])
-    expect((cache.get(persistentVolumeClaims, 'default', 'data')!.status as any).phase).toBe('Bound')
+    expect((cache.get(persistentVolumeClaims, 'default', 'data')!.status as any).phase).toBe(
+      'Bound',
+    )
 
     expect(boundTo(scheduler, cache)).toBe('n1')
   })
 
   it('keeps a pod off nodes its bound volume cannot be reached from', async () => {
-    const affinity = { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }] }] } } }
-    const cache = cacheWith([nodes, node('n1')], [nodes, node('n2')], [persistentVolumes, pv('pinned', '1Gi', affinity)], [persistentVolumeClaims, pvc('data', '1Gi', { volumeName: 'pinned' })])
+    const affinity = {
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'] }],
+            },
+          ],
+        },
+      },
+    }
+    const cache = cacheWith(
+      [nodes, node('n1')],
+      [nodes, node('n2')],
+      [persistentVolumes, pv('pinned', '1Gi', affinity)],
+      [persistentVolumeClaims, pvc('data', '1Gi', { volumeName: 'pinned' })],
+    )
     await settle(cache)
     cache.write(pods, claimant('data'))
     expect(boundTo(schedulerController(), cache)).toBe('n2')
@@ -161,9 +277,13 @@ describe('WaitForFirstConsumer with the scheduler', () => {
   it('reports a missing claim and an unbound Immediate claim as kube-scheduler does', async () => {
     const cache = cacheWith([nodes, node('n1')], [pods, claimant('absent')])
     await runPass(schedulerController(), cache, T0)
-    expect(cache.events.at(-1)?.message).toBe('0/1 nodes are available: persistentvolumeclaim "absent" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.')
+    expect(cache.events.at(-1)?.message).toBe(
+      '0/1 nodes are available: persistentvolumeclaim "absent" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    )
     cache.write(persistentVolumeClaims, pvc('absent', '1Gi'))
     await runPass(schedulerController(), cache, T0)
-    expect(cache.events.at(-1)?.message).toContain('pod has unbound immediate PersistentVolumeClaims')
+    expect(cache.events.at(-1)?.message).toContain(
+      'pod has unbound immediate PersistentVolumeClaims',
+    )
   })
 })

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
-import { deletesBefore, podsToDelete, rankByRelatedPodsOnSameNode, relatedPods } from '../../../../src/controllers/replicaset/pods-to-delete'
+import {
+  deletesBefore,
+  podsToDelete,
+  rankByRelatedPodsOnSameNode,
+  relatedPods,
+} from '../../../../src/controllers/replicaset/pods-to-delete'
 import { MemoryCache, T0 } from '../../../fixtures/memory-cache'
 import { newDeployment, newPod, newReplicaSet, type PodFixture } from '../../../helpers'
 import { toReplicaSet } from '../../../../src/controllers/shared/workloads'
@@ -8,23 +13,60 @@ import { toReplicaSet } from '../../../../src/controllers/shared/workloads'
 const now = T0
 const hour = 3600_000
 /** A pod created ten hours before now. */
-const agedPod = (name: string, f: PodFixture = {}) => newPod(name, { creationTimestamp: T0 - 10 * hour, ...f })
+const agedPod = (name: string, f: PodFixture = {}) =>
+  newPod(name, { creationTimestamp: T0 - 10 * hour, ...f })
 
 describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
   it.each<{ name: string; first: KubeObject; then: KubeObject; ranks?: [number, number] }>([
-    { name: 'unassigned before assigned', first: agedPod('a'), then: agedPod('b', { nodeName: 'n1' }) },
-    { name: 'Pending before Unknown', first: agedPod('a', { nodeName: 'n1', phase: 'Pending' }), then: agedPod('b', { nodeName: 'n1', phase: 'Unknown' }) },
-    { name: 'Unknown before Running', first: agedPod('a', { nodeName: 'n1', phase: 'Unknown' }), then: agedPod('b', { nodeName: 'n1', phase: 'Running' }) },
-    { name: 'not ready before ready', first: agedPod('a', { phase: 'Running', notReady: true }), then: agedPod('b', { readySince: T0 - hour }) },
+    {
+      name: 'unassigned before assigned',
+      first: agedPod('a'),
+      then: agedPod('b', { nodeName: 'n1' }),
+    },
+    {
+      name: 'Pending before Unknown',
+      first: agedPod('a', { nodeName: 'n1', phase: 'Pending' }),
+      then: agedPod('b', { nodeName: 'n1', phase: 'Unknown' }),
+    },
+    {
+      name: 'Unknown before Running',
+      first: agedPod('a', { nodeName: 'n1', phase: 'Unknown' }),
+      then: agedPod('b', { nodeName: 'n1', phase: 'Running' }),
+    },
+    {
+      name: 'not ready before ready',
+      first: agedPod('a', { phase: 'Running', notReady: true }),
+      then: agedPod('b', { readySince: T0 - hour }),
+    },
     {
       name: 'lower pod-deletion-cost before higher',
-      first: agedPod('a', { readySince: T0 - hour, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-5' } }),
+      first: agedPod('a', {
+        readySince: T0 - hour,
+        annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-5' },
+      }),
       then: agedPod('b', { readySince: T0 - 2 * hour }),
     },
-    { name: 'more related pods on its node before fewer', first: agedPod('a', { readySince: T0 - 2 * hour }), then: agedPod('b', { readySince: T0 - 2 * hour }), ranks: [3, 1] },
-    { name: 'ready for a shorter time before longer', first: agedPod('a', { readySince: T0 - 60_000 }), then: agedPod('b', { readySince: T0 - 5 * hour }) },
-    { name: 'more restarts before fewer', first: agedPod('a', { readySince: T0 - hour, restarts: 4 }), then: agedPod('b', { readySince: T0 - hour, restarts: 1 }) },
-    { name: 'newer before older', first: agedPod('a', { creationTimestamp: T0 - 60_000 }), then: agedPod('b', { creationTimestamp: T0 - 5 * hour }) },
+    {
+      name: 'more related pods on its node before fewer',
+      first: agedPod('a', { readySince: T0 - 2 * hour }),
+      then: agedPod('b', { readySince: T0 - 2 * hour }),
+      ranks: [3, 1],
+    },
+    {
+      name: 'ready for a shorter time before longer',
+      first: agedPod('a', { readySince: T0 - 60_000 }),
+      then: agedPod('b', { readySince: T0 - 5 * hour }),
+    },
+    {
+      name: 'more restarts before fewer',
+      first: agedPod('a', { readySince: T0 - hour, restarts: 4 }),
+      then: agedPod('b', { readySince: T0 - hour, restarts: 1 }),
+    },
+    {
+      name: 'newer before older',
+      first: agedPod('a', { creationTimestamp: T0 - 60_000 }),
+      then: agedPod('b', { creationTimestamp: T0 - 5 * hour }),
+    },
   ])('$name', ({ first, then, ranks = [0, 0] }) => {
     const a = { pod: first, rank: ranks[0] }
     const b = { pod: then, rank: ranks[1] }
@@ -48,7 +90,12 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
       agedPod('crashing', { phase: 'Running', notReady: true, restarts: 7 }),
       agedPod('pending-bound', { nodeName: 'n1', phase: 'Pending' }),
     ]
-    expect(podsToDelete(pods, [], 4, now).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending-bound', 'crashing', 'new-ready'])
+    expect(podsToDelete(pods, [], 4, now).map((p) => p.metadata.name)).toEqual([
+      'unscheduled',
+      'pending-bound',
+      'crashing',
+      'new-ready',
+    ])
   })
 
   it('returns every pod, unranked, when all of them go', async () => {
@@ -58,7 +105,11 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
 
   it('ranks pods by the active related pods sharing their node', async () => {
     const pods = [agedPod('a', { nodeName: 'n1' }), agedPod('b', { nodeName: 'n2' })]
-    const related = [agedPod('x', { nodeName: 'n1' }), agedPod('y', { nodeName: 'n1' }), agedPod('z', { nodeName: 'n2', phase: 'Succeeded' })]
+    const related = [
+      agedPod('x', { nodeName: 'n1' }),
+      agedPod('y', { nodeName: 'n1' }),
+      agedPod('z', { nodeName: 'n2', phase: 'Succeeded' }),
+    ]
     expect(rankByRelatedPodsOnSameNode(pods, related).map((r) => r.rank)).toEqual([2, 0])
   })
 
@@ -67,8 +118,20 @@ describe('replicaset victim ranking (ActivePodsWithRanks)', () => {
     const v1 = newReplicaSet('web-v1', { owner: d, selector: { app: 'web', v: '1' } })
     const v2 = newReplicaSet('web-v2', { owner: d, selector: { app: 'web', v: '2' } })
     const lone = newReplicaSet('lone', { selector: { app: 'lone' } })
-    const cache = new MemoryCache(d, v1, v2, lone, newPod('p1', { owner: v1 }), newPod('p2', { owner: v2 }), newPod('p3', { owner: lone }))
-    expect(relatedPods(toReplicaSet(v1), cache).map((p) => p.metadata.name).sort()).toEqual(['p1', 'p2'])
+    const cache = new MemoryCache(
+      d,
+      v1,
+      v2,
+      lone,
+      newPod('p1', { owner: v1 }),
+      newPod('p2', { owner: v2 }),
+      newPod('p3', { owner: lone }),
+    )
+    expect(
+      relatedPods(toReplicaSet(v1), cache)
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['p1', 'p2'])
     expect(relatedPods(toReplicaSet(lone), cache)).toEqual([])
   })
 })

@@ -14,14 +14,27 @@ function rc(replicas: number): KubeObject {
   const obj: KubeObject = {
     apiVersion: 'v1',
     kind: 'ReplicationController',
-    metadata: { name: 'web', namespace: 'default', uid: 'rc-uid', generation: 1, resourceVersion: '5' },
-    spec: { replicas, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    metadata: {
+      name: 'web',
+      namespace: 'default',
+      uid: 'rc-uid',
+      generation: 1,
+      resourceVersion: '5',
+    },
+    spec: {
+      replicas,
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+      },
+    },
   }
   defaultReplicationController(obj)
   return obj
 }
 
-const ofType = <T extends Action['type']>(actions: Action[], type: T) => actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
+const ofType = <T extends Action['type']>(actions: Action[], type: T) =>
+  actions.filter((a): a is Extract<Action, { type: T }> => a.type === type)
 
 describe('ReplicationController controller', () => {
   it('defaults the selector and labels from the template', async () => {
@@ -35,7 +48,16 @@ describe('ReplicationController controller', () => {
     const out = replicationControllerController().reconcile('default/web', cache, now)
     const creates = ofType(out.actions, 'create')
     expect(creates).toHaveLength(2)
-    expect(creates[0]!.object.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true, blockOwnerDeletion: true }])
+    expect(creates[0]!.object.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        name: 'web',
+        uid: 'rc-uid',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ])
     expect(creates[0]!.object.metadata.labels).toEqual({ app: 'web' })
     const [status] = ofType(out.actions, 'updateStatus')
     expect(status?.resource).toEqual(replicationControllers)
@@ -46,19 +68,42 @@ describe('ReplicationController controller', () => {
   it('adopts a matching orphan with an RC reference and deletes the surplus', async () => {
     const orphan = newPod('orphan', { labels: { app: 'web' }, nodeName: 'n1' })
     const owned = newPod('owned', { labels: { app: 'web' }, nodeName: 'n1' })
-    owned.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true }]
+    owned.metadata.ownerReferences = [
+      {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        name: 'web',
+        uid: 'rc-uid',
+        controller: true,
+      },
+    ]
     const cache = new MemoryCache(orphan, owned).put(replicationControllers, rc(1))
     const out = replicationControllerController().reconcile('default/web', cache, now)
     const [adopt] = ofType(out.actions, 'patch')
-    expect((adopt?.patch as { metadata: { ownerReferences: { kind: string }[] } }).metadata.ownerReferences[0]!.kind).toBe('ReplicationController')
+    expect(
+      (adopt?.patch as { metadata: { ownerReferences: { kind: string }[] } }).metadata
+        .ownerReferences[0]!.kind,
+    ).toBe('ReplicationController')
     expect(ofType(out.actions, 'delete')).toHaveLength(1)
-    expect(ofType(out.actions, 'event').every((e) => e.involved.kind === 'ReplicationController')).toBe(true)
+    expect(
+      ofType(out.actions, 'event').every((e) => e.involved.kind === 'ReplicationController'),
+    ).toBe(true)
   })
 
   it('maps a pod change to the RC that controls it', async () => {
     const owned = newPod('owned', { labels: { app: 'web' } })
-    owned.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web', uid: 'rc-uid', controller: true }]
+    owned.metadata.ownerReferences = [
+      {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        name: 'web',
+        uid: 'rc-uid',
+        controller: true,
+      },
+    ]
     const cache = new MemoryCache(owned).put(replicationControllers, rc(1))
-    expect(replicationControllerController().watches.keysFor(pods, owned, cache)).toEqual(['default/web'])
+    expect(replicationControllerController().watches.keysFor(pods, owned, cache)).toEqual([
+      'default/web',
+    ])
   })
 })

@@ -1,14 +1,28 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
-import { EventSpamFilter, spamBurst, spamRefillMs } from '../../../../src/controllers/runtime/event-spam-filter'
+import {
+  EventSpamFilter,
+  spamBurst,
+  spamRefillMs,
+} from '../../../../src/controllers/runtime/event-spam-filter'
 
 const t0 = Date.parse('2025-06-01T12:00:00Z')
 
-const event = (name: string, reason = 'FailedGetResourceMetric', component = 'horizontal-pod-autoscaler'): KubeObject => ({
+const event = (
+  name: string,
+  reason = 'FailedGetResourceMetric',
+  component = 'horizontal-pod-autoscaler',
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name: `${name}.1`, namespace: 'ns' },
-  involvedObject: { kind: 'HorizontalPodAutoscaler', namespace: 'ns', name, uid: `uid-${name}`, apiVersion: 'autoscaling/v2' },
+  involvedObject: {
+    kind: 'HorizontalPodAutoscaler',
+    namespace: 'ns',
+    name,
+    uid: `uid-${name}`,
+    apiVersion: 'autoscaling/v2',
+  },
   source: { component },
   reason,
   message: `about ${name}`,
@@ -16,7 +30,13 @@ const event = (name: string, reason = 'FailedGetResourceMetric', component = 'ho
 })
 
 /** How many of `n` events the filter admits, one every `everyMs` from `from`. */
-const admitted = (filter: EventSpamFilter, e: KubeObject, n: number, from: number, everyMs = 15_000) =>
+const admitted = (
+  filter: EventSpamFilter,
+  e: KubeObject,
+  n: number,
+  from: number,
+  everyMs = 15_000,
+) =>
   Array.from({ length: n }, (_, i) => filter.admits(e, from + i * everyMs)).filter(Boolean).length
 
 describe("event spam filter (client-go's EventSourceObjectSpamFilter)", () => {
@@ -46,7 +66,11 @@ describe("event spam filter (client-go's EventSourceObjectSpamFilter)", () => {
 
   it('keeps one bucket per source and involved object', () => {
     const filter = new EventSpamFilter(2, 1000)
-    expect([filter.admits(event('a'), t0), filter.admits(event('a'), t0), filter.admits(event('a'), t0)]).toEqual([true, true, false])
+    expect([
+      filter.admits(event('a'), t0),
+      filter.admits(event('a'), t0),
+      filter.admits(event('a'), t0),
+    ]).toEqual([true, true, false])
     expect(filter.admits(event('b'), t0)).toBe(true)
     expect(filter.admits(event('a', 'Other', 'replicaset-controller'), t0)).toBe(true)
   })

@@ -3,7 +3,10 @@ import { WorkQueue } from '../../../../src/controllers/runtime/queue'
 import { ResourceCache } from '../../../../src/controllers/runtime/cache'
 import type { KubeObject } from '../../../../src/apimachinery/types'
 
-const obj = (name: string, rv: number, data = 'x'): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: String(rv) }, data })
+const obj = (name: string, rv: number, data = 'x'): KubeObject => ({
+  metadata: { name, namespace: 'ns', resourceVersion: String(rv) },
+  data,
+})
 
 describe('WorkQueue', () => {
   it('holds a key once however often it is added, at its earliest due time', () => {
@@ -65,10 +68,21 @@ describe('ResourceCache', () => {
 
   it('lists a namespace from its index, following every add, move and delete', () => {
     const c = new ResourceCache()
-    const inNs = (name: string, namespace: string) => ({ ...obj(name, 1), metadata: { ...obj(name, 1).metadata, namespace } })
+    const inNs = (name: string, namespace: string) => ({
+      ...obj(name, 1),
+      metadata: { ...obj(name, 1).metadata, namespace },
+    })
     c.reset([inNs('a', 'x'), inNs('b', 'y')], 1)
-    c.apply('ADDED', { ...inNs('c', 'x'), metadata: { ...inNs('c', 'x').metadata, resourceVersion: '2' } })
-    expect(c.list('x').map((o) => o.metadata.name).sort()).toEqual(['a', 'c'])
+    c.apply('ADDED', {
+      ...inNs('c', 'x'),
+      metadata: { ...inNs('c', 'x').metadata, resourceVersion: '2' },
+    })
+    expect(
+      c
+        .list('x')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'c'])
     c.remove('x/a', 3)
     expect(c.list('x').map((o) => o.metadata.name)).toEqual(['c'])
     expect(c.list('y').map((o) => o.metadata.name)).toEqual(['b'])

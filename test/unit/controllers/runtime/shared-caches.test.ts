@@ -4,7 +4,11 @@ import type { ControllerDefinition, ResourceRef } from '../../../../src/controll
 import type { Fields } from '../../../../src/controllers/runtime/fields'
 import { nodes, pods, sameResource } from '../../../../src/controllers/resources'
 
-const controller = (name: string, watches: ResourceRef[], podFields: Fields | undefined): ControllerDefinition => ({
+const controller = (
+  name: string,
+  watches: ResourceRef[],
+  podFields: Fields | undefined,
+): ControllerDefinition => ({
   name,
   watches: {
     kinds: watches,
@@ -19,7 +23,10 @@ describe('what caches shared by several controllers keep', () => {
   it('keeps of a kind every field any controller that watches it reads', () => {
     const a = controller('a', [pods], { status: { phase: true } })
     const b = controller('b', [pods], { spec: { nodeName: true }, status: { podIP: true } })
-    expect(unionReads([a, b], pods)).toEqual({ status: { phase: true, podIP: true }, spec: { nodeName: true } })
+    expect(unionReads([a, b], pods)).toEqual({
+      status: { phase: true, podIP: true },
+      spec: { nodeName: true },
+    })
   })
 
   it('keeps a kind whole when one of them reads it whole, and ignores those that do not watch it', () => {

@@ -13,13 +13,29 @@ import { withProjections } from '../../../fixtures/projected'
 // baseline or restricted gets no pod onto one.
 
 const now = Date.parse('2025-06-01T12:00:00Z')
-const schedulerWith = (vars: Record<string, string> = {}) => withProjections(declaredSchedulerController({ podSecurity: parsePodSecuritySettings(vars).settings }))
-const namespace = (name: string, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid: `uid-${name}`, resourceVersion: '1', labels } })
+const schedulerWith = (vars: Record<string, string> = {}) =>
+  withProjections(
+    declaredSchedulerController({ podSecurity: parsePodSecuritySettings(vars).settings }),
+  )
+const namespace = (name: string, labels: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, uid: `uid-${name}`, resourceVersion: '1', labels },
+})
 const processNode = newNode('laptop', { labels: { [RUNTIME_LABEL]: 'process' } })
 const dockerNode = newNode('server', { labels: { [RUNTIME_LABEL]: 'docker' } })
-const job = (ns: string, spec: Record<string, unknown> = {}) => newPod('job', { namespace: ns, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '60'] }], ...spec } })
-const bound = (actions: Action[]) => actions.find((a): a is Extract<Action, { type: 'bind' }> => a.type === 'bind')?.nodeName
-const failed = (actions: Action[]) => actions.find((a): a is Extract<Action, { type: 'event' }> => a.type === 'event' && a.reason === 'FailedScheduling')?.message
+const job = (ns: string, spec: Record<string, unknown> = {}) =>
+  newPod('job', {
+    namespace: ns,
+    spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '60'] }], ...spec },
+  })
+const bound = (actions: Action[]) =>
+  actions.find((a): a is Extract<Action, { type: 'bind' }> => a.type === 'bind')?.nodeName
+const failed = (actions: Action[]) =>
+  actions.find(
+    (a): a is Extract<Action, { type: 'event' }> =>
+      a.type === 'event' && a.reason === 'FailedScheduling',
+  )?.message
 
 describe('the scheduler and Pod Security on process nodes', () => {
   it('keeps a pod whose namespace enforces baseline off a process node, saying why', () => {
@@ -45,19 +61,41 @@ describe('the scheduler and Pod Security on process nodes', () => {
     const plain = new MemoryCache(processNode, job('team'))
     plain.put(namespaces, namespace('team'))
     expect(bound(schedulerWith().reconcile('team/job', plain, now).actions)).toBe('laptop')
-    expect(bound(schedulerWith({ EDGEPLANE_POD_SECURITY_ENFORCE: 'baseline', EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES: 'team' }).reconcile('team/job', plain, now).actions)).toBe('laptop')
+    expect(
+      bound(
+        schedulerWith({
+          EDGEPLANE_POD_SECURITY_ENFORCE: 'baseline',
+          EDGEPLANE_POD_SECURITY_EXEMPT_NAMESPACES: 'team',
+        }).reconcile('team/job', plain, now).actions,
+      ),
+    ).toBe('laptop')
     const kata = new MemoryCache(processNode, job('team', { runtimeClassName: 'hostproc' }))
     kata.put(namespaces, namespace('team'))
-    expect(bound(schedulerWith({ EDGEPLANE_POD_SECURITY_ENFORCE: 'baseline', EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES: 'hostproc' }).reconcile('team/job', kata, now).actions)).toBe('laptop')
+    expect(
+      bound(
+        schedulerWith({
+          EDGEPLANE_POD_SECURITY_ENFORCE: 'baseline',
+          EDGEPLANE_POD_SECURITY_EXEMPT_RUNTIME_CLASSES: 'hostproc',
+        }).reconcile('team/job', kata, now).actions,
+      ),
+    ).toBe('laptop')
   })
 
   it('follows the cluster default for a namespace without labels', () => {
     const cache = new MemoryCache(processNode, job('team'))
     cache.put(namespaces, namespace('team'))
-    expect(failed(schedulerWith({ EDGEPLANE_POD_SECURITY_ENFORCE: 'baseline:v1.30' }).reconcile('team/job', cache, now).actions)).toContain(`PodSecurity enforce level "baseline:v1.30"`)
+    expect(
+      failed(
+        schedulerWith({ EDGEPLANE_POD_SECURITY_ENFORCE: 'baseline:v1.30' }).reconcile(
+          'team/job',
+          cache,
+          now,
+        ).actions,
+      ),
+    ).toContain(`PodSecurity enforce level "baseline:v1.30"`)
   })
 
-  it('tries the namespace\'s pending pods again when its labels change', () => {
+  it("tries the namespace's pending pods again when its labels change", () => {
     const cache = new MemoryCache(processNode, job('team'), job('other'))
     const ns = namespace('team')
     cache.put(namespaces, ns)

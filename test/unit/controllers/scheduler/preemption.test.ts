@@ -9,17 +9,27 @@ import { byPriority } from '../../../../src/controllers/scheduler/queue-order'
 import { withProjections } from '../../../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */
-const schedulerController = (...args: Parameters<typeof declaredSchedulerController>) => withProjections(declaredSchedulerController(...args))
+const schedulerController = (...args: Parameters<typeof declaredSchedulerController>) =>
+  withProjections(declaredSchedulerController(...args))
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const oneCpu = { cpu: '1', memory: '4Gi', pods: '10' }
 
-const withPriority = (name: string, priority: number, f: Parameters<typeof newPod>[1] = {}) => newPod(name, { ...f, spec: { priority, ...f.spec } })
-const deleted = (actions: Action[]) => actions.filter((a) => a.type === 'delete').map((a) => (a as { name: string }).name)
-const events = (actions: Action[], reason: string) => actions.filter((a): a is Extract<Action, { type: 'event' }> => a.type === 'event' && a.reason === reason)
+const withPriority = (name: string, priority: number, f: Parameters<typeof newPod>[1] = {}) =>
+  newPod(name, { ...f, spec: { priority, ...f.spec } })
+const deleted = (actions: Action[]) =>
+  actions.filter((a) => a.type === 'delete').map((a) => (a as { name: string }).name)
+const events = (actions: Action[], reason: string) =>
+  actions.filter(
+    (a): a is Extract<Action, { type: 'event' }> => a.type === 'event' && a.reason === reason,
+  )
 /** The status the preemptor's own status patch writes. */
 const statusOf = (actions: Action[]) =>
-  (actions.find((a) => a.type === 'patch' && a.name === 'high' && a.subresource === 'status') as { patch: { status: Record<string, unknown> } } | undefined)?.patch.status
+  (
+    actions.find((a) => a.type === 'patch' && a.name === 'high' && a.subresource === 'status') as
+      | { patch: { status: Record<string, unknown> } }
+      | undefined
+  )?.patch.status
 
 describe('scheduler preemption', () => {
   it('evicts the lowest-priority pods that make room, nominates the node and reports it', async () => {
@@ -35,13 +45,24 @@ describe('scheduler preemption', () => {
     const [preempted] = events(out.actions, 'Preempted')
     expect(preempted?.involved.metadata.name).toBe('low-a')
     expect(preempted?.message).toBe('Preempted by pod uid-high on node n1')
-    const marked = out.actions.find((a): a is Extract<Action, { type: 'patch' }> => a.type === 'patch')
+    const marked = out.actions.find(
+      (a): a is Extract<Action, { type: 'patch' }> => a.type === 'patch',
+    )
     expect(marked).toMatchObject({ name: 'low-a', subresource: 'status' })
-    expect((marked!.patch as { status: { conditions: unknown[] } }).status.conditions).toContainEqual(
-      expect.objectContaining({ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod' }),
+    expect(
+      (marked!.patch as { status: { conditions: unknown[] } }).status.conditions,
+    ).toContainEqual(
+      expect.objectContaining({
+        type: 'DisruptionTarget',
+        status: 'True',
+        reason: 'PreemptionByScheduler',
+        message: 'default-scheduler: preempting to accommodate a higher priority pod',
+      }),
     )
     expect(statusOf(out.actions)?.nominatedNodeName).toBe('n1')
-    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu.')
+    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu.',
+    )
     expect(out.actions.some((a) => a.type === 'bind')).toBe(false)
   })
 
@@ -62,7 +83,11 @@ describe('scheduler preemption', () => {
   })
 
   it('never evicts pods of equal or higher priority, and says so', async () => {
-    const cache = new MemoryCache(newNode('n1', { allocatable: oneCpu }), withPriority('same', 100, { nodeName: 'n1', requests: { cpu: '900m' } }), withPriority('p', 100, { requests: { cpu: '500m' } }))
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: oneCpu }),
+      withPriority('same', 100, { nodeName: 'n1', requests: { cpu: '900m' } }),
+      withPriority('p', 100, { requests: { cpu: '500m' } }),
+    )
     const out = schedulerController().reconcile('default/p', cache, now)
     expect(deleted(out.actions)).toEqual([])
     expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe(
@@ -79,7 +104,9 @@ describe('scheduler preemption', () => {
     )
     const out = schedulerController().reconcile('default/p', cache, now)
     expect(deleted(out.actions)).toEqual([])
-    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Insufficient cpu.')
+    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Insufficient cpu.',
+    )
   })
 
   it('honours preemptionPolicy: Never', async () => {
@@ -90,7 +117,9 @@ describe('scheduler preemption', () => {
     )
     const out = schedulerController().reconcile('default/p', cache, now)
     expect(deleted(out.actions)).toEqual([])
-    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.')
+    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
+    )
   })
 
   it('waits for its victims to terminate instead of preempting again', async () => {
@@ -108,13 +137,19 @@ describe('scheduler preemption', () => {
     )
     const out = schedulerController().reconcile('default/p', cache, now)
     expect(deleted(out.actions)).toEqual([])
-    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node.')
+    expect(events(out.actions, 'FailedScheduling')[0]?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node.',
+    )
   })
 
   it('keeps the room nominated for a higher-priority pod from lower ones', async () => {
     const nominatedPod = withPriority('high', 100, { requests: { cpu: '600m' } })
     ;(nominatedPod.status as Record<string, unknown>).nominatedNodeName = 'n1'
-    const cache = new MemoryCache(newNode('n1', { allocatable: oneCpu }), nominatedPod, withPriority('low', 1, { requests: { cpu: '600m' } }))
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: oneCpu }),
+      nominatedPod,
+      withPriority('low', 1, { requests: { cpu: '600m' } }),
+    )
     const low = schedulerController().reconcile('default/low', cache, now)
     expect(low.actions.some((a) => a.type === 'bind')).toBe(false)
     const high = schedulerController().reconcile('default/high', cache, now)
@@ -128,7 +163,18 @@ describe('scheduler preemption', () => {
       withPriority('old-high', 100, { creationTimestamp: '2025-01-02T00:00:00Z' }),
       newPod('unset'),
     )
-    expect(byPriority(['default/old-low', 'default/unset', 'default/new-high', 'default/gone', 'default/old-high'], cache)).toEqual([
+    expect(
+      byPriority(
+        [
+          'default/old-low',
+          'default/unset',
+          'default/new-high',
+          'default/gone',
+          'default/old-high',
+        ],
+        cache,
+      ),
+    ).toEqual([
       'default/old-high',
       'default/new-high',
       'default/old-low',

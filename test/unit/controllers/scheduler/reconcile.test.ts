@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../../src/apimachinery/types'
-import { namespaces, nodes, persistentVolumeClaims, pods } from '../../../../src/controllers/resources'
+import {
+  namespaces,
+  nodes,
+  persistentVolumeClaims,
+  pods,
+} from '../../../../src/controllers/resources'
 import { persistentVolumes, storageClasses } from '../../../../src/controllers/resources'
 import type { Action, Outcome } from '../../../../src/controllers/runtime/types'
 import { schedulerController as declaredSchedulerController } from '../../../../src/controllers/scheduler'
@@ -9,27 +14,44 @@ import { newNode, newPod } from '../../../helpers'
 import { withProjections } from '../../../fixtures/projected'
 
 /** The controller as its host runs it, reading only the fields its projection keeps. */
-const schedulerController = (...args: Parameters<typeof declaredSchedulerController>) => withProjections(declaredSchedulerController(...args))
+const schedulerController = (...args: Parameters<typeof declaredSchedulerController>) =>
+  withProjections(declaredSchedulerController(...args))
 
 const now = Date.parse('2025-06-01T12:00:00Z')
 const small = { cpu: '1', memory: '2Gi', pods: '10' }
 
-const bindTarget = (actions: Action[]) => actions.find((a): a is Extract<Action, { type: 'bind' }> => a.type === 'bind')?.nodeName
+const bindTarget = (actions: Action[]) =>
+  actions.find((a): a is Extract<Action, { type: 'bind' }> => a.type === 'bind')?.nodeName
 
 function podScheduled(cache: MemoryCache, name: string) {
   const pod = cache.get(pods, 'default', name)!
-  return ((pod.status as { conditions?: Record<string, unknown>[] }).conditions ?? []).find((c) => c.type === 'PodScheduled')
+  return ((pod.status as { conditions?: Record<string, unknown>[] }).conditions ?? []).find(
+    (c) => c.type === 'PodScheduled',
+  )
 }
 
 describe('scheduler reconcile', () => {
   it('binds to the only fitting node and reports it', async () => {
-    const cache = new MemoryCache(newNode('n1', { allocatable: small }), newNode('n2', { ready: false }), newPod('web', { requests: { cpu: '500m' } }))
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: small }),
+      newNode('n2', { ready: false }),
+      newPod('web', { requests: { cpu: '500m' } }),
+    )
     const out = schedulerController().reconcile('default/web', cache, now)
     expect(out).toEqual({
       actions: [
         { type: 'bind', namespace: 'default', name: 'web', uid: 'uid-web', nodeName: 'n1' },
         // the event names the pod as the scheduler holds it (its events read only its identity)
-        { type: 'event', involved: expect.objectContaining({ kind: 'Pod', metadata: cache.get(pods, 'default', 'web')!.metadata }), eventType: 'Normal', reason: 'Scheduled', message: 'Successfully assigned default/web to n1' },
+        {
+          type: 'event',
+          involved: expect.objectContaining({
+            kind: 'Pod',
+            metadata: cache.get(pods, 'default', 'web')!.metadata,
+          }),
+          eventType: 'Normal',
+          reason: 'Scheduled',
+          message: 'Successfully assigned default/web to n1',
+        },
       ],
     })
   })
@@ -46,7 +68,9 @@ describe('scheduler reconcile', () => {
   })
 
   it('does nothing for a pod that is gone', async () => {
-    expect(schedulerController().reconcile('default/missing', new MemoryCache(newNode('n1')), now)).toEqual({ actions: [] })
+    expect(
+      schedulerController().reconcile('default/missing', new MemoryCache(newNode('n1')), now),
+    ).toEqual({ actions: [] })
   })
 
   it('treats an empty schedulerName as the default scheduler', async () => {
@@ -56,7 +80,11 @@ describe('scheduler reconcile', () => {
 
   it('serves another scheduler name when configured to', async () => {
     const cache = new MemoryCache(newNode('n1'), newPod('p', { schedulerName: 'batch' }))
-    expect(bindTarget(schedulerController({ schedulerName: 'batch' }).reconcile('default/p', cache, now).actions)).toBe('n1')
+    expect(
+      bindTarget(
+        schedulerController({ schedulerName: 'batch' }).reconcile('default/p', cache, now).actions,
+      ),
+    ).toBe('n1')
     expect(schedulerController().reconcile('default/p', cache, now).actions).toEqual([])
   })
 
@@ -72,14 +100,27 @@ describe('scheduler reconcile', () => {
       '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: infra}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.'
     expect(out.requeueAfterMs).toBeUndefined()
     expect(out.actions.map((a) => a.type)).toEqual(['patch', 'event'])
-    expect(out.actions[1]).toMatchObject({ eventType: 'Warning', reason: 'FailedScheduling', message })
+    expect(out.actions[1]).toMatchObject({
+      eventType: 'Warning',
+      reason: 'FailedScheduling',
+      message,
+    })
     await cache.applyAll(out.actions)
     // the status merge patch drops the null lastProbeTime (a merge patch prunes nulls)
-    expect(podScheduled(cache, 'big')).toEqual({ type: 'PodScheduled', status: 'False', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'Unschedulable', message })
+    expect(podScheduled(cache, 'big')).toEqual({
+      type: 'PodScheduled',
+      status: 'False',
+      lastTransitionTime: '2025-06-01T12:00:00Z',
+      reason: 'Unschedulable',
+      message,
+    })
   })
 
   it('writes nothing when the same message is already recorded, and again when it changes', async () => {
-    const cache = new MemoryCache(newNode('n1', { allocatable: small }), newPod('big', { requests: { cpu: '2' } }))
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: small }),
+      newPod('big', { requests: { cpu: '2' } }),
+    )
     const scheduler = schedulerController()
     await cache.applyAll(scheduler.reconcile('default/big', cache, now).actions)
     expect(scheduler.reconcile('default/big', cache, now + 1000)).toEqual({ actions: [] })
@@ -97,21 +138,31 @@ describe('scheduler reconcile', () => {
   })
 
   it('keeps the pod’s other conditions when recording the failure', async () => {
-    const pod = newPod('p', { requests: { cpu: '9' }, conditions: [{ type: 'Custom', status: 'True' }] })
+    const pod = newPod('p', {
+      requests: { cpu: '9' },
+      conditions: [{ type: 'Custom', status: 'True' }],
+    })
     const cache = new MemoryCache(newNode('n1'), pod)
     await cache.applyAll(schedulerController().reconcile('default/p', cache, now).actions)
-    const conditions = (cache.get(pods, 'default', 'p')!.status as { conditions: { type: string }[] }).conditions
+    const conditions = (
+      cache.get(pods, 'default', 'p')!.status as { conditions: { type: string }[] }
+    ).conditions
     expect(conditions.map((c) => c.type)).toEqual(['Custom', 'PodScheduled'])
   })
 
   it('reports a cluster without nodes', async () => {
     const cache = new MemoryCache(newPod('p'))
     const out = schedulerController().reconcile('default/p', cache, now)
-    expect(out.actions[1]).toMatchObject({ reason: 'FailedScheduling', message: 'no nodes available to schedule pods' })
+    expect(out.actions[1]).toMatchObject({
+      reason: 'FailedScheduling',
+      message: 'no nodes available to schedule pods',
+    })
   })
 
   it('spreads replicas of one owner across equal nodes', async () => {
-    const replicas = ['r0', 'r1', 'r2'].map((n) => newPod(n, { owner: 'rs-web', requests: { cpu: '100m', memory: '64Mi' } }))
+    const replicas = ['r0', 'r1', 'r2'].map((n) =>
+      newPod(n, { owner: 'rs-web', requests: { cpu: '100m', memory: '64Mi' } }),
+    )
     const cache = new MemoryCache(newNode('a'), newNode('b'), newNode('c'), ...replicas)
     const scheduler = schedulerController()
     const placed: (string | undefined)[] = []
@@ -125,7 +176,9 @@ describe('scheduler reconcile', () => {
 
   it('spreads replicas even onto a busier node', async () => {
     const busy = newPod('other', { nodeName: 'b', requests: { cpu: '1', memory: '1Gi' } })
-    const replicas = ['r0', 'r1'].map((n) => newPod(n, { owner: 'rs-web', requests: { cpu: '100m', memory: '64Mi' } }))
+    const replicas = ['r0', 'r1'].map((n) =>
+      newPod(n, { owner: 'rs-web', requests: { cpu: '100m', memory: '64Mi' } }),
+    )
     const cache = new MemoryCache(newNode('a'), newNode('b'), busy, ...replicas)
     const scheduler = schedulerController()
     const placed: (string | undefined)[] = []
@@ -140,7 +193,11 @@ describe('scheduler reconcile', () => {
   it('accounts for pods bound earlier in the same pass', async () => {
     // Each node holds exactly one of these pods: a scheduler reading stale capacity would stack them.
     const batch = ['p0', 'p1', 'p2'].map((n) => newPod(n, { requests: { cpu: '800m' } }))
-    const cache = new MemoryCache(newNode('n1', { allocatable: small }), newNode('n2', { allocatable: small }), ...batch)
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: small }),
+      newNode('n2', { allocatable: small }),
+      ...batch,
+    )
     const scheduler = schedulerController()
     const results: Outcome[] = []
     for (const p of batch) {
@@ -148,23 +205,43 @@ describe('scheduler reconcile', () => {
       await cache.applyAll(out.actions)
       results.push(out)
     }
-    expect(results.slice(0, 2).map((r) => bindTarget(r.actions)).sort()).toEqual(['n1', 'n2'])
+    expect(
+      results
+        .slice(0, 2)
+        .map((r) => bindTarget(r.actions))
+        .sort(),
+    ).toEqual(['n1', 'n2'])
     expect(results[2].actions[1]).toMatchObject({
       reason: 'FailedScheduling',
-      message: '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+      message:
+        '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
     })
   })
 
   it('does not count finished pods against capacity', async () => {
     const done = newPod('done', { nodeName: 'n1', requests: { cpu: '1' }, phase: 'Succeeded' })
-    const cache = new MemoryCache(newNode('n1', { allocatable: small }), done, newPod('p', { requests: { cpu: '1' } }))
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: small }),
+      done,
+      newPod('p', { requests: { cpu: '1' } }),
+    )
     expect(bindTarget(schedulerController().reconcile('default/p', cache, now).actions)).toBe('n1')
   })
 
   it('counts terminating pods against capacity until they are gone', async () => {
-    const leaving = newPod('leaving', { nodeName: 'n1', requests: { cpu: '1' }, deletionTimestamp: '2025-06-01T11:59:00Z' })
-    const cache = new MemoryCache(newNode('n1', { allocatable: small }), leaving, newPod('p', { requests: { cpu: '1' } }))
-    expect(bindTarget(schedulerController().reconcile('default/p', cache, now).actions)).toBeUndefined()
+    const leaving = newPod('leaving', {
+      nodeName: 'n1',
+      requests: { cpu: '1' },
+      deletionTimestamp: '2025-06-01T11:59:00Z',
+    })
+    const cache = new MemoryCache(
+      newNode('n1', { allocatable: small }),
+      leaving,
+      newPod('p', { requests: { cpu: '1' } }),
+    )
+    expect(
+      bindTarget(schedulerController().reconcile('default/p', cache, now).actions),
+    ).toBeUndefined()
   })
 })
 
@@ -172,7 +249,14 @@ describe('scheduler keys', () => {
   const pending = () => [newPod('a'), newPod('b', { namespace: 'team' })]
 
   it('watches pods, nodes, what volume binding reads and namespaces (their Pod Security labels)', async () => {
-    expect(schedulerController().watches.kinds).toEqual([pods, nodes, persistentVolumeClaims, persistentVolumes, storageClasses, namespaces])
+    expect(schedulerController().watches.kinds).toEqual([
+      pods,
+      nodes,
+      persistentVolumeClaims,
+      persistentVolumes,
+      storageClasses,
+      namespaces,
+    ])
     expect(schedulerController().name).toBe('scheduler')
   })
 
@@ -184,7 +268,9 @@ describe('scheduler keys', () => {
   it('maps a pending pod to its own key and an ordinary bound pod to nothing', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
-    expect(scheduler.watches.keysFor(pods, cache.get(pods, 'default', 'a')!, cache)).toEqual(['default/a'])
+    expect(scheduler.watches.keysFor(pods, cache.get(pods, 'default', 'a')!, cache)).toEqual([
+      'default/a',
+    ])
     const bound = newPod('bound', { nodeName: 'n1' })
     cache.add(bound)
     expect(scheduler.watches.keysFor(pods, bound, cache)).toEqual([])
@@ -216,7 +302,10 @@ describe('scheduler keys', () => {
       newNode('n1', { ready: true, taints: [{ key: 'k', effect: 'NoSchedule' }] }),
       newNode('n1', { unschedulable: true }),
       newNode('n1', { allocatable: { cpu: '8', memory: '8Gi', pods: '110' } }),
-      newNode('n1', { allocatable: { cpu: '8', memory: '8Gi', pods: '110' }, labels: { zone: 'a' } }),
+      newNode('n1', {
+        allocatable: { cpu: '8', memory: '8Gi', pods: '110' },
+        labels: { zone: 'a' },
+      }),
     ]
     for (const changed of changes) {
       cache.add(changed)
@@ -227,13 +316,18 @@ describe('scheduler keys', () => {
   it('does not count the previous version of a changed node as another change', async () => {
     const cache = new MemoryCache(newNode('n1'), ...pending())
     const scheduler = schedulerController()
-    expect(scheduler.watches.keysFor(nodes, cache.get(nodes, undefined, 'n1')!, cache)).toHaveLength(2)
+    expect(
+      scheduler.watches.keysFor(nodes, cache.get(nodes, undefined, 'n1')!, cache),
+    ).toHaveLength(2)
     const previous = cache.get(nodes, undefined, 'n1')!
     const tainted = newNode('n1', { taints: [{ key: 'k', effect: 'NoSchedule' }] })
     cache.add(tainted)
     expect(scheduler.watches.keysFor(nodes, tainted, cache)).toHaveLength(2)
     expect(scheduler.watches.keysFor(nodes, previous, cache)).toEqual([])
-    const heartbeat = newNode('n1', { taints: [{ key: 'k', effect: 'NoSchedule' }], heartbeat: '2025-06-01T12:00:00Z' })
+    const heartbeat = newNode('n1', {
+      taints: [{ key: 'k', effect: 'NoSchedule' }],
+      heartbeat: '2025-06-01T12:00:00Z',
+    })
     cache.add(heartbeat)
     expect(scheduler.watches.keysFor(nodes, heartbeat, cache)).toEqual([])
     expect(scheduler.watches.keysFor(nodes, tainted, cache)).toEqual([])

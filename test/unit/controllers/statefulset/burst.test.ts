@@ -9,13 +9,22 @@ function newParallelSet(replicas: number, volumeClaimTemplates: unknown[] = []):
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: { name: 'db', namespace: 'default', uid: 'uid-db', generation: 1, resourceVersion: '1' },
+    metadata: {
+      name: 'db',
+      namespace: 'default',
+      uid: 'uid-db',
+      generation: 1,
+      resourceVersion: '1',
+    },
     spec: {
       replicas,
       serviceName: 'db',
       podManagementPolicy: 'Parallel',
       selector: { matchLabels: { app: 'db' } },
-      template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'main', image: 'nginx:1' }] } },
+      template: {
+        metadata: { labels: { app: 'db' } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1' }] },
+      },
       volumeClaimTemplates,
     },
     status: {},
@@ -23,7 +32,8 @@ function newParallelSet(replicas: number, volumeClaimTemplates: unknown[] = []):
 }
 
 const names = (cache: MemoryCache) => cache.list(pods, 'default').map((p) => p.metadata.name ?? '')
-const live = (cache: MemoryCache) => () => cache.list(pods, 'default').filter((p) => !p.metadata.deletionTimestamp).length
+const live = (cache: MemoryCache) => () =>
+  cache.list(pods, 'default').filter((p) => !p.metadata.deletionTimestamp).length
 
 describe('parallel statefulset burst: at most 100 writes per pass', () => {
   it('creates a scale of 250 100 a pass, lowest ordinals first, asking to be taken again at once', async () => {
@@ -31,10 +41,15 @@ describe('parallel statefulset burst: at most 100 writes per pass', () => {
     cache.write(statefulSets, newParallelSet(250))
     // the pods after the first pass: the count is read before it, then after each pass
     let firstNames: string[] = []
-    const { requeueAfterMs, perPass } = await changePerPass(cache, statefulSetController, T0, () => {
-      if (!firstNames.length) firstNames = names(cache)
-      return live(cache)()
-    })
+    const { requeueAfterMs, perPass } = await changePerPass(
+      cache,
+      statefulSetController,
+      T0,
+      () => {
+        if (!firstNames.length) firstNames = names(cache)
+        return live(cache)()
+      },
+    )
     expect(requeueAfterMs).toBe(0)
     expect(perPass.slice(0, 3)).toEqual([100, 100, 50])
     expect(new Set(firstNames)).toEqual(new Set(Array.from({ length: 100 }, (_, i) => `db-${i}`)))
@@ -43,8 +58,21 @@ describe('parallel statefulset burst: at most 100 writes per pass', () => {
 
   it('counts each pod’s new claims against the 100', async () => {
     const cache = new MemoryCache()
-    cache.write(statefulSets, newParallelSet(250, [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }]))
-    const { requeueAfterMs, perPass } = await changePerPass(cache, statefulSetController, T0, live(cache))
+    cache.write(
+      statefulSets,
+      newParallelSet(250, [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        },
+      ]),
+    )
+    const { requeueAfterMs, perPass } = await changePerPass(
+      cache,
+      statefulSetController,
+      T0,
+      live(cache),
+    )
     expect(requeueAfterMs).toBe(0)
     expect(perPass.slice(0, 5)).toEqual([50, 50, 50, 50, 50])
     expect(live(cache)()).toBe(250)
@@ -59,7 +87,12 @@ describe('parallel statefulset burst: at most 100 writes per pass', () => {
     ;(set.spec as { replicas: number }).replicas = 0
     set.metadata.generation = 2
     cache.write(statefulSets, set)
-    const { requeueAfterMs, perPass } = await changePerPass(cache, statefulSetController, T0 + 60_000, live(cache))
+    const { requeueAfterMs, perPass } = await changePerPass(
+      cache,
+      statefulSetController,
+      T0 + 60_000,
+      live(cache),
+    )
     expect(requeueAfterMs).toBe(0)
     expect(perPass.slice(0, 3)).toEqual([-100, -100, -50])
     expect(live(cache)()).toBe(0)

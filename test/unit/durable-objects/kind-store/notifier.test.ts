@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { Notifier, type ChangeRoute } from '../../../../durable-objects/kind-store/notifier'
 import type { KubeObject } from '../../../../src/apimachinery/types'
 
-const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } }
+const pod: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'default' },
+}
 const change = { type: 'MODIFIED' as const, object: pod }
 const settle = () => new Promise((r) => setTimeout(r, 0))
 
