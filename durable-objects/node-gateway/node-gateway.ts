@@ -1,12 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { ServiceBindings } from '../../src/service-client/bindings'
 import { failure } from '../../src/apimachinery/status'
-import {
-  Channel,
-  decodeFrame,
-  encodeFrame,
-  encodeFrames,
-} from '../../src/agent-protocol/data-frames'
+import { Channel, decodeFrame, encodeFrames } from '../../src/agent-protocol/data-frames'
 import {
   agentStreamBit,
   parseAgentMessage,
@@ -14,13 +9,11 @@ import {
   pongText,
   tunnelReplacedCode,
   tunnelRevokedCode,
-  type Dial,
   type End,
-  type GatewayMessage,
 } from '../../src/agent-protocol/tunnel-messages'
 import { firstProtocol, parseOpen } from './open-request'
 import { channelFrame } from './exec-status'
-import { gatewayFor, streamUrl, type NodeGatewayRpc } from './client'
+import type { NodeGatewayRpc } from './client'
 import {
   execEndMessage,
   fromClient,
@@ -28,29 +21,16 @@ import {
   toClient,
   type ClientAttachment,
 } from './client-stream'
-import { authorizeDial } from './node-port-dial'
+import { DialledStreams, type AgentConnection } from './dialled-streams'
+import { safeClose, sendToAgent } from './sockets'
 
 /** Kept on each socket so every relay decision survives hibernation. */
 type Attachment = AgentAttachment | ClientAttachment
 
-interface AgentAttachment {
+interface AgentAttachment extends AgentConnection {
   role: 'agent'
-  /** identifies this connection; streams opened over it end with it */
-  conn: string
-  node: string
   since: number
 }
-
-/** A NodePort connection this node's agent dialled to another node's pod: the socket to that node's gateway. */
-interface Dialled {
-  conn: string
-  /** unset while the target is being checked and its gateway dialled */
-  ws?: WebSocket
-  ended: boolean
-}
-
-/** NodePort connections one node may have open to other nodes at once; more are refused (a flood stays bounded). */
-export const maxDialled = 4096
 
 const streamTag = (id: number) => `s:${id}`
 /** The agent pings every 20 s; a tunnel silent for longer than this died without a close (NAT, power). */
@@ -62,14 +42,12 @@ const agentSilentAfterMs = 65_000
  * it relays between them: control messages as JSON text, data as `[id][channel][payload]` frames.
  */
 export class NodeGateway extends DurableObject<ServiceBindings> implements NodeGatewayRpc {
-  /**
-   * Streams the agent dialled, by id. Held in memory: a gateway with an open outgoing socket is
-   * not evicted, and a restart closes every socket, ending these streams at both ends anyway.
-   */
-  private readonly dialled = new Map<number, Dialled>()
+  /** The NodePort connections the agent dialled to other nodes. */
+  private readonly dialled: DialledStreams
 
   constructor(ctx: DurableObjectState, env: ServiceBindings) {
     super(ctx, env)
+    this.dialled = new DialledStreams(env, () => this.agent())
     // The agent's keepalives are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingText, pongText))
   }
@@ -152,7 +130,7 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
       ...(open.op === 'portforward' && open.ports ? { ports: open.ports } : {}),
     }
     server.serializeAttachment(att)
-    this.sendToAgent(agent.ws, { ...open, id })
+    sendToAgent(agent.ws, { ...open, id })
     for (const message of openingMessages(att)) server.send(message)
     const protocol =
       exec || open.op === 'portforward'
@@ -185,19 +163,19 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
       if (message === pingText) return ws.send(pongText)
       const msg = parseAgentMessage(message)
       if (!msg) return
-      if (msg.op === 'dial') return void this.dial(ws, att, msg)
-      if (msg.id & agentStreamBit) return this.endDialled(msg.id)
+      if (msg.op === 'dial') return void this.dialled.dial(ws, att, msg)
+      if (msg.id & agentStreamBit) return this.dialled.end(msg.id)
       const client = this.client(msg.id)
       if (client) this.finish(client.ws, client.att, msg)
       return
     }
     const frame = decodeFrame(message)
     if (!frame) return
-    if (frame.id & agentStreamBit) return this.toDialled(frame.id, frame.channel, frame.payload)
+    if (frame.id & agentStreamBit) return this.dialled.send(frame.id, frame.channel, frame.payload)
     const client = this.client(frame.id)
     if (!client || client.att.conn !== att.conn) {
       // Its client left before the cancel reached the agent; say it again.
-      this.sendToAgent(ws, { op: 'cancel', id: frame.id })
+      sendToAgent(ws, { op: 'cancel', id: frame.id })
       return
     }
     if (client.att.kind === 'websocket') {
@@ -269,11 +247,11 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     // The client went away: the agent stops the stream.
     const agent = this.agent()
     if (att.conn && agent && agent.att.conn === att.conn)
-      this.sendToAgent(agent.ws, { op: 'cancel', id: att.id })
+      sendToAgent(agent.ws, { op: 'cancel', id: att.id })
   }
 
   private endStreams(conn: string, error: string): void {
-    for (const [id, d] of this.dialled) if (d.conn === conn) this.endDialled(id)
+    this.dialled.endConnection(conn)
     for (const ws of this.ctx.getWebSockets()) {
       const att = ws.deserializeAttachment() as Attachment | null
       if (att?.role === 'client' && att.conn === conn) this.finish(ws, att, { error })
@@ -305,117 +283,10 @@ export class NodeGateway extends DurableObject<ServiceBindings> implements NodeG
     return undefined
   }
 
-  /**
-   * A NodePort connection from this node's agent to a pod on another node: allowed only to a ready
-   * endpoint of the Service owning that node port (node-port-dial.ts), then relayed as a `tcp`
-   * stream through the other node's gateway. Either the agent's or the far side's `end` ends it.
-   */
-  private async dial(agentWs: WebSocket, att: AgentAttachment, msg: Dial): Promise<void> {
-    const fail = (error: string) => this.sendToAgent(agentWs, { op: 'end', id: msg.id, error })
-    if (!(msg.id & agentStreamBit) || this.dialled.has(msg.id)) return fail('invalid stream id')
-    if (this.dialled.size >= maxDialled)
-      return fail(
-        `node "${att.node}" has ${maxDialled} node port connections to other nodes open already`,
-      )
-    const entry: Dialled = { conn: att.conn, ended: false }
-    this.dialled.set(msg.id, entry)
-    const target = await authorizeDial(this.env, msg)
-    if (entry.ended) return
-    if (typeof target === 'string') {
-      this.dialled.delete(msg.id)
-      return fail(target)
-    }
-    const open = {
-      op: 'tcp' as const,
-      podUid: target.podUid,
-      namespace: target.namespace,
-      pod: target.pod,
-      port: target.port,
-    }
-    let ws: WebSocket | null = null
-    try {
-      ws = (
-        await gatewayFor(this.env, target.node).fetch(streamUrl(target.node, open), {
-          headers: { Upgrade: 'websocket' },
-        })
-      ).webSocket
-    } catch {
-      ws = null
-    }
-    if (!ws) {
-      this.dialled.delete(msg.id)
-      if (!entry.ended) fail(`node "${target.node}" has no connected agent`)
-      return
-    }
-    ws.binaryType = 'arraybuffer'
-    ws.accept()
-    entry.ws = ws
-    if (entry.ended) return safeClose(ws, 1000, 'stream ended')
-    const toAgent = (message: GatewayMessage | Uint8Array) => {
-      const agent = this.agent()
-      if (!agent || agent.att.conn !== entry.conn) return
-      if (message instanceof Uint8Array) agent.ws.send(message)
-      else this.sendToAgent(agent.ws, message)
-    }
-    const finish = (error?: string) => {
-      if (entry.ended) return
-      toAgent({ op: 'end', id: msg.id, ...(error ? { error } : {}) })
-      this.endDialled(msg.id)
-    }
-    ws.addEventListener('message', (event) => {
-      if (typeof event.data === 'string') return finish(endError(event.data))
-      const bytes = new Uint8Array(event.data as ArrayBuffer)
-      if (bytes.byteLength > 0) toAgent(encodeFrame(msg.id, bytes[0]!, bytes.subarray(1)))
-    })
-    ws.addEventListener('close', () => finish())
-    ws.addEventListener('error', () => finish('the node stream failed'))
-  }
-
-  /** The agent's bytes (channel 0) or its end of sending (255) for a stream it dialled. */
-  private toDialled(id: number, channel: number, payload: Uint8Array): void {
-    const ws = this.dialled.get(id)?.ws
-    if (!ws || (channel !== Channel.stdin && channel !== Channel.close)) return
-    try {
-      ws.send(channelFrame(channel, payload))
-    } catch {
-      this.endDialled(id)
-    }
-  }
-
-  private endDialled(id: number): void {
-    const entry = this.dialled.get(id)
-    if (!entry) return
-    entry.ended = true
-    this.dialled.delete(id)
-    if (entry.ws) safeClose(entry.ws, 1000, 'stream ended')
-  }
-
   private newStreamId(): number {
     for (;;) {
       const id = crypto.getRandomValues(new Uint32Array(1))[0]! & ~agentStreamBit
       if (this.ctx.getWebSockets(streamTag(id)).length === 0) return id
     }
-  }
-
-  private sendToAgent(ws: WebSocket, msg: GatewayMessage): void {
-    try {
-      ws.send(JSON.stringify(msg))
-    } catch {
-      /* closing; its close handler ends the streams */
-    }
-  }
-}
-
-/** The error of a relayed `end` message, if it has one. */
-function endError(text: string): string | undefined {
-  const msg = parseAgentMessage(text)
-  return msg?.op === 'end' ? msg.error : undefined
-}
-
-function safeClose(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason)
-  } catch {
-    /* already closed */
   }
 }

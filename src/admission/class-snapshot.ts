@@ -6,7 +6,8 @@
  */
 import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
-import { findResource, type ResourceDef } from '../apis/registry'
+import { findResource } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { storeFor } from '../store-client/stores'
 import { listPages } from '../store-client/list-pages'
 

@@ -1,6 +1,6 @@
 import type { Status } from '../apimachinery/types'
 import { failure, qualifiedResource } from '../apimachinery/status'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 
 /** admission.NewForbidden: `pods "web" is forbidden: <why>`. */
 export function admissionForbidden(

@@ -7,7 +7,7 @@
 import type { AdmissionBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
 import { qualifiedResource } from '../apimachinery/status'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { admitPodCreate } from './pod-admission'
 import { defaultStorageClass } from './storage-class'
 import { defaultIngressClass } from './ingress-class'

@@ -6,7 +6,8 @@
  */
 import type { AdmissionBindings } from './bindings'
 import { qualifiedResource } from '../apimachinery/status'
-import { admissionGroup, type ResourceDef } from '../apis/registry'
+import { admissionGroup } from '../apis/resource-table/extensions'
+import type { ResourceDef } from '../apis/resource-def'
 import { certificatesGroup } from '../apis/certificates/csr-object'
 import type { AdmissionAttributes } from './attributes'
 import type { WriteGuard } from './guarded-write'

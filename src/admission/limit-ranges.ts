@@ -1,6 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
 import { ApiError } from '../apimachinery/status'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { defaultPodResources, podLimitRangeError } from '../apis/limit-range/admit'
 import type { AdmissionLookups } from './lookups'
 import { admissionForbidden } from './forbidden'

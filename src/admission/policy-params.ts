@@ -12,7 +12,9 @@ import type { KubeObject } from '../apimachinery/types'
 import { invalid, qualifiedResource } from '../apimachinery/status'
 import { forbidden, toStatusCause } from '../apimachinery/field-errors'
 import { mastersGroup, type UserInfo } from '../apimachinery/user-info'
-import { admissionGroup, findResource, type ResourceDef } from '../apis/registry'
+import { findResource } from '../apis/registry'
+import { admissionGroup } from '../apis/resource-table/extensions'
+import type { ResourceDef } from '../apis/resource-def'
 import type {
   AdmissionPolicy,
   AdmissionPolicyBinding,

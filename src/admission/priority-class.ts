@@ -5,7 +5,7 @@
  */
 import type { AdmissionBindings } from './bindings'
 import { ApiError } from '../apimachinery/status'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { globalDefaultRefusal, systemPriorityClasses } from '../apis/priority-class'
 import type { AdmissionAttributes } from './attributes'
 import { classSnapshot, forgetClasses } from './class-snapshot'

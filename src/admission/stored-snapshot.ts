@@ -10,7 +10,7 @@
  * on them would hang. While one refreshes, the others use the snapshot there is.
  */
 import type { AdmissionBindings } from './bindings'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { storeFor } from '../store-client/stores'
 import { allItems, listPages } from '../store-client/list-pages'
 

@@ -1,33 +1,19 @@
 /**
  * One node: registers its Node, keeps its Lease fresh, watches the pods bound to it, drives them
  * through the runtime and reports their status. Decisions come from the pure modules
- * (sync-pods, pod-status, node-status); this file only wires them to the API and the runtime.
+ * (sync-pods, pod-status, node-status); this file only wires them to the API and the runtime, with
+ * the Node's registration, pod starts and status reports each in a file beside it.
  */
 import type { KubeObject } from '../apimachinery/types'
-import {
-  ApiStatusError,
-  isAlreadyExists,
-  isConflict,
-  isNotFound,
-  resourcePath,
-  type ApiClient,
-  type KubeList,
-} from './api-client'
+import { ApiStatusError, isConflict, isNotFound, type ApiClient } from './api-client'
 import { hasNewEphemeral } from './runtime/ephemeral'
-import { resolvePodEnv, type EnvSources } from './container-env'
 import { DEFAULT_LEASE_SECONDS, LeaseRenewer, leaseInterval, publishedGraceSeconds } from './lease'
 import type { Logger } from './log'
-import {
-  labelPatch,
-  nodeLabels,
-  nodeObject,
-  nodeStatus,
-  shouldPostNodeStatus,
-  type NodeIdentity,
-  type NodeStatus,
-} from './node-status'
-import { computePodStatus, statusPatch, type PodStatus } from './pod-status'
+import { NodeRegistration } from './node-registration'
+import type { NodeIdentity } from './node-status'
 import { PodCIDRFollower } from './pod-cidr'
+import { PodStarter } from './pod-start'
+import { isNewer, podPath, PodStatusReporter } from './pod-status-report'
 import { ListWatch } from './pod-watch'
 import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
 import type { ManagedRuntime } from './runtime/types'
@@ -56,15 +42,6 @@ const DEFAULT_RESYNC_MS = 10_000
 const RETRY_AFTER_ERROR_MS = 1_000
 const RETRY_MAX_MS = 30_000
 
-/** resourceVersions are opaque, but this server's are integers: a response older than the cache must not replace it. */
-function isNewer(candidate: KubeObject, cached: KubeObject | undefined): boolean {
-  if (!cached) return true
-  const a = Number(candidate.metadata.resourceVersion)
-  const b = Number(cached.metadata.resourceVersion)
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return true
-  return a > b
-}
-
 export class NodeAgent {
   readonly name: string
   readonly runtime: ManagedRuntime
@@ -78,6 +55,9 @@ export class NodeAgent {
   private readonly watch: ListWatch
   private readonly lease: LeaseRenewer
   private readonly podCIDR: PodCIDRFollower
+  private readonly node: NodeRegistration
+  private readonly starter: PodStarter
+  private readonly reporter: PodStatusReporter
   private readonly stopping = new Map<string, number>()
   private readonly stopped = new Set<string>()
   private readonly retry = new Set<string>()
@@ -86,10 +66,7 @@ export class NodeAgent {
     string,
     { count: number; timer: NodeJS.Timeout | undefined }
   >()
-  private nodeStatusFailing = false
   private readonly timers: NodeJS.Timeout[] = []
-  private nodeUid: string | undefined
-  private lastNodePostMs: number | undefined
   private closed = false
 
   constructor(private readonly opts: NodeAgentOptions) {
@@ -113,10 +90,36 @@ export class NodeAgent {
       this.name,
       (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000,
       this.log,
-      () => this.nodeUid,
+      () => this.node.uid,
     )
     this.runtime.onChange((uid) => this.queue.add(uid))
     this.podCIDR = new PodCIDRFollower(this.runtime, this.log)
+    const closed = () => this.closed
+    this.node = new NodeRegistration(
+      this.api,
+      this.identity,
+      this.log,
+      this.podCIDR,
+      () => this.lease.intervalMs,
+      closed,
+    )
+    this.starter = new PodStarter(
+      this.api,
+      this.runtime,
+      this.identity,
+      this.log,
+      !!opts.serviceEnv,
+      this.retry,
+      closed,
+    )
+    this.reporter = new PodStatusReporter(
+      this.api,
+      this.runtime,
+      this.identity,
+      this.log,
+      this.pods,
+      this.stopped,
+    )
   }
 
   /**
@@ -133,7 +136,7 @@ export class NodeAgent {
     for (;;) {
       if (this.closed) return
       try {
-        await this.registerNode()
+        await this.node.register()
         break
       } catch (err) {
         const delay = backoff.next()
@@ -146,13 +149,13 @@ export class NodeAgent {
     if (this.closed) return
     this.lease.start()
     await this.podCIDR.wait(
-      () => this.api.getOptional(this.nodePath),
+      () => this.api.getOptional(this.node.path),
       () => this.closed,
       this.name,
     )
     if (this.closed) return
     this.watch.start()
-    const statusTimer = setInterval(() => void this.updateNodeStatus(), this.lease.intervalMs)
+    const statusTimer = setInterval(() => void this.node.updateStatus(), this.lease.intervalMs)
     const resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs ?? DEFAULT_RESYNC_MS)
     this.timers.push(statusTimer, resyncTimer)
   }
@@ -178,73 +181,6 @@ export class NodeAgent {
       if (pod.metadata.namespace === namespace && pod.metadata.name === name) return uid
     return undefined
   }
-
-  // ---- node ----
-
-  private get nodePath(): string {
-    return resourcePath({ resource: 'nodes', name: this.name })
-  }
-
-  private async registerNode(): Promise<void> {
-    const existing = await this.api.getOptional(this.nodePath)
-    if (!existing) {
-      try {
-        const created = await this.api.create(
-          resourcePath({ resource: 'nodes' }),
-          nodeObject(this.identity, Date.now()),
-        )
-        this.nodeUid = created.metadata.uid
-        this.podCIDR.observe(created)
-        this.lastNodePostMs = Date.now()
-        this.log.info(`registered node ${this.name}`)
-        return
-      } catch (err) {
-        if (!isAlreadyExists(err)) throw err
-        return this.registerNode()
-      }
-    }
-    this.nodeUid = existing.metadata.uid
-    this.podCIDR.observe(existing)
-    const labels = labelPatch(existing.metadata.labels, nodeLabels(this.identity))
-    const annotations = labelPatch(existing.metadata.annotations, this.identity.annotations ?? {})
-    if (labels || annotations)
-      await this.api.mergePatch(this.nodePath, { metadata: { labels, annotations } })
-    await this.postNodeStatus(existing.status as NodeStatus | undefined, true)
-    this.log.info(`node ${this.name} already registered; status updated`)
-  }
-
-  private async postNodeStatus(current: NodeStatus | undefined, force = false): Promise<void> {
-    const now = Date.now()
-    const next = nodeStatus(this.identity, now, current)
-    if (!force && !shouldPostNodeStatus(current, next, this.lastNodePostMs, now)) return
-    await this.api.mergePatch(`${this.nodePath}/status`, { status: next })
-    this.lastNodePostMs = now
-  }
-
-  private async updateNodeStatus(): Promise<void> {
-    if (this.closed) return
-    try {
-      const node = await this.api.getOptional(this.nodePath)
-      if (!node) {
-        this.log.warn(`node ${this.name} was deleted from the API; registering it again`)
-        await this.registerNode()
-        return
-      }
-      this.nodeUid = node.metadata.uid
-      this.podCIDR.observe(node)
-      await this.postNodeStatus(node.status as NodeStatus | undefined)
-      if (this.nodeStatusFailing) this.log.info(`node ${this.name} status updates work again`)
-      this.nodeStatusFailing = false
-    } catch (err) {
-      if (!this.nodeStatusFailing)
-        this.log.warn(
-          `updating node ${this.name} status failed (retrying every ${this.lease.intervalMs / 1000}s): ${(err as Error).message}`,
-        )
-      this.nodeStatusFailing = true
-    }
-  }
-
-  // ---- pods ----
 
   private replacePods(items: KubeObject[]): void {
     const fresh = new Set<string>()
@@ -322,15 +258,6 @@ export class NodeAgent {
     }
   }
 
-  private podPath(pod: KubeObject, subresource?: string): string {
-    return resourcePath({
-      namespace: pod.metadata.namespace ?? 'default',
-      resource: 'pods',
-      name: pod.metadata.name ?? '',
-      subresource,
-    })
-  }
-
   private async execute(uid: string, action: SyncAction): Promise<void> {
     switch (action.type) {
       case 'reject': {
@@ -338,7 +265,7 @@ export class NodeAgent {
         this.log.warn(
           `rejecting pod ${pod.metadata.namespace}/${pod.metadata.name}: ${action.message}`,
         )
-        await this.patchPodStatus(pod, {
+        await this.reporter.patch(pod, {
           phase: 'Failed',
           reason: action.reason,
           message: action.message,
@@ -346,9 +273,9 @@ export class NodeAgent {
         return
       }
       case 'start':
-        return this.startPod(action.pod)
+        return this.starter.start(action.pod)
       case 'report':
-        return this.reportPod(action.pod)
+        return this.reporter.report(action.pod)
       case 'stop': {
         const { pod, gracePeriodSeconds } = action
         this.stopping.set(uid, gracePeriodSeconds)
@@ -377,7 +304,7 @@ export class NodeAgent {
         if (this.deleting.has(uid)) return
         this.deleting.add(uid)
         try {
-          await this.api.delete(this.podPath(pod), {
+          await this.api.delete(podPath(pod), {
             apiVersion: 'v1',
             kind: 'DeleteOptions',
             gracePeriodSeconds: 0,
@@ -409,78 +336,6 @@ export class NodeAgent {
         this.podNames.delete(uid)
         return
       }
-    }
-  }
-
-  private envSources(): EnvSources {
-    const get = (resource: string) => (ns: string, name: string) =>
-      this.api.getOptional(resourcePath({ namespace: ns, resource, name }))
-    const sources: EnvSources = { configMap: get('configmaps'), secret: get('secrets') }
-    if (this.opts.serviceEnv)
-      sources.services = async (ns) =>
-        (await this.api.get<KubeList>(resourcePath({ namespace: ns, resource: 'services' }))).items
-    return sources
-  }
-
-  private async startPod(pod: KubeObject): Promise<void> {
-    const uid = pod.metadata.uid ?? ''
-    const first = this.runtime.status(uid) === undefined
-    const podIP = this.runtime.podIP(pod)
-    const { env, errors } = await resolvePodEnv(pod, this.envSources(), {
-      podIP,
-      hostIP: this.identity.internalIP,
-      allocatable: this.identity.capacity,
-    })
-    if (this.closed) return
-    await this.runtime.sync(pod, env, errors)
-    const names = Object.keys(errors)
-    if (names.length) {
-      if (!this.retry.has(uid))
-        this.log.warn(
-          `pod ${pod.metadata.namespace}/${pod.metadata.name}: ${names.map((n) => `container ${n}: ${errors[n]}`).join('; ')}`,
-        )
-      this.retry.add(uid)
-    } else this.retry.delete(uid)
-    if (first) this.log.info(`started pod ${pod.metadata.namespace}/${pod.metadata.name}`)
-  }
-
-  private async reportPod(pod: KubeObject): Promise<void> {
-    const uid = pod.metadata.uid ?? ''
-    // A pod whose containers are being taken over after a restart keeps the status it has until they are.
-    if (this.runtime.adopting?.(uid)) return
-    const containers = this.runtime.status(uid)
-    const status = computePodStatus({
-      pod,
-      containers,
-      hostIP: this.identity.internalIP,
-      podIP: containers ? this.runtime.podIP(pod) : undefined,
-      terminated: !!pod.metadata.deletionTimestamp && this.stopped.has(uid),
-      now: Date.now(),
-    })
-    const patch = statusPatch(pod.status as PodStatus | undefined, status)
-    if (!patch) return
-    await this.patchPodStatus(pod, patch)
-  }
-
-  private async patchPodStatus(pod: KubeObject, patch: Partial<PodStatus>): Promise<void> {
-    const uid = pod.metadata.uid ?? ''
-    try {
-      const updated = await this.api.mergePatch(this.podPath(pod, 'status'), {
-        metadata: { uid },
-        status: patch,
-      })
-      const phase = (patch as { phase?: string }).phase
-      if (phase && phase !== (pod.status as { phase?: string } | undefined)?.phase)
-        this.log.info(`pod ${pod.metadata.namespace}/${pod.metadata.name} is ${phase}`)
-      if (
-        updated.metadata.uid === uid &&
-        this.pods.has(uid) &&
-        isNewer(updated, this.pods.get(uid))
-      )
-        this.pods.set(uid, updated)
-    } catch (err) {
-      if (isNotFound(err)) return
-      throw err
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../apimachinery/types'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import { strategyOf } from './kind-strategies'
 import { defaultPodSpec } from './pod-spec-defaults'
 import { fillStatusZeroFields } from './status-zero-fields'

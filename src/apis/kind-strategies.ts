@@ -4,7 +4,7 @@
  * resource is listed; `{}` is a kind with the generic strategy alone.
  */
 import { qualifiedResource } from '../apimachinery/status'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import type { KindStrategy } from './kind-strategy'
 import { admissionregistrationStrategies } from './admissionregistration/strategies'
 import { apiServiceStrategy } from './apiregistration/strategy'

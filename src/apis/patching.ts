@@ -7,7 +7,7 @@ import {
   PatchError,
 } from '../apimachinery/patch'
 import { kindStruct, schemas } from './schema'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import { applyToLive, checkConfig, type ApplyOptions } from './ssa/apply'
 import type { PatchType } from './store-options'
 import {

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../apimachinery/types'
 import { invalid, type StoreResult } from '../apimachinery/status'
 import { formatLabelSelector } from '../apimachinery/labels'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import { structTypeError } from './write-checks'
 import { strategyOf } from './kind-strategies'
 

@@ -10,7 +10,7 @@
  */
 import type { FieldType } from '../apimachinery/schema-types'
 import type { KubeObject } from '../apimachinery/types'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import { kindStruct, schemas } from './schema'
 
 type Fields = Record<string, unknown>

@@ -1,4 +1,4 @@
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import type { Status } from '../apimachinery/types'
 import type { NodeWriter } from './node-restriction'
 import type { Requester } from './certificates/csr-object'

@@ -11,7 +11,7 @@ import {
   qualifiedResource,
   type StoreResult,
 } from '../apimachinery/status'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import type { StoreConfig, SubresourceStrategy } from './kind-strategy'
 import type { ApplyWriteOptions, PatchType, WriteOptions } from './store-options'
 import type { NodeWriter } from './node-restriction'

@@ -3,7 +3,7 @@
  * namespaces/finalize, a CertificateSigningRequest's status and approval), else the generic one
  * every kind has for `status` and `scale`.
  */
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import type { SubresourceStrategy } from './kind-strategy'
 import { strategyOf } from './kind-strategies'
 import { fillStatusZeroFields } from './status-zero-fields'

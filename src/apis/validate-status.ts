@@ -1,7 +1,7 @@
 import type { KubeObject, StatusCause } from '../apimachinery/types'
 import { toStatusCause } from '../apimachinery/field-errors'
 import { validateObjectMeta } from '../apimachinery/object-meta-validation'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import { strategyOf } from './kind-strategies'
 import { subresourceOf } from './subresources'
 

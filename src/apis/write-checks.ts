@@ -6,7 +6,7 @@ import { kindStruct, schemas } from './schema'
 import { validateObject } from './validation/validate-object'
 import { applySchemaDefaults } from './crd/defaults'
 import { pruneUnknownFields } from './crd/prune'
-import type { ResourceDef } from './registry'
+import type { ResourceDef } from './resource-def'
 import { strategyOf } from './kind-strategies'
 import type { FieldValidation } from './store-options'
 

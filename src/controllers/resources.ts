@@ -1,5 +1,6 @@
 import type { ResourceRef } from './runtime/types'
-import { findResource, type ResourceDef } from '../apis/registry'
+import { findResource } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 
 /** The resources controllers watch and act on, spelled the way the registry serves them. */
 

@@ -12,7 +12,7 @@ import { admissionForbidden } from '../admission/forbidden'
 import type { WriteGuard } from '../admission/guarded-write'
 import { notServedMessage } from '../apis/host-ownership'
 import { refusalOfWrite, takenByWrite } from '../apis/host-takeover'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { appendWarnings } from '../api/http/respond'
 import { edgeIngresses } from './edge-objects'
 

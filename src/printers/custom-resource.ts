@@ -1,4 +1,4 @@
-import type { PrinterColumn } from '../apis/registry'
+import type { PrinterColumn } from '../apis/resource-def'
 import { evaluateJsonPath } from '../apimachinery/jsonpath'
 import { printerCell } from './printer-cell'
 import {

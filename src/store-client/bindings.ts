@@ -1,6 +1,6 @@
 import type { KubeObject } from '../apimachinery/types'
 import type { StoreResult } from '../apimachinery/status'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import type {
   Binding,
   DeleteOptions,

@@ -1,6 +1,7 @@
 import type { StoreBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
-import { builtinResources, crdResource, findResource, type ResourceDef } from '../apis/registry'
+import { builtinResources, crdResource, findResource } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { resourceDefsOf } from '../apis/crd/resource-defs'
 import { allItems, listPages } from './list-pages'
 

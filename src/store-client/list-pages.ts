@@ -1,5 +1,5 @@
 import type { StoreBindings } from './bindings'
-import type { ResourceDef } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { unwrap } from '../apimachinery/status'
 import type { DeleteOptions, ListOptions, ListResult } from '../apis/store-options'
 import { storeFor } from './stores'

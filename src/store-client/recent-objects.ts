@@ -1,6 +1,7 @@
 import type { StoreBindings } from './bindings'
 import type { KubeObject } from '../apimachinery/types'
-import { storeName, type ResourceDef } from '../apis/registry'
+import { storeName } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { storeFor } from './stores'
 
 /**

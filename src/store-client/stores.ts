@@ -1,4 +1,5 @@
-import { storeName, type ResourceDef } from '../apis/registry'
+import { storeName } from '../apis/registry'
+import type { ResourceDef } from '../apis/resource-def'
 import { meteredStub } from '../limits/strict'
 import { settingsOf } from '../settings/settings'
 import type { StoreBindings } from './bindings'

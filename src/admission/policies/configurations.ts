@@ -5,7 +5,8 @@
  */
 import type { AdmissionBindings } from '../bindings'
 import type { ParseResult } from '@marcbachmann/cel-js'
-import { admissionGroup, findResource } from '../../apis/registry'
+import { findResource } from '../../apis/registry'
+import { admissionGroup } from '../../apis/resource-table/extensions'
 import type {
   AdmissionPolicy,
   AdmissionPolicyBinding,

@@ -9,7 +9,8 @@
 import type { AdmissionBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import { matchesLabels, selectorFromLabelSelector } from '../../apimachinery/labels'
-import { storedResources, type ResourceDef } from '../../apis/registry'
+import { storedResources } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import type {
   AdmissionPolicy,
   AdmissionPolicyBinding,

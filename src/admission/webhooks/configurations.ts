@@ -6,7 +6,8 @@
  */
 import type { AdmissionBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
-import { admissionGroup, findResource } from '../../apis/registry'
+import { findResource } from '../../apis/registry'
+import { admissionGroup } from '../../apis/resource-table/extensions'
 import type {
   Webhook,
   WebhookConfiguration,

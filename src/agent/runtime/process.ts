@@ -2,20 +2,15 @@
  * Containers as child processes of the agent: `command` + `args` run in their own process group
  * with the container's environment and working directory. This file holds their lifecycle:
  * restart policy with crash-loop backoff, probes, and graceful stop (SIGTERM, then SIGKILL);
- * spawning, exec, logs and the records live in the `process-*.ts` files beside it.
+ * starting, exit records, spawning, exec, logs, options and the records live in the
+ * `process-*.ts` files beside it.
  */
 import { linkClaimVolumes, mountsClaims } from './process-volumes'
-import type { ApiGet } from './claim-path'
-import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
-import { expandVars } from '../container-env'
-import type { Logger } from '../log'
 import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from './backoff'
-import { DEFAULT_LOG_LIMIT_BYTES, LogBuffer } from './log-buffer'
 import { PodDirs } from './pod-dirs'
-import { agentIdentity, runAsFor } from './run-as'
-import { startContainerProbes } from './container-probes'
+import { agentIdentity } from './run-as'
 import { crashLoopState, restartPolicyOf, shouldRestart } from './restart'
 import { addEphemeral } from './ephemeral'
 import {
@@ -27,43 +22,16 @@ import {
   type ExecStreams,
   type ManagedRuntime,
 } from './types'
-import { formatTime } from '../../apimachinery/meta-time'
 import { execProcess } from './process-exec'
+import { recordExit } from './process-exit'
 import { signalGroup } from './process-group'
-import { containerLogs, tailOf } from './process-logs'
+import { containerLogs } from './process-logs'
+import { defaultBaseEnv, type ProcessRuntimeOptions } from './process-options'
 import { adoptPod, newEphemeral, type Container, type Instance, type Pod } from './process-records'
-import { spawnMain, type InstanceEnd } from './process-spawn'
-
-type State = ContainerState['state']
-
-export interface ProcessRuntimeOptions {
-  /** the node's IP: every pod's IP, since processes share the host's network */
-  nodeIP: string
-  /** where httpGet and tcpSocket probes connect when the probe names no host */
-  probeHost?: string
-  backoff?: CrashBackoffConfig
-  logLimitBytes?: number
-  /** variables every container starts with (PATH, HOME …) before its own */
-  baseEnv?: Record<string, string>
-  log?: Logger
-  /** grace period for the containers still running when the agent exits */
-  shutdownGraceSeconds?: number
-  /** where each pod gets its working directory (`<podsDir>/<uid>`) when its containers set none */
-  podsDir: string
-  /** reads the claims and volumes of the pods' persistentVolumeClaim volumes */
-  get?: ApiGet
-}
+import type { InstanceEnd } from './process-spawn'
+import { startProcess, waitOnConfig, type ProcessHost } from './process-start'
 
 const DEFAULT_SHUTDOWN_GRACE_SECONDS = 3
-
-/** The agent's environment passed on to containers: enough to find programs and a home. */
-export function defaultBaseEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const k of ['PATH', 'HOME', 'USER', 'LANG', 'TMPDIR', 'TZ'])
-    if (env[k] !== undefined) out[k] = env[k]!
-  out.PATH ??= '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
-  return out
-}
 
 /** Every runtime of this process, for one last-resort exit hook: no process group outlives the agent. */
 const live = new Set<ProcessRuntime>()
@@ -81,11 +49,20 @@ export class ProcessRuntime implements ManagedRuntime {
   private shuttingDown = false
   /** pods whose claim volumes are linked into their directory */
   private readonly claimsLinked = new Set<string>()
+  private readonly host: ProcessHost
 
   constructor(private readonly opts: ProcessRuntimeOptions) {
     this.backoff = opts.backoff ?? crashBackoffFromEnv()
     this.baseEnv = opts.baseEnv ?? defaultBaseEnv()
     this.dirs = new PodDirs(opts.podsDir)
+    this.host = {
+      opts,
+      agent: this.agent,
+      dirs: this.dirs,
+      envOf: (pod, c) => this.envOf(pod, c),
+      changed: (uid) => this.changed(uid),
+      exited: (rec, c, instance, end) => this.exited(rec, c, instance, end),
+    }
     live.add(this)
   }
 
@@ -151,7 +128,7 @@ export class ProcessRuntime implements ManagedRuntime {
     if (rec.stopping || this.shuttingDown) return
     for (const c of rec.containers.filter((x) => x.ephemeral)) {
       if (c.instance || c.finished || c.everStarted) continue
-      if (c.configError) this.waitOnConfig(c, c.configError)
+      if (c.configError) waitOnConfig(c, c.configError)
       else this.start(rec, c)
     }
     for (const c of rec.containers.filter((x) => x.init)) {
@@ -159,148 +136,27 @@ export class ProcessRuntime implements ManagedRuntime {
       if (t && t.exitCode === 0) continue
       if (c.instance || c.restartTimer) return
       if (c.finished) return
-      if (c.configError) return this.waitOnConfig(c, c.configError)
+      if (c.configError) return waitOnConfig(c, c.configError)
       this.start(rec, c)
       return
     }
     for (const c of rec.containers.filter((x) => !x.init && !x.ephemeral)) {
       if (c.instance || c.restartTimer || c.finished) continue
       if (c.configError) {
-        this.waitOnConfig(c, c.configError)
+        waitOnConfig(c, c.configError)
         continue
       }
       this.start(rec, c)
     }
   }
 
-  private waitOnConfig(c: Container, message: string): void {
-    c.state = { waiting: { reason: 'CreateContainerConfigError', message } }
-  }
-
   private start(rec: Pod, c: Container): void {
-    const command = c.spec.command ?? []
-    if (command.length === 0) {
-      const image = c.spec.image
-        ? ` (image "${c.spec.image}" is not run: this node runs processes, not images)`
-        : ''
-      return this.waitOnConfig(
-        c,
-        `container "${c.name}" has no command${image}; set command (and args) to the program to run`,
-      )
-    }
-    const runAs = runAsFor(rec.pod, c.spec, this.agent)
-    if ('error' in runAs) return this.waitOnConfig(c, runAs.error)
-    c.runAs = runAs
-    const env = this.envOf(rec.pod, c)
-    const argv = [...command, ...(c.spec.args ?? [])].map((a) => expandVars(a, c.env ?? {}))
-    const cwd = c.spec.workingDir || this.dirs.dirOf(rec.uid, runAs)
-    const blocked =
-      runAs.uid === undefined || c.spec.workingDir ? undefined : PodDirs.unreachable(cwd, runAs.uid)
-    if (blocked)
-      return this.waitOnConfig(
-        c,
-        `the pod's directory ${cwd} is out of reach of runAsUser ${runAs.uid}: ${blocked}; give the node agent a --state-dir outside it`,
-      )
-    const id = randomBytes(16).toString('hex')
-    const now = Date.now()
-
-    if (c.everStarted) c.restartCount++
-    c.everStarted = true
-    if (c.logs) c.previousLogs = c.logs
-    c.logs = new LogBuffer(this.opts.logLimitBytes ?? DEFAULT_LOG_LIMIT_BYTES)
-    c.containerID = `process://${id}`
-    c.ready = false
-    c.started = false
-
-    let markExited!: () => void
-    const exited = new Promise<void>((resolve) => (markExited = resolve))
-    const instance: Instance = {
-      id,
-      child: undefined,
-      startedAtMs: now,
-      exited,
-      markExited,
-      done: false,
-    }
-    c.instance = instance
-
-    const started = spawnMain(argv, { cwd, env, ...runAs }, c.logs, (end) =>
-      this.exited(rec, c, instance, end),
-    )
-    if ('failed' in started) {
-      c.state = { running: { startedAt: formatTime(now) } }
-      this.exited(rec, c, instance, started.failed)
-      return
-    }
-    const child = started.child
-    instance.child = child
-    c.state = { running: { startedAt: formatTime(now) } }
-    this.opts.log?.debug(`started ${podKey(rec.pod)} container ${c.name} (pid ${child.pid})`)
-    this.startProbes(rec, c, instance)
-  }
-
-  private startProbes(rec: Pod, c: Container, instance: Instance): void {
-    const target = {
-      host: this.opts.probeHost ?? '127.0.0.1',
-      ports: Object.fromEntries(
-        (c.spec.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort]),
-      ),
-      env: this.envOf(rec.pod, c),
-      cwd: c.spec.workingDir || this.dirs.dirOf(rec.uid, c.runAs),
-      ...c.runAs,
-    }
-    startContainerProbes(c, target, instance.startedAtMs, {
-      current: () => c.instance === instance && !instance.done,
-      changed: () => this.changed(rec.uid),
-      failed: (kind, probe, message) => {
-        this.opts.log?.info(
-          `${podKey(rec.pod)} container ${c.name} failed its ${kind} probe and will be restarted: ${message}`,
-        )
-        this.killInstance(rec, instance, probe.terminationGracePeriodSeconds)
-      },
-    })
-  }
-
-  /** A probe decided the instance must go: SIGTERM, SIGKILL after the grace period. */
-  private killInstance(rec: Pod, instance: Instance, probeGrace: number | undefined): void {
-    const grace =
-      probeGrace ??
-      (rec.pod.spec as { terminationGracePeriodSeconds?: number } | undefined)
-        ?.terminationGracePeriodSeconds ??
-      30
-    signalGroup(instance.child, 'SIGTERM')
-    const timer = setTimeout(() => signalGroup(instance.child, 'SIGKILL'), grace * 1000)
-    void instance.exited.then(() => clearTimeout(timer))
+    startProcess(this.host, rec, c)
   }
 
   private exited(rec: Pod, c: Container, instance: Instance, end: InstanceEnd): void {
-    if (instance.done) return
-    instance.done = true
     const now = Date.now()
-    for (const w of c.probes) w.stop()
-    c.probes = []
-    for (const e of c.execs) signalGroup(e, 'SIGKILL')
-    // Whatever the main process left behind in its group goes with it, as with a container.
-    signalGroup(instance.child, 'SIGKILL')
-    c.logs?.close()
-    const terminated: Extract<State, { terminated: unknown }>['terminated'] = {
-      exitCode: end.exitCode,
-      reason: end.reason,
-      startedAt: formatTime(instance.startedAtMs),
-      finishedAt: formatTime(now),
-      containerID: `process://${instance.id}`,
-    }
-    const message =
-      end.message ??
-      (end.exitCode !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError'
-        ? tailOf(c.logs)
-        : undefined)
-    if (message) terminated.message = message
-    c.state = { terminated }
-    c.ready = false
-    c.started = false
-    c.instance = undefined
-    instance.markExited()
+    if (!recordExit(c, instance, end, now)) return
     this.opts.log?.debug(
       `${podKey(rec.pod)} container ${c.name} exited with ${end.exitCode} (${end.reason})`,
     )

@@ -8,12 +8,7 @@ import { randomBytes } from 'node:crypto'
 import type { KubeObject } from '../../apimachinery/types'
 import type { LogOptions } from '../../agent-protocol/log-options'
 import { podContainers, type ContainerSpec } from '../container-env'
-import {
-  crashBackoffFromEnv,
-  nextCrashDelay,
-  type CrashBackoffConfig,
-  type CrashLoopState,
-} from './backoff'
+import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from './backoff'
 import { LogBuffer } from './log-buffer'
 import { PodIPAllocator, type NodePodIPs } from './pod-ips'
 
@@ -27,8 +22,14 @@ import {
   type ManagedRuntime,
 } from './types'
 import { formatTime } from '../../apimachinery/meta-time'
-
-type State = ContainerState['state']
+import {
+  freshContainer,
+  resumeContainer,
+  type Container,
+  type Pod,
+  type PrevStatus,
+  type State,
+} from './sim-records'
 
 export const EXIT_AFTER_ANNOTATION = 'sim.edgeplane.dev/exit-after-seconds'
 export const EXIT_CODE_ANNOTATION = 'sim.edgeplane.dev/exit-code'
@@ -41,32 +42,6 @@ export interface SimRuntimeOptions {
   backoff?: CrashBackoffConfig
   /** the agent's pod IPs (this node takes those of its own pod CIDR) */
   ips?: PodIPAllocator
-}
-
-interface Container {
-  name: string
-  init: boolean
-  ephemeral?: boolean
-  state: State
-  lastState: State | undefined
-  restartCount: number
-  ready: boolean
-  containerID: string | undefined
-  startedAtMs: number | undefined
-  everStarted: boolean
-  timer: NodeJS.Timeout | undefined
-  crash: CrashLoopState
-  logs: LogBuffer | undefined
-  previousLogs: LogBuffer | undefined
-  configError: string | undefined
-  finished: boolean
-}
-
-interface Pod {
-  uid: string
-  pod: KubeObject
-  containers: Container[]
-  stopped: boolean
 }
 
 export class SimRuntime implements ManagedRuntime {
@@ -161,29 +136,9 @@ export class SimRuntime implements ManagedRuntime {
 
   /** Picks up a container's state from the pod's status after an agent restart. */
   private resume(rec: Pod, c: Container, prev: PrevStatus): void {
-    c.restartCount = prev.restartCount ?? 0
-    if (prev.lastState && Object.keys(prev.lastState).length) c.lastState = prev.lastState as State
-    c.containerID = prev.containerID
-    if (prev.state?.running) {
-      const startedAtMs = Date.parse(prev.state.running.startedAt ?? '') || Date.now()
-      c.everStarted = true
-      c.startedAtMs = startedAtMs
-      c.state = { running: { startedAt: formatTime(startedAtMs) } }
-      c.ready = !c.init && !c.ephemeral
-      c.logs = this.newLogs(rec, c)
-      if (!c.ephemeral) this.scheduleExit(rec, c)
-    } else if (prev.state?.terminated) {
-      c.everStarted = true
-      c.state = {
-        terminated: {
-          ...prev.state.terminated,
-          exitCode: prev.state.terminated.exitCode ?? 0,
-          reason: prev.state.terminated.reason ?? 'Completed',
-          finishedAt: prev.state.terminated.finishedAt ?? formatTime(Date.now()),
-        },
-      }
-      c.finished = true
-    } else if (c.restartCount > 0) c.everStarted = true
+    if (!resumeContainer(c, prev)) return
+    c.logs = this.newLogs(rec, c)
+    if (!c.ephemeral) this.scheduleExit(rec, c)
   }
 
   private advance(rec: Pod): void {
@@ -372,37 +327,5 @@ export class SimRuntime implements ManagedRuntime {
     // Input is read and dropped so the caller's stream completes.
     if (streams.stdin) for await (const _ of streams.stdin) void _
     return 0
-  }
-}
-
-interface PrevStatus {
-  name: string
-  containerID?: string
-  state?: {
-    running?: { startedAt?: string }
-    terminated?: { exitCode?: number; reason?: string; startedAt?: string; finishedAt?: string }
-  }
-  lastState?: State | Record<string, never>
-  restartCount?: number
-}
-
-/** A container's record before its first (simulated) start. */
-function freshContainer(name: string, init: boolean): Container {
-  return {
-    name,
-    init,
-    state: { waiting: { reason: init ? 'PodInitializing' : 'ContainerCreating' } },
-    lastState: undefined,
-    restartCount: 0,
-    ready: false,
-    containerID: undefined,
-    startedAtMs: undefined,
-    everStarted: false,
-    timer: undefined,
-    crash: { streak: 0 },
-    logs: undefined,
-    previousLogs: undefined,
-    configError: undefined,
-    finished: false,
   }
 }

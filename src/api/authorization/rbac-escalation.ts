@@ -5,7 +5,7 @@
  */
 import type { KubeObject, Status } from '../../apimachinery/types'
 import { notFound } from '../../apimachinery/status'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { compactRule, uncovered } from '../../apis/rbac/covers'
 import { isAggregated } from '../../apis/rbac/aggregate'
 import { roleRefOf, rulesOf, type PolicyRule } from '../../apis/rbac/types'
@@ -13,7 +13,7 @@ import { resourceForbidden } from '../../admission/forbidden'
 import { authorize } from './authorize'
 import type { RbacPolicy } from './rbac'
 import { mastersGroup } from '../authentication/user'
-import { type UserInfo } from '../../apimachinery/user-info'
+import type { UserInfo } from '../../apimachinery/user-info'
 
 const fullAuthority: PolicyRule[] = [
   { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },

@@ -6,7 +6,7 @@
  * the object can never slip between the check and the write. system:masters is never checked.
  */
 import type { StoreBindings } from '../../store-client/bindings'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import type { UserInfo } from '../../apimachinery/user-info'
 import type { WriteGuard } from '../../admission/guarded-write'
 import { escalationDenied } from './rbac-escalation'

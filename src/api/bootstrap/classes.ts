@@ -6,7 +6,7 @@
  */
 import type { ApiBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { storeFor } from '../../store-client/stores'
 import { systemPriorityClasses } from '../../apis/priority-class'
 import { priorityClassesDef, runtimeClassesDef } from '../../admission/class-snapshot'

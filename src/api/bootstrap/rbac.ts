@@ -1,6 +1,8 @@
 import type { StoreBindings } from '../../store-client/bindings'
 import type { KubeObject } from '../../apimachinery/types'
-import { findResource, rbacGroup, type ResourceDef } from '../../apis/registry'
+import { findResource } from '../../apis/registry'
+import { rbacGroup } from '../../apis/resource-table/access'
+import type { ResourceDef } from '../../apis/resource-def'
 import { storeFor } from '../../store-client/stores'
 import {
   bootstrapClusterRoleBindings,

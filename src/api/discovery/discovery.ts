@@ -1,4 +1,5 @@
-import { groupVersions, type ResourceDef } from '../../apis/registry'
+import { groupVersions } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']
 const subresourceVerbs = ['get', 'patch', 'update']

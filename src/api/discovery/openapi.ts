@@ -1,9 +1,5 @@
-import {
-  builtinResources,
-  groupVersions,
-  storedResources,
-  type ResourceDef,
-} from '../../apis/registry'
+import { builtinResources, groupVersions, storedResources } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { kindStruct, schemas } from '../../apis/schema'
 import { customKindSchemas } from './openapi/custom'
 import {

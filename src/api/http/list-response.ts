@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
-import { apiVersionOf, type ResourceDef } from '../../apis/registry'
+import { apiVersionOf } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { asRequestedVersion } from '../../apis/crd/version-view'
 import type { ListResult } from '../../apis/store-options'
 import { framedJsonResponse, jsonBody, jsonText } from './respond'

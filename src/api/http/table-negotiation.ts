@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { buildTable, type IncludeObject } from '../../printers/table'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { customResourcePrinter } from '../../printers/custom-resource'
 
 /** kubectl asks for server-side printing with `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`. */

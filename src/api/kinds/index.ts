@@ -1,6 +1,8 @@
 /** Each kind's API module (./types.ts), found by the kind's group and resource. */
 import { qualifiedResource } from '../../apimachinery/status'
-import { admissionGroup, rbacGroup, type ResourceDef } from '../../apis/registry'
+import { admissionGroup } from '../../apis/resource-table/extensions'
+import { rbacGroup } from '../../apis/resource-table/access'
+import type { ResourceDef } from '../../apis/resource-def'
 import type { KindApi } from './types'
 import { admissionConfigurationsApi } from './admission-configurations'
 import { customResourceDefinitionsApi } from './custom-resource-definitions'

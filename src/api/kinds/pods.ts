@@ -1,7 +1,7 @@
 /** The pods' own subresources: binding (the scheduler's write), eviction (kubectl drain) and ephemeral containers. */
 import type { ApiBindings } from '../bindings'
 import { ApiError, invalid, methodNotAllowed, success, unwrap } from '../../apimachinery/status'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { admitPodBinding } from '../../admission/pod-security/process-node'
 import { storeFor } from '../../store-client/stores'
 import { readBody } from '../http/body'

@@ -1,5 +1,5 @@
 import type { ApiBindings } from '../bindings'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import type { WriteGuard } from '../../admission/guarded-write'
 import type { RequestInfo } from '../http/request-info'
 

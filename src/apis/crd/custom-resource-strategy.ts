@@ -1,5 +1,5 @@
 /** The strategy of a custom resource: its CustomResourceDefinition's schema and rules (upstream's customResourceStrategy). */
-import type { CustomResource } from '../registry'
+import type { CustomResource } from '../resource-def'
 import type { KindStrategy } from '../kind-strategy'
 import { withStatusOf } from '../status-write'
 import { createRuleCauses, transitionRuleCauses } from './cel-rule-eval'

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../apimachinery/types'
-import type { ResourceDef, Subresource } from '../registry'
+import type { ResourceDef, Subresource } from '../resource-def'
 import type { JSONSchemaProps } from './schema'
 import { crdSpecOf, isEstablished, type CrdVersion } from './crd-object'
 

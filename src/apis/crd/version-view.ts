@@ -1,4 +1,5 @@
-import { apiVersionOf, type ResourceDef } from '../registry'
+import { apiVersionOf } from '../registry'
+import type { ResourceDef } from '../resource-def'
 
 /**
  * A stored custom object as the requested version shows it. CRDs convert with the `None`

@@ -11,7 +11,7 @@ import {
   quantityListOf,
   type QuantityList,
 } from '../../apimachinery/quantity'
-import type { ResourceDef } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { isBestEffort, objectUsage, podConstraintError } from './usage'
 import { isTrackedName } from './tracked'
 import { asRecord, objectsOf } from '../../apimachinery/json-value'

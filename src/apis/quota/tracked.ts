@@ -3,7 +3,7 @@
  * and the names their usage is reported under. A quota limiting any other name is stored and
  * shown, but neither counted nor enforced.
  */
-import type { ResourceDef } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { objectCountName } from './usage'
 
 export interface TrackedKind {

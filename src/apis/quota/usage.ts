@@ -11,7 +11,7 @@ import {
   quantityListOf,
   type QuantityList,
 } from '../../apimachinery/quantity'
-import type { ResourceDef } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { asRecord, objectsOf, type Json } from '../../apimachinery/json-value'
 
 const classicCounts = new Set([

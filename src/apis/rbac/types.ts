@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../apimachinery/types'
 import type { MetaLabelSelector } from '../../apimachinery/labels'
 
-export { rbacGroup } from '../registry'
+export { rbacGroup } from '../resource-table/access'
 
 /** One rule of an RBAC (Cluster)Role. */
 export interface PolicyRule {

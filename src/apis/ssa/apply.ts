@@ -5,7 +5,8 @@
  */
 import type { KubeObject } from '../../apimachinery/types'
 import { badRequest, type StoreResult } from '../../apimachinery/status'
-import { apiVersionOf, type ResourceDef } from '../registry'
+import { apiVersionOf } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { typeErrorStatus } from '../write-checks'
 import { conflictStatus, type Conflict } from './conflict'
 import { FieldSet } from './fieldset'

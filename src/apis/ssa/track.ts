@@ -4,7 +4,8 @@
  * fields it changed or removed, as kube-apiserver's updates take ownership without conflicts.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import { apiVersionOf, type ResourceDef } from '../registry'
+import { apiVersionOf } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { FieldSet } from './fieldset'
 import { decodeManaged, sameManager, withManaged } from './managed'
 import { rootType } from './types'

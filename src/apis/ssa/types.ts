@@ -5,7 +5,7 @@
  */
 import { kindStruct, schemas } from '../schema'
 import type { FieldType, StructDef } from '../../apimachinery/schema-types'
-import type { ResourceDef } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { keyElement, valueElement, type PathElement } from './fieldset'
 
 export type Node =

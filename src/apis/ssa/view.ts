@@ -4,7 +4,7 @@
  * of kinds with a status subresource, everything but status for writes to that subresource.
  */
 import type { KubeObject } from '../../apimachinery/types'
-import type { ResourceDef } from '../registry'
+import type { ResourceDef } from '../resource-def'
 import { isObject } from './types'
 
 const systemMeta = [

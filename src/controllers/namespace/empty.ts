@@ -1,6 +1,7 @@
 import type { ControllerBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
-import { crdResource, type ResourceDef } from '../../apis/registry'
+import { crdResource } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import { storageDefOf } from '../../apis/crd/resource-defs'
 import { allItems, deletePages, listPages } from '../../store-client/list-pages'
 import { storeFor } from '../../store-client/stores'

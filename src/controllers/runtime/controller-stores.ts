@@ -1,7 +1,7 @@
 import type { ControllerBindings } from '../bindings'
 import type { KubeObject } from '../../apimachinery/types'
 import type { StoreResult } from '../../apimachinery/status'
-import type { ResourceDef } from '../../apis/registry'
+import type { ResourceDef } from '../../apis/resource-def'
 import type {
   DeleteOptions,
   ItemResult,

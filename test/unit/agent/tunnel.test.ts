@@ -10,12 +10,11 @@ import type { LogOptions } from '../../../src/agent-protocol/log-options'
 import {
   backoff,
   backoffDelay,
-  ByteQueue,
   connectTunnel,
-  logProblem,
   tunnelUrl,
   type Tunnel,
 } from '../../../src/agent/tunnel'
+import { ByteQueue, logProblem } from '../../../src/agent/tunnel-sessions'
 import { decodeFrame, encodeFrame } from '../../../src/agent-protocol/data-frames'
 import { pingText, pongText } from '../../../src/agent-protocol/tunnel-messages'
 import { waitFor } from '../../helpers'

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { FieldType } from '../../../src/apimachinery/schema-types'
 import type { KubeObject } from '../../../src/apimachinery/types'
-import { storedResources, type ResourceDef } from '../../../src/apis/registry'
+import { storedResources } from '../../../src/apis/registry'
+import type { ResourceDef } from '../../../src/apis/resource-def'
 import { kindStruct, schemas } from '../../../src/apis/schema'
 import { prepareForCreate, prepareForUpdate } from '../../../src/apis/strategy'
 

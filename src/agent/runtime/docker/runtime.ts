@@ -4,15 +4,14 @@
  * order, then the app containers, all joined to it. Restart policy with crash-loop back-off,
  * image pull policy with pull back-off, probes, volumes, logs and exec through the engine.
  * Containers outlive the agent: a new agent adopts those of its pods and removes the rest.
- * This file runs each pod's steps in order; the sandbox, image pulls, instance configs, removal
- * and logs/exec/attach each have their own file beside it.
+ * This file runs each pod's steps in order; the sandbox, container start and exit, image pulls,
+ * instance configs, removal and logs/exec/attach each have their own file beside it.
  */
 import type Docker from 'dockerode'
 import type { KubeObject } from '../../../apimachinery/types'
 import type { LogOptions } from '../../../agent-protocol/log-options'
 import type { EventType } from '../../events'
-import { crashBackoffFromEnv, nextCrashDelay, type CrashBackoffConfig } from '../backoff'
-import { crashLoopState, restartPolicyOf, shouldRestart } from '../restart'
+import { crashBackoffFromEnv, type CrashBackoffConfig } from '../backoff'
 import { addEphemeral } from '../ephemeral'
 import {
   findContainer,
@@ -25,18 +24,18 @@ import {
 } from '../types'
 import { gracePeriod, isHostNetwork, type DockerContainerSpec } from './container-config'
 import { containerAttach, containerExec, containerLogs } from './container-io'
-import { engineMessage, isNoSuchObject } from './engine'
+import { isNoSuchObject } from './engine'
 import { adoptPod } from './adopt'
-import { terminatedState } from './engine-state'
-import { pullImage } from './image-pull'
-import { instanceConfig } from './instance-config'
+import { containerExited } from './container-exit'
+import type { ContainerHost } from './container-host'
+import { startContainer } from './container-start'
+import { stopPod } from './pod-stop'
 import type { DockerRuntimeOptions } from './options'
 import { newCtr, newPodRecord, quiesce, startProbes, type Ctr, type PodRec } from './pod-record'
 import { OrphanSweep, removeContainer, removePodContainers } from './removal'
 import { Sandboxes } from './sandbox'
 import { execProbe } from './streams'
 import { VolumeError } from './volumes'
-import { formatTime } from '../../../apimachinery/meta-time'
 
 /** How often configMap / secret / downwardAPI volume files are brought up to date (the kubelet: within a minute). */
 const VOLUME_REFRESH_MS = 30_000
@@ -53,6 +52,7 @@ export class DockerRuntime implements ManagedRuntime {
   private readonly sandboxes: Sandboxes
   private readonly orphans: OrphanSweep
   private shuttingDown = false
+  private readonly host: ContainerHost
 
   constructor(private readonly opts: DockerRuntimeOptions) {
     this.docker = opts.docker
@@ -68,6 +68,23 @@ export class DockerRuntime implements ManagedRuntime {
       setInterval(() => void this.sweep(), SWEEP_MS),
       setInterval(() => this.refreshVolumes(), VOLUME_REFRESH_MS),
     )
+    this.host = {
+      docker: this.docker,
+      backoff: this.backoff,
+      nodeName: opts.nodeName,
+      log: opts.log,
+      event: (rec, c, type, reason, message) => this.event(rec, c, type, reason, message),
+      changed: (uid) => this.changed(uid),
+      run: (rec, step) => this.run(rec, step),
+      advanceLater: (rec) => void this.run(rec, () => this.advance(rec)),
+      halted: (rec) => rec.stopping || this.shuttingDown,
+      remove: (id) => this.remove(id),
+      scheduleRestart: (rec, c, delayMs) => this.scheduleRestart(rec, c, delayMs),
+      running: (rec, c, id) => {
+        this.watch(rec, c, id)
+        startProbes(rec, c, this.probeContext(rec))
+      },
+    }
   }
 
   onChange(listener: (podUid: string) => void): void {
@@ -243,75 +260,8 @@ export class DockerRuntime implements ManagedRuntime {
     }
   }
 
-  private async start(rec: PodRec, c: Ctr): Promise<void> {
-    if (c.configError) {
-      c.state = { waiting: { reason: 'CreateContainerConfigError', message: c.configError } }
-      return
-    }
-    const pulled = await pullImage(
-      {
-        docker: this.docker,
-        backoff: this.backoff,
-        podKey: podKey(rec.pod),
-        event: (x, type, reason, message) => this.event(rec, x, type, reason, message),
-        changed: () => this.changed(rec.uid),
-        retry: () => void this.run(rec, () => this.advance(rec)),
-        log: this.opts.log,
-      },
-      c,
-    )
-    if (!pulled) return
-    const made = instanceConfig(rec, c, this.opts.nodeName)
-    if ('configError' in made) {
-      c.state = { waiting: { reason: 'CreateContainerConfigError', message: made.configError } }
-      return
-    }
-    const { restartCount } = made
-    let created: Docker.Container
-    try {
-      created = await this.docker.createContainer(made.config)
-    } catch (err) {
-      c.state = { waiting: { reason: 'CreateContainerError', message: engineMessage(err) } }
-      this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
-      // Retried with the crash-loop back-off (the engine may refuse limits its cgroups cannot enforce).
-      const next = nextCrashDelay({ streak: c.crash.streak + 1 }, 0, this.backoff)
-      c.crash = next.state
-      return this.scheduleRestart(rec, c, next.delayMs)
-    }
-    this.event(rec, c, 'Normal', 'Created', `Created container ${c.name}`)
-    c.restartCount = restartCount
-    c.everStarted = true
-    if (c.previousId) await this.remove(c.previousId)
-    c.previousId = c.id
-    c.id = created.id
-    c.containerID = `docker://${created.id}`
-    c.ready = false
-    c.started = false
-    try {
-      await created.start()
-    } catch (err) {
-      const info = await created.inspect()
-      c.state = {
-        terminated: {
-          ...terminatedState(info),
-          exitCode: 128,
-          reason: 'StartError',
-          message: engineMessage(err),
-        },
-      }
-      this.event(rec, c, 'Warning', 'Failed', `Error: ${engineMessage(err)}`)
-      return this.afterExit(rec, c, Date.now())
-    }
-    c.running = true
-    // The start call returns once the process runs: its time is the start time, without another round trip.
-    c.startedAtMs = Date.now()
-    c.state = { running: { startedAt: formatTime(c.startedAtMs) } }
-    this.event(rec, c, 'Normal', 'Started', `Started container ${c.name}`)
-    this.opts.log?.debug(
-      `started ${podKey(rec.pod)} container ${c.name} (${created.id.slice(0, 12)})`,
-    )
-    this.watch(rec, c, created.id)
-    startProbes(rec, c, this.probeContext(rec))
+  private start(rec: PodRec, c: Ctr): Promise<void> {
+    return startContainer(this.host, rec, c)
   }
 
   /** Waits for the container to end, then records its exit. */
@@ -332,57 +282,8 @@ export class DockerRuntime implements ManagedRuntime {
       )
   }
 
-  private async exited(rec: PodRec, c: Ctr, id: string): Promise<void> {
-    if (c.id !== id || !c.running) return
-    c.running = false
-    for (const w of c.probes) w.stop()
-    c.probes = []
-    let terminated
-    try {
-      terminated = terminatedState(await this.docker.getContainer(id).inspect())
-    } catch {
-      terminated = {
-        exitCode: 137,
-        reason: 'ContainerStatusUnknown',
-        message: 'The container could not be located when the pod was terminated',
-        finishedAt: formatTime(Date.now()),
-      }
-    }
-    c.state = { terminated }
-    this.opts.log?.debug(
-      `${podKey(rec.pod)} container ${c.name} exited with ${terminated.exitCode} (${terminated.reason})`,
-    )
-    this.afterExit(rec, c, Date.now())
-  }
-
-  private afterExit(rec: PodRec, c: Ctr, now: number): void {
-    c.ready = false
-    c.started = false
-    const t = 'terminated' in c.state ? c.state.terminated : undefined
-    if (
-      !rec.stopping &&
-      !this.shuttingDown &&
-      !c.ephemeral &&
-      shouldRestart(restartPolicyOf(rec.pod), t?.exitCode ?? 1, c.init)
-    ) {
-      const next = nextCrashDelay(c.crash, now - c.startedAtMs, this.backoff)
-      c.crash = next.state
-      c.lastState = c.state
-      if (next.delayMs > 0) {
-        c.state = crashLoopState(next.delayMs, c.name, rec.pod.metadata)
-        const m = rec.pod.metadata
-        this.event(
-          rec,
-          c,
-          'Warning',
-          'BackOff',
-          `Back-off restarting failed container ${c.name} in pod ${m.name}_${m.namespace}(${m.uid})`,
-        )
-      }
-      this.scheduleRestart(rec, c, next.delayMs)
-    } else c.finished = true
-    if (!rec.stopping) void this.run(rec, () => this.advance(rec))
-    this.changed(rec.uid)
+  private exited(rec: PodRec, c: Ctr, id: string): Promise<void> {
+    return containerExited(this.host, rec, c, id)
   }
 
   private scheduleRestart(rec: PodRec, c: Ctr, delayMs: number): void {
@@ -395,35 +296,7 @@ export class DockerRuntime implements ManagedRuntime {
 
   async stop(podUid: string, gracePeriodSeconds: number): Promise<void> {
     const rec = this.pods.get(podUid)
-    if (!rec) return
-    rec.stopping = true
-    quiesce(rec)
-    for (const c of rec.containers) if (!c.running && !('terminated' in c.state)) c.finished = true
-    this.changed(podUid)
-    await rec.chain.catch(() => {})
-    const grace = Math.max(0, Math.round(gracePeriodSeconds))
-    // The engine sends the stop signal (SIGTERM), then SIGKILL once the grace period is over.
-    await Promise.all(
-      rec.containers
-        .filter((c) => c.running && c.id)
-        .map(async (c) => {
-          this.opts.log?.debug(
-            `${podKey(rec.pod)}: killing container ${c.name} with a grace period of ${grace}s`,
-          )
-          this.event(rec, c, 'Normal', 'Killing', `Stopping container ${c.name}`)
-          await this.docker
-            .getContainer(c.id!)
-            .stop({ t: grace })
-            .catch(() => {})
-          await this.run(rec, () => this.exited(rec, c, c.id!))
-        }),
-    )
-    if (rec.infraId)
-      await this.docker
-        .getContainer(rec.infraId)
-        .kill()
-        .catch(() => {})
-    this.changed(podUid)
+    if (rec) await stopPod(this.host, rec, gracePeriodSeconds)
   }
 
   forget(podUid: string): void {

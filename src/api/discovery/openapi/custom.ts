@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../../apis/registry'
+import type { ResourceDef } from '../../../apis/resource-def'
 import { refTo, type Schema } from './components'
 import { listSchema, type KindSchemas } from './document'
 

@@ -14,7 +14,7 @@
  * the resource's path, then the component schema whose own `x-kubernetes-group-version-kind` list
  * contains it, and walks `properties`, `items`, `additionalProperties` and `allOf` from there.
  */
-import type { ResourceDef } from '../../../apis/registry'
+import type { ResourceDef } from '../../../apis/resource-def'
 import type { SchemaSet } from '../../../apimachinery/schema-types'
 import { refsOf, refTo, scalarComponents, structSchema, type Schema } from './components'
 

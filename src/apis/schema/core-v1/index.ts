@@ -21,6 +21,9 @@ import { coreV1SecurityContext } from './security-context'
 import { coreV1Service } from './service'
 import { coreV1ServiceAccount } from './service-account'
 import { coreV1Volume } from './volume'
+import { coreV1CloudVolumes } from './volume-cloud'
+import { coreV1NetworkVolumes } from './volume-network'
+import { coreV1ProjectedVolumes } from './volume-projected'
 
 export const coreV1: SchemaSet = {
   ...coreV1Namespace,
@@ -29,6 +32,9 @@ export const coreV1: SchemaSet = {
   ...coreV1Container,
   ...coreV1SecurityContext,
   ...coreV1Volume,
+  ...coreV1ProjectedVolumes,
+  ...coreV1NetworkVolumes,
+  ...coreV1CloudVolumes,
   ...coreV1PodStatus,
   ...coreV1PersistentVolumeClaim,
   ...coreV1Node,

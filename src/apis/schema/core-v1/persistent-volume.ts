@@ -1,7 +1,8 @@
 /**
  * Structural schema of core/v1 PersistentVolume (k8s.io/api/core/v1) as of Kubernetes v1.32, with
  * the persistent variants of the volume sources (those that name a SecretReference or carry
- * fields a pod's inline source lacks). The sources shared with pods are volume.ts's structs.
+ * fields a pod's inline source lacks). The sources shared with pods are the
+ * volume*.ts files' structs.
  */
 import type { FieldDef, SchemaSet, StructDef } from '../../../apimachinery/schema-types'
 import {
@@ -19,12 +20,23 @@ import {
 } from '../dsl'
 import { c, strings } from './shorthands'
 import { coreV1Volume } from './volume'
+import { coreV1CloudVolumes } from './volume-cloud'
+import { coreV1NetworkVolumes } from './volume-network'
+import { coreV1ProjectedVolumes } from './volume-projected'
+
+/** The volume sources a pod names inline, by their full struct names. */
+const inlineSources: SchemaSet = {
+  ...coreV1Volume,
+  ...coreV1ProjectedVolumes,
+  ...coreV1NetworkVolumes,
+  ...coreV1CloudVolumes,
+}
 
 const secretRef = (description?: string) => c('SecretReference', description)
 
 /** A pod's inline volume source with a field or two of its persistent variant instead. */
 const persistentVariant = (inline: string, fields: Record<string, FieldDef>): StructDef => {
-  const base = coreV1Volume[CORE + inline]
+  const base = inlineSources[CORE + inline]
   if (!base) throw new Error(`no struct ${inline}`)
   return struct({ ...base.fields, ...fields })
 }
