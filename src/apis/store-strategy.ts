@@ -114,7 +114,15 @@ export interface StoreKinds {
 
 /** The store-side strategies of every kind, with the server's settings they read. */
 export function storeKinds(config: StoreConfig = {}): StoreKinds {
-  return { of: (def) => storeStrategy(def, config) }
+  // Built once per definition, not per write; a custom resource's new definition gets its own.
+  const built = new WeakMap<ResourceDef, StoreStrategy>()
+  return {
+    of(def) {
+      let strategy = built.get(def)
+      if (!strategy) built.set(def, (strategy = storeStrategy(def, config)))
+      return strategy
+    },
+  }
 }
 
 function storeStrategy(def: ResourceDef, config: StoreConfig): StoreStrategy {
