@@ -49,6 +49,7 @@ export default defineConfig({
           name: 'e2e',
           root,
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/e2e/helpers/failure-output.ts'],
           environment: 'node',
           fileParallelism: false,
           testTimeout: 120_000,

@@ -19,8 +19,8 @@ import { settingsOf } from '../../src/settings/settings'
 const defaultPassGapMs = 100
 /** a pass that failed as a whole is tried again after this long, doubling while it keeps failing, at most a resync period */
 const failedPassRetryMs = 1000
-/** an alarm this far past its time is taken as lost */
-const overdueMs = 60_000
+/** an alarm this far past its time, whose handler is not running, is taken as lost */
+const lostAfterMs = 2_000
 
 /**
  * Hosts one controller, or every controller that watches pods over one set of caches (see
@@ -42,6 +42,8 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
   private armed: number | undefined
   /** the time of the last alarm whose handler this instance ran: no alarm is set again at or before it (see nextAlarmAt) */
   private fired: number | undefined
+  /** whether this instance is running its alarm's handler */
+  private running = false
   /** per controller, how many passes in a row failed as a whole */
   private readonly failures = new Map<string, number>()
 
@@ -53,14 +55,11 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
     await this.armBy(this.schedule.poked(name, Date.now()))
   }
 
-  /**
-   * The cron safety net: re-arms a host whose alarm was lost, or is overdue by more than a minute
-   * (an alarm the runtime no longer holds would otherwise block every later one).
-   */
+  /** The cron safety net: re-arms a host whose alarm was lost (see `lost`). */
   async ensureAlarm(name: string): Promise<void> {
     await this.remember(hostOfController(name))
     const at = await this.ctx.storage.getAlarm()
-    if (at === null || at < Date.now() - overdueMs) await this.setAlarm(Date.now())
+    if (at === null || this.lost(at)) await this.setAlarm(Date.now())
   }
 
   /** The alarms fired and passes run so far by the controller `name`. */
@@ -76,6 +75,20 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
 
   override async alarm(): Promise<void> {
     this.fired = this.armed ?? Date.now()
+    this.running = true
+    try {
+      await this.runAlarm()
+    } catch (e) {
+      // The runtime's own retries of a failed alarm back off to minutes, and a notification meanwhile
+      // sees an alarm already due: the host re-arms itself instead.
+      console.error(`controller host ${this.host}: alarm failed`, e)
+      await this.setAlarm(Date.now() + failedPassRetryMs)
+    } finally {
+      this.running = false
+    }
+  }
+
+  private async runAlarm(): Promise<void> {
     this.host ??= await this.ctx.storage.get<string>('host')
     if (!this.host) {
       // A host from before hosts could run several controllers: retired, or moved to the new keys.
@@ -161,11 +174,21 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
     await this.ctx.storage.setAlarm(this.armed)
   }
 
-  /** Brings the alarm forward to `due` (never later). */
+  /** Brings the alarm forward to `due` (never later), or replaces one that was lost. */
   private async armBy(due: number): Promise<void> {
     const at = nextAlarmAt(due, Date.now(), this.fired)
     const current = await this.ctx.storage.getAlarm()
-    if (current === null || current > at) await this.setAlarm(at)
+    if (current === null || current > at || this.lost(current)) await this.setAlarm(at)
+  }
+
+  /**
+   * Whether the stored alarm `at` is lost: well past its time and its handler not running. The
+   * runtime keeps an alarm it will never fire (one set to the time of the handler that was running)
+   * or will fire only after its own back-off (one whose handler failed), and a notification that
+   * took it as due would set none.
+   */
+  private lost(at: number): boolean {
+    return !this.running && at < Date.now() - lostAfterMs
   }
 
   private async remember(host: string): Promise<void> {

@@ -48,7 +48,7 @@ export class HostSchedule {
  * after `fired`, the time of the last alarm whose handler the host ran. The runtime takes an alarm
  * set again to that very time, while its handler runs or as it ends, as already run: it stays
  * stored and never fires, a notification sees an alarm already due and sets none, and the host is
- * silent until the cron finds the alarm a minute overdue. Two controllers due at the same moment
+ * silent until something finds the alarm lost (see `ControllerHost.lost`). Two controllers due at the same moment
  * (one change wakes both), or a notification landing in the millisecond the alarm fired, would
  * otherwise set it there.
  */

@@ -20,6 +20,8 @@ export interface ChangeRoute {
 /** A notification that failed is sent again after this long, doubling while it keeps failing, up to `maxRetryMs`. */
 const retryMs = 500
 const maxRetryMs = 30_000
+/** A notification not answered within this long is taken as failed and sent again: one that never settles would hold back every later one. */
+export const notifyTimeoutMs = 10_000
 
 /**
  * Tells the controllers watching this store that it changed. At most one notification per
@@ -36,8 +38,11 @@ export class Notifier {
   constructor(
     private readonly route: ChangeRoute,
     private readonly enabled: boolean,
-    private readonly wait: (ms: number, then: () => void) => void = (ms, then) =>
-      void setTimeout(then, ms),
+    /** runs `then` after `ms`; returns what cancels it */
+    private readonly wait: (ms: number, then: () => void) => () => void = (ms, then) => {
+      const timer = setTimeout(then, ms)
+      return () => clearTimeout(timer)
+    },
   ) {}
 
   notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
@@ -59,20 +64,27 @@ export class Notifier {
   private send(name: string, failures: number): void {
     this.inFlight.add(name)
     this.again.delete(name)
+    let settled = false
+    const delivered = () => {
+      if (settled) return
+      settled = true
+      cancelTimeout()
+      this.inFlight.delete(name)
+      if (this.again.has(name)) this.send(name, 0)
+    }
+    const failed = (e: unknown) => {
+      if (settled) return
+      settled = true
+      cancelTimeout()
+      console.error(`notifying controller ${name} failed`, e)
+      // Still in flight: the changes until the retry ride on it.
+      this.wait(Math.min(maxRetryMs, retryMs * 2 ** failures), () => this.send(name, failures + 1))
+    }
+    const cancelTimeout = this.wait(notifyTimeoutMs, () =>
+      failed(new Error(`no answer within ${notifyTimeoutMs} ms`)),
+    )
     Promise.resolve()
       .then(() => this.route.poke(name))
-      .then(
-        () => {
-          this.inFlight.delete(name)
-          if (this.again.has(name)) this.send(name, 0)
-        },
-        (e) => {
-          console.error(`notifying controller ${name} failed`, e)
-          // Still in flight: the changes until the retry ride on it.
-          this.wait(Math.min(maxRetryMs, retryMs * 2 ** failures), () =>
-            this.send(name, failures + 1),
-          )
-        },
-      )
+      .then(delivered, failed)
   }
 }

@@ -3,7 +3,7 @@ import { startServer, type TestServer } from './helpers/server'
 import { startAgent, type AgentProcess } from './helpers/node-agent'
 import { deployment, podManifest, sleep, waitFor } from '../helpers'
 
-// Controllers resync once an hour here, and the cron re-arms only an alarm a minute overdue: what
+// Controllers resync once an hour here: what
 // these tests wait for (10 s at most) can only come from the stores' change notifications.
 const RESYNC_SECONDS = 3600
 const WAIT_MS = 10_000

@@ -23,4 +23,17 @@ describe('the alarm of a controller host', () => {
     const alarm = await runInDurableObject(host, (_i, state) => state.storage.getAlarm())
     expect(alarm).toBeGreaterThan(t)
   })
+
+  it('replaces an alarm left well past its time when a notification lands', async () => {
+    const [name] = controllersOfHost(sharedPodsHost)
+    const host = hostOf(name!)
+    // The host's clock runs a minute ahead of the runtime's, so the alarm it finds past due never fires on its own here.
+    const t = Date.now() + 60_000
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(t)
+    await host.poke(name!)
+    await runInDurableObject(host, (_i, state) => state.storage.setAlarm(t - 5_000))
+    await host.poke(name!)
+    expect(await runInDurableObject(host, (_i, state) => state.storage.getAlarm())).toBe(t)
+  })
 })

@@ -49,6 +49,11 @@ export interface TestServer {
 }
 
 const running = new Set<ChildProcess>()
+/** Servers started and not yet disposed, for the output printed when a test fails (see failure-output.ts). */
+const started = new Set<TestServer>()
+
+/** The servers started and not yet disposed. */
+export const startedServers = (): TestServer[] => [...started]
 // A test runner that exits early must not leave servers behind.
 process.on('exit', () => {
   for (const child of running) killGroup(child, 'SIGKILL')
@@ -125,11 +130,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
       Object.assign(server, await readCredentials(stateDir))
     },
     dispose: async () => {
+      started.delete(server)
       await server.stop()
       if (!opts.stateDir) await rm(stateDir, { recursive: true, force: true })
     },
   }
 
+  started.add(server)
   try {
     await launch()
   } catch (err) {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { Notifier, type ChangeRoute } from '../../../../durable-objects/kind-store/notifier'
+import {
+  Notifier,
+  notifyTimeoutMs,
+  type ChangeRoute,
+} from '../../../../durable-objects/kind-store/notifier'
 import type { KubeObject } from '../../../../src/apimachinery/types'
 
 const pod: KubeObject = {
@@ -13,13 +17,21 @@ const settle = () => new Promise((r) => setTimeout(r, 0))
 /** A route to one controller whose notifications answer as the test says; the retries wait on the test too. */
 function harness() {
   const calls: { resolve: () => void; reject: (e: Error) => void }[] = []
+  /** the back-offs of failed notifications (each send's answer timeout is in `timeouts`) */
   const waits: { ms: number; then: () => void }[] = []
+  const timeouts: { ms: number; then: () => void; cancelled?: boolean }[] = []
   const route: ChangeRoute = {
     watchersOf: () => ['replicaset'],
     poke: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })),
   }
-  const notifier = new Notifier(route, true, (ms, then) => void waits.push({ ms, then }))
-  return { calls, waits, notifier }
+  const notifier = new Notifier(route, true, (ms, then) => {
+    const wait: { ms: number; then: () => void; cancelled?: boolean } = { ms, then }
+    ;(ms === notifyTimeoutMs ? timeouts : waits).push(wait)
+    return () => {
+      wait.cancelled = true
+    }
+  })
+  return { calls, waits, timeouts, notifier }
 }
 
 describe('how a store tells controllers of its changes', () => {
@@ -64,5 +76,30 @@ describe('how a store tells controllers of its changes', () => {
     notifier.notify('core/pods', change)
     await settle()
     expect(calls).toHaveLength(4)
+  })
+
+  it('sends again a notification that is never answered, once its timeout passes', async () => {
+    const { calls, waits, timeouts, notifier } = harness()
+    notifier.notify('core/pods', change)
+    await settle()
+    expect(calls).toHaveLength(1)
+    // The host never answers: later changes wait on it, until the timeout counts it as failed.
+    notifier.notify('core/pods', change)
+    await settle()
+    expect(calls).toHaveLength(1)
+    timeouts[0]!.then()
+    await settle()
+    expect(waits.map((w) => w.ms)).toEqual([500])
+    waits[0]!.then()
+    await settle()
+    expect(calls).toHaveLength(2)
+    // A late answer to the first changes nothing: the second is what counts.
+    calls[0]!.resolve()
+    calls[1]!.resolve()
+    await settle()
+    expect(calls).toHaveLength(2)
+    // An answer in time cancels its timeout.
+    expect(timeouts).toHaveLength(2)
+    expect(timeouts[1]!.cancelled).toBe(true)
   })
 })
