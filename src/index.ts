@@ -27,6 +27,22 @@ export { NodeGateway } from '../durable-objects/node-gateway/node-gateway'
 
 const app = buildApp()
 
+let started: Promise<void> | undefined
+
+/**
+ * Once per isolate, makes sure every controller host has an alarm: a host keeps one set from its
+ * first pass on (at the latest its safety resync), so this starts the hosts of a new cluster, or of
+ * controllers a deploy added, and finds every other host armed. With CONTROLLER_NOTIFICATIONS=false
+ * the hosts start only when something arms them: a cron trigger, if one is configured, or a test.
+ */
+function startControllers(env: Env): Promise<void> {
+  started ??= resyncControllers(env).catch((e) => {
+    started = undefined
+    console.error('starting the controller hosts failed', e)
+  })
+  return started
+}
+
 // CEL's `authorizer` in admission asks the cluster's authorizer over its current RBAC policy.
 provideAdmissionAuthorizer(async (env) => {
   const policy = await rbacPolicy(env)
@@ -36,13 +52,17 @@ provideAdmissionAuthorizer(async (env) => {
 export default {
   /** Ingress traffic (see isIngressRequest) is served at the edge; everything else is the API. */
   fetch(req, env, ctx) {
+    if (settingsOf(env).controllerNotifications) ctx.waitUntil(startControllers(env))
     const serve = () =>
       isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx)
     return settingsOf(env).strictLimits
       ? metered(new InvocationMeter('worker', workerFigures), serve)
       : serve()
   },
-  /** Cron: the safety net that re-arms every controller whose alarm was lost. */
+  /**
+   * A cron trigger, if one is configured (wrangler.toml configures none, so an idle cluster wakes
+   * nothing): re-arms every controller host whose alarm was lost.
+   */
   async scheduled(_controller, env): Promise<void> {
     await resyncControllers(env)
   },

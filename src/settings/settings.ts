@@ -13,8 +13,13 @@ import { evictionRatesFrom, type EvictionRateOptions } from './eviction-rates'
 import { DEFAULT_GRACE_PERIOD_MS, parseGracePeriod } from './grace-period'
 import type { Variables } from './variables'
 
-/** How often every controller reconciles every key when CONTROLLER_RESYNC_SECONDS is unset. */
-export const defaultResyncMs = 30_000
+/**
+ * How often every controller reconciles every key when CONTROLLER_RESYNC_SECONDS is unset: the
+ * safety net under the stores' change notifications and each controller's own deadlines, not what
+ * drives it. Twelve hours, kube-controller-manager's `--min-resync-period`: long enough that an idle
+ * cluster's controllers sleep, short enough that anything missed heals within the day.
+ */
+export const defaultResyncMs = 12 * 3600 * 1000
 
 /** The least time between a controller's notification-driven passes when CONTROLLER_PASS_GAP_MS is unset. */
 const defaultPassGapMs = 100

@@ -13,7 +13,7 @@ describe('the Worker settings', () => {
       compactRetainMs: 300_000,
       eventTtlMs: 3_600_000,
       controllerNotifications: true,
-      controllerResyncMs: 30_000,
+      controllerResyncMs: 12 * 3600 * 1000,
       controllerPassGapMs: 100,
       serviceClusterIpRange: '10.96.0.0/12',
       nodeMonitorGracePeriodMs: 40_000,

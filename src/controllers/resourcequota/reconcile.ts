@@ -42,8 +42,15 @@ export function quotaUsage(quota: KubeObject, cache: Cache, now: number): Quanti
 }
 
 /**
+ * How often each quota is recounted whatever the changes, kube-controller-manager's
+ * `--resource-quota-sync-period`: a count that admission's charge left high, or a recount that
+ * raced an admitted write left low, is right again within it.
+ */
+export const quotaSyncPeriodMs = 5 * 60 * 1000
+
+/**
  * The resource quota controller's pass over one quota (pkg/controller/resourcequota): status.hard
- * is spec.hard, status.used the namespace's usage recounted from the objects.
+ * is spec.hard, status.used the namespace's usage recounted from the objects, again every sync period.
  */
 export function reconcileResourceQuota(key: string, cache: Cache, now: number): Outcome {
   const { namespace, name } = splitKey(key)
@@ -53,8 +60,9 @@ export function reconcileResourceQuota(key: string, cache: Cache, now: number): 
     hard: quantityListJson(quantityListOf(asRecord(quota.spec).hard)),
     used: quantityListJson(quotaUsage(quota, cache, now)),
   }
-  if (jsonEqual(status, quota.status)) return { actions: [] }
+  if (jsonEqual(status, quota.status)) return { actions: [], requeueAfterMs: quotaSyncPeriodMs }
   return {
     actions: [{ type: 'updateStatus', resource: resourceQuotas, object: { ...quota, status } }],
+    requeueAfterMs: quotaSyncPeriodMs,
   }
 }

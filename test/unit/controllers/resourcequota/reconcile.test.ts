@@ -6,6 +6,7 @@ import {
   resourceQuotaController,
   resourceQuotas,
 } from '../../../../src/controllers/resourcequota'
+import { quotaSyncPeriodMs } from '../../../../src/controllers/resourcequota/reconcile'
 import { quotaWakesOn } from '../../../../src/controllers/resourcequota/wakes'
 import type { Cache, ResourceRef } from '../../../../src/controllers/runtime/types'
 import { projectedView } from '../../../fixtures/projected'
@@ -121,6 +122,23 @@ describe('resource quota controller', () => {
         object: { metadata: { resourceVersion: '7' }, status: { used: { pods: '2' } } },
       },
     ])
+  })
+
+  it('comes back to every quota once a sync period, current or not, and to no key without a quota', () => {
+    const current = { hard: { pods: '2' }, used: { pods: '1' } }
+    const cache = (q?: KubeObject) =>
+      new Objects([
+        ...(q ? [[resourceQuotas, q] as [ResourceRef, KubeObject]] : []),
+        [pods, cpuPod('a')],
+      ])
+    expect(reconcileResourceQuota('ns/q', cache(quota({ pods: '2' }, current)), now)).toEqual({
+      actions: [],
+      requeueAfterMs: quotaSyncPeriodMs,
+    })
+    expect(
+      reconcileResourceQuota('ns/q', cache(quota({ pods: '3' }, current)), now).requeueAfterMs,
+    ).toBe(5 * 60 * 1000)
+    expect(reconcileResourceQuota('ns/q', cache(), now).requeueAfterMs).toBeUndefined()
   })
 
   it('wakes when usage is given back, not on creates that admission already counted', () => {
