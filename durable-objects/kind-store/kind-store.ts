@@ -20,6 +20,7 @@ import { listObjects } from './reads'
 import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
 import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
+import { NotifyOutbox } from './notify-outbox'
 import { NodeRefs } from './node-refs'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
 import type {
@@ -71,7 +72,12 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.log = new Log(ctx.storage.sql)
     this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
-    this.notifier = new Notifier(route, settingsOf(env).controllerNotifications)
+    this.notifier = new Notifier(
+      route,
+      settingsOf(env).controllerNotifications,
+      new NotifyOutbox(ctx.storage.sql),
+    )
+    this.notifier.resume()
     this.nodeRefs = new NodeRefs(ctx.storage.sql)
     this.writer = new Writer(
       this.log,

@@ -23,12 +23,20 @@ const maxRetryMs = 30_000
 /** A notification not answered within this long is taken as failed and sent again: one that never settles would hold back every later one. */
 export const notifyTimeoutMs = 10_000
 
+/** The controllers with changes not yet told, kept where a restart of the store finds them (see NotifyOutbox). */
+export interface Outbox {
+  pending(): string[]
+  add(controller: string): void
+  remove(controller: string): void
+}
+
 /**
- * Tells the controllers watching this store that it changed. At most one notification per
- * controller is in flight; changes meanwhile are folded into one more, so a burst of writes costs a
- * handful of calls. One that fails (the host could not be reached) is sent again after a back-off,
- * the changes meanwhile folded into it: notifications only make a pass come sooner, but a lost one
- * would leave the change to the controller's periodic resync.
+ * Tells the controllers watching this store that it changed, at least once: each controller to
+ * tell is in the outbox until a notification sent after the change is delivered, and `resume`
+ * sends again what a restart interrupted. At most one notification per controller is in flight;
+ * changes meanwhile are folded into one more, so a burst of writes costs a handful of calls. One
+ * that fails or goes unanswered (the host could not be reached) is sent again after a back-off,
+ * the changes meanwhile folded into it.
  */
 export class Notifier {
   private readonly inFlight = new Set<string>()
@@ -38,12 +46,19 @@ export class Notifier {
   constructor(
     private readonly route: ChangeRoute,
     private readonly enabled: boolean,
+    private readonly outbox: Outbox,
     /** runs `then` after `ms`; returns what cancels it */
     private readonly wait: (ms: number, then: () => void) => () => void = (ms, then) => {
       const timer = setTimeout(then, ms)
       return () => clearTimeout(timer)
     },
   ) {}
+
+  /** Sends what the outbox holds: the notifications a restart of the store interrupted. */
+  resume(): void {
+    if (!this.enabled) return
+    for (const name of this.outbox.pending()) if (!this.inFlight.has(name)) this.send(name, 0)
+  }
 
   notify(storeName: string, change: Pick<Change, 'type' | 'object' | 'previous'>): void {
     if (!this.enabled) return
@@ -56,6 +71,7 @@ export class Notifier {
       return
     }
     for (const name of names) {
+      this.outbox.add(name)
       if (this.inFlight.has(name)) this.again.add(name)
       else this.send(name, 0)
     }
@@ -71,6 +87,7 @@ export class Notifier {
       cancelTimeout()
       this.inFlight.delete(name)
       if (this.again.has(name)) this.send(name, 0)
+      else this.outbox.remove(name)
     }
     const failed = (e: unknown) => {
       if (settled) return

@@ -15,7 +15,8 @@ const change = { type: 'MODIFIED' as const, object: pod }
 const settle = () => new Promise((r) => setTimeout(r, 0))
 
 /** A route to one controller whose notifications answer as the test says; the retries wait on the test too. */
-function harness() {
+function harness(pending: string[] = []) {
+  const outbox = new Set(pending)
   const calls: { resolve: () => void; reject: (e: Error) => void }[] = []
   /** the back-offs of failed notifications (each send's answer timeout is in `timeouts`) */
   const waits: { ms: number; then: () => void }[] = []
@@ -24,14 +25,19 @@ function harness() {
     watchersOf: () => ['replicaset'],
     poke: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })),
   }
-  const notifier = new Notifier(route, true, (ms, then) => {
-    const wait: { ms: number; then: () => void; cancelled?: boolean } = { ms, then }
-    ;(ms === notifyTimeoutMs ? timeouts : waits).push(wait)
-    return () => {
-      wait.cancelled = true
-    }
-  })
-  return { calls, waits, timeouts, notifier }
+  const notifier = new Notifier(
+    route,
+    true,
+    { pending: () => [...outbox], add: (n) => outbox.add(n), remove: (n) => outbox.delete(n) },
+    (ms, then) => {
+      const wait: { ms: number; then: () => void; cancelled?: boolean } = { ms, then }
+      ;(ms === notifyTimeoutMs ? timeouts : waits).push(wait)
+      return () => {
+        wait.cancelled = true
+      }
+    },
+  )
+  return { calls, waits, timeouts, notifier, outbox }
 }
 
 describe('how a store tells controllers of its changes', () => {
@@ -101,5 +107,31 @@ describe('how a store tells controllers of its changes', () => {
     // An answer in time cancels its timeout.
     expect(timeouts).toHaveLength(2)
     expect(timeouts[1]!.cancelled).toBe(true)
+  })
+
+  it('keeps a controller in the outbox until a notification after its last change is delivered', async () => {
+    const { calls, notifier, outbox } = harness()
+    notifier.notify('core/pods', change)
+    await settle()
+    expect([...outbox]).toEqual(['replicaset'])
+    // A change while the first is in flight: delivering the first is not enough.
+    notifier.notify('core/pods', change)
+    calls[0]!.resolve()
+    await settle()
+    expect([...outbox]).toEqual(['replicaset'])
+    calls[1]!.reject(new Error('Network connection lost'))
+    await settle()
+    expect([...outbox]).toEqual(['replicaset'])
+  })
+
+  it('sends again, after a restart, what the outbox still holds', async () => {
+    const { calls, notifier, outbox } = harness(['replicaset', 'scheduler'])
+    expect(calls).toHaveLength(0)
+    notifier.resume()
+    await settle()
+    expect(calls).toHaveLength(2)
+    for (const c of calls) c.resolve()
+    await settle()
+    expect([...outbox]).toEqual([])
   })
 })
