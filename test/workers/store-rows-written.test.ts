@@ -1,36 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { env, runInDurableObject } from 'cloudflare:test'
 import { api } from './helpers'
-
-const storeOf = (name: string) => env.KIND_STORE.get(env.KIND_STORE.idFromName(name))
-
-/**
- * The SQLite rows one request makes the store `name` write, as the runtime counts them (each index
- * row included): every cursor the store opens while `request` runs is summed.
- */
-async function rowsWrittenBy(name: string, request: () => Promise<unknown>): Promise<number> {
-  const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = []
-  let restore = () => {}
-  await runInDurableObject(storeOf(name), (_instance, state) => {
-    const sql = state.storage.sql
-    const exec = sql.exec
-    sql.exec = function (this: SqlStorage, ...args: Parameters<SqlStorage['exec']>) {
-      const cursor = exec.apply(this, args)
-      cursors.push(cursor)
-      return cursor
-    } as SqlStorage['exec']
-    restore = () => {
-      sql.exec = exec
-    }
-  })
-  try {
-    await request()
-  } finally {
-    await runInDurableObject(storeOf(name), () => restore())
-  }
-  expect(cursors.length).toBeGreaterThan(0)
-  return cursors.reduce((n, c) => n + c.rowsWritten, 0)
-}
+import { rowsWrittenBy } from './rows-written'
 
 const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'
 
@@ -71,8 +41,9 @@ describe('rows written', () => {
       expect(res.status).toBe(200)
     })
     console.log(`rows written per lease renewal: PUT ${put}, PATCH ${patch}`)
-    expect(put).toBeLessThanOrEqual(6)
-    expect(patch).toBeLessThanOrEqual(6)
+    expect(put).toBeGreaterThan(0)
+    expect(put).toBeLessThanOrEqual(2)
+    expect(patch).toBeLessThanOrEqual(2)
   })
 
   it('by a pod create', async () => {
@@ -81,7 +52,11 @@ describe('rows written', () => {
       kind: 'Namespace',
       metadata: { name: 'rows' },
     })
-    await api('POST', '/api/v1/namespaces/rows/pods', pod('first'))
+    // A pod bound to a node: the store then keeps its node index, which a create also writes.
+    await api('POST', '/api/v1/namespaces/rows/pods', {
+      ...pod('first'),
+      spec: { ...pod('first').spec, nodeName: 'rows-node' },
+    })
     const rows = await rowsWrittenBy('core/pods', async () => {
       const res = await api('POST', '/api/v1/namespaces/rows/pods', pod('counted'))
       expect(res.status).toBe(201)
