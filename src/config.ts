@@ -30,7 +30,7 @@ export const defaultEventTtlSeconds = 3600
 /** Expired objects removed per transaction; a full batch brings the next sweep forward. */
 export const expiryBatchRows = 500
 
-/** Rows removed per compaction statement, so no transaction holds the store for long. */
+/** Changes compacted per transaction (each removes at most two rows), so no transaction holds the store for long. */
 export const compactionBatchRows = 5000
 
 /** The apiserver's watch cache sends a bookmark about once a minute. */

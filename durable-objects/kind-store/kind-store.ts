@@ -1,18 +1,15 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { KubeObject, Status } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import {
-  storeReplyBytes,
-  bookmarkIntervalMs,
-  compactionBatchRows,
-  compactionIntervalMs,
-  expiryBatchRows,
-} from '../../src/config'
+import { storeReplyBytes, expiryBatchRows } from '../../src/config'
 import { settingsOf } from '../../src/settings/settings'
 import type { Variables } from '../../src/settings/variables'
 import type { ChangeBatch, KindStoreRpc, NamespaceContent } from '../../src/store-client/bindings'
-import { ensureSchema, readMeta, writeMeta } from './schema'
+import { ensureSchema } from './schema'
+import { readMeta, writeMeta } from './meta'
+import { expiryIndex } from './indexes'
 import { ensureNodeNameColumn } from './node-name-column'
+import { Housekeeping } from './housekeeping'
 import { Log } from './log'
 import { Writer } from './writes'
 import { type WriteResult } from '../../src/apis/store-options'
@@ -46,7 +43,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
   private readonly log: Log
   private readonly hub: WatchHub
   private readonly writer: Writer
-  private alarmArmed: boolean | undefined
+  private readonly housekeeping: Housekeeping
   private readonly notifier: Notifier
   private readonly nodeRefs: NodeRefs
   /** this store's `group/plural`, learnt from the requests it serves */
@@ -67,11 +64,21 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     private readonly kinds: StoreKinds,
   ) {
     super(ctx, env)
-    ensureSchema(ctx.storage.sql)
-    ctx.storage.transactionSync(() => ensureNodeNameColumn(ctx.storage.sql))
+    ctx.storage.transactionSync(() => {
+      ensureSchema(ctx.storage.sql)
+      ensureNodeNameColumn(ctx.storage.sql)
+    })
     this.log = new Log(ctx.storage.sql)
     this.expiring = readMeta(ctx.storage.sql, 'expiring') === 1
     this.hub = new WatchHub(ctx)
+    this.housekeeping = new Housekeeping(
+      ctx,
+      this.log,
+      this.hub,
+      () => settingsOf(env),
+      () => this.expiring,
+      (nowMs) => this.expireEvents(nowMs),
+    )
     this.notifier = new Notifier(
       route,
       settingsOf(env).controllerNotifications,
@@ -85,7 +92,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       (change) => {
         this.hub.broadcast(change)
         this.notifier.notify(this.resource, change)
-        this.armAlarm()
+        this.housekeeping.soon()
       },
       kinds,
       (change) => {
@@ -121,7 +128,10 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     const kind = this.kinds.of(def)
     this.nodeReferences = kind.nodeReferences
     if (this.expiring || !kind.expires) return
-    writeMeta(this.ctx.storage.sql, 'expiring', 1)
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec(expiryIndex)
+      writeMeta(this.ctx.storage.sql, 'expiring', 1)
+    })
     this.expiring = true
   }
 
@@ -322,7 +332,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     const watcher = this.hub.watcher(server)!
     for (const frame of replay(this.log, watcher.spec, watcher.matches, fromRv))
       this.hub.send(server, frame)
-    this.armAlarm()
+    this.housekeeping.soon()
     return new Response(null, { status: 101, webSocket: client })
   }
 
@@ -341,47 +351,9 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.hub.forget(ws)
   }
 
-  /** Event expiry, compaction and bookmarks; re-armed only while there is something to expire, history to compact or watchers to serve. */
+  /** Event expiry, compaction and bookmarks (`housekeeping.ts`). */
   override async alarm(): Promise<void> {
-    this.alarmArmed = false
-    if (this.expireEvents()) {
-      // A full batch: the rest follows at once, in its own turn, so requests interleave. A
-      // millisecond on: the runtime takes an alarm set again to the time of the one running (the
-      // clock stands still while this handler only reads and writes its own storage) as already run.
-      await this.ctx.storage.setAlarm(Date.now() + 1)
-      this.alarmArmed = true
-    }
-    const { compactRetainEvents: retainEvents, compactRetainMs } = settingsOf(this.env)
-    const target = this.log.compactionTarget(retainEvents, Date.now(), compactRetainMs)
-    let removed = compactionBatchRows
-    while (removed === compactionBatchRows)
-      removed = this.ctx.storage.transactionSync(() =>
-        this.log.compact(target, compactionBatchRows),
-      )
-    const watchers = this.ctx.getWebSockets()
-    if (watchers.length) {
-      const spec = this.hub.watcher(watchers[0]!)?.spec
-      if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
-    }
-    if (
-      watchers.length ||
-      this.log.currentRv - this.log.compactedRv > retainEvents ||
-      (this.expiring && this.log.hasObjects())
-    )
-      this.armAlarm()
-  }
-
-  private armAlarm(): void {
-    if (this.alarmArmed) return
-    this.alarmArmed = true
-    let interval = this.ctx.getWebSockets().length
-      ? Math.min(bookmarkIntervalMs, compactionIntervalMs)
-      : compactionIntervalMs
-    if (this.expiring)
-      interval = Math.min(interval, Math.max(1000, settingsOf(this.env).eventTtlMs))
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
-    })
+    await this.housekeeping.run()
   }
 }
 

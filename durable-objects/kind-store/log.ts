@@ -1,6 +1,12 @@
 import type { ChangeType, KubeObject } from '../../src/apimachinery/types'
-import { readMeta, writeMeta } from './schema'
+import { readMeta } from './meta'
 import { nodeNameOf } from './node-scope'
+import { hasIndex, nodeIndex } from './indexes'
+import { compactSpan, compactionTarget } from './compaction'
+import { scanAt } from './snapshot'
+import type { StoredRow } from './stored-row'
+
+export type { StoredRow }
 
 export type { ChangeType }
 
@@ -17,10 +23,10 @@ export interface Change {
   previous?: KubeObject
 }
 
-export interface StoredRow {
-  key: string
-  rv: number
-  value: string
+/** The range of `objects` keys (`namespace/name`) that holds one namespace's objects. */
+function namespaceRange(namespace: string, startAfter: string): [string, string] {
+  const first = `${namespace}/`
+  return [startAfter > first ? startAfter : first, `${namespace}0`]
 }
 
 /**
@@ -30,16 +36,25 @@ export interface StoredRow {
 export class Log {
   currentRv: number
   compactedRv: number
+  /** the store has `objects_node_name_key` */
+  private nodeIndexed: boolean
 
+  /**
+   * The head resourceVersion is the log's last key; compaction never removes the events above the
+   * compacted revision, so it is never behind that either (`current_rv` remains only in a store
+   * upgraded from a schema that recorded it, when its log could not give it).
+   */
   constructor(private readonly sql: SqlStorage) {
-    this.currentRv = readMeta(sql, 'current_rv')
     this.compactedRv = readMeta(sql, 'compact_rv')
+    const head = sql.exec<{ rv: number | null }>('SELECT MAX(rv) AS rv FROM events').one().rv
+    this.currentRv = Math.max(Number(head ?? 0), this.compactedRv, readMeta(sql, 'current_rv'))
+    this.nodeIndexed = hasIndex(sql, 'objects_node_name_key')
   }
 
   get(key: string): StoredRow | undefined {
     return this.sql
-      .exec<{ key: string; rv: number; value: string }>(
-        'SELECT key, rv, value FROM objects WHERE key = ?',
+      .exec<{ key: string; rv: number; value: string; node: string }>(
+        'SELECT key, rv, value, node_name AS node FROM objects WHERE key = ?',
         key,
       )
       .toArray()[0]
@@ -70,7 +85,12 @@ export class Log {
       node,
     )
     if (type === 'DELETED') this.sql.exec('DELETE FROM objects WHERE key = ?', key)
-    else
+    else if (previous?.node === node)
+      // The node is unchanged: its index row is not rewritten.
+      this.sql.exec('UPDATE objects SET rv = ?, value = ? WHERE key = ?', rv, text, key)
+    else {
+      if (node && !this.nodeIndexed) this.sql.exec(nodeIndex)
+      this.nodeIndexed ||= !!node
       this.sql.exec(
         'INSERT INTO objects (key, namespace, rv, value, node_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET rv = excluded.rv, value = excluded.value, node_name = excluded.node_name',
         key,
@@ -79,7 +99,7 @@ export class Log {
         text,
         node,
       )
-    writeMeta(this.sql, 'current_rv', rv)
+    }
     this.currentRv = rv
     return { rv, text }
   }
@@ -90,9 +110,9 @@ export class Log {
     startAfter: string,
     node?: string,
   ): Generator<StoredRow> {
-    const where = ['key > ?']
-    const args: string[] = [startAfter]
-    if (namespace !== undefined) where.push('namespace = ?'), args.push(namespace)
+    const where = namespace === undefined ? ['key > ?'] : ['key > ? AND key < ? AND namespace = ?']
+    const args: string[] =
+      namespace === undefined ? [startAfter] : [...namespaceRange(namespace, startAfter), namespace]
     if (node !== undefined) where.push('node_name = ?'), args.push(node)
     const cursor = this.sql.exec<{ key: string; rv: number; value: string }>(
       `SELECT key, rv, value FROM objects WHERE ${where.join(' AND ')} ORDER BY key`,
@@ -102,25 +122,20 @@ export class Log {
   }
 
   /** Objects as they were at `rv` (which must not be older than the compacted revision), in key order, optionally of one node. */
-  *scanAt(
+  scanAt(
     rv: number,
     namespace: string | undefined,
     startAfter: string,
     node?: string,
   ): Generator<StoredRow> {
-    const nsClause = namespace === undefined ? '' : 'AND namespace = ?'
-    const nodeClause = node === undefined ? '' : 'AND node_name = ?'
-    const args: (string | number)[] =
-      namespace === undefined ? [rv, startAfter] : [rv, startAfter, namespace]
-    if (node !== undefined) args.push(node)
-    const cursor = this.sql.exec<{ key: string; rv: number; value: string; type: string }>(
-      `SELECT key, rv, value, type FROM events WHERE rv IN (
-         SELECT MAX(rv) FROM events WHERE rv <= ? AND key > ? ${nsClause} GROUP BY key
-       ) ${nodeClause} ORDER BY key`,
-      ...args,
+    return scanAt(
+      this.sql,
+      this.scanCurrent(namespace, startAfter, node),
+      rv,
+      namespace,
+      startAfter,
+      node,
     )
-    for (const row of cursor)
-      if (row.type !== 'DELETED') yield { key: row.key, rv: row.rv, value: row.value }
   }
 
   /** Changes after `rv`, in order, for watch replay; with `node`, only those whose object was or is of that node. */
@@ -179,9 +194,9 @@ export class Log {
             .one()
         : this.sql
             .exec<{ n: number }>(
-              'SELECT COUNT(*) AS n FROM objects WHERE namespace = ? AND key > ?',
+              'SELECT COUNT(*) AS n FROM objects WHERE key > ? AND key < ? AND namespace = ?',
+              ...namespaceRange(namespace, startAfter),
               namespace,
-              startAfter,
             )
             .one()
     return Number(row.n)
@@ -196,44 +211,27 @@ export class Log {
   }
 
   /**
-   * Forgets history at or below `target`, keeping for every key its latest event at or below it
-   * (so reads at any rv >= target stay answerable) and dropping deletions entirely.
+   * Forgets history at or below `target` in steps of at most `span` changes, keeping for every key
+   * its latest event at or below it (so reads at any rv >= target stay answerable) and dropping
+   * deletions entirely. Call inside a transaction; true once compacted to `target`.
    */
-  compact(target: number, batch: number): number {
-    if (target <= this.compactedRv) return 0
-    const doomed = this.sql
-      .exec<{ rv: number }>(
-        `SELECT e.rv FROM events e WHERE e.rv <= ?1 AND (e.type = 'DELETED' OR e.rv < (
-         SELECT MAX(l.rv) FROM events l WHERE l.key = e.key AND l.rv <= ?1))
-       LIMIT ?2`,
-        target,
-        batch,
-      )
-      .toArray()
-      .map((r) => r.rv)
-    if (doomed.length > 0)
-      this.sql.exec(
-        'DELETE FROM events WHERE rv IN (SELECT value FROM json_each(?))',
-        JSON.stringify(doomed),
-      )
-    if (doomed.length < batch) {
-      writeMeta(this.sql, 'compact_rv', target)
-      this.compactedRv = target
-    }
-    return doomed.length
+  compact(target: number, span: number): boolean {
+    this.compactedRv = compactSpan(this.sql, this.compactedRv, target, span)
+    return this.compactedRv >= target
   }
 
   /** The highest rv that is at least `minEvents` behind the head and older than `minAgeMs`. */
   compactionTarget(minEvents: number, nowMs: number, minAgeMs: number): number {
-    const byCount = this.currentRv - minEvents
-    if (byCount <= this.compactedRv) return this.compactedRv
+    return compactionTarget(this.sql, this.currentRv, this.compactedRv, minEvents, nowMs - minAgeMs)
+  }
+
+  /** When the oldest last write of a current object was made (what expires first), if any. */
+  oldestWriteMs(): number | undefined {
     const row = this.sql
-      .exec<{ rv: number | null }>(
-        'SELECT MAX(rv) AS rv FROM events WHERE rv <= ? AND at_ms <= ?',
-        byCount,
-        nowMs - minAgeMs,
+      .exec<{ at: number }>(
+        'SELECT e.at_ms AS at FROM events e JOIN objects o ON o.key = e.key AND o.rv = e.rv ORDER BY e.at_ms LIMIT 1',
       )
-      .one()
-    return Math.max(this.compactedRv, Number(row.rv ?? 0))
+      .toArray()[0]
+    return row && Number(row.at)
   }
 }

@@ -1,9 +1,10 @@
-import { readMeta, writeMeta } from './schema'
+import { readMeta, writeMeta } from './meta'
+import { nodeIndex } from './indexes'
 
 /**
- * Gives `objects` and `events` a `node_name` column (a pod's `spec.nodeName`, '' otherwise) and
- * indexes the current objects by it, filling the column from the stored JSON for a store written
- * before it existed. Call inside a transaction.
+ * Gives `objects` and `events` a `node_name` column (a pod's `spec.nodeName`, '' otherwise),
+ * filling it from the stored JSON for a store written before it existed, and indexes the current
+ * objects by it if any is bound to a node. Call inside a transaction.
  */
 export function ensureNodeNameColumn(sql: SqlStorage): void {
   if (readMeta(sql, 'node_name_column') === 1) return
@@ -17,6 +18,7 @@ export function ensureNodeNameColumn(sql: SqlStorage): void {
       `UPDATE ${table} SET node_name = json_extract(value, '$.spec.nodeName') WHERE json_type(value, '$.spec.nodeName') = 'text'`,
     )
   }
-  sql.exec('CREATE INDEX IF NOT EXISTS objects_node_name_key ON objects (node_name, key)')
+  if (sql.exec("SELECT 1 FROM objects WHERE node_name <> '' LIMIT 1").toArray().length)
+    sql.exec(nodeIndex)
   writeMeta(sql, 'node_name_column', 1)
 }

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/apimachinery/types'
 import { podReferences } from '../../src/apis/pod-references'
-import { readMeta, writeMeta } from './schema'
+import { readMeta, writeMeta } from './meta'
 
 const ddl = [
   `CREATE TABLE IF NOT EXISTS node_refs (

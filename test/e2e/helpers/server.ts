@@ -23,6 +23,8 @@ export interface StartServerOptions {
   stateDir?: string
   port?: number
   readyTimeoutMs?: number
+  /** The checkout whose launcher runs (another release's, say); this repository by default. */
+  root?: string
 }
 
 export interface TestServer {
@@ -80,7 +82,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
       process.execPath,
       ['--import', 'tsx', 'src/launcher/main.ts', ...(opts.args ?? [])],
       {
-        cwd: REPO_ROOT,
+        cwd: opts.root ?? REPO_ROOT,
         // A free ingress port unless the test names one, so parallel launchers never contend for 8080.
         // Strict limits: every invocation is held to the production limits (see assertWithinLimits).
         env: {

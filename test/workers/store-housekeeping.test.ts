@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { api, configMap, openWatch } from './helpers'
+import { rowsWrittenBy, storeOf } from './rows-written'
+import type { KindStore } from '../../durable-objects/kind-store/kind-store'
+
+const cms = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`
+const alarmOf = (name: string) =>
+  runInDurableObject(storeOf(name), (_i, state) => state.storage.getAlarm())
+const infoOf = (name: string) => runInDurableObject(storeOf(name), (s: KindStore) => s.info())
+
+async function makeNamespace(name: string) {
+  const res = await api('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+  })
+  expect(res.status).toBe(201)
+}
+
+describe('an idle store', () => {
+  it('with a bookmark watcher sets no alarm once a quiet period passed, and wakes again on a write', async () => {
+    await makeNamespace('idle')
+    const created = await api('POST', cms('idle'), configMap('a'))
+    const watch = await openWatch(
+      `${cms('idle')}?watch=true&allowWatchBookmarks=true&resourceVersion=${created.json.metadata.resourceVersion}`,
+    )
+    expect(await alarmOf('core/configmaps')).not.toBeNull()
+    expect(await runDurableObjectAlarm(storeOf('core/configmaps'))).toBe(true)
+    const [first] = await watch.received(1)
+    expect(first!.type).toBe('BOOKMARK')
+    expect(await alarmOf('core/configmaps')).toBeNull()
+
+    const changed = await api('PUT', `${cms('idle')}/a`, configMap('a', { k: 'w' }))
+    expect(await alarmOf('core/configmaps')).not.toBeNull()
+    expect(await runDurableObjectAlarm(storeOf('core/configmaps'))).toBe(true)
+    const events = await watch.received(3)
+    expect(events.slice(1).map((e) => e.type)).toEqual(['MODIFIED', 'BOOKMARK'])
+    expect(events[2]!.object.metadata.resourceVersion).toBe(changed.json.metadata.resourceVersion)
+    expect(await alarmOf('core/configmaps')).toBeNull()
+    watch.close()
+  })
+
+  it('books an Event store for the next expiry, not every minute', async () => {
+    const res = await api('POST', '/api/v1/namespaces/default/events', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'idle-news' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'Tested',
+      message: 'quiet',
+    })
+    expect(res.status).toBe(201)
+    expect(await runDurableObjectAlarm(storeOf('core/events'))).toBe(true)
+    const at = await alarmOf('core/events')
+    expect(at).not.toBeNull()
+    expect(at!).toBeGreaterThan(Date.now() + 30 * 60_000)
+  })
+})
+
+describe('compaction', () => {
+  it('keeps every read at or after the compacted revision, and writes nothing when nothing changed', async () => {
+    await makeNamespace('compact')
+    for (const name of ['a', 'b', 'c']) await api('POST', cms('compact'), configMap(name))
+    for (let i = 0; i < 3; i++)
+      await api('PUT', `${cms('compact')}/a`, configMap('a', { n: `${i}` }))
+    await api('DELETE', `${cms('compact')}/b`)
+    const then = await api('GET', cms('compact'))
+    const rv = then.json.metadata.resourceVersion
+    // Five changes after `rv` (the store keeps the last five: COMPACT_RETAIN_EVENTS).
+    await api('PUT', `${cms('compact')}/a`, configMap('a', { n: 'later' }))
+    await api('DELETE', `${cms('compact')}/c`)
+    await api('POST', cms('compact'), configMap('b'))
+    await api('POST', cms('compact'), configMap('d'))
+    await api('PUT', `${cms('compact')}/d`, configMap('d', { n: '1' }))
+    expect(await runDurableObjectAlarm(storeOf('core/configmaps'))).toBe(true)
+    const info = await infoOf('core/configmaps')
+    expect(info.compactedRv).toBe(Number(rv))
+    // What is left: the latest event at or before `rv` of a and c (b's deletion dropped), then the five.
+    const left = await runInDurableObject(storeOf('core/configmaps'), (_i, state) =>
+      state.storage.sql
+        .exec<{ key: string; type: string }>(
+          "SELECT key, type FROM events WHERE namespace = 'compact' ORDER BY rv",
+        )
+        .toArray()
+        .map((e) => `${e.type} ${e.key}`),
+    )
+    expect(left).toEqual([
+      'ADDED compact/c',
+      'MODIFIED compact/a',
+      'MODIFIED compact/a',
+      'DELETED compact/c',
+      'ADDED compact/b',
+      'ADDED compact/d',
+      'MODIFIED compact/d',
+    ])
+    const at = await api(
+      'GET',
+      `${cms('compact')}?resourceVersion=${rv}&resourceVersionMatch=Exact`,
+    )
+    expect(at.status).toBe(200)
+    expect(at.json.items).toEqual(then.json.items)
+    const paged = await api(
+      'GET',
+      `${cms('compact')}?resourceVersion=${rv}&resourceVersionMatch=Exact&limit=1`,
+    )
+    const rest = await api(
+      'GET',
+      `${cms('compact')}?limit=5&continue=${paged.json.metadata.continue}`,
+    )
+    expect([...paged.json.items, ...rest.json.items]).toEqual(then.json.items)
+    const watch = await openWatch(`${cms('compact')}?watch=true&resourceVersion=${rv}`)
+    const events = await watch.received(5)
+    watch.close()
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+      'MODIFIED a',
+      'DELETED c',
+      'ADDED b',
+      'ADDED d',
+      'MODIFIED d',
+    ])
+    const old = await api(
+      'GET',
+      `${cms('compact')}?resourceVersion=${Number(rv) - 1}&resourceVersionMatch=Exact`,
+    )
+    expect(old.status).toBe(410)
+    const idle = await rowsWrittenBy('core/configmaps', () =>
+      runDurableObjectAlarm(storeOf('core/configmaps')),
+    )
+    expect(idle).toBe(0)
+  })
+})
