@@ -9,8 +9,8 @@ import { startServer, type TestServer } from './helpers/server'
 import { waitFor } from './helpers/wait'
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
-/** The release before schema 2 of the kind store (schema 1: no recorded version). */
-const PREVIOUS = 'c1008d4'
+/** The release deployed before schema 2 of the kind store (schema 1: no recorded version). */
+const PREVIOUS = '521c983'
 
 function hasCommit(commit: string): boolean {
   try {
