@@ -7,6 +7,7 @@ import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 import { storeKinds } from './apis/store-strategy'
 import { InvocationMeter, metered, workerFigures } from './limits/strict'
 import { settingsOf } from './settings/settings'
+import { countWorkerRequest } from './limits/object-usage'
 import { provideAdmissionAuthorizer } from './admission/policies/authorizer'
 import { authorize } from './api/authorization/authorize'
 import { rbacPolicy } from './api/authorization/rbac-snapshot'
@@ -38,12 +39,13 @@ export default {
   fetch(req, env, ctx) {
     const serve = () =>
       isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx)
-    return settingsOf(env).strictLimits
-      ? metered(new InvocationMeter('worker', workerFigures), serve)
-      : serve()
+    if (!settingsOf(env).strictLimits) return serve()
+    countWorkerRequest('fetch', req)
+    return metered(new InvocationMeter('worker', workerFigures), serve)
   },
   /** Cron: the safety net that re-arms every controller whose alarm was lost. */
   async scheduled(_controller, env): Promise<void> {
+    if (settingsOf(env).strictLimits) countWorkerRequest('scheduled')
     await resyncControllers(env)
   },
 } satisfies ExportedHandler<Env>
