@@ -62,7 +62,7 @@ module.exports = {
       name: 'store-under-api',
       severity: 'error',
       comment:
-        'The store knows apimachinery, apis and the settings, and implements the calls its client declares (src/store-client/bindings.ts); it is told whom to notify by the composition root, never by importing controllers.',
+        'The store knows apimachinery, apis, the settings and the platform limits (strict mode counts what it is billed for), and implements the calls its client declares (src/store-client/bindings.ts); it is told whom to notify by the composition root, never by importing controllers.',
       from: { path: '^durable-objects/kind-store/' },
       to: {
         path: '^(src|durable-objects)/',
@@ -70,6 +70,7 @@ module.exports = {
           core,
           '^src/apis/',
           '^src/settings/',
+          '^src/limits/',
           '^src/store-client/bindings\\.ts$',
           '^durable-objects/kind-store/',
         ],

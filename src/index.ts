@@ -7,6 +7,7 @@ import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 import { storeKinds } from './apis/store-strategy'
 import { InvocationMeter, metered, workerFigures } from './limits/strict'
 import { settingsOf } from './settings/settings'
+import { countWorkerRequest } from './limits/object-usage'
 import { provideAdmissionAuthorizer } from './admission/policies/authorizer'
 import { authorize } from './api/authorization/authorize'
 import { rbacPolicy } from './api/authorization/rbac-snapshot'
@@ -55,15 +56,16 @@ export default {
     if (settingsOf(env).controllerNotifications) ctx.waitUntil(startControllers(env))
     const serve = () =>
       isIngressRequest(req, env) ? serveIngress(req, env) : app.fetch(req, env, ctx)
-    return settingsOf(env).strictLimits
-      ? metered(new InvocationMeter('worker', workerFigures), serve)
-      : serve()
+    if (!settingsOf(env).strictLimits) return serve()
+    countWorkerRequest('fetch', req)
+    return metered(new InvocationMeter('worker', workerFigures), serve)
   },
   /**
    * A cron trigger, if one is configured (wrangler.toml configures none, so an idle cluster wakes
    * nothing): re-arms every controller host whose alarm was lost.
    */
   async scheduled(_controller, env): Promise<void> {
+    if (settingsOf(env).strictLimits) countWorkerRequest('scheduled')
     await resyncControllers(env)
   },
 } satisfies ExportedHandler<Env>

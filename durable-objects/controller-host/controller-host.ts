@@ -15,6 +15,8 @@ import { HostSchedule, nextAlarmAt } from './schedule'
 import { retiredHost } from './retire'
 import { emptyFigures, InvocationMeter, metered } from '../../src/limits/strict'
 import { settingsOf } from '../../src/settings/settings'
+import { meteredState, meterEntryPoints, meterOf } from '../../src/limits/metered-object'
+import type { ObjectUsage } from '../../src/limits/object-usage'
 
 const defaultPassGapMs = 100
 /** a pass that failed as a whole is tried again after this long, doubling while it keeps failing, at most a resync period */
@@ -47,6 +49,11 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
   /** per controller, how many passes in a row failed as a whole */
   private readonly failures = new Map<string, number>()
 
+  constructor(ctx: DurableObjectState, env: HostBindings) {
+    super(ctx, env)
+    this.ctx = meteredState(this.ctx, settingsOf(env).strictLimits)
+  }
+
   /** A store committed a change the controller `name` watches: run its pass soon. */
   async poke(name: string): Promise<void> {
     await this.remember(hostOfController(name))
@@ -65,6 +72,11 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
   /** The alarms fired and passes run so far by the controller `name`. */
   async readCounters(name: string): Promise<ControllerCounters> {
     return { ...(await this.countersOf(name)) }
+  }
+
+  /** What this host is billed for, in strict-limits mode (null otherwise); this read is not counted. */
+  readUsage(): ObjectUsage | null {
+    return meterOf(this.ctx)?.read() ?? null
   }
 
   /** Takes over what the controller `name` remembered in the host it ran in before. */
@@ -212,3 +224,9 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
     return this.runners
   }
 }
+
+meterEntryPoints(
+  ControllerHost,
+  ['poke', 'ensureAlarm', 'adoptMemory', 'passNow', 'alarm'],
+  ['readCounters', 'readUsage'],
+)

@@ -32,6 +32,8 @@ import type { StoreKinds } from '../../src/apis/store-strategy'
 import { namespacedKey } from '../../src/apimachinery/object-key'
 import type { Binding, ItemResult } from '../../src/apis/store-options'
 import type { PatchSubresource, WriteSubresource } from '../../src/apis/write-subresource'
+import { meteredState, meterEntryPoints, meterOf, whileBusy } from '../../src/limits/metered-object'
+import type { ObjectUsage } from '../../src/limits/object-usage'
 
 export type { Binding, ItemResult }
 
@@ -64,6 +66,8 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     private readonly kinds: StoreKinds,
   ) {
     super(ctx, env)
+    // the state whose storage strict-limits mode counts
+    ctx = this.ctx = meteredState(this.ctx, settingsOf(env).strictLimits)
     ctx.storage.transactionSync(() => {
       ensureSchema(ctx.storage.sql)
       ensureNodeNameColumn(ctx.storage.sql)
@@ -79,8 +83,12 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       () => this.expiring,
       (nowMs) => this.expireEvents(nowMs),
     )
+    // A notification in flight keeps the store from hibernating: it is billed as active meanwhile.
     this.notifier = new Notifier(
-      route,
+      {
+        watchersOf: route.watchersOf.bind(route),
+        poke: (name) => whileBusy(ctx, route.poke(name)),
+      },
       settingsOf(env).controllerNotifications,
       new NotifyOutbox(ctx.storage.sql),
     )
@@ -299,6 +307,14 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     }
   }
 
+  /** What this store is billed for, in strict-limits mode (null otherwise); this read is not counted. */
+  readUsage(): ObjectUsage | null {
+    const usage = meterOf(this.ctx)?.read()
+    return usage
+      ? { ...usage, log: { changes: this.log.currentRv, events: this.log.eventCount() } }
+      : null
+  }
+
   /** Watch over WebSocket: `?resource=&kind=&apiVersion=&namespace=&labelSelector=&fieldSelector=&resourceVersion=&allowWatchBookmarks=`. */
   override async fetch(req: Request): Promise<Response> {
     if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket')
@@ -356,6 +372,34 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     await this.housekeeping.run()
   }
 }
+
+meterEntryPoints(
+  KindStore,
+  [
+    'nodeRefers',
+    'get',
+    'list',
+    'create',
+    'update',
+    'patch',
+    'delete',
+    'bind',
+    'bindMany',
+    'createMany',
+    'changesSince',
+    'namespaceContent',
+    'deleteCollection',
+    'revision',
+    'expireEvents',
+    'info',
+    'fetch',
+    'webSocketMessage',
+    'webSocketClose',
+    'webSocketError',
+    'alarm',
+  ],
+  ['readUsage'],
+)
 
 /** Runs writes in order, each answered on its own, until the answers hold `storeReplyBytes`. */
 function eachWithin<T>(

@@ -115,24 +115,30 @@ export interface BenchOptions {
   outDir: string
   /** `--scale N`: run only the scale scenario, at N pods (see scenarios/scale.ts) */
   scale?: number
+  /** `--cost`: run only the cost scenario, at the mode's sizes (see scenarios/cost.ts) */
+  cost?: true
 }
 
 export const USAGE = `Usage: npm run bench [-- options]
 
   (no option)     full run: 10,000 objects, 3 repetitions, 100 watchers; 100 sim nodes, 1,000 pods,
-                  controller alarms over 60 s idle; controller footprint with 1,000 pods of 4 KB
+                  controller alarms over 60 s idle; controller footprint with 1,000 pods of 4 KB;
+                  cost of 100 sim nodes, a 1,000-replica rollout and 6 min idle
   --quick         1,000 objects, 3 repetitions, 20 watchers; 20 sim nodes, 200 pods, 30 s idle;
-                  footprint with 200 pods
+                  footprint with 200 pods; cost of 100 nodes, 200 replicas and 60 s idle
   --smoke         with --quick: 50 objects, 1 repetition, 5 watchers; 3 sim nodes, 10 pods, 5 s idle;
-                  footprint with 20 pods; etcd only if installed
+                  footprint with 20 pods; cost of 3 nodes, 10 replicas and 10 s idle; etcd only if
+                  installed
   --reps N        repetitions (default 3; smoke 1)
   --objects N     objects per repetition
   --watchers N    concurrent watchers
   --no-etcd       skip the etcd comparison (its figures are reported as null)
   --no-workload   skip the scenarios with simulated nodes (scheduling, deploy, replace, idle, node loss,
-                  footprint)
+                  footprint, cost)
   --scale N       only the scale scenario, under strict limits: N pods of 4 KB over N/100 sim nodes,
                   a Deployment of N/10 replicas, a namespace of N/4 objects deleted; writes scale.json
+  --cost          only the cost scenario, at the sizes of the mode: what the cluster is billed at
+                  Cloudflare's list prices, idle and per pod started; writes cost.json
   --out DIR       where report.json, report.md and chart.svg go (default: bench/)
   --help`
 
@@ -143,6 +149,7 @@ const OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   smoke: { type: 'boolean' },
   'no-etcd': { type: 'boolean' },
   'no-workload': { type: 'boolean' },
+  cost: { type: 'boolean' },
   reps: { type: 'string' },
   objects: { type: 'string' },
   watchers: { type: 'string' },
@@ -233,5 +240,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     workload: flags.has('--no-workload') ? null : WORKLOAD_SIZES[mode],
     outDir: out === undefined ? join(REPO_ROOT, 'bench') : isAbsolute(out) ? out : resolve(out),
     ...(values.has('--scale') ? { scale: int('--scale', 0) } : {}),
+    ...(flags.has('--cost') ? { cost: true as const } : {}),
   }
 }

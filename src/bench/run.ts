@@ -21,6 +21,8 @@ import { workloadRun, type WorkloadResult } from './scenarios/workload'
 import { dataPathRun } from './scenarios/datapath'
 import { scaleRun, writeScaleReport } from './scenarios/scale'
 import { footprintRun } from './scenarios/footprint'
+import { costRun } from './scenarios/cost'
+import { writeCostReport } from './report/cost-report'
 
 let interrupted = false
 
@@ -33,6 +35,12 @@ async function main(): Promise<void> {
   const o = parsed
   if (o.scale !== undefined) {
     progress(`wrote ${show(await writeScaleReport(o.outDir, await scaleRun(o, o.scale)))}`)
+    return
+  }
+  if (o.cost) {
+    const cost = await costRun(o)
+    if ('error' in cost) throw new Error(`the cost scenario failed: ${cost.error}`)
+    progress(`wrote ${show(await writeCostReport(o.outDir, cost))}`)
     return
   }
   const startedAt = new Date()
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
     : undefined
   const dataPath = o.workload ? await dataPathRun(o) : undefined
   const footprint = o.workload ? await footprintRun(o, o.workload.footprintPods) : undefined
+  const cost = o.workload ? await costRun(o) : undefined
 
   const report = buildReport(
     {
@@ -85,6 +94,7 @@ async function main(): Promise<void> {
     workload,
     dataPath,
     footprint,
+    cost,
   )
   const paths = await writeReport(o.outDir, report)
   const table = renderMarkdown(report).split('\n## ')[0]!

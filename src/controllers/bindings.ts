@@ -1,5 +1,6 @@
 import type { AdmissionBindings } from '../admission/bindings'
 import type { ControllerCounters } from '../../durable-objects/controller-host/counters'
+import type { ObjectUsage } from '../limits/object-usage'
 
 /** What controllers need: they read and write the stores, their creates passing admission. */
 export type ControllerBindings = AdmissionBindings
@@ -11,6 +12,8 @@ export interface ControllerHostRpc extends Rpc.DurableObjectBranded {
   /** the cron safety net: re-arms a host whose alarm was lost */
   ensureAlarm(name: string): Promise<void>
   readCounters(name: string): Promise<ControllerCounters>
+  /** what the host is billed for, in strict-limits mode (null otherwise) */
+  readUsage(): ObjectUsage | null
   /** takes over what the controller remembered in the host it ran in before */
   adoptMemory(name: string, entries: [string, unknown][]): Promise<void>
 }

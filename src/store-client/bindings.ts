@@ -14,6 +14,7 @@ import type {
 } from '../apis/store-options'
 import type { PatchSubresource, WriteSubresource } from '../apis/write-subresource'
 import type { Variables } from '../settings/variables'
+import type { ObjectUsage } from '../limits/object-usage'
 
 /** A slice of the change log. */
 export interface ChangeBatch {
@@ -75,6 +76,8 @@ export interface KindStoreRpc extends Rpc.DurableObjectBranded {
   revision(): number
   /** the pods store: whether a pod bound to `node` references `resource` `namespace/name` */
   nodeRefers(node: string, resource: string, namespace: string, name: string): boolean
+  /** what the store is billed for, in strict-limits mode (null otherwise) */
+  readUsage(): ObjectUsage | null
 }
 
 /**

@@ -4,6 +4,7 @@ import { hostOfController } from '../../controllers/hosts'
 import { renderLimitFigures, workerFigures, type LimitFigures } from '../../limits/strict'
 import type { ControllerCounters } from '../../../durable-objects/controller-host/counters'
 import { gatherControllerCounters } from '../../../durable-objects/controller-host/gather-counters'
+import { objectUsageMetrics } from './usage-metrics'
 
 interface Metric {
   name: string
@@ -58,7 +59,10 @@ export function renderControllerMetrics(counters: Map<string, ControllerCounters
   return lines.join('\n') + '\n'
 }
 
-/** `GET /metrics`, as kube-controller-manager serves it: the controllers' counters as Prometheus text. */
+/**
+ * `GET /metrics`, as kube-controller-manager serves it: the controllers' counters as Prometheus
+ * text; in strict-limits mode also the limit figures and what each store and host is billed for.
+ */
 export async function serveMetrics(env: ApiBindings): Promise<Response> {
   const counters = await gatherControllerCounters(env)
   let body = renderControllerMetrics(counters)
@@ -71,6 +75,7 @@ export async function serveMetrics(env: ApiBindings): Promise<Response> {
           c.limits,
         ])
     body += renderLimitFigures(series)
+    body += await objectUsageMetrics(env)
   }
   return new Response(body, {
     headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },

@@ -31,7 +31,7 @@ export const WORKLOAD_KEYS = [
   'deploy_1000_over_100_nodes_s',
   'pod_replace_p99_ms',
   'node_loss_recover_s',
-  'idle_alarms_per_min',
+  'idle_controller_alarms_per_min',
   'container_pod_start_p99_ms',
   'process_pod_start_p99_ms',
 ] as const
@@ -59,7 +59,26 @@ export const FOOTPRINT_KEYS = [
   'controller_pass_subrequests_max',
 ] as const
 
-export const ALL_KEYS = [...MEASURED_KEYS, ...WORKLOAD_KEYS, ...DATAPATH_KEYS, ...FOOTPRINT_KEYS]
+/**
+ * What the cluster costs at Cloudflare's list prices (src/bench/cost/prices.ts), measured once with
+ * the workload scenarios on a strict-limits control plane: idle, and per pod started; and the
+ * alarms every store and controller host fires while it idles.
+ */
+export const COST_KEYS = [
+  'idle_usd_per_month_100_nodes',
+  'usd_per_1000_pod_starts',
+  'rows_written_per_lease_renewal',
+  'rows_written_per_pod_create_to_running',
+  'idle_alarms_per_min',
+] as const
+
+export const ALL_KEYS = [
+  ...MEASURED_KEYS,
+  ...WORKLOAD_KEYS,
+  ...DATAPATH_KEYS,
+  ...FOOTPRINT_KEYS,
+  ...COST_KEYS,
+]
 
 export type Key = (typeof ALL_KEYS)[number]
 
@@ -89,6 +108,11 @@ export const GOALS: Partial<Record<Key, Goal>> = {
   // Half the production limit of subrequests per invocation, the margin the scale bench asks too.
   scheduler_pass_subrequests_max: { op: '<=', target: productionLimits.subrequests / 2 },
   controller_pass_subrequests_max: { op: '<=', target: productionLimits.subrequests / 2 },
+  // An idle cluster of 100 nodes within the plan's $5 minimum (a stretch: $1), a node heartbeat of
+  // at most two rows, and an idle cluster that wakes its objects about once a minute at most.
+  idle_usd_per_month_100_nodes: { op: '<=', target: 5 },
+  rows_written_per_lease_renewal: { op: '<=', target: 2 },
+  idle_alarms_per_min: { op: '<=', target: 1 },
 }
 
 /** Whether a value meets its goal. */

@@ -7,6 +7,8 @@ import type { SeriesResult } from '../scenarios/series'
 import { ROUNDS, type CreateRate } from '../scenarios/rbac'
 import type { DataPathResult } from '../scenarios/datapath'
 import type { FootprintResult } from '../scenarios/footprint'
+import type { CostResult } from '../scenarios/cost'
+import { costFigures } from './cost-figures'
 import { round, type Percentiles } from '../stats'
 import { dataPathFigures } from './datapath-figures'
 import { footprintFigures } from './footprint-figures'
@@ -50,6 +52,7 @@ export function buildReport(
   workload?: WorkloadResult,
   dataPath?: Outcome<DataPathResult>,
   footprint?: Outcome<FootprintResult>,
+  cost?: Outcome<CostResult>,
 ): Report {
   const o = run.options
   const etcdSkipped = 'skipped' in run.etcd ? run.etcd.skipped : undefined
@@ -228,6 +231,7 @@ export function buildReport(
   Object.assign(results, workloadFigures(workload))
   Object.assign(results, dataPathFigures(dataPath))
   Object.assign(results, footprintFigures(footprint))
+  Object.assign(results, costFigures(cost))
 
   const latency: LatencyRow[] = [
     latencyRow(

@@ -164,14 +164,14 @@ describe('bench report', () => {
       goal: '<= 20',
       skipped: expect.stringContaining('timed out'),
     })
-    expect(r.results.idle_alarms_per_min).toMatchObject({
+    expect(r.results.idle_controller_alarms_per_min).toMatchObject({
       value: 12,
       verdict: 'meets',
       goal: '<= 14',
       unit: 'alarms/min',
       at: '100 pods, 20 nodes, 20 s',
     })
-    expect(r.results.idle_alarms_per_min!.details).toMatchObject({
+    expect(r.results.idle_controller_alarms_per_min!.details).toMatchObject({
       controllers: 7,
       alarms_per_min_by_controller: { replicaset: 0, 'node-lifecycle': 9, scheduler: 3 },
       cluster_pods: 410,
@@ -180,12 +180,15 @@ describe('bench report', () => {
       ...workload,
       idle: { ...(workload.idle as object), alarmsPerMinute: 30 } as WorkloadResult['idle'],
     })
-    expect(busy.results.idle_alarms_per_min).toMatchObject({ value: 30, verdict: 'misses' })
+    expect(busy.results.idle_controller_alarms_per_min).toMatchObject({
+      value: 30,
+      verdict: 'misses',
+    })
     const failed = buildReport(run(true), [rep(1, true)], {
       ...workload,
       idle: { error: 'GET /metrics answered 403' },
     })
-    expect(failed.results.idle_alarms_per_min).toMatchObject({
+    expect(failed.results.idle_controller_alarms_per_min).toMatchObject({
       value: null,
       verdict: 'not measured',
       goal: '<= 14',
@@ -198,7 +201,7 @@ describe('bench report', () => {
     )
     expect(md).toContain('Workload keys are measured once per run')
     expect(md).toMatch(
-      /\| `idle_alarms_per_min` \| ≤ 14 \| 12 alarms\/min at 100 pods, 20 nodes, 20 s \| meets \|/,
+      /\| `idle_controller_alarms_per_min` \| ≤ 14 \| 12 alarms\/min at 100 pods, 20 nodes, 20 s \| meets \|/,
     )
   })
 
