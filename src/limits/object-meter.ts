@@ -13,7 +13,7 @@ interface Running {
 const running = new AsyncLocalStorage<Running>()
 
 /** where the counts are kept, so they survive eviction as the object's storage does (written uncounted) */
-const table = 'edgeplane_usage'
+export const usageTable = 'edgeplane_usage'
 
 type Cursor = Pick<SqlStorageCursor<Record<string, SqlStorageValue>>, 'rowsRead' | 'rowsWritten'>
 
@@ -35,10 +35,10 @@ export class ObjectMeter {
 
   constructor(private readonly raw: DurableObjectStorage) {
     raw.sql.exec(
-      `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY, value TEXT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${usageTable} (id INTEGER PRIMARY KEY, value TEXT NOT NULL)`,
     )
     const row = raw.sql
-      .exec<{ value: string }>(`SELECT value FROM ${table} WHERE id = 1`)
+      .exec<{ value: string }>(`SELECT value FROM ${usageTable} WHERE id = 1`)
       .toArray()[0]
     this.usage = row
       ? (JSON.parse(row.value) as ObjectUsage)
@@ -127,7 +127,7 @@ export class ObjectMeter {
   private save(): void {
     const write = () =>
       this.raw.sql.exec(
-        `INSERT INTO ${table} (id, value) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value`,
+        `INSERT INTO ${usageTable} (id, value) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value`,
         JSON.stringify(this.usage),
       )
     try {
@@ -135,7 +135,7 @@ export class ObjectMeter {
     } catch {
       // deleteAll() took the table with everything else
       this.raw.sql.exec(
-        `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY, value TEXT NOT NULL)`,
+        `CREATE TABLE IF NOT EXISTS ${usageTable} (id INTEGER PRIMARY KEY, value TEXT NOT NULL)`,
       )
       write()
     }
