@@ -39,6 +39,16 @@ export async function api(
   return { status: res.status, json, headers: res.headers }
 }
 
+/** Creates the namespace `name` as the admin, expecting it did not exist. */
+export async function makeNamespace(name: string): Promise<void> {
+  const res = await api('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+  })
+  if (res.status !== 201) throw new Error(`creating namespace ${name} answered ${res.status}`)
+}
+
 export function configMap(
   name: string,
   data: Record<string, string> = { k: 'v' },

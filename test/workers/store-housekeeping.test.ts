@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
-import { api, configMap, openWatch } from './helpers'
+import { api, configMap, makeNamespace, openWatch } from './helpers'
 import { rowsWrittenBy, storeOf } from './rows-written'
 import type { KindStore } from '../../durable-objects/kind-store/kind-store'
 
@@ -8,15 +8,6 @@ const cms = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`
 const alarmOf = (name: string) =>
   runInDurableObject(storeOf(name), (_i, state) => state.storage.getAlarm())
 const infoOf = (name: string) => runInDurableObject(storeOf(name), (s: KindStore) => s.info())
-
-async function makeNamespace(name: string) {
-  const res = await api('POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name },
-  })
-  expect(res.status).toBe(201)
-}
 
 describe('an idle store', () => {
   it('with a bookmark watcher sets no alarm once a quiet period passed, and wakes again on a write', async () => {

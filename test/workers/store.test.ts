@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { env, runDurableObjectAlarm, evictDurableObject } from 'cloudflare:test'
-import { api, configMap, openWatch } from './helpers'
+import { api, configMap, makeNamespace, openWatch } from './helpers'
 
 const cms = (ns = 'default') => `/api/v1/namespaces/${ns}/configmaps`
-
-async function makeNamespace(name: string) {
-  const res = await api('POST', '/api/v1/namespaces', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name },
-  })
-  expect(res.status).toBe(201)
-}
 
 describe('resourceVersion', () => {
   it('is strictly increasing and unique under concurrent writers', async () => {
