@@ -21,6 +21,7 @@ import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
 import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NodeRefs } from './node-refs'
+import { StoreDeadlines, alarmBy } from './deadlines'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
 import type {
   DeleteOptions,
@@ -48,6 +49,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
   private alarmArmed: boolean | undefined
   private readonly notifier: Notifier
   private readonly nodeRefs: NodeRefs
+  private readonly deadlines: StoreDeadlines
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
   /** this store's objects are removed a while after their last write (kept in meta: alarms run before any request) */
@@ -73,6 +75,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.hub = new WatchHub(ctx)
     this.notifier = new Notifier(route, settingsOf(env).controllerNotifications)
     this.nodeRefs = new NodeRefs(ctx.storage.sql)
+    this.deadlines = new StoreDeadlines(ctx.storage, kinds, this.log)
     this.writer = new Writer(
       this.log,
       (fn) => ctx.storage.transactionSync(fn),
@@ -80,6 +83,8 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
         this.hub.broadcast(change)
         this.notifier.notify(this.resource, change)
         this.armAlarm()
+        const deadline = this.deadlines.record(change)
+        if (deadline !== undefined) alarmBy(ctx.storage, deadline)
       },
       kinds,
       (change) => {
@@ -114,6 +119,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.resource = storeName(def)
     const kind = this.kinds.of(def)
     this.nodeReferences = kind.nodeReferences
+    this.deadlines.learn(this.resource, kind)
     if (this.expiring || !kind.expires) return
     writeMeta(this.ctx.storage.sql, 'expiring', 1)
     this.expiring = true
@@ -335,9 +341,13 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.hub.forget(ws)
   }
 
-  /** Event expiry, compaction and bookmarks; re-armed only while there is something to expire, history to compact or watchers to serve. */
+  /**
+   * Objects past their deadline announced, Event expiry, compaction and bookmarks; re-armed only
+   * while there is a deadline ahead, something to expire, history to compact or watchers to serve.
+   */
   override async alarm(): Promise<void> {
     this.alarmArmed = false
+    await this.deadlines.announce(Date.now(), (store, due) => this.notifier.notifyDue(store, due))
     if (this.expireEvents()) {
       // A full batch: the rest follows at once, in its own turn, so requests interleave. A
       // millisecond on: the runtime takes an alarm set again to the time of the one running (the
@@ -363,6 +373,8 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       (this.expiring && this.log.hasObjects())
     )
       this.armAlarm()
+    const deadline = this.deadlines.nextAlarm()
+    if (deadline !== undefined) alarmBy(this.ctx.storage, deadline)
   }
 
   private armAlarm(): void {
@@ -374,7 +386,10 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     if (this.expiring)
       interval = Math.min(interval, Math.max(1000, settingsOf(this.env).eventTtlMs))
     void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null) return this.ctx.storage.setAlarm(Date.now() + interval)
+      if (at === null)
+        return this.ctx.storage.setAlarm(
+          Math.min(Date.now() + interval, this.deadlines.booked ?? Infinity),
+        )
     })
   }
 }

@@ -14,12 +14,26 @@ const settle = () => new Promise((r) => setTimeout(r, 0))
 function harness() {
   const calls: { resolve: () => void; reject: (e: Error) => void }[] = []
   const waits: { ms: number; then: () => void }[] = []
+  const due: { name: string; store: string; objects: KubeObject[] }[] = []
+  const call = () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject }))
   const route: ChangeRoute = {
     watchersOf: () => ['replicaset'],
-    poke: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })),
+    poke: call,
+    deadlineWatchersOf: (store) =>
+      store === 'coordination.k8s.io/leases' ? ['node-lifecycle'] : [],
+    pokeDue: (name, store, objects) => {
+      due.push({ name, store, objects })
+      return call()
+    },
   }
   const notifier = new Notifier(route, true, (ms, then) => void waits.push({ ms, then }))
-  return { calls, waits, notifier }
+  return { calls, waits, due, notifier }
+}
+
+const lease: KubeObject = {
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name: 'n1', namespace: 'kube-node-lease' },
 }
 
 describe('how a store tells controllers of its changes', () => {
@@ -64,5 +78,42 @@ describe('how a store tells controllers of its changes', () => {
     notifier.notify('core/pods', change)
     await settle()
     expect(calls).toHaveLength(4)
+  })
+
+  it('tells the controllers watching the deadlines of a store of the objects past theirs, each time with its objects', async () => {
+    const { calls, waits, due, notifier } = harness()
+    notifier.notifyDue('coordination.k8s.io/leases', [lease])
+    notifier.notifyDue('core/pods', [pod])
+    notifier.notifyDue('coordination.k8s.io/leases', [])
+    await settle()
+    expect(due).toEqual([
+      { name: 'node-lifecycle', store: 'coordination.k8s.io/leases', objects: [lease] },
+    ])
+    // Failed: sent again, with the same objects, after the back-off.
+    calls[0]!.reject(new Error('Network connection lost'))
+    await settle()
+    expect(waits.map((w) => w.ms)).toEqual([500])
+    waits[0]!.then()
+    await settle()
+    expect(due).toHaveLength(2)
+    expect(due[1]!.objects).toEqual([lease])
+    calls[1]!.resolve()
+    await settle()
+    expect(calls).toHaveLength(2)
+  })
+
+  it('tells nobody when notifications are off', async () => {
+    const calls: string[] = []
+    const route: ChangeRoute = {
+      watchersOf: () => ['replicaset'],
+      poke: async (name) => void calls.push(name),
+      deadlineWatchersOf: () => ['node-lifecycle'],
+      pokeDue: async (name) => void calls.push(name),
+    }
+    const notifier = new Notifier(route, false)
+    notifier.notify('core/pods', change)
+    notifier.notifyDue('coordination.k8s.io/leases', [lease])
+    await settle()
+    expect(calls).toEqual([])
   })
 })
