@@ -80,26 +80,24 @@ describe('how a store tells controllers of its changes', () => {
     expect(calls).toHaveLength(4)
   })
 
-  it('tells the controllers watching the deadlines of a store of the objects past theirs, each time with its objects', async () => {
+  it('tells the controllers watching the deadlines of a store of the objects past theirs, and whether they heard', async () => {
     const { calls, waits, due, notifier } = harness()
-    notifier.notifyDue('coordination.k8s.io/leases', [lease])
-    notifier.notifyDue('core/pods', [pod])
-    notifier.notifyDue('coordination.k8s.io/leases', [])
+    const heard = notifier.notifyDue('coordination.k8s.io/leases', [lease])
+    expect(await notifier.notifyDue('core/pods', [pod])).toBe(true)
+    expect(await notifier.notifyDue('coordination.k8s.io/leases', [])).toBe(true)
     await settle()
     expect(due).toEqual([
       { name: 'node-lifecycle', store: 'coordination.k8s.io/leases', objects: [lease] },
     ])
-    // Failed: sent again, with the same objects, after the back-off.
-    calls[0]!.reject(new Error('Network connection lost'))
+    calls[0]!.resolve()
+    expect(await heard).toBe(true)
+
+    // Not heard: the store keeps the deadline and announces it again; the notifier retries nothing.
+    const lost = notifier.notifyDue('coordination.k8s.io/leases', [lease])
     await settle()
-    expect(waits.map((w) => w.ms)).toEqual([500])
-    waits[0]!.then()
-    await settle()
-    expect(due).toHaveLength(2)
-    expect(due[1]!.objects).toEqual([lease])
-    calls[1]!.resolve()
-    await settle()
-    expect(calls).toHaveLength(2)
+    calls[1]!.reject(new Error('Network connection lost'))
+    expect(await lost).toBe(false)
+    expect(waits).toEqual([])
   })
 
   it('tells nobody when notifications are off', async () => {
@@ -112,7 +110,7 @@ describe('how a store tells controllers of its changes', () => {
     }
     const notifier = new Notifier(route, false)
     notifier.notify('core/pods', change)
-    notifier.notifyDue('coordination.k8s.io/leases', [lease])
+    expect(await notifier.notifyDue('coordination.k8s.io/leases', [lease])).toBe(true)
     await settle()
     expect(calls).toEqual([])
   })
