@@ -1,7 +1,7 @@
 import type { Env } from './env'
 import { buildApp } from './api/app'
 import { hostFor, resyncControllers } from './controllers/hosts'
-import { watchersOf } from './controllers/registry'
+import { deadlineWatchersOf, watchersOf } from './controllers/registry'
 import { isIngressRequest, serveIngress } from './edge/serve-ingress'
 import { KindStore as Store } from '../durable-objects/kind-store/kind-store'
 import { storeKinds } from './apis/store-strategy'
@@ -18,8 +18,16 @@ export class KindStore extends Store {
     super(
       ctx,
       env,
-      { watchersOf, poke: (name) => hostFor(env, name).poke(name) },
-      storeKinds({ serviceClusterIpRange: settingsOf(env).serviceClusterIpRange }),
+      {
+        watchersOf,
+        poke: (name) => hostFor(env, name).poke(name),
+        deadlineWatchersOf,
+        pokeDue: (name, store, objects) => hostFor(env, name).pokeDue(name, store, objects),
+      },
+      storeKinds({
+        serviceClusterIpRange: settingsOf(env).serviceClusterIpRange,
+        nodeMonitorGracePeriodMs: settingsOf(env).nodeMonitorGracePeriodMs,
+      }),
     )
   }
 }

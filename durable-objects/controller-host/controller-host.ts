@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers'
+import type { KubeObject } from '../../src/apimachinery/types'
 import type { ControllerHostRpc, HostBindings } from '../../src/controllers/bindings'
 import { controllerDefinition } from '../../src/controllers/registry'
 import { controllersOfHost, hostOfController } from '../../src/controllers/hosts'
@@ -60,6 +61,13 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
     const counters = await this.countersOf(name)
     counters.notifications++
     await this.armBy(this.schedule.poked(name, Date.now()))
+  }
+
+  /** Objects of the store `store` passed their deadline unchanged: the controller `name` reconciles what they concern soon. */
+  async pokeDue(name: string, store: string, objects: KubeObject[]): Promise<void> {
+    await this.remember(hostOfController(name))
+    ;(await this.loadedRunners()).get(name)?.queueDue(store, objects, Date.now())
+    await this.poke(name)
   }
 
   /** The cron safety net: re-arms a host whose alarm was lost (see `lost`). */

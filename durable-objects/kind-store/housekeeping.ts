@@ -29,6 +29,8 @@ export class Housekeeping {
     private readonly expiring: () => boolean,
     /** removes one batch of expired objects; true when more may be waiting */
     private readonly expire: (nowMs: number) => boolean,
+    /** the alarm time the store's deadlines want (see StoreDeadlines), if any: never booked later */
+    private readonly deadline: () => number | undefined = () => undefined,
   ) {}
 
   /** After a write or a new watcher: a bookmark and compaction within about a minute. */
@@ -37,7 +39,7 @@ export class Housekeeping {
       ? Math.min(bookmarkIntervalMs, compactionIntervalMs)
       : compactionIntervalMs
     if (this.expiring()) interval = Math.min(interval, Math.max(1000, this.settings().eventTtlMs))
-    this.book(nowMs + interval)
+    this.book(Math.min(nowMs + interval, this.deadline() ?? Infinity))
   }
 
   /** The alarm handler. */
@@ -71,9 +73,9 @@ export class Housekeeping {
     if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
   }
 
-  /** When the store next has work that no write will bring, if any. */
+  /** When the store next has work that no write will bring, if any (a deadline among it). */
   private nextDue(nowMs: number): number | undefined {
-    const due = [this.compactionDue(nowMs), this.expiryDue(nowMs)].filter(
+    const due = [this.compactionDue(nowMs), this.expiryDue(nowMs), this.deadline()].filter(
       (t): t is number => t !== undefined,
     )
     return due.length ? Math.min(...due) : undefined

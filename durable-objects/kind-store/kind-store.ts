@@ -19,6 +19,7 @@ import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NotifyOutbox } from './notify-outbox'
 import { NodeRefs } from './node-refs'
+import { StoreDeadlines } from './deadlines'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
 import type {
   DeleteOptions,
@@ -48,6 +49,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
   private readonly housekeeping: Housekeeping
   private readonly notifier: Notifier
   private readonly nodeRefs: NodeRefs
+  private readonly deadlines: StoreDeadlines
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
   /** this store's objects are removed a while after their last write (kept in meta: alarms run before any request) */
@@ -82,24 +84,29 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       () => settingsOf(env),
       () => this.expiring,
       (nowMs) => this.expireEvents(nowMs),
+      () => this.deadlines.booked,
     )
     // A notification in flight keeps the store from hibernating: it is billed as active meanwhile.
     this.notifier = new Notifier(
       {
         watchersOf: route.watchersOf.bind(route),
         poke: (name) => whileBusy(ctx, route.poke(name)),
+        deadlineWatchersOf: route.deadlineWatchersOf.bind(route),
+        pokeDue: (name, store, objects) => whileBusy(ctx, route.pokeDue(name, store, objects)),
       },
       settingsOf(env).controllerNotifications,
       new NotifyOutbox(ctx.storage.sql),
     )
     this.notifier.resume()
     this.nodeRefs = new NodeRefs(ctx.storage.sql)
+    this.deadlines = new StoreDeadlines(ctx.storage, kinds, this.log)
     this.writer = new Writer(
       this.log,
       (fn) => ctx.storage.transactionSync(fn),
       (change) => {
         this.hub.broadcast(change)
         this.notifier.notify(this.resource, change)
+        this.deadlines.record(change)
         this.housekeeping.soon()
       },
       kinds,
@@ -135,6 +142,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.resource = storeName(def)
     const kind = this.kinds.of(def)
     this.nodeReferences = kind.nodeReferences
+    this.deadlines.learn(this.resource, kind)
     if (this.expiring || !kind.expires) return
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec(expiryIndex)
@@ -367,8 +375,10 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.hub.forget(ws)
   }
 
-  /** Event expiry, compaction and bookmarks (`housekeeping.ts`). */
+  /** Deadlines announced (`deadlines.ts`), then Event expiry, compaction and bookmarks (`housekeeping.ts`). */
   override async alarm(): Promise<void> {
+    await this.deadlines.announce(Date.now(), (store, due) => this.notifier.notifyDue(store, due))
+    this.deadlines.nextAlarm()
     await this.housekeeping.run()
   }
 }

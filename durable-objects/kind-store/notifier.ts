@@ -15,6 +15,10 @@ export interface ChangeRoute {
   ): Iterable<string>
   /** Asks the controller `name` for a pass soon. */
   poke(name: string): Promise<unknown>
+  /** The controllers to tell when objects of the store `storeName` pass their deadline unchanged. */
+  deadlineWatchersOf(storeName: string): Iterable<string>
+  /** Asks the controller `name` for a pass soon over what `objects` of the store `storeName` concern. */
+  pokeDue(name: string, storeName: string, objects: KubeObject[]): Promise<unknown>
 }
 
 /** A notification that failed is sent again after this long, doubling while it keeps failing, up to `maxRetryMs`. */
@@ -74,6 +78,23 @@ export class Notifier {
       this.outbox.add(name)
       if (this.inFlight.has(name)) this.again.add(name)
       else this.send(name, 0)
+    }
+  }
+
+  /**
+   * Tells the controllers watching the deadlines of this store's objects that `objects` passed
+   * theirs unchanged. True once every one of them heard it (or notifications are off); false when
+   * one could not be reached: the store keeps the deadlines and announces them again later.
+   */
+  async notifyDue(storeName: string, objects: KubeObject[]): Promise<boolean> {
+    if (!this.enabled || !objects.length) return true
+    try {
+      const names = [...this.route.deadlineWatchersOf(storeName)]
+      await Promise.all(names.map((name) => this.route.pokeDue(name, storeName, objects)))
+      return true
+    } catch (e) {
+      console.error(`announcing the deadlines of ${objects.length} objects failed`, e)
+      return false
     }
   }
 

@@ -12,6 +12,7 @@ import { appsStrategies } from './apps/strategies'
 import { horizontalPodAutoscalerStrategy } from './autoscaling/strategy'
 import { batchStrategies } from './batch/strategies'
 import { csrStrategy } from './certificates/strategy'
+import { leaseStrategy } from './coordination/strategy'
 import { coreStrategies } from './core/strategies'
 import { eventsV1Strategy } from './core/events'
 import { crdStrategy } from './crd/strategy'
@@ -29,7 +30,7 @@ const byGroup: Record<string, Record<string, KindStrategy>> = {
   batch: batchStrategies,
   autoscaling: { horizontalpodautoscalers: horizontalPodAutoscalerStrategy },
   policy: { poddisruptionbudgets: podDisruptionBudgetStrategy },
-  'coordination.k8s.io': { leases: {} },
+  'coordination.k8s.io': { leases: leaseStrategy },
   'discovery.k8s.io': { endpointslices: {} },
   'networking.k8s.io': networkingStrategies,
   'events.k8s.io': { events: eventsV1Strategy },

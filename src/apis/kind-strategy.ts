@@ -24,6 +24,8 @@ export interface CreateContext {
 export interface StoreConfig {
   /** SERVICE_CLUSTER_IP_RANGE: where Service cluster IPs are allocated (unset: the default range) */
   serviceClusterIpRange?: string
+  /** EDGEPLANE_NODE_MONITOR_GRACE_PERIOD: how long a node's Lease may go unrenewed (unset: node Leases have no deadline) */
+  nodeMonitorGracePeriodMs?: number
 }
 
 export interface KindStrategy {
@@ -77,6 +79,12 @@ export interface KindStrategy {
   ): string | undefined
   /** Objects are removed a while after their last write (kube-apiserver's --event-ttl). */
   expires?: boolean
+  /**
+   * When an object unchanged since becomes of interest again (a node Lease unrenewed past the
+   * node monitor grace period): the store announces it then to the controllers that watch the
+   * kind's deadlines, while writes that only move it later wake nobody. Undefined: never.
+   */
+  deadline?(obj: KubeObject, config: StoreConfig): number | undefined
   /** The store keeps an index of what the objects bound to each node reference (the Node authorizer's question). */
   nodeReferences?: boolean
 }

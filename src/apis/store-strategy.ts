@@ -12,6 +12,7 @@ import {
   type StoreResult,
 } from '../apimachinery/status'
 import type { ResourceDef } from './resource-def'
+import { storedResources, storeName } from './registry'
 import type { StoreConfig, SubresourceStrategy } from './kind-strategy'
 import type { ApplyWriteOptions, PatchType, WriteOptions } from './store-options'
 import type { NodeWriter } from './node-restriction'
@@ -39,6 +40,10 @@ export type StoreSubresource = Pick<SubresourceStrategy, 'view' | 'toObject' | '
 export interface StoreStrategy {
   /** objects are removed a while after their last write (Events) */
   readonly expires: boolean
+  /** the kind's objects may have deadlines (see `deadline`) */
+  readonly hasDeadlines: boolean
+  /** when the object, unchanged since, is announced to the controllers watching the kind's deadlines */
+  deadline(obj: KubeObject): number | undefined
   /** the store keeps the index of what the objects bound to each node reference (pods) */
   readonly nodeReferences: boolean
   /** how a write through the subresource is made; undefined when the kind has no such subresource */
@@ -110,6 +115,11 @@ export interface StoreStrategy {
 
 export interface StoreKinds {
   of(def: ResourceDef): StoreStrategy
+  /**
+   * The strategy of the built-in kind kept in the store named `name` (`group/plural`): how a store
+   * that has not served a write since it started (an alarm wakes it) knows its kind.
+   */
+  ofStore(name: string): StoreStrategy | undefined
 }
 
 /** The store-side strategies of every kind, with the server's settings they read. */
@@ -122,6 +132,10 @@ export function storeKinds(config: StoreConfig = {}): StoreKinds {
       if (!strategy) built.set(def, (strategy = storeStrategy(def, config)))
       return strategy
     },
+    ofStore(name) {
+      const def = storedResources.find((d) => storeName(d) === name)
+      return def && this.of(def)
+    },
   }
 }
 
@@ -133,6 +147,8 @@ function storeStrategy(def: ResourceDef, config: StoreConfig): StoreStrategy {
     partOf(subresource) === 'status' ? 'status' : undefined
   return {
     expires: kind.expires === true,
+    hasDeadlines: kind.deadline !== undefined,
+    deadline: (obj) => kind.deadline?.(obj, config),
     nodeReferences: kind.nodeReferences === true,
     subresource: (name) => subresourceOf(def, name),
     prepareForCreate: (body, nowMs, requester) => prepareForCreate(def, body, nowMs, requester),

@@ -1,6 +1,7 @@
 import type { AdmissionBindings } from '../admission/bindings'
 import type { ControllerCounters } from '../../durable-objects/controller-host/counters'
 import type { ObjectUsage } from '../limits/object-usage'
+import type { KubeObject } from '../apimachinery/types'
 
 /** What controllers need: they read and write the stores, their creates passing admission. */
 export type ControllerBindings = AdmissionBindings
@@ -9,6 +10,8 @@ export type ControllerBindings = AdmissionBindings
 export interface ControllerHostRpc extends Rpc.DurableObjectBranded {
   /** a store committed a change the controller watches: its pass comes soon */
   poke(name: string): Promise<void>
+  /** objects of the store `store` (`group/plural`) passed their deadline unchanged: a pass over what they concern comes soon */
+  pokeDue(name: string, store: string, objects: KubeObject[]): Promise<void>
   /** the cron safety net: re-arms a host whose alarm was lost */
   ensureAlarm(name: string): Promise<void>
   readCounters(name: string): Promise<ControllerCounters>

@@ -1,5 +1,6 @@
 import type { ChangeType, KubeObject } from '../apimachinery/types'
 import type { ControllerDefinition, ResourceRef } from './runtime/types'
+import { sameResource } from './resources'
 import { schedulerController } from './scheduler'
 import { nodeLifecycleController } from './node-lifecycle'
 import { garbageCollectedResources, garbageCollector } from './garbage-collector'
@@ -92,20 +93,12 @@ export function controllerDefinition(name: string, env: Variables): ControllerDe
   return build(settingsOf(env))
 }
 
-let watchers:
-  | Map<string, { name: string; ref: ResourceRef; def: ControllerDefinition }[]>
-  | undefined
+type Watcher = { name: string; ref: ResourceRef; def: ControllerDefinition }
 
-/**
- * The controllers to notify of a change to the store named `group/plural` (e.g. `core/pods`):
- * those watching it whose `wakesOn` (if any) wants this change.
- */
-export function watchersOf(
-  storeName: string,
-  type: ChangeType,
-  object: KubeObject,
-  previous?: KubeObject,
-): string[] {
+let watchers: Map<string, Watcher[]> | undefined
+
+/** Per store name (`group/plural`), the controllers watching its kind. */
+function watchersByStore(): Map<string, Watcher[]> {
   if (!watchers) {
     watchers = new Map()
     const defaults = parseSettings({})
@@ -117,7 +110,27 @@ export function watchersOf(
       }
     }
   }
-  return (watchers.get(storeName) ?? [])
+  return watchers
+}
+
+/**
+ * The controllers to notify of a change to the store named `group/plural` (e.g. `core/pods`):
+ * those watching it whose `wakesOn` (if any) wants this change.
+ */
+export function watchersOf(
+  storeName: string,
+  type: ChangeType,
+  object: KubeObject,
+  previous?: KubeObject,
+): string[] {
+  return (watchersByStore().get(storeName) ?? [])
     .filter((w) => w.def.watches.wakesOn?.(w.ref, type, object, previous) ?? true)
+    .map((w) => w.name)
+}
+
+/** The controllers to notify when objects of the store named `group/plural` pass their deadline: those that watch its deadlines. */
+export function deadlineWatchersOf(storeName: string): string[] {
+  return (watchersByStore().get(storeName) ?? [])
+    .filter((w) => w.def.watches.deadlines?.some((r) => sameResource(r, w.ref)))
     .map((w) => w.name)
 }

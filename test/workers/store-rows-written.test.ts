@@ -4,6 +4,9 @@ import { rowsWrittenBy } from './rows-written'
 
 const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'
 
+/** A renewTime `s` seconds from now (MicroTime): the lease's deadline lies ahead, so no alarm runs meanwhile. */
+const renewedIn = (s: number) => new Date(Date.now() + s * 1000).toISOString().replace('Z', '000Z')
+
 function lease(name: string, renewTime: string) {
   return {
     apiVersion: 'coordination.k8s.io/v1',
@@ -20,13 +23,13 @@ describe('rows written', () => {
       kind: 'Namespace',
       metadata: { name: 'kube-node-lease' },
     })
-    const made = await api('POST', leases, lease('rows-n1', '2025-06-01T12:00:00.000000Z'))
+    const made = await api('POST', leases, lease('rows-n1', renewedIn(0)))
     expect(made.status).toBe(201)
     let current = made.json
     const put = await rowsWrittenBy('coordination.k8s.io/leases', async () => {
       const res = await api('PUT', `${leases}/rows-n1`, {
         ...current,
-        spec: { ...current.spec, renewTime: '2025-06-01T12:00:10.000000Z' },
+        spec: { ...current.spec, renewTime: renewedIn(10) },
       })
       expect(res.status).toBe(200)
       current = res.json
@@ -35,7 +38,7 @@ describe('rows written', () => {
       const res = await api(
         'PATCH',
         `${leases}/rows-n1`,
-        { spec: { renewTime: '2025-06-01T12:00:20.000000Z' } },
+        { spec: { renewTime: renewedIn(20) } },
         'application/merge-patch+json',
       )
       expect(res.status).toBe(200)

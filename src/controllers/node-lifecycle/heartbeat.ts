@@ -1,10 +1,12 @@
 import type { KubeObject } from '../../apimachinery/types'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { parseTime } from '../../apimachinery/meta-time'
+import { nodeLeaseDeadline } from '../../apis/coordination/node-lease'
+
+export { NODE_LEASE_NAMESPACE } from '../../apis/coordination/node-lease'
 
 /** --node-startup-grace-period: the allowance of --node-monitor-grace-period (DEFAULT_GRACE_PERIOD_MS) for a node that has never reported Ready. */
 export const DEFAULT_STARTUP_GRACE_PERIOD_MS = 60_000
-export const NODE_LEASE_NAMESPACE = 'kube-node-lease'
 
 export function nodeConditions(node: KubeObject): Json[] {
   const conditions = asRecord(node.status).conditions
@@ -41,7 +43,10 @@ export interface Health {
   gracePeriodMs: number
   /** silent for longer than the grace period */
   stale: boolean
-  /** while fresh: when to look again so that expiry is noticed without any event */
+  /**
+   * while fresh: when to look again so that expiry is noticed without any event. None while the
+   * Lease's store announces the lease's deadline no later than the node's (see nodeLeaseDeadline).
+   */
   recheckInMs?: number
 }
 
@@ -49,7 +54,9 @@ export interface Health {
  * Whether the node's kubelet has gone silent. Expiry is strict (`now > heartbeat + grace`, as
  * upstream compares), so the recheck lands one millisecond past the deadline; it is capped to the
  * grace period so that a heartbeat stamped in the future by a skewed clock cannot postpone it.
- * Without any timestamp there is nothing to judge by, and the node is looked at again later.
+ * A Lease whose deadline is still ahead, and no later than the node's, needs no recheck: its store
+ * announces it if it passes unrenewed, so renewals cost no pass. Without any timestamp there is
+ * nothing to judge by, and the node is looked at again later.
  */
 export function assessHealth(
   node: KubeObject,
@@ -62,6 +69,9 @@ export function assessHealth(
   if (heartbeat === undefined) return { gracePeriodMs, stale: false, recheckInMs: gracePeriodMs }
   const deadline = heartbeat + gracePeriodMs
   if (now > deadline) return { heartbeat, gracePeriodMs, stale: true }
+  const leaseDue = lease && nodeLeaseDeadline(lease, periods.gracePeriodMs)
+  if (leaseDue !== undefined && leaseDue >= now && leaseDue <= deadline)
+    return { heartbeat, gracePeriodMs, stale: false }
   return {
     heartbeat,
     gracePeriodMs,

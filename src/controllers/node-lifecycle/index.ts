@@ -9,6 +9,13 @@ import { asRecord, type Json } from '../../apimachinery/json-value'
 import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from '../../settings/eviction-rates'
 import { podReads } from '../shared/pod-reads'
 
+/**
+ * The full resync's period: every node's deadline reaches the controller as its Lease's store
+ * announces it, so the resync only catches an announcement lost (a store evicted while its
+ * controller host could not be reached). Upstream polls node health every 5 s instead.
+ */
+export const NODE_LIFECYCLE_RESYNC_MS = 10 * 60_000
+
 export interface NodeLifecycleOptions {
   /** how long a node may go without a heartbeat before it is marked Unknown (default 40 s) */
   gracePeriodMs?: number
@@ -46,6 +53,7 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
   const rates = options.evictionRates ?? DEFAULT_EVICTION_RATES
   return {
     name: 'node-lifecycle',
+    resyncMs: NODE_LIFECYCLE_RESYNC_MS,
     watches: {
       kinds: [nodes, leases, pods],
       // Of a pod: its node (podNeedsNode, podsOn), tolerations (planEviction) and conditions (Ready for
@@ -54,11 +62,15 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
         { spec: { nodeName: true, tolerations: true }, status: { conditions: true } },
         false,
       ),
-      // A renewal only moves a node's deadline later: the recheck already queued for the old deadline
-      // reads the leases and finds it. A node coming back reports its status, which does wake it.
-      // Pods matter only on their node (podNeedsNode): a pending one is on none.
-      wakesOn: (resource, _type, object, previous) => {
-        if (sameResource(resource, leases)) return false
+      // A renewal only moves a node's deadline later: the Lease's store announces the lease once it
+      // passes its deadline unrenewed (`deadlines`), and a renewal neither wakes nor queues the node.
+      // A deleted lease leaves the node to its own deadline (assessHealth), so it does. A node
+      // coming back reports its status, which wakes it. Pods matter only on their node
+      // (podNeedsNode): a pending one is on none.
+      deadlines: [leases],
+      queuesOn: (resource, type) => !sameResource(resource, leases) || type !== 'MODIFIED',
+      wakesOn: (resource, type, object, previous) => {
+        if (sameResource(resource, leases)) return type === 'DELETED'
         if (!sameResource(resource, pods)) return true
         return [object, previous].some(
           (p) =>

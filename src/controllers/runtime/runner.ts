@@ -13,6 +13,8 @@ import { ControllerMemory } from './memory'
 import { PassBudget } from './pass-budget'
 import { WorkQueue } from './queue'
 import { reflect } from './reflector'
+import { resourceDefOf } from '../resources'
+import { storeName } from '../../apis/registry'
 import { RefusedAction } from './refusal'
 import { defaultRunnerOptions, type PassReport, type RunnerOptions } from './runner-options'
 import type { ControllerDefinition, Refused, ResourceRef } from './types'
@@ -77,7 +79,7 @@ export class ControllerRunner {
     if (start >= this.nextResyncAt) {
       for (const key of budget.computing(() => this.def.watches.allKeys(this.caches)))
         this.queue.add(key, start)
-      this.nextResyncAt = start + this.opts.resyncMs
+      this.nextResyncAt = start + Math.max(this.opts.resyncMs, this.def.resyncMs ?? 0)
     }
     const report: PassReport = { reconciled: 0, failed: 0, actions: 0, calls: 0, nextAt: undefined }
     const settled: KeySettled = {
@@ -173,6 +175,17 @@ export class ControllerRunner {
     if (watches.queuesOn && !watches.queuesOn(r, type, obj, previous)) return
     for (const k of watches.keysFor(r, obj, this.caches)) this.queue.add(k, now)
     if (previous) for (const k of watches.keysFor(r, previous, this.caches)) this.queue.add(k, now)
+  }
+
+  /**
+   * Queues, due at `now`, the keys that `objects` of the store `store` concern: they passed their
+   * deadline unchanged, for a kind whose deadlines this controller watches.
+   */
+  queueDue(store: string, objects: KubeObject[], now: number): void {
+    const r = this.def.watches.deadlines?.find((d) => storeName(resourceDefOf(d)) === store)
+    if (!r) return
+    for (const o of objects)
+      for (const k of this.def.watches.keysFor(r, o, this.caches)) this.queue.add(k, now)
   }
 
   /** Queues the keys every object of a relisted kind concerns. */

@@ -75,6 +75,13 @@ export interface Watches {
    * caches, and the keys they concern are visited at the next resync.
    */
   queuesOn?: WakesOn
+  /**
+   * Watched kinds whose objects' deadlines (as their store computes them: a node Lease unrenewed
+   * past the grace period) bring a pass over the keys those objects concern, once the deadline
+   * passes with the object unchanged. A change that only moves a deadline later need then wake
+   * nothing.
+   */
+  deadlines?: ResourceRef[]
   /** the order in which a pass takes its due keys (earliest due first when unset) */
   order?(keys: string[], cache: Cache): string[]
 }
@@ -102,4 +109,10 @@ export interface ControllerDefinition {
   name: string
   watches: Watches
   reconcile: Reconcile
+  /**
+   * The least time between two full resyncs of this controller, when longer than its host's
+   * (CONTROLLER_RESYNC_SECONDS): for one that every change and deadline it needs reaches anyway,
+   * whose resync is only the net for a notification lost.
+   */
+  resyncMs?: number
 }

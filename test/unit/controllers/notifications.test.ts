@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../src/apimachinery/types'
-import { watchersOf } from '../../../src/controllers/registry'
+import { deadlineWatchersOf, watchersOf } from '../../../src/controllers/registry'
 import { podManifest } from '../../helpers'
 
 const lease: KubeObject = {
@@ -18,6 +18,13 @@ const deleting = podManifest('p', {
 describe('which controllers a stored change wakes', () => {
   it('a lease renewal wakes nobody: it only moves a deadline later', () => {
     expect(watchersOf('coordination.k8s.io/leases', 'MODIFIED', lease)).toEqual([])
+    expect(watchersOf('coordination.k8s.io/leases', 'ADDED', lease)).toEqual([])
+  })
+
+  it('a deleted lease wakes node lifecycle, and so does one that passed its deadline', () => {
+    expect(watchersOf('coordination.k8s.io/leases', 'DELETED', lease)).toEqual(['node-lifecycle'])
+    expect(deadlineWatchersOf('coordination.k8s.io/leases')).toEqual(['node-lifecycle'])
+    expect(deadlineWatchersOf('core/pods')).toEqual([])
   })
 
   it('only namespaces wake the namespace controller: content is emptied in the stores', () => {

@@ -53,19 +53,47 @@ describe('assessHealth', () => {
   const node = newNode('n', { heartbeat: '2025-06-01T00:00:00Z' })
   const lease = newLease('n', beat)
   it.each<[string, number, { stale: boolean; recheckInMs?: number }]>([
-    ['just renewed', t(beat), { stale: false, recheckInMs: 40_000 }],
-    ['halfway', t(beat) + 20_000, { stale: false, recheckInMs: 20_001 }],
-    ['exactly at the deadline', t(beat) + 40_000, { stale: false, recheckInMs: 1 }],
+    ['just renewed', t(beat), { stale: false }],
+    ['halfway', t(beat) + 20_000, { stale: false }],
+    ['exactly at the deadline', t(beat) + 40_000, { stale: false }],
     ['one millisecond past the deadline', t(beat) + 40_001, { stale: true }],
     ['long gone', t(beat) + 3_600_000, { stale: true }],
+    ['heartbeat from a clock ahead of ours', t(beat) - 30_000, { stale: false }],
+  ])('by the lease, whose store announces its deadline: %s', (_, now, want) => {
+    const h = assessHealth(node, lease, now, periods)
+    expect({ stale: h.stale, recheckInMs: h.recheckInMs }).toEqual(want)
+  })
+
+  const reported = newNode('n', { heartbeat: beat })
+  it.each<[string, KubeObject | undefined, number, { stale: boolean; recheckInMs?: number }]>([
+    ['just reported', undefined, t(beat), { stale: false, recheckInMs: 40_000 }],
+    ['halfway', undefined, t(beat) + 20_000, { stale: false, recheckInMs: 20_001 }],
+    ['exactly at the deadline', undefined, t(beat) + 40_000, { stale: false, recheckInMs: 1 }],
+    ['one millisecond past the deadline', undefined, t(beat) + 40_001, { stale: true }],
     [
       'heartbeat from a clock ahead of ours',
+      undefined,
       t(beat) - 30_000,
       { stale: false, recheckInMs: 40_000 },
     ],
-  ])('%s', (_, now, want) => {
-    const h = assessHealth(node, lease, now, periods)
+    [
+      'a lease past its deadline, announced already',
+      newLease('n', '2025-06-01T11:59:00Z'),
+      t(beat) + 10_000,
+      { stale: false, recheckInMs: 30_001 },
+    ],
+  ])('by the Ready heartbeat, rechecked: %s', (_, byLease, now, want) => {
+    const h = assessHealth(reported, byLease, now, periods)
     expect({ stale: h.stale, recheckInMs: h.recheckInMs }).toEqual(want)
+  })
+
+  it('rechecks a node whose startup grace ends before its lease is announced', () => {
+    const starting = newNode('n', { ready: null, creationTimestamp: beat })
+    const h = assessHealth(starting, newLease('n', beat), t(beat) + 1000, {
+      gracePeriodMs: 40_000,
+      startupGracePeriodMs: 20_000,
+    })
+    expect(h).toMatchObject({ stale: false, recheckInMs: 19_001 })
   })
 
   it('gives a node that never reported Ready the startup grace period', () => {

@@ -56,16 +56,26 @@ function healthyCluster(...extra: KubeObject[]) {
 }
 
 describe('node-lifecycle reconcile', () => {
-  it('leaves a fresh node alone and comes back when its lease would expire', async () => {
+  it('leaves a fresh node alone, its lease store to announce the lease once it expires', async () => {
     const cache = healthyCluster(newPod('p', { nodeName: 'n1' }))
-    expect(controller.reconcile('n1', cache, t(renewed) + 10_000)).toEqual({
+    expect(controller.reconcile('n1', cache, t(renewed) + 10_000)).toEqual({ actions: [] })
+    expect(controller.reconcile('n1', cache, t(renewed) - 60_000)).toEqual({ actions: [] })
+  })
+
+  it('comes back by itself once the lease passed its deadline and the Ready heartbeat keeps it fresh', async () => {
+    const cache = new MemoryCache(
+      newNode('n1', { heartbeat: '2025-06-01T12:00:30Z' }),
+      newLease('n1', renewed),
+      ...peer(),
+    )
+    expect(controller.reconcile('n1', cache, t(renewed) + 41_000)).toEqual({
       actions: [],
-      requeueAfterMs: 30_001,
+      requeueAfterMs: 29_001,
     })
   })
 
   it('caps the recheck to the grace period', async () => {
-    const cache = healthyCluster()
+    const cache = new MemoryCache(newNode('n1', { heartbeat: renewed }), ...peer())
     expect(controller.reconcile('n1', cache, t(renewed) - 60_000).requeueAfterMs).toBe(40_000)
   })
 
@@ -309,7 +319,7 @@ describe('node-lifecycle reconcile', () => {
       'delete pods default/p',
       'event TaintManagerEviction default/p',
     ])
-    expect(out.requeueAfterMs).toBe(39_001)
+    expect(out.requeueAfterMs).toBeUndefined()
   })
 
   it('removes the taints once the node is fresh and Ready again', async () => {
@@ -323,13 +333,10 @@ describe('node-lifecycle reconcile', () => {
     const cache = new MemoryCache(newNode('n1', { heartbeat: back, taints }), newLease('n1', back))
     const out = controller.reconcile('n1', cache, t(back) + 1000)
     expect(types(out.actions)).toEqual(['update nodes n1'])
-    expect(out.requeueAfterMs).toBe(39_001)
+    expect(out.requeueAfterMs).toBeUndefined()
     await cache.applyAll(out.actions)
     expect(taintsOf(cache.get(nodes, undefined, 'n1')!)).toEqual(['dedicated:NoSchedule'])
-    expect(controller.reconcile('n1', cache, t(back) + 2000)).toEqual({
-      actions: [],
-      requeueAfterMs: 38_001,
-    })
+    expect(controller.reconcile('n1', cache, t(back) + 2000)).toEqual({ actions: [] })
   })
 
   it('keeps the taints while the lease is fresh but the kubelet has not yet reported Ready', async () => {

@@ -21,9 +21,17 @@ function harness(pending: string[] = []) {
   /** the back-offs of failed notifications (each send's answer timeout is in `timeouts`) */
   const waits: { ms: number; then: () => void }[] = []
   const timeouts: { ms: number; then: () => void; cancelled?: boolean }[] = []
+  const due: { name: string; store: string; objects: KubeObject[] }[] = []
+  const call = () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject }))
   const route: ChangeRoute = {
     watchersOf: () => ['replicaset'],
-    poke: () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject })),
+    poke: call,
+    deadlineWatchersOf: (store) =>
+      store === 'coordination.k8s.io/leases' ? ['node-lifecycle'] : [],
+    pokeDue: (name, store, objects) => {
+      due.push({ name, store, objects })
+      return call()
+    },
   }
   const notifier = new Notifier(
     route,
@@ -37,7 +45,13 @@ function harness(pending: string[] = []) {
       }
     },
   )
-  return { calls, waits, timeouts, notifier, outbox }
+  return { calls, waits, timeouts, due, notifier, outbox }
+}
+
+const lease: KubeObject = {
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name: 'n1', namespace: 'kube-node-lease' },
 }
 
 describe('how a store tells controllers of its changes', () => {
@@ -133,5 +147,44 @@ describe('how a store tells controllers of its changes', () => {
     for (const c of calls) c.resolve()
     await settle()
     expect([...outbox]).toEqual([])
+  })
+
+  it('tells the controllers watching the deadlines of a store of the objects past theirs, and whether they heard', async () => {
+    const { calls, waits, due, notifier } = harness()
+    const heard = notifier.notifyDue('coordination.k8s.io/leases', [lease])
+    expect(await notifier.notifyDue('core/pods', [pod])).toBe(true)
+    expect(await notifier.notifyDue('coordination.k8s.io/leases', [])).toBe(true)
+    await settle()
+    expect(due).toEqual([
+      { name: 'node-lifecycle', store: 'coordination.k8s.io/leases', objects: [lease] },
+    ])
+    calls[0]!.resolve()
+    expect(await heard).toBe(true)
+
+    // Not heard: the store keeps the deadline and announces it again; the notifier retries nothing.
+    const lost = notifier.notifyDue('coordination.k8s.io/leases', [lease])
+    await settle()
+    calls[1]!.reject(new Error('Network connection lost'))
+    expect(await lost).toBe(false)
+    expect(waits).toEqual([])
+  })
+
+  it('tells nobody when notifications are off', async () => {
+    const calls: string[] = []
+    const route: ChangeRoute = {
+      watchersOf: () => ['replicaset'],
+      poke: async (name) => void calls.push(name),
+      deadlineWatchersOf: () => ['node-lifecycle'],
+      pokeDue: async (name) => void calls.push(name),
+    }
+    const notifier = new Notifier(route, false, {
+      pending: () => [],
+      add: () => {},
+      remove: () => {},
+    })
+    notifier.notify('core/pods', change)
+    expect(await notifier.notifyDue('coordination.k8s.io/leases', [lease])).toBe(true)
+    await settle()
+    expect(calls).toEqual([])
   })
 })

@@ -1,0 +1,10 @@
+/** coordination.k8s.io/v1 Lease: its strategy. */
+import type { KindStrategy } from '../kind-strategy'
+import { nodeLeaseDeadline } from './node-lease'
+
+export const leaseStrategy: KindStrategy = {
+  deadline: (lease, config) =>
+    config.nodeMonitorGracePeriodMs === undefined
+      ? undefined
+      : nodeLeaseDeadline(lease, config.nodeMonitorGracePeriodMs),
+}
