@@ -233,7 +233,7 @@ describe('node heartbeats, pod CIDRs and the loss of a node', () => {
     timeout: 150_000,
   }, async () => {
     expect((await run(['delete', 'node', 'w2'])).code).toBe(0)
-    // pod GC looks on its periodic pass (every 30 s), then waits out the 40 s quarantine.
+    // The node's deletion wakes pod GC, which waits out the 40 s quarantine.
     await waitFor(async () => (await webPods()).every((p) => p.spec.nodeName !== 'w2'), {
       what: 'no pod left on w2',
       timeoutMs: 120_000,

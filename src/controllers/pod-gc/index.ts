@@ -7,6 +7,7 @@ import { QUARANTINE_KEY, sweepQuarantine } from './quarantine'
 import { withMemory } from '../runtime/memory'
 import { collectPod, collectTerminated, podNeedsLook, TERMINATED_KEY } from './reconcile'
 import { podReads } from '../shared/pod-reads'
+import { podGcWakesOn } from './wakes'
 
 /** --terminated-pod-gc-threshold */
 export const DEFAULT_TERMINATED_THRESHOLD = 12_500
@@ -68,9 +69,7 @@ export function podGcController(options: PodGcOptions = {}): ControllerDefinitio
         { spec: { nodeName: true }, status: { phase: true, reason: true, conditions: true } },
         false,
       ),
-      // As upstream's pod GC, a periodic sweep: every case it collects is about time (quarantine,
-      // thresholds, nodes gone for a while), which its resync covers; changes alone never need it at once.
-      wakesOn: () => false,
+      wakesOn: podGcWakesOn(threshold > 0),
       keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
         if (sameResource(resource, pods)) return podChanged(object, cache)
         if (sameResource(resource, nodes)) return nodeChanged(object, cache)

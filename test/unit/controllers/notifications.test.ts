@@ -74,15 +74,28 @@ describe('which controllers a stored change wakes', () => {
       expect(watchersOf('core/pods', 'ADDED', orphan)).toContain(name)
   })
 
-  it('pod garbage collection is a periodic sweep', () => {
+  it('pod garbage collection wakes for what may leave it a pod to collect, and nothing else', () => {
+    const node: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }
+    expect(watchersOf('core/nodes', 'DELETED', node)).toContain('pod-gc')
+    expect(watchersOf('core/nodes', 'MODIFIED', node, node)).not.toContain('pod-gc')
+    const outOfService: KubeObject = {
+      ...node,
+      spec: { taints: [{ key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute' }] },
+    }
+    expect(watchersOf('core/nodes', 'MODIFIED', outOfService, node)).toContain('pod-gc')
+
     expect(watchersOf('core/pods', 'DELETED', pending)).not.toContain('pod-gc')
-    expect(
-      watchersOf('core/nodes', 'DELETED', {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: 'n1' },
-      }),
-    ).not.toContain('pod-gc')
+    expect(watchersOf('core/pods', 'MODIFIED', pending, pending)).not.toContain('pod-gc')
+    const terminating: KubeObject = {
+      ...pending,
+      metadata: { ...pending.metadata, deletionTimestamp: '2025-06-01T12:00:00Z' },
+    }
+    expect(watchersOf('core/pods', 'MODIFIED', terminating, pending)).toContain('pod-gc')
+    const bound: KubeObject = { ...pending, spec: { ...pending.spec, nodeName: 'gone' } }
+    expect(watchersOf('core/pods', 'ADDED', bound)).toContain('pod-gc')
+    const finished: KubeObject = { ...bound, status: { phase: 'Succeeded' } }
+    expect(watchersOf('core/pods', 'MODIFIED', finished, bound)).toContain('pod-gc')
+    expect(watchersOf('core/pods', 'MODIFIED', finished, finished)).not.toContain('pod-gc')
   })
 
   it('the garbage collector wakes for owned objects and deletions only', () => {
