@@ -10,8 +10,7 @@ const labelled = (o: KubeObject | undefined) =>
 
 /**
  * What moves a budget's status: any change to a budget; a labelled pod that goes, becomes ready
- * or unready, starts terminating or is relabelled (a new pod counts once it is ready, or at the
- * next resync); an owner created, removed or rescaled.
+ * or unready, starts terminating or is relabelled (a new pod counts once it is ready); an owner created, removed or rescaled.
  */
 export const disruptionWakesOn: WakesOn = (resource, type, object, previous) => {
   if (sameResource(resource, podDisruptionBudgets)) return true

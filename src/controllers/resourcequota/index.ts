@@ -53,7 +53,7 @@ function quotaReads(r: ResourceRef): Fields | undefined {
 /**
  * The resource quota controller: keeps each ResourceQuota's status.hard and status.used, recounting
  * the namespace's objects when usage is given back or a quota's limits change (quotaWakesOn), and
- * every quota at each resync. Keys are the quotas' `namespace/name`.
+ * every quota every sync period (quotaSyncPeriodMs). Keys are the quotas' `namespace/name`.
  */
 export function resourceQuotaController(): ControllerDefinition {
   return {

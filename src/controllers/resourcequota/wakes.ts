@@ -25,8 +25,8 @@ function quotaChanged(object: KubeObject, previous: KubeObject | undefined): boo
 /**
  * Replenishment, as upstream's quota controller does it: quota admission counts what is created,
  * so the controller recounts when usage is given back (an object deleted, a pod finished or
- * terminating, a Service or claim changing what it uses) and when a quota's limits change; a full
- * recount runs at every resync.
+ * terminating, a Service or claim changing what it uses) and when a quota's limits change; each
+ * quota is recounted every sync period too (quotaSyncPeriodMs).
  */
 export const quotaWakesOn: WakesOn = (resource, type, object, previous) => {
   if (type === 'DELETED') return true
