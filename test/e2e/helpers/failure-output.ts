@@ -1,19 +1,19 @@
 import { beforeEach } from 'vitest'
+import { runningAgents } from './node-agent'
 import { startedServers } from './server'
 
-/** How much of each server's output a failed test prints. */
+/** How much of each process's output a failed test prints. */
 const TAIL = 8 * 1024
 
-// A test that fails prints the end of each running server's output (workerd's console among it),
-// so a failure in CI says what the controllers and stores logged.
+const print = (what: string, out: string) => {
+  if (out) process.stderr.write(`--- the end of the output of ${what} ---\n${out.slice(-TAIL)}\n`)
+}
+
+// A test that fails prints the end of the output of each running server (workerd's console among
+// it) and node agent, so a failure in CI says what the controllers, stores and agents logged.
 beforeEach(({ onTestFailed }) => {
   onTestFailed(() => {
-    for (const server of startedServers()) {
-      const out = server.output()
-      if (out)
-        process.stderr.write(
-          `--- the end of the output of ${server.url} ---\n${out.slice(-TAIL)}\n`,
-        )
-    }
+    for (const server of startedServers()) print(server.url, server.output())
+    for (const agent of runningAgents()) print(`the agent in ${agent.stateDir}`, agent.output())
   })
 })

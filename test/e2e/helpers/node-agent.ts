@@ -22,6 +22,10 @@ export interface AgentProcess {
 }
 
 const running = new Set<AgentProcess>()
+
+/** The agents started and not yet stopped. */
+export const runningAgents = (): AgentProcess[] => [...running]
+
 process.on('exit', () => {
   for (const a of running) killGroup(a.child, 'SIGKILL')
 })
