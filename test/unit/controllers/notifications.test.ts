@@ -86,12 +86,8 @@ describe('which controllers a stored change wakes', () => {
 
     expect(watchersOf('core/pods', 'DELETED', pending)).not.toContain('pod-gc')
     expect(watchersOf('core/pods', 'MODIFIED', pending, pending)).not.toContain('pod-gc')
-    const terminating: KubeObject = {
-      ...pending,
-      metadata: { ...pending.metadata, deletionTimestamp: '2025-06-01T12:00:00Z' },
-    }
-    expect(watchersOf('core/pods', 'MODIFIED', terminating, pending)).toContain('pod-gc')
-    const bound: KubeObject = { ...pending, spec: { ...pending.spec, nodeName: 'gone' } }
+    expect(watchersOf('core/pods', 'MODIFIED', deleting, pending)).toContain('pod-gc')
+    const bound = podManifest('p', { namespace: 'default', spec: { nodeName: 'gone' } })
     expect(watchersOf('core/pods', 'ADDED', bound)).toContain('pod-gc')
     const finished: KubeObject = { ...bound, status: { phase: 'Succeeded' } }
     expect(watchersOf('core/pods', 'MODIFIED', finished, bound)).toContain('pod-gc')
