@@ -4,14 +4,7 @@ import type { PodStartResult } from '../scenarios/pod-start'
 import type { WorkloadResult } from '../scenarios/workload'
 import { round } from '../stats'
 import { figure, skipped, type Figure } from './figure'
-import {
-  GOALS,
-  IDLE_PASSES_PER_CONTROLLER_PER_MIN,
-  meets,
-  type Goal,
-  type Key,
-  type WORKLOAD_KEYS,
-} from './keys'
+import { GOALS, meets, type Goal, type Key, type WORKLOAD_KEYS } from './keys'
 
 /** One figure per workload key: measured once, so its value is the single run's. */
 export function workloadFigures(
@@ -141,16 +134,10 @@ function podStartDetails(r: PodStartResult, runtime: string): Record<string, unk
   }
 }
 
-/**
- * Alarms per minute of every controller host together while the converged cluster idles, against
- * one resync per controller per 30 s; per controller in the details.
- */
+/** Alarms per minute of every controller host together while the converged cluster idles; per controller in the details. */
 function idleFigure(w: WorkloadResult): Figure {
-  const goal: Goal = { op: '<=', target: w.controllers * IDLE_PASSES_PER_CONTROLLER_PER_MIN }
-  const basis = {
-    controllers: w.controllers,
-    goal_basis: `${w.controllers} controllers × (60 / 30 s resync)`,
-  }
+  const goal = GOALS.idle_controller_alarms_per_min!
+  const basis = { controllers: w.controllers }
   const idle = w.idle
   if ('error' in idle) return { ...skipped('alarms/min', idle.error, goal), details: basis }
   const perMinute = (counts: Record<string, number>) =>
