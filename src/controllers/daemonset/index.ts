@@ -4,6 +4,7 @@ import { allDaemonSetKeys, daemonSetKeysFor } from './keys'
 import { reconcileDaemonSet } from './reconcile'
 import { wakesOnPodsOf } from '../shared/wakes'
 import { podReads } from '../shared/pod-reads'
+import { notOnHeartbeats } from '../shared/node-heartbeat'
 
 /**
  * The DaemonSet controller: one pod per eligible node (selector, required affinity, taints against
@@ -18,7 +19,7 @@ export function daemonSetController(): ControllerDefinition {
       kinds: [daemonSets, pods, nodes, controllerRevisions],
       // Of a pod: what the shared pod predicates read, and the node affinity that pins it (placement.ts).
       reads: podReads({ spec: { affinity: true } }),
-      wakesOn: wakesOnPodsOf('DaemonSet'),
+      wakesOn: notOnHeartbeats(wakesOnPodsOf('DaemonSet')),
       keysFor: daemonSetKeysFor,
       allKeys: allDaemonSetKeys,
     },

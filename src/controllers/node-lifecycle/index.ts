@@ -8,6 +8,7 @@ import { nodeTaints } from './taints'
 import { asRecord, type Json } from '../../apimachinery/json-value'
 import { DEFAULT_EVICTION_RATES, type EvictionRateOptions } from '../../settings/eviction-rates'
 import { podReads } from '../shared/pod-reads'
+import { notOnHeartbeats } from '../shared/node-heartbeat'
 
 /**
  * The full resync's period: every node's deadline reaches the controller as its Lease's store
@@ -69,14 +70,14 @@ export function nodeLifecycleController(options: NodeLifecycleOptions = {}): Con
       // (podNeedsNode): a pending one is on none.
       deadlines: [leases],
       queuesOn: (resource, type) => !sameResource(resource, leases) || type !== 'MODIFIED',
-      wakesOn: (resource, type, object, previous) => {
+      wakesOn: notOnHeartbeats((resource, type, object, previous) => {
         if (sameResource(resource, leases)) return type === 'DELETED'
         if (!sameResource(resource, pods)) return true
         return [object, previous].some(
           (p) =>
             typeof asRecord(p?.spec).nodeName === 'string' && asRecord(p?.spec).nodeName !== '',
         )
-      },
+      }),
       keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
         const name = object.metadata.name ?? ''
         if (sameResource(resource, nodes)) return name ? [name] : []

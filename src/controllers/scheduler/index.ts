@@ -9,6 +9,7 @@ import { reconcilePod } from './reconcile'
 import { byPriority } from './queue-order'
 import { podLeaving } from '../shared/wakes'
 import { podReads } from '../shared/pod-reads'
+import { notOnHeartbeats } from '../shared/node-heartbeat'
 
 const schedulerContainerReads = {
   name: true,
@@ -106,8 +107,10 @@ export function schedulerController(options: SchedulerOptions = {}): ControllerD
         false,
       ),
       // As podChanged: a pod waiting for a node, or a bound one giving its node's capacity back.
-      wakesOn: (resource, type, object) =>
-        !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
+      wakesOn: notOnHeartbeats(
+        (resource, type, object) =>
+          !sameResource(resource, pods) || nodeNameOf(object) === '' || podLeaving(type, object),
+      ),
       keysFor(resource: ResourceRef, object: KubeObject, cache: Cache): string[] {
         if (sameResource(resource, pods)) return podChanged(object, cache)
         if (sameResource(resource, nodes)) return nodeChanged(object, cache)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../src/apimachinery/types'
 import { deadlineWatchersOf, watchersOf } from '../../../src/controllers/registry'
-import { podManifest } from '../../helpers'
+import { newNode, podManifest } from '../../helpers'
 
 const lease: KubeObject = {
   apiVersion: 'coordination.k8s.io/v1',
@@ -72,6 +72,19 @@ describe('which controllers a stored change wakes', () => {
     }
     for (const name of ['replicaset', 'statefulset', 'daemonset', 'job'])
       expect(watchersOf('core/pods', 'ADDED', orphan)).toContain(name)
+  })
+
+  it("a node's status report that only moves its heartbeat wakes nobody; one that changes it does", () => {
+    const before = newNode('n1', { heartbeat: '2025-01-01T00:00:00Z' })
+    const beat = {
+      ...newNode('n1', { heartbeat: '2025-01-01T00:05:00Z' }),
+      metadata: { ...before.metadata, resourceVersion: '9' },
+    }
+    expect(watchersOf('core/nodes', 'MODIFIED', beat, before)).toEqual([])
+    const notReady = newNode('n1', { heartbeat: '2025-01-01T00:05:00Z', ready: false })
+    expect(watchersOf('core/nodes', 'MODIFIED', notReady, before)).toEqual(
+      expect.arrayContaining(['scheduler', 'daemonset', 'node-lifecycle']),
+    )
   })
 
   it('pod garbage collection wakes for what may leave it a pod to collect, and nothing else', () => {
