@@ -146,7 +146,9 @@ describe('storage', () => {
     )
     const pod = await json(['get', 'pod', 'store-0', '-o', 'json'])
     expect(pod.spec.nodeName).toBe('disk')
-    await run(['delete', 'pod', 'store-0', '--wait=true'])
+    // Not --wait: the StatefulSet recreates store-0 at once, and kubectl's wait (a GET, then an
+    // informer on the name) can list the new pod and then wait forever for a deletion it will not see.
+    await run(['delete', 'pod', 'store-0', '--wait=false'])
     const replacement = await waitFor(
       async () => {
         const p = await json(['get', 'pod', 'store-0', '-o', 'json']).catch(() => undefined)
