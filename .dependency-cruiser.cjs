@@ -84,7 +84,7 @@ module.exports = {
       from: { path: '^durable-objects/kind-store/' },
       to: {
         path: '^src/apis/',
-        pathNot: '^src/apis/(registry|store-options|pod-references|crd/version-view)\\.ts$',
+        pathNot: '^src/apis/(registry|store-options|pod-references|patch-stream|crd/version-view)\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },

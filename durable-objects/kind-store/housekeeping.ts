@@ -35,7 +35,7 @@ export class Housekeeping {
 
   /** After a write or a new watcher: a bookmark and compaction within about a minute. */
   soon(nowMs = Date.now()): void {
-    let interval = this.ctx.getWebSockets().length
+    let interval = this.hub.count()
       ? Math.min(bookmarkIntervalMs, compactionIntervalMs)
       : compactionIntervalMs
     if (this.expiring()) interval = Math.min(interval, Math.max(1000, this.settings().eventTtlMs))
@@ -67,7 +67,7 @@ export class Housekeeping {
 
   /** The current resourceVersion to every watcher that asked for bookmarks. */
   private bookmark(): void {
-    const watchers = this.ctx.getWebSockets()
+    const watchers = this.hub.sockets()
     if (!watchers.length) return
     const spec = this.hub.watcher(watchers[0]!)?.spec
     if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)

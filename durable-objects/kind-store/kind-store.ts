@@ -20,6 +20,8 @@ import { Notifier, type ChangeRoute } from './notifier'
 import { NotifyOutbox } from './notify-outbox'
 import { NodeRefs } from './node-refs'
 import { StoreDeadlines } from './deadlines'
+import { PatchStreams } from './patch-streams'
+import { patchGrantHeader, type PatchGrant } from '../../src/apis/patch-stream'
 import { storeName, type ResourceDef } from '../../src/apis/registry'
 import type {
   DeleteOptions,
@@ -50,6 +52,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
   private readonly notifier: Notifier
   private readonly nodeRefs: NodeRefs
   private readonly deadlines: StoreDeadlines
+  private readonly streams: PatchStreams
   /** this store's `group/plural`, learnt from the requests it serves */
   private resource = ''
   /** this store's objects are removed a while after their last write (kept in meta: alarms run before any request) */
@@ -115,6 +118,10 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
           this.nodeRefs.record(change.key, change.type === 'DELETED' ? undefined : change.object)
       },
     )
+    this.streams = new PatchStreams(ctx, (grant, patch) => {
+      this.learn(grant.target.def)
+      return this.writer.patch(grant.target, 'merge', patch, undefined, grant.opts)
+    })
   }
 
   /**
@@ -323,11 +330,28 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       : null
   }
 
-  /** Watch over WebSocket: `?resource=&kind=&apiVersion=&namespace=&labelSelector=&fieldSelector=&resourceVersion=&allowWatchBookmarks=`. */
+  /**
+   * Closes the patch streams writing objects named `name` (all of them when undefined): their grant
+   * no longer holds (a node credential revoked, admission that must see the writes configured).
+   */
+  closePatchStreams(code: number, reason: string, name?: string): number {
+    return this.streams.close(code, reason, name)
+  }
+
+  /**
+   * Over WebSocket: a watch (`?resource=&kind=&apiVersion=&namespace=&labelSelector=&fieldSelector=&resourceVersion=&allowWatchBookmarks=`),
+   * or at `/patch-stream` a patch stream within the grant the API server attached.
+   */
   override async fetch(req: Request): Promise<Response> {
     if (req.headers.get('Upgrade')?.toLowerCase() !== 'websocket')
       return new Response('expected a WebSocket upgrade', { status: 426 })
-    const q = new URL(req.url).searchParams
+    const url = new URL(req.url)
+    if (url.pathname === '/patch-stream') {
+      const grant = req.headers.get(patchGrantHeader)
+      if (!grant) return new Response('a patch stream needs its grant', { status: 400 })
+      return this.streams.accept(JSON.parse(grant) as PatchGrant)
+    }
+    const q = url.searchParams
     const spec: WatchSpec = {
       resource: q.get('resource') ?? '',
       kind: q.get('kind') ?? '',
@@ -360,7 +384,11 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     return new Response(null, { status: 101, webSocket: client })
   }
 
-  override async webSocketMessage(): Promise<void> {}
+  /** A patch stream's message is written and answered; watchers send nothing that is read. */
+  override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    const grant = this.streams.grantOf(ws)
+    if (grant) this.streams.message(ws, grant, data)
+  }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     this.hub.forget(ws)
@@ -397,6 +425,7 @@ meterEntryPoints(
     'bindMany',
     'createMany',
     'changesSince',
+    'closePatchStreams',
     'namespaceContent',
     'deleteCollection',
     'revision',

@@ -1,4 +1,5 @@
 import type { KubeObject, Status } from '../../src/apimachinery/types'
+import { patchStreamTag } from './patch-streams'
 import { badRequest } from '../../src/apimachinery/status'
 import { SelectorError } from '../../src/apimachinery/labels'
 import {
@@ -115,7 +116,7 @@ export class WatchHub {
     let w = this.watchers.get(ws)
     if (!w) {
       const spec = ws.deserializeAttachment() as WatchSpec | null
-      if (!spec) return undefined
+      if (!spec || typeof spec.resource !== 'string') return undefined
       try {
         w = { spec, matches: compileFilter(spec.resource, spec) }
       } catch {
@@ -131,8 +132,13 @@ export class WatchHub {
     this.watchers.delete(ws)
   }
 
+  /** The watchers' sockets (a store's patch streams are not watchers). */
+  sockets(): WebSocket[] {
+    return this.ctx.getWebSockets().filter((ws) => !this.ctx.getTags(ws).includes(patchStreamTag))
+  }
+
   count(): number {
-    return this.ctx.getWebSockets().length
+    return this.sockets().length
   }
 
   /**
@@ -160,8 +166,7 @@ export class WatchHub {
       'BOOKMARK',
       JSON.stringify({ kind, apiVersion, metadata: { resourceVersion: String(rv) } }),
     )
-    for (const ws of this.ctx.getWebSockets())
-      if (this.watcher(ws)?.spec.bookmarks) this.send(ws, line)
+    for (const ws of this.sockets()) if (this.watcher(ws)?.spec.bookmarks) this.send(ws, line)
   }
 
   send(ws: WebSocket, text: string): void {

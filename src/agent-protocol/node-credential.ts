@@ -13,7 +13,10 @@ export function credentialPath(nodeName: string): string {
  * The node an agent path (`/agent/v1/nodes/<name>/<endpoint>`, already decoded by the server's one
  * reading of the request) names, or undefined when the path is not that endpoint's.
  */
-export function agentPathNode(path: string, endpoint: 'credential' | 'tunnel'): string | undefined {
+export function agentPathNode(
+  path: string,
+  endpoint: 'credential' | 'tunnel' | 'heartbeat',
+): string | undefined {
   const prefix = '/agent/v1/nodes/'
   const suffix = `/${endpoint}`
   if (!path.startsWith(prefix) || !path.endsWith(suffix)) return undefined

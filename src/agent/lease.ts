@@ -8,6 +8,7 @@ import {
   type ApiClient,
 } from './api-client'
 import { LEASE_RETRY, RetryBackoff } from './runtime/backoff'
+import { HeartbeatStream, HeartbeatStreamLost } from './heartbeat-stream'
 import type { Logger } from './log'
 import {
   GRACE_PERIOD_KEY,
@@ -119,6 +120,8 @@ export class LeaseRenewer {
   /** when the last renewal succeeded */
   lastRenewMs: number | undefined
 
+  private readonly stream: HeartbeatStream
+
   constructor(
     private readonly api: ApiClient,
     private readonly nodeName: string,
@@ -126,7 +129,9 @@ export class LeaseRenewer {
     public intervalMs: number,
     private readonly log: Logger,
     private readonly nodeUid: () => string | undefined,
-  ) {}
+  ) {
+    this.stream = new HeartbeatStream(api, nodeName, log)
+  }
 
   private get path(): string {
     return resourcePath({
@@ -146,11 +151,28 @@ export class LeaseRenewer {
   stop(): void {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
+    this.stream.stop()
   }
 
-  /** One renewal: patch the renew time, or create the Lease when it does not exist. */
+  /**
+   * One renewal: over the heartbeat stream when it is open, otherwise (or when the stream is lost
+   * meanwhile) a patch of the renew time; the Lease is created when it does not exist.
+   */
   async renew(now = Date.now()): Promise<void> {
     const lease = leaseObject(this.nodeName, this.nodeUid(), now)
+    const { renewTime, leaseDurationSeconds } = lease.spec as {
+      renewTime: string
+      leaseDurationSeconds: number
+    }
+    const streamed = this.stream.renew({ renewTime, leaseDurationSeconds })
+    if (streamed)
+      try {
+        await streamed
+        this.lastRenewMs = now
+        return
+      } catch (err) {
+        if (!(err instanceof HeartbeatStreamLost) && !isNotFound(err)) throw err
+      }
     try {
       await this.api.mergePatch(this.path, { spec: lease.spec })
     } catch (err) {

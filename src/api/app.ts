@@ -23,6 +23,7 @@ import { handleResource } from './resources'
 import { ensureBootstrap } from './bootstrap/ensure-bootstrap'
 import { jsonBody, statusResponse } from './http/respond'
 import { serveTunnel } from './proxies/tunnel'
+import { serveHeartbeat } from './node-heartbeat'
 import { versionInfo } from './discovery/version'
 import { customResources, servedResources } from '../store-client/custom-resources'
 import { serveMetrics } from './views/metrics'
@@ -95,6 +96,9 @@ export function buildApp() {
   )
   app.get('/agent/v1/nodes/:name/tunnel', (c) =>
     serveTunnel(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'tunnel')!),
+  )
+  app.get('/agent/v1/nodes/:name/heartbeat', (c) =>
+    serveHeartbeat(c.req.raw, c.env, agentPathNode(parsedOf(c.req.raw).path, 'heartbeat')!),
   )
   app.all('/api/v1/*', async (c) => {
     const parsed = parsedOf(c.req.raw)

@@ -65,6 +65,8 @@ export interface KindStoreRpc extends Rpc.DurableObjectBranded {
   createMany(def: ResourceDef, objects: KubeObject[]): ItemResult[]
   /** changes after `rv`, oldest first; 410 Expired once the log was compacted past it */
   changesSince(rv: number, limit: number): StoreResult<ChangeBatch>
+  /** closes the patch streams writing objects named `name` (all when undefined); how many were open */
+  closePatchStreams(code: number, reason: string, name?: string): number
   namespaceContent(namespace: string): NamespaceContent
   /** deletes the objects of one LIST page the options select, answering with the page */
   deleteCollection(

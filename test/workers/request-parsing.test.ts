@@ -329,7 +329,7 @@ describe('a node credential', () => {
     expect(await tokens()).toBe(before)
     // The node's own agent keeps its tunnel.
     expect(await call(n1, 'GET', '/agent/v1/nodes/parse-n1/tunnel', true)).toBe(101)
-  })
+  }, 30_000)
 })
 
 describe('WebSocket streams into a pod', () => {

@@ -1,4 +1,6 @@
 import type { ApiBindings } from '../bindings'
+import { closeHeartbeats } from '../node-heartbeat'
+import { tunnelRevokedCode } from '../../agent-protocol/tunnel-messages'
 import type { KubeObject } from '../../apimachinery/types'
 import {
   bootstrapNamespace,
@@ -82,7 +84,8 @@ export function revokesNodeCredentials(attrs: Attributes): attrs is ResourceAttr
 /**
  * After a successful write that may have revoked node credentials (a Node deleted, a Secret
  * changed or deleted): forgets every cached credential, so the next request of each is checked against the
- * store, and closes the tunnel of a node whose Node, or whose credential Secret, was deleted by name.
+ * store, and closes the tunnel and the heartbeat stream of a node whose Node, or whose credential
+ * Secret, was deleted by name.
  */
 export async function afterRevocation(
   env: ApiBindings,
@@ -95,7 +98,10 @@ export async function afterRevocation(
   const node = await revocations
     .get(qualifiedResource(attrs.group, attrs.resource))
     ?.node({ ...attrs, name }, res)
-  if (node) await gatewayFor(env, node).revoke(`the credential of node "${node}" was revoked`)
+  if (!node) return
+  const reason = `the credential of node "${node}" was revoked`
+  await gatewayFor(env, node).revoke(reason)
+  await closeHeartbeats(env, tunnelRevokedCode, reason, node)
 }
 
 /** The node a node credential (`node.<id>.<secret>`) stands for now, or undefined. */

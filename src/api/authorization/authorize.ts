@@ -2,7 +2,7 @@ import type { StoreBindings } from '../../store-client/bindings'
 import type { Status } from '../../apimachinery/types'
 import { failure } from '../../apimachinery/status'
 import { combinedResource, isResourceRequest, type Attributes } from './attributes'
-import { nodeAuthorize, nodeRelated, tunnelNodeName } from './node-authorizer'
+import { nodeAuthorize, nodeOwnPath, nodeRelated } from './node-authorizer'
 import { resourceForbidden } from '../../admission/forbidden'
 import { bootstrapPolicy, type Decision, type PolicyRule, type RbacPolicy } from './rbac'
 import { rbacPolicy } from './rbac-snapshot'
@@ -41,15 +41,19 @@ export function authorize(
 
 /**
  * The agent paths, decided by who the caller is and never by RBAC. A node's tunnel carries every
- * stream of its pods (exec input included): only that node's own credential opens it, no group,
- * system:masters included, stands in for it. A node credential is issued (joining) only to a
- * bootstrap token or an admin: a grant of non-resource URLs never mints one.
+ * stream of its pods (exec input included), and its heartbeat stream keeps it Ready: only that
+ * node's own credential opens either, no group, system:masters included, stands in for it. A node
+ * credential is issued (joining) only to a bootstrap token or an admin: a grant of non-resource
+ * URLs never mints one.
  */
 function agentPathDecision(user: UserInfo, verb: string, path: string): Decision | undefined {
-  const tunnel = tunnelNodeName(path)
-  if (tunnel !== undefined) {
-    if (verb === 'get' && nodeOf(user) === tunnel) return { allowed: true, reason: '' }
-    return { allowed: false, reason: `only node "${tunnel}"'s own credential may open its tunnel` }
+  const own = nodeOwnPath(path)
+  if (own !== undefined) {
+    if (verb === 'get' && nodeOf(user) === own.node) return { allowed: true, reason: '' }
+    return {
+      allowed: false,
+      reason: `only node "${own.node}"'s own credential may open its ${own.endpoint}`,
+    }
   }
   if (credentialPathNode(path) === undefined) return undefined
   if (
@@ -71,7 +75,7 @@ export async function authorizeRequest(
 ): Promise<Decision> {
   if (
     user.groups.includes(mastersGroup) &&
-    (isResourceRequest(attrs) || tunnelNodeName(attrs.path) === undefined)
+    (isResourceRequest(attrs) || nodeOwnPath(attrs.path) === undefined)
   )
     return { allowed: true, reason: '' }
   if (!isResourceRequest(attrs)) {

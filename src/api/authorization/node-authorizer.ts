@@ -16,8 +16,16 @@ import { isResourceRequest, type Attributes, type ResourceAttributes } from './a
 import { ruleAllows, type Decision } from './rbac'
 import { authorizeNodeScoped, boundNode, isRelated, relationOf } from './node-graph'
 
-/** The tunnel a node agent dials out on; `name` is the node it serves. */
-export const tunnelNodeName = (path: string): string | undefined => agentPathNode(path, 'tunnel')
+/** The node whose own endpoint (its tunnel, its heartbeat stream) the path is, and which one. */
+export function nodeOwnPath(
+  path: string,
+): { node: string; endpoint: 'tunnel' | 'heartbeat' } | undefined {
+  for (const endpoint of ['tunnel', 'heartbeat'] as const) {
+    const node = agentPathNode(path, endpoint)
+    if (node !== undefined) return { node, endpoint }
+  }
+  return undefined
+}
 
 /**
  * The Node authorizer: its own tunnel; secrets, configmaps, claims, pods and nodes as far as the
@@ -26,7 +34,7 @@ export const tunnelNodeName = (path: string): string | undefined => agentPathNod
  */
 export function nodeAuthorize(node: string, attrs: Attributes, related = false): Decision {
   if (!isResourceRequest(attrs))
-    return { allowed: attrs.verb === 'get' && tunnelNodeName(attrs.path) === node, reason: '' }
+    return { allowed: attrs.verb === 'get' && nodeOwnPath(attrs.path)?.node === node, reason: '' }
   const scoped = authorizeNodeScoped(node, attrs, related)
   if (scoped) return scoped
   return { allowed: nodeRules.some((r) => ruleAllows(attrs, r)), reason: '' }

@@ -104,6 +104,9 @@ function quantityError(v: unknown): string | undefined {
  * Checks a scalar value: undefined when it fits, else the decoder's message (built by `at` only
  * then, as the field chain is joined only for an error).
  */
+/** What Go's time.Parse takes for RFC 3339 (fractional seconds of any length included). */
+const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+
 function scalarError(
   v: unknown,
   type: FieldType & { kind: 'scalar' },
@@ -130,11 +133,13 @@ function scalarError(
         ? undefined
         : unmarshalError(`number ${JSON.stringify(v)}`, type, where)
     }
-    // metav1.Time decodes its JSON as a string first.
+    // metav1.Time decodes its JSON as a string first, then parses it as RFC 3339.
     case 'time':
-      return typeof v === 'string'
+      if (typeof v !== 'string')
+        return `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`
+      return rfc3339.test(v) && !Number.isNaN(Date.parse(v))
         ? undefined
-        : `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`
+        : `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)}`
     // intstr.IntOrString takes a string as is and anything else as an int32.
     case 'intOrString':
       if (typeof v === 'string') return undefined

@@ -104,7 +104,7 @@ export function costFigures(
         ...basis,
         renewals: c.leaseRenewals,
         at_write: c.leaseRowsAtWrite / c.leaseRenewals,
-        what: "rows the leases store wrote in the idle window per renewal (merge patch): the renewal's own rows, its alarms and the compaction of its log rows",
+        what: "rows the leases store wrote in the idle window per renewal (a message on the node's heartbeat stream, or a merge patch): the renewal's own rows, its alarms and the compaction of its log rows",
       },
     ),
     rows_written_per_pod_create_to_running: one(

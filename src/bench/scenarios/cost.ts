@@ -192,14 +192,17 @@ export function summarize(
     idle: { ...idleCounted, wsMessages: idleCounted.wsMessages + keepaliveMessages },
     keepaliveMessages,
     rollout,
-    leaseRenewals: leases?.entries['rpc:patch']?.calls ?? 0,
+    leaseRenewals: renewals.reduce((n, e) => n + (leases?.entries[e]?.calls ?? 0), 0),
     leaseRowsWritten: leases ? rowsWritten(leases, charge) : 0,
-    leaseRowsAtWrite: leases ? (leases.entries['rpc:patch']?.rowsWritten ?? 0) : 0,
+    leaseRowsAtWrite: renewals.reduce((n, e) => n + (leases?.entries[e]?.rowsWritten ?? 0), 0),
     podsStoreRowsWritten: pods ? rowsWritten(pods, charge) : 0,
     busiestIdle: busiest(idle.objects, charge),
     idleAlarms: alarmsOf(idle.objects),
   }
 }
+
+/** The leases store's entry points a renewal arrives by: a PATCH, or a message on a node's heartbeat stream. */
+const renewals = ['rpc:patch', 'ws:message']
 
 /** The alarms each object ran in a difference, added up by class. */
 function alarmsOf(objects: Map<string, ObjectCounts>): IdleAlarms {

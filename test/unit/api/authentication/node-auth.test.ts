@@ -18,7 +18,7 @@ import {
 import { sameSecret } from '../../../../src/apimachinery/secret-compare'
 import { attributesOf } from '../../../../src/api/authorization/attributes'
 import { forbiddenStatus } from '../../../../src/api/authorization/authorize'
-import { nodeAuthorize, tunnelNodeName } from '../../../../src/api/authorization/node-authorizer'
+import { nodeAuthorize, nodeOwnPath } from '../../../../src/api/authorization/node-authorizer'
 import { nodeUserInfo } from '../../../../src/api/authentication/user'
 
 const at = Date.parse('2026-01-01T00:00:00Z')
@@ -165,8 +165,15 @@ describe('node authorization attributes', () => {
       verb: 'get',
       path: '/agent/v1/nodes/n1/tunnel',
     })
-    expect(tunnelNodeName('/agent/v1/nodes/n1.example/tunnel')).toBe('n1.example')
-    expect(tunnelNodeName('/agent/v1/nodes/n1/other')).toBeUndefined()
+    expect(nodeOwnPath('/agent/v1/nodes/n1.example/tunnel')).toEqual({
+      node: 'n1.example',
+      endpoint: 'tunnel',
+    })
+    expect(nodeOwnPath('/agent/v1/nodes/n1/heartbeat')).toEqual({
+      node: 'n1',
+      endpoint: 'heartbeat',
+    })
+    expect(nodeOwnPath('/agent/v1/nodes/n1/other')).toBeUndefined()
   })
 
   it('let a node read its own Node by name alone, whether or not it exists', () => {

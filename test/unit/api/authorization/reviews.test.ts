@@ -131,6 +131,16 @@ describe('authorization', () => {
     ).toBe(true)
     expect(authorize(n1, { verb: 'get', path: '/agent/v1/nodes/n1/tunnel' }).allowed).toBe(true)
     expect(authorize(n1, { verb: 'get', path: '/agent/v1/nodes/n2/tunnel' }).allowed).toBe(false)
+    expect(authorize(n1, { verb: 'get', path: '/agent/v1/nodes/n1/heartbeat' }).allowed).toBe(true)
+    const other = authorize(n1, { verb: 'get', path: '/agent/v1/nodes/n2/heartbeat' })
+    expect(other).toEqual({
+      allowed: false,
+      reason: 'only node "n2"\'s own credential may open its heartbeat',
+    })
+    // No group stands in for the node's own credential, system:masters included.
+    expect(
+      authorize(adminUser, { verb: 'get', path: '/agent/v1/nodes/n1/heartbeat' }).allowed,
+    ).toBe(false)
     expect(
       authorize(n1, {
         verb: 'create',
