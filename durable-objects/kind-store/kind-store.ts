@@ -149,6 +149,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     this.resource = storeName(def)
     const kind = this.kinds.of(def)
     this.nodeReferences = kind.nodeReferences
+    this.log.compactsUpdatesInPlace = kind.compactsUpdatesInPlace
     this.deadlines.learn(this.resource, kind)
     if (this.expiring || !kind.expires) return
     this.ctx.storage.transactionSync(() => {

@@ -4,6 +4,7 @@ import { nodeNameOf } from './node-scope'
 import { hasIndex, nodeIndex } from './indexes'
 import { compactSpan, compactionTarget } from './compaction'
 import { scanAt } from './snapshot'
+import { writeChangeRow } from './superseded-updates'
 import type { StoredRow } from './stored-row'
 
 export type { StoredRow }
@@ -38,6 +39,8 @@ export class Log {
   compactedRv: number
   /** the store has `objects_node_name_key` */
   private nodeIndexed: boolean
+  /** the store's kind compacts superseded updates in place (`superseded-updates.ts`) */
+  compactsUpdatesInPlace = false
 
   /**
    * The head resourceVersion is the log's last key; compaction never removes the events above the
@@ -73,17 +76,10 @@ export class Log {
     object.metadata.resourceVersion = String(rv)
     const text = JSON.stringify(object)
     const node = nodeNameOf(object)
-    this.sql.exec(
-      'INSERT INTO events (rv, key, namespace, type, prev_rv, at_ms, value, node_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      rv,
-      key,
-      namespace,
-      type,
-      previous?.rv ?? 0,
-      nowMs,
-      text,
-      node,
-    )
+    const prevRv = previous?.rv ?? 0
+    const inPlaceAbove = this.compactsUpdatesInPlace ? this.compactedRv : undefined
+    const change = { rv, key, namespace, type, prevRv, atMs: nowMs, value: text, node }
+    writeChangeRow(this.sql, change, inPlaceAbove)
     if (type === 'DELETED') this.sql.exec('DELETE FROM objects WHERE key = ?', key)
     else if (previous?.node === node)
       // The node is unchanged: its index row is not rewritten.

@@ -87,6 +87,13 @@ export interface KindStrategy {
   deadline?(obj: KubeObject, config: StoreConfig): number | undefined
   /** The store keeps an index of what the objects bound to each node reference (the Node authorizer's question). */
   nodeReferences?: boolean
+  /**
+   * An update that supersedes an update the store's log still holds above its compacted revision
+   * rewrites that change's log row instead of adding one (a Lease's renewals): watchers see every
+   * change live, while a watch resumed from before it sees the latest state once, as after
+   * compaction, and a list at an older resourceVersion shows the revision before it.
+   */
+  compactsUpdatesInPlace?: boolean
 }
 
 /** How a write through one subresource changes the stored object. */

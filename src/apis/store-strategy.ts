@@ -46,6 +46,8 @@ export interface StoreStrategy {
   deadline(obj: KubeObject): number | undefined
   /** the store keeps the index of what the objects bound to each node reference (pods) */
   readonly nodeReferences: boolean
+  /** an update superseding an update still in the log rewrites its log row (Leases; see KindStrategy) */
+  readonly compactsUpdatesInPlace: boolean
   /** how a write through the subresource is made; undefined when the kind has no such subresource */
   subresource(name: string): StoreSubresource | undefined
   /** a create's body with its system fields, defaults and the kind's preparation */
@@ -150,6 +152,7 @@ function storeStrategy(def: ResourceDef, config: StoreConfig): StoreStrategy {
     hasDeadlines: kind.deadline !== undefined,
     deadline: (obj) => kind.deadline?.(obj, config),
     nodeReferences: kind.nodeReferences === true,
+    compactsUpdatesInPlace: kind.compactsUpdatesInPlace === true,
     subresource: (name) => subresourceOf(def, name),
     prepareForCreate: (body, nowMs, requester) => prepareForCreate(def, body, nowMs, requester),
     admit(obj, incoming, opts, update) {

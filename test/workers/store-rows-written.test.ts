@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { api } from './helpers'
 import { rowsWrittenBy } from './rows-written'
+// A renewTime ahead: the lease's deadline lies ahead, so no alarm runs meanwhile.
+import { renewedIn } from './lease-log'
 
 const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'
-
-/** A renewTime `s` seconds from now (MicroTime): the lease's deadline lies ahead, so no alarm runs meanwhile. */
-const renewedIn = (s: number) => new Date(Date.now() + s * 1000).toISOString().replace('Z', '000Z')
 
 function lease(name: string, renewTime: string) {
   return {
