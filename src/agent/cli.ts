@@ -33,7 +33,6 @@ import type { NodeIdentity } from './node-status'
 import { createDockerRuntime, NoEngineError, type DockerSetup } from './runtime/docker'
 import { ProcessRuntime } from './runtime/process'
 import { localPathRoot } from './runtime/claim-path'
-import { LocalPathSweeper } from './local-path'
 import { LOCAL_PATH_ROOT_ANNOTATION } from '../apis/storage/annotations'
 import { PodIPAllocator, SimRuntime } from './runtime/sim'
 import type { ManagedRuntime } from './runtime/types'
@@ -194,16 +193,6 @@ export async function main(argv: string[]): Promise<void> {
         ? simNodeIdentity(name, labels, capacity)
         : processNodeIdentity(name, labels, capacity)
     identity.annotations = { [LOCAL_PATH_ROOT_ANNOTATION]: localPathRoot(args.stateDir, name) }
-    // Simulated nodes keep no directories, and look less often (there may be hundreds of them).
-    const sweeper = new LocalPathSweeper(
-      clients[i]!,
-      name,
-      localPathRoot(args.stateDir, name),
-      nodeLog,
-      args.runtime === 'sim',
-    )
-    sweeper.start()
-    closers.push(() => sweeper.stop())
     if (docker) {
       identity.info.containerRuntimeVersion = docker.runtimeVersion
       identity.instanceType = 'edgeplane-docker'
@@ -250,6 +239,8 @@ export async function main(argv: string[]): Promise<void> {
       log: nodeLog,
       leaseSeconds: args.leaseSeconds,
       serviceEnv: args.runtime === 'process',
+      // Simulated nodes keep no directories, and retry less often (there may be hundreds of them).
+      localPath: { root: localPathRoot(args.stateDir, name), simulated: args.runtime === 'sim' },
     })
   })
 

@@ -8,6 +8,7 @@ import type { KubeObject } from '../apimachinery/types'
 import { ApiStatusError, isConflict, isNotFound, type ApiClient } from './api-client'
 import { hasNewEphemeral } from './runtime/ephemeral'
 import { DEFAULT_LEASE_SECONDS, LeaseRenewer, leaseInterval, publishedGraceSeconds } from './lease'
+import { LocalPathSweeper } from './local-path'
 import type { Logger } from './log'
 import { NodeRegistration } from './node-registration'
 import type { NodeIdentity } from './node-status'
@@ -15,7 +16,6 @@ import { PodCIDRFollower } from './pod-cidr'
 import { PodStarter } from './pod-start'
 import { isNewer, podPath, PodStatusReporter } from './pod-status-report'
 import { ListWatch } from './pod-watch'
-import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
 import type { ManagedRuntime } from './runtime/types'
 import { admitPods, decidePod, isTerminal, type SyncAction } from './sync-pods'
 import { WorkQueue } from './work-queue'
@@ -36,6 +36,8 @@ export interface NodeAgentOptions {
   concurrency?: number
   /** give containers the service environment variables (a runtime that runs nothing needs none) */
   serviceEnv?: boolean
+  /** the directory of this node's local-path volumes; `simulated`: no directory is made or removed */
+  localPath?: { root: string; simulated: boolean }
 }
 
 const DEFAULT_RESYNC_MS = 10_000
@@ -56,6 +58,7 @@ export class NodeAgent {
   private readonly lease: LeaseRenewer
   private readonly podCIDR: PodCIDRFollower
   private readonly node: NodeRegistration
+  private readonly localPath: LocalPathSweeper | undefined
   private readonly starter: PodStarter
   private readonly reporter: PodStatusReporter
   private readonly stopping = new Map<string, number>()
@@ -103,6 +106,15 @@ export class NodeAgent {
       () => this.lease.intervalMs,
       closed,
     )
+    this.localPath =
+      opts.localPath &&
+      new LocalPathSweeper(
+        this.api,
+        this.name,
+        opts.localPath.root,
+        this.log,
+        opts.localPath.simulated,
+      )
     this.starter = new PodStarter(
       this.api,
       this.runtime,
@@ -132,27 +144,12 @@ export class NodeAgent {
     this.log.debug(
       `lease renewed every ${this.lease.intervalMs / 1000}s (node monitor grace period ${grace ?? 40}s)`,
     )
-    const backoff = new RetryBackoff(WATCH_RECONNECT)
-    for (;;) {
-      if (this.closed) return
-      try {
-        await this.node.register()
-        break
-      } catch (err) {
-        const delay = backoff.next()
-        this.log.warn(
-          `registering node ${this.name} failed (retrying in ${delay} ms): ${(err as Error).message}`,
-        )
-        await new Promise((r) => setTimeout(r, delay))
-      }
-    }
+    await this.node.registerUntilDone()
     if (this.closed) return
     this.lease.start()
-    await this.podCIDR.wait(
-      () => this.api.getOptional(this.node.path),
-      () => this.closed,
-      this.name,
-    )
+    this.node.follow()
+    this.localPath?.start()
+    await this.podCIDR.wait(this.name)
     if (this.closed) return
     this.watch.start()
     const statusTimer = setInterval(() => void this.node.updateStatus(), this.lease.intervalMs)
@@ -172,6 +169,9 @@ export class NodeAgent {
     for (const f of this.failures.values()) clearTimeout(f.timer)
     this.queue.close()
     this.watch.stop()
+    this.node.stop()
+    this.localPath?.stop()
+    this.podCIDR.release()
     this.lease.stop()
   }
 

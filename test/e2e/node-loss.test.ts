@@ -252,4 +252,19 @@ describe('node heartbeats, pod CIDRs and the loss of a node', () => {
     )
     expect(new Set(pods.map((p: any) => p.status.podIP)).size).toBe(6)
   })
+
+  it('shows an agent its Node deleted at once, through its watch of it', async () => {
+    const w1 = agents[0]!
+    expect((await run(['delete', 'node', 'w1', '--wait=false'])).code).toBe(0)
+    // It tries to register it again; the deletion revoked its credential, so it is refused.
+    await waitFor(() => w1.output().includes('node w1 was deleted from the API'), {
+      what: "the agent noticing its Node's deletion",
+      timeoutMs: 5_000,
+      intervalMs: 200,
+    })
+    await waitFor(() => /updating node w1 status failed.*Unauthorized/.test(w1.output()), {
+      what: 'the agent refused once its credential is revoked',
+      timeoutMs: 10_000,
+    })
+  })
 })

@@ -393,7 +393,7 @@ describe('an agent started with the admin kubeconfig', () => {
         (await run(['delete', 'secret', '-n', 'kube-system', stored.secret.split('/')[1]])).code,
       ).toBe(0)
       await waitFor(
-        () => /updating node from-admin status failed.*Unauthorized/.test(again.output()),
+        () => /(renewal|updating node from-admin status) failed.*Unauthorized/.test(again.output()),
         { what: 'the revoked agent refused', timeoutMs: 30_000 },
       )
       await again.stop()

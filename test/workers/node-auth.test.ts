@@ -5,6 +5,18 @@ import { podManifest } from '../helpers'
 
 let n1 = ''
 
+/** The answer to a WebSocket watch with node n1's token (a socket it opens is closed at once). */
+async function watchStatus(path: string): Promise<number> {
+  const res = await SELF.fetch(`https://edgeplane.test${path}`, {
+    headers: { Authorization: `Bearer ${n1}`, Upgrade: 'websocket' },
+  })
+  if (res.webSocket) {
+    res.webSocket.accept()
+    res.webSocket.close(1000, 'done')
+  } else await res.arrayBuffer()
+  return res.status
+}
+
 /** A request with node n1's token. */
 const asNode = (method: string, path: string, body?: unknown, contentType?: string) =>
   api(method, path, body, contentType, { Authorization: `Bearer ${n1}` })
@@ -123,6 +135,9 @@ describe('node tokens', () => {
     expect((await asNode('GET', '/api/v1/nodes/n1')).status).toBe(200)
     expect((await asNode('GET', '/api/v1/nodes/n1/status')).status).toBe(200)
     expect((await asNode('GET', '/api/v1/nodes?fieldSelector=metadata.name%3Dn1')).status).toBe(200)
+    // And watched so, over a WebSocket, as the agent follows its Node; never another's.
+    expect(await watchStatus('/api/v1/nodes?watch=true&fieldSelector=metadata.name%3Dn1')).toBe(101)
+    expect(await watchStatus('/api/v1/nodes?watch=true&fieldSelector=metadata.name%3Dn9')).toBe(403)
     // Nor another Node's status.
     expect((await asNode('GET', '/api/v1/nodes/n9/status')).status).toBe(403)
   })
@@ -168,19 +183,12 @@ describe('node tokens', () => {
         .json.items,
     ).toHaveLength(1)
     // The same over a WebSocket watch, as the agent watches.
-    const socket = (path: string) =>
-      SELF.fetch(`https://edgeplane.test${path}`, {
-        headers: { Authorization: `Bearer ${n1}`, Upgrade: 'websocket' },
-      })
-    const single = await socket(
-      '/api/v1/namespaces/auth/secrets?watch=true&fieldSelector=metadata.name%3Dcreds',
-    )
-    expect(single.status).toBe(101)
-    single.webSocket!.accept()
-    single.webSocket!.close(1000, 'done')
-    const everything = await socket('/api/v1/configmaps?watch=true')
-    expect(everything.status).toBe(403)
-    await everything.arrayBuffer()
+    expect(
+      await watchStatus(
+        '/api/v1/namespaces/auth/secrets?watch=true&fieldSelector=metadata.name%3Dcreds',
+      ),
+    ).toBe(101)
+    expect(await watchStatus('/api/v1/configmaps?watch=true')).toBe(403)
     // Never all of them, nor an unreferenced one, nor writes.
     for (const [method, path, why] of [
       ['GET', '/api/v1/secrets', 'can only read namespaced object of this type'],

@@ -1,3 +1,4 @@
+import { SELF } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, joinNode } from './helpers'
 import { podManifest } from '../helpers'
@@ -248,6 +249,14 @@ describe('the Node authorizer and volumes', () => {
     expect(own.json.items.map((v: { metadata: { name: string } }) => v.metadata.name)).toEqual([
       'n1-local',
     ])
+    // Watched so over a WebSocket, as the agent follows them.
+    const watched = await SELF.fetch(
+      'https://edgeplane.test/api/v1/persistentvolumes?watch=true&labelSelector=edgeplane.io%2Flocal-path-node%3Dn1',
+      { headers: { Authorization: `Bearer ${n1}`, Upgrade: 'websocket' } },
+    )
+    expect(watched.status).toBe(101)
+    watched.webSocket!.accept()
+    watched.webSocket!.close(1000, 'done')
     for (const path of [
       '/api/v1/persistentvolumes',
       '/api/v1/persistentvolumes?labelSelector=edgeplane.io%2Flocal-path-node%3Dn2',
