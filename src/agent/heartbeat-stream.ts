@@ -9,10 +9,7 @@ import type { ApiClient } from './api-client'
 import { ApiStatusError } from './api-client'
 import type { Logger } from './log'
 import { RetryBackoff, WATCH_RECONNECT } from './runtime/backoff'
-import type { Status } from '../apimachinery/types'
-
-/** An answer from the store: the new resourceVersion, or the Status a PATCH would have got. */
-type Reply = { id: number; resourceVersion?: string; status?: Status }
+import type { PatchMessage, PatchReply } from '../apis/patch-stream'
 
 /** The stream closed or stopped answering: the renewal is made with PATCH instead. */
 export class HeartbeatStreamLost extends Error {}
@@ -63,7 +60,7 @@ export class HeartbeatStream {
         socket.terminate()
       }, this.replyTimeoutMs)
       this.pending.set(id, { resolve, reject, timer })
-      socket.send(JSON.stringify({ id, patch: { spec } }))
+      socket.send(JSON.stringify({ id, patch: { spec } } satisfies PatchMessage))
     })
   }
 
@@ -108,9 +105,9 @@ export class HeartbeatStream {
   }
 
   private answer(text: string): void {
-    let reply: Reply
+    let reply: PatchReply
     try {
-      reply = JSON.parse(text) as Reply
+      reply = JSON.parse(text) as PatchReply
     } catch {
       return
     }
@@ -118,12 +115,10 @@ export class HeartbeatStream {
     if (!p) return
     this.pending.delete(reply.id)
     clearTimeout(p.timer)
-    if (reply.resourceVersion !== undefined) p.resolve(reply.resourceVersion)
+    if ('resourceVersion' in reply) p.resolve(reply.resourceVersion)
     else {
       const s = reply.status
-      p.reject(
-        new ApiStatusError(s?.code ?? 500, s?.reason ?? '', s?.message ?? 'renewal failed', s),
-      )
+      p.reject(new ApiStatusError(s.code ?? 500, s.reason ?? '', s.message ?? 'renewal failed', s))
     }
   }
 }
