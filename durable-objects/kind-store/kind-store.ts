@@ -327,7 +327,14 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
   readUsage(): ObjectUsage | null {
     const usage = meterOf(this.ctx)?.read()
     return usage
-      ? { ...usage, log: { changes: this.log.currentRv, events: this.log.eventCount() } }
+      ? {
+          ...usage,
+          log: {
+            changes: this.log.currentRv,
+            events: this.log.eventCount(),
+            compacted: this.log.compactedRows(),
+          },
+        }
       : null
   }
 

@@ -206,6 +206,14 @@ export class Log {
     return Number(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM events').one().n)
   }
 
+  /** Event rows compaction removed: the changes up to the compacted revision less the rows still held of them. */
+  compactedRows(): number {
+    const held = this.sql
+      .exec<{ n: number }>('SELECT COUNT(*) AS n FROM events WHERE rv <= ?', this.compactedRv)
+      .one().n
+    return this.compactedRv - Number(held)
+  }
+
   /**
    * Forgets history at or below `target` in steps of at most `span` changes, keeping for every key
    * its latest event at or below it (so reads at any rv >= target stay answerable) and dropping

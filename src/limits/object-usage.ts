@@ -24,8 +24,11 @@ export interface ObjectUsage {
   /** `ctx.storage.sql.databaseSize` when read */
   databaseBytes: number
   entries: Record<string, EntryUsage>
-  /** a store's change log: every change it ever committed (its head revision) and the event rows it holds now */
-  log?: { changes: number; events: number }
+  /**
+   * a store's change log: every change it ever committed (its head revision), the event rows it
+   * holds now, and those its compaction removed
+   */
+  log?: { changes: number; events: number; compacted: number }
 }
 
 export const emptyEntry = (): EntryUsage => ({
@@ -116,6 +119,12 @@ export function renderObjectUsage(series: [labels: string, usage: ObjectUsage][]
       'Changes a store committed: its head resourceVersion (strict-limits mode).',
       'counter',
       (u) => u.log?.changes,
+    ],
+    [
+      'edgeplane_object_log_compacted_total',
+      "Event rows a store's compaction removed: its changes up to the compacted revision less the rows it still holds of them (strict-limits mode).",
+      'counter',
+      (u) => u.log?.compacted,
     ],
     [
       'edgeplane_object_log_events',

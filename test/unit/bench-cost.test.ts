@@ -104,6 +104,8 @@ function metricsText(o: {
   since?: number
   /** alarms the leases store and the pods host ran so far */
   alarms?: [store: number, host: number]
+  /** event rows each store's compaction removed (unset: every change no longer held) */
+  compacted?: [leases: number, pods: number]
 }): string {
   const l = 'class="KindStore",object="coordination.k8s.io/leases"'
   const p = 'class="KindStore",object="core/pods"'
@@ -118,6 +120,7 @@ function metricsText(o: {
     `edgeplane_object_alarm_writes_total{${l},entry="rpc:patch"} 1`,
     `edgeplane_object_log_changes_total{${l}} ${o.leases[3]}`,
     `edgeplane_object_log_events{${l}} ${o.leases[4]}`,
+    `edgeplane_object_log_compacted_total{${l}} ${o.compacted?.[0] ?? o.leases[3] - o.leases[4]}`,
     `edgeplane_object_counting_since_seconds{${l}} ${o.since ?? 1}`,
     `edgeplane_object_database_bytes{${l}} 1000`,
     `edgeplane_object_requests_total{${p},entry="rpc:create"} ${o.pods[0]}`,
@@ -126,6 +129,7 @@ function metricsText(o: {
     `edgeplane_object_requests_total{${p},entry="ws:message"} 40`,
     `edgeplane_object_log_changes_total{${p}} ${o.pods[2]}`,
     `edgeplane_object_log_events{${p}} ${o.pods[3]}`,
+    `edgeplane_object_log_compacted_total{${p}} ${o.compacted?.[1] ?? o.pods[2] - o.pods[3]}`,
     `edgeplane_object_counting_since_seconds{${p}} 1`,
     `edgeplane_object_active_seconds_total{${p}} ${o.active}`,
     `edgeplane_object_kv_rows_written_total{${h},entry="alarm"} ${o.hostKv}`,
@@ -190,6 +194,11 @@ describe('the usage GET /metrics reports', () => {
     // leases: 90 alarm rows for 70 - 40 = 30 events deleted; pods: no alarm rows for 30 deleted.
     expect(rowsPerCompactedEvent(end)).toBe(90 / 60)
     expect(rowsPerCompactedEvent(start)).toBeNull()
+    // Changes a store no longer holds that its compaction did not remove (a Lease's renewals,
+    // rewriting one row) are no deletions: 90 alarm rows for the 10 + 30 rows compaction removed.
+    expect(
+      rowsPerCompactedEvent(parseUsage(metricsText({ ...atEnd, compacted: [10, 30] }), 0)),
+    ).toBe(90 / 40)
     const idle = meteredOf(usageBetween(converged, end), 1.5)
     // 360 + 90 + 0 (leases) + 10 (host) written; the logs grew by 30 and shrank by 30.
     expect(idle.rowsWritten).toBe(360 + 90 + 10 + 30 * 1.5 - 30 * 1.5)

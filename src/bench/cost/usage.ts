@@ -10,6 +10,8 @@ export interface ObjectCounts {
   /** a store's changes ever committed and the event rows it holds (growth of the latter, in a difference) */
   changes: number
   events: number
+  /** event rows compaction removed */
+  compacted: number
   entries: Record<string, EntryUsage>
 }
 
@@ -34,6 +36,7 @@ const OBJECT_FIELDS: Record<string, (c: ObjectCounts, v: number) => void> = {
   edgeplane_object_database_bytes: (c, v) => (c.databaseBytes = v),
   edgeplane_object_log_changes_total: (c, v) => (c.changes = v),
   edgeplane_object_log_events: (c, v) => (c.events = v),
+  edgeplane_object_log_compacted_total: (c, v) => (c.compacted = v),
   edgeplane_object_counting_since_seconds: (c, v) => (c.since = v),
 }
 
@@ -43,6 +46,7 @@ const emptyObject = (): ObjectCounts => ({
   databaseBytes: 0,
   changes: 0,
   events: 0,
+  compacted: 0,
   entries: {},
 })
 
@@ -106,6 +110,7 @@ export function usageBetween(
       databaseBytes: after.databaseBytes,
       changes: after.changes - before.changes,
       events: after.events - before.events,
+      compacted: after.compacted - before.compacted,
       entries,
     })
   }
@@ -134,7 +139,8 @@ export function rowsRead(c: ObjectCounts): number {
 
 /**
  * Rows written to delete one event row in compaction, over the stores' whole lives: their alarms'
- * rows written (compaction, mostly) per event row deleted (changes committed less rows held).
+ * rows written (compaction, mostly) per event row compaction deleted (a Lease's renewals, which
+ * rewrite one row, leave it none to delete).
  * Every change's event row is deleted once in the steady state, so a window's rows written are
  * charged this much per row its logs grew by, and credited as much per row they shrank by. Null
  * when no store has compacted yet.
@@ -144,7 +150,7 @@ export function rowsPerCompactedEvent(life: UsageSnapshot): number | null {
   let deleted = 0
   for (const [key, c] of life.objects) {
     if (!key.startsWith('KindStore ')) continue
-    const gone = c.changes - c.events
+    const gone = c.compacted
     if (gone <= 0) continue
     rows += c.entries.alarm?.rowsWritten ?? 0
     deleted += gone
