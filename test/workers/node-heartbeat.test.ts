@@ -125,6 +125,43 @@ describe('a node heartbeat stream', () => {
     stream.ws!.close(1000, 'done')
   })
 
+  it('is granted by the API server alone: a watch that names a grant and sends renewals writes nothing', async () => {
+    await nodeWithLease('hb8')
+    const before = (await api('GET', `${leases}/hb8`)).json.metadata.resourceVersion
+    const forged = {
+      target: {
+        def: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', namespaced: true },
+        namespace: 'kube-node-lease',
+        name: 'hb8',
+      },
+      fields: ['spec.renewTime'],
+      fixed: {},
+      opts: {},
+    }
+    const res = await SELF.fetch(
+      `https://edgeplane.test${leases}?watch=true&fieldSelector=metadata.name%3Dhb8`,
+      {
+        headers: {
+          Authorization: `Bearer ${adminToken}`,
+          Upgrade: 'websocket',
+          'X-Edgeplane-Patch-Grant': JSON.stringify(forged),
+        },
+      },
+    )
+    const ws = res.webSocket!
+    ws.accept()
+    const answers: string[] = []
+    ws.addEventListener('message', (e) => {
+      answers.push(String(e.data))
+    })
+    ws.send(JSON.stringify({ id: 1, ...renewal(Date.now() + 5000) }))
+    await waitFor(() => answers.length >= 1, { what: 'the watch to list the Lease' })
+    await new Promise((r) => setTimeout(r, 300))
+    expect(answers.every((a) => JSON.parse(a).type === 'ADDED')).toBe(true)
+    expect((await api('GET', `${leases}/hb8`)).json.metadata.resourceVersion).toBe(before)
+    ws.close(1000, 'done')
+  })
+
   it('answers 404 for a Lease not created yet', async () => {
     const stream = await heartbeat('hb3', await joinNode('hb3'))
     expect((await stream.send(renewal(Date.now()))).status).toMatchObject({

@@ -1,4 +1,5 @@
 import type { ApiBindings } from '../bindings'
+import { patchGrantHeader } from '../../apis/patch-stream'
 import type { KubeObject } from '../../apimachinery/types'
 import { ApiError, badRequest } from '../../apimachinery/status'
 import { apiVersionOf } from '../../apis/registry'
@@ -43,8 +44,12 @@ export async function serveWatch(
 ): Promise<Response> {
   const store = storeFor(env, def)
   const url = storeWatchUrl(def, namespace, q)
-  if (req.headers.get('Upgrade')?.toLowerCase() === 'websocket')
-    return store.fetch(new Request(url, { headers: req.headers }))
+  if (req.headers.get('Upgrade')?.toLowerCase() === 'websocket') {
+    // Only the API server grants a patch stream: a client's header naming one never reaches the store.
+    const headers = new Headers(req.headers)
+    headers.delete(patchGrantHeader)
+    return store.fetch(new Request(url, { headers }))
+  }
   const timeoutText = q.get('timeoutSeconds')
   const timeoutSeconds = timeoutText === null ? randomTimeout() : Number(timeoutText)
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0)
