@@ -84,7 +84,8 @@ module.exports = {
       from: { path: '^durable-objects/kind-store/' },
       to: {
         path: '^src/apis/',
-        pathNot: '^src/apis/(registry|store-options|pod-references|patch-stream|crd/version-view)\\.ts$',
+        pathNot:
+          '^src/apis/(registry|store-options|pod-references|patch-stream|crd/version-view)\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },
