@@ -33,13 +33,18 @@ export class Housekeeping {
     private readonly deadline: () => number | undefined = () => undefined,
   ) {}
 
-  /** After a write or a new watcher: a bookmark and compaction within about a minute. */
+  /**
+   * After a write or a new watcher: a bookmark within about a minute when a watcher asked for
+   * them, compaction when the log holds more than it retains, the next expiry; none of these, no
+   * alarm (the next write asks again).
+   */
   soon(nowMs = Date.now()): void {
-    let interval = this.hub.count()
-      ? Math.min(bookmarkIntervalMs, compactionIntervalMs)
-      : compactionIntervalMs
-    if (this.expiring()) interval = Math.min(interval, Math.max(1000, this.settings().eventTtlMs))
-    this.book(Math.min(nowMs + interval, this.deadline() ?? Infinity))
+    const intervals: number[] = []
+    if (this.hub.wantsBookmarks()) intervals.push(bookmarkIntervalMs)
+    if (this.compactionDue(nowMs) !== undefined) intervals.push(compactionIntervalMs)
+    if (this.expiring()) intervals.push(Math.max(1000, this.settings().eventTtlMs))
+    const at = Math.min(nowMs + Math.min(...intervals), this.deadline() ?? Infinity)
+    if (at !== Infinity) this.book(at)
   }
 
   /** The alarm handler. */

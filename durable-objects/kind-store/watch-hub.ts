@@ -87,6 +87,8 @@ export class WatchHub {
 
   /** sockets accepted untagged (before watchers were tagged by node): every broadcast then visits every socket */
   private untagged: boolean | undefined
+  /** whether a watcher asked for bookmarks, known until a watcher comes or goes */
+  private bookmarking: boolean | undefined
 
   /** Accepts a watcher, tagged with the node its selector pins it to so a pod's change reaches only its node's watchers. */
   accept(ws: WebSocket, spec: WatchSpec): void {
@@ -95,6 +97,13 @@ export class WatchHub {
     this.ctx.acceptWebSocket(ws, [(scope && nodeTag(scope.node)) ?? anyTag])
     ws.serializeAttachment(spec)
     this.watchers.set(ws, { spec, matches })
+    if (spec.bookmarks) this.bookmarking = true
+  }
+
+  /** Whether any watcher asked for bookmarks. */
+  wantsBookmarks(): boolean {
+    this.bookmarking ??= this.sockets().some((ws) => this.watcher(ws)?.spec.bookmarks)
+    return this.bookmarking
   }
 
   /** The sockets a change may concern: every watcher not pinned to a node, and those of the object's node before and after. */
@@ -130,6 +139,7 @@ export class WatchHub {
 
   forget(ws: WebSocket): void {
     this.watchers.delete(ws)
+    this.bookmarking = undefined
   }
 
   /** The watchers' sockets (a store's patch streams are not watchers). */

@@ -32,6 +32,18 @@ describe('an idle store', () => {
     watch.close()
   })
 
+  it('books no alarm for a write when no watcher asked for bookmarks and its log is within what it retains', async () => {
+    const res = await api('POST', '/api/v1/namespaces/default/podtemplates', {
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name: 'quiet' },
+      template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    })
+    expect(res.status).toBe(201)
+    expect((await infoOf('core/podtemplates')).currentRv).toBeLessThanOrEqual(5)
+    expect(await alarmOf('core/podtemplates')).toBeNull()
+  })
+
   it('books an Event store for the next expiry, not every minute', async () => {
     const res = await api('POST', '/api/v1/namespaces/default/events', {
       apiVersion: 'v1',
