@@ -21,7 +21,7 @@ export const defaultCompactRetainEvents = 1000
 /** ...nor the last 5 minutes (kube-apiserver compacts etcd every 5 minutes). */
 export const defaultCompactRetainSeconds = 300
 
-/** How often compaction looks at the log while it is growing. */
+/** The soonest compaction runs again while the log is growing (see `housekeeping.ts`). */
 export const compactionIntervalMs = 60_000
 
 /** kube-apiserver's --event-ttl: an Event is removed this long after its last write. */

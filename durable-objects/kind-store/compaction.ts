@@ -45,3 +45,23 @@ export function compactionTarget(
     .toArray()[0]
   return Math.max(compactedRv, Number(row?.rv ?? 0))
 }
+
+/**
+ * When the newest change above `compactedRv` and at least `minEvents` behind `currentRv` was
+ * written (what `compactionTarget` reaches once that is older than the cutoff), if there is one.
+ */
+export function excessWrittenMs(
+  sql: SqlStorage,
+  currentRv: number,
+  compactedRv: number,
+  minEvents: number,
+): number | undefined {
+  const row = sql
+    .exec<{ at: number }>(
+      'SELECT at_ms AS at FROM events WHERE rv > ? AND rv <= ? ORDER BY rv DESC LIMIT 1',
+      compactedRv,
+      currentRv - minEvents,
+    )
+    .toArray()[0]
+  return row && Number(row.at)
+}

@@ -9,6 +9,13 @@ const storeNameKey = 'deadlines/store'
 const announcedMeta = 'deadlines_announced'
 const retryMs = 1000
 const maxRetryMs = 30_000
+/**
+ * A write this close to the booked alarm (or past it) looks whether every deadline is later: then
+ * the alarm moves to the earliest, so a store whose objects keep being renewed never wakes. At
+ * least a renewal interval (a node Lease's 10 s), so one node's renewals come within it, and well
+ * short of the grace period less one (30 s), so the earliest lease renewed before it begins.
+ */
+export const postponeWithinMs = 15_000
 
 /** An object past its deadline (`at`); undefined when it is no longer stored */
 interface Due {
@@ -21,10 +28,13 @@ interface Due {
  * The deadlines of a store's objects, as their kind's strategy gives them (a node Lease's renewTime
  * plus the node monitor grace period). They live in memory, built from the current objects when
  * first needed, so a write that moves one costs no row and wakes nobody. The store's alarm is
- * booked at the earliest (`nextAlarm`), no later; it may fire for a deadline that a write has moved
- * since, and then only books the next. An object whose deadline has passed, unchanged since, is
- * announced (`due`, then `announced`) until its controllers heard it: what was announced survives a
- * restart as one time in meta, and an announcement that failed is made again by a later alarm.
+ * booked at the earliest (`nextAlarm`), no later. A write within `postponeWithinMs` of that time
+ * looks for the earliest again (once per time booked, not per write, and when the object it is for is written) and `booked` moves to it when
+ * every deadline is later: renewals keep the alarm from firing. With no write, it fires at the
+ * earliest deadline (or for one a write moved since, and then books the next). An object whose
+ * deadline has passed, unchanged since, is announced (`due`, then `announced`) until its
+ * controllers heard it: what was announced survives a restart as one time in meta, and an
+ * announcement that failed is made again by a later alarm.
  */
 export class StoreDeadlines {
   private kind: StoreStrategy | undefined
@@ -35,6 +45,10 @@ export class StoreDeadlines {
   private pendingAt: Map<string, number> | undefined
   /** the alarm time booked for the earliest deadline, if one is */
   booked: number | undefined
+  /** the key whose deadline `booked` is for, when it is one */
+  private bookedKey: string | undefined
+  /** the booked time a write last looked past for a later earliest deadline */
+  private lookedPast: number | undefined
   /** announcements that failed in a row, and when the next is tried */
   private failures = 0
   private retryAt: number | undefined
@@ -54,8 +68,13 @@ export class StoreDeadlines {
     this.looked = true
   }
 
-  /** A committed change: its object's deadline replaces the one pending, and `booked` comes forward to it if it is earlier. */
-  record(change: Pick<Change, 'type' | 'key' | 'object'>): void {
+  /**
+   * A committed change at `nowMs`: its object's deadline replaces the one pending, and `booked`
+   * comes forward to it if it is earlier, or moves later to the earliest deadline when the booked
+   * time is within `postponeWithinMs` and every deadline is past it. That is looked for once per
+   * booked time, and again when the object it was booked for is written.
+   */
+  record(change: Pick<Change, 'type' | 'key' | 'object'>, nowMs = Date.now()): void {
     if (!this.kind) return
     const pending = this.pending(this.kind)
     const at = change.type === 'DELETED' ? undefined : this.kind.deadline(change.object)
@@ -65,7 +84,16 @@ export class StoreDeadlines {
     }
     pending.set(change.key, at)
     if (this.booked === undefined) this.nextAlarm()
-    else if (this.booked > at + 1) this.booked = at + 1
+    else if (this.booked > at + 1) {
+      this.booked = at + 1
+      this.bookedKey = change.key
+    } else if (
+      this.booked - nowMs <= postponeWithinMs &&
+      (this.lookedPast !== this.booked || this.bookedKey === change.key)
+    ) {
+      this.lookedPast = this.booked
+      this.nextAlarm()
+    }
   }
 
   /**
@@ -120,7 +148,8 @@ export class StoreDeadlines {
   nextAlarm(): number | undefined {
     if (!this.pendingAt?.size) return undefined
     let earliest = Infinity
-    for (const at of this.pendingAt.values()) earliest = Math.min(earliest, at)
+    for (const [key, at] of this.pendingAt)
+      if (at < earliest) [earliest, this.bookedKey] = [at, key]
     this.booked = Math.max(earliest + 1, this.failures ? (this.retryAt ?? 0) : 0)
     return this.booked
   }

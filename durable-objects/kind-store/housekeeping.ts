@@ -1,6 +1,14 @@
 import { bookmarkIntervalMs, compactionBatchRows, compactionIntervalMs } from '../../src/config'
+import { excessWrittenMs } from './compaction'
 import type { Log } from './log'
 import type { WatchHub } from './watch-hub'
+
+/**
+ * Compaction is booked this long after the history beyond the retained changes ages out, so the
+ * writes that follow within it (the rest of a burst) leave the alarm where it is; a later one
+ * moves it, a row written but no wake.
+ */
+export const compactionSlackMs = 10_000
 
 /** What housekeeping needs of the store's settings. */
 export interface HousekeepingSettings {
@@ -9,16 +17,35 @@ export interface HousekeepingSettings {
   eventTtlMs: number
 }
 
+/** When compaction runs, and the latest a write may move it to. */
+interface CompactionDue {
+  at: number
+  by: number
+}
+
 /**
- * The store's alarm: Event expiry, compaction and bookmarks. A write (or a new watcher) books it
- * about a minute on, so watchers that asked for bookmarks get one about once a minute while
- * writes happen; the alarm books itself again only for work no write will bring (history that
- * only its age keeps from compaction, the next Event to expire). A store nobody writes sets no
- * alarm: a bookmark would carry the resourceVersion already sent, and compaction has nothing new.
+ * The store's alarm: Event expiry, compaction and bookmarks, and the store's deadlines
+ * (`deadlines.ts`); it runs at the earliest of what each wants. A write (or a new watcher) books a
+ * bookmark about a minute on, so watchers that asked for them get one about once a minute while
+ * writes happen. Compaction is booked for when all the history beyond the retained changes can go
+ * at once (`compactionDue`). The alarm books itself again only for work no write will bring
+ * (history that only its age keeps from compaction, the next Event to expire, a deadline). A store
+ * nobody writes sets no alarm: a bookmark would carry the resourceVersion already sent, and
+ * compaction has nothing new. The alarm moves later only when what it was booked for did (the
+ * earliest deadline, compaction after more writes), and only once this instance knows what is
+ * booked is its own: after a restart, until its alarm ran or it found none booked.
  */
 export class Housekeeping {
   /** when the booked alarm runs, as far as this instance knows (unknown after a restart) */
   private alarmAt: number | undefined
+  /** what is booked was booked by this instance: it ran the alarm, or found none booked */
+  private known = false
+  /** the next bookmark or Event expiry: only ever brought forward until the alarm runs */
+  private dueAt: number | undefined
+  /** compaction, while the log holds more than it retains */
+  private compaction: CompactionDue | undefined
+  /** the alarm's bookings, one after the other */
+  private booking: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -29,38 +56,41 @@ export class Housekeeping {
     private readonly expiring: () => boolean,
     /** removes one batch of expired objects; true when more may be waiting */
     private readonly expire: (nowMs: number) => boolean,
-    /** the alarm time the store's deadlines want (see StoreDeadlines), if any: never booked later */
+    /** the alarm time the store's deadlines want (see StoreDeadlines), if any */
     private readonly deadline: () => number | undefined = () => undefined,
-  ) {}
+  ) {
+    // Read before this instance books anything: with none booked, all that is booked is its own.
+    void ctx.storage.getAlarm().then((booked) => {
+      if (booked === null) this.known = true
+    })
+  }
 
   /**
    * After a write or a new watcher: a bookmark within about a minute when a watcher asked for
-   * them, compaction when the log holds more than it retains, the next expiry; none of these, no
-   * alarm (the next write asks again).
+   * them, compaction when the log holds more than it retains, the next expiry, the earliest
+   * deadline; none of these, no alarm (the next write asks again).
    */
   soon(nowMs = Date.now()): void {
-    const intervals: number[] = []
-    if (this.hub.wantsBookmarks()) intervals.push(bookmarkIntervalMs)
-    if (this.compactionDue(nowMs) !== undefined) intervals.push(compactionIntervalMs)
-    if (this.expiring()) intervals.push(Math.max(1000, this.settings().eventTtlMs))
-    const at = Math.min(nowMs + Math.min(...intervals), this.deadline() ?? Infinity)
-    if (at !== Infinity) this.book(at)
+    if (this.hub.wantsBookmarks()) this.due(nowMs + bookmarkIntervalMs)
+    if (this.expiring()) this.due(nowMs + Math.max(1000, this.settings().eventTtlMs))
+    this.compaction = this.compactionDue(nowMs)
+    this.rebook()
   }
 
   /** The alarm handler. */
   async run(nowMs = Date.now()): Promise<void> {
-    this.alarmAt = undefined
-    if (this.expire(nowMs)) {
-      // A full batch: the rest follows at once, in its own turn, so requests interleave. A
-      // millisecond on: the runtime takes an alarm set again to the time of the one running (the
-      // clock stands still while this handler only reads and writes its own storage) as already run.
-      this.alarmAt = nowMs + 1
-      await this.ctx.storage.setAlarm(this.alarmAt)
-    }
+    this.known = true
+    this.alarmAt = this.dueAt = this.compaction = undefined
+    // A full batch: the rest follows at once, in its own turn, so requests interleave. A
+    // millisecond on: the runtime takes an alarm set again to the time of the one running (the
+    // clock stands still while this handler only reads and writes its own storage) as already run.
+    if (this.expire(nowMs)) this.dueAt = nowMs + 1
     this.compact(nowMs)
     this.bookmark()
-    const due = this.nextDue(nowMs)
-    if (due !== undefined) this.book(due)
+    this.due(this.expiryDue(nowMs))
+    this.compaction = this.compactionDue(nowMs)
+    this.rebook()
+    await this.booking
   }
 
   /** Compacts the log as far as the retention settings allow, a bounded step per transaction. */
@@ -78,20 +108,42 @@ export class Housekeeping {
     if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
   }
 
-  /** When the store next has work that no write will bring, if any (a deadline among it). */
-  private nextDue(nowMs: number): number | undefined {
-    const due = [this.compactionDue(nowMs), this.expiryDue(nowMs), this.deadline()].filter(
-      (t): t is number => t !== undefined,
-    )
-    return due.length ? Math.min(...due) : undefined
+  /** Brings the next bookmark or expiry forward to `at`. */
+  private due(at: number | undefined): void {
+    if (at !== undefined && (this.dueAt === undefined || at < this.dueAt)) this.dueAt = at
   }
 
-  /** History beyond the retained changes that only its age kept from compaction. */
-  private compactionDue(nowMs: number): number | undefined {
-    const { compactRetainEvents } = this.settings()
-    return this.log.currentRv - this.log.compactedRv > compactRetainEvents
-      ? nowMs + compactionIntervalMs
-      : undefined
+  /**
+   * When compaction can remove all the history beyond the retained changes: once the newest of it
+   * is `compactRetainMs` old, and `compactionSlackMs` more. First booked no sooner than
+   * `compactRetainMs` on (a minute at least), so a steady trickle of writes wakes the store for
+   * compaction once per `compactRetainMs`, not every minute. A later write whose history beyond
+   * the retained changes ages out only after that moves it (`compactionSlackMs` past its own
+   * time), but no later than `compactRetainMs` and a minute after it was first booked. So a burst
+   * of writes then quiet wakes the store once; while writes go on, compaction runs at least that
+   * often, and the log holds at most about twice `compactRetainMs` and a minute of history beyond
+   * the retained changes.
+   */
+  private compactionDue(nowMs: number): CompactionDue | undefined {
+    const booked = this.compaction
+    if (booked && booked.at >= booked.by) return booked
+    const { compactRetainEvents, compactRetainMs } = this.settings()
+    const { currentRv, compactedRv } = this.log
+    const sql = this.ctx.storage.sql
+    const written = excessWrittenMs(sql, currentRv, compactedRv, compactRetainEvents)
+    if (written === undefined) return undefined
+    const agedOut = written + compactRetainMs
+    if (booked)
+      return agedOut > booked.at
+        ? { at: Math.min(agedOut + compactionSlackMs, booked.by), by: booked.by }
+        : booked
+    return {
+      at: Math.max(
+        nowMs + Math.max(compactionIntervalMs, compactRetainMs),
+        agedOut + compactionSlackMs,
+      ),
+      by: nowMs + compactRetainMs + compactionIntervalMs,
+    }
   }
 
   /** The next object to expire (Events): its last write plus the TTL, at least a second on. */
@@ -102,12 +154,27 @@ export class Housekeeping {
     return Math.max(nowMs + 1000, oldest + this.settings().eventTtlMs)
   }
 
-  /** Books the alarm at `at`, unless one is booked no later. */
-  private book(at: number): void {
-    if (this.alarmAt !== undefined && this.alarmAt <= at) return
+  /**
+   * Books the alarm at the earliest of what housekeeping and the deadlines want: earlier at once;
+   * later (one `setAlarm`, no wake) only when what is booked is this instance's own.
+   */
+  private rebook(): void {
+    const at = Math.min(
+      this.dueAt ?? Infinity,
+      this.compaction?.at ?? Infinity,
+      this.deadline() ?? Infinity,
+    )
+    if (at === Infinity) return
+    if (this.alarmAt !== undefined && (at === this.alarmAt || (at > this.alarmAt && !this.known)))
+      return
+    const earlier = this.alarmAt === undefined || at < this.alarmAt
     this.alarmAt = at
-    void this.ctx.storage.getAlarm().then((booked) => {
-      if (booked === null || booked > at) return this.ctx.storage.setAlarm(at)
-    })
+    // In order, so a later booking never lands before an earlier one it follows.
+    this.booking = this.booking
+      .then(async () => {
+        const booked = earlier && !this.known ? await this.ctx.storage.getAlarm() : null
+        if (booked === null || booked > at) await this.ctx.storage.setAlarm(at)
+      })
+      .catch((e) => console.error('booking the alarm failed', e))
   }
 }

@@ -6,7 +6,7 @@ import { storeKinds } from '../../src/apis/store-strategy'
 import { Log } from '../../durable-objects/kind-store/log'
 import { StoreDeadlines } from '../../durable-objects/kind-store/deadlines'
 import { newLease } from '../helpers'
-import { api } from './helpers'
+import { api, openWatch } from './helpers'
 
 const leasesStore = 'coordination.k8s.io/leases'
 const leasesPath = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'
@@ -79,6 +79,103 @@ describe('node leases booked by their store', () => {
       await restarted.announce(now + graceMs + 1, tell(true))
       expect(told).toEqual([['gone'], ['gone'], ['alive']])
       expect(restarted.nextAlarm()).toBeUndefined()
+    })
+  })
+})
+
+describe('node leases that keep being renewed', () => {
+  it('move the alarm to the next deadline when a renewal finds it about to fire', async () => {
+    const now = Date.now()
+    // Deadlines 3 s, 20 s and 30 s on.
+    for (const [name, inMs] of [
+      ['m1', 3000],
+      ['m2', 20_000],
+      ['m3', 30_000],
+    ] as const)
+      expect((await api('POST', leasesPath, lease(name, now + inMs - graceMs))).status).toBe(201)
+    // An alarm run early finds nothing due: it books the earliest deadline as its own.
+    expect(await runDurableObjectAlarm(storeOf(leasesStore))).toBe(true)
+    expect(await alarmOf(leasesStore)).toBe(now + 3001)
+
+    const renew = (name: string, renewMs: number) =>
+      api(
+        'PATCH',
+        `${leasesPath}/${name}`,
+        { spec: { renewTime: microTime(renewMs) } },
+        'application/merge-patch+json',
+      )
+    // m1 renewed within a few seconds of the alarm: it moves to m2's deadline, and does not fire.
+    expect((await renew('m1', Date.now())).status).toBe(200)
+    expect(await alarmOf(leasesStore)).toBe(now + 20_001)
+    // A renewal far from it leaves it.
+    expect((await renew('m3', Date.now())).status).toBe(200)
+    expect(await alarmOf(leasesStore)).toBe(now + 20_001)
+  })
+
+  it('move it no later than the bookmark a watcher is due', async () => {
+    const listed = await api('GET', leasesPath)
+    for (const l of listed.json.items) await api('DELETE', `${leasesPath}/${l.metadata.name}`)
+    const now = Date.now()
+    // Deadlines 3 s and 100 s on.
+    expect((await api('POST', leasesPath, lease('b1', now + 3000 - graceMs))).status).toBe(201)
+    expect((await api('POST', leasesPath, lease('b2', now + 100_000 - graceMs))).status).toBe(201)
+    expect(await runDurableObjectAlarm(storeOf(leasesStore))).toBe(true)
+    const before = Date.now()
+    const watch = await openWatch(`${leasesPath}?watch=true&allowWatchBookmarks=true`)
+    const after = Date.now()
+    expect(await alarmOf(leasesStore)).toBe(now + 3001)
+    // b1 renewed to a deadline 70 s on: the alarm moves to the bookmark, due a minute after the watch.
+    const renewed = await api(
+      'PATCH',
+      `${leasesPath}/b1`,
+      { spec: { renewTime: microTime(Date.now() + 70_000 - graceMs) } },
+      'application/merge-patch+json',
+    )
+    expect(renewed.status).toBe(200)
+    const at = (await alarmOf(leasesStore))!
+    expect(at).toBeGreaterThanOrEqual(before + 60_000)
+    expect(at).toBeLessThanOrEqual(after + 60_000)
+    watch.close()
+  })
+
+  it('still announce the one that stopped at its deadline', async () => {
+    await runInDurableObject(storeOf('test/lease-deadlines-moved'), async (_i, state) => {
+      const kinds = storeKinds({ nodeMonitorGracePeriodMs: graceMs })
+      const log = new Log(state.storage.sql)
+      const t = Date.now()
+      const write = (name: string, renewMs: number) => {
+        const key = `kube-node-lease/${name}`
+        const object = lease(name, renewMs)
+        const previous = log.get(key)
+        const type = previous ? 'MODIFIED' : 'ADDED'
+        state.storage.transactionSync(() =>
+          log.append(type, key, 'kube-node-lease', object, previous, renewMs),
+        )
+        return { type, key, object } as const
+      }
+      // `alive` renews every 10 s; `silent` last renewed 20 s before it first did, then stopped.
+      write('silent', t - 20_000)
+      const deadlines = new StoreDeadlines(state.storage, kinds, log)
+      deadlines.learn(leasesStore, kinds.ofStore(leasesStore)!)
+      deadlines.record(write('alive', t), t)
+      expect(deadlines.booked).toBe(t + 20_001)
+      for (const at of [t + 10_000, t + 16_000, t + 17_000]) {
+        deadlines.record(write('alive', at), at)
+        expect(deadlines.booked).toBe(t + 20_001)
+      }
+      const told: string[][] = []
+      await deadlines.announce(t + 20_001, async (_store, objects) => {
+        told.push(objects.map((o) => o.metadata.name ?? ''))
+        return true
+      })
+      expect(told).toEqual([['silent']])
+
+      // With `silent` announced, `alive` alone moves the booked time on with its renewals.
+      expect(deadlines.nextAlarm()).toBe(t + 17_000 + graceMs + 1)
+      for (const at of [t + 27_000, t + 37_000, t + 47_000])
+        deadlines.record(write('alive', at), at)
+      expect(deadlines.booked).toBe(t + 47_000 + graceMs + 1)
+      expect(told).toHaveLength(1)
     })
   })
 })

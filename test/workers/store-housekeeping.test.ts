@@ -3,6 +3,13 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { api, configMap, makeNamespace, openWatch } from './helpers'
 import { rowsWrittenBy, storeOf } from './rows-written'
 import type { KindStore } from '../../durable-objects/kind-store/kind-store'
+import { Log } from '../../durable-objects/kind-store/log'
+import { WatchHub } from '../../durable-objects/kind-store/watch-hub'
+import {
+  Housekeeping,
+  compactionSlackMs,
+  type HousekeepingSettings,
+} from '../../durable-objects/kind-store/housekeeping'
 
 const cms = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`
 const alarmOf = (name: string) =>
@@ -131,5 +138,88 @@ describe('compaction', () => {
       runDurableObjectAlarm(storeOf('core/configmaps')),
     )
     expect(idle).toBe(0)
+  })
+})
+
+describe("a store's alarm for compaction", () => {
+  const retainMs = 300_000
+  const settings: HousekeepingSettings = {
+    compactRetainEvents: 5,
+    compactRetainMs: retainMs,
+    eventTtlMs: 3_600_000,
+  }
+  /** A store's housekeeping with `settings` (five changes and five minutes kept), its log and its alarm. */
+  async function housekeepingOf(name: string, deadline: () => number | undefined) {
+    return runInDurableObject(storeOf(name), (_i, state) => {
+      const log = new Log(state.storage.sql)
+      const housekeeping = new Housekeeping(
+        state,
+        log,
+        new WatchHub(state),
+        () => settings,
+        () => false,
+        () => false,
+        deadline,
+      )
+      /** `count` config maps written `stepMs` apart from `fromMs`, each followed by what a write books */
+      const write = (count: number, fromMs: number, stepMs: number) =>
+        runInDurableObject(storeOf(name), () => {
+          for (let i = 0; i < count; i++) {
+            const at = fromMs + i * stepMs
+            const key = `burst/c${log.currentRv}`
+            state.storage.transactionSync(() =>
+              log.append(
+                'ADDED',
+                key,
+                'burst',
+                { ...configMap(key), metadata: { name: key } },
+                undefined,
+                at,
+              ),
+            )
+            housekeeping.soon(at)
+          }
+        })
+      return { log, housekeeping, write }
+    })
+  }
+
+  it('after a burst of writes is booked once, when all of it has aged out, and compacts it all then', async () => {
+    const { log, housekeeping, write } = await housekeepingOf(
+      'test/compaction-burst',
+      () => undefined,
+    )
+    const t = Date.now()
+    // 40 writes over 20 s: the changes beyond the five kept are written by t + 17 s.
+    await write(40, t, 500)
+    const agedOut = t + 17_000 + retainMs
+    const at = (await alarmOf('test/compaction-burst'))!
+    expect(at).toBeGreaterThanOrEqual(agedOut)
+    expect(at).toBeLessThanOrEqual(agedOut + compactionSlackMs)
+    // The alarm fires (the runtime takes it off the books) and runs housekeeping at its time.
+    await runInDurableObject(storeOf('test/compaction-burst'), async (_i, state) => {
+      await state.storage.deleteAlarm()
+      await housekeeping.run(at)
+    })
+    // All of it compacted in that one run, and no other alarm booked for it.
+    expect(log.compactedRv).toBe(log.currentRv - 5)
+    expect(await alarmOf('test/compaction-burst')).toBeNull()
+  })
+
+  it('runs on time when a deadline it shares the alarm with moves later', async () => {
+    let deadline: number | undefined = Date.now() + 30_000
+    const { write } = await housekeepingOf('test/compaction-deadline', () => deadline)
+    const t = Date.now()
+    await write(10, t, 0)
+    expect(await alarmOf('test/compaction-deadline')).toBe(deadline)
+    const compaction = t + retainMs + compactionSlackMs
+    // The deadline moves past the compaction due: the next write moves the alarm to the compaction.
+    deadline = t + retainMs + 60_000
+    await write(1, t + 1000, 0)
+    expect(await alarmOf('test/compaction-deadline')).toBe(compaction)
+    // And back to the deadline when it comes before the compaction again.
+    deadline = t + 40_000
+    await write(1, t + 2000, 0)
+    expect(await alarmOf('test/compaction-deadline')).toBe(deadline)
   })
 })
