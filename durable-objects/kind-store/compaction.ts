@@ -1,4 +1,7 @@
-import { writeMeta } from './meta'
+import { readMeta, writeMeta } from './meta'
+
+/** meta: the log rows compaction deleted over the store's life */
+export const compactedRowsMeta = 'compacted_rows'
 
 /**
  * Forgets the history at or below `target` that no read at or above it needs, for the changes
@@ -16,12 +19,18 @@ export function compactSpan(
 ): number {
   if (target <= compactedRv) return compactedRv
   const end = Math.min(target, compactedRv + span)
-  sql.exec(
-    'DELETE FROM events WHERE rv IN (SELECT prev_rv FROM events WHERE rv > ? AND rv <= ? AND prev_rv > 0)',
+  const replaced = sql.exec(
+    'DELETE FROM events WHERE rv IN (SELECT prev_rv FROM events WHERE rv > ? AND rv <= ? AND prev_rv > 0) RETURNING rv',
     compactedRv,
     end,
   )
-  sql.exec("DELETE FROM events WHERE rv > ? AND rv <= ? AND type = 'DELETED'", compactedRv, end)
+  const deleted = sql.exec(
+    "DELETE FROM events WHERE rv > ? AND rv <= ? AND type = 'DELETED' RETURNING rv",
+    compactedRv,
+    end,
+  )
+  const rows = replaced.toArray().length + deleted.toArray().length
+  if (rows) writeMeta(sql, compactedRowsMeta, readMeta(sql, compactedRowsMeta) + rows)
   writeMeta(sql, 'compact_rv', end)
   return end
 }

@@ -2,9 +2,9 @@ import type { ChangeType, KubeObject } from '../../src/apimachinery/types'
 import { readMeta } from './meta'
 import { nodeNameOf } from './node-scope'
 import { hasIndex, nodeIndex } from './indexes'
-import { compactSpan, compactionTarget } from './compaction'
+import { compactSpan, compactedRowsMeta, compactionTarget } from './compaction'
 import { scanAt } from './snapshot'
-import { writeChangeRow } from './superseded-updates'
+import { LaggingUpdates, type LoggedChange } from './superseded-updates'
 import type { StoredRow } from './stored-row'
 
 export type { StoredRow }
@@ -41,6 +41,7 @@ export class Log {
   private nodeIndexed: boolean
   /** the store's kind compacts superseded updates in place (`superseded-updates.ts`) */
   compactsUpdatesInPlace = false
+  private readonly lagging: LaggingUpdates
 
   /**
    * The head resourceVersion is the log's last key; compaction never removes the events above the
@@ -49,8 +50,14 @@ export class Log {
    */
   constructor(private readonly sql: SqlStorage) {
     this.compactedRv = readMeta(sql, 'compact_rv')
+    this.lagging = new LaggingUpdates(sql)
     const head = sql.exec<{ rv: number | null }>('SELECT MAX(rv) AS rv FROM events').one().rv
-    this.currentRv = Math.max(Number(head ?? 0), this.compactedRv, readMeta(sql, 'current_rv'))
+    this.currentRv = Math.max(
+      Number(head ?? 0),
+      this.lagging.head(),
+      this.compactedRv,
+      readMeta(sql, 'current_rv'),
+    )
     this.nodeIndexed = hasIndex(sql, 'objects_node_name_key')
   }
 
@@ -79,7 +86,7 @@ export class Log {
     const prevRv = previous?.rv ?? 0
     const inPlaceAbove = this.compactsUpdatesInPlace ? this.compactedRv : undefined
     const change = { rv, key, namespace, type, prevRv, atMs: nowMs, value: text, node }
-    writeChangeRow(this.sql, change, inPlaceAbove)
+    this.lagging.write(change, inPlaceAbove)
     if (type === 'DELETED') this.sql.exec('DELETE FROM objects WHERE key = ?', key)
     else if (previous?.node === node)
       // The node is unchanged: its index row is not rewritten.
@@ -127,7 +134,7 @@ export class Log {
     return scanAt(
       this.sql,
       this.scanCurrent(namespace, startAfter, node),
-      rv,
+      this.lagging.changes(rv),
       namespace,
       startAfter,
       node,
@@ -139,25 +146,17 @@ export class Log {
     rv: number,
     node?: string,
   ): Generator<{ rv: number; key: string; type: ChangeType; value: string; prevRv: number }> {
+    const { from, args } = this.lagging.changes(rv)
     const cursor =
       node === undefined
-        ? this.sql.exec<{
-            rv: number
-            key: string
-            type: ChangeType
-            value: string
-            prev_rv: number
-          }>('SELECT rv, key, type, value, prev_rv FROM events WHERE rv > ? ORDER BY rv', rv)
-        : this.sql.exec<{
-            rv: number
-            key: string
-            type: ChangeType
-            value: string
-            prev_rv: number
-          }>(
-            `SELECT e.rv, e.key, e.type, e.value, e.prev_rv FROM events e LEFT JOIN events p ON p.rv = e.prev_rv
-           WHERE e.rv > ? AND (e.node_name = ? OR p.node_name = ?) ORDER BY e.rv`,
-            rv,
+        ? this.sql.exec<LoggedChange>(
+            `SELECT rv, key, type, value, prev_rv FROM ${from} ORDER BY rv`,
+            ...args,
+          )
+        : this.sql.exec<LoggedChange>(
+            `SELECT c.rv, c.key, c.type, c.value, c.prev_rv FROM ${from} c LEFT JOIN events p ON p.rv = c.prev_rv
+           WHERE c.node_name = ? OR p.node_name = ? ORDER BY c.rv`,
+            ...args,
             node,
             node,
           )
@@ -206,12 +205,9 @@ export class Log {
     return Number(this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM events').one().n)
   }
 
-  /** Event rows compaction removed: the changes up to the compacted revision less the rows still held of them. */
+  /** Event rows compaction deleted over the store's life. */
   compactedRows(): number {
-    const held = this.sql
-      .exec<{ n: number }>('SELECT COUNT(*) AS n FROM events WHERE rv <= ?', this.compactedRv)
-      .one().n
-    return this.compactedRv - Number(held)
+    return readMeta(this.sql, compactedRowsMeta)
   }
 
   /**
@@ -220,6 +216,7 @@ export class Log {
    * deletions entirely. Call inside a transaction; true once compacted to `target`.
    */
   compact(target: number, span: number): boolean {
+    this.lagging.catchUp(Date.now(), { upTo: target })
     this.compactedRv = compactSpan(this.sql, this.compactedRv, target, span)
     return this.compactedRv >= target
   }
