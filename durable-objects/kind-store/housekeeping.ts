@@ -24,23 +24,28 @@ interface CompactionDue {
 }
 
 /**
- * The store's alarm: Event expiry, compaction and bookmarks, and the store's deadlines
- * (`deadlines.ts`); it runs at the earliest of what each wants. A write (or a new watcher) books a
- * bookmark about a minute on, so watchers that asked for them get one about once a minute while
- * writes happen. Compaction is booked for when all the history beyond the retained changes can go
- * at once (`compactionDue`). The alarm books itself again only for work no write will bring
- * (history that only its age keeps from compaction, the next Event to expire, a deadline). A store
- * nobody writes sets no alarm: a bookmark would carry the resourceVersion already sent, and
- * compaction has nothing new. The alarm moves later only when what it was booked for did (the
- * earliest deadline, compaction after more writes), and only once this instance knows what is
- * booked is its own: after a restart, until its alarm ran or it found none booked.
+ * The store's alarm: Event expiry, compaction and the store's deadlines (`deadlines.ts`); it runs
+ * at the earliest of what each wants. Bookmarks need none: a write sends one to the watchers that
+ * asked for them when the last was sent at least `bookmarkIntervalMs` before (the first write after
+ * the store starts sends one), and every alarm sends one; so watchers get one about once a minute
+ * while writes happen, and before compaction passes the resourceVersion they hold. A watcher whose
+ * store nobody writes gets none: a bookmark would carry the resourceVersion already sent. (The API
+ * lets the server choose when to send bookmarks, or send none.) Compaction is booked for when all
+ * the history beyond the retained changes can go at once (`compactionDue`). The alarm books itself
+ * again only for work no write will bring (history that only its age keeps from compaction, the
+ * next Event to expire, a deadline). A store nobody writes sets no alarm. The alarm moves later
+ * only when what it was booked for did (the earliest deadline, compaction after more writes), and
+ * only once this instance knows what is booked is its own: after a restart, until its alarm ran or
+ * it found none booked.
  */
 export class Housekeeping {
   /** when the booked alarm runs, as far as this instance knows (unknown after a restart) */
   private alarmAt: number | undefined
   /** what is booked was booked by this instance: it ran the alarm, or found none booked */
   private known = false
-  /** the next bookmark or Event expiry: only ever brought forward until the alarm runs */
+  /** when this instance last sent watchers a bookmark */
+  private bookmarkedAt: number | undefined
+  /** the next Event expiry: only ever brought forward until the alarm runs */
   private dueAt: number | undefined
   /** compaction, while the log holds more than it retains */
   private compaction: CompactionDue | undefined
@@ -66,12 +71,18 @@ export class Housekeeping {
   }
 
   /**
-   * After a write or a new watcher: a bookmark within about a minute when a watcher asked for
-   * them, compaction when the log holds more than it retains, the next expiry, the earliest
-   * deadline; none of these, no alarm (the next write asks again).
+   * After a write (`wrote`) or a new watcher: a bookmark now after a write, when a watcher asked for
+   * them and the last is a minute old; then the alarm for compaction when the log holds more than it
+   * retains, the next expiry, the earliest deadline; none of these, no alarm (the next write asks
+   * again).
    */
-  soon(nowMs = Date.now()): void {
-    if (this.hub.wantsBookmarks()) this.due(nowMs + bookmarkIntervalMs)
+  soon(wrote: boolean, nowMs = Date.now()): void {
+    if (
+      wrote &&
+      (this.bookmarkedAt === undefined || nowMs - this.bookmarkedAt >= bookmarkIntervalMs) &&
+      this.hub.wantsBookmarks()
+    )
+      this.bookmark(nowMs)
     if (this.expiring()) this.due(nowMs + Math.max(1000, this.settings().eventTtlMs))
     this.compaction = this.compactionDue(nowMs)
     this.rebook()
@@ -86,7 +97,7 @@ export class Housekeeping {
     // clock stands still while this handler only reads and writes its own storage) as already run.
     if (this.expire(nowMs)) this.dueAt = nowMs + 1
     this.compact(nowMs)
-    this.bookmark()
+    this.bookmark(nowMs)
     this.due(this.expiryDue(nowMs))
     this.compaction = this.compactionDue(nowMs)
     this.rebook()
@@ -101,14 +112,15 @@ export class Housekeeping {
   }
 
   /** The current resourceVersion to every watcher that asked for bookmarks. */
-  private bookmark(): void {
+  private bookmark(nowMs: number): void {
     const watchers = this.hub.sockets()
     if (!watchers.length) return
+    this.bookmarkedAt = nowMs
     const spec = this.hub.watcher(watchers[0]!)?.spec
     if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
   }
 
-  /** Brings the next bookmark or expiry forward to `at`. */
+  /** Brings the next expiry forward to `at`. */
   private due(at: number | undefined): void {
     if (at !== undefined && (this.dueAt === undefined || at < this.dueAt)) this.dueAt = at
   }

@@ -110,7 +110,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
         this.hub.broadcast(change)
         this.notifier.notify(this.resource, change)
         this.deadlines.record(change)
-        this.housekeeping.soon()
+        this.housekeeping.soon(true)
       },
       kinds,
       (change) => {
@@ -388,7 +388,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     const watcher = this.hub.watcher(server)!
     for (const frame of replay(this.log, watcher.spec, watcher.matches, fromRv))
       this.hub.send(server, frame)
-    this.housekeeping.soon()
+    this.housekeeping.soon(false)
     return new Response(null, { status: 101, webSocket: client })
   }
 
