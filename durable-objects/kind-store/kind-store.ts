@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
-import type { KubeObject, Status } from '../../src/apimachinery/types'
+import type { KubeObject } from '../../src/apimachinery/types'
 import { expired, notFound, type StoreResult } from '../../src/apimachinery/status'
-import { storeReplyBytes, expiryBatchRows } from '../../src/config'
+import { expiryBatchRows } from '../../src/config'
 import { settingsOf } from '../../src/settings/settings'
 import type { Variables } from '../../src/settings/variables'
 import type { ChangeBatch, KindStoreRpc, NamespaceContent } from '../../src/store-client/bindings'
@@ -13,8 +13,9 @@ import { Housekeeping } from './housekeeping'
 import { Log } from './log'
 import { Writer } from './writes'
 import { type WriteResult } from '../../src/apis/store-options'
-import { listObjects } from './reads'
-import { WatchHub, selectorError, type WatchSpec } from './watch-hub'
+import { changesSince, listObjects, namespaceContent } from './reads'
+import { deletePage, eachWithin } from './batch-writes'
+import { WatchHub, selectorError, watchSpecOf } from './watch-hub'
 import { replay } from './replay'
 import { Notifier, type ChangeRoute } from './notifier'
 import { NotifyOutbox } from './notify-outbox'
@@ -229,25 +230,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    * log was compacted past `rv`.
    */
   changesSince(rv: number, limit: number): StoreResult<ChangeBatch> {
-    if (rv < this.log.compactedRv)
-      return {
-        ok: false,
-        status: expired(`too old resource version: ${rv} (${this.log.compactedRv})`),
-      }
-    const changes: ChangeBatch['changes'] = []
-    let last = rv
-    let bytes = 0
-    for (const change of this.log.changesAfter(rv)) {
-      if (
-        changes.length >= limit ||
-        (changes.length > 0 && bytes + change.value.length > storeReplyBytes)
-      )
-        return { ok: true, value: { changes, rv: last, more: true } }
-      changes.push({ type: change.type, value: change.value })
-      bytes += change.value.length
-      last = change.rv
-    }
-    return { ok: true, value: { changes, rv: Math.max(last, this.log.currentRv), more: false } }
+    return changesSince(this.log, rv, limit)
   }
 
   /**
@@ -255,14 +238,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
    * namespace controller reports while a terminating namespace waits for its content.
    */
   namespaceContent(namespace: string): NamespaceContent {
-    const finalizers: Record<string, number> = {}
-    let count = 0
-    for (const row of this.log.scanCurrent(namespace, '')) {
-      count++
-      for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? [])
-        finalizers[f] = (finalizers[f] ?? 0) + 1
-    }
-    return { count, finalizers }
+    return namespaceContent(this.log, namespace)
   }
 
   /**
@@ -276,24 +252,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     opts: DeleteOptions,
   ): StoreResult<ListResult> {
     this.learn(t.def)
-    const listed = listObjects(this.log, t.def.plural, {
-      ...list,
-      namespace: t.namespace,
-      limit: undefined,
-    })
-    if (!listed.ok) return listed
-    const items: string[] = []
-    for (const text of listed.value.items) {
-      const obj = JSON.parse(text) as KubeObject
-      const res = this.writer.delete(
-        { ...t, namespace: obj.metadata.namespace, name: obj.metadata.name! },
-        opts,
-      )
-      if (res.ok) items.push(res.value.object)
-    }
-    const page: ListResult = { items, resourceVersion: String(this.log.currentRv) }
-    if (listed.value.continue) page.continue = listed.value.continue
-    return { ok: true, value: page }
+    return deletePage(this.log, this.writer, t, list, opts)
   }
 
   /** The resourceVersion of the last change: a cheap check that cached copies are current. */
@@ -360,16 +319,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       return this.streams.accept(JSON.parse(grant) as PatchGrant)
     }
     const q = url.searchParams
-    const spec: WatchSpec = {
-      resource: q.get('resource') ?? '',
-      kind: q.get('kind') ?? '',
-      apiVersion: q.get('apiVersion') ?? '',
-      namespace: q.get('namespace') || undefined,
-      labelSelector: q.get('labelSelector') || undefined,
-      fieldSelector: q.get('fieldSelector') || undefined,
-      bookmarks: q.get('allowWatchBookmarks') === 'true',
-      convert: q.get('convert') === 'true',
-    }
+    const spec = watchSpecOf(q)
     // A selector that cannot be compiled is refused before any socket exists, as kube-apiserver does.
     const refused = selectorError(spec)
     if (refused) return Response.json(refused, { status: refused.code })
@@ -447,19 +397,3 @@ meterEntryPoints(
   ],
   ['readUsage'],
 )
-
-/** Runs writes in order, each answered on its own, until the answers hold `storeReplyBytes`. */
-function eachWithin<T>(
-  items: readonly T[],
-  write: (item: T) => StoreResult<WriteResult>,
-): ItemResult[] {
-  const results: ItemResult[] = []
-  let bytes = 0
-  for (const item of items) {
-    if (bytes >= storeReplyBytes) break
-    const result = write(item)
-    results.push(result.ok ? { object: result.value.object } : { status: result.status })
-    bytes += result.ok ? result.value.object.length : 0
-  }
-  return results
-}

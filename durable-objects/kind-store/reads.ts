@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../src/apimachinery/types'
 import { badRequest, expired, failure, type StoreResult } from '../../src/apimachinery/status'
+import type { ChangeBatch, NamespaceContent } from '../../src/store-client/bindings'
 import { compileFilter } from '../../src/apimachinery/object-filter'
 import { SelectorError } from '../../src/apimachinery/labels'
 import { decodeContinue, encodeContinue } from '../../src/apimachinery/continue-token'
@@ -103,4 +104,46 @@ export function listObjects(
       result.remainingItemCount = log.countCurrent(opts.namespace, lastKey)
   }
   return { ok: true, value: result }
+}
+
+/**
+ * Changes after `rv`, oldest first, at most `limit` and about `storeReplyBytes` (always at least
+ * one): how controller caches stay current without holding a watch open. 410 Expired once the
+ * log was compacted past `rv`.
+ */
+export function changesSince(log: Log, rv: number, limit: number): StoreResult<ChangeBatch> {
+  if (rv < log.compactedRv)
+    return {
+      ok: false,
+      status: expired(`too old resource version: ${rv} (${log.compactedRv})`),
+    }
+  const changes: ChangeBatch['changes'] = []
+  let last = rv
+  let bytes = 0
+  for (const change of log.changesAfter(rv)) {
+    if (
+      changes.length >= limit ||
+      (changes.length > 0 && bytes + change.value.length > storeReplyBytes)
+    )
+      return { ok: true, value: { changes, rv: last, more: true } }
+    changes.push({ type: change.type, value: change.value })
+    bytes += change.value.length
+    last = change.rv
+  }
+  return { ok: true, value: { changes, rv: Math.max(last, log.currentRv), more: false } }
+}
+
+/**
+ * How many objects a namespace still holds and the finalizers among them: what the namespace
+ * controller reports while a terminating namespace waits for its content.
+ */
+export function namespaceContent(log: Log, namespace: string): NamespaceContent {
+  const finalizers: Record<string, number> = {}
+  let count = 0
+  for (const row of log.scanCurrent(namespace, '')) {
+    count++
+    for (const f of (JSON.parse(row.value) as KubeObject).metadata.finalizers ?? [])
+      finalizers[f] = (finalizers[f] ?? 0) + 1
+  }
+  return { count, finalizers }
 }

@@ -68,6 +68,20 @@ export function eventFor(
   return undefined
 }
 
+/** A watch as the API server asks the store for it, in the upgrade's query. */
+export function watchSpecOf(q: URLSearchParams): WatchSpec {
+  return {
+    resource: q.get('resource') ?? '',
+    kind: q.get('kind') ?? '',
+    apiVersion: q.get('apiVersion') ?? '',
+    namespace: q.get('namespace') || undefined,
+    labelSelector: q.get('labelSelector') || undefined,
+    fieldSelector: q.get('fieldSelector') || undefined,
+    bookmarks: q.get('allowWatchBookmarks') === 'true',
+    convert: q.get('convert') === 'true',
+  }
+}
+
 /** The 400 BadRequest a watch's selectors earn, if they do not compile. */
 export function selectorError(spec: WatchSpec): Status | undefined {
   try {

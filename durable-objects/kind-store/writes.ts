@@ -16,16 +16,13 @@ import type {
   WriteResult,
 } from '../../src/apis/store-options'
 import type { StoreKinds, StoreStrategy } from '../../src/apis/store-strategy'
-import { generateNameAttempts, maxStoredObjectBytes } from '../../src/config'
+import { generateNameAttempts } from '../../src/config'
 import { nameSuffix } from '../../src/apimachinery/generate-name'
 import type { Change, Log, StoredRow } from './log'
-import { formatTime } from '../../src/apimachinery/meta-time'
+import { deletionOf, failedPrecondition } from './deletion'
+import { sizeCheck, unchanged } from './stored-bytes'
 import { namespacedKey } from '../../src/apimachinery/object-key'
-import type {
-  ObjectSubresource,
-  PatchSubresource,
-  WriteSubresource,
-} from '../../src/apis/write-subresource'
+import type { PatchSubresource, WriteSubresource } from '../../src/apis/write-subresource'
 
 export type { WriteResult }
 
@@ -286,17 +283,8 @@ export class Writer {
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
-    if (uid && old.metadata.uid !== uid) {
-      return {
-        ok: false,
-        status: conflict(
-          def.group,
-          def.plural,
-          t.name,
-          `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`,
-        ),
-      }
-    }
+    const refused = failedPrecondition(def, t.name, { uid }, old, row.rv)
+    if (refused) return { ok: false, status: refused }
     const bound = this.kinds.of(def).bind(old, nodeName, this.clock())
     if (!bound.ok) return bound
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(bound.value) } }
@@ -319,55 +307,15 @@ export class Writer {
     const row = this.log.get(key)
     if (!row) return { ok: false, status: notFound(def.group, def.plural, t.name) }
     const old = JSON.parse(row.value) as KubeObject
-    const pre = opts.preconditions ?? {}
-    if (pre.uid && pre.uid !== old.metadata.uid) {
-      return {
-        ok: false,
-        status: conflict(
-          def.group,
-          def.plural,
-          t.name,
-          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`,
-        ),
-      }
-    }
-    if (pre.resourceVersion && pre.resourceVersion !== String(row.rv)) {
-      return {
-        ok: false,
-        status: conflict(
-          def.group,
-          def.plural,
-          t.name,
-          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${row.rv}`,
-        ),
-      }
-    }
+    const refused = failedPrecondition(def, t.name, opts.preconditions ?? {}, old, row.rv)
+    if (refused) return { ok: false, status: refused }
     const nowMs = this.clock()
-    const grace = kind.gracePeriod(old, opts.gracePeriodSeconds)
-    const finalizers = [...(old.metadata.finalizers ?? [])]
-    const policyFinalizer =
-      opts.propagationPolicy === 'Orphan'
-        ? 'orphan'
-        : opts.propagationPolicy === 'Foreground'
-          ? 'foregroundDeletion'
-          : undefined
-    // As kube-apiserver: Orphan and Foreground are recorded as finalizers the garbage collector acts on.
-    if (policyFinalizer && !finalizers.includes(policyFinalizer)) finalizers.push(policyFinalizer)
-    const stays = finalizers.length > 0 || grace > 0 || kind.pendingFinalizers(old).length > 0
-    if (!stays) {
+    const next = deletionOf(kind, old, opts, nowMs)
+    if (!next) {
       if (opts.dryRun) return { ok: true, value: { object: row.value, pending: false } }
       const text = this.commit('DELETED', key, old.metadata.namespace ?? '', old, row, nowMs)
       return { ok: true, value: { object: text, pending: false } }
     }
-    const meta = { ...old.metadata, finalizers: finalizers.length ? finalizers : undefined }
-    const already = old.metadata.deletionTimestamp
-    const previousGrace = Number(old.metadata.deletionGracePeriodSeconds ?? 0)
-    if (!already || grace < previousGrace) {
-      meta.deletionTimestamp = formatTime(nowMs + grace * 1000)
-      meta.deletionGracePeriodSeconds = grace
-    }
-    if (meta.finalizers === undefined) delete meta.finalizers
-    const next: KubeObject = { ...old, metadata: meta }
     kind.prepareForDelete(next)
     if (unchanged(old, next)) return { ok: true, value: { object: row.value, pending: true } }
     if (opts.dryRun) return { ok: true, value: { object: JSON.stringify(next), pending: true } }
@@ -435,21 +383,4 @@ function renderAs(
   view: ((o: KubeObject) => KubeObject) | undefined,
 ): ((o: KubeObject) => string) | undefined {
   return view && ((o) => JSON.stringify(view(o)))
-}
-
-/** True when the stored bytes would not change (then the write keeps its resourceVersion). */
-function unchanged(old: KubeObject, next: KubeObject): boolean {
-  const strip = (o: KubeObject) =>
-    JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } })
-  return strip(old) === strip(next)
-}
-
-function sizeCheck(obj: KubeObject): Status | undefined {
-  const size = JSON.stringify(obj).length
-  if (size <= maxStoredObjectBytes) return undefined
-  return failure(
-    413,
-    'RequestEntityTooLarge',
-    `Request entity too large: the object is ${size} bytes; the limit is ${maxStoredObjectBytes}`,
-  )
 }

@@ -19,6 +19,13 @@ import {
   waitForAvailable,
 } from './objects'
 import { expectStatus } from './series'
+import {
+  GRACE_PERIOD_SECONDS,
+  LOSS_LEASE_SECONDS,
+  LOSS_NODE,
+  nodeLossScenario,
+  type NodeLossResult,
+} from './node-loss'
 
 export interface ScheduleResult {
   pods: number
@@ -50,17 +57,6 @@ export interface ReplaceResult {
   latency: Percentiles
 }
 
-export interface NodeLossResult {
-  pods: number
-  spareNodes: number
-  gracePeriodSeconds: number
-  tolerationSeconds: number
-  /** Agent killed → every replica Running on another node. */
-  seconds: number
-  /** Agent killed → the first of its pods marked for deletion (the eviction). */
-  firstEvictionSeconds?: number
-}
-
 export interface WorkloadResult {
   sizes: WorkloadSizes
   schedule: Outcome<ScheduleResult>
@@ -73,12 +69,6 @@ export interface WorkloadResult {
   /** Controllers run by every control plane: the idle goal is per controller. */
   controllers: number
 }
-
-const GRACE_PERIOD_SECONDS = 4
-const TOLERATION_SECONDS = 2
-/** Lease renewal in the node-loss cluster: well inside the 4 s grace period, as kubelet keeps a quarter. */
-const LOSS_LEASE_SECONDS = 1
-const LOSS_NODE = 'doomed'
 
 /**
  * The workload scenarios, once per run: scheduling, a large Deployment, pod replacement, the
@@ -335,94 +325,6 @@ async function replaceScenario(
       `  pod replace: p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms${failed ? `, ${failed} timed out` : ''}`,
     )
     return { replicas: s.replaceReplicas, trials: samples.length, failed, latency }
-  } finally {
-    pods.close()
-  }
-}
-
-async function setUnschedulable(
-  client: HttpClient,
-  node: string,
-  unschedulable: boolean,
-): Promise<void> {
-  const res = await client.request(
-    'PATCH',
-    `/api/v1/nodes/${node}`,
-    JSON.stringify({ spec: { unschedulable } }),
-    { 'content-type': 'application/merge-patch+json' },
-  )
-  expectStatus(res, 200)
-}
-
-/**
- * Every replica on one node (the others cordoned while they are placed), then that node's agent
- * is killed with its whole process group: the time until all replicas run elsewhere again.
- */
-async function nodeLossScenario(
-  client: HttpClient,
-  cp: ControlPlane,
-  agents: SimAgent[],
-  s: WorkloadSizes,
-): Promise<NodeLossResult> {
-  const ns = 'bench-node-loss'
-  const name = 'survivor'
-  const doomed = agents.find((a) => a.nodeNames.includes(LOSS_NODE))!
-  const spares = agents.filter((a) => a !== doomed).flatMap((a) => a.nodeNames)
-  await createNamespace(client, ns)
-  for (const n of spares) await setUnschedulable(client, n, true)
-  const pods = await PodTracker.start(client, cp, ns)
-  try {
-    const tolerations = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'].map(
-      (key) => ({
-        key,
-        operator: 'Exists',
-        effect: 'NoExecute',
-        tolerationSeconds: TOLERATION_SECONDS,
-      }),
-    )
-    await create(
-      client,
-      `/apis/apps/v1/namespaces/${ns}/deployments`,
-      deploymentJson(name, ns, s.lossPods, { tolerations }),
-    )
-    await pods.until(
-      `${s.lossPods} pods Running on ${LOSS_NODE}`,
-      () => pods.live().filter((p) => running(p) && p.nodeName === LOSS_NODE).length >= s.lossPods,
-      s.waitMs,
-    )
-    for (const n of spares) await setUnschedulable(client, n, false)
-    progress(`  node loss: ${s.lossPods} pods Running on ${LOSS_NODE}; killing its agent`)
-    const t0 = performance.now()
-    doomed.crash()
-    let firstEviction: number | undefined
-    await pods.until(
-      `${s.lossPods} replicas Running on other nodes`,
-      () => {
-        if (
-          firstEviction === undefined &&
-          [...pods.pods.values()].some((p) => p.nodeName === LOSS_NODE && p.deleting)
-        )
-          firstEviction = performance.now()
-        return (
-          pods.live().filter((p) => running(p) && p.nodeName !== LOSS_NODE).length >= s.lossPods
-        )
-      },
-      s.waitMs,
-    )
-    const seconds = (performance.now() - t0) / 1000
-    const firstEvictionSeconds =
-      firstEviction === undefined ? undefined : (firstEviction - t0) / 1000
-    progress(
-      `  node loss: all ${s.lossPods} replicas Running elsewhere after ${seconds.toFixed(1)} s (first eviction seen after ${firstEvictionSeconds?.toFixed(1) ?? '?'} s)`,
-    )
-    return {
-      pods: s.lossPods,
-      spareNodes: spares.length,
-      gracePeriodSeconds: GRACE_PERIOD_SECONDS,
-      tolerationSeconds: TOLERATION_SECONDS,
-      seconds,
-      firstEvictionSeconds,
-    }
   } finally {
     pods.close()
   }
