@@ -71,18 +71,18 @@ export class Housekeeping {
   }
 
   /**
-   * After a write (`wrote`) or a new watcher: a bookmark now after a write, when a watcher asked for
-   * them and the last is a minute old; then the alarm for compaction when the log holds more than it
-   * retains, the next expiry, the earliest deadline; none of these, no alarm (the next write asks
-   * again).
+   * After a write (the resourceVersion it `wrote`) or a new watcher: a bookmark at that
+   * resourceVersion after a write, when a watcher asked for them and the last is a minute old; then
+   * the alarm for compaction when the log holds more than it retains, the next expiry, the earliest
+   * deadline; none of these, no alarm (the next write asks again).
    */
-  soon(wrote: boolean, nowMs = Date.now()): void {
+  soon(wrote: number | undefined, nowMs = Date.now()): void {
     if (
-      wrote &&
+      wrote !== undefined &&
       (this.bookmarkedAt === undefined || nowMs - this.bookmarkedAt >= bookmarkIntervalMs) &&
       this.hub.wantsBookmarks()
     )
-      this.bookmark(nowMs)
+      this.bookmark(nowMs, wrote)
     if (this.expiring()) this.due(nowMs + Math.max(1000, this.settings().eventTtlMs))
     this.compaction = this.compactionDue(nowMs)
     this.rebook()
@@ -97,7 +97,7 @@ export class Housekeeping {
     // clock stands still while this handler only reads and writes its own storage) as already run.
     if (this.expire(nowMs)) this.dueAt = nowMs + 1
     this.compact(nowMs)
-    this.bookmark(nowMs)
+    this.bookmark(nowMs, this.log.currentRv)
     this.due(this.expiryDue(nowMs))
     this.compaction = this.compactionDue(nowMs)
     this.rebook()
@@ -111,13 +111,16 @@ export class Housekeeping {
     while (!this.ctx.storage.transactionSync(() => this.log.compact(target, compactionBatchRows)));
   }
 
-  /** The current resourceVersion to every watcher that asked for bookmarks. */
-  private bookmark(nowMs: number): void {
+  /**
+   * `rv` to every watcher that asked for bookmarks, once every change up to it was sent: after a
+   * write, its own resourceVersion (the changes of one transaction are told one at a time).
+   */
+  private bookmark(nowMs: number, rv: number): void {
     const watchers = this.hub.sockets()
     if (!watchers.length) return
     this.bookmarkedAt = nowMs
     const spec = this.hub.watcher(watchers[0]!)?.spec
-    if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, this.log.currentRv)
+    if (spec) this.hub.bookmark(spec.kind, spec.apiVersion, rv)
   }
 
   /** Brings the next expiry forward to `at`. */

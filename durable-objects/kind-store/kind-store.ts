@@ -111,7 +111,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
         this.hub.broadcast(change)
         this.notifier.notify(this.resource, change)
         this.deadlines.record(change)
-        this.housekeeping.soon(true)
+        this.housekeeping.soon(change.rv)
       },
       kinds,
       (change) => {
@@ -338,7 +338,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
     const watcher = this.hub.watcher(server)!
     for (const frame of replay(this.log, watcher.spec, watcher.matches, fromRv))
       this.hub.send(server, frame)
-    this.housekeeping.soon(false)
+    this.housekeeping.soon(undefined)
     return new Response(null, { status: 101, webSocket: client })
   }
 

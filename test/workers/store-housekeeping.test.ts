@@ -178,7 +178,7 @@ describe("a store's alarm for compaction", () => {
                 at,
               ),
             )
-            housekeeping.soon(true, at)
+            housekeeping.soon(log.currentRv, at)
           }
         })
       return { log, housekeeping, write }
