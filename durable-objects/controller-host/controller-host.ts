@@ -12,7 +12,7 @@ import { runnersSharingCaches } from '../../src/controllers/runtime/shared-cache
 import { loadCounters, saveCounters, type ControllerCounters } from './counters'
 import { putMemory, restoreRunnerState, saveRunnerState } from './memory'
 import { recordPass } from './strict-limits'
-import { HostSchedule, nextAlarmAt } from './schedule'
+import { firedAt, HostSchedule, nextAlarmAt } from './schedule'
 import { retiredHost } from './retire'
 import { emptyFigures, InvocationMeter, metered } from '../../src/limits/strict'
 import { settingsOf } from '../../src/settings/settings'
@@ -43,7 +43,7 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
   private readonly schedule = new HostSchedule(settingsOf(this.env).controllerPassGapMs)
   /** the time of the alarm last set by this instance */
   private armed: number | undefined
-  /** the time of the last alarm whose handler this instance ran: no alarm is set again at or before it (see nextAlarmAt) */
+  /** when the handler of the last alarm this instance ran began: no alarm is set again at or before it (see nextAlarmAt) */
   private fired: number | undefined
   /** whether this instance is running its alarm's handler */
   private running = false
@@ -94,7 +94,7 @@ export class ControllerHost extends DurableObject<HostBindings> implements Contr
   }
 
   override async alarm(): Promise<void> {
-    this.fired = this.armed ?? Date.now()
+    this.fired = firedAt(this.armed, Date.now())
     this.running = true
     try {
       await this.runAlarm()

@@ -43,10 +43,20 @@ export class HostSchedule {
 }
 
 /**
+ * When the handler of an alarm set for `armed` that begins at `now` counts as fired: when it began,
+ * no earlier than the time it was set for. An alarm runs late by the time its object takes to wake,
+ * and the runtime takes one set again, while the handler runs or as it ends, to any time up to the
+ * moment the handler began as already run.
+ */
+export function firedAt(armed: number | undefined, now: number): number {
+  return Math.max(armed ?? now, now)
+}
+
+/**
  * When to set a host's alarm, whether its handler re-arms it or a notification brings it forward:
  * when the controller due earliest is due (`at`), but never in the past, and at least a millisecond
- * after `fired`, the time of the last alarm whose handler the host ran. The runtime takes an alarm
- * set again to that very time, while its handler runs or as it ends, as already run: it stays
+ * after `fired` (`firedAt` of the last alarm whose handler the host ran). The runtime takes an alarm
+ * set again to that time or before, while its handler runs or as it ends, as already run: it stays
  * stored and never fires, a notification sees an alarm already due and sets none, and the host is
  * silent until something finds the alarm lost (see `ControllerHost.lost`). Two controllers due at the same moment
  * (one change wakes both), or a notification landing in the millisecond the alarm fired, would

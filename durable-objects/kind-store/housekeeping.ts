@@ -45,7 +45,7 @@ export class Housekeeping {
   private known = false
   /** when this instance last sent watchers a bookmark */
   private bookmarkedAt: number | undefined
-  /** the next Event expiry: only ever brought forward until the alarm runs */
+  /** the next Event expiry, or other work (`wake`): only ever brought forward until the alarm runs */
   private dueAt: number | undefined
   /** compaction, while the log holds more than it retains */
   private compaction: CompactionDue | undefined
@@ -85,6 +85,12 @@ export class Housekeeping {
       this.bookmark(nowMs, wrote)
     if (this.expiring()) this.due(nowMs + Math.max(1000, this.settings().eventTtlMs))
     this.compaction = this.compactionDue(nowMs)
+    this.rebook()
+  }
+
+  /** Brings the alarm forward to `at` for work of the store's own (a notification to send again). */
+  wake(at: number): void {
+    this.due(at)
     this.rebook()
   }
 

@@ -100,6 +100,7 @@ export class KindStore extends DurableObject<Variables> implements KindStoreRpc 
       },
       settingsOf(env).controllerNotifications,
       new NotifyOutbox(ctx.storage.sql),
+      { alarmBy: (at) => this.housekeeping.wake(at) },
     )
     this.notifier.resume()
     this.nodeRefs = new NodeRefs(ctx.storage.sql)

@@ -24,8 +24,22 @@ export interface ChangeRoute {
 /** A notification that failed is sent again after this long, doubling while it keeps failing, up to `maxRetryMs`. */
 const retryMs = 500
 const maxRetryMs = 30_000
-/** A notification not answered within this long is taken as failed and sent again: one that never settles would hold back every later one. */
-export const notifyTimeoutMs = 10_000
+/**
+ * A notification not answered within this long is taken as failed and sent again: one that never
+ * settles would hold back every later one. Well within the 10 s after which an idle store may
+ * hibernate, and its timers with it.
+ */
+export const notifyTimeoutMs = 3_000
+/** How long after a retry's time the store's alarm is booked, in case the store hibernated before its timer */
+const retryAlarmSlackMs = 1_000
+
+/** What the notifier waits with: timers in the store's memory, and its alarm, which outlives a hibernation. */
+export interface NotifierClock {
+  /** runs `then` after `ms`; returns what cancels it */
+  wait?: (ms: number, then: () => void) => () => void
+  /** books the store's alarm no later than `at`: a store woken by it sends again what its outbox holds (`resume`) */
+  alarmBy?: (at: number) => void
+}
 
 /** The controllers with changes not yet told, kept where a restart of the store finds them (see NotifyOutbox). */
 export interface Outbox {
@@ -40,23 +54,31 @@ export interface Outbox {
  * sends again what a restart interrupted. At most one notification per controller is in flight;
  * changes meanwhile are folded into one more, so a burst of writes costs a handful of calls. One
  * that fails or goes unanswered (the host could not be reached) is sent again after a back-off,
- * the changes meanwhile folded into it.
+ * the changes meanwhile folded into it; the store's alarm is booked for it too, so a store that
+ * hibernates before the retry (its timers go with it) is woken and sends what its outbox holds.
  */
 export class Notifier {
   private readonly inFlight = new Set<string>()
   private readonly again = new Set<string>()
+
+  private readonly wait: (ms: number, then: () => void) => () => void
+  private readonly alarmBy: (at: number) => void
 
   /** `enabled` false (CONTROLLER_NOTIFICATIONS=false) leaves the controllers to their periodic passes. */
   constructor(
     private readonly route: ChangeRoute,
     private readonly enabled: boolean,
     private readonly outbox: Outbox,
-    /** runs `then` after `ms`; returns what cancels it */
-    private readonly wait: (ms: number, then: () => void) => () => void = (ms, then) => {
-      const timer = setTimeout(then, ms)
-      return () => clearTimeout(timer)
-    },
-  ) {}
+    clock: NotifierClock = {},
+  ) {
+    this.wait =
+      clock.wait ??
+      ((ms, then) => {
+        const timer = setTimeout(then, ms)
+        return () => clearTimeout(timer)
+      })
+    this.alarmBy = clock.alarmBy ?? (() => undefined)
+  }
 
   /** Sends what the outbox holds: the notifications a restart of the store interrupted. */
   resume(): void {
@@ -115,8 +137,11 @@ export class Notifier {
       settled = true
       cancelTimeout()
       console.error(`notifying controller ${name} failed`, e)
-      // Still in flight: the changes until the retry ride on it.
-      this.wait(Math.min(maxRetryMs, retryMs * 2 ** failures), () => this.send(name, failures + 1))
+      // Still in flight: the changes until the retry ride on it. Should the store hibernate before
+      // the timer, its alarm wakes it and the outbox is sent again.
+      const backoff = Math.min(maxRetryMs, retryMs * 2 ** failures)
+      this.alarmBy(Date.now() + backoff + retryAlarmSlackMs)
+      this.wait(backoff, () => this.send(name, failures + 1))
     }
     const cancelTimeout = this.wait(notifyTimeoutMs, () =>
       failed(new Error(`no answer within ${notifyTimeoutMs} ms`)),

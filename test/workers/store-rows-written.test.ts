@@ -33,25 +33,19 @@ describe('rows written', () => {
       expect(res.status).toBe(200)
       current = res.json
     })
-    const patch = await rowsWrittenBy('coordination.k8s.io/leases', async () => {
-      const res = await api(
-        'PATCH',
-        `${leases}/rows-n1`,
-        { spec: { renewTime: renewedIn(20) } },
-        'application/merge-patch+json',
-      )
-      expect(res.status).toBe(200)
-    })
+    const patchRenewal = (s: number) =>
+      rowsWrittenBy('coordination.k8s.io/leases', async () => {
+        const res = await api(
+          'PATCH',
+          `${leases}/rows-n1`,
+          { spec: { renewTime: renewedIn(s) } },
+          'application/merge-patch+json',
+        )
+        expect(res.status).toBe(200)
+      })
     // The first update adds its log row, the next makes that row lag, and each one after writes the Lease's row alone.
-    const next = await rowsWrittenBy('coordination.k8s.io/leases', async () => {
-      const res = await api(
-        'PATCH',
-        `${leases}/rows-n1`,
-        { spec: { renewTime: renewedIn(30) } },
-        'application/merge-patch+json',
-      )
-      expect(res.status).toBe(200)
-    })
+    const patch = await patchRenewal(20)
+    const next = await patchRenewal(30)
     console.log(`rows written per lease renewal: PUT ${put}, PATCH ${patch}, then ${next}`)
     expect(put).toBe(2)
     expect(patch).toBeLessThanOrEqual(4)

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { HostSchedule, nextAlarmAt } from '../../../../durable-objects/controller-host/schedule'
+import {
+  firedAt,
+  HostSchedule,
+  nextAlarmAt,
+} from '../../../../durable-objects/controller-host/schedule'
 
 describe('the pass schedule of a host that runs several controllers', () => {
   it('runs every controller of a new instance at once, in order, then each when its own pass asked', () => {
@@ -74,5 +78,15 @@ describe('the pass schedule of a host that runs several controllers', () => {
     expect(nextAlarmAt(due, 5000, 5000)).toBe(5001)
     // Later notifications are not held back.
     expect(nextAlarmAt(s.poked('b', 5200), 5200, 5000)).toBe(5200)
+  })
+
+  it('counts an alarm that runs late as fired when its handler began, so the next is set past that', () => {
+    // Set for 5000, its handler began at 5003: an alarm set again for 5001 to 5003 would never fire.
+    const fired = firedAt(5000, 5003)
+    expect(fired).toBe(5003)
+    expect(nextAlarmAt(5001, 5003, fired)).toBe(5004)
+    // On time, or not set by this instance: when it began.
+    expect(firedAt(5000, 5000)).toBe(5000)
+    expect(firedAt(undefined, 7000)).toBe(7000)
   })
 })

@@ -22,6 +22,8 @@ function harness(pending: string[] = []) {
   const waits: { ms: number; then: () => void }[] = []
   const timeouts: { ms: number; then: () => void; cancelled?: boolean }[] = []
   const due: { name: string; store: string; objects: KubeObject[] }[] = []
+  /** the times the store's alarm was booked for */
+  const alarms: number[] = []
   const call = () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject }))
   const route: ChangeRoute = {
     watchersOf: () => ['replicaset'],
@@ -37,15 +39,18 @@ function harness(pending: string[] = []) {
     route,
     true,
     { pending: () => [...outbox], add: (n) => outbox.add(n), remove: (n) => outbox.delete(n) },
-    (ms, then) => {
-      const wait: { ms: number; then: () => void; cancelled?: boolean } = { ms, then }
-      ;(ms === notifyTimeoutMs ? timeouts : waits).push(wait)
-      return () => {
-        wait.cancelled = true
-      }
+    {
+      wait: (ms, then) => {
+        const wait: { ms: number; then: () => void; cancelled?: boolean } = { ms, then }
+        ;(ms === notifyTimeoutMs ? timeouts : waits).push(wait)
+        return () => {
+          wait.cancelled = true
+        }
+      },
+      alarmBy: (at) => alarms.push(at),
     },
   )
-  return { calls, waits, timeouts, due, notifier, outbox }
+  return { calls, waits, timeouts, due, notifier, outbox, alarms }
 }
 
 const lease: KubeObject = {
@@ -55,8 +60,8 @@ const lease: KubeObject = {
 }
 
 describe('how a store tells controllers of its changes', () => {
-  it('folds the changes made while a notification is in flight into one more', async () => {
-    const { calls, notifier } = harness()
+  it('folds the changes made while a notification is in flight into one more, and books no alarm', async () => {
+    const { calls, notifier, alarms } = harness()
     notifier.notify('core/pods', change)
     notifier.notify('core/pods', change)
     notifier.notify('core/pods', change)
@@ -68,6 +73,7 @@ describe('how a store tells controllers of its changes', () => {
     calls[1]!.resolve()
     await settle()
     expect(calls).toHaveLength(2)
+    expect(alarms).toEqual([])
   })
 
   it('sends a notification that failed again after a back-off, the changes meanwhile riding on it', async () => {
@@ -98,8 +104,8 @@ describe('how a store tells controllers of its changes', () => {
     expect(calls).toHaveLength(4)
   })
 
-  it('sends again a notification that is never answered, once its timeout passes', async () => {
-    const { calls, waits, timeouts, notifier } = harness()
+  it("sends again a notification that is never answered, once its timeout passes, with the store's alarm booked for it", async () => {
+    const { calls, waits, timeouts, notifier, alarms } = harness()
     notifier.notify('core/pods', change)
     await settle()
     expect(calls).toHaveLength(1)
@@ -107,9 +113,14 @@ describe('how a store tells controllers of its changes', () => {
     notifier.notify('core/pods', change)
     await settle()
     expect(calls).toHaveLength(1)
+    const before = Date.now()
     timeouts[0]!.then()
     await settle()
     expect(waits.map((w) => w.ms)).toEqual([500])
+    // Should the store hibernate before that timer, its alarm wakes it to send again.
+    expect(alarms).toHaveLength(1)
+    expect(alarms[0]).toBeGreaterThanOrEqual(before + 500)
+    expect(alarms[0]).toBeLessThan(before + notifyTimeoutMs)
     waits[0]!.then()
     await settle()
     expect(calls).toHaveLength(2)
