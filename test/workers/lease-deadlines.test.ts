@@ -16,6 +16,15 @@ const storeOf = (name: string) => env.KIND_STORE.get(env.KIND_STORE.idFromName(n
 const alarmOf = (name: string) =>
   runInDurableObject(storeOf(name), (_i, state) => state.storage.getAlarm())
 
+/** A renewal as a node makes it: a merge patch of the Lease's renewTime. */
+const renew = (name: string, renewMs: number) =>
+  api(
+    'PATCH',
+    `${leasesPath}/${name}`,
+    { spec: { renewTime: microTime(renewMs) } },
+    'application/merge-patch+json',
+  )
+
 function lease(name: string, renewMs: number): KubeObject {
   const { uid: _u, resourceVersion: _rv, ...metadata } = newLease(name, microTime(renewMs)).metadata
   return { ...newLease(name, microTime(renewMs)), metadata }
@@ -28,12 +37,7 @@ describe('node leases booked by their store', () => {
     expect(await alarmOf(leasesStore)).toBe(renewed + graceMs + 1)
 
     const again = renewed + 5000
-    const patched = await api(
-      'PATCH',
-      `${leasesPath}/n1`,
-      { spec: { renewTime: microTime(again) } },
-      'application/merge-patch+json',
-    )
+    const patched = await renew('n1', again)
     expect(patched.status).toBe(200)
     expect(await alarmOf(leasesStore)).toBe(renewed + graceMs + 1)
 
@@ -97,13 +101,6 @@ describe('node leases that keep being renewed', () => {
     expect(await runDurableObjectAlarm(storeOf(leasesStore))).toBe(true)
     expect(await alarmOf(leasesStore)).toBe(now + 3001)
 
-    const renew = (name: string, renewMs: number) =>
-      api(
-        'PATCH',
-        `${leasesPath}/${name}`,
-        { spec: { renewTime: microTime(renewMs) } },
-        'application/merge-patch+json',
-      )
     // m1 renewed within a few seconds of the alarm: it moves to m2's deadline, and does not fire.
     expect((await renew('m1', Date.now())).status).toBe(200)
     expect(await alarmOf(leasesStore)).toBe(now + 20_001)
@@ -125,12 +122,7 @@ describe('node leases that keep being renewed', () => {
     expect(await alarmOf(leasesStore)).toBe(now + 3001)
     // b1 renewed to a deadline 70 s on: the alarm moves later, and the watcher has its bookmark.
     const renewTime = Date.now() + 70_000 - graceMs
-    const renewed = await api(
-      'PATCH',
-      `${leasesPath}/b1`,
-      { spec: { renewTime: microTime(renewTime) } },
-      'application/merge-patch+json',
-    )
+    const renewed = await renew('b1', renewTime)
     expect(renewed.status).toBe(200)
     // (Compaction, due a minute after the writes with these settings, may keep it sooner.)
     const at = (await alarmOf(leasesStore))!
